@@ -1,0 +1,101 @@
+// One operation of the API contract (ARCHITECTURE.md "One contract, four consumers").
+// The server registers a handler per operation, the OpenAPI document and the SDK derive
+// from the same entries, so a field is written once.
+import type { z } from "zod";
+
+export const tags = [
+  "Players",
+  "Policies",
+  "Container Images",
+  "Coworlds",
+  "Leagues",
+  "Lobbies",
+  "Experience Requests",
+  "Episodes",
+  "Rounds",
+  "Tournaments",
+  "Reporters",
+  "Play Modules",
+  "Posts",
+  "Wikis",
+] as const;
+
+/** Spec part 1 tags, plus the groups Gauntlet adds for its own surfaces. */
+export const extraTags = ["Identity", "Service", "Runners", "Events"] as const;
+export type Tag = (typeof tags)[number] | (typeof extraTags)[number];
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * `none`: no token is read (and the request is never budgeted).
+ * `optional`: a token, when given, must be valid (401 otherwise) and is budgeted.
+ * `required`: a valid token is needed (401 otherwise).
+ */
+export type AuthMode = "none" | "optional" | "required";
+
+export type ResponseKind = "json" | "html" | "text" | "bytes";
+
+export interface OperationDef {
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** OpenAPI-style path relative to a base address, e.g. `/v2/leagues/{league_id}`. */
+  readonly path: string;
+  readonly tag: Tag;
+  readonly summary: string;
+  readonly description?: string;
+  readonly auth: AuthMode;
+  /** Spec 8.1.2: the fixed complexity of this operation. */
+  readonly complexity: number;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** Whether a body may be omitted (treated as `undefined` before validation). */
+  readonly bodyOptional?: boolean;
+  /** Content type of a raw request body; JSON when absent. */
+  readonly bodyContentType?: "application/octet-stream" | "application/x-www-form-urlencoded";
+  readonly status: 200 | 201 | 204 | 302;
+  readonly response: z.ZodType;
+  readonly responseKind?: ResponseKind;
+  /** Creates something: accepts `Idempotency-Key` (API.md conventions). */
+  readonly idempotent?: boolean;
+  /** Spec 4.7: a missing or invalid token answers as anonymous instead of 401. */
+  readonly invalidTokenIsAnonymous?: boolean;
+  /** Excluded from the shared budgets even when authenticated (spec 8.1.6). */
+  readonly budgetExempt?: boolean;
+  /** Served at the host root of every host, outside the API base path (ops probes). */
+  readonly rootOnly?: boolean;
+}
+
+/** Declares an operation while keeping its literal types for the SDK and the handlers. */
+export function defineOperation<const O extends OperationDef>(op: O): O {
+  return op;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
+
+/** What a handler receives once validation has passed. */
+export type OperationParams<O extends OperationDef> = Infer<O["params"]>;
+export type OperationQuery<O extends OperationDef> = Infer<O["query"]>;
+export type OperationBody<O extends OperationDef> = Infer<O["body"]>;
+/** What a caller sends. */
+export type OperationParamsInput<O extends OperationDef> = InferIn<O["params"]>;
+export type OperationQueryInput<O extends OperationDef> = InferIn<O["query"]>;
+export type OperationBodyInput<O extends OperationDef> = InferIn<O["body"]>;
+/** What the server returns (before serialisation) and a client reads (after parsing). */
+export type OperationResponse<O extends OperationDef> = z.output<O["response"]>;
+export type OperationResponseInput<O extends OperationDef> = z.input<O["response"]>;
+
+/** `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). */
+export function routerPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/g, ":$1");
+}
+
+/** Fills a contract path with encoded parameters. */
+export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

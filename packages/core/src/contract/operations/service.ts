@@ -1,0 +1,71 @@
+// Self-description and probes (spec part 1, API.md "Self-description").
+import { z } from "zod";
+import { defineOperation } from "../operation.ts";
+
+export const HealthStatus = z
+  .object({
+    status: z.enum(["ok", "ready", "not_ready"]),
+    checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })).optional(),
+  })
+  .meta({ id: "HealthStatus" });
+
+export const serviceOperations = {
+  getOpenApi: defineOperation({
+    id: "getOpenApi",
+    method: "GET",
+    path: "/openapi.json",
+    tag: "Service",
+    summary: "Machine-readable OpenAPI 3.1 description",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: z.record(z.string(), z.unknown()),
+  }),
+  getDocs: defineOperation({
+    id: "getDocs",
+    method: "GET",
+    path: "/docs",
+    tag: "Service",
+    summary: "Interactive reference",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: z.string(),
+    responseKind: "html",
+  }),
+  getBudgetsDoc: defineOperation({
+    id: "getBudgetsDoc",
+    method: "GET",
+    path: "/docs/rate-limits",
+    tag: "Service",
+    summary: "How the shared budgets work (linked from every 429)",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: z.string(),
+    responseKind: "html",
+  }),
+  healthz: defineOperation({
+    id: "healthz",
+    method: "GET",
+    path: "/healthz",
+    tag: "Service",
+    summary: "Liveness",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: HealthStatus,
+  }),
+  readyz: defineOperation({
+    id: "readyz",
+    method: "GET",
+    path: "/readyz",
+    tag: "Service",
+    summary: "Readiness: the store (and Redis when configured) answer",
+    description: "503 with the failing check when a dependency does not answer.",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: HealthStatus,
+  }),
+} as const;

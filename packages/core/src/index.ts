@@ -1,0 +1,13 @@
+export * from "./ids.ts";
+export * from "./models/common.ts";
+export * from "./models/errors.ts";
+export * from "./models/game.ts";
+export * from "./models/league.ts";
+export * from "./models/identity.ts";
+export * from "./models/spec-records.ts";
+export * from "./contract/operation.ts";
+export * from "./contract/validation.ts";
+export * from "./contract/openapi.ts";
+export * from "./contract/index.ts";
+export { HealthStatus } from "./contract/operations/service.ts";
+export { CliLoginForm, CliLoginQuery } from "./contract/operations/identity.ts";

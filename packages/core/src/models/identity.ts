@@ -1,0 +1,85 @@
+// Identity: whoami, tokens, players and CLI sign-in codes.
+import { z } from "zod";
+import { PlayerId, TokenId } from "../ids.ts";
+import { Timestamp } from "./common.ts";
+
+export const SubjectType = z.enum(["anonymous", "user", "player", "machine", "reporter"]);
+
+export const WhoAmI = z
+  .object({
+    subject_type: SubjectType,
+    subject_id: z.string().nullable(),
+    user_email: z.string(),
+    owner_user_id: z.string().nullable(),
+    scopes: z.array(z.string()),
+    is_admin: z.boolean(),
+  })
+  .meta({ id: "WhoAmI", description: "Spec 4.7: `subject_type` is `anonymous` when the token is missing or invalid." });
+
+export const TokenKind = z.enum(["user", "machine"]);
+
+export const Token = z
+  .object({
+    id: TokenId,
+    name: z.string(),
+    kind: z.enum(["user", "machine", "player"]),
+    machine_id: z.string().nullable(),
+    machine_name: z.string().nullable(),
+    player_id: z.string().nullable(),
+    created_at: Timestamp,
+    expires_at: Timestamp.nullable(),
+    last_used_at: Timestamp.nullable(),
+  })
+  .meta({ id: "Token", description: "A token's record; its value is never returned after creation." });
+
+export const CreateTokenRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    kind: TokenKind.default("user"),
+    machine_name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/)
+      .optional()
+      .meta({ description: "Required for kind `machine`: the machine identity that owns the budget." }),
+    expires_in_days: z.number().int().min(1).max(3650).optional(),
+  })
+  .meta({ id: "CreateTokenRequest" });
+
+export const CreatedToken = Token.extend({ token: z.string().meta({ description: "The token value, shown once." }) }).meta({
+  id: "CreatedToken",
+});
+
+export const Player = z
+  .object({
+    id: PlayerId,
+    name: z.string(),
+    owner_user_id: z.string(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "Player" });
+
+export const CreatePlayerRequest = z
+  .strictObject({ name: z.string().trim().min(1).max(100) })
+  .meta({ id: "CreatePlayerRequest" });
+
+export const PlayerLogin = z
+  .object({ player_id: PlayerId, token: z.string(), expires_at: Timestamp })
+  .meta({ id: "PlayerLogin" });
+
+export const PlayerCredential = z
+  .object({ id: z.string(), player_id: PlayerId, name: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() })
+  .meta({ id: "PlayerCredential" });
+
+export const CreatePlayerCredentialRequest = z
+  .strictObject({ name: z.string().trim().min(1).max(100).default("default") })
+  .meta({ id: "CreatePlayerCredentialRequest" });
+
+export const CreatedPlayerCredential = PlayerCredential.extend({ token: z.string() }).meta({ id: "CreatedPlayerCredential" });
+
+export const AuthCodeExchangeRequest = z.strictObject({ code: z.string().min(1).max(200) }).meta({ id: "AuthCodeExchangeRequest" });
+export const AuthCodeExchangeResponse = z.object({ token: z.string() }).meta({ id: "AuthCodeExchangeResponse" });
+
+export type WhoAmI = z.infer<typeof WhoAmI>;
+export type SubjectType = z.infer<typeof SubjectType>;
+export type Token = z.infer<typeof Token>;
+export type Player = z.infer<typeof Player>;
