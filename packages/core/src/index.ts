@@ -11,3 +11,6 @@ export * from "./contract/openapi.ts";
 export * from "./contract/index.ts";
 export { HealthStatus } from "./contract/operations/service.ts";
 export { CliLoginForm, CliLoginQuery } from "./contract/operations/identity.ts";
+export * from "./auth/index.ts";
+export * from "./budget/index.ts";
+export * from "./models/coworld-manifest.ts";

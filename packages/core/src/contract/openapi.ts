@@ -88,6 +88,8 @@ function contentFor(kind: OperationDef["responseKind"], schema: JsonObject): Jso
       return { "text/html": { schema: { type: "string" } } };
     case "text":
       return { "text/plain": { schema: { type: "string" } } };
+    case "javascript":
+      return { "text/javascript": { schema: { type: "string" } } };
     case "bytes":
       return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
     default:

@@ -33,7 +33,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type AuthMode = "none" | "optional" | "required";
 
-export type ResponseKind = "json" | "html" | "text" | "bytes";
+export type ResponseKind = "json" | "html" | "text" | "javascript" | "bytes";
 
 export interface OperationDef {
   readonly id: string;

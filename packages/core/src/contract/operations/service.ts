@@ -33,6 +33,18 @@ export const serviceOperations = {
     response: z.string(),
     responseKind: "html",
   }),
+  getDocsScript: defineOperation({
+    id: "getDocsScript",
+    method: "GET",
+    path: "/docs/scalar.js",
+    tag: "Service",
+    summary: "The interactive reference's script (served locally, no CDN)",
+    auth: "none",
+    complexity: 1,
+    status: 200,
+    response: z.string(),
+    responseKind: "javascript",
+  }),
   getBudgetsDoc: defineOperation({
     id: "getBudgetsDoc",
     method: "GET",

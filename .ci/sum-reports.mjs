@@ -1,0 +1,27 @@
+// Sums the vitest JSON reports of every suite into the one line CI reads. A step that failed
+// without a failing test (install, typecheck, lint, a crash) still counts as a failure.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [dir, failedStepCount = "0", ...failedSteps] = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  console.log(`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+}
+const stepFailures = Number(failedStepCount);
+if (stepFailures > 0) {
+  console.log(`failed steps: ${failedSteps.join(", ")}`);
+  if (failed === 0) failed = stepFailures;
+}
+if (passed + failed === 0) {
+  console.log("no test ran");
+  failed = 1;
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed > 0 ? 1 : 0);

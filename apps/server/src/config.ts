@@ -1,0 +1,44 @@
+// Server configuration: command-line options first, then the environment, then defaults.
+import { resolve } from "node:path";
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Spec part 9: the API's path prefix on the data host(s). */
+  apiPrefix: string;
+  /** Host names that serve the API under `apiPrefix`; every other host serves it at the root. */
+  dataHosts: string[];
+  logLevel: string;
+  /** Validate every response against the contract before sending (off only for benchmarks). */
+  validateResponses: boolean;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export const DEFAULT_PORT = 8787;
+
+function list(value: string | undefined, fallback: string[]): string[] {
+  if (!value) return fallback;
+  return value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+export function resolveConfig(options: Partial<ServerConfig>, env: Env = process.env): ServerConfig {
+  const port = options.port ?? (env.PORT ? Number(env.PORT) : DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT ?? String(options.port)}`);
+  const prefix = options.apiPrefix ?? env.GAUNTLET_API_PREFIX ?? "/observatory";
+  if (!/^\/[a-z0-9._~-]+(\/[a-z0-9._~-]+)*$/i.test(prefix)) throw new Error(`invalid API prefix: ${prefix} (expected e.g. /observatory)`);
+  return {
+    port,
+    host: options.host ?? env.HOST ?? "127.0.0.1",
+    dataDir: resolve(options.dataDir ?? env.GAUNTLET_DATA_DIR ?? ".gauntlet"),
+    databaseUrl: options.databaseUrl ?? (env.DATABASE_URL || undefined),
+    redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
+    apiPrefix: prefix,
+    dataHosts: options.dataHosts ?? list(env.GAUNTLET_DATA_HOSTS, ["localhost"]),
+    logLevel: options.logLevel ?? env.GAUNTLET_LOG_LEVEL ?? "info",
+    validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES !== "false",
+  };
+}

@@ -1,0 +1,35 @@
+// Errors a domain service throws; the HTTP layer turns them into the bodies of API.md.
+import type { ValidationErrorItem } from "@gauntlet/core";
+
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly type: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(status: number, type: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.type = type;
+    this.extra = extra;
+  }
+}
+
+export const unauthorized = (message = "A valid bearer token is required.") => new ServiceError(401, "unauthorized", message);
+export const forbidden = (message: string) => new ServiceError(403, "forbidden", message);
+export const notFound = (what: string, id?: string) =>
+  new ServiceError(404, "not_found", id ? `${what} ${id} was not found.` : `${what} was not found.`);
+export const conflict = (message: string, type = "conflict", extra: Record<string, unknown> = {}) =>
+  new ServiceError(409, type, message, extra);
+
+/** A 422 raised by a service after schema validation passed (e.g. a referenced id is unknown). */
+export class InputError extends Error {
+  readonly items: ValidationErrorItem[];
+
+  constructor(items: ValidationErrorItem[]) {
+    super(items.map((i) => `${i.loc.join(".")}: ${i.msg}`).join("; "));
+    this.items = items;
+  }
+}
+
+export const invalidInput = (loc: (string | number)[], msg: string, type = "value_error", input?: unknown) =>
+  new InputError([{ loc, msg, type, ...(input === undefined ? {} : { input }) }]);

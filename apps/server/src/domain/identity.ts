@@ -1,0 +1,28 @@
+import type { SubjectType } from "@gauntlet/core";
+
+export interface AuthenticatedIdentity {
+  readonly kind: Exclude<SubjectType, "anonymous">;
+  /** The acting subject: a user, player, machine or reporter id. */
+  readonly subjectId: string;
+  /** The user that owns the subject (the user itself for a user token). */
+  readonly userId: string;
+  readonly email: string;
+  readonly isAdmin: boolean;
+  readonly scopes: readonly string[];
+  readonly tokenId: string;
+  /** Spec 8.1.5/8.2: players and reporter runs draw on their owner's budget; machines on their own. */
+  readonly budget: { readonly key: string; readonly kind: "user" | "machine" };
+}
+
+export type Identity = { readonly kind: "anonymous" } | AuthenticatedIdentity;
+
+export const ANONYMOUS: Identity = { kind: "anonymous" };
+
+export function isAuthenticated(identity: Identity): identity is AuthenticatedIdentity {
+  return identity.kind !== "anonymous";
+}
+
+/** A user acting as themselves (not a player, machine or reporter), e.g. for commissioner writes. */
+export function actsAsUser(identity: Identity): identity is AuthenticatedIdentity {
+  return identity.kind === "user";
+}

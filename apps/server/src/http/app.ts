@@ -1,0 +1,93 @@
+// Assembles the HTTP service: base paths, request ids, body parsers, the request gate
+// (authentication + shared budgets), one route per contract operation, and error bodies.
+import { randomUUID } from "node:crypto";
+import { buildOpenApi, contract, operations } from "@gauntlet/core";
+import Fastify, { type FastifyInstance } from "fastify";
+import { Authenticator } from "../auth/authenticate.ts";
+import type { ServerConfig } from "../config.ts";
+import type { Store } from "../store/database.ts";
+import { createRequestGate } from "./authenticate-request.ts";
+import { createUrlRewriter, hostnameOf } from "./base-path.ts";
+import type { BudgetGate } from "./budget-gate.ts";
+import { installErrorHandling } from "./errors.ts";
+import type { AppContext, Handlers, ReadinessCheck } from "./handler.ts";
+import { gameHandlers } from "./handlers/games.ts";
+import { identityHandlers } from "./handlers/identity.ts";
+import { leagueHandlers } from "./handlers/leagues.ts";
+import { type BudgetsInfo, serviceHandlers } from "./handlers/service.ts";
+import { registerOperations } from "./register-operations.ts";
+
+export interface AppDeps {
+  config: ServerConfig;
+  store: Store;
+  budgets?: BudgetGate | undefined;
+  budgetsInfo: () => BudgetsInfo;
+  readiness?: readonly ReadinessCheck[];
+  logger?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
+  const { config, store } = deps;
+  const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 10 * 1024 * 1024,
+    // A line per request only when asked for (debug); errors are always logged.
+    disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
+    rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
+  });
+  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  const base = buildOpenApi(operations);
+  const openApiByHost = new Map<string, Record<string, unknown>>();
+  const context: AppContext = {
+    config,
+    store,
+    auth: new Authenticator(store.db),
+    readiness: [{ name: "store", check: () => store.ping() }, ...(deps.readiness ?? [])],
+    openApi: () => base,
+  };
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
+  app.addHook(
+    "onRequest",
+    createRequestGate(context.auth, deps.budgets, (request, path) => {
+      const host = request.headers.host ?? `${config.host}:${config.port}`;
+      return `${request.protocol}://${host}${basePathFor(host)}${path}`;
+    }),
+  );
+
+  const handlers: Handlers = {
+    ...serviceHandlers(deps.budgetsInfo),
+    ...identityHandlers,
+    ...gameHandlers,
+    ...leagueHandlers,
+    getOpenApi: async ({ request }) => {
+      // The servers of the document are the addresses this caller used (spec part 9).
+      const host = request.headers.host ?? `${config.host}:${config.port}`;
+      let doc = openApiByHost.get(host);
+      if (!doc) {
+        const prefix = basePathFor(host);
+        doc = { ...base, servers: [{ url: `${request.protocol}://${host}${prefix}`, description: prefix ? "data host" : "alt host" }] };
+        if (openApiByHost.size < 100) openApiByHost.set(host, doc);
+      }
+      return doc;
+    },
+  };
+  registerOperations(app, context, Object.values(contract), handlers);
+  installErrorHandling(app);
+  return { app, context };
+}

@@ -1,0 +1,71 @@
+// The first two steps of ARCHITECTURE's request path after routing: bearer token → identity,
+// then the identity's shared budgets. Anonymous requests and failed authentication are never
+// budgeted (spec 8.1.6).
+import type { OperationDef } from "@gauntlet/core";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Authenticator } from "../auth/authenticate.ts";
+import { ANONYMOUS, type Identity, isAuthenticated } from "../domain/identity.ts";
+import type { BudgetGate } from "./budget-gate.ts";
+import { errorBody } from "./errors.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    op?: OperationDef;
+  }
+}
+
+function bearerToken(header: string | undefined): string | null | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Makes a server-relative link (such as a 429's documentation_url) absolute for this caller. */
+// Kept beside the request rather than decorated onto it, so the type needs no placeholder value.
+const identities = new WeakMap<FastifyRequest, Identity>();
+
+/** Who is calling: set by the gate before any handler runs. */
+export function identityOf(request: FastifyRequest): Identity {
+  return identities.get(request) ?? ANONYMOUS;
+}
+
+export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
+
+function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: AbsoluteUrl): unknown {
+  if (body === null || typeof body !== "object" || !("detail" in body)) return body;
+  const detail = body.detail;
+  if (detail === null || typeof detail !== "object" || !("documentation_url" in detail)) return body;
+  const url = detail.documentation_url;
+  return typeof url === "string" && url.startsWith("/") ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } } : body;
+}
+
+export function createRequestGate(auth: Authenticator, budgets: BudgetGate | undefined, absolute: AbsoluteUrl) {
+  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const op = request.routeOptions.config.op;
+    if (!op || op.auth === "none") return;
+    const token = bearerToken(request.headers.authorization);
+    if (token !== undefined) {
+      const identity = token === null ? null : await auth.authenticate(token);
+      if (identity) identities.set(request, identity);
+      else if (!op.invalidTokenIsAnonymous) {
+        reply.header("www-authenticate", 'Bearer error="invalid_token"');
+        await reply.code(401).send(errorBody("unauthorized", "The bearer token is unknown, revoked or expired."));
+        return;
+      }
+    }
+    const identity = identityOf(request);
+    if (op.auth === "required" && !isAuthenticated(identity)) {
+      reply.header("www-authenticate", "Bearer");
+      await reply.code(401).send(errorBody("unauthorized", "This operation needs a bearer token (Authorization: Bearer <token>)."));
+      return;
+    }
+    if (budgets && isAuthenticated(identity) && !op.budgetExempt) {
+      const result = await budgets.evaluate({ budgetKey: identity.budget.key, kind: identity.budget.kind }, op.complexity);
+      reply.headers(result.headers);
+      if (result.rejection) {
+        await reply.code(result.rejection.status).send(withAbsoluteDocs(result.rejection.body, request, absolute));
+        return;
+      }
+    }
+  };
+}

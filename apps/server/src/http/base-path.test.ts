@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { UNROUTABLE, createUrlRewriter, hostnameOf } from "./base-path.ts";
+
+describe("base path rewriting (spec part 9)", () => {
+  const rewrite = createUrlRewriter("/observatory", ["localhost", "api.example.org"]);
+
+  it("strips the prefix on a data host", () => {
+    expect(rewrite("/observatory/v2/leagues?x=1", "localhost:8787")).toBe("/v2/leagues?x=1");
+    expect(rewrite("/observatory", "api.example.org")).toBe("/");
+  });
+
+  it("serves the root on an alt host and 404s the prefix there", () => {
+    expect(rewrite("/v2/leagues", "127.0.0.1:8787")).toBe("/v2/leagues");
+    expect(rewrite("/observatory/whoami", "127.0.0.1:8787")).toBe(`${UNROUTABLE}/observatory/whoami`);
+  });
+
+  it("does not serve the API without the prefix on a data host, but answers probes", () => {
+    expect(rewrite("/whoami", "localhost")).toBe(`${UNROUTABLE}/whoami`);
+    expect(rewrite("/healthz", "localhost")).toBe("/healthz");
+  });
+
+  it("does not mistake a longer first segment for the prefix", () => {
+    expect(rewrite("/observatoryx/whoami", "127.0.0.1")).toBe("/observatoryx/whoami");
+  });
+
+  it("reads host names with ports and IPv6", () => {
+    expect(hostnameOf("[::1]:8787")).toBe("[::1]");
+    expect(hostnameOf("LocalHost:1")).toBe("localhost");
+  });
+});

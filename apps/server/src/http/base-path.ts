@@ -1,0 +1,35 @@
+// Spec part 9: the data host carries the API under a prefix, an alt host at its root, and
+// the prefix at an alt host's root is 404. Probes answer at the root of every host.
+
+/** URLs rewritten here match no route, so they get the router's 404. */
+export const UNROUTABLE = "/__gauntlet_unroutable__";
+
+const ROOT_PROBES = new Set(["/healthz", "/readyz"]);
+
+export function hostnameOf(hostHeader: string | undefined): string {
+  if (!hostHeader) return "";
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(0, h.indexOf("]") + 1);
+  const colon = h.lastIndexOf(":");
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function underPrefix(url: string, prefix: string): boolean {
+  return url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+}
+
+export function createUrlRewriter(prefix: string, dataHosts: readonly string[]) {
+  const data = new Set(dataHosts.map((h) => h.toLowerCase()));
+  return (url: string, hostHeader: string | undefined): string => {
+    if (data.has(hostnameOf(hostHeader))) {
+      if (underPrefix(url, prefix)) return url.slice(prefix.length) || "/";
+      return ROOT_PROBES.has(pathOf(url)) ? url : UNROUTABLE + url;
+    }
+    return underPrefix(url, prefix) ? UNROUTABLE + url : url;
+  };
+}

@@ -1,0 +1,17 @@
+// What the request pipeline needs of the shared-budget limiter (apps/server/src/limiter):
+// a decision for one identity and cost, with the headers of spec 8.3 and, when enforced
+// and over budget, the 429 to send instead of running the handler.
+export interface BudgetSubject {
+  readonly key: string;
+  readonly kind: "user" | "machine";
+}
+
+export interface BudgetGateResult {
+  readonly headers: Record<string, string>;
+  readonly rejection?: { readonly status: number; readonly body: unknown } | undefined;
+}
+
+export interface BudgetGate {
+  evaluate(subject: { budgetKey: string; kind: "user" | "machine" }, complexity: number): Promise<BudgetGateResult>;
+  close(): Promise<void>;
+}

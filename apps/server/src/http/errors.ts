@@ -1,0 +1,37 @@
+// Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
+import type { FastifyError, FastifyInstance } from "fastify";
+import { InputError, ServiceError } from "../domain/errors.ts";
+import { UNROUTABLE } from "./base-path.ts";
+
+export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}) {
+  return { detail: { type, message, ...extra } };
+}
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && "code" in error;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ServiceError) return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
+    if (error instanceof InputError) return reply.code(422).send({ detail: error.items });
+    if (isFastifyError(error)) {
+      const status = error.statusCode ?? 500;
+      // A body that is not JSON is a validation error of the body (spec 7.1 shape).
+      if (status === 400 && (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY")) {
+        const msg = error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "The body is empty but the content type says JSON." : `The body is not valid JSON: ${error.message}`;
+        return reply.code(422).send({ detail: [{ loc: ["body"], msg, type: "json_invalid" }] });
+      }
+      if (status === 415) return reply.code(415).send(errorBody("unsupported_media_type", error.message));
+      if (status === 413) return reply.code(413).send(errorBody("payload_too_large", error.message));
+      if (status >= 400 && status < 500) return reply.code(status).send(errorBody("bad_request", error.message));
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.code(500).send(errorBody("internal_error", "The server failed to handle this request; it has been logged."));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.startsWith(UNROUTABLE) ? request.url.slice(UNROUTABLE.length) : request.url;
+    return reply.code(404).send(errorBody("not_found", `No route ${request.method} ${url.split("?")[0] ?? url} on this host.`));
+  });
+}

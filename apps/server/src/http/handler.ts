@@ -1,0 +1,50 @@
+// The typed seam between the contract and the domain: one handler per operation.
+import type {
+  Contract,
+  OperationBody,
+  OperationDef,
+  OperationId,
+  OperationParams,
+  OperationQuery,
+  OperationResponseInput,
+} from "@gauntlet/core";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Authenticator } from "../auth/authenticate.ts";
+import type { ServerConfig } from "../config.ts";
+import type { AuthenticatedIdentity, Identity } from "../domain/identity.ts";
+import type { Store } from "../store/database.ts";
+
+/** Returned by a handler that has already sent its reply itself (a redirect, a stream). */
+export const REPLIED: unique symbol = Symbol("replied");
+
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+export interface AppContext {
+  readonly config: ServerConfig;
+  readonly store: Store;
+  readonly auth: Authenticator;
+  readonly readiness: readonly ReadinessCheck[];
+  openApi(): Record<string, unknown>;
+}
+
+export interface HandlerContext<O extends OperationDef> {
+  readonly params: OperationParams<O>;
+  readonly query: OperationQuery<O>;
+  readonly body: OperationBody<O>;
+  readonly identity: O["auth"] extends "required" ? AuthenticatedIdentity : Identity;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly app: AppContext;
+}
+
+export type Handler<O extends OperationDef> = (ctx: HandlerContext<O>) => Promise<OperationResponseInput<O> | typeof REPLIED>;
+
+export type Handlers = { [K in OperationId]: Handler<Contract[K]> };
+
+/** Declares the handlers of some operations with their contract types inferred. */
+export function defineHandlers<K extends OperationId>(handlers: { [P in K]: Handler<Contract[P]> }): { [P in K]: Handler<Contract[P]> } {
+  return handlers;
+}

@@ -1,0 +1,97 @@
+// Registers one route per contract operation: validation of path, query and body with the
+// contract's schemas (all problems reported at once, spec 7.1), idempotent creation, and
+// responses checked against the contract before they leave.
+import { type OperationDef, routerPath, toValidationItems, type ValidationErrorItem } from "@gauntlet/core";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { isAuthenticated } from "../domain/identity.ts";
+import { identityOf } from "./authenticate-request.ts";
+import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
+import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
+
+type AnyHandler = Handler<OperationDef>;
+
+interface Parsed {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; value: Parsed } | { ok: false; items: ValidationErrorItem[] } {
+  const items: ValidationErrorItem[] = [];
+  const value: Parsed = { params: undefined, query: undefined, body: undefined };
+  const run = (schema: z.ZodType | undefined, input: unknown, source: "path" | "query" | "body", key: keyof Parsed) => {
+    if (!schema) return;
+    const result = schema.safeParse(input);
+    if (result.success) value[key] = result.data;
+    else items.push(...toValidationItems(source, result.error.issues, input));
+  };
+  run(op.params, request.params ?? {}, "path", "params");
+  run(op.query, request.query ?? {}, "query", "query");
+  if (op.body) {
+    const body = request.body;
+    if ((body === undefined || body === null) && op.bodyOptional) value.body = op.body.safeParse(undefined).success ? op.body.parse(undefined) : undefined;
+    else if (body === undefined) items.push({ loc: ["body"], msg: "Field required", type: "missing" });
+    else run(op.body, body, "body", "body");
+  }
+  return items.length ? { ok: false, items } : { ok: true, value };
+}
+
+function send(op: OperationDef, app: AppContext, request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown) {
+  switch (op.responseKind) {
+    case "html":
+      return reply.code(status).type("text/html; charset=utf-8").send(payload);
+    case "text":
+      return reply.code(status).type("text/plain; charset=utf-8").send(payload);
+    case "javascript":
+      return reply.code(status).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(payload);
+    case "bytes":
+      return reply.code(status).type("application/octet-stream").send(payload);
+    default: {
+      if (!app.config.validateResponses) return reply.code(status).send(payload);
+      const checked = op.response.safeParse(payload);
+      if (!checked.success) {
+        // A response off the contract is our bug: log it precisely and fail loudly.
+        request.log.error({ op: op.id, issues: checked.error.issues }, "response does not match the contract");
+        throw new Error(`response of ${op.id} does not match the contract`);
+      }
+      return reply.code(status).send(checked.data);
+    }
+  }
+}
+
+export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers): void {
+  // Each handler is typed against its own operation; here they are driven generically.
+  const byId = handlers as unknown as Record<string, AnyHandler | undefined>;
+  for (const op of operations) {
+    const handler = byId[op.id];
+    if (!handler) throw new Error(`the contract operation ${op.id} has no handler`);
+    app.route({
+      method: op.method,
+      url: routerPath(op.path),
+      config: { op },
+      handler: async (request, reply) => {
+        const parsed = parseInputs(op, request);
+        if (!parsed.ok) return reply.code(422).send({ detail: parsed.items });
+        const identity = identityOf(request);
+        const call = () => handler({ ...parsed.value, identity, request, reply, app: ctx } as Parameters<AnyHandler>[0]);
+        const key = request.headers[IDEMPOTENCY_HEADER];
+        if (op.idempotent && typeof key === "string" && isAuthenticated(identity)) {
+          const scope = `${identity.subjectId}:${op.id}`;
+          const result = await once(ctx.store.db, scope, key, { params: parsed.value.params, body: request.body ?? null }, async () => {
+            const body = await call();
+            if (body === REPLIED) throw new Error(`${op.id} cannot be both idempotent and self-replying`);
+            const checked = ctx.config.validateResponses ? op.response.parse(body) : body;
+            return { status: op.status, body: checked };
+          });
+          if (result.replayed) reply.header("idempotent-replayed", "true");
+          return reply.code(result.status).send(result.body);
+        }
+        const body = await call();
+        if (body === REPLIED) return reply;
+        // A handler may choose another status (e.g. 503 from readyz) by setting it on the reply.
+        return send(op, ctx, request, reply, reply.statusCode !== 200 ? reply.statusCode : op.status, body);
+      },
+    });
+  }
+}

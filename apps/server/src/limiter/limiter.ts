@@ -1,0 +1,194 @@
+// The shared-budget limiter of spec 8.1: one evaluation per authenticated request, after
+// authentication and before validation. It answers with the outcome, the headers of spec 8.3
+// and, for an enforced rejection, the 429 of spec 7.2. It fails open (spec 8.1.8).
+import {
+  assertCapacities,
+  budgetHeaders,
+  RATE_LIMIT_ERROR_TYPE,
+  type BudgetCapacities,
+  type BudgetCapacitiesPatch,
+  type BudgetDecision,
+  type BudgetMode,
+  type RateLimitErrorBody,
+} from "@gauntlet/core";
+import type { BudgetStore } from "./store.ts";
+
+export type LimiterMode = BudgetMode | "off";
+export type LimiterOutcome = "allowed" | "would_reject" | "rejected" | "unavailable" | "off";
+
+export interface BudgetSubject {
+  /** The identity whose budget is drawn: the owner user for players, the machine for machines. */
+  budgetKey: string;
+  kind: "user" | "machine";
+}
+
+export interface LimiterResult {
+  outcome: LimiterOutcome;
+  /** To set on the response, whatever its status (none when the mode is off). */
+  headers: Record<string, string>;
+  /** Present for an enforced rejection: send it as the response; do not run the handler. */
+  rejection?: { status: 429; body: RateLimitErrorBody };
+}
+
+export interface CircuitBreakerOptions {
+  /** Consecutive store failures (errors or timeouts) that open the circuit. */
+  failures: number;
+  /** While open, the store is not asked; after this long one request probes it. */
+  cooldownMs: number;
+}
+
+export interface LimiterOptions {
+  mode: LimiterMode;
+  store: BudgetStore;
+  capacities: { user: BudgetCapacities; machine: BudgetCapacities };
+  /** Per budget key, capacities laid over those of its kind. */
+  overrides?: Record<string, BudgetCapacitiesPatch>;
+  /** A store that has not answered after this long is treated as failed. Default 50. */
+  storeTimeoutMs?: number;
+  breaker?: CircuitBreakerOptions;
+  /** The page a 429 links to. */
+  documentationUrl: string;
+  /** Store failures, for the log; the request proceeds regardless. */
+  onStoreError?: (error: Error) => void;
+  /** Milliseconds; Date.now by default. Drives only the circuit breaker. */
+  clock?: () => number;
+}
+
+/** The capacities in force, for the page a 429 links to (per-identity overrides stay private). */
+export interface LimiterDescription {
+  mode: LimiterMode;
+  rows: { identity: string; requestsPerMinute: number; requestsPerHour: number; complexityPerMinute: number; complexityPerHour: number }[];
+}
+
+export function describeCapacities(mode: LimiterMode, capacities: { user: BudgetCapacities; machine: BudgetCapacities }): LimiterDescription {
+  return {
+    mode,
+    rows: [
+      { identity: "User and owned players", ...capacities.user },
+      { identity: "Service (machine identity)", ...capacities.machine },
+    ],
+  };
+}
+
+export interface Limiter {
+  readonly mode: LimiterMode;
+  /** A check for /readyz, when the store is networked (Redis). */
+  readonly readiness?: { name: string; check(): Promise<void> };
+  describe(): LimiterDescription;
+  evaluate(subject: BudgetSubject, complexity: number): Promise<LimiterResult>;
+  /** The store's `ready` (Redis connected); pending while unreachable, so bound any wait on it. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_BREAKER: CircuitBreakerOptions = { failures: 3, cooldownMs: 1_000 };
+const TIMED_OUT = Symbol("timed out");
+
+class StoreTimeoutError extends Error {
+  override readonly name = "StoreTimeoutError";
+}
+
+function decideWithin(store: BudgetStore, key: string, caps: BudgetCapacities, cost: number, timeoutMs: number): Promise<BudgetDecision> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+  });
+  return Promise.race([store.decide(key, caps, cost, true), timeout]).then(
+    (answer) => {
+      clearTimeout(timer);
+      if (answer === TIMED_OUT) throw new StoreTimeoutError(`The budget store did not answer within ${timeoutMs} ms`);
+      return answer;
+    },
+    (error: unknown) => {
+      clearTimeout(timer);
+      throw error instanceof Error ? error : new Error(String(error));
+    },
+  );
+}
+
+export function createLimiter(options: LimiterOptions): Limiter {
+  const { mode, store, documentationUrl } = options;
+  const timeoutMs = options.storeTimeoutMs ?? 50;
+  const breaker = options.breaker ?? DEFAULT_BREAKER;
+  const clock = options.clock ?? Date.now;
+  const overridden = new Map<string, BudgetCapacities>();
+  assertCapacities(options.capacities.user);
+  assertCapacities(options.capacities.machine);
+  for (const [key, patch] of Object.entries(options.overrides ?? {})) {
+    // A key names a user or a machine; the request says which, so merge over both defaults.
+    for (const kind of ["user", "machine"] as const) {
+      const caps = { ...options.capacities[kind], ...patch };
+      assertCapacities(caps);
+      overridden.set(`${kind}:${key}`, caps);
+    }
+  }
+
+  // Circuit breaker: after repeated failures the store is left alone for a while, so a dead
+  // store costs requests nothing and is not hammered; then a single request probes it.
+  let consecutiveFailures = 0;
+  let openUntil = 0;
+  let probing = false;
+
+  function unavailable(bucketMode: BudgetMode, complexity: number): LimiterResult {
+    return { outcome: "unavailable", headers: budgetHeaders(null, { mode: bucketMode, outcome: "unavailable", complexity }) };
+  }
+
+  const description = describeCapacities(mode, options.capacities);
+
+  return {
+    mode,
+    ...(store.ping ? { readiness: { name: "budgets", check: () => (store.ping ? store.ping() : Promise.resolve()) } } : {}),
+    describe: () => description,
+    async evaluate(subject, complexity) {
+      if (mode === "off") return { outcome: "off", headers: {} };
+      const storeKey = `${subject.kind}:${subject.budgetKey}`;
+      const caps = overridden.get(storeKey) ?? options.capacities[subject.kind];
+
+      const open = consecutiveFailures >= breaker.failures;
+      if (open && (clock() < openUntil || probing)) return unavailable(mode, complexity);
+      if (open) probing = true;
+
+      let decision: BudgetDecision;
+      try {
+        decision = await decideWithin(store, storeKey, caps, complexity, timeoutMs);
+      } catch (error) {
+        consecutiveFailures++;
+        if (consecutiveFailures >= breaker.failures) openUntil = clock() + breaker.cooldownMs;
+        if (open) probing = false;
+        options.onStoreError?.(error instanceof Error ? error : new Error(String(error)));
+        return unavailable(mode, complexity);
+      }
+      consecutiveFailures = 0;
+      if (open) probing = false;
+
+      if (decision.allowed) {
+        return { outcome: "allowed", headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }) };
+      }
+      if (mode === "log-only") {
+        return { outcome: "would_reject", headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }) };
+      }
+      const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds);
+      return {
+        outcome: "rejected",
+        headers: budgetHeaders(decision, { mode, outcome: "rejected", complexity }),
+        rejection: {
+          status: 429,
+          body: {
+            detail: {
+              type: RATE_LIMIT_ERROR_TYPE,
+              message: `Shared budget exceeded: this request (complexity ${complexity}) fits again in ${retryAfterSeconds} s.`,
+              retry_after_seconds: retryAfterSeconds,
+              documentation_url: documentationUrl,
+            },
+          },
+        },
+      };
+    },
+    ready() {
+      return store.ready ?? Promise.resolve();
+    },
+    close() {
+      return store.close();
+    },
+  };
+}

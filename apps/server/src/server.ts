@@ -1,0 +1,81 @@
+// Starts the service: store (migrated), first admin, shared budgets, HTTP.
+import type { FastifyInstance } from "fastify";
+import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
+import type { Env, ServerConfig } from "./config.ts";
+import { buildApp } from "./http/app.ts";
+import type { AppContext } from "./http/handler.ts";
+import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
+import { openStore, type Store } from "./store/database.ts";
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly context: AppContext;
+  readonly store: Store;
+  /** The API at the root of the alt host (127.0.0.1). */
+  readonly url: string;
+  /** The API under the prefix on the data host. */
+  readonly dataUrl: string;
+  readonly firstAdmin: FirstAdmin | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Env;
+  logger?: boolean;
+  /** An already opened store (tests isolate a PostgreSQL schema this way). */
+  store?: Store;
+}
+
+export const BUDGETS_DOC_PATH = "/docs/rate-limits";
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const store = options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await store.migrate();
+    const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
+    const limiter = createLimiterFromEnv(env, BUDGETS_DOC_PATH);
+    const { app, context } = await buildApp({
+      config,
+      store,
+      budgets: limiter,
+      budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
+      logger: options.logger ?? true,
+      readiness: env.REDIS_URL ? [{ name: "redis", check: () => withTimeout(limiter.ready(), 1000, "Redis did not answer within 1 s") }] : [],
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    const altHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+    const dataHost = config.dataHosts[0] ?? "localhost";
+    let closed = false;
+    return {
+      app,
+      context,
+      store,
+      url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
+      dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
+      firstAdmin,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await limiter.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}

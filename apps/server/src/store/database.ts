@@ -1,0 +1,77 @@
+// Opens the store: SQLite in the data directory by default, PostgreSQL when a URL is given.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Migrator } from "kysely/migration";
+import pg from "pg";
+import { migrationProvider } from "./migrations/index.ts";
+import { NodeSqliteDatabase } from "./node-sqlite-database.ts";
+import type { Database } from "./schema.ts";
+
+export type Engine = "sqlite" | "postgres";
+
+export interface StoreOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema to use (tests isolate themselves in one each). */
+  pgSchema?: string | undefined;
+}
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  /** Where the store lives, for logs (never includes a password). */
+  readonly location: string;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres";
+  }
+}
+
+export function openStore(options: StoreOptions): Store {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return makeStore(db, "postgres", redactUrl(options.databaseUrl));
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = join(options.dataDir, "gauntlet.sqlite");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(file) }) });
+  return makeStore(db, "sqlite", file);
+}
+
+function makeStore(db: Kysely<Database>, engine: Engine, location: string): Store {
+  return {
+    db,
+    engine,
+    location,
+    async migrate() {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      const { error, results } = await migrator.migrateToLatest();
+      const failed = results?.find((r) => r.status === "Error");
+      if (error || failed) {
+        const reason = error instanceof Error ? error.message : String(error ?? "");
+        throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import type { Migration, MigrationProvider } from "kysely/migration";
+import { foundation } from "./001-foundation.ts";
+
+// Migrations are code, not files read at run time, so they ship inside the package.
+const migrations: Record<string, Migration> = {
+  "001-foundation": foundation,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return migrations;
+  },
+};

@@ -1,0 +1,39 @@
+// The capacities of the four shared-budget buckets (spec 8.1) and their defaults (spec 8.2).
+import { z } from "zod";
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+
+// Bounded so that a bucket's tolerance (capacity × µs per credit) stays an exact integer.
+const Capacity = z.number().int().min(1).max(1_000_000_000);
+
+export const BudgetCapacities = z
+  .strictObject({
+    requestsPerMinute: Capacity,
+    requestsPerHour: Capacity,
+    complexityPerMinute: Capacity,
+    complexityPerHour: Capacity,
+  })
+  .meta({ id: "BudgetCapacities", description: "Credits of the four buckets of one identity (spec 8.1, 8.2)." });
+
+/** Some of the four capacities, to lay over a default (operator overrides). */
+export const BudgetCapacitiesPatch = BudgetCapacities.partial();
+
+export type BudgetCapacities = z.infer<typeof BudgetCapacities>;
+export type BudgetCapacitiesPatch = z.infer<typeof BudgetCapacitiesPatch>;
+
+/** Users and the players they own (spec 8.2): 10 default-cost requests per second sustained. */
+export const USER_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
+  requestsPerMinute: 2_400,
+  requestsPerHour: 36_000,
+  complexityPerMinute: 24_000,
+  complexityPerHour: 360_000,
+});
+
+/** Machine (service) identities (spec 8.2): 80 default-cost requests per second sustained. */
+export const SERVICE_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
+  requestsPerMinute: 9_600,
+  requestsPerHour: 288_000,
+  complexityPerMinute: 96_000,
+  complexityPerHour: 2_880_000,
+});

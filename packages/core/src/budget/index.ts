@@ -1,0 +1,5 @@
+// Shared budgets (spec 8): capacities, the four-bucket decision, the headers, client pacing.
+export * from "./capacities.ts";
+export * from "./gcra.ts";
+export * from "./headers.ts";
+export * from "./pacing.ts";

@@ -1,0 +1,49 @@
+// What one episode produces (RUNTIME.md, "One episode"): the results a completed episode
+// reports, or the error info of a failed one. The runner reports these and the server stores them.
+import { z } from "zod";
+
+export const EpisodeErrorType = z
+  .enum(["player_failure", "results_invalid", "game_unhealthy", "game_crashed", "timeout", "cancelled"])
+  .meta({
+    id: "EpisodeErrorType",
+    description:
+      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled.",
+  });
+
+export const EpisodeErrorInfo = z
+  .object({
+    error_type: EpisodeErrorType,
+    error: z.string(),
+    failed_policy_index: z.int().min(0).nullable().meta({ description: "The slot whose player failed, when one is known." }),
+  })
+  .meta({ id: "EpisodeErrorInfo" });
+
+/** The file a game writes to `COGAME_PLAYER_FAILURE_URI`. */
+export const PlayerFailureDeclaration = z
+  .looseObject({
+    message: z.string(),
+    failed_policy_index: z.int().min(0),
+  })
+  .meta({ id: "PlayerFailureDeclaration" });
+
+/** Final results: they satisfy the coworld's `results_schema`, with one score per slot. */
+export const EpisodeResults = z
+  .looseObject({ scores: z.array(z.number()) })
+  .meta({ id: "EpisodeResults", description: "Game-defined fields, validated by the coworld's results_schema." });
+
+const Millis = z.number().min(0);
+
+export const EpisodeTimings = z
+  .object({
+    startMs: Millis.meta({ description: "From the call to the game process being started (config, port)." }),
+    healthyMs: Millis.meta({ description: "From the game's start to its first 200 on /healthz." }),
+    gameMs: Millis.meta({ description: "From the players' start to the game's exit." }),
+    totalMs: Millis.meta({ description: "The whole episode, cleanup included." }),
+  })
+  .meta({ id: "EpisodeTimings" });
+
+export type EpisodeErrorType = z.infer<typeof EpisodeErrorType>;
+export type EpisodeErrorInfo = z.infer<typeof EpisodeErrorInfo>;
+export type PlayerFailureDeclaration = z.infer<typeof PlayerFailureDeclaration>;
+export type EpisodeResults = z.infer<typeof EpisodeResults>;
+export type EpisodeTimings = z.infer<typeof EpisodeTimings>;
