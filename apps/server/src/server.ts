@@ -1,5 +1,8 @@
 // Starts the service: store (migrated), first admin, shared budgets, HTTP.
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { loadSecretBox } from "./auth/secret-box.ts";
+import { DirectoryBlobStore } from "./blobs/blob-store.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./http/app.ts";
@@ -48,6 +51,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const { app, context } = await buildApp({
       config,
       store,
+      blobs: new DirectoryBlobStore(join(config.dataDir, "blobs")),
+      secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       logger: options.logger ?? true,

@@ -2,24 +2,34 @@
 // (authentication + shared budgets), one route per contract operation, and error bodies.
 import { randomUUID } from "node:crypto";
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { Authenticator } from "../auth/authenticate.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
 import type { ServerConfig } from "../config.ts";
+import type { EpisodeSettledEvent } from "../domain/jobs.ts";
 import type { Store } from "../store/database.ts";
 import { createRequestGate } from "./authenticate-request.ts";
 import { createUrlRewriter, hostnameOf } from "./base-path.ts";
 import type { BudgetGate } from "./budget-gate.ts";
 import { installErrorHandling } from "./errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./handler.ts";
+import { coworldHandlers } from "./handlers/coworlds.ts";
+import { episodeHandlers } from "./handlers/episodes.ts";
 import { gameHandlers } from "./handlers/games.ts";
 import { identityHandlers } from "./handlers/identity.ts";
 import { leagueHandlers } from "./handlers/leagues.ts";
+import { policyHandlers } from "./handlers/policies.ts";
+import { runnerHandlers } from "./handlers/runners.ts";
 import { type BudgetsInfo, serviceHandlers } from "./handlers/service.ts";
 import { registerOperations } from "./register-operations.ts";
 
 export interface AppDeps {
   config: ServerConfig;
   store: Store;
+  blobs: BlobStore;
+  secrets: SecretBox;
+  onEpisodeSettled?: (event: EpisodeSettledEvent) => void;
   budgets?: BudgetGate | undefined;
   budgetsInfo: () => BudgetsInfo;
   readiness?: readonly ReadinessCheck[];
@@ -35,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     logger: deps.logger === false ? false : { level: config.logLevel },
     bodyLimit: 10 * 1024 * 1024,
     // A line per request only when asked for (debug); errors are always logged.
-    disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace",
+    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
@@ -48,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   });
   app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
+  const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
   const base = buildOpenApi(operations);
   const openApiByHost = new Map<string, Record<string, unknown>>();
   const context: AppContext = {
@@ -55,19 +66,22 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     store,
     auth: new Authenticator(store.db),
     readiness: [{ name: "store", check: () => store.ping() }, ...(deps.readiness ?? [])],
+    blobs: deps.blobs,
+    secrets: deps.secrets,
+    queue: { db: store.db, blobs: deps.blobs, box: deps.secrets, ...(deps.onEpisodeSettled ? { onSettled: deps.onEpisodeSettled } : {}) },
     openApi: () => base,
+    baseUrl: (request) => {
+      const host = request.headers.host ?? `${config.host}:${config.port}`;
+      return `${request.protocol}://${host}${basePathFor(host)}`;
+    },
   };
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
   app.addHook(
     "onRequest",
-    createRequestGate(context.auth, deps.budgets, (request, path) => {
-      const host = request.headers.host ?? `${config.host}:${config.port}`;
-      return `${request.protocol}://${host}${basePathFor(host)}${path}`;
-    }),
+    createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`),
   );
 
   const handlers: Handlers = {
@@ -75,6 +89,10 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...identityHandlers,
     ...gameHandlers,
     ...leagueHandlers,
+    ...policyHandlers,
+    ...coworldHandlers,
+    ...episodeHandlers,
+    ...runnerHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

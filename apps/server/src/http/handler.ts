@@ -10,6 +10,9 @@ import type {
 } from "@gauntlet/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../auth/authenticate.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { QueueDeps } from "../domain/jobs.ts";
 import type { ServerConfig } from "../config.ts";
 import type { AuthenticatedIdentity, Identity } from "../domain/identity.ts";
 import type { Store } from "../store/database.ts";
@@ -27,7 +30,12 @@ export interface AppContext {
   readonly store: Store;
   readonly auth: Authenticator;
   readonly readiness: readonly ReadinessCheck[];
+  readonly blobs: BlobStore;
+  readonly secrets: SecretBox;
+  readonly queue: QueueDeps;
   openApi(): Record<string, unknown>;
+  /** The API's base URL as this caller addressed it (prefix on the data host, root elsewhere). */
+  baseUrl(request: FastifyRequest): string;
 }
 
 export interface HandlerContext<O extends OperationDef> {

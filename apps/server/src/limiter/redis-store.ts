@@ -45,6 +45,7 @@ export class RedisBudgetStore implements BudgetStore {
   readonly #client;
   readonly #keyPrefix: string;
   readonly #clock: (() => number) | undefined;
+  readonly #settleReady: () => void;
   /** Settles when the first connection is made, or the client is closed first. Never rejects;
    * pending while Redis is unreachable. */
   readonly ready: Promise<void>;
@@ -67,9 +68,18 @@ export class RedisBudgetStore implements BudgetStore {
     this.#client.on("error", (error: unknown) => {
       onError?.(error instanceof Error ? error : new Error(String(error)));
     });
-    this.ready = this.#client.connect().then(
-      () => undefined,
-      (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error))),
+    // connect() may never settle when the client is destroyed mid-handshake: settle it here.
+    let resolve = () => {};
+    this.ready = new Promise<undefined>((settle) => {
+      resolve = () => settle(undefined);
+    });
+    this.#settleReady = resolve;
+    this.#client.connect().then(
+      () => resolve(),
+      (error: unknown) => {
+        onError?.(error instanceof Error ? error : new Error(String(error)));
+        resolve();
+      },
     );
   }
 
@@ -108,7 +118,7 @@ export class RedisBudgetStore implements BudgetStore {
       clearTimeout(timer);
     }
     if (this.#client.isOpen) this.#client.destroy();
-    await this.ready;
+    this.#settleReady();
   }
 
   // EVALSHA; when Redis lacks the script (restart, SCRIPT FLUSH, a new node), EVAL sends and

@@ -133,6 +133,150 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
+export interface ContainerImagesTable {
+  id: string;
+  owner_user_id: string;
+  name: string;
+  client_hash: string;
+  status: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface UploadsTable {
+  id: string;
+  owner_user_id: string;
+  /** policy-bundle | coworld-bundle */
+  kind: string;
+  sha256: string;
+  size_bytes: number;
+  /** uploaded | complete */
+  status: string;
+  created_at: string;
+}
+
+export interface PolicySecretEnvsTable {
+  id: string;
+  owner_user_id: string;
+  ciphertext: string;
+  variable_names: string;
+  created_at: string;
+}
+
+export interface PoliciesTable {
+  id: string;
+  owner_user_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface PolicyVersionsTable {
+  id: string;
+  policy_id: string;
+  version: number;
+  container_image_id: string | null;
+  bundle_upload_id: string | null;
+  run: string | null;
+  secret_env_id: string | null;
+  tags: string;
+  player_id: string | null;
+  created_at: string;
+}
+
+export interface CoworldsTable {
+  id: string;
+  name: string;
+  version: string;
+  owner_user_id: string;
+  game_id: string;
+  manifest: string;
+  manifest_hash: string;
+  bundle_sha256: string | null;
+  size_bytes: number;
+  created_at: string;
+}
+
+export interface CoworldSecretsTable {
+  coworld_name: string;
+  secret_name: string;
+  owner_user_id: string;
+  ciphertext: string;
+  size_bytes: number;
+  updated_at: string;
+}
+
+export interface CertificationsTable {
+  coworld_id: string;
+  state: string;
+  episode_request_id: string | null;
+  error: string | null;
+  updated_at: string;
+}
+
+export interface EpisodeRequestsTable {
+  id: string;
+  requester_user_id: string;
+  /** certification | round | experience | manual */
+  purpose: string;
+  coworld_id: string;
+  league_id: string | null;
+  division_id: string | null;
+  round_id: string | null;
+  pool_id: string | null;
+  experience_request_id: string | null;
+  game_config: string;
+  seed: number;
+  max_steps: number | null;
+  status: string;
+  job_id: string | null;
+  error_type: string | null;
+  error: string | null;
+  failed_policy_index: number | null;
+  results: string | null;
+  scores: string;
+  change_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EpisodeParticipantsTable {
+  episode_request_id: string;
+  position: number;
+  policy_version_id: string | null;
+  bundled_player_id: string | null;
+  player_id: string | null;
+  display_name: string;
+}
+
+export interface JobsTable {
+  id: string;
+  episode_request_id: string;
+  /** queued | leased | completed | failed */
+  status: string;
+  runtime: string;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  deadline_ms: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ArtifactsTable {
+  episode_request_id: string;
+  name: string;
+  sha256: string;
+  size_bytes: number;
+  media_type: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -145,4 +289,17 @@ export interface Database {
   divisions: DivisionsTable;
   league_policy_memberships: LeaguePolicyMembershipsTable;
   idempotency_keys: IdempotencyKeysTable;
+  counters: CountersTable;
+  container_images: ContainerImagesTable;
+  uploads: UploadsTable;
+  policy_secret_envs: PolicySecretEnvsTable;
+  policies: PoliciesTable;
+  policy_versions: PolicyVersionsTable;
+  coworlds: CoworldsTable;
+  coworld_secrets: CoworldSecretsTable;
+  certifications: CertificationsTable;
+  episode_requests: EpisodeRequestsTable;
+  episode_participants: EpisodeParticipantsTable;
+  jobs: JobsTable;
+  artifacts: ArtifactsTable;
 }

@@ -1,8 +1,12 @@
 // The contract: one table of every operation the service serves.
 import type { OperationDef } from "./operation.ts";
+import { coworldOperations } from "./operations/coworlds.ts";
+import { episodeOperations } from "./operations/episodes.ts";
 import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueOperations } from "./operations/leagues.ts";
+import { policyOperations } from "./operations/policies.ts";
+import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 
 export const contract = {
@@ -10,6 +14,10 @@ export const contract = {
   ...identityOperations,
   ...gameOperations,
   ...leagueOperations,
+  ...policyOperations,
+  ...coworldOperations,
+  ...episodeOperations,
+  ...runnerOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -88,12 +88,12 @@ export type OperationResponseInput<O extends OperationDef> = z.input<O["response
 
 /** `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). */
 export function routerPath(path: string): string {
-  return path.replace(/\{([a-z_]+)\}/g, ":$1");
+  return path.replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
 }
 
 /** Fills a contract path with encoded parameters. */
 export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
-  return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+  return path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => {
     const value = params?.[name];
     if (value === undefined || value === null) throw new Error(`missing path parameter ${name} for ${path}`);
     return encodeURIComponent(String(value));

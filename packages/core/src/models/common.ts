@@ -15,3 +15,6 @@ export const QueryBoolean = z
 export function queryInt(min: number, max: number) {
   return z.coerce.number().int().min(min).max(max);
 }
+
+/** Raw bytes: an octet-stream request body or a binary response. */
+export const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, "expected bytes (application/octet-stream)");

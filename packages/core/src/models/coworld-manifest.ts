@@ -109,7 +109,7 @@ const TokenFreeConfig = JsonObject.superRefine((config, ctx) => {
   if ("tokens" in config) {
     ctx.addIssue({ code: "custom", path: ["tokens"], message: "author-owned configs omit `tokens`: the runner adds them" });
   }
-});
+}).meta({ id: "TokenFreeGameConfig" });
 
 export const CoworldGame = z
   .looseObject({
@@ -152,7 +152,7 @@ export const CoworldCertification = z
   .meta({ id: "CoworldCertification", description: "The episode that proves the package works." });
 
 /** A supporting role runnable (commissioner, reporter, grader, …): kept as written, not run yet. */
-const RoleRunnable = z.looseObject({ id: Text.optional() });
+const RoleRunnable = z.looseObject({ id: Text.optional() }).meta({ id: "CoworldRoleRunnable" });
 const RoleSection = z.array(RoleRunnable).optional();
 
 export const CoworldManifest = z

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import { foundation } from "./001-foundation.ts";
+import { episodes } from "./002-episodes.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
   "001-foundation": foundation,
+  "002-episodes": episodes,
 };
 
 export const migrationProvider: MigrationProvider = {

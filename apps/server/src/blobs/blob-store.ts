@@ -1,0 +1,63 @@
+// The blob store of ARCHITECTURE.md: content-addressed bytes (replays, logs, bundles).
+// A directory by default; the interface is what an S3-compatible store would implement.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface StoredBlob {
+  sha256: string;
+  size: number;
+}
+
+export interface BlobStore {
+  put(bytes: Uint8Array): Promise<StoredBlob>;
+  /** The bytes, or null when no blob has that hash. */
+  get(sha256: string): Promise<Buffer | null>;
+  has(sha256: string): Promise<boolean>;
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+
+export class DirectoryBlobStore implements BlobStore {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  #path(sha256: string): string {
+    if (!HASH.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
+    return join(this.#root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async put(bytes: Uint8Array): Promise<StoredBlob> {
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const path = this.#path(sha256);
+    if (!(await this.has(sha256))) {
+      await mkdir(join(path, ".."), { recursive: true });
+      // Write aside, then rename: a reader never sees half a blob.
+      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      await writeFile(temp, bytes);
+      await rename(temp, path);
+    }
+    return { sha256, size: bytes.byteLength };
+  }
+
+  async get(sha256: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.#path(sha256));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    try {
+      await stat(this.#path(sha256));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

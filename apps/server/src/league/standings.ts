@@ -1,0 +1,133 @@
+// Division standings, computed once when a round settles and stored; reads serve them as is.
+// Rows are ordered by the ranking value, then by rounds played, then by player id, so equal
+// standings always come out in the same order; equal values share a rank (1, 2, 2, 4).
+import type {
+  DivisionLeaderboard,
+  DivisionLeaderboards,
+  LadderSettings,
+  LeaderboardColumn,
+  LeaderboardRecentRound,
+  LeaderboardRow,
+  RankingKind,
+} from "@gauntlet/core";
+import { displayRating, initialRatingState, type RatingState } from "./ratings/index.ts";
+
+export interface StandingEntry {
+  readonly playerId: string;
+  readonly playerName: string;
+  /** Undefined (or a state of another ranking kind) for a player not yet rated: initial rating. */
+  readonly state: RatingState | undefined;
+  readonly roundsPlayed: number;
+  readonly recentRounds: readonly LeaderboardRecentRound[];
+  /** The player's champion(s) in this division. */
+  readonly policyVersionIds: readonly string[];
+}
+
+export interface StandingsOptions {
+  readonly includeRecentRounds?: boolean;
+  /** Newest rounds kept per row; 5 unless given. */
+  readonly recentRoundsLimit?: number;
+}
+
+interface Ranked {
+  readonly entry: StandingEntry;
+  readonly state: RatingState;
+  readonly score: number;
+  readonly rank: number;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function rank(entries: readonly StandingEntry[], settings: LadderSettings): Ranked[] {
+  const scored = entries.map((entry) => {
+    const state = entry.state && entry.state.kind === settings.ranking ? entry.state : initialRatingState(settings);
+    return { entry, state, score: displayRating(state, settings) };
+  });
+  scored.sort(
+    (a, b) => b.score - a.score || b.entry.roundsPlayed - a.entry.roundsPlayed || compareIds(a.entry.playerId, b.entry.playerId),
+  );
+  let current = 0;
+  return scored.map((s, i) => {
+    if (i === 0 || s.score !== scored[i - 1]?.score) current = i + 1;
+    return { ...s, rank: current };
+  });
+}
+
+function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRecentRound[] {
+  if (options.includeRecentRounds === false) return [];
+  return [...entry.recentRounds].sort((a, b) => b.round_number - a.round_number).slice(0, options.recentRoundsLimit ?? 5);
+}
+
+/** Leaderboard rows, best first (GET /v2/divisions/{id}/leaderboard). */
+export function standings(entries: readonly StandingEntry[], settings: LadderSettings, options: StandingsOptions = {}): LeaderboardRow[] {
+  return rank(entries, settings).map((r) => ({
+    rank: r.rank,
+    player_id: r.entry.playerId,
+    player_name: r.entry.playerName,
+    score: r.score,
+    rounds_played: r.entry.roundsPlayed,
+    recent_rounds: recent(r.entry, options),
+    episodes_played: r.state.episodes,
+  }));
+}
+
+/** The leaderboard response: null when the division has nobody to rank. */
+export function divisionLeaderboard(rows: readonly LeaderboardRow[]): DivisionLeaderboard {
+  return rows.length === 0 ? null : [...rows];
+}
+
+const scoreLabel: Record<RankingKind, string> = { elo: "Elo", score: "Score", openskill: "Rating (μ − 3σ)" };
+const scoreDescription: Record<RankingKind, string> = {
+  elo: "Players ranked by Elo rating.",
+  score: "Players ranked by their score standing.",
+  openskill: "Players ranked by OpenSkill (Plackett–Luce) conservative rating, mu − 3·sigma.",
+};
+
+/** The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. */
+export function leaderboardViews(entries: readonly StandingEntry[], settings: LadderSettings, options: StandingsOptions = {}): DivisionLeaderboards {
+  const columns: LeaderboardColumn[] = [
+    { key: "rank", label: "Rank", value_type: "integer", sort: "asc" },
+    { key: "score", label: scoreLabel[settings.ranking], value_type: "number", sort: "desc" },
+    { key: "rounds_played", label: "Rounds", value_type: "integer", sort: null },
+    { key: "episodes_played", label: "Episodes", value_type: "integer", sort: null },
+  ];
+  if (settings.ranking === "openskill") {
+    columns.push({ key: "mu", label: "μ", value_type: "number", sort: null }, { key: "sigma", label: "σ", value_type: "number", sort: null });
+  }
+  const rows = rank(entries, settings).map((r) => {
+    const values: Record<string, number> = {
+      rank: r.rank,
+      score: r.score,
+      rounds_played: r.entry.roundsPlayed,
+      episodes_played: r.state.episodes,
+    };
+    if (r.state.kind === "openskill") {
+      values.mu = r.state.mu;
+      values.sigma = r.state.sigma;
+    }
+    return {
+      subject_type: "player" as const,
+      subject_id: r.entry.playerId,
+      subject_name: r.entry.playerName,
+      values,
+      policy_version_ids: [...r.entry.policyVersionIds],
+      recent_rounds: recent(r.entry, options),
+    };
+  });
+  return {
+    default_view_key: "overall",
+    axes: [{ key: "ranking", label: "Ranking" }],
+    views: [
+      {
+        key: "overall",
+        title: "Standings",
+        description: scoreDescription[settings.ranking],
+        axis_values: { ranking: settings.ranking },
+        columns,
+        rows,
+      },
+    ],
+  };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { contract } from "./index.ts";
+import { fillPath, routerPath } from "./operation.ts";
+
+describe("contract paths", () => {
+  it("turns every {param} into a router parameter, digits included", () => {
+    expect(routerPath("/v2/runner/blobs/{sha256}")).toBe("/v2/runner/blobs/:sha256");
+    for (const op of Object.values(contract)) expect(routerPath(op.path)).not.toMatch(/[{}]/);
+  });
+
+  it("fills and encodes parameters, and names a missing one", () => {
+    expect(fillPath("/v2/coworlds/secrets/{coworld_name}/{secret_name}", { coworld_name: "a b", secret_name: "K" })).toBe("/v2/coworlds/secrets/a%20b/K");
+    expect(() => fillPath("/v2/leagues/{league_id}", {})).toThrow("missing path parameter league_id");
+  });
+
+  it("declares each path parameter in the operation's params schema", () => {
+    for (const op of Object.values(contract)) {
+      const names = [...op.path.matchAll(/\{([a-z][a-z0-9_]*)\}/g)].map((m) => m[1]);
+      const declared = op.params ? Object.keys(op.params.shape) : [];
+      expect(declared.sort(), op.id).toEqual(names.sort());
+    }
+  });
+
+  it("has unique ids and unique method + path pairs", () => {
+    const ops = Object.values(contract);
+    expect(new Set(ops.map((o) => o.id)).size).toBe(ops.length);
+    expect(new Set(ops.map((o) => `${o.method} ${o.path}`)).size).toBe(ops.length);
+    for (const [key, op] of Object.entries(contract)) expect(op.id).toBe(key);
+  });
+});

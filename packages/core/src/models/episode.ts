@@ -1,0 +1,79 @@
+// Episode requests: one episode of a coworld with its participants, status, scores and
+// artifacts (API.md "Episodes").
+import { z } from "zod";
+import { idSchema } from "../ids.ts";
+import { Timestamp } from "./common.ts";
+
+export const EpisodeRequestId = idSchema("episodeRequest");
+
+export const EpisodeStatus = z.enum(["pending", "submitted", "running", "completed", "failed", "cancelled"]);
+
+export const EpisodeParticipant = z
+  .object({
+    position: z.number().int(),
+    policy_version_id: z.string().nullable(),
+    policy_id: z.string().nullable(),
+    policy_name: z.string(),
+    version: z.number().int().nullable(),
+    player_id: z.string().nullable(),
+    player_name: z.string().nullable(),
+  })
+  .meta({ id: "EpisodeParticipant" });
+
+export const EpisodeRequest = z
+  .object({
+    id: EpisodeRequestId,
+    requester_user_id: z.string(),
+    round_id: z.string().nullable(),
+    coworld_id: z.string(),
+    game_config: z.record(z.string(), z.unknown()),
+    seed: z.number().int(),
+    max_steps: z.number().int().nullable(),
+    status: EpisodeStatus,
+    policy_version_ids: z.array(z.string().nullable()),
+    participants: z.array(EpisodeParticipant),
+    job_id: z.string().nullable(),
+    episode_id: z.string().nullable(),
+    replay_url: z.string().nullable(),
+    live_url: z.string().nullable(),
+    error_type: z.string().nullable(),
+    error: z.string().nullable(),
+    failed_policy_index: z.number().int().nullable(),
+    failed_agent_index: z.number().int().nullable(),
+    scores: z.array(z.object({ policy_version_id: z.string().nullable(), position: z.number().int(), score: z.number() })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: "EpisodeRequest" });
+
+export const EpisodeRequestPage = z
+  .object({ entries: z.array(EpisodeRequest), next_cursor: z.string().nullable() })
+  .meta({ id: "EpisodeRequestPage" });
+
+export const ArtifactType = z.enum(["spec", "game-config", "logs", "error-info", "results", "replay"]);
+
+export const EpisodeStats = z
+  .object({
+    game_stats: z.record(z.string(), z.unknown()),
+    policy_stats: z.array(
+      z.object({
+        position: z.number().int(),
+        policy_version_id: z.string().nullable(),
+        policy_name: z.string(),
+        policy_version: z.number().int().nullable(),
+        num_agents: z.number().int(),
+        avg_metrics: z.record(z.string(), z.number()),
+        avg_reward: z.number().nullable(),
+        agents: z.array(z.object({ agent_id: z.number().int(), reward: z.number().nullable(), metrics: z.record(z.string(), z.number()) })),
+      }),
+    ),
+    steps: z.number().int().nullable(),
+  })
+  .meta({ id: "EpisodeStats" });
+
+export const PolicyArtifactEntry = z
+  .object({ position: z.number().int(), policy_version_id: z.string().nullable(), policy_name: z.string(), has_log: z.boolean(), has_artifact: z.boolean() })
+  .meta({ id: "PolicyArtifactEntry" });
+
+export type EpisodeRequest = z.infer<typeof EpisodeRequest>;
+export type EpisodeParticipant = z.infer<typeof EpisodeParticipant>;

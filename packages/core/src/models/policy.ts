@@ -1,0 +1,92 @@
+// Container images, policy bundles, policy versions and their secret environments (API.md
+// "Container images and policies").
+import { z } from "zod";
+import { idSchema, Uuid } from "../ids.ts";
+import { Timestamp } from "./common.ts";
+import { RunnableEnv } from "./coworld-manifest.ts";
+
+export const ContainerImageId = idSchema("image");
+
+export const ContainerImage = z
+  .object({
+    id: ContainerImageId,
+    name: z.string(),
+    client_hash: z.string(),
+    owner_user_id: z.string(),
+    status: z.enum(["pending", "complete"]),
+    created_at: Timestamp,
+    completed_at: Timestamp.nullable(),
+  })
+  .meta({ id: "ContainerImage", description: "A reference to an image in any registry (Gauntlet stores no image bytes)." });
+
+export const ContainerImageUploadRequest = z
+  .strictObject({
+    name: z.string().trim().min(1).max(500).meta({ description: "A pullable reference, e.g. ghcr.io/me/policy:1." }),
+    client_hash: z.string().trim().min(1).max(200),
+  })
+  .meta({ id: "ContainerImageUploadRequest" });
+
+export const ContainerImageUploadResponse = z
+  .object({ image: ContainerImage, pre_signed_info: z.null() })
+  .meta({ id: "ContainerImageUploadResponse" });
+
+export const IdRequest = z.strictObject({ id: z.string().min(1).max(200) }).meta({ id: "IdRequest" });
+
+export const PolicyBundle = z
+  .object({
+    id: Uuid,
+    owner_user_id: z.string(),
+    sha256: z.string(),
+    size_bytes: z.number().int(),
+    status: z.enum(["uploaded", "complete"]),
+    created_at: Timestamp,
+  })
+  .meta({ id: "PolicyBundle", description: "A tar.gz of a policy's files for the process runtime, in the blob store." });
+
+export const PolicySecretEnvRequest = z
+  .strictObject({
+    env: RunnableEnv.refine((env) => Object.keys(env).length > 0 && Object.keys(env).length <= 100, "between 1 and 100 variables"),
+  })
+  .meta({ id: "PolicySecretEnvRequest" });
+
+export const PolicySecretEnvCreated = z
+  .object({ id: Uuid, variable_names: z.array(z.string()), created_at: Timestamp })
+  .meta({ id: "PolicySecretEnvCreated", description: "Values are encrypted at rest and never returned." });
+
+export const CreatePolicyVersionRequest = z
+  .strictObject({
+    name: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "letters, digits, . _ - (up to 100)"),
+    container_image_id: ContainerImageId.optional(),
+    policy_bundle_id: Uuid.optional(),
+    run: z.array(z.string().min(1)).min(1).max(100).optional().meta({ description: "argv on the process runtime (inside the bundle)." }),
+    policy_secret_env_id: Uuid.optional(),
+    tags: z.record(z.string(), z.string()).optional(),
+    player_id: idSchema("player").optional(),
+  })
+  .meta({ id: "CreatePolicyVersionRequest" });
+
+export const CreatedPolicyVersion = z.object({ id: Uuid, name: z.string(), version: z.number().int() }).meta({ id: "CreatedPolicyVersion" });
+
+export const PolicyVersion = z
+  .object({
+    id: Uuid,
+    policy: z.object({ id: Uuid, name: z.string() }),
+    version: z.number().int(),
+    player_id: z.string().nullable(),
+    owner_user_id: z.string(),
+    container_image_id: z.string().nullable(),
+    policy_bundle_id: z.string().nullable(),
+    run: z.array(z.string()).nullable(),
+    has_secret_env: z.boolean(),
+    tags: z.record(z.string(), z.string()),
+    created_at: Timestamp,
+  })
+  .meta({ id: "PolicyVersion" });
+
+export const PolicyVersionStatsPage = z
+  .object({ entries: z.array(PolicyVersion), total_count: z.number().int() })
+  .meta({ id: "PolicyVersionStatsPage" });
+
+export type ContainerImage = z.infer<typeof ContainerImage>;
+export type PolicyBundle = z.infer<typeof PolicyBundle>;
+export type PolicyVersion = z.infer<typeof PolicyVersion>;

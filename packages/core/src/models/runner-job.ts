@@ -1,0 +1,79 @@
+// The runner work queue (API.md "Runner work queue", G): what a runner leases and reports.
+import { z } from "zod";
+import { Uuid } from "../ids.ts";
+import { Timestamp } from "./common.ts";
+import { EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
+import { RunnableEnv } from "./coworld-manifest.ts";
+
+export const Runtime = z.enum(["process", "docker"]);
+
+export const LeaseRequest = z
+  .strictObject({
+    runner_id: z.string().trim().min(1).max(100),
+    capacity: z.number().int().min(1).max(64),
+    runtimes: z.array(Runtime).min(1),
+  })
+  .meta({ id: "LeaseRequest" });
+
+const Runnable = z.object({ run: z.array(z.string()).nullable(), image: z.string().nullable(), env: RunnableEnv });
+
+export const JobPlayer = z.object({
+  position: z.number().int(),
+  display_name: z.string(),
+  runnable: Runnable,
+  /** A policy bundle to extract as the player's working directory; null runs in the coworld's directory. */
+  bundle_sha256: z.string().nullable(),
+  /** Decrypted policy secret environment: for this player's process only. */
+  secret_env: z.record(z.string(), z.string()),
+});
+
+export const LeasedJob = z
+  .object({
+    job_id: Uuid,
+    attempt: z.number().int(),
+    lease_expires_at: Timestamp,
+    episode_request_id: z.string(),
+    coworld: z.object({ id: z.string(), name: z.string(), version: z.string(), bundle_sha256: z.string().nullable() }),
+    manifest: z.record(z.string(), z.unknown()),
+    game_config: z.record(z.string(), z.unknown()),
+    players: z.array(JobPlayer),
+    /** The coworld's secrets (decrypted): for the game process's environment only. */
+    secrets: z.record(z.string(), z.string()),
+    deadline_ms: z.number().int(),
+  })
+  .meta({ id: "LeasedJob" });
+
+export const LeaseResponse = z.object({ jobs: z.array(LeasedJob), lease_seconds: z.number().int() }).meta({ id: "LeaseResponse" });
+
+export const RunnerRef = z.strictObject({ runner_id: z.string().trim().min(1).max(100) }).meta({ id: "RunnerRef" });
+
+export const HeartbeatResponse = z
+  .object({ lease_expires_at: Timestamp, cancel: z.boolean().meta({ description: "Stop the episode: the job was cancelled or re-leased." }) })
+  .meta({ id: "HeartbeatResponse" });
+
+export const CompleteJobRequest = z
+  .strictObject({
+    runner_id: z.string().trim().min(1).max(100),
+    results: z.record(z.string(), z.unknown()),
+    timings: EpisodeTimings.optional(),
+  })
+  .meta({ id: "CompleteJobRequest" });
+
+export const FailJobRequest = z
+  .strictObject({
+    runner_id: z.string().trim().min(1).max(100),
+    error_type: z.union([EpisodeErrorType, z.literal("runner_error"), z.literal("returned")]),
+    error: z.string().max(10_000),
+    failed_policy_index: z.number().int().min(0).nullable().default(null),
+    timings: EpisodeTimings.optional(),
+  })
+  .meta({ id: "FailJobRequest", description: "`returned` gives the job back unrun (a runner shutting down); `runner_error` may be retried." });
+
+export const JobState = z
+  .object({ job_id: Uuid, status: z.enum(["queued", "leased", "completed", "failed"]), attempts: z.number().int(), episode_request_id: z.string() })
+  .meta({ id: "JobState" });
+
+export const ArtifactUploaded = z.object({ type: z.string(), sha256: z.string(), size_bytes: z.number().int() }).meta({ id: "ArtifactUploaded" });
+
+export type LeasedJob = z.infer<typeof LeasedJob>;
+export type JobPlayer = z.infer<typeof JobPlayer>;
