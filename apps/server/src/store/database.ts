@@ -45,21 +45,23 @@ export function openStore(options: StoreOptions): Store {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return makeStore(db, "postgres", redactUrl(options.databaseUrl));
+    return makeStore(db, "postgres", redactUrl(options.databaseUrl), options.pgSchema ?? "public");
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, "gauntlet.sqlite");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(file) }) });
-  return makeStore(db, "sqlite", file);
+  return makeStore(db, "sqlite", file, undefined);
 }
 
-function makeStore(db: Kysely<Database>, engine: Engine, location: string): Store {
+function makeStore(db: Kysely<Database>, engine: Engine, location: string, migrationSchema: string | undefined): Store {
   return {
     db,
     engine,
     location,
     async migrate() {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+      // The migration tables live in the store's own schema: looked up by name alone, another
+      // schema's lock table (several test schemas in one database) would be mistaken for ours.
+      const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}) });
       const { error, results } = await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === "Error");
       if (error || failed) {

@@ -27,6 +27,7 @@ describe("parseLadderSettings", () => {
       max_episodes_per_round: 10_000,
       round_interval_minutes: null,
       promotion: { promote: 0, relegate: 0, every_rounds: 1 },
+      game_config: {},
     };
     expect(parseLadderSettings(undefined)).toEqual(expected);
     expect(parseLadderSettings(null)).toEqual(expected);

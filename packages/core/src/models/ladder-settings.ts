@@ -93,6 +93,10 @@ export const LadderSettings = z
       .meta({ description: "Null: a new round starts when the previous one settles." }),
     promotion: PromotionSettings.prefault({}),
     variant_id: z.string().min(1).optional(),
+    game_config: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .meta({ description: "Merged over the variant's game_config for every episode of a round (e.g. fewer turns for a faster ladder)." }),
   })
   .meta({ id: "LadderSettings" });
 
