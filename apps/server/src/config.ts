@@ -6,12 +6,16 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema for Gauntlet's tables (created when missing). */
+  databaseSchema: string | undefined;
   redisUrl: string | undefined;
   /** Spec part 9: the API's path prefix on the data host(s). */
   apiPrefix: string;
   /** Host names that serve the API under `apiPrefix`; every other host serves it at the root. */
   dataHosts: string[];
   logLevel: string;
+  /** Browser origins allowed to call the API and read its budget headers (local development origins always are). */
+  corsOrigins: string[];
   /** Validate every response against the contract before sending (off only for benchmarks). */
   validateResponses: boolean;
 }
@@ -25,6 +29,11 @@ function list(value: string | undefined, fallback: string[]): string[] {
   return value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
 }
 
+function schemaName(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new Error(`invalid database schema name: ${value} (lowercase letters, digits, _)`);
+  return value;
+}
+
 export function resolveConfig(options: Partial<ServerConfig>, env: Env = process.env): ServerConfig {
   const port = options.port ?? (env.PORT ? Number(env.PORT) : DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT ?? String(options.port)}`);
@@ -35,10 +44,12 @@ export function resolveConfig(options: Partial<ServerConfig>, env: Env = process
     host: options.host ?? env.HOST ?? "127.0.0.1",
     dataDir: resolve(options.dataDir ?? env.GAUNTLET_DATA_DIR ?? ".gauntlet"),
     databaseUrl: options.databaseUrl ?? (env.DATABASE_URL || undefined),
+    databaseSchema: schemaName(options.databaseSchema ?? (env.GAUNTLET_DATABASE_SCHEMA || undefined)),
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     apiPrefix: prefix,
     dataHosts: options.dataHosts ?? list(env.GAUNTLET_DATA_HOSTS, ["localhost"]),
     logLevel: options.logLevel ?? env.GAUNTLET_LOG_LEVEL ?? "info",
+    corsOrigins: options.corsOrigins ?? (env.GAUNTLET_CORS_ORIGINS ? env.GAUNTLET_CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean) : []),
     validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES !== "false",
   };
 }

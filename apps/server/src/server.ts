@@ -7,6 +7,7 @@ import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./http/app.ts";
 import type { AppContext } from "./http/handler.ts";
+import { LeaguePlay } from "./league-play/runtime.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
 
@@ -27,9 +28,19 @@ export interface StartOptions {
   logger?: boolean;
   /** An already opened store (tests isolate a PostgreSQL schema this way). */
   store?: Store;
+  /** Routes outside the contract, added before listening: benchmarks compare against a bare route. */
+  extraRoutes?: (app: FastifyInstance) => void;
 }
 
 export const BUDGETS_DOC_PATH = "/docs/rate-limits";
+
+function positiveMs(env: Env, name: string): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, not ${JSON.stringify(text)}`);
+  return value;
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,21 +54,35 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const store = options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema });
+  let leaguePlay: LeaguePlay | undefined;
   try {
     await store.migrate();
     const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
     const limiter = createLimiterFromEnv(env, BUDGETS_DOC_PATH);
+    // GAUNTLET_SCHEDULER=off: rounds start only by trigger-round (tests, a replica kept for reads).
+    const play = await LeaguePlay.start(store.db, {
+      redisUrl: config.redisUrl,
+      eventsChannel: env.GAUNTLET_EVENTS_CHANNEL || undefined,
+      scheduler: env.GAUNTLET_SCHEDULER !== "off",
+      schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
+      eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
+      onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+    leaguePlay = play;
     const { app, context } = await buildApp({
       config,
       store,
       blobs: new DirectoryBlobStore(join(config.dataDir, "blobs")),
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
+      leaguePlay: play,
+      onEpisodeSettled: (event) => play.onEpisodeSettled(event),
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       logger: options.logger ?? true,
-      readiness: env.REDIS_URL ? [{ name: "redis", check: () => withTimeout(limiter.ready(), 1000, "Redis did not answer within 1 s") }] : [],
+      readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
     });
+    options.extraRoutes?.(app);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
@@ -74,12 +99,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       async close() {
         if (closed) return;
         closed = true;
-        await app.close();
+        await play.scheduler.stop();
+        // Let requests in flight finish, but never wait forever on a connection that sends nothing.
+        const force = setTimeout(() => app.server.closeAllConnections(), 5_000);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+        }
+        await play.stop();
         await limiter.close();
         await store.close();
       },
     };
   } catch (error) {
+    await leaguePlay?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
   }

@@ -20,3 +20,5 @@ export * from "./models/episode.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";
+export * from "./models/league-play.ts";
+export * from "./models/live-events.ts";

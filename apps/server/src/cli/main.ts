@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `gauntlet-server`: start the service and administer its storage.
+import type { Coworld } from "@gauntlet/core";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { resolveConfig } from "../config.ts";
 import { ServiceError } from "../domain/errors.ts";
@@ -8,6 +9,10 @@ import { openStore, type Store } from "../store/database.ts";
 import { createApiToken } from "../domain/tokens.ts";
 import { createGame } from "../domain/games.ts";
 import { createUser, findUserByEmail } from "../domain/users.ts";
+import { startEmbeddedRunner, embeddedWorkDir, type EmbeddedRunner } from "../embedded/embedded-runner.ts";
+import { createDemoLeague, type DemoLeague } from "../embedded/demo.ts";
+import { registerExampleCoworld } from "../embedded/example-coworld.ts";
+import { embeddedRunnerToken } from "../embedded/runner-token.ts";
 import { readSecretFromStdin } from "./read-secret.ts";
 import { type StorageFlags, withStorageOptions } from "./storage-options.ts";
 
@@ -19,7 +24,7 @@ function parsePort(value: string): number {
 
 async function withStore<T>(flags: StorageFlags, run: (store: Store) => Promise<T>): Promise<T> {
   const config = resolveConfig({ dataDir: flags.dataDir, databaseUrl: flags.databaseUrl });
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema });
   try {
     await store.migrate();
     return await run(store);
@@ -38,10 +43,28 @@ withStorageOptions(
     .command("start")
     .description("start the service (embedded SQLite unless a database URL is given)")
     .option("--port <port>", "port to listen on (env PORT; default 8787)", parsePort)
-    .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)"),
-).action(async (flags: StorageFlags & { port?: number; host?: string }) => {
+    .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)")
+    .option("--no-runner", "do not start the embedded runner (run gauntlet-runner elsewhere)")
+    .option("--no-demo", "on an empty data directory, do not create the demo league"),
+).action(async (flags: StorageFlags & { port?: number; host?: string; runner: boolean; demo: boolean }) => {
   const config = resolveConfig({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl });
   const server = await startServer(config);
+  let example: Coworld | null = null;
+  if (server.firstAdmin) {
+    try {
+      example = await registerExampleCoworld(server.store, server.context.blobs);
+    } catch (error) {
+      process.stderr.write(`the example coworld could not be registered: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  let demo: DemoLeague | null = null;
+  if (example && flags.demo) {
+    try {
+      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.leaguePlay.bus, example);
+    } catch (error) {
+      process.stderr.write(`the demo league could not be created: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
   const lines = [
     "",
     "Gauntlet is running.",
@@ -61,22 +84,47 @@ withStorageOptions(
       `  pnpm gauntlet-server tokens create --email ${server.firstAdmin.email}`,
     );
   }
-  process.stdout.write(`${lines.join("\n")}\n\n`);
+  if (example) lines.push("", `Example coworld registered: ${example.name} ${example.version} (${example.id}).`, `  Certify it: POST ${server.url}/v2/coworlds/${example.id}/certify`);
+  if (demo) {
+    lines.push("", `Demo league: ${demo.league.name} (${demo.league.id}), ${demo.players} baseline players playing by themselves (--no-demo leaves it out).`);
+    for (const d of demo.divisions) lines.push(`  ${d.name} standings: ${server.url}/v2/divisions/${d.id}/leaderboard`);
+    lines.push(`  Live: ws://${server.url.replace(/^https?:\/\//, "")}/v2/events, topic league:${demo.league.id}`);
+  }
+  lines.push(
+    "",
+    flags.runner
+      ? "Runner: embedded (a child process of this command; --no-runner leaves it out)."
+      : `Runner: none (--no-runner). Start one: pnpm gauntlet-runner --server ${server.url} with GAUNTLET_TOKEN set to a machine token.`,
+  );
+  let runner: EmbeddedRunner | null = null;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${signal}: shutting down…\n`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    // The runner first, while the server can still take its reports.
+    (runner?.stop() ?? Promise.resolve())
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
+  // Listening before saying that the server runs: a signal with no listener ends the process at once.
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+  // Stopped while the runner starts, the server exits; the runner then sees its IPC channel close and stops too.
+  if (flags.runner && !stopping) {
+    runner = await startEmbeddedRunner({
+      serverUrl: server.url,
+      token: () => embeddedRunnerToken(server.store.db, config.dataDir),
+      workDir: embeddedWorkDir(config.dataDir),
+    });
+  }
 });
 
 withStorageOptions(program.command("migrate").description("apply the storage migrations and exit")).action(async (flags: StorageFlags) => {

@@ -14,6 +14,15 @@ import type { AuthenticatedIdentity } from "./identity.ts";
 
 export const LEASE_SECONDS = 30;
 
+/** The lease length: GAUNTLET_LEASE_SECONDS (1 to 3600) when set, else LEASE_SECONDS. Read per call, so tests can shorten it. */
+export function leaseSeconds(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.GAUNTLET_LEASE_SECONDS;
+  if (raw === undefined || raw.trim() === "") return LEASE_SECONDS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 3600) throw new Error(`GAUNTLET_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
 /** Told when an episode reaches a final state (league play settles rounds from here). */
 export interface EpisodeSettledEvent {
   episodeRequestId: string;
@@ -53,6 +62,8 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
   let changed = 0;
   for (const job of expired) {
     const final = job.attempts >= job.max_attempts;
+    const error = `the runner stopped reporting ${job.attempts} time(s); the lease expired`;
+    const info = final ? await deps.blobs.put(errorInfo({ error_type: "timeout", error, failed_policy_index: null })) : null;
     const settled = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable("jobs")
@@ -62,10 +73,10 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
         .where("lease_expires_at", "=", job.lease_expires_at)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
-      if (final) {
-        const error = `the runner stopped reporting ${job.attempts} time(s); the lease expired`;
+      if (info) {
         await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: "timeout", error, failed_policy_index: null });
         await setCertification(trx, job.episode_request_id, "failed", error);
+        await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
       } else {
         await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
       }
@@ -136,7 +147,7 @@ export async function lease(deps: QueueDeps, runnerId: string, capacity: number,
   const leased: LeasedJob[] = [];
   for (const job of candidates) {
     if (leased.length >= capacity) break;
-    const expires = new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString();
+    const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
     const claimed = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable("jobs")
@@ -164,7 +175,7 @@ async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
 export async function heartbeat(deps: QueueDeps, jobId: string, runnerId: string, now = new Date()) {
   const job = await jobRow(deps.db, jobId);
   if (job.status !== "leased" || job.lease_owner !== runnerId) return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
-  const expires = new Date(now.getTime() + LEASE_SECONDS * 1000).toISOString();
+  const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
   const res = await deps.db.updateTable("jobs").set({ lease_expires_at: expires, updated_at: nowIso() }).where("id", "=", jobId).where("status", "=", "leased").where("lease_owner", "=", runnerId).executeTakeFirst();
   return { lease_expires_at: expires, cancel: Number(res.numUpdatedRows) !== 1 };
 }
@@ -193,27 +204,34 @@ export async function complete(deps: QueueDeps, jobId: string, results: Record<s
   if (!parsed.success) throw invalidInput(["body", "results", "scores"], "results need `scores`: one number per seat", "missing");
   const seats = await deps.db.selectFrom("episode_participants").select((eb) => eb.fn.countAll().as("n")).where("episode_request_id", "=", job.episode_request_id).executeTakeFirstOrThrow();
   if (parsed.data.scores.length !== Number(seats.n)) throw invalidInput(["body", "results", "scores"], `expected ${Number(seats.n)} scores, one per seat, got ${parsed.data.scores.length}`, "value_error");
+  // Artifacts are in place when the final state becomes visible: a reader who sees it finds them.
+  const resultsBlob = await deps.blobs.put(Buffer.from(JSON.stringify(results, null, 2)));
   const done = await deps.db.transaction().execute(async (trx) => {
     const res = await trx.updateTable("jobs").set({ status: "completed", lease_expires_at: null, updated_at: nowIso() }).where("id", "=", jobId).where("status", "in", ["queued", "leased"]).executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     await touchEpisode(trx, job.episode_request_id, { status: "completed", results: JSON.stringify(results), scores: JSON.stringify(parsed.data.scores) });
     await setCertification(trx, job.episode_request_id, "certified", null);
+    await putArtifactRow(trx, job.episode_request_id, "results", resultsBlob, false);
     return true;
   });
-  if (done) {
-    await storeResultsArtifact(deps, job.episode_request_id, results);
-    deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "completed", purpose: "" });
-  }
+  if (done) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "completed", purpose: "" });
   return state(await jobRow(deps.db, jobId));
 }
 
-async function storeResultsArtifact(deps: QueueDeps, episodeId: string, results: Record<string, unknown>): Promise<void> {
-  const blob = await deps.blobs.put(Buffer.from(JSON.stringify(results, null, 2)));
-  await deps.db
+/** An artifact row written with the state change it belongs to; `replace` overwrites an earlier one. */
+async function putArtifactRow(trx: Transaction<Database>, episodeId: string, name: string, blob: { sha256: string; size: number }, replace: boolean): Promise<void> {
+  await trx
     .insertInto("artifacts")
-    .values({ episode_request_id: episodeId, name: "results", sha256: blob.sha256, size_bytes: blob.size, media_type: "application/json", created_at: nowIso() })
-    .onConflict((oc) => oc.columns(["episode_request_id", "name"]).doNothing())
+    .values({ episode_request_id: episodeId, name, sha256: blob.sha256, size_bytes: blob.size, media_type: MEDIA_TYPES[name] ?? "application/json", created_at: nowIso() })
+    .onConflict((oc) => {
+      const target = oc.columns(["episode_request_id", "name"]);
+      return replace ? target.doUpdateSet({ sha256: blob.sha256, size_bytes: blob.size }) : target.doNothing();
+    })
     .execute();
+}
+
+function errorInfo(input: FailInput): Buffer {
+  return Buffer.from(JSON.stringify({ error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index }, null, 2));
 }
 
 export interface FailInput {
@@ -227,6 +245,7 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
   if (job.status === "completed" || job.status === "failed") return state(job);
   const returned = input.error_type === "returned";
   const retry = returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
+  const info = retry ? null : await deps.blobs.put(errorInfo(input));
   const settled = await deps.db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable("jobs")
@@ -243,24 +262,16 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
       .where((eb) => eb.or([eb("lease_owner", "=", runnerId), eb("lease_owner", "is", null)]))
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return null;
-    if (retry) {
+    if (info === null) {
       await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
       return false;
     }
     await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index });
     await setCertification(trx, job.episode_request_id, "failed", input.error);
+    await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
     return true;
   });
   if (settled === null) throw conflict(`job ${jobId} is leased by another runner`);
-  if (settled) {
-    const info = Buffer.from(JSON.stringify({ error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index }, null, 2));
-    const blob = await deps.blobs.put(info);
-    await deps.db
-      .insertInto("artifacts")
-      .values({ episode_request_id: job.episode_request_id, name: "error-info", sha256: blob.sha256, size_bytes: blob.size, media_type: "application/json", created_at: nowIso() })
-      .onConflict((oc) => oc.columns(["episode_request_id", "name"]).doUpdateSet({ sha256: blob.sha256, size_bytes: blob.size }))
-      .execute();
-    deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
-  }
+  if (settled) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
   return state(await jobRow(deps.db, jobId));
 }

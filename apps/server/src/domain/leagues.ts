@@ -10,12 +10,12 @@ import { toGame, toMod } from "./games.ts";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "./identity.ts";
 
 /** Who may see a league: public, unhidden, enabled ones everyone; others their commissioner and admins. */
-export function canSeeLeague(identity: Identity, row: LeaguesTable): boolean {
+export function canSeeLeague(identity: Identity, row: Pick<LeaguesTable, "public" | "hidden" | "disabled_at" | "commissioner_user_id">): boolean {
   if (row.public === 1 && row.hidden === 0 && row.disabled_at === null) return true;
   return isAuthenticated(identity) && (identity.isAdmin || row.commissioner_user_id === identity.userId);
 }
 
-export function isCommissioner(identity: Identity, row: LeaguesTable): boolean {
+export function isCommissioner(identity: Identity, row: Pick<LeaguesTable, "commissioner_user_id">): boolean {
   return isAuthenticated(identity) && (identity.isAdmin || (actsAsUser(identity) && row.commissioner_user_id === identity.userId));
 }
 

@@ -2,26 +2,33 @@
 // (authentication + shared budgets), one route per contract operation, and error bodies.
 import { randomUUID } from "node:crypto";
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import { Authenticator } from "../auth/authenticate.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { ServerConfig } from "../config.ts";
 import type { EpisodeSettledEvent } from "../domain/jobs.ts";
+import { installLiveEvents } from "../events/websocket-route.ts";
+import type { LeaguePlay } from "../league-play/runtime.ts";
 import type { Store } from "../store/database.ts";
 import { createRequestGate } from "./authenticate-request.ts";
 import { createUrlRewriter, hostnameOf } from "./base-path.ts";
 import type { BudgetGate } from "./budget-gate.ts";
-import { installErrorHandling } from "./errors.ts";
+import { installCors } from "./cors.ts";
+import { errorBody, installErrorHandling } from "./errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./handler.ts";
+import { competitionEventHandlers } from "./handlers/competition-events.ts";
 import { coworldHandlers } from "./handlers/coworlds.ts";
 import { episodeHandlers } from "./handlers/episodes.ts";
 import { gameHandlers } from "./handlers/games.ts";
 import { identityHandlers } from "./handlers/identity.ts";
+import { leagueSubmissionHandlers } from "./handlers/league-submissions.ts";
 import { leagueHandlers } from "./handlers/leagues.ts";
 import { policyHandlers } from "./handlers/policies.ts";
+import { roundHandlers } from "./handlers/rounds.ts";
 import { runnerHandlers } from "./handlers/runners.ts";
 import { type BudgetsInfo, serviceHandlers } from "./handlers/service.ts";
+import { standingsHandlers } from "./handlers/standings.ts";
 import { registerOperations } from "./register-operations.ts";
 
 export interface AppDeps {
@@ -30,6 +37,7 @@ export interface AppDeps {
   blobs: BlobStore;
   secrets: SecretBox;
   onEpisodeSettled?: (event: EpisodeSettledEvent) => void;
+  leaguePlay: LeaguePlay;
   budgets?: BudgetGate | undefined;
   budgetsInfo: () => BudgetsInfo;
   readiness?: readonly ReadinessCheck[];
@@ -47,12 +55,17 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     // A line per request only when asked for (debug); errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
+    // Errors fastify raises before routing (a malformed URL) get the same body as ours.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      void reply.code(error.statusCode ?? 400).send(errorBody("bad_request", error.message));
+    },
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
 
+  await installCors(app, config.corsOrigins);
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
   });
@@ -69,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     blobs: deps.blobs,
     secrets: deps.secrets,
     queue: { db: store.db, blobs: deps.blobs, box: deps.secrets, ...(deps.onEpisodeSettled ? { onSettled: deps.onEpisodeSettled } : {}) },
+    leaguePlay: deps.leaguePlay,
     openApi: () => base,
     baseUrl: (request) => {
       const host = request.headers.host ?? `${config.host}:${config.port}`;
@@ -76,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     },
   };
 
+  // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
+  // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
+  await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -93,6 +110,10 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...coworldHandlers,
     ...episodeHandlers,
     ...runnerHandlers,
+    ...leagueSubmissionHandlers,
+    ...roundHandlers,
+    ...standingsHandlers,
+    ...competitionEventHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

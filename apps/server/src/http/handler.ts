@@ -15,6 +15,7 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import type { QueueDeps } from "../domain/jobs.ts";
 import type { ServerConfig } from "../config.ts";
 import type { AuthenticatedIdentity, Identity } from "../domain/identity.ts";
+import type { LeaguePlay } from "../league-play/runtime.ts";
 import type { Store } from "../store/database.ts";
 
 /** Returned by a handler that has already sent its reply itself (a redirect, a stream). */
@@ -33,6 +34,8 @@ export interface AppContext {
   readonly blobs: BlobStore;
   readonly secrets: SecretBox;
   readonly queue: QueueDeps;
+  /** League play: its event bus and hub (live events) and its scheduler. */
+  readonly leaguePlay: LeaguePlay;
   openApi(): Record<string, unknown>;
   /** The API's base URL as this caller addressed it (prefix on the data host, root elsewhere). */
   baseUrl(request: FastifyRequest): string;

@@ -175,3 +175,19 @@ describe("command-line sign-in", () => {
     expect(res.body.detail[0]?.loc).toEqual(["query", "callback"]);
   });
 });
+
+describe("optional bodies and malformed URLs", () => {
+  it("fills an omitted optional body with its defaults", async () => {
+    const user = await t.newUser();
+    const player = await client(t.url, user.token).post<{ id: string }>("/players", { name: "p" });
+    const res = await http<{ name: string }>("POST", `${t.url}/players/${player.body.id}/credentials`, { token: user.token });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe("default");
+  });
+
+  it("answers a malformed URL with the error body", async () => {
+    const res = await http<{ detail: { type: string } }>("GET", `${t.url}/v2/leagues/%E0%A4%A`);
+    expect(res.status).toBe(400);
+    expect(res.body.detail.type).toBe("bad_request");
+  });
+});

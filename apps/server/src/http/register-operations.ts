@@ -30,7 +30,13 @@ function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; val
   run(op.query, request.query ?? {}, "query", "query");
   if (op.body) {
     const body = request.body;
-    if ((body === undefined || body === null) && op.bodyOptional) value.body = op.body.safeParse(undefined).success ? op.body.parse(undefined) : undefined;
+    if ((body === undefined || body === null) && op.bodyOptional) {
+      // An omitted optional body means "all defaults": an object schema gets {} to fill them in.
+      const omitted = op.body.safeParse(undefined);
+      const empty = omitted.success ? omitted : op.body.safeParse({});
+      if (empty.success) value.body = empty.data;
+      else items.push(...toValidationItems("body", empty.error.issues, {}));
+    }
     else if (body === undefined) items.push({ loc: ["body"], msg: "Field required", type: "missing" });
     else run(op.body, body, "body", "body");
   }

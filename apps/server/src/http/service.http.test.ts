@@ -89,3 +89,24 @@ describe("base addresses (spec part 9)", () => {
     expect(res.body.detail).toEqual({ type: "not_found", message: "No route GET /v2/nothing-here on this host." });
   });
 });
+
+describe("CORS for budget headers (spec 8.3)", () => {
+  it("lets a local-development origin read the budget headers", async () => {
+    const user = await t.newUser();
+    const res = await client(t.url, user.token).get("/whoami", { headers: { origin: "http://localhost:5173" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    for (const h of ["x-complexity", "x-ratelimit-requests-minute-remaining", "retry-after"]) {
+      expect(exposed).toContain(h);
+    }
+    const preflight = await http("OPTIONS", `${t.url}/v2/leagues`, { headers: { origin: "http://127.0.0.1:3000", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:3000");
+  });
+
+  it("grants nothing to another origin", async () => {
+    const res = await client(t.url).get("/whoami", { headers: { origin: "https://evil.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("access-control-expose-headers")).toBeNull();
+  });
+});

@@ -134,10 +134,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
   }
 
   const description = describeCapacities(mode, options.capacities);
+  const ping = store.ping?.bind(store);
 
   return {
     mode,
-    ...(store.ping ? { readiness: { name: "budgets", check: () => (store.ping ? store.ping() : Promise.resolve()) } } : {}),
+    ...(ping ? { readiness: { name: "budgets", check: ping } } : {}),
     describe: () => description,
     async evaluate(subject, complexity) {
       if (mode === "off") return { outcome: "off", headers: {} };

@@ -59,6 +59,7 @@ function makeStore(db: Kysely<Database>, engine: Engine, location: string, migra
     engine,
     location,
     async migrate() {
+      if (engine === "postgres" && migrationSchema && migrationSchema !== "public") await sql`create schema if not exists ${sql.id(migrationSchema)}`.execute(db);
       // The migration tables live in the store's own schema: looked up by name alone, another
       // schema's lock table (several test schemas in one database) would be mistaken for ours.
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}) });

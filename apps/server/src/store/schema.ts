@@ -121,6 +121,8 @@ export interface LeaguePolicyMembershipsTable {
   start_time: string;
   end_time: string | null;
   created_at: string;
+  submission_id: string | null;
+  retired_reason: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -277,6 +279,112 @@ export interface ArtifactsTable {
   created_at: string;
 }
 
+export interface LeagueSubmissionsTable {
+  id: string;
+  league_id: string;
+  policy_version_id: string;
+  player_id: string | null;
+  submitted_by_user_id: string;
+  /** pending | processing | placed | rejected */
+  status: string;
+  notes: string | null;
+  auto_champion: string;
+  preferences: string;
+  membership_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoundsTable {
+  id: string;
+  league_id: string;
+  division_id: string;
+  round_number: number;
+  /** pending | running | completed | failed */
+  status: string;
+  /** 1 until the round settles, then NULL (one unsettled round per division, by a unique index). */
+  active: number | null;
+  commissioner_key: string;
+  execution_backend: string;
+  coworld_id: string;
+  round_config: string;
+  round_display: string;
+  episode_count: number;
+  error: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+}
+
+export interface PoolsTable {
+  id: string;
+  round_id: string;
+  division_id: string;
+  position: number;
+  /** JSON: PoolMember[] */
+  members: string;
+  episode_count: number;
+  created_at: string;
+}
+
+export interface RoundResultsTable {
+  id: string;
+  round_id: string;
+  division_id: string;
+  player_id: string;
+  policy_version_id: string | null;
+  rank: number;
+  score: number;
+  result_metadata: string;
+  created_at: string;
+}
+
+export interface LadderRatingsTable {
+  league_id: string;
+  player_id: string;
+  division_id: string;
+  /** JSON RatingState, null before the first settled round. */
+  state: string | null;
+  rounds_played: number;
+  /** JSON LeaderboardRecentRound[], newest first. */
+  recent_rounds: string;
+  active: number;
+  updated_at: string;
+}
+
+export interface DivisionLeaderboardsTable {
+  division_id: string;
+  /** Counts up with every change (readers cache by it). */
+  version: number;
+  /** JSON LeaderboardRow[] (with recent rounds). */
+  rows: string;
+  /** JSON DivisionLeaderboards. */
+  views: string;
+  round_id: string | null;
+  updated_at: string;
+}
+
+export interface CompetitionEventsTable {
+  id: string;
+  seq: number;
+  event_type: string;
+  /** public | owner */
+  audience: string;
+  user_id: string | null;
+  league_id: string | null;
+  division_id: string | null;
+  round_id: string | null;
+  episode_request_id: string | null;
+  player_id: string | null;
+  policy_version_id: string | null;
+  /** JSON: {player, policy_version, league, division} as they were when the event happened. */
+  refs: string;
+  headline: string;
+  summary: string;
+  payload: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -302,4 +410,11 @@ export interface Database {
   episode_participants: EpisodeParticipantsTable;
   jobs: JobsTable;
   artifacts: ArtifactsTable;
+  league_submissions: LeagueSubmissionsTable;
+  rounds: RoundsTable;
+  pools: PoolsTable;
+  round_results: RoundResultsTable;
+  ladder_ratings: LadderRatingsTable;
+  division_leaderboards: DivisionLeaderboardsTable;
+  competition_events: CompetitionEventsTable;
 }

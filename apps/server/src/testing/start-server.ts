@@ -4,7 +4,7 @@ import { resolveConfig, type Env, type ServerConfig } from "../config.ts";
 import { createApiToken } from "../domain/tokens.ts";
 import { createUser } from "../domain/users.ts";
 import { FIRST_ADMIN_EMAIL } from "../bootstrap.ts";
-import { startServer, type RunningServer } from "../server.ts";
+import { startServer, type RunningServer, type StartOptions } from "../server.ts";
 import { createTestStore, type TestStore } from "./test-store.ts";
 
 export interface TestServer {
@@ -28,6 +28,8 @@ export interface TestServerOptions {
   config?: Partial<ServerConfig>;
   /** Share one store between servers (replica tests). */
   testStore?: TestStore;
+  /** Routes outside the contract (benchmarks' bare baseline route). */
+  extraRoutes?: StartOptions["extraRoutes"];
 }
 
 let userCounter = 0;
@@ -36,7 +38,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const testStore = options.testStore ?? (await createTestStore());
   const env: Env = { GAUNTLET_RATE_LIMIT_MODE: "enforced", ...options.env };
   const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, logLevel: "warn", ...options.config }, env);
-  const server = await startServer(config, { env, logger: false, store: testStore.store });
+  const server = await startServer(config, { env, logger: false, store: testStore.store, ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}) });
   const db = server.store.db;
   const admin = await db.selectFrom("users").select("id").where("email", "=", FIRST_ADMIN_EMAIL).executeTakeFirstOrThrow();
   const adminToken = (await createApiToken(db, { userId: admin.id, name: "test admin", kind: "user" })).token;

@@ -14,7 +14,7 @@ export const BudgetCapacities = z
     complexityPerMinute: Capacity,
     complexityPerHour: Capacity,
   })
-  .meta({ id: "BudgetCapacities", description: "Credits of the four buckets of one identity (spec 8.1, 8.2)." });
+  .meta({ description: "Credits of the four buckets of one identity (spec 8.1, 8.2)." });
 
 /** Some of the four capacities, to lay over a default (operator overrides). */
 export const BudgetCapacitiesPatch = BudgetCapacities.partial();

@@ -1,13 +1,17 @@
 // The contract: one table of every operation the service serves.
 import type { OperationDef } from "./operation.ts";
+import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
+import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
 import { policyOperations } from "./operations/policies.ts";
+import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
+import { standingsOperations } from "./operations/standings.ts";
 
 export const contract = {
   ...serviceOperations,
@@ -18,6 +22,10 @@ export const contract = {
   ...coworldOperations,
   ...episodeOperations,
   ...runnerOperations,
+  ...leagueSubmissionOperations,
+  ...roundOperations,
+  ...standingsOperations,
+  ...competitionEventOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -138,3 +138,4 @@ export type League = z.infer<typeof League>;
 export type Division = z.infer<typeof Division>;
 export type DivisionInput = z.infer<typeof DivisionInput>;
 export type CommissionerDescription = z.infer<typeof CommissionerDescription>;
+export type DivisionLadderEntry = z.infer<typeof DivisionLadderEntry>;

@@ -1,11 +1,11 @@
 import { notFound } from "../../domain/errors.ts";
-import { assertRunner, complete, fail, heartbeat, LEASE_SECONDS, lease, storeArtifact } from "../../domain/jobs.ts";
+import { assertRunner, complete, fail, heartbeat, lease, leaseSeconds, storeArtifact } from "../../domain/jobs.ts";
 import { defineHandlers } from "../handler.ts";
 
 export const runnerHandlers = defineHandlers({
   leaseJobs: async ({ identity, body, app }) => {
     assertRunner(identity);
-    return { jobs: await lease(app.queue, `${identity.subjectId}/${body.runner_id}`, body.capacity, body.runtimes), lease_seconds: LEASE_SECONDS };
+    return { jobs: await lease(app.queue, `${identity.subjectId}/${body.runner_id}`, body.capacity, body.runtimes), lease_seconds: leaseSeconds() };
   },
   heartbeatJob: async ({ identity, params, body, app }) => {
     assertRunner(identity);

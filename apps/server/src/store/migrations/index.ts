@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import { foundation } from "./001-foundation.ts";
 import { episodes } from "./002-episodes.ts";
+import { leaguePlay } from "./003-league-play.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
   "001-foundation": foundation,
   "002-episodes": episodes,
+  "003-league-play": leaguePlay,
 };
 
 export const migrationProvider: MigrationProvider = {

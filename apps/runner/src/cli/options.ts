@@ -1,0 +1,109 @@
+// The runner's command line: flags first, then GAUNTLET_SERVER and GAUNTLET_TOKEN (core's
+// resolution, without the CLI's saved sign-in: a runner needs a machine token of its own).
+import { hostname, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Env, InvalidServerUrlError, resolveServer, resolveToken, SERVER_ENV, TOKEN_ENV } from "@gauntlet/core";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+
+export interface RunnerSettings {
+  server: string;
+  token: string;
+  concurrency: number;
+  runtime: "process" | "docker";
+  workDir: string;
+  runnerId: string;
+  graceMs: number;
+  logFormat: "text" | "json";
+}
+
+/** A bad command line: one line for stderr. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** `--help` was asked for and printed. */
+export class HelpShown extends Error {
+  override readonly name = "HelpShown";
+}
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 86_400) throw new InvalidArgumentError("expected seconds from 0 to 86400");
+  return n;
+}
+
+function runnerId(value: string): string {
+  const id = value.trim();
+  if (id.length === 0 || id.length > 100) throw new InvalidArgumentError("expected 1 to 100 characters");
+  return id;
+}
+
+interface Flags {
+  server?: string;
+  token?: string;
+  concurrency: number;
+  runtime: "process" | "docker";
+  workDir?: string;
+  runnerId?: string;
+  graceSeconds: number;
+  logFormat: "text" | "json";
+}
+
+function command(writeOut: (text: string) => void): Command {
+  return new Command("gauntlet-runner")
+    .description("Lease episode jobs from a Gauntlet server and run them (RUNTIME.md).")
+    .option("--server <url>", `the server's base address (env ${SERVER_ENV})`)
+    .option("--token <token>", `a machine token (env ${TOKEN_ENV}; prefer the environment: arguments show in ps)`)
+    .option("--concurrency <n>", "episodes run at once", integer(1, 64), 1)
+    .addOption(new Option("--runtime <runtime>", "where runnables run").choices(["process", "docker"]).default("process"))
+    .option("--work-dir <dir>", "bundles and episode files (default: a directory under the system's temp directory)")
+    .option("--runner-id <id>", "this runner's name in leases (default: host name and process id)", runnerId)
+    .option("--grace-seconds <s>", "on SIGTERM or SIGINT, how long running episodes may take to finish", seconds, 30)
+    .addOption(new Option("--log-format <format>", "log lines for people or for collectors").choices(["text", "json"]).default("text"))
+    .helpOption("-h, --help", "show this help")
+    .exitOverride()
+    .configureOutput({ writeOut, writeErr: () => {}, outputError: () => {} })
+    .allowExcessArguments(false);
+}
+
+export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut: (text: string) => void = (t) => process.stdout.write(t)): RunnerSettings {
+  const program = command(writeOut);
+  try {
+    program.parse(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.help") throw new HelpShown();
+      throw new UsageError(error.message.replace(/^error: /, ""));
+    }
+    throw error;
+  }
+  const flags = program.opts<Flags>();
+  let server;
+  try {
+    server = resolveServer({ explicit: flags.server, env, useSavedCredentials: false });
+  } catch (error) {
+    if (error instanceof InvalidServerUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (server === null) throw new UsageError(`no server: pass --server <url> or set ${SERVER_ENV}`);
+  const token = resolveToken({ server: server.url, explicit: flags.token, env, useSavedCredentials: false });
+  if (token === null) throw new UsageError(`no token: set ${TOKEN_ENV} (or pass --token) to a machine token`);
+  return {
+    server: server.url,
+    token: token.token,
+    concurrency: flags.concurrency,
+    runtime: flags.runtime,
+    workDir: resolve(flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`)),
+    runnerId: flags.runnerId ?? `${hostname()}-${process.pid}`.slice(0, 100),
+    graceMs: Math.round(flags.graceSeconds * 1000),
+    logFormat: flags.logFormat,
+  };
+}

@@ -1,0 +1,242 @@
+// Runs one episode by the coworld runtime contract (RUNTIME.md, "One episode"): config, game,
+// health, players, the game's exit, then its results or its player-failure declaration, the
+// replay and the logs. Every process it starts is ended before it returns, whatever happened.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { EpisodeErrorInfo, EpisodeResults } from "@gauntlet/core";
+import type { ValidateFunction } from "ajv";
+import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "./episode-files.ts";
+import { buildGameConfig } from "./game-config.ts";
+import { compileSchema } from "./json-schema.ts";
+import { dockerRuntime } from "./runtimes/docker.ts";
+import { delay, processRuntime, within } from "./runtimes/process.ts";
+import type { ExitStatus, Runtime, RunnableSpec, StartedRunnable } from "./runtimes/runtime.ts";
+import { EpisodeInputError, type EpisodeEvent, type EpisodeOutcome, type RunEpisodeInput } from "./types.ts";
+
+const DEFAULTS = { healthTimeoutMs: 15_000, playerGraceMs: 1_000, killGraceMs: 500, logCapBytes: 1 << 20 };
+const HEALTH_POLL_MS = 20;
+
+type Verdict = { status: "completed"; results: EpisodeResults } | ({ status: "failed" } & EpisodeErrorInfo);
+type Halt = "timeout" | "cancelled";
+
+function failed(error_type: EpisodeErrorInfo["error_type"], error: string, failed_policy_index: number | null = null): Verdict {
+  return { status: "failed", error_type, error, failed_policy_index };
+}
+
+function describeExit(status: ExitStatus): string {
+  if (status.error !== undefined) return `could not start (${status.error})`;
+  return status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code ?? "?"}`;
+}
+
+/** The deadline and the caller's signal, as one promise that settles with why the episode must stop. */
+function haltOn(deadlineMs: number, signal: AbortSignal | undefined) {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  let reason: Halt | null = null;
+  const reached = new Promise<Halt>((resolve) => {
+    const stop = (why: Halt) => {
+      reason ??= why;
+      resolve(reason);
+    };
+    // setTimeout fires at once past 2^31 - 1 ms; a longer budget is as good as none.
+    timer = setTimeout(() => stop("timeout"), Math.min(Math.max(0, deadlineMs), 2 ** 31 - 1));
+    onAbort = () => stop("cancelled");
+    if (signal?.aborted) stop("cancelled");
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  return {
+    reached,
+    reason: () => reason,
+    dispose() {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+function haltVerdict(why: Halt, deadlineMs: number): Verdict {
+  return why === "timeout" ? failed("timeout", `the episode did not end within its ${deadlineMs} ms deadline`) : failed("cancelled", "the episode was cancelled");
+}
+
+export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome> {
+  const t0 = performance.now();
+  const settings = {
+    healthTimeoutMs: input.healthTimeoutMs ?? DEFAULTS.healthTimeoutMs,
+    playerGraceMs: input.playerGraceMs ?? DEFAULTS.playerGraceMs,
+    killGraceMs: input.killGraceMs ?? DEFAULTS.killGraceMs,
+    logCapBytes: input.logCapBytes ?? DEFAULTS.logCapBytes,
+  };
+  const emit = (event: EpisodeEvent) => {
+    try {
+      input.onEvent?.(event);
+    } catch {
+      // The caller's logging must not break the episode.
+    }
+  };
+
+  // Input checks first: nothing is started for an episode that cannot be.
+  const runtimeOptions = { logCapBytes: settings.logCapBytes, killGraceMs: settings.killGraceMs };
+  const runtime: Runtime = input.runtime === "docker" ? dockerRuntime(runtimeOptions) : processRuntime(runtimeOptions);
+  const gameRunnable = input.manifest.game.runnable;
+  const playerRunnables = input.players.map((p) => ({ run: p.runnable.run ?? undefined, image: p.runnable.image ?? undefined, env: p.runnable.env ?? {} }));
+  const unusable = [runtime.unusable(gameRunnable), ...playerRunnables.map((r) => runtime.unusable(r))];
+  unusable.forEach((problem, index) => {
+    if (problem !== null) throw new EpisodeInputError(`${index === 0 ? "the game" : `the player in slot ${index - 1}`}: ${problem}`);
+  });
+  const { config, tokens } = buildGameConfig(input.manifest, input.gameConfig, input.players);
+  let validateResults: ValidateFunction;
+  try {
+    validateResults = compileSchema(input.manifest.game.results_schema);
+  } catch (error) {
+    throw new EpisodeInputError(`the results schema does not compile: ${(error as Error).message}`);
+  }
+
+  const halt = haltOn(input.deadlineMs, input.signal);
+  const game: { runnable: StartedRunnable | null } = { runnable: null };
+  const players: (StartedRunnable | null)[] = input.players.map(() => null);
+  const marks = { started: t0, healthy: t0, ended: t0 };
+
+  const start = async (spec: RunnableSpec): Promise<StartedRunnable> => {
+    const started = await runtime.start(spec);
+    emit({ type: "started", runnable: spec.name, pid: started.pid, argv: spec.run ?? [spec.image ?? ""], env_names: Object.keys(spec.env).sort() });
+    void started.exited.then((status) => emit({ type: "exited", runnable: spec.name, ...status }));
+    return started;
+  };
+
+  const play = async (): Promise<Verdict> => {
+    const early = halt.reason();
+    if (early) return haltVerdict(early, input.deadlineMs);
+    await clearOutputs(input.workDir);
+    const layout = await runtime.layout(input.workDir);
+    await writeFile(join(input.workDir, FILE_NAMES.config), JSON.stringify(config));
+    const uri = (name: string) => pathToFileURL(join(layout.workDirForGame, name)).href;
+    const gameEnv: Record<string, string> = {
+      ...gameRunnable.env,
+      ...input.secrets,
+      COGAME_HOST: layout.gameHost,
+      COGAME_PORT: String(layout.gamePort),
+      COGAME_CONFIG_URI: uri(FILE_NAMES.config),
+      COGAME_RESULTS_URI: uri(FILE_NAMES.results),
+      COGAME_SAVE_REPLAY_URI: uri(FILE_NAMES.replay),
+      COGAME_PLAYER_FAILURE_URI: uri(FILE_NAMES.failure),
+    };
+    const gameProcess = await start({ name: "game", run: gameRunnable.run, image: gameRunnable.image, cwd: input.coworldDir, env: gameEnv, mountsWorkDir: true });
+    game.runnable = gameProcess;
+    marks.started = performance.now();
+
+    const health = await waitHealthy(runtime, gameProcess, Math.min(settings.healthTimeoutMs, input.deadlineMs), halt, input.deadlineMs);
+    if (health !== "healthy") return health;
+    marks.healthy = performance.now();
+    emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
+
+    for (const [slot, player] of input.players.entries()) {
+      const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
+      const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
+      for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
+      players[slot] = await start({
+        name: `player-${slot}`,
+        run: runnable.run,
+        image: runnable.image,
+        cwd: player.cwd,
+        env: { ...runnable.env, ...player.env, COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}` },
+        mountsWorkDir: false,
+      });
+    }
+
+    const end = await Promise.race([gameProcess.exited, halt.reached]);
+    marks.ended = performance.now();
+    if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
+    // Players normally leave when the game closes their sockets; those that linger are stopped below.
+    await within(Promise.all(players.map((p) => p?.exited)), settings.playerGraceMs);
+    return judge(input.workDir, end, validateResults, input.players.length);
+  };
+
+  let verdict: Verdict;
+  try {
+    verdict = await play();
+  } finally {
+    const all = [game.runnable, ...players];
+    const names = ["game", ...players.map((_, slot) => `player-${slot}`)];
+    await Promise.all(
+      all.map(async (runnable, index) => {
+        if (runnable === null) return;
+        await runnable.stop();
+        emit({ type: "stopped", runnable: names[index] ?? "?", pid: runnable.pid });
+      }),
+    );
+    await runtime.dispose().catch((error: unknown) => emit({ type: "note", message: `cleanup: ${(error as Error).message}` }));
+    halt.dispose();
+  }
+
+  const { replay, note } = await readReplay(input.workDir);
+  if (note !== undefined) emit({ type: "note", message: note });
+  const now = performance.now();
+  const timings = {
+    startMs: Math.round(marks.started - t0),
+    healthyMs: Math.round(Math.max(0, marks.healthy - marks.started)),
+    gameMs: Math.round(Math.max(0, marks.ended - marks.healthy)),
+    totalMs: Math.round(now - t0),
+  };
+  const artifacts = {
+    replay,
+    gameLog: game.runnable?.log() ?? "",
+    playerLogs: players.map((p) => p?.log() ?? ""),
+    timings,
+  };
+  emit({
+    type: "outcome",
+    status: verdict.status,
+    ...(verdict.status === "failed" ? { error_type: verdict.error_type } : {}),
+    total_ms: timings.totalMs,
+  });
+  return { ...verdict, ...artifacts };
+}
+
+/** Polls /healthz until 200; fails early when the game exits, and stops when the episode must. */
+async function waitHealthy(
+  runtime: Runtime,
+  game: StartedRunnable,
+  timeoutMs: number,
+  halt: { reached: Promise<Halt>; reason: () => Halt | null },
+  deadlineMs: number,
+): Promise<"healthy" | Verdict> {
+  let exit: ExitStatus | null = null;
+  void game.exited.then((status) => (exit = status));
+  const until = performance.now() + timeoutMs;
+  let last = "no answer";
+  for (;;) {
+    const why = halt.reason();
+    if (why) return haltVerdict(why, deadlineMs);
+    if (exit !== null) return failed("game_unhealthy", `the game ${describeExit(exit)} before it answered /healthz`);
+    const remaining = until - performance.now();
+    if (remaining <= 0) return failed("game_unhealthy", `the game did not answer 200 on /healthz within ${timeoutMs} ms (last: ${last})`);
+    try {
+      const url = await runtime.gameUrl(game);
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(Math.ceil(Math.min(1_000, remaining))) });
+      await response.body?.cancel();
+      if (response.status === 200) return "healthy";
+      last = `status ${response.status}`;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      last = cause ?? (error as Error).name;
+    }
+    await Promise.race([delay(HEALTH_POLL_MS), game.exited, halt.reached]);
+  }
+}
+
+/** After the game's exit: its declaration, its results, or its failure to give either. */
+async function judge(workDir: string, exit: ExitStatus, validate: ValidateFunction, slots: number): Promise<Verdict> {
+  const failure = await readFailure(workDir, slots);
+  if (failure.found) {
+    if (!failure.ok) return failed("results_invalid", `the player-failure declaration is invalid: ${failure.problem}`);
+    return failed("player_failure", failure.value.message, failure.value.failed_policy_index);
+  }
+  const results = await readResults(workDir, validate, slots);
+  if (results.found) {
+    if (!results.ok) return failed("results_invalid", `the results are invalid: ${results.problem}`);
+    return { status: "completed", results: results.value };
+  }
+  if (exit.code === 0) return failed("results_invalid", "the game exited without writing results or a player-failure declaration");
+  return failed("game_crashed", `the game ${describeExit(exit)} without writing results; see the game log`);
+}

@@ -1,0 +1,62 @@
+// The seam between the episode executor and where runnables run (RUNTIME.md, "Runtimes"):
+// start a runnable, stop it, collect its log — plus where the game listens and how the others
+// reach it. Everything else about an episode is shared.
+
+export interface RunnableSpec {
+  /** `game` or `player-<slot>`: names the runnable in events and container names. */
+  name: string;
+  run?: string[] | undefined;
+  image?: string | undefined;
+  /** Working directory on the process runtime (the coworld's or the policy's directory). */
+  cwd: string;
+  /** The complete environment the contract gives this runnable; nothing else is added but PATH. */
+  env: Record<string, string>;
+  /** The game sees the episode's work directory; players do not. */
+  mountsWorkDir: boolean;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: string | null;
+  /** Set when the runnable could not be started at all (e.g. its program does not exist). */
+  error?: string;
+}
+
+export interface StartedRunnable {
+  /** The process the runner started (the group leader; on docker, the `docker run` client). */
+  readonly pid: number | null;
+  /** Resolves once, when the runnable has exited; never rejects. */
+  readonly exited: Promise<ExitStatus>;
+  /** Ends the runnable and everything it started. Safe to call more than once. */
+  stop(): Promise<void>;
+  /** Its stdout and stderr so far, interleaved, capped. */
+  log(): string;
+}
+
+export interface EpisodeLayout {
+  /** COGAME_HOST and COGAME_PORT. */
+  gameHost: string;
+  gamePort: number;
+  /** The work directory as runnables that mount it see it (file URIs point there). */
+  workDirForGame: string;
+  /** `ws://host:port` at which players reach the game. */
+  playerBaseUrl: string;
+}
+
+export interface Runtime {
+  readonly kind: "process" | "docker";
+  /** Why a runnable cannot run here (no argv, no image), or null. */
+  unusable(spec: Pick<RunnableSpec, "run" | "image">): string | null;
+  layout(workDir: string): Promise<EpisodeLayout>;
+  start(spec: RunnableSpec): Promise<StartedRunnable>;
+  /** `http://host:port` at which the runner reaches the started game; throws while unknown. */
+  gameUrl(game: StartedRunnable): Promise<string>;
+  /** Releases what layout() made (networks). */
+  dispose(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logCapBytes: number;
+  /** How long a stopped runnable gets between SIGTERM and SIGKILL. */
+  killGraceMs: number;
+}

@@ -1,0 +1,68 @@
+// The executor's input and outcome. The API shapes (results, error info, timings) are core's.
+import type { CoworldManifest, EpisodeErrorInfo, EpisodeResults, EpisodeTimings } from "@gauntlet/core";
+
+export interface EpisodePlayer {
+  /** A bundled player's runnable, or a policy's (null and absent mean the same: not given). */
+  runnable: { run?: string[] | null | undefined; image?: string | null | undefined; env?: Record<string, string> | null | undefined };
+  /** Working directory on the process runtime: the coworld's directory for bundled players, the policy's otherwise. */
+  cwd: string;
+  /** Extra environment for this player only, e.g. a policy's secret env. */
+  env?: Record<string, string> | undefined;
+  /** Goes into the config's `players[slot].name` when the config schema declares it. */
+  displayName?: string | undefined;
+  /** Extra query parameters on this seat's WebSocket address (certification `initial_params`). */
+  query?: Record<string, string | number | boolean> | undefined;
+}
+
+export interface RunEpisodeInput {
+  /** The coworld's extracted files; the game runs with this as its working directory. */
+  coworldDir: string;
+  manifest: CoworldManifest;
+  /** The variant's config with overrides, without `tokens` (the executor adds fresh ones). */
+  gameConfig: Record<string, unknown>;
+  /** One per slot, slot 0 first. */
+  players: EpisodePlayer[];
+  /** The coworld's secrets: environment of the game only. */
+  secrets: Record<string, string>;
+  /** An existing directory for this episode's files; the caller removes it afterwards. */
+  workDir: string;
+  /** Budget for the whole episode, in milliseconds from the call. */
+  deadlineMs: number;
+  runtime: "process" | "docker";
+  signal?: AbortSignal | undefined;
+  /** How long the game may take to answer 200 on /healthz (within the deadline). Default 15 s. */
+  healthTimeoutMs?: number | undefined;
+  /** How long players may take to exit after the game has. Default 1 s. */
+  playerGraceMs?: number | undefined;
+  /** Between SIGTERM and SIGKILL when ending a runnable. Default 500 ms. */
+  killGraceMs?: number | undefined;
+  /** Cap of each log, in bytes. Default 1 MiB. */
+  logCapBytes?: number | undefined;
+  /** The executor's own log: what it started and what happened. Never carries env values. */
+  onEvent?: ((event: EpisodeEvent) => void) | undefined;
+}
+
+interface Artifacts {
+  replay: Buffer | null;
+  gameLog: string;
+  /** One per slot. */
+  playerLogs: string[];
+  timings: EpisodeTimings;
+}
+
+export type EpisodeOutcome =
+  | ({ status: "completed"; results: EpisodeResults } & Artifacts)
+  | ({ status: "failed" } & EpisodeErrorInfo & Artifacts);
+
+export type EpisodeEvent =
+  | { type: "started"; runnable: string; pid: number | null; argv: string[]; env_names: string[] }
+  | { type: "healthy"; after_ms: number }
+  | { type: "exited"; runnable: string; code: number | null; signal: string | null; error?: string }
+  | { type: "stopped"; runnable: string; pid: number | null }
+  | { type: "note"; message: string }
+  | { type: "outcome"; status: "completed" | "failed"; error_type?: string; total_ms: number };
+
+/** The input cannot make an episode (roster size, config, runnables): nothing was started. */
+export class EpisodeInputError extends Error {
+  override readonly name = "EpisodeInputError";
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `gauntlet-runner --server URL --token T [--concurrency N]`: leases episode jobs and runs
+// them until SIGTERM or SIGINT (a second signal aborts what still runs). Started by a parent
+// over IPC (the embedded runner of `gauntlet-server start`), it also stops when the parent goes.
+import { createClient } from "@gauntlet/sdk";
+import { HelpShown, parseRunnerArgs, type RunnerSettings, UsageError } from "./cli/options.ts";
+import { type Runner, RunnerRefusedError, startRunner } from "./worker/lease-loop.ts";
+import { createLog } from "./worker/log.ts";
+import { queueOver } from "./worker/queue.ts";
+import { Redactor } from "./worker/redactor.ts";
+
+function fatal(message: string, code: number): never {
+  process.stderr.write(`gauntlet-runner: ${message}\n`);
+  process.exit(code);
+}
+
+let settings: RunnerSettings;
+try {
+  settings = parseRunnerArgs(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof HelpShown) process.exit(0);
+  fatal(error instanceof UsageError || error instanceof Error ? error.message : String(error), 2);
+}
+
+const redactor = new Redactor();
+// The runner's own token is never logged either.
+redactor.hold([settings.token]);
+const log = createLog({ format: settings.logFormat, redactor, write: (line) => process.stdout.write(line) });
+const client = createClient({ baseUrl: settings.server, token: settings.token, useSavedCredentials: false, env: {} });
+
+// Listening from the start: a signal with no listener would end the process at once.
+let runner: Runner | null = null;
+let signals = 0;
+const onSignal = (signal: string) => {
+  signals += 1;
+  // Nothing is leased before the runner has started.
+  if (runner === null) process.exit(0);
+  if (signals === 1) {
+    log.info(`${signal}: finishing running episodes (a second signal aborts them)`, { grace_ms: settings.graceMs });
+    void runner.stop(settings.graceMs);
+  } else void runner.stop(0);
+};
+process.on("SIGTERM", () => onSignal("SIGTERM"));
+process.on("SIGINT", () => onSignal("SIGINT"));
+if (process.connected) {
+  // The parent that started us over IPC is gone: nobody will wait for a graceful end.
+  process.once("disconnect", () => {
+    if (runner === null) process.exit(0);
+    log.info("parent process gone: stopping");
+    void runner.stop(0);
+  });
+}
+
+try {
+  runner = await startRunner({
+    queue: queueOver(client, settings.runnerId, settings.runtime),
+    workDir: settings.workDir,
+    concurrency: settings.concurrency,
+    runtime: settings.runtime,
+    log,
+    redactor,
+  });
+} catch (error) {
+  fatal(`cannot start: ${(error as Error).message}`, 1);
+}
+log.info("runner started", { server: settings.server, runner_id: settings.runnerId, concurrency: settings.concurrency, runtime: settings.runtime, work_dir: settings.workDir });
+const started = runner;
+
+try {
+  await started.done;
+  process.exit(0);
+} catch (error) {
+  if (error instanceof RunnerRefusedError) fatal(error.message, 1);
+  fatal(`stopped: ${(error as Error).message}`, 1);
+}

@@ -1,0 +1,50 @@
+// From a leased job to the executor's input: the manifest checked, the coworld's files and
+// each policy's files in place (bundles by hash), one player per seat.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { CoworldManifest, type LeasedJob } from "@gauntlet/core";
+import { EpisodeInputError, type EpisodePlayer, type RunEpisodeInput } from "../episode/types.ts";
+import type { BundleCache } from "./bundle-cache.ts";
+
+export type PreparedEpisode = Omit<RunEpisodeInput, "signal" | "onEvent">;
+
+export async function prepareEpisode(job: LeasedJob, options: { cache: BundleCache; jobDir: string; runtime: "process" | "docker" }): Promise<PreparedEpisode> {
+  const parsed = CoworldManifest.safeParse(job.manifest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EpisodeInputError(`the coworld's manifest is invalid at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "unknown problem"}`);
+  }
+  const seats = [...job.players].sort((a, b) => a.position - b.position);
+  seats.forEach((seat, index) => {
+    if (seat.position !== index) throw new EpisodeInputError(`the seats are not numbered 0 to ${seats.length - 1} (found position ${seat.position})`);
+  });
+
+  let coworldDir: string;
+  if (job.coworld.bundle_sha256 !== null) coworldDir = await options.cache.directory(job.coworld.bundle_sha256);
+  else {
+    // An image-only coworld: on the process runtime the executor refuses it for want of argv.
+    coworldDir = join(options.jobDir, "coworld");
+    await mkdir(coworldDir, { recursive: true });
+  }
+  const players: EpisodePlayer[] = [];
+  for (const seat of seats) {
+    players.push({
+      runnable: seat.runnable,
+      cwd: seat.bundle_sha256 === null ? coworldDir : await options.cache.directory(seat.bundle_sha256),
+      env: seat.secret_env,
+      displayName: seat.display_name,
+    });
+  }
+  const workDir = join(options.jobDir, "episode");
+  await mkdir(workDir, { recursive: true });
+  return {
+    coworldDir,
+    manifest: parsed.data,
+    gameConfig: job.game_config,
+    players,
+    secrets: job.secrets,
+    workDir,
+    deadlineMs: job.deadline_ms,
+    runtime: options.runtime,
+  };
+}

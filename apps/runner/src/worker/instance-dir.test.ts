@@ -1,0 +1,89 @@
+// A runner killed with SIGKILL leaves its episodes' process groups behind; the next runner on
+// the same work directory ends them — and leaves a live runner's alone.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isRunning } from "../episode/test-support.ts";
+import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
+import { procInfo } from "./proc.ts";
+
+const workDir = mkdtempSync(join(tmpdir(), "gauntlet-sweep-"));
+const started: number[] = [];
+afterAll(() => {
+  for (const pid of started) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** A process group like an episode's: a leader with a child, both living until killed. */
+function orphanGroup(): number {
+  const child = spawn("sh", ["-c", "sleep 300 & sleep 300"], { detached: true, stdio: "ignore" });
+  child.unref();
+  if (child.pid === undefined) throw new Error("no pid");
+  started.push(child.pid);
+  return child.pid;
+}
+
+async function deadPid(): Promise<number> {
+  const child = spawn("true");
+  await new Promise((resolve) => child.once("exit", resolve));
+  return child.pid ?? 999_999;
+}
+
+async function fakeRunnerDir(name: string, ownerPid: number, groups: number[]): Promise<string> {
+  const dir = join(workDir, "runners", name);
+  await mkdir(join(dir, "jobs", "job-1"), { recursive: true });
+  await writeFile(join(dir, "runner.json"), JSON.stringify({ pid: ownerPid, start_time: procInfo(ownerPid)?.startTime ?? 1, host: hostname() }));
+  await writeFile(join(dir, "jobs", "job-1", "pids"), groups.map((pid) => `${pid} ${procInfo(pid)?.startTime ?? ""}\n`).join(""));
+  return dir;
+}
+
+describe("sweepDeadRunners", () => {
+  it("ends the process groups a dead runner recorded and removes its directory", async () => {
+    const group = orphanGroup();
+    await new Promise((r) => setTimeout(r, 100));
+    const members = (await import("./proc.ts")).allProcesses().filter((p) => p.pgid === group);
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const dir = await fakeRunnerDir("dead", await deadPid(), [group]);
+
+    const report = await sweepDeadRunners(workDir);
+
+    expect(report).toEqual({ runners: 1, groups: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(members.map((m) => m.pid).filter(isRunning)).toEqual([]);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("leaves a live runner's groups and files alone", async () => {
+    const group = orphanGroup();
+    const live = await claimInstance(workDir);
+    const jobDir = await live.jobDir("job-2", 1);
+    live.recordGroup(jobDir, group);
+
+    const report = await sweepDeadRunners(workDir);
+
+    expect(report).toEqual({ runners: 0, groups: 0 });
+    expect(isRunning(group)).toBe(true);
+    expect(existsSync(jobDir)).toBe(true);
+    await live.release();
+    expect(existsSync(live.dir)).toBe(false);
+  });
+
+  it("does not kill a process that merely reuses a recorded pid", async () => {
+    const stranger = orphanGroup();
+    const dir = await fakeRunnerDir("dead-2", await deadPid(), []);
+    // The record says the group's leader started at another time than the stranger did.
+    await writeFile(join(dir, "jobs", "job-1", "pids"), `${stranger} ${(procInfo(stranger)?.startTime ?? 0) - 1}\n`);
+
+    expect(await sweepDeadRunners(workDir)).toEqual({ runners: 1, groups: 0 });
+    expect(isRunning(stranger)).toBe(true);
+  });
+});

@@ -1,0 +1,175 @@
+// The runner: leases as many jobs as it has free slots, runs each (run-job.ts), and polls
+// with a growing pause while the queue is empty. Stopping stops the leasing, lets running
+// episodes finish within a grace period, then aborts the rest and gives their jobs back.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
+import { BundleCache } from "./bundle-cache.ts";
+import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
+import type { RunnerLog } from "./log.ts";
+import type { Queue } from "./queue.ts";
+import type { Redactor } from "./redactor.ts";
+import { type EpisodeSettings, type JobEnd, runJob } from "./run-job.ts";
+
+export interface RunnerOptions {
+  queue: Queue;
+  workDir: string;
+  concurrency: number;
+  runtime: "process" | "docker";
+  log: RunnerLog;
+  redactor: Redactor;
+  /** The pause between polls of an empty queue: from `min`, doubling up to `max`. */
+  idle?: { minMs: number; maxMs: number };
+  /** The pause after the server could not be reached. */
+  errorPauseMs?: number;
+  episode?: EpisodeSettings;
+  /** Told when each job leaves the runner (tests, the benchmark). */
+  onJobEnd?: (jobId: string, end: JobEnd) => void;
+}
+
+export interface Runner {
+  /** Stops leasing; running episodes get `graceMs` to finish, then are aborted and returned. Calling again with 0 aborts at once. */
+  stop(graceMs: number): Promise<void>;
+  /** Settles when the runner has stopped; rejects when the server refuses its token. */
+  readonly done: Promise<void>;
+  /** Jobs running now. */
+  running(): number;
+}
+
+/** The runner's token is not a machine token the server accepts: polling on will not help. */
+export class RunnerRefusedError extends Error {
+  override readonly name = "RunnerRefusedError";
+}
+
+const DEFAULT_IDLE = { minMs: 200, maxMs: 2_000 };
+
+export async function startRunner(options: RunnerOptions): Promise<Runner> {
+  const { queue, log } = options;
+  await mkdir(options.workDir, { recursive: true });
+  const swept = await sweepDeadRunners(options.workDir);
+  if (swept.runners > 0) log.info("cleaned up after runners that died", { runners: swept.runners, process_groups_ended: swept.groups });
+  const instance = await claimInstance(options.workDir);
+  const cache = new BundleCache(join(options.workDir, "bundles"), (sha) => queue.download(sha));
+  const idle = options.idle ?? DEFAULT_IDLE;
+  const errorPauseMs = options.errorPauseMs ?? 2_000;
+
+  const jobs = new Set<Promise<void>>();
+  const abortJobs = new AbortController();
+  const stopLeasing = new AbortController();
+  let leaseSeconds = 30;
+  let wake: () => void = () => {};
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopLeasing.signal.removeEventListener("abort", done);
+        resolve();
+      }
+      wake = done;
+      stopLeasing.signal.addEventListener("abort", done, { once: true });
+    });
+
+  const launch = (job: Parameters<typeof runJob>[1]) => {
+    const deps = { queue, cache, instance, log, redactor: options.redactor, runtime: options.runtime, leaseSeconds, episode: options.episode };
+    const running: Promise<void> = runJob(deps, job, abortJobs.signal)
+      .then((end) => options.onJobEnd?.(job.job_id, end))
+      .catch((error: unknown) => log.error("job crashed the runner's handler", { job: job.job_id, error: (error as Error).message }))
+      .finally(() => {
+        jobs.delete(running);
+        wake();
+      });
+    jobs.add(running);
+  };
+
+  const loop = async (): Promise<void> => {
+    let idleMs = idle.minMs;
+    let failures = 0;
+    while (!stopLeasing.signal.aborted) {
+      const free = options.concurrency - jobs.size;
+      if (free <= 0) {
+        // A finishing job wakes the loop.
+        await pause(60_000);
+        continue;
+      }
+      let leased: Awaited<ReturnType<Queue["lease"]>>["jobs"];
+      try {
+        const res = await queue.lease(free);
+        leased = res.jobs;
+        leaseSeconds = res.leaseSeconds;
+        if (failures > 0) log.info("the server answers again", { after_failures: failures });
+        failures = 0;
+      } catch (error) {
+        if (isAuthenticationError(error) || isPermissionDeniedError(error)) {
+          throw new RunnerRefusedError(`the server refused this runner's token (${(error as Error).message}); a runner needs a machine token`);
+        }
+        failures += 1;
+        // The first failure and then one in twenty: a server that is down should not flood the log.
+        if (failures === 1 || failures % 20 === 0) log.warn("could not lease jobs", { error: (error as Error).message, failures });
+        await pause(errorPauseMs);
+        continue;
+      }
+      for (const job of leased) {
+        if (stopLeasing.signal.aborted) {
+          // Leased while stopping: give it back at once.
+          await queue.fail(job.job_id, { error_type: "returned", error: "the runner is shutting down", failed_policy_index: null }, { timeout: 5_000, retries: 1 }).catch(() => undefined);
+          continue;
+        }
+        launch(job);
+      }
+      if (leased.length < free) {
+        await pause(idleMs);
+        idleMs = Math.min(idleMs * 2, idle.maxMs);
+      } else idleMs = idle.minMs;
+    }
+  };
+
+  const looping = loop();
+  let stopping: Promise<void> | null = null;
+  const settled = () => Promise.allSettled([...jobs]);
+  const stop = (graceMs: number): Promise<void> => {
+    if (stopping !== null) {
+      if (graceMs <= 0) abortJobs.abort();
+      return stopping;
+    }
+    stopLeasing.abort();
+    stopping = (async () => {
+      await looping.catch(() => undefined);
+      if (jobs.size > 0) {
+        log.info("stopping: waiting for running episodes", { running: jobs.size, grace_ms: graceMs });
+        await Promise.race([settled(), delay(graceMs, abortJobs.signal)]);
+      }
+      if (jobs.size > 0) {
+        log.info("stopping: aborting episodes still running; their jobs go back to the queue", { running: jobs.size });
+        abortJobs.abort();
+        await settled();
+      }
+      await instance.release();
+      log.info("runner stopped");
+    })();
+    return stopping;
+  };
+  const done = looping.then(
+    () => stopping ?? stop(0),
+    async (error: unknown) => {
+      await (stopping ?? stop(0));
+      throw error;
+    },
+  );
+  // `done` is what callers await; this keeps an unobserved rejection from crashing the process.
+  done.catch(() => undefined);
+  return { stop, done, running: () => jobs.size };
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(finish, ms);
+    function finish() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", finish);
+      resolve();
+    }
+    signal.addEventListener("abort", finish, { once: true });
+  });
+}

@@ -1,0 +1,101 @@
+// The demo league: what createDemoLeague makes, and `gauntlet-server start` on an empty data
+// directory (the README's first command) playing it by itself until its standings move.
+// The command runs on SQLite in a temporary directory, so the PostgreSQL run skips that part.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../league-play/test-league.ts";
+import { client } from "../testing/http.ts";
+import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { createDemoLeague, DEMO_LEAGUE_NAME } from "./demo.ts";
+import { registerExampleCoworld } from "./example-coworld.ts";
+
+const MAIN = join(import.meta.dirname, "../cli/main.ts");
+const dirs: string[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("createDemoLeague", () => {
+  let t: TestServer;
+  let example: Coworld;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+    const registered = await registerExampleCoworld(t.server.store, t.server.context.blobs);
+    if (!registered) throw new Error("the example coworld was not registered");
+    example = registered;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("makes a public league of two divisions with the baselines seeded as an A and a B team, once", async () => {
+    const { db, bus } = t.server.context.leaguePlay;
+    const demo = await createDemoLeague(db, t.server.context.blobs, bus, example);
+    if (!demo) throw new Error("no demo league");
+    expect(demo.league).toMatchObject({ name: DEMO_LEAGUE_NAME, public: true, game: { id: example.game_id } });
+    expect(demo.divisions.map((d) => d.name)).toEqual(["Premier", "Challenger"]);
+    expect(demo.players).toBe(6);
+    const leagues = await client(t.url).get<League[]>("/v2/leagues");
+    expect(leagues.body.map((l) => l.id)).toContain(demo.league.id);
+    const memberships = await client(t.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?league_id=${demo.league.id}&champions_only=true`);
+    const byDivision = (level: number) => memberships.body.filter((m) => m.division.level === level).map((m) => m.player?.name).sort();
+    expect(byDivision(1)).toEqual(["Greedy A", "Random A", "Wanderer A"]);
+    expect(byDivision(2)).toEqual(["Greedy B", "Random B", "Wanderer B"]);
+    expect(memberships.body.every((m) => m.policy_version.name.startsWith("demo-"))).toBe(true);
+    expect(await createDemoLeague(db, t.server.context.blobs, bus, example)).toBeNull();
+  });
+});
+
+function start(args: string[]) {
+  const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-demo-"));
+  dirs.push(dataDir);
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" };
+  const child = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args], { env });
+  children.push(child);
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const url = () => eventually(`the address in:\n${output}`, async () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null, 30_000);
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { output: () => output, url, stop };
+}
+
+describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
+  it("on an empty data directory plays the demo league by itself: within a minute its standings move", async () => {
+    const server = start([]);
+    const url = await server.url();
+    const premier = await eventually(`the demo league in:\n${server.output()}`, async () => /Premier standings: (\S+)/.exec(server.output())?.[1] ?? null, 30_000);
+    expect(premier.startsWith(url)).toBe(true);
+    const moved = await eventually(
+      `moving standings (server output:\n${server.output().slice(-3000)})`,
+      async () => {
+        const rows = (await client(premier).get<LeaderboardRow[] | null>("")).body;
+        return rows && rows.some((r) => r.rounds_played > 0) && new Set(rows.map((r) => r.score)).size > 1 ? rows : null;
+      },
+      60_000,
+    );
+    expect(moved).toHaveLength(3);
+    expect(moved.map((r) => r.player_name).sort()).toEqual(["Greedy A", "Random A", "Wanderer A"]);
+    await server.stop();
+  }, 120_000);
+
+  it("leaves the demo out with --no-demo", async () => {
+    const server = start(["--no-demo", "--no-runner"]);
+    const url = await server.url();
+    const leagues = await client(url).get<League[]>("/v2/leagues");
+    expect(leagues.body).toEqual([]);
+    expect(server.output()).not.toContain("Demo league");
+    await server.stop();
+  }, 60_000);
+});

@@ -1,0 +1,93 @@
+// First start: a public demo league on the example coworld that plays by itself. A demo account
+// owns it and enters the coworld's baseline players twice over (an A and a B team), seeded into
+// two divisions; the scheduler and the embedded runner do the rest, so standings move within
+// seconds and promotion reshuffles the divisions every few rounds.
+import { CoworldManifest, type Coworld, type League } from "@gauntlet/core";
+import type { Kysely } from "kysely";
+import { newPassword } from "../auth/secrets.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { AuthenticatedIdentity } from "../domain/identity.ts";
+import { createLeague } from "../domain/leagues.ts";
+import { createPlayer } from "../domain/players.ts";
+import { createPolicyVersion, storeUpload } from "../domain/policies.ts";
+import { createUser, findUserByEmail } from "../domain/users.ts";
+import type { EventBus } from "../events/bus.ts";
+import { createSubmission } from "../league-play/submissions.ts";
+import type { Database } from "../store/schema.ts";
+
+export const DEMO_EMAIL = "demo@localhost";
+export const DEMO_LEAGUE_NAME = "GridRush demo league";
+
+/** Fast episodes and a ladder that keeps moving: Elo, everyone meets everyone each round. */
+export const DEMO_LADDER = {
+  ranking: "elo",
+  seating: "round_robin",
+  players_per_episode: 2,
+  episodes_per_pairing: 1,
+  variant_id: "duel-small",
+  game_config: { turns: 30 },
+  promotion: { promote: 1, relegate: 1, every_rounds: 3 },
+};
+
+export interface DemoLeague {
+  league: League;
+  divisions: { id: string; name: string; level: number }[];
+  players: number;
+}
+
+function demoIdentity(user: { id: string; email: string }): AuthenticatedIdentity {
+  return { kind: "user", subjectId: user.id, userId: user.id, email: user.email, isAdmin: false, scopes: ["user"], tokenId: "server-demo", budget: { key: user.id, kind: "user" } };
+}
+
+/**
+ * Creates the demo league on `coworld` (its game, its bundle, its baseline players) unless the
+ * demo account already has one. Returns what it made, or null when there was nothing to do.
+ */
+export async function createDemoLeague(db: Kysely<Database>, blobs: BlobStore, bus: Pick<EventBus, "publish">, coworld: Coworld): Promise<DemoLeague | null> {
+  const bundleSha = await db.selectFrom("coworlds").select("bundle_sha256").where("id", "=", coworld.id).executeTakeFirst();
+  const bundle = bundleSha?.bundle_sha256 ? await blobs.get(bundleSha.bundle_sha256) : null;
+  if (!bundle) return null;
+  const manifest = CoworldManifest.parse(coworld.manifest);
+  const baselines = manifest.player.filter((p) => p.run !== undefined);
+  if (baselines.length < 2) return null;
+
+  let user = await findUserByEmail(db, DEMO_EMAIL);
+  if (user && (await db.selectFrom("leagues").select("id").where("commissioner_user_id", "=", user.id).executeTakeFirst())) return null;
+  // Nobody signs in as the demo account: its password is thrown away.
+  user ??= await createUser(db, { email: DEMO_EMAIL, password: newPassword() });
+  const identity = demoIdentity(user);
+
+  // The baselines run from the coworld's own files: its bundle doubles as their policy bundle.
+  const upload = await storeUpload(db, blobs, identity, "policy-bundle", bundle);
+  const league = await createLeague(db, identity, {
+    name: DEMO_LEAGUE_NAME,
+    game_id: coworld.game_id,
+    description: `Plays by itself: the baseline players of ${coworld.name} in two divisions. Every ${DEMO_LADDER.promotion.every_rounds} Premier rounds the best of the Challenger division goes up and the last of the Premier goes down.`,
+    commissioner_key: "ladder",
+    settings: { ladder: DEMO_LADDER },
+    public: true,
+    hidden: false,
+    divisions: [
+      { name: "Premier", level: 1, type: "competition" },
+      { name: "Challenger", level: 2, type: "competition" },
+    ],
+  });
+  const divisions = await db.selectFrom("divisions").select(["id", "name", "level"]).where("league_id", "=", league.id).orderBy("level").execute();
+
+  let players = 0;
+  for (const [team, division] of divisions.entries()) {
+    for (const baseline of baselines) {
+      const player = await createPlayer(db, user.id, `${baseline.name} ${String.fromCharCode(65 + team)}`);
+      const version = await createPolicyVersion(db, identity, { name: `demo-${baseline.id}`, policy_bundle_id: upload.id, run: baseline.run, player_id: player.id });
+      await createSubmission(db, bus, identity, {
+        league_id: league.id,
+        policy_version_id: version.id,
+        player_id: player.id,
+        auto_champion: "always",
+        preferences: { division_id: division.id },
+      });
+      players += 1;
+    }
+  }
+  return { league, divisions, players };
+}

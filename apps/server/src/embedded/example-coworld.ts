@@ -1,0 +1,34 @@
+// First start: the example coworld (examples/coworlds/gridrush, a workspace dependency of the
+// server) is uploaded as the first admin, so that certifying it works out of the box.
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Coworld } from "@gauntlet/core";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { packDirectory } from "../blobs/tarball.ts";
+import { listCoworlds, uploadCoworld } from "../domain/coworlds.ts";
+import { ServiceError } from "../domain/errors.ts";
+import { storeUpload } from "../domain/policies.ts";
+import type { Store } from "../store/database.ts";
+import { firstAdminIdentity } from "./first-admin.ts";
+
+export function exampleCoworldDir(): string {
+  return dirname(fileURLToPath(import.meta.resolve("@gauntlet/example-gridrush/coworld_manifest.json")));
+}
+
+/** Uploads the example coworld unless a coworld of its name exists; returns what it uploaded. */
+export async function registerExampleCoworld(store: Store, blobs: BlobStore, dir = exampleCoworldDir()): Promise<Coworld | null> {
+  const admin = await firstAdminIdentity(store.db);
+  if (!admin) return null;
+  const manifest = JSON.parse(await readFile(`${dir}/coworld_manifest.json`, "utf8")) as { game?: { name?: unknown } };
+  const name = typeof manifest.game?.name === "string" ? manifest.game.name : "";
+  if ((await listCoworlds(store.db, { name })).length > 0) return null;
+  const upload = await storeUpload(store.db, blobs, admin, "coworld-bundle", await packDirectory(dir));
+  try {
+    return await uploadCoworld(store.db, admin, { manifest, bundleUploadId: upload.id, asOwner: true });
+  } catch (error) {
+    // Another replica starting on the same database registered it first.
+    if (error instanceof ServiceError && error.status === 409) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,115 @@
+// The replica's event hub: takes events from the bus, puts them in seq order without gaps
+// (reading what the bus lost from the event log, and polling it now and then), and hands each
+// one, once, to every live subscriber of this replica.
+import type { Kysely } from "kysely";
+import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+import type { EventBus } from "./bus.ts";
+import { makeDeliveries, type Delivery } from "./delivery.ts";
+import { eventsAfter, lastEventSeq } from "./event-log.ts";
+
+export interface LiveSubscriber {
+  deliver(delivery: Delivery): void;
+}
+
+export interface EventHubOptions {
+  /** How often the log is read for events the bus did not bring. Default 1000 ms. */
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const BATCH = 500;
+
+export class EventHub {
+  readonly #db: Kysely<Database>;
+  readonly #subscribers = new Set<LiveSubscriber>();
+  readonly #onError: (error: unknown) => void;
+  readonly #unsubscribe: () => void;
+  readonly #timer: ReturnType<typeof setInterval>;
+  #lastSeq: number;
+  #chain: Promise<void> = Promise.resolve();
+  #stopped = false;
+
+  private constructor(db: Kysely<Database>, bus: EventBus, lastSeq: number, options: EventHubOptions) {
+    this.#db = db;
+    this.#lastSeq = lastSeq;
+    this.#onError = options.onError ?? (() => undefined);
+    this.#unsubscribe = bus.subscribe((rows) => this.#enqueue(() => this.#ingest(rows)));
+    this.#timer = setInterval(() => this.#enqueue(() => this.#catchUp()), options.pollMs ?? 1000);
+    this.#timer.unref();
+  }
+
+  static async start(db: Kysely<Database>, bus: EventBus, options: EventHubOptions = {}): Promise<EventHub> {
+    return new EventHub(db, bus, await lastEventSeq(db), options);
+  }
+
+  /** The newest seq handed to subscribers. */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  add(subscriber: LiveSubscriber): void {
+    this.#subscribers.add(subscriber);
+  }
+
+  remove(subscriber: LiveSubscriber): void {
+    this.#subscribers.delete(subscriber);
+  }
+
+  /** Reads the log now (tests; and a replica that knows it just wrote). */
+  catchUp(): Promise<void> {
+    return this.#enqueue(() => this.#catchUp());
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    this.#unsubscribe();
+    this.#subscribers.clear();
+    await this.#chain;
+  }
+
+  // One step at a time, so deliveries keep seq order whatever arrives meanwhile.
+  #enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(() => (this.#stopped ? undefined : step())).catch((error: unknown) => this.#onError(error));
+    this.#chain = next;
+    return next;
+  }
+
+  async #ingest(rows: readonly CompetitionEventsTable[]): Promise<void> {
+    const fresh = [...rows].filter((r) => r.seq > this.#lastSeq).sort((a, b) => a.seq - b.seq);
+    for (const row of fresh) {
+      if (row.seq <= this.#lastSeq) continue;
+      // Events between the last delivered and this one were committed before it: read them.
+      while (row.seq > this.#lastSeq + 1) {
+        const missing = await eventsAfter(this.#db, this.#lastSeq, BATCH, row.seq);
+        if (missing.length === 0) break;
+        await this.#deliver(missing);
+      }
+      await this.#deliver([row]);
+    }
+  }
+
+  async #catchUp(): Promise<void> {
+    for (;;) {
+      const rows = await eventsAfter(this.#db, this.#lastSeq, BATCH);
+      if (rows.length === 0) return;
+      await this.#deliver(rows);
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  async #deliver(rows: readonly CompetitionEventsTable[]): Promise<void> {
+    const deliveries = await makeDeliveries(this.#db, rows);
+    for (const delivery of deliveries) {
+      if (delivery.row.seq <= this.#lastSeq) continue;
+      this.#lastSeq = delivery.row.seq;
+      for (const subscriber of this.#subscribers) {
+        try {
+          subscriber.deliver(delivery);
+        } catch (error) {
+          this.#onError(error);
+        }
+      }
+    }
+  }
+}

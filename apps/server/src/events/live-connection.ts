@@ -1,0 +1,119 @@
+// One WebSocket subscriber: its identity (fixed at the upgrade), its topics, and the seq of the
+// last event it was sent. A `subscribe` with `since_seq` replays the log first; events the hub
+// delivers meanwhile wait in a buffer, so the client sees one ordered stream without repeats.
+import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
+import type { Kysely } from "kysely";
+import type { WebSocket } from "ws";
+import type { Identity } from "../domain/identity.ts";
+import type { Database } from "../store/schema.ts";
+import { makeDeliveries, type Delivery } from "./delivery.ts";
+import type { EventHub, LiveSubscriber } from "./hub.ts";
+import { mayReceive, parseTopic, refuseTopic, topicOf, type Topic } from "./topics.ts";
+import { eventsForTopics } from "./topic-log.ts";
+
+/** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`). */
+export const MAX_REPLAY = 10_000;
+/** A client this far behind is dropped (it reconnects and resumes from its last seq). */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Close code for a client too slow to keep up; not terminal for clients (they resume). */
+export const CLOSE_TOO_SLOW = 4008;
+
+export class LiveConnection implements LiveSubscriber {
+  readonly #socket: WebSocket;
+  readonly #identity: Identity;
+  readonly #db: Kysely<Database>;
+  readonly #hub: EventHub;
+  readonly #topics = new Map<string, Topic>();
+  #lastSent = 0;
+  /** Non-null while a replay runs: live deliveries wait here. */
+  #pending: Delivery[] | null = null;
+  #work: Promise<void> = Promise.resolve();
+
+  constructor(socket: WebSocket, identity: Identity, db: Kysely<Database>, hub: EventHub) {
+    this.#socket = socket;
+    this.#identity = identity;
+    this.#db = db;
+    this.#hub = hub;
+  }
+
+  /** Handles one client message; messages are handled one after another. */
+  receive(raw: string): Promise<void> {
+    this.#work = this.#work.then(() => this.#handle(raw));
+    return this.#work;
+  }
+
+  deliver(delivery: Delivery): void {
+    if (this.#pending) this.#pending.push(delivery);
+    else this.#send(delivery);
+  }
+
+  #send(delivery: Delivery): void {
+    const { row, scope } = delivery;
+    if (row.seq <= this.#lastSent) return;
+    const topic = topicOf(this.#identity, this.#topics.values(), row);
+    if (topic === null || !mayReceive(this.#identity, row, scope)) return;
+    if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
+      return;
+    }
+    this.#lastSent = row.seq;
+    this.#socket.send(delivery.message(topic));
+  }
+
+  #control(message: LiveControl): void {
+    this.#socket.send(JSON.stringify(message));
+  }
+
+  async #handle(raw: string): Promise<void> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      this.#control({ type: "error", message: "a message must be JSON" });
+      return;
+    }
+    const parsed = SubscribeMessage.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      this.#control({ type: "error", message: `expected {type: "subscribe", topics, since_seq?}: ${issue ? `${issue.path.join(".") || "message"}: ${issue.message}` : "invalid"}` });
+      return;
+    }
+    const accepted: string[] = [];
+    for (const name of parsed.data.topics) {
+      const topic = parseTopic(name);
+      const refusal = topic ? await refuseTopic(this.#db, this.#identity, topic) : `unknown topic ${name} (division:{id}, league:{id} or episode-requests:mine)`;
+      if (topic && refusal === null) {
+        this.#topics.set(topic.name, topic);
+        accepted.push(topic.name);
+      } else {
+        this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
+      }
+    }
+    if (parsed.data.since_seq !== undefined && this.#topics.size > 0) await this.#replay(parsed.data.since_seq);
+    this.#control({ type: "subscribed", topics: [...this.#topics.keys()], seq: Math.max(this.#lastSent, this.#hub.lastSeq) });
+  }
+
+  async #replay(since: number): Promise<void> {
+    this.#pending = [];
+    try {
+      let after = Math.max(since, this.#lastSent);
+      let sent = 0;
+      for (;;) {
+        const rows = await eventsForTopics(this.#db, this.#identity, [...this.#topics.values()], after, 500);
+        for (const delivery of await makeDeliveries(this.#db, rows)) this.#send(delivery);
+        sent += rows.length;
+        const last = rows[rows.length - 1];
+        if (!last || rows.length < 500) break;
+        after = last.seq;
+        if (sent >= MAX_REPLAY) {
+          this.#control({ type: "error", message: `replay stopped after ${MAX_REPLAY} events; read older ones from /v2/competition-events` });
+          break;
+        }
+      }
+    } finally {
+      const waiting = this.#pending;
+      this.#pending = null;
+      for (const delivery of waiting) this.#send(delivery);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// GET /v2/events over a real WebSocket: subscribing, what each subscriber may see, resuming
+// with since_seq, the budgets it is exempt from, and Redis fan-out between two replicas.
+import { randomBytes } from "node:crypto";
+import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague } from "../league-play/test-league.ts";
+import { client } from "../testing/http.ts";
+import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { createTestStore } from "../testing/test-store.ts";
+import { openSocket } from "./test-socket.ts";
+
+let t: TestServer;
+const sockets: { close(): void }[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off", GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 200 }) } });
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t?.close();
+});
+
+function socket(base: string, token?: string) {
+  const s = openSocket(base, token);
+  sockets.push(s);
+  return s;
+}
+
+const isEvent = (type: string) => (m: Record<string, unknown>) => m.type === type && typeof m.seq === "number";
+
+async function triggerAndPlay(tl: TestLeague, strength: Record<string, number>): Promise<void> {
+  const res = await client(t.url, tl.commissioner.token).post<{ rounds: { id: string }[] }>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+  expect(res.body.rounds).toHaveLength(1);
+  await (await scriptedRunner(t)).runQueued(byStrength(strength));
+  const id = res.body.rounds[0]?.id ?? "";
+  await eventually(`round ${id} to settle`, async () => (await client(t.url).get<{ status: string }>(`/v2/rounds/${id}`)).body.status === "completed");
+}
+
+describe("subscribing", () => {
+  it("sends each standings change of a public division to an anonymous subscriber, as the feed shows it", async () => {
+    const tl = await createTestLeague(t);
+    const division = tl.divisions[0]?.id ?? "";
+    const s = socket(t.url);
+    const ack = await s.subscribe([`division:${division}`]);
+    expect(ack.topics).toEqual([`division:${division}`]);
+
+    await tl.submit(await tl.addPlayer("Ada"));
+    await tl.submit(await tl.addPlayer("Bo"));
+    await triggerAndPlay(tl, { Ada: 2, Bo: 1 });
+    await triggerAndPlay(tl, { Ada: 2, Bo: 1 });
+    // Two placements and two settled rounds: four different standings (the last event of all).
+    await s.next(() => s.events().filter((e) => e.type === "standings_changed").length >= 4);
+
+    const events = s.events();
+    expect(events.every((e) => e.topic === `division:${division}` && e.seq > ack.seq)).toBe(true);
+    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((a, b) => a - b));
+    const changes = events.filter((e) => e.type === "standings_changed");
+    expect(changes).toHaveLength(4);
+    const last = CompetitionEvent.parse(changes[changes.length - 1]?.data);
+    const rows = (await client(t.url).get<LeaderboardRow[]>(`/v2/divisions/${division}/leaderboard`)).body;
+    expect(last.payload.rows).toEqual(rows.map((r) => ({ rank: r.rank, player_id: r.player_id, player_name: r.player_name, score: r.score, rounds_played: r.rounds_played, episodes_played: r.episodes_played })));
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["submission_placed", "round_started", "episode_completed", "round_completed"]));
+    const feed = await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?division_id=${division}&limit=500`);
+    expect(feed.body.map((e) => e.seq).reverse()).toEqual(events.map((e) => e.seq));
+  });
+
+  it("answers a plain GET with how to use the stream", async () => {
+    const res = await client(t.url).get<EventsStreamInfo>("/v2/events");
+    expect(res.status).toBe(200);
+    expect(res.body.protocol).toBe("websocket");
+    expect(res.body.last_seq).toBeGreaterThan(0);
+  });
+
+  it("refuses an upgrade with an invalid token, and keeps a connection open after a bad message", async () => {
+    const refused = socket(t.url, "not-a-token");
+    await expect(refused.opened).rejects.toThrow();
+    const s = socket(t.url);
+    await s.opened;
+    s.send("{oops");
+    s.send({ type: "subscribe", topics: [] });
+    s.send({ type: "subscribe", topics: ["weather:today"] });
+    await s.next((m) => m.type === "subscribed");
+    expect(s.messages.filter((m) => m.type === "error")).toHaveLength(3);
+    expect(s.messages.some((m) => m.type === "error" && String(m.message).includes("unknown topic"))).toBe(true);
+    const ack = await s.subscribe(["episode-requests:mine"]);
+    expect(ack.topics).toEqual([]);
+    expect(s.messages.some((m) => m.type === "error" && String(m.message).includes("needs a bearer token"))).toBe(true);
+  });
+});
+
+describe("visibility", () => {
+  it("gives a private league's events to its commissioner only, like the HTTP reads", async () => {
+    const tl = await createTestLeague(t, { public: false });
+    const division = tl.divisions[0]?.id ?? "";
+    const anonymous = socket(t.url);
+    const stranger = socket(t.url, (await t.newUser()).token);
+    const commissioner = socket(t.url, tl.commissioner.token);
+    expect((await anonymous.subscribe([`division:${division}`, `league:${tl.league.id}`])).topics).toEqual([]);
+    expect((await stranger.subscribe([`league:${tl.league.id}`])).topics).toEqual([]);
+    expect(stranger.messages.find((m) => m.type === "error")?.message).toContain("not found");
+    expect((await commissioner.subscribe([`league:${tl.league.id}`])).topics).toEqual([`league:${tl.league.id}`]);
+    await tl.submit(await tl.addPlayer("Ada"));
+    const placed = await commissioner.next(isEvent("submission_placed"));
+    expect(placed.topic).toBe(`league:${tl.league.id}`);
+
+    // Made private after subscribing: deliveries stop at once.
+    const open = await createTestLeague(t);
+    const watcher = socket(t.url);
+    await watcher.subscribe([`league:${open.league.id}`]);
+    await open.submit(await open.addPlayer("Bo"));
+    await watcher.next(isEvent("submission_placed"));
+    expect((await client(t.url, open.commissioner.token).patch(`/v2/leagues/${open.league.id}`, { public: false })).status).toBe(200);
+    const ownerView = socket(t.url, open.commissioner.token);
+    await ownerView.subscribe([`league:${open.league.id}`]);
+    await open.submit(await open.addPlayer("Cy"));
+    // One hub hands each event to every subscriber at once: when the commissioner has it, the
+    // anonymous watcher has been passed over.
+    await ownerView.next((m) => m.type === "submission_placed" && (m.data as { player: { name: string } }).player.name === "Cy");
+    expect(watcher.events().filter((e) => e.type === "submission_placed")).toHaveLength(1);
+  });
+
+  it("sends episode-requests:mine the episodes its user requested", async () => {
+    const tl = await createTestLeague(t);
+    const mine = socket(t.url, tl.commissioner.token);
+    const other = socket(t.url, (await t.newUser()).token);
+    await mine.subscribe(["episode-requests:mine"]);
+    await other.subscribe(["episode-requests:mine"]);
+    await tl.submit(await tl.addPlayer("Ada"));
+    await tl.submit(await tl.addPlayer("Bo"));
+    await triggerAndPlay(tl, { Ada: 1, Bo: 0 });
+    const done = await mine.next(isEvent("episode_completed"));
+    expect(done.topic).toBe("episode-requests:mine");
+    expect(mine.events().every((e) => e.type.startsWith("episode_"))).toBe(true);
+    expect(other.events()).toEqual([]);
+  });
+});
+
+describe("resuming", () => {
+  it("replays what a subscriber missed after since_seq, in order and once, then goes on live", async () => {
+    const tl = await createTestLeague(t);
+    const topic = `league:${tl.league.id}`;
+    const first = socket(t.url);
+    await first.subscribe([topic]);
+    await tl.submit(await tl.addPlayer("Ada"));
+    const seen = await first.next(isEvent("standings_changed"));
+    first.close();
+    await first.closed;
+
+    await tl.submit(await tl.addPlayer("Bo"));
+    await triggerAndPlay(tl, { Ada: 1, Bo: 0 });
+    const feed = (await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&limit=500`)).body;
+    const missed = feed.map((e) => e.seq).filter((seq) => seq > Number(seen.seq)).sort((a, b) => a - b);
+    expect(missed.length).toBeGreaterThan(3);
+
+    const again = socket(t.url);
+    const ack = await again.subscribe([topic], Number(seen.seq));
+    expect(again.events().map((e) => e.seq)).toEqual(missed);
+    expect(ack.seq).toBeGreaterThanOrEqual(missed[missed.length - 1] ?? 0);
+    await tl.submit(await tl.addPlayer("Cy"));
+    await again.next((m) => m.type === "submission_placed" && (m.data as { player: { name: string } }).player.name === "Cy");
+    const seqs = again.events().map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+});
+
+describe("budgets", () => {
+  it("are not drawn by the WebSocket: it opens and delivers after the HTTP budget is spent", async () => {
+    const user = await t.newUser();
+    const api = client(t.url, user.token);
+    let status = 200;
+    for (let i = 0; i < 400 && status !== 429; i += 1) status = (await api.get("/whoami")).status;
+    expect(status).toBe(429);
+    const tl = await createTestLeague(t);
+    const s = socket(t.url, user.token);
+    await s.subscribe([`league:${tl.league.id}`]);
+    await tl.submit(await tl.addPlayer("Ada"));
+    await s.next(isEvent("submission_placed"));
+  });
+});
+
+describe("replicas with Redis", () => {
+  it("delivers events recorded on one replica to the subscribers of another", async () => {
+    const env = { GAUNTLET_SCHEDULER: "off", REDIS_URL: "redis://127.0.0.1:6379", GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`, GAUNTLET_EVENTS_POLL_MS: "600000" };
+    const shared = await createTestStore();
+    const a = await startTestServer({ testStore: shared, env });
+    // The second replica shares the first one's store object; only the first closes it.
+    const b = await startTestServer({ testStore: { ...shared, store: { ...shared.store, close: async () => undefined } }, env });
+    try {
+      await Promise.all([a.server.context.leaguePlay.bus.ready(), b.server.context.leaguePlay.bus.ready()]);
+      const tl = await createTestLeague(a);
+      const onB = socket(b.url);
+      await onB.subscribe([`league:${tl.league.id}`]);
+      const started = Date.now();
+      await tl.submit(await tl.addPlayer("Ada"));
+      const placed = await onB.next(isEvent("submission_placed"), 5_000);
+      // The poll is ten minutes away: only Redis could have brought it this soon.
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(placed.topic).toBe(`league:${tl.league.id}`);
+    } finally {
+      await b.close();
+      await a.close();
+      await shared.cleanup();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+// `GET /v2/events` as a WebSocket. The route is the contract's `subscribeEvents` operation,
+// registered like every other; this attaches the upgrade handler to it, so an upgrade passes
+// the same request gate (bearer token → identity; exempt from budgets) before it is accepted.
+import fastifyWebsocket from "@fastify/websocket";
+import type { FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { RawData } from "ws";
+import { identityOf } from "../http/authenticate-request.ts";
+import type { Database } from "../store/schema.ts";
+import type { EventHub } from "./hub.ts";
+import { LiveConnection } from "./live-connection.ts";
+
+export const EVENTS_OPERATION_ID = "subscribeEvents";
+const PING_MS = 30_000;
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString("utf8");
+}
+
+/** Call before the contract's routes are registered. */
+export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely<Database>; hub: EventHub }): Promise<void> {
+  app.addHook("onRoute", (route) => {
+    if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
+    route.wsHandler = (socket, request) => {
+      const hub = deps.hub;
+      const connection = new LiveConnection(socket, identityOf(request), deps.db, hub);
+      hub.add(connection);
+      let alive = true;
+      const ping = setInterval(() => {
+        if (!alive) {
+          socket.terminate();
+          return;
+        }
+        alive = false;
+        socket.ping();
+      }, PING_MS);
+      socket.on("pong", () => {
+        alive = true;
+      });
+      socket.on("message", (data, isBinary) => {
+        if (isBinary) {
+          socket.send(JSON.stringify({ type: "error", message: "send text (JSON) messages" }));
+          return;
+        }
+        connection.receive(text(data)).catch((error: unknown) => {
+          request.log.error({ err: error }, "live events: a subscriber's message failed");
+          socket.send(JSON.stringify({ type: "error", message: "the server failed to handle that message" }));
+        });
+      });
+      socket.on("close", () => {
+        clearInterval(ping);
+        hub.remove(connection);
+      });
+    };
+  });
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+}

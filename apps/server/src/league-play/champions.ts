@@ -1,0 +1,30 @@
+// A player seats one champion per round: at most one competing membership per player and
+// league has is_champion = 1.
+import type { Transaction } from "kysely";
+import type { Database, LeaguePolicyMembershipsTable } from "../store/schema.ts";
+
+export const ACTIVE_STATUSES = ["qualifying", "competing"] as const;
+
+export async function currentChampion(trx: Transaction<Database>, leagueId: string, playerId: string): Promise<LeaguePolicyMembershipsTable | undefined> {
+  return trx
+    .selectFrom("league_policy_memberships")
+    .selectAll()
+    .where("league_id", "=", leagueId)
+    .where("player_id", "=", playerId)
+    .where("is_champion", "=", 1)
+    .where("status", "in", ACTIVE_STATUSES)
+    .executeTakeFirst();
+}
+
+/** Makes the membership its player's only champion in the league. */
+export async function makeChampion(trx: Transaction<Database>, leagueId: string, playerId: string, membershipId: string): Promise<void> {
+  await trx
+    .updateTable("league_policy_memberships")
+    .set({ is_champion: 0 })
+    .where("league_id", "=", leagueId)
+    .where("player_id", "=", playerId)
+    .where("id", "!=", membershipId)
+    .where("is_champion", "=", 1)
+    .execute();
+  await trx.updateTable("league_policy_memberships").set({ is_champion: 1 }).where("id", "=", membershipId).execute();
+}

@@ -1,0 +1,115 @@
+// The platform ladder's clock: per division, a round starts when the previous one has settled
+// (or when `round_interval_minutes` says), and a round settles when its episodes are final.
+// Everything is derived from the database on each tick, so a restarted server (or another
+// replica) picks up where it left off; the conditional writes of round-start and round-settle
+// make concurrent ticks on several replicas safe.
+import type { Kysely } from "kysely";
+import type { EventBus } from "../events/bus.ts";
+import type { Database } from "../store/schema.ts";
+import { startRound } from "./round-start.ts";
+import { settleRound, settleableRounds } from "./round-settle.ts";
+
+export interface SchedulerOptions {
+  /** Between ticks. Default 1000 ms; tests use a few tens. */
+  tickMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface TickReport {
+  settled: string[];
+  started: string[];
+}
+
+export class LeagueScheduler {
+  readonly #db: Kysely<Database>;
+  readonly #bus: Pick<EventBus, "publish">;
+  readonly #tickMs: number;
+  readonly #onError: (error: unknown) => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<TickReport> | null = null;
+  #again = false;
+  #stopped = true;
+
+  constructor(db: Kysely<Database>, bus: Pick<EventBus, "publish">, options: SchedulerOptions = {}) {
+    this.#db = db;
+    this.#bus = bus;
+    this.#tickMs = options.tickMs ?? 1000;
+    this.#onError = options.onError ?? (() => undefined);
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.wake();
+  }
+
+  /** Ticks as soon as possible (after the running tick, if any). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#running = this.tick()
+      .catch((error: unknown) => {
+        this.#onError(error);
+        return { settled: [], started: [] };
+      })
+      .finally(() => {
+        this.#running = null;
+        if (this.#stopped) return;
+        if (this.#again) {
+          this.#again = false;
+          this.wake();
+        } else {
+          this.#timer = setTimeout(() => this.wake(), this.#tickMs);
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** One pass: settle what can settle, then start what is due. */
+  async tick(now = new Date()): Promise<TickReport> {
+    const report: TickReport = { settled: [], started: [] };
+    for (const roundId of await settleableRounds(this.#db)) {
+      try {
+        const outcome = await settleRound(this.#db, this.#bus, roundId);
+        if (outcome.settled) report.settled.push(roundId);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+    for (const divisionId of await this.#idleDivisions()) {
+      try {
+        const outcome = await startRound(this.#db, this.#bus, divisionId, { now });
+        if (outcome.kind === "started") report.started.push(outcome.round.id);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+    return report;
+  }
+
+  /** Open competition divisions of running leagues with no unsettled round. */
+  async #idleDivisions(): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("divisions as d")
+      .innerJoin("leagues as l", "l.id", "d.league_id")
+      .select("d.id")
+      .where("d.archived_at", "is", null)
+      .where("d.type", "=", "competition")
+      .where("l.rounds_paused_at", "is", null)
+      .where("l.disabled_at", "is", null)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom("rounds as r").select("r.id").whereRef("r.division_id", "=", "d.id").where("r.active", "=", 1))))
+      .orderBy("d.id")
+      .execute();
+    return rows.map((r) => r.id);
+  }
+}

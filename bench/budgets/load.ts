@@ -1,0 +1,38 @@
+// A load generator for run.ts, in a worker thread so that it does not share the server's
+// event loop: `concurrency` keep-alive loops of GET {url}{path} for `seconds`.
+import { parentPort, workerData } from "node:worker_threads";
+
+export interface LoadOptions {
+  url: string;
+  path: string;
+  token: string;
+  concurrency: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  /** Count of responses per status code. */
+  statuses: Record<number, number>;
+  elapsedMs: number;
+}
+
+async function run(options: LoadOptions): Promise<LoadResult> {
+  const statuses: Record<number, number> = {};
+  let requests = 0;
+  const headers = { authorization: `Bearer ${options.token}` };
+  const started = performance.now();
+  const until = started + options.seconds * 1000;
+  async function loop(): Promise<void> {
+    while (performance.now() < until) {
+      const res = await fetch(options.url + options.path, { headers });
+      await res.arrayBuffer();
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      requests++;
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency }, loop));
+  return { requests, statuses, elapsedMs: performance.now() - started };
+}
+
+if (parentPort) parentPort.postMessage(await run(workerData as LoadOptions));

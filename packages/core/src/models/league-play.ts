@@ -1,0 +1,289 @@
+// League play (API.md "Submissions, memberships, rounds, events" and "League play"):
+// submissions, policy memberships, rounds with their pools and results, the competition feed,
+// seed (filler) policies and trigger-round. Nested objects are compact references, so that a
+// list never embeds a whole League (and its Game) per row.
+import { z } from "zod";
+import { DivisionId, LeagueId, PlayerId, Uuid, idSchema } from "../ids.ts";
+import { FreeForm, QueryBoolean, Timestamp, queryInt } from "./common.ts";
+import { RoundStatus } from "./leaderboard.ts";
+import { DivisionType } from "./league.ts";
+
+export const SubmissionId = idSchema("submission");
+export const MembershipId = idSchema("membership");
+export const RoundId = idSchema("round");
+export const PoolId = idSchema("pool");
+
+export const LeagueRef = z.object({ id: LeagueId, name: z.string() }).meta({ id: "LeagueRef" });
+
+export const DivisionRef = z
+  .object({ id: DivisionId, name: z.string(), level: z.number().int(), type: DivisionType, league_id: LeagueId })
+  .meta({ id: "DivisionRef" });
+
+export const PlayerRef = z.object({ id: PlayerId, name: z.string() }).meta({ id: "PlayerRef" });
+
+export const PolicyVersionRef = z
+  .object({ id: Uuid, policy_id: Uuid, name: z.string(), version: z.number().int() })
+  .meta({ id: "PolicyVersionRef" });
+
+// Submissions ---------------------------------------------------------------------------
+
+export const AutoChampion = z.enum(["always", "never", "lineage"]).meta({
+  id: "AutoChampion",
+  description:
+    "`always`: the new membership becomes the player's champion. `lineage`: only when the current champion is an earlier version of the same policy. `never`: it stays a challenger — unless the player has no champion at all in the league.",
+});
+
+export const SubmissionStatus = z.enum(["pending", "processing", "placed", "rejected"]).meta({ id: "SubmissionStatus" });
+
+export const SubmissionPreferences = z
+  .looseObject({
+    division_id: DivisionId.optional().meta({
+      description: "Seed the player into this division (commissioner only). Without it a new player enters the lowest competition division.",
+    }),
+  })
+  .meta({ id: "SubmissionPreferences" });
+
+export const CreateLeagueSubmissionRequest = z
+  .strictObject({
+    league_id: LeagueId,
+    policy_version_id: Uuid,
+    auto_champion: AutoChampion.default("always"),
+    preferences: SubmissionPreferences.optional(),
+    player_id: PlayerId.optional().meta({
+      description: "The player who competes. Defaults to the acting player token's player, then to the policy version's player.",
+    }),
+  })
+  .meta({ id: "CreateLeagueSubmissionRequest" });
+
+export const LeagueSubmission = z
+  .object({
+    id: SubmissionId,
+    status: SubmissionStatus,
+    league_policy_membership_id: MembershipId.nullable(),
+    notes: z.string().nullable(),
+    league: LeagueRef,
+    policy_version: PolicyVersionRef,
+    player: PlayerRef.nullable(),
+    auto_champion: AutoChampion,
+    preferences: FreeForm,
+    submitted_by_user_id: z.string(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: "LeagueSubmission" });
+
+export const ListLeagueSubmissionsQuery = z.object({
+  league_id: LeagueId.optional(),
+  player_id: PlayerId.optional(),
+  policy_version_id: Uuid.optional(),
+  mine: QueryBoolean.optional(),
+  limit: queryInt(1, 500).default(100),
+});
+
+// Memberships ---------------------------------------------------------------------------
+
+export const MembershipStatus = z.enum(["qualifying", "competing", "disqualified", "retired"]).meta({ id: "MembershipStatus" });
+export const MembershipSubstatus = z.enum(["active", "benched", "inactive", "score_gate"]).meta({ id: "MembershipSubstatus" });
+
+export const LeaguePolicyMembership = z
+  .object({
+    id: MembershipId,
+    status: MembershipStatus,
+    substatus: MembershipSubstatus,
+    is_champion: z.boolean(),
+    start_time: Timestamp,
+    end_time: Timestamp.nullable(),
+    league: LeagueRef,
+    division: DivisionRef,
+    policy_version: PolicyVersionRef,
+    player: PlayerRef.nullable(),
+    retired_reason: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "LeaguePolicyMembership" });
+
+export const ListMembershipsQuery = z.object({
+  league_id: LeagueId.optional(),
+  division_id: DivisionId.optional(),
+  policy_version_id: Uuid.optional(),
+  player_id: PlayerId.optional(),
+  active_only: QueryBoolean.optional(),
+  champions_only: QueryBoolean.optional(),
+  mine: QueryBoolean.optional(),
+  limit: queryInt(1, 500).default(100),
+});
+
+export const RetireMembershipRequest = z
+  .strictObject({ reason: z.string().trim().min(1).max(1000).optional() })
+  .meta({ id: "RetireMembershipRequest" });
+
+export const MembershipIdParams = z.object({ membership_id: MembershipId });
+
+// Rounds, pools, results ----------------------------------------------------------------
+
+export const Round = z
+  .object({
+    id: RoundId,
+    round_number: z.number().int().min(1),
+    commissioner_key: z.string(),
+    execution_backend: z.string(),
+    round_config: FreeForm.meta({ description: "The ladder settings, coworld and game config the round was planned with." }),
+    round_display: FreeForm.meta({ description: "Seating, pools and episode counts, for display." }),
+    status: RoundStatus,
+    error: z.string().nullable(),
+    started_at: Timestamp.nullable(),
+    completed_at: Timestamp.nullable(),
+    division: DivisionRef,
+    league_id: LeagueId,
+    created_at: Timestamp,
+  })
+  .meta({ id: "Round" });
+
+export const RoundResult = z
+  .object({
+    id: Uuid,
+    rank: z.number().int().min(1),
+    score: z.number(),
+    result_metadata: FreeForm.meta({ description: "episodes counted, and the player's standing before and after the round." }),
+    policy_version: PolicyVersionRef.nullable(),
+    player: PlayerRef.nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "RoundResult" });
+
+export const RoundDetail = Round.extend({ results: z.array(RoundResult) }).meta({ id: "RoundDetail" });
+
+export const RoundPage = z
+  .object({ entries: z.array(Round), total_count: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .meta({ id: "RoundPage" });
+
+export const ListRoundsQuery = z.object({
+  league_id: LeagueId.optional(),
+  division_id: DivisionId.optional(),
+  division_type: DivisionType.optional(),
+  status: RoundStatus.optional(),
+  limit: queryInt(1, 200).default(50),
+  offset: queryInt(0, 1_000_000).default(0),
+});
+
+export const RoundIdParams = z.object({ round_id: RoundId });
+
+export const PoolMember = z
+  .object({
+    player_id: PlayerId.nullable(),
+    player_name: z.string().nullable(),
+    policy_version_id: Uuid,
+    role: z.enum(["champion", "filler"]),
+  })
+  .meta({ id: "PoolMember" });
+
+export const Pool = z
+  .object({
+    id: PoolId,
+    round_id: RoundId,
+    division_id: DivisionId,
+    position: z.number().int().min(0),
+    members: z.array(PoolMember),
+    episode_count: z.number().int(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "Pool", description: "A group of a round's players who play each other." });
+
+export const ListPoolsQuery = z.object({ round_id: RoundId });
+export const PoolIdParams = z.object({ pool_id: PoolId });
+
+// Trigger-round and seed policies -------------------------------------------------------
+
+export const TriggerRoundRequest = z
+  .strictObject({ division_id: DivisionId.optional().meta({ description: "Only this division; every competition division of the league otherwise." }) })
+  .meta({ id: "TriggerRoundRequest" });
+
+export const RoundSkip = z
+  .object({ division_id: DivisionId, reason: z.string(), message: z.string() })
+  .meta({ id: "RoundSkip", description: "Why a division started no round (e.g. `round_running`, `below_min_players`)." });
+
+export const TriggerRoundResponse = z
+  .object({ rounds: z.array(Round), skipped: z.array(RoundSkip) })
+  .meta({ id: "TriggerRoundResponse" });
+
+export const SeedPolicies = z
+  .object({ policy_version_ids: z.array(Uuid), policy_versions: z.array(PolicyVersionRef) })
+  .meta({ id: "SeedPolicies", description: "The league's filler policy versions (`League.filler_policy_version_ids`)." });
+
+export const ReplaceSeedPoliciesRequest = z
+  .strictObject({ policy_version_ids: z.array(Uuid).max(100) })
+  .meta({ id: "ReplaceSeedPoliciesRequest" });
+
+// The competition feed ------------------------------------------------------------------
+
+export const CompetitionEventType = z
+  .enum([
+    "submission_placed",
+    "submission_rejected",
+    "champion_changed",
+    "membership_retired",
+    "round_started",
+    "round_completed",
+    "round_failed",
+    "episode_completed",
+    "episode_failed",
+    "standings_changed",
+    "player_promoted",
+    "player_relegated",
+  ])
+  .meta({ id: "CompetitionEventType" });
+
+export const EventAudience = z.enum(["public", "owner"]).meta({
+  id: "EventAudience",
+  description: "`public`: everyone who may see the league. `owner`: the user in `user_id`, the commissioner and admins.",
+});
+
+export const CompetitionEvent = z
+  .object({
+    id: Uuid,
+    seq: z.number().int().min(1).meta({ description: "The event's place in the one global event stream (the WebSocket's `seq`)." }),
+    event_type: CompetitionEventType,
+    audience: EventAudience,
+    user_id: z.string().nullable(),
+    player: PlayerRef.nullable(),
+    policy_version: PolicyVersionRef.nullable(),
+    league: LeagueRef.nullable(),
+    division: DivisionRef.nullable(),
+    round_id: RoundId.nullable(),
+    episode_request_id: z.string().nullable(),
+    headline: z.string(),
+    summary: z.string(),
+    payload: FreeForm,
+    created_at: Timestamp,
+  })
+  .meta({ id: "CompetitionEvent" });
+
+export const ListCompetitionEventsQuery = z.object({
+  league_id: LeagueId.optional(),
+  division_id: DivisionId.optional(),
+  round_id: RoundId.optional(),
+  event_type: CompetitionEventType.optional(),
+  audience: EventAudience.optional(),
+  player_id: PlayerId.optional(),
+  policy_version_id: Uuid.optional(),
+  limit: queryInt(1, 500).default(100),
+});
+
+export type LeagueRef = z.infer<typeof LeagueRef>;
+export type DivisionRef = z.infer<typeof DivisionRef>;
+export type PlayerRef = z.infer<typeof PlayerRef>;
+export type PolicyVersionRef = z.infer<typeof PolicyVersionRef>;
+export type AutoChampion = z.infer<typeof AutoChampion>;
+export type LeagueSubmission = z.infer<typeof LeagueSubmission>;
+export type LeaguePolicyMembership = z.infer<typeof LeaguePolicyMembership>;
+export type Round = z.infer<typeof Round>;
+export type RoundResult = z.infer<typeof RoundResult>;
+export type RoundDetail = z.infer<typeof RoundDetail>;
+export type RoundPage = z.infer<typeof RoundPage>;
+export type TriggerRoundResponse = z.infer<typeof TriggerRoundResponse>;
+export type SeedPolicies = z.infer<typeof SeedPolicies>;
+export type Pool = z.infer<typeof Pool>;
+export type CompetitionEventType = z.infer<typeof CompetitionEventType>;
+export type EventAudience = z.infer<typeof EventAudience>;
+export type CompetitionEvent = z.infer<typeof CompetitionEvent>;
+export type RoundSkip = z.infer<typeof RoundSkip>;

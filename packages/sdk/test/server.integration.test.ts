@@ -1,0 +1,442 @@
+// Every contract operation through the SDK against the real server (apps/server, started on
+// a free port with a temporary SQLite store), and every error class the server can produce.
+// Which operations ran is read from the HTTP traffic itself, so an operation added to the
+// contract without a call here fails the last test.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { contract, type OperationId } from "@gauntlet/core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { packDirectory } from "../../../apps/server/src/blobs/tarball.ts";
+import { startTestServer, type TestServer } from "../../../apps/server/src/testing/start-server.ts";
+import {
+  APIConnectionError,
+  APITimeoutError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnprocessableEntityError,
+  createClient,
+  isRateLimitError,
+  isUnprocessableEntityError,
+  type ClientOptions,
+  type FetchLike,
+  type LiveEvent,
+  type RetryEvent,
+} from "../src/index.ts";
+
+const covered = new Set<OperationId>();
+const routes = (Object.keys(contract) as OperationId[]).map((id) => {
+  const op = contract[id];
+  const pattern = new RegExp(`^${op.path.replace(/\{[a-z][a-z0-9_]*\}/g, "[^/]+")}$`);
+  // Literal segments win over parameters (`/v2/leagues/game-of-week` over `{league_id}`).
+  const literal = op.path.split("/").filter((s) => s && !s.startsWith("{")).length;
+  return { id, method: op.method, pattern, literal };
+});
+
+/** A fetch that notes which contract operation each request was. */
+function recordingFetch(basePath: string): FetchLike {
+  return async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const path = new URL(request.url).pathname.slice(basePath.length) || "/";
+    const match = routes.filter((r) => r.method === request.method && r.pattern.test(path)).sort((a, b) => b.literal - a.literal)[0];
+    const response = await fetch(request);
+    if (match && response.status < 500) covered.add(match.id);
+    return response;
+  };
+}
+
+let server: TestServer;
+let admin: ReturnType<typeof createClient>;
+let user: { id: string; email: string; token: string };
+let userClient: ReturnType<typeof createClient>;
+
+function clientFor(token: string | null, extra: ClientOptions = {}) {
+  return createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token, fetch: recordingFetch(""), retries: { maxRetries: 1, backoffBaseMs: 10 }, ...extra });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = clientFor(server.adminToken);
+  user = await server.newUser();
+  userClient = clientFor(user.token);
+});
+afterAll(() => server.close());
+
+describe("service", () => {
+  it("describes itself", async () => {
+    const openapi = await admin.service.openapi();
+    expect(openapi.openapi).toBe("3.1.0");
+    expect(await admin.service.docs()).toMatch(/<html/i);
+    expect((await admin.service.docsScript()).length).toBeGreaterThan(100);
+    expect(await admin.service.rateLimitDocs()).toMatch(/<html/i);
+    expect(await admin.service.health()).toEqual({ status: "ok" });
+    expect((await admin.service.ready()).status).toBe("ready");
+  });
+
+  it("answers on the data host under its prefix, and 404s the prefix on the alt host (spec 9)", async () => {
+    const data = clientFor(server.adminToken, { baseUrl: server.dataUrl, fetch: recordingFetch(new URL(server.dataUrl).pathname) });
+    expect((await data.whoami()).is_admin).toBe(true);
+    await expect(clientFor(server.adminToken, { baseUrl: `${server.url}/observatory` }).whoami()).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("identity", () => {
+  it("tells anonymous callers, users and players apart", async () => {
+    expect((await clientFor(null).whoami()).subject_type).toBe("anonymous");
+    expect((await clientFor("not-a-token").whoami()).subject_type).toBe("anonymous");
+    const me = await userClient.whoami();
+    expect(me).toMatchObject({ subject_type: "user", user_email: user.email, is_admin: false });
+  });
+
+  it("signs in the way the CLI does: login page, form post, code exchange", async () => {
+    const callback = "http://127.0.0.1:9/callback";
+    const anonymous = clientFor(null);
+    expect(await anonymous.auth.loginPage({ callback, state: "st" })).toMatch(/<form/i);
+    const location = await anonymous.auth.submitLogin({ body: { email: user.email, password: "correct horse battery", callback, state: "st" } });
+    const redirect = new URL(location);
+    expect(redirect.origin + redirect.pathname).toBe(callback);
+    expect(redirect.searchParams.get("state")).toBe("st");
+    const code = redirect.searchParams.get("code") ?? "";
+    const { token } = await anonymous.auth.exchangeCode({ body: { code } });
+    expect((await clientFor(token).whoami()).user_email).toBe(user.email);
+    // A code works once.
+    await expect(anonymous.auth.exchangeCode({ body: { code } })).rejects.toThrow();
+  });
+
+  it("creates, lists and revokes tokens", async () => {
+    const created = await userClient.tokens.create({ body: { name: "ci" } });
+    expect(created.token.length).toBeGreaterThan(10);
+    expect((await userClient.tokens.list()).map((t) => t.id)).toContain(created.id);
+    const revoked = await userClient.tokens.revoke({ token_id: created.id });
+    expect(revoked.id).toBe(created.id);
+    await expect(clientFor(created.token).tokens.list()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it("creates players, signs in as one, and manages its credentials", async () => {
+    const player = await userClient.players.create({ body: { name: "bot" } });
+    expect((await userClient.players.list()).map((p) => p.id)).toContain(player.id);
+    const login = await userClient.players.login({ player_id: player.id });
+    expect((await clientFor(login.token).whoami()).subject_type).toBe("player");
+    const credential = await userClient.playerCredentials.create({ player_id: player.id, body: { name: "ci" } });
+    expect(credential.name).toBe("ci");
+    expect((await userClient.playerCredentials.list({ player_id: player.id })).map((c) => c.id)).toEqual([credential.id]);
+    expect(await userClient.playerCredentials.revokeAll({ player_id: player.id })).toEqual({ revoked: 1 });
+  });
+
+  it("creates a player credential with no body, which the contract makes optional", async () => {
+    const player = await userClient.players.create({ body: { name: "bodyless" } });
+    expect((await userClient.playerCredentials.create({ player_id: player.id })).name).toBe("default");
+  });
+});
+
+describe("games, leagues and divisions", () => {
+  it("runs the whole catalogue", async () => {
+    const game = await admin.games.create({ body: { name: "Tag" } });
+    expect((await admin.games.list()).map((g) => g.id)).toContain(game.id);
+    expect((await admin.games.get({ game_id: game.id })).name).toBe("Tag");
+    const mod = await admin.mods.create({ body: { game_id: game.id, name: "Fast" } });
+    expect((await admin.mods.list({ game_id: game.id })).map((m) => m.id)).toEqual([mod.id]);
+    expect((await admin.mods.get({ mod_id: mod.id })).game.id).toBe(game.id);
+
+    const league = await admin.leagues.create({ body: { name: "Ladder", game_id: game.id, public: true, divisions: [{ name: "Top", level: 0 }] } });
+    expect(league.game.id).toBe(game.id);
+    expect((await admin.leagues.list({ game_id: game.id })).map((l) => l.id)).toEqual([league.id]);
+    expect((await userClient.leagues.get({ league_id: league.id })).name).toBe("Ladder");
+    expect((await admin.leagues.update({ league_id: league.id, body: { description: "weekly" } })).description).toBe("weekly");
+    expect(await admin.leagues.gameOfWeek()).toBeNull();
+    await admin.leagues.update({ league_id: league.id, body: { is_game_of_week: true } });
+    expect((await admin.leagues.gameOfWeek())?.id).toBe(league.id);
+
+    expect(await admin.leagues.replaceSettings({ league_id: league.id, body: { ladder: { ranking: "elo" } } })).toEqual({ ladder: { ranking: "elo" } });
+    expect(await admin.leagues.getSettings({ league_id: league.id })).toEqual({ ladder: { ranking: "elo" } });
+    expect(await admin.leagues.updateLocks({ league_id: league.id, body: { submissions_locked: true } })).toEqual({ submissions_locked: true, game_version_locked: false });
+    expect(await admin.leagues.getLocks({ league_id: league.id })).toEqual({ submissions_locked: true, game_version_locked: false });
+    expect((await admin.leagues.setRoundsPaused({ league_id: league.id, body: { paused: true } })).rounds_paused_at).not.toBeNull();
+
+    const [top] = await admin.divisions.list({ league_id: league.id });
+    if (!top) throw new Error("the league has no division");
+    const replaced = await admin.leagues.replaceDivisions({ league_id: league.id, body: [{ id: top.id, name: "Top", level: 0 }, { name: "Second", level: 1 }] });
+    expect(replaced.map((d) => d.name).sort()).toEqual(["Second", "Top"]);
+    expect((await admin.leagues.divisionLadder({ league_id: league.id })).map((d) => d.level)).toEqual([0, 1]);
+    expect((await admin.divisions.get({ division_id: top.id })).league.id).toBe(league.id);
+    const names: string[] = [];
+    for await (const division of admin.divisions.list.iterate({ league_id: league.id })) names.push(division.name);
+    expect(names.sort()).toEqual(["Second", "Top"]);
+  });
+
+  it("replays a create with the same Idempotency-Key and body, and refuses the key with another body (409)", async () => {
+    const game = await admin.games.create({ body: { name: "Idem" } });
+    const body = { name: "Once", game_id: game.id };
+    const first = await admin.leagues.create({ body }, { idempotencyKey: "key-1" });
+    const again = await admin.leagues.create({ body }, { idempotencyKey: "key-1" });
+    expect(again.id).toBe(first.id);
+    expect((await admin.leagues.list({ game_id: game.id })).map((l) => l.id)).toEqual([first.id]);
+    const error = await admin.leagues.create({ body: { ...body, name: "Other" } }, { idempotencyKey: "key-1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error instanceof ConflictError && error.errorType).toBe("idempotency_key_reused");
+  });
+});
+
+describe("coworlds, the runner queue and episodes", () => {
+  const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+  const results = { scores: [5, 2, 0], winner_slot: 0, turns: 30, seed: 7 };
+
+  it("uploads and certifies a coworld; a runner leases, runs and completes the episode; its results read back", async () => {
+    const runner = clientFor(await server.machineToken("sdk-runner"));
+    const bundle = new Uint8Array(await packDirectory(gridrush));
+    const uploaded = await admin.coworlds.uploadBundle({ body: bundle });
+    expect(uploaded.size_bytes).toBe(bundle.length);
+    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "7.0.0" } }, bundle_upload_id: uploaded.upload_id } });
+    expect(coworld.canonical).toBe(true);
+    expect((await admin.coworlds.list({ name: manifest.game.name, canonical_only: true })).map((c) => c.id)).toEqual([coworld.id]);
+    expect((await admin.coworlds.get({ coworld_id: coworld.id })).version).toBe("7.0.0");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("never_run");
+
+    const secret = await admin.coworldSecrets.put({ coworld_name: manifest.game.name, secret_name: "API_KEY", body: new TextEncoder().encode("s3cr3t") });
+    expect(secret.size_bytes).toBe(6);
+    expect((await admin.coworldSecrets.list({ coworld_name: manifest.game.name })).map((r) => r.secret_name)).toContain("API_KEY");
+
+    const queued = await admin.coworlds.certify({ coworld_id: coworld.id });
+    expect(queued.state).toBe("queued");
+    const { jobs } = await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } });
+    const job = jobs[0];
+    if (!job) throw new Error("no job leased");
+    expect(job.episode_request_id).toBe(queued.episode_request_id);
+    expect(job.secrets).toEqual({ API_KEY: "s3cr3t" });
+    expect((await runner.runner.heartbeat({ job_id: job.job_id, body: { runner_id: "sdk" } })).cancel).toBe(false);
+    const blob = await runner.runner.downloadBlob({ sha256: job.coworld.bundle_sha256 ?? "" });
+    expect(Buffer.from(blob).equals(Buffer.from(bundle))).toBe(true);
+    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "replay", body: new TextEncoder().encode('{"turn":1}\n') });
+    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-log-0", body: new TextEncoder().encode("seat 0 says hi\n") });
+    expect((await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } })).status).toBe("completed");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("certified");
+
+    const episode = await admin.episodeRequests.get({ episode_request_id: job.episode_request_id });
+    expect(episode.status).toBe("completed");
+    expect(episode.scores.map((x) => x.score)).toEqual([5, 2, 0]);
+    const replay = await admin.episodeRequests.getArtifact({ episode_request_id: job.episode_request_id, artifact_type: "replay" });
+    expect(new TextDecoder().decode(replay)).toBe('{"turn":1}\n');
+    expect((await admin.episodeRequests.getStats({ episode_request_id: job.episode_request_id })).steps).toBe(30);
+    const seats = await admin.episodeRequests.listPolicyArtifacts({ episode_request_id: job.episode_request_id });
+    expect(seats[0]?.has_log).toBe(true);
+    expect(await admin.episodeRequests.getPolicyLog({ episode_request_id: job.episode_request_id, policy_version_id: seats[0]?.policy_version_id ?? "bundled", idx: 0 })).toBe("seat 0 says hi\n");
+    const listed: string[] = [];
+    for await (const request of admin.episodeRequests.list.iterate({ limit: 1 })) listed.push(request.id);
+    expect(listed).toContain(job.episode_request_id);
+    const changes = await admin.episodeRequests.changes();
+    expect(changes.entries.map((e) => e.id)).toContain(job.episode_request_id);
+
+    expect((await admin.coworldSecrets.delete({ coworld_name: manifest.game.name, secret_name: "API_KEY" })).secret_name).toBe("API_KEY");
+  });
+
+  it("records a failed episode reported by the runner", async () => {
+    const runner = clientFor(await server.machineToken("sdk-runner-2"));
+    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "7.1.0" } } } });
+    await admin.coworlds.certify({ coworld_id: coworld.id });
+    const [job] = (await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } })).jobs;
+    if (!job) throw new Error("no job leased");
+    const failed = await runner.runner.fail({ job_id: job.job_id, body: { runner_id: "sdk", error_type: "player_failure", error: "slot 1 left", failed_policy_index: 1 } });
+    expect(failed.status).toBe("failed");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("failed");
+  });
+
+  it("registers container images, policy bundles, secret environments and policy versions", async () => {
+    const { image } = await userClient.containerImages.upload({ body: { name: "ghcr.io/me/policy:1", client_hash: "sha256:abc" } });
+    expect((await userClient.containerImages.complete({ body: { id: image.id } })).status).toBe("complete");
+    expect((await userClient.containerImages.list()).map((i) => i.id)).toContain(image.id);
+    expect((await userClient.containerImages.get({ image_id: image.id })).name).toBe("ghcr.io/me/policy:1");
+
+    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
+    expect((await userClient.policyBundles.complete({ body: { id: policyBundle.id } })).status).toBe("complete");
+    const secretEnv = await userClient.policies.createSecretEnv({ body: { env: { TOKEN: "t0k" } } });
+    expect(secretEnv.variable_names).toEqual(["TOKEN"]);
+
+    const v1 = await userClient.policyVersions.create({ body: { name: "sdk-bot", container_image_id: image.id, policy_secret_env_id: secretEnv.id } });
+    const v2 = await userClient.policyVersions.create({ body: { name: "sdk-bot", policy_bundle_id: policyBundle.id, run: ["node", "greedy.ts"] } });
+    expect([v1.version, v2.version]).toEqual([1, 2]);
+    expect((await userClient.policyVersions.get({ policy_version_id: v1.id })).has_secret_env).toBe(true);
+    expect((await userClient.policyVersions.list({ name: "sdk-bot", mine: true })).map((v) => v.version).sort()).toEqual([1, 2]);
+    const page = await userClient.policyVersions.search({ name_exact: "sdk-bot", version: 2 });
+    expect(page.entries.map((v) => v.id)).toEqual([v2.id]);
+    const all: number[] = [];
+    for await (const v of userClient.policyVersions.search.iterate({ name_exact: "sdk-bot", limit: 1 })) all.push(v.version);
+    expect(all.sort()).toEqual([1, 2]);
+  });
+});
+
+describe("league play", () => {
+  const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+
+  it("submits, seats a round, settles it through the runner, and shows standings, feed and live events", async () => {
+    const bundle = new Uint8Array(await packDirectory(gridrush));
+    const { upload_id } = await admin.coworlds.uploadBundle({ body: bundle });
+    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "9.0.0" } }, bundle_upload_id: upload_id } });
+    const league = await admin.leagues.create({ body: { name: "Play", game_id: coworld.game_id, public: true, divisions: [{ name: "Top", level: 0 }] } });
+    const [division] = await admin.divisions.list({ league_id: league.id });
+    if (!division) throw new Error("no division");
+
+    const live: LiveEvent[] = [];
+    const info = await admin.events.info();
+    expect(info.protocol).toBe("websocket");
+    const subscription = admin.events.subscribe([`league:${league.id}`], { onEvent: (e) => live.push(e), sinceSeq: info.last_seq });
+
+    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
+    await userClient.policyBundles.complete({ body: { id: policyBundle.id } });
+    const seats = [];
+    for (const name of ["greedy", "wanderer"]) {
+      const player = await userClient.players.create({ body: { name: `p-${name}` } });
+      const version = await userClient.policyVersions.create({ body: { name: `lp-${name}`, policy_bundle_id: policyBundle.id, run: ["node", `${name}.ts`], player_id: player.id } });
+      const submission = await userClient.leagueSubmissions.create({ body: { league_id: league.id, policy_version_id: version.id, player_id: player.id } });
+      expect(submission.status).toBe("placed");
+      seats.push({ player, version, submission });
+    }
+    expect((await userClient.leagueSubmissions.list({ league_id: league.id })).length).toBe(2);
+    const memberships = await userClient.memberships.list({ league_id: league.id, champions_only: true });
+    expect(memberships.map((m) => m.is_champion)).toEqual([true, true]);
+    const first = memberships[0];
+    if (!first) throw new Error("no membership");
+    expect((await userClient.memberships.setChampion({ membership_id: first.id })).is_champion).toBe(true);
+
+    const seedVersion = seats[0]?.version.id ?? "";
+    expect((await admin.leagues.replaceSeedPolicies({ league_id: league.id, body: { policy_version_ids: [seedVersion] } })).policy_version_ids).toEqual([seedVersion]);
+    expect((await admin.leagues.getSeedPolicies({ league_id: league.id })).policy_version_ids).toEqual([seedVersion]);
+
+    const triggered = await admin.leagues.triggerRound({ league_id: league.id });
+    expect(triggered.skipped).toEqual([]);
+    const round = triggered.rounds[0];
+    if (!round) throw new Error("no round started");
+    const page = await admin.rounds.list({ league_id: league.id });
+    expect(page.entries.map((r) => r.id)).toEqual([round.id]);
+    const walked: string[] = [];
+    for await (const r of admin.rounds.list.iterate({ league_id: league.id, limit: 1 })) walked.push(r.id);
+    expect(walked).toEqual([round.id]);
+    const pools = await admin.pools.list({ round_id: round.id });
+    const pool = pools[0];
+    if (!pool) throw new Error("no pool");
+    expect((await admin.pools.get({ pool_id: pool.id })).members).toHaveLength(2);
+
+    const runner = clientFor(await server.machineToken("league-runner"));
+    // The round's episodes, played by this test as the runner. (A settled round starts the
+    // next one, so the queue never runs dry: stop when this round is done.)
+    for (let i = 0; i < 5 && (await admin.rounds.get({ round_id: round.id })).status !== "completed"; i++) {
+      const { jobs } = await runner.runner.lease({ body: { runner_id: "lp", capacity: 4, runtimes: ["process"] } });
+      for (const job of jobs) await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "lp", results: { scores: job.players.map((p) => 10 - p.position), winner_slot: 0, turns: 40, seed: 1 } } });
+    }
+    expect((await admin.rounds.get({ round_id: round.id })).status).toBe("completed");
+    const board = await admin.divisions.leaderboard({ division_id: division.id });
+    expect(board?.map((row) => row.rounds_played)).toEqual([1, 1]);
+    const views = await admin.divisions.leaderboards({ division_id: division.id });
+    expect(views.views.length).toBeGreaterThan(0);
+
+    const feed = await admin.competitionEvents.list({ league_id: league.id });
+    expect(feed.map((e) => e.event_type)).toContain("submission_placed");
+    const retired = await userClient.memberships.retire({ membership_id: first.id, body: { reason: "done" } });
+    expect(retired.status).toBe("retired");
+
+    await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), { timeout: 5_000 });
+    expect(live.map((e) => e.seq)).toEqual([...live.map((e) => e.seq)].sort((a, b) => a - b));
+    expect(new Set(live.map((e) => e.seq)).size).toBe(live.length);
+    expect(live.map((e) => e.type)).toContain("submission_placed");
+    subscription.close();
+    await subscription.closed;
+  });
+});
+
+describe("errors from the real server", () => {
+  it("400 BadRequestError for a request the HTTP layer cannot read", async () => {
+    const error = await clientFor(null, { baseUrl: `${server.url}/%zz` }).whoami().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+  });
+
+  it("401, 403, 404, 422 with their bodies", async () => {
+    const bad = await clientFor("not-a-token").tokens.list().catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(AuthenticationError);
+    expect(bad instanceof AuthenticationError && bad.errorType).toBe("unauthorized");
+    expect(bad instanceof AuthenticationError && bad.requestId).toMatch(/./);
+
+    const denied = await userClient.games.create({ body: { name: "Nope" } }).catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(PermissionDeniedError);
+
+    const missing = await admin.leagues.get({ league_id: "league_00000000-0000-4000-8000-00000000dead" }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing instanceof NotFoundError && missing.errorType).toBe("not_found");
+
+    const invalid = await admin.leagues.get({ league_id: "nope" }).catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(UnprocessableEntityError);
+    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual(["path", "league_id"]);
+  });
+
+  it("5xx InternalServerError after retrying: readiness answers 503 when its store is gone", async () => {
+    const broken = await startTestServer();
+    try {
+      await broken.testStore.store.close();
+      const events: RetryEvent[] = [];
+      const error = await createClient({ env: {}, useSavedCredentials: false, baseUrl: broken.url, retries: { maxRetries: 1, backoffBaseMs: 10 }, onRetry: (e) => void events.push(e) })
+        .service.ready()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InternalServerError);
+      expect(error instanceof InternalServerError && error.status).toBe(503);
+      expect(events.map((e) => e.reason)).toEqual(["server_error"]);
+    } finally {
+      await broken.close().catch(() => undefined);
+    }
+  });
+
+  it("APITimeoutError and APIConnectionError", async () => {
+    const slow = await startTestServer();
+    try {
+      await expect(clientFor(slow.adminToken, { baseUrl: slow.url, timeout: 1, retries: 0 }).leagues.list()).rejects.toBeInstanceOf(APITimeoutError);
+    } finally {
+      // A try aborted within 1 ms can leave a connection that never sent a request, which
+      // the server's close() waits for (reported to the server's owner); end it here.
+      slow.server.app.server.closeAllConnections();
+      await slow.close();
+    }
+    const gone = await startTestServer();
+    const url = gone.url;
+    await gone.close();
+    await expect(clientFor(null, { baseUrl: url, retries: 0 }).whoami()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+});
+
+describe("shared budgets of the real server", () => {
+  it("paces a 429 by Retry-After and then succeeds; without retries it is a RateLimitError with the budget", async () => {
+    // 60 requests a minute: a burst of 60, then one credit a second.
+    const limited = await startTestServer({ env: { GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 60 }) } });
+    try {
+      const c = createClient({ env: {}, useSavedCredentials: false, baseUrl: limited.url, token: limited.adminToken, retries: 0 });
+      await Promise.all(Array.from({ length: 60 }, () => c.whoami()));
+      expect(c.lastBudget?.buckets.requestsMinute?.limit).toBe(60);
+      const error = await c.whoami().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitError);
+      if (!isRateLimitError(error)) return;
+      expect(error.sharedBudget).toBe(true);
+      expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(error.budget?.outcome).toBe("rejected");
+      expect(error.budget?.buckets.requestsMinute?.remaining).toBe(0);
+
+      const events: RetryEvent[] = [];
+      const paced = createClient({ env: {}, useSavedCredentials: false, baseUrl: limited.url, token: limited.adminToken, retries: { maxJitterMs: 200 }, onRetry: (e) => void events.push(e) });
+      const started = performance.now();
+      expect((await paced.whoami()).is_admin).toBe(true);
+      expect(events[0]?.reason).toBe("shared_budget");
+      expect(performance.now() - started).toBeGreaterThanOrEqual((error.retryAfterSeconds ?? 1) * 1000 - 50);
+      expect(paced.lastBudget?.outcome).toBe("allowed");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("coverage", () => {
+  it("called every operation of the contract", () => {
+    const missing = (Object.keys(contract) as OperationId[]).filter((id) => !covered.has(id));
+    expect(missing).toEqual([]);
+  });
+});
