@@ -1,11 +1,11 @@
 // Leagues: creation, visibility, settings, locks and pausing. Division sets live in
 // divisions.ts. Reads embed the game and mod (spec part 2) and load them in batches.
-import { newId, type League } from "@gauntlet/core";
+import { LadderSettings, newId, toValidationItems, type League } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
 import { nowIso, parseJson } from "./clock.ts";
 import { insertDivisions, type DivisionSpec } from "./division-rows.ts";
-import { forbidden, invalidInput, notFound } from "./errors.ts";
+import { forbidden, InputError, invalidInput, notFound } from "./errors.ts";
 import { toGame, toMod } from "./games.ts";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "./identity.ts";
 
@@ -89,6 +89,14 @@ export async function listLeagues(db: Kysely<Database>, identity: Identity, filt
   return leagueViews(db, visible);
 }
 
+/** The ladder section drives the scheduler: a malformed one is refused when written, naming the field. */
+function assertLadder(settings: Record<string, unknown>, at: string[]): void {
+  const ladder = LadderSettings.safeParse(settings.ladder ?? {});
+  if (ladder.success) return;
+  const issues = ladder.error.issues.map((i) => ({ ...i, path: [...at, "ladder", ...i.path] }));
+  throw new InputError(toValidationItems("body", issues, at.length ? { [at[0] ?? "settings"]: settings } : settings));
+}
+
 export interface NewLeague {
   name: string;
   game_id: string;
@@ -107,6 +115,7 @@ export interface NewLeague {
 export async function createLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, input: NewLeague): Promise<League> {
   const game = await db.selectFrom("games").select("id").where("id", "=", input.game_id).executeTakeFirst();
   if (!game) throw invalidInput(["body", "game_id"], `game ${input.game_id} does not exist`, "value_error", input.game_id);
+  if (input.settings) assertLadder(input.settings, ["settings"]);
   if (input.mod_id) {
     const mod = await db.selectFrom("mods").select(["id", "game_id"]).where("id", "=", input.mod_id).executeTakeFirst();
     if (!mod) throw invalidInput(["body", "mod_id"], `mod ${input.mod_id} does not exist`, "value_error", input.mod_id);
@@ -178,6 +187,7 @@ export async function getGameOfWeek(db: Kysely<Database>, identity: Identity): P
 
 export async function replaceSettings(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, settings: Record<string, unknown>): Promise<Record<string, unknown>> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
+  assertLadder(settings, []);
   await db.updateTable("leagues").set({ settings: JSON.stringify(settings), updated_at: nowIso() }).where("id", "=", row.id).execute();
   return settings;
 }

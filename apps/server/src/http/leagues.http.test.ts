@@ -147,6 +147,18 @@ describe("leagues (spec 4.4)", () => {
     expect((await client(t.url, other.token).post(`/v2/leagues/${league.id}/locks`, { submissions_locked: false })).status).toBe(403);
   });
 
+  it("refuses a malformed ladder section, naming the field, and keeps the old settings", async () => {
+    const league = await newLeague({ settings: { ladder: { ranking: "elo" } } });
+    const api = client(t.url, owner.token);
+    const bad = await api.post<ValidationBody>(`/v2/leagues/${league.id}/settings`, { ladder: { ranking: "chess", elo: { k: "big" } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d) => d.loc.join("."))).toEqual(expect.arrayContaining(["body.ladder.ranking", "body.ladder.elo.k"]));
+    expect((await client(t.url).get(`/v2/leagues/${league.id}/settings`)).body).toEqual({ ladder: { ranking: "elo" } });
+    const create = await api.post<ValidationBody>("/v2/leagues", { name: "x", game_id: gameId, settings: { ladder: { seating: "random" } } });
+    expect(create.status).toBe(422);
+    expect(create.body.detail[0]?.loc).toEqual(["body", "settings", "ladder", "seating"]);
+  });
+
   it("creates one object for a retried create with the same Idempotency-Key", async () => {
     const api = client(t.url, owner.token);
     const body = { name: "Idempotent league", game_id: gameId, public: true };
