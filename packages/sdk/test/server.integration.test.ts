@@ -181,6 +181,33 @@ describe("games, leagues and divisions", () => {
   });
 });
 
+describe("a write whose response is lost", () => {
+  it("is retried with the same Idempotency-Key and creates one league, not two", async () => {
+    const game = await admin.games.create({ body: { name: "Dropped" } });
+    const keys: (string | null)[] = [];
+    let dropped = false;
+    // The first request reaches the real server and is handled; its response is then lost,
+    // as when a connection drops after the server answered.
+    const dropFirstResponse = recordingFetch("");
+    const flaky: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      keys.push(request.headers.get("idempotency-key"));
+      const response = await dropFirstResponse(request);
+      if (!dropped) {
+        dropped = true;
+        throw new TypeError("fetch failed", { cause: new Error("socket hang up") });
+      }
+      return response;
+    };
+    const sdk = clientFor(server.adminToken, { fetch: flaky, retries: { maxRetries: 2, backoffBaseMs: 10 } });
+    const league = await sdk.leagues.create({ body: { name: "Exactly once", game_id: game.id } });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/.+/);
+    expect(keys[1]).toBe(keys[0]);
+    expect((await admin.leagues.list({ game_id: game.id })).map((l) => l.id)).toEqual([league.id]);
+  });
+});
+
 describe("coworlds, the runner queue and episodes", () => {
   const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
   const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
