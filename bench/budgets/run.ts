@@ -17,7 +17,7 @@ import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts
 import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
 import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
 import { startTestServer } from "../../apps/server/src/testing/start-server.ts";
-import type { LoadOptions, LoadResult } from "./load.ts";
+import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -132,14 +132,14 @@ async function measureServerThroughput(): Promise<{ setting: string; perSecond: 
     }
     const load = (options: LoadOptions) =>
       new Promise<LoadResult>((resolve, reject) => {
-        const worker = new Worker(new URL("./load.ts", import.meta.url), { workerData: options });
+        const worker = new Worker(new URL("../shared/http-load.ts", import.meta.url), { workerData: options });
         worker.once("message", (result: LoadResult) => resolve(result));
         worker.once("error", reject);
       });
-    for (const target of targets) await load({ url: target.url, path: "/whoami", token: target.token, concurrency: IN_FLIGHT, seconds: 0.5 });
+    for (const target of targets) await load({ url: `${target.url}/whoami`, token: target.token, concurrency: IN_FLIGHT, seconds: 0.5 });
     for (let round = 0; round < 3; round++) {
       for (const target of targets) {
-        const result = await load({ url: target.url, path: "/whoami", token: target.token, concurrency: IN_FLIGHT, seconds: SECONDS });
+        const result = await load({ url: `${target.url}/whoami`, token: target.token, concurrency: IN_FLIGHT, seconds: SECONDS });
         const perSecond = result.requests / (result.elapsedMs / 1000);
         if (perSecond > target.best.perSecond) target.best = { perSecond, statuses: result.statuses };
       }

@@ -27,7 +27,7 @@ import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeag
 import type { StartOptions } from "../../apps/server/src/server.ts";
 import { client } from "../../apps/server/src/testing/http.ts";
 import { startTestServer, type TestServer } from "../../apps/server/src/testing/start-server.ts";
-import type { LoadOptions, LoadResult } from "./load.ts";
+import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -41,7 +41,7 @@ const BASE_ENV = { GAUNTLET_SCHEDULER: "off", GAUNTLET_USER_CAPACITIES: JSON.str
 
 function load(options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./load.ts", import.meta.url), { workerData: options });
+    const worker = new Worker(new URL("../shared/http-load.ts", import.meta.url), { workerData: options });
     worker.once("message", (result: LoadResult) => resolve(result));
     worker.once("error", reject);
   });

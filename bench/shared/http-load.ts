@@ -1,5 +1,5 @@
-// A load generator for run.ts, in a worker thread so that it does not share the server's event
-// loop: `concurrency` keep-alive loops of GET {url} for `seconds`, counting statuses.
+// An HTTP load generator shared by the benchmarks, in a worker thread so that it does not share
+// the server's event loop: `concurrency` keep-alive loops of GET {url} for `seconds`, counting statuses.
 import { parentPort, workerData } from "node:worker_threads";
 
 export interface LoadOptions {
