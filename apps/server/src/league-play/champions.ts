@@ -28,3 +28,14 @@ export async function makeChampion(trx: Transaction<Database>, leagueId: string,
     .execute();
   await trx.updateTable("league_policy_memberships").set({ is_champion: 1 }).where("id", "=", membershipId).execute();
 }
+
+/** Moves a player's active memberships in a league to another division (placement, promotion). */
+export async function moveActiveMemberships(trx: Transaction<Database>, leagueId: string, playerId: string, divisionId: string): Promise<void> {
+  await trx
+    .updateTable("league_policy_memberships")
+    .set({ division_id: divisionId })
+    .where("league_id", "=", leagueId)
+    .where("player_id", "=", playerId)
+    .where("status", "in", ACTIVE_STATUSES)
+    .execute();
+}

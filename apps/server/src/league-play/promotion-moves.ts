@@ -8,7 +8,7 @@ import { nowIso } from "../domain/clock.ts";
 import type { Emit } from "../events/record.ts";
 import { planPromotions, promotionDue } from "../league/index.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
-import { ACTIVE_STATUSES } from "./champions.ts";
+import { moveActiveMemberships } from "./champions.ts";
 import { divisionRef, leagueRef, must, playerRefs } from "./refs.ts";
 import { computeStandings } from "./standings-store.ts";
 
@@ -45,13 +45,7 @@ export async function applyPromotion(trx: Transaction<Database>, emit: Emit, lea
   const now = nowIso();
   for (const move of moves) {
     await trx.updateTable("ladder_ratings").set({ division_id: move.toDivisionId, updated_at: now }).where("league_id", "=", league.id).where("player_id", "=", move.playerId).execute();
-    await trx
-      .updateTable("league_policy_memberships")
-      .set({ division_id: move.toDivisionId })
-      .where("league_id", "=", league.id)
-      .where("player_id", "=", move.playerId)
-      .where("status", "in", ACTIVE_STATUSES)
-      .execute();
+    await moveActiveMemberships(trx, league.id, move.playerId, move.toDivisionId);
     const from = must(byId, move.fromDivisionId, "division");
     const to = must(byId, move.toDivisionId, "division");
     const player = must(players, move.playerId, "player");

@@ -9,7 +9,7 @@ import { canSeeLeague, isCommissioner } from "../domain/leagues.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
 import type { Database, DivisionsTable, LeagueSubmissionsTable, LeaguesTable } from "../store/schema.ts";
-import { ACTIVE_STATUSES, currentChampion, makeChampion } from "./champions.ts";
+import { ACTIVE_STATUSES, currentChampion, makeChampion, moveActiveMemberships } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { divisionRef, leagueRef, leagueRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
@@ -108,13 +108,7 @@ async function place(
       .values({ league_id: league.id, player_id: input.player_id, division_id: division.id, state: null, rounds_played: 0, recent_rounds: "[]", active: 1, updated_at: now })
       .execute();
   }
-  await trx
-    .updateTable("league_policy_memberships")
-    .set({ division_id: division.id })
-    .where("league_id", "=", league.id)
-    .where("player_id", "=", input.player_id)
-    .where("status", "in", ACTIVE_STATUSES)
-    .execute();
+  await moveActiveMemberships(trx, league.id, input.player_id, division.id);
 
   const [players, versions] = await Promise.all([playerRefs(trx, [input.player_id]), policyVersionRefs(trx, [input.policy_version_id])]);
   const player = must(players, input.player_id, "player");
