@@ -56,7 +56,8 @@ describe("league play with a runner process", () => {
       settings: {
         ranking: "elo",
         seating: "round_robin",
-        episodes_per_pairing: 2,
+        // Odd, so one upset in a head-to-head cannot tie two players' Elo (a tie is ordered by id).
+        episodes_per_pairing: 3,
         variant_id: "duel-small",
         // The variant's 40 turns, and patience for moves when the machine is busy (a late move is a lost one).
         game_config: { turn_timeout_ms: 2_000 },
