@@ -59,7 +59,9 @@ function clientFor(token: string | null, extra: ClientOptions = {}) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Rounds here start by trigger-round only: a running scheduler could start the first round
+  // on its own the moment both players are placed, and the trigger would then report it skipped.
+  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   admin = clientFor(server.adminToken);
   user = await server.newUser();
   userClient = clientFor(user.token);
