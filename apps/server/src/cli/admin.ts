@@ -3,9 +3,9 @@
 // about a second and works while the server runs on the same storage. Only `migrate`, or a
 // store that has never been migrated (or is behind this version), applies migrations.
 import { resolveConfig } from "../config.ts";
-import { createGame } from "../domain/games.ts";
-import { createApiToken } from "../domain/tokens.ts";
-import { createUser, findUserByEmail } from "../domain/users.ts";
+import { createGame } from "../games/games.ts";
+import { createApiToken } from "../identity/tokens.ts";
+import { createUser, findUserByEmail } from "../identity/users.ts";
 import { openStore, type Store } from "../store/database.ts";
 import { readSecretFromStdin } from "./read-secret.ts";
 import type { StorageFlags } from "./storage-options.ts";

@@ -1,7 +1,7 @@
 // What `gauntlet-server start` prints once it runs: the addresses, the first admin, the demo
 // league, and commands that work as printed (see invocation.ts).
 import type { Coworld } from "@gauntlet/core";
-import type { FirstAdmin } from "../bootstrap.ts";
+import type { FirstAdmin } from "../identity/first-admin.ts";
 import type { DemoLeague } from "../embedded/demo.ts";
 
 export interface BannerInput {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../league-play/test-league.ts";
+import { eventually } from "../../testing/test-league.ts";
 
 const ROOT = join(import.meta.dirname, "../../../..");
 const ENSURE = join(ROOT, "tooling/scripts/ensure-system-packages.sh");

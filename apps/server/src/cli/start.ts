@@ -62,7 +62,7 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
   let demo: DemoLeague | null = null;
   if (example && flags.demo) {
     try {
-      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.leaguePlay.bus, example);
+      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.events.bus, example);
     } catch (error) {
       process.stderr.write(`the demo league could not be created: ${error instanceof Error ? error.message : String(error)}\n`);
     }
