@@ -12,6 +12,10 @@ export interface FeedListProps {
   focused: boolean;
   width: number;
   height: number;
+  /** The line of an event; its headline by default. */
+  text?: (event: CompetitionEvent) => string;
+  /** Shown when there are no events. */
+  empty?: string;
 }
 
 export function eventMark(type: CompetitionEventType): string {
@@ -35,7 +39,7 @@ export function eventMark(type: CompetitionEventType): string {
     case "membership_retired":
       return "−";
     case "episode_completed":
-      return "·";
+      return "•";
     case "standings_changed":
       return "≡";
   }
@@ -47,9 +51,9 @@ function markColor(type: CompetitionEventType, theme: Theme): string | undefined
   return theme.accent;
 }
 
-export function FeedList({ events, selected, focused, width, height }: FeedListProps) {
+export function FeedList({ events, selected, focused, width, height, text = (e) => e.headline, empty = "Nothing yet: rounds, promotions and submissions show here." }: FeedListProps) {
   const theme = useTheme();
-  if (events.length === 0) return h(Box, { height: 1 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, "Nothing yet: rounds, promotions and submissions show here."));
+  if (events.length === 0) return h(Box, { height: 1 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, empty));
   const start = windowStart(selected, events.length, height);
   const showTime = width >= 40;
   return h(
@@ -67,7 +71,7 @@ export function FeedList({ events, selected, focused, width, height }: FeedListP
           isSelected ? "›" : " ",
           showTime ? h(Text, { color: highlight ? undefined : theme.muted }, `${formatClock(event.created_at)} `) : null,
           h(Text, { color: highlight ? undefined : markColor(event.event_type, theme) }, `${eventMark(event.event_type)} `),
-          oneLine(event.headline),
+          oneLine(text(event)),
         ),
       );
     }),

@@ -5,7 +5,7 @@
 // becomes a notice for the status line; nothing here throws at the screen.
 import { CompetitionEvent, type Division, type League, type LiveEvent, type Round } from "@gauntlet/core";
 import { type EventSubscription, type Gauntlet, type SubscriptionStatus, isAPIUserAbortError, isRateLimitError } from "@gauntlet/sdk";
-import { mergeFeed } from "../state/feed.ts";
+import { EPISODES_LIMIT, isEpisodeOf, mergeEvents, mergeFeed } from "../state/feed.ts";
 import { type RoundProgress, isSameOrLater, progressFromEpisodes, withEpisodeSettled, withRoundStatus } from "../state/round-progress.ts";
 import { type StandingsView, nextStandings } from "../state/standings.ts";
 import { describeError } from "./describe-error.ts";
@@ -22,8 +22,10 @@ export interface WatchSnapshot {
   /** Null until the standings first load. */
   readonly standings: StandingsView | null;
   readonly round: RoundProgress | null;
-  /** Newest first, bounded (state/feed.ts). */
+  /** The league's feed, newest first, bounded (state/feed.ts). */
   readonly feed: readonly CompetitionEvent[];
+  /** The division's latest settled episodes, newest first, bounded. */
+  readonly episodes: readonly CompetitionEvent[];
   readonly connection: ConnectionState;
   /** The newest event applied, from the socket or a poll. */
   readonly lastSeq: number | null;
@@ -60,7 +62,7 @@ export class DivisionWatch {
   readonly #abort = new AbortController();
   readonly #listeners = new Set<Listener>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  #snapshot: WatchSnapshot = { standings: null, round: null, feed: [], connection: { kind: "connecting" }, lastSeq: null, events: 0 };
+  #snapshot: WatchSnapshot = { standings: null, round: null, feed: [], episodes: [], connection: { kind: "connecting" }, lastSeq: null, events: 0 };
   #subscription: EventSubscription | null = null;
   #socketStatus: SubscriptionStatus = "connecting";
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
@@ -68,6 +70,7 @@ export class DivisionWatch {
   #standingsDirty = false;
   /** Rounds being loaded, with the episodes whose events arrived meanwhile (id → failed). */
   readonly #roundLoads = new Map<string, Map<string, boolean>>();
+  readonly #isEpisode: (event: CompetitionEvent) => boolean;
   #started = false;
 
   constructor(options: DivisionWatchOptions) {
@@ -76,6 +79,7 @@ export class DivisionWatch {
     this.#division = options.division;
     this.#notices = options.notices;
     this.#options = options;
+    this.#isEpisode = isEpisodeOf(options.division.id);
   }
 
   get divisionId(): string {
@@ -181,7 +185,7 @@ export class DivisionWatch {
   async #loadFeed(): Promise<void> {
     const events = await this.#client.competitionEvents.list({ league_id: this.#league.id, limit: this.#options.feedLoad ?? 200 }, { signal: this.#abort.signal });
     if (this.#stopped) return;
-    this.#update({ feed: mergeFeed(this.#snapshot.feed, events) });
+    this.#update({ feed: mergeFeed(this.#snapshot.feed, events), episodes: mergeEvents(this.#snapshot.episodes, events, this.#isEpisode, EPISODES_LIMIT) });
   }
 
   /** Makes `round` the current round (with its episodes counted) unless a later one is shown. */
@@ -239,6 +243,7 @@ export class DivisionWatch {
     if (lastSeq !== null && event.seq <= lastSeq) return;
     const patch: { -readonly [K in keyof WatchSnapshot]?: WatchSnapshot[K] } = { lastSeq: event.seq, events: this.#snapshot.events + 1 };
     if (event.league?.id === this.#league.id || event.division?.id === this.#division.id) patch.feed = mergeFeed(this.#snapshot.feed, [event]);
+    if (this.#isEpisode(event)) patch.episodes = mergeEvents(this.#snapshot.episodes, [event], this.#isEpisode, EPISODES_LIMIT);
     if (event.division?.id === this.#division.id) {
       const round = this.#snapshot.round;
       switch (event.event_type) {

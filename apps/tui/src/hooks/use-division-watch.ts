@@ -6,7 +6,7 @@ import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { DivisionWatch, type WatchSnapshot } from "../data/division-watch.ts";
 import type { Notices } from "../data/notices.ts";
 
-const IDLE: WatchSnapshot = { standings: null, round: null, feed: [], connection: { kind: "stopped" }, lastSeq: null, events: 0 };
+const IDLE: WatchSnapshot = { standings: null, round: null, feed: [], episodes: [], connection: { kind: "stopped" }, lastSeq: null, events: 0 };
 const idleSubscribe = () => () => undefined;
 const idleSnapshot = () => IDLE;
 

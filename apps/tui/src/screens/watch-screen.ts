@@ -28,7 +28,10 @@ export interface WatchScreenProps {
   onSwitchDivision: (division: Division) => void;
 }
 
-type Focus = "standings" | "feed";
+type Focus = "standings" | "episodes" | "feed";
+
+/** An episode line without the words the pane's title already says. */
+const episodeText = (event: CompetitionEvent) => event.headline.replace(/^Episode (completed|failed): /, "");
 
 /** Side by side from this width; stacked below it. */
 export const WIDE = 110;
@@ -44,13 +47,19 @@ export function WatchScreen(props: WatchScreenProps) {
   const feed = useMemo(() => snapshot.feed.filter((e) => feedFilter.matches(e.headline, e.summary, e.event_type)), [snapshot.feed, feedFilter]);
   const standingsCursor = useListCursor(rows.length);
   const feedCursor = useListCursor(feed.length);
-  const filter = focus === "standings" ? standingsFilter : feedFilter;
+  const episodesCursor = useListCursor(snapshot.episodes.length);
+  const wide = width >= WIDE;
+  // The episodes pane shows beside the feed on wide terminals only.
+  const panes: readonly Focus[] = wide ? ["standings", "episodes", "feed"] : ["standings", "feed"];
+  const shownFocus: Focus = panes.includes(focus) ? focus : "standings";
+  const filter = shownFocus === "feed" ? feedFilter : standingsFilter;
 
   useInput(
     (input, key) => {
-      if (filter.handle(input, key)) return;
+      if (shownFocus !== "episodes" && filter.handle(input, key)) return;
       if (key.tab) {
-        setFocus((f) => (f === "standings" ? "feed" : "standings"));
+        const at = panes.indexOf(shownFocus);
+        setFocus(panes[(at + (key.shift ? panes.length - 1 : 1)) % panes.length] ?? "standings");
         return;
       }
       const here = divisions.findIndex((d) => d.id === division.id);
@@ -60,14 +69,14 @@ export function WatchScreen(props: WatchScreenProps) {
         if (next) props.onSwitchDivision(next);
         return;
       }
-      const cursor = focus === "standings" ? standingsCursor : feedCursor;
+      const cursor = shownFocus === "standings" ? standingsCursor : shownFocus === "episodes" ? episodesCursor : feedCursor;
       if (cursor.handle(input, key)) return;
       if (key.return) {
-        if (focus === "standings") {
+        if (shownFocus === "standings") {
           const row = rows[standingsCursor.index];
           if (row) props.onOpenPlayer(row);
         } else {
-          const event = feed[feedCursor.index];
+          const event = shownFocus === "episodes" ? snapshot.episodes[episodesCursor.index] : feed[feedCursor.index];
           if (event) props.onOpenEvent(event);
         }
       }
@@ -76,7 +85,6 @@ export function WatchScreen(props: WatchScreenProps) {
   );
 
   const bodyHeight = Math.max(6, height - 1);
-  const wide = width >= WIDE;
   const here = divisions.findIndex((d) => d.id === division.id);
   const divisionNote = divisions.length > 1 ? `${here + 1}/${divisions.length} ← →` : "";
   const filterRows = (f: typeof filter) => (f.typing || f.text ? 1 : 0);
@@ -85,17 +93,24 @@ export function WatchScreen(props: WatchScreenProps) {
   let standingsWidth: number;
   let feedHeight: number;
   let feedWidth: number;
+  let episodesHeight = 0;
+  // The standings come first: as many rows as they have, leaving the pane below at least 5 lines.
+  const wanted = (allRows?.length ?? 1) + 1 + 3 + filterRows(standingsFilter);
+  const standingsFirst = Math.max(Math.min(wanted, bodyHeight - 5), Math.min(bodyHeight, 6));
   if (wide) {
     standingsWidth = Math.max(60, Math.floor(width * 0.58));
     feedWidth = width - standingsWidth;
-    standingsHeight = bodyHeight;
+    standingsHeight = standingsFirst;
+    episodesHeight = bodyHeight - standingsHeight;
+    if (episodesHeight < 5) {
+      standingsHeight = bodyHeight;
+      episodesHeight = 0;
+    }
     feedHeight = bodyHeight;
   } else {
     standingsWidth = width;
     feedWidth = width;
-    // The standings come first: as many rows as they have, leaving the feed at least 5 lines.
-    const wanted = (allRows?.length ?? 1) + 1 + 3 + filterRows(standingsFilter);
-    standingsHeight = Math.max(Math.min(wanted, bodyHeight - 5), Math.min(bodyHeight, 6));
+    standingsHeight = standingsFirst;
     feedHeight = bodyHeight - standingsHeight;
   }
   const innerWidth = (w: number) => Math.max(10, w - 4);
@@ -109,14 +124,14 @@ export function WatchScreen(props: WatchScreenProps) {
             view: snapshot.standings,
             rows,
             selected: standingsCursor.index,
-            focused: focus === "standings",
+            focused: shownFocus === "standings",
             width: innerWidth(standingsWidth),
             height: paneBodyRows(standingsHeight) - filterRows(standingsFilter),
           });
 
   const standingsPane = h(
     Pane,
-    { title: `Standings · ${division.name}`, note: divisionNote, focused: focus === "standings", width: standingsWidth, height: standingsHeight },
+    { title: `Standings · ${division.name}`, note: divisionNote, focused: shownFocus === "standings", width: standingsWidth, height: standingsHeight },
     h(FilterLine, { filter: standingsFilter }),
     standingsBody,
   );
@@ -124,9 +139,26 @@ export function WatchScreen(props: WatchScreenProps) {
     feedHeight >= 4
       ? h(
           Pane,
-          { title: "Feed", note: feed.length > 0 ? oneLine(`${feed.length} events`) : undefined, focused: focus === "feed", width: feedWidth, height: feedHeight },
+          { title: "Feed", note: feed.length > 0 ? oneLine(`${feed.length} events`) : undefined, focused: shownFocus === "feed", width: feedWidth, height: feedHeight },
           h(FilterLine, { filter: feedFilter }),
-          h(FeedList, { events: feed, selected: feedCursor.index, focused: focus === "feed", width: innerWidth(feedWidth), height: paneBodyRows(feedHeight) - filterRows(feedFilter) }),
+          h(FeedList, { events: feed, selected: feedCursor.index, focused: shownFocus === "feed", width: innerWidth(feedWidth), height: paneBodyRows(feedHeight) - filterRows(feedFilter) }),
+        )
+      : null;
+
+  const episodesPane =
+    episodesHeight > 0
+      ? h(
+          Pane,
+          { title: "Latest episodes", note: division.name, focused: shownFocus === "episodes", width: standingsWidth, height: episodesHeight },
+          h(FeedList, {
+            events: snapshot.episodes,
+            selected: episodesCursor.index,
+            focused: shownFocus === "episodes",
+            width: innerWidth(standingsWidth),
+            height: paneBodyRows(episodesHeight),
+            text: episodeText,
+            empty: "No settled episodes yet.",
+          }),
         )
       : null;
 
@@ -134,6 +166,8 @@ export function WatchScreen(props: WatchScreenProps) {
     Box,
     { flexDirection: "column", width, height, flexShrink: 0 },
     h(RoundBar, { progress: snapshot.round, width, now }),
-    h(Box, { flexDirection: wide ? "row" : "column", width, height: bodyHeight, flexShrink: 0 }, standingsPane, feedPane),
+    wide
+      ? h(Box, { flexDirection: "row", width, height: bodyHeight, flexShrink: 0 }, h(Box, { flexDirection: "column", width: standingsWidth, flexShrink: 0 }, standingsPane, episodesPane), feedPane)
+      : h(Box, { flexDirection: "column", width, height: bodyHeight, flexShrink: 0 }, standingsPane, feedPane),
   );
 }
