@@ -128,6 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     },
   };
   registerOperations(app, context, Object.values(contract), handlers);
+  // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
+  app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
   installErrorHandling(app);
   return { app, context };
 }

@@ -56,7 +56,8 @@ describe("createDemoLeague", () => {
 function start(args: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-demo-"));
   dirs.push(dataDir);
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" };
+  // No log level: the command's own default (quiet).
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   const child = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args], { env });
   children.push(child);
   let output = "";
@@ -88,6 +89,9 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
     expect(moved).toHaveLength(3);
     expect(moved.map((r) => r.player_name).sort()).toEqual(["Greedy A", "Random A", "Wanderer A"]);
     await server.stop();
+    // Quiet by default: the banner, then nothing from the runner while episodes play, and the server's own last line.
+    expect(server.output()).not.toMatch(/\[runner\]|"level":/);
+    expect(server.output()).toMatch(/SIGTERM: shutting down…\nGauntlet stopped\.\n$/);
   }, 120_000);
 
   it("leaves the demo out with --no-demo", async () => {

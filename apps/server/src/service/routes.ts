@@ -1,6 +1,6 @@
 import { defineHandlers } from "../http/handler.ts";
 import { budgetsPage } from "./budgets-page.ts";
-import { docsPage, docsScript } from "./docs-page.ts";
+import { DOCS_CONTENT_SECURITY_POLICY, docsPage, docsScript } from "./docs-page.ts";
 import type { CapacityRow } from "./budgets-page.ts";
 
 export interface BudgetsInfo {
@@ -11,7 +11,10 @@ export interface BudgetsInfo {
 export function serviceHandlers(budgets: () => BudgetsInfo) {
   return defineHandlers({
     getOpenApi: async ({ app }) => app.openApi(),
-    getDocs: async () => docsPage(),
+    getDocs: async ({ reply }) => {
+      reply.header("content-security-policy", DOCS_CONTENT_SECURITY_POLICY);
+      return docsPage();
+    },
     getDocsScript: async () => docsScript(),
     getBudgetsDoc: async () => {
       const info = budgets();
