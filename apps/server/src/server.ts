@@ -7,6 +7,7 @@ import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./http/app.ts";
 import type { AppContext } from "./http/handler.ts";
+import { Evaluations } from "./evaluations/runtime.ts";
 import { LeaguePlay } from "./league-play/runtime.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
@@ -70,6 +71,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     leaguePlay = play;
+    const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    evaluations.sweep();
     const { app, context } = await buildApp({
       config,
       store,
@@ -77,7 +80,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,
-      onEpisodeSettled: (event) => play.onEpisodeSettled(event),
+      onEpisodeSettled: (event) => {
+        play.onEpisodeSettled(event);
+        evaluations.onEpisodeSettled(event);
+      },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       logger: options.logger ?? true,
       readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
@@ -107,6 +113,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         } finally {
           clearTimeout(force);
         }
+        await evaluations.stop();
         await play.stop();
         await limiter.close();
         await store.close();

@@ -109,6 +109,12 @@ export const resources = {
   listCompetitionEvents: ["competitionEvents", "list"],
   // `client.events` also has `subscribe` (the WebSocket itself, client.ts).
   subscribeEvents: ["events", "info"],
+  // Experience requests (hosted evaluations)
+  createExperienceRequest: ["experienceRequests", "create"],
+  listExperienceRequests: ["experienceRequests", "list"],
+  getExperienceRequest: ["experienceRequests", "get"],
+  listExperienceRequestEpisodes: ["experienceRequests", "episodes"],
+  cancelExperienceRequest: ["experienceRequests", "cancel"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -5,9 +5,13 @@ import { isAuthenticated, type Identity } from "../domain/identity.ts";
 import { canSeeLeague } from "../domain/leagues.ts";
 import { canSeeAudience, canSeeDivision } from "../league-play/visibility.ts";
 import type { CompetitionEventsTable, Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
-import { DivisionId, LeagueId } from "@gauntlet/core";
+import { DivisionId, ExperienceRequestId, LeagueId } from "@gauntlet/core";
 
-export type Topic = { kind: "division"; id: string; name: string } | { kind: "league"; id: string; name: string } | { kind: "mine"; name: string };
+export type Topic =
+  | { kind: "division"; id: string; name: string }
+  | { kind: "league"; id: string; name: string }
+  | { kind: "experience-request"; id: string; name: string }
+  | { kind: "mine"; name: string };
 
 export function parseTopic(name: string): Topic | null {
   if (name === "episode-requests:mine") return { kind: "mine", name };
@@ -15,6 +19,7 @@ export function parseTopic(name: string): Topic | null {
   if (rest.length > 0 || id === undefined) return null;
   if (kind === "division" && DivisionId.safeParse(id).success) return { kind, id, name };
   if (kind === "league" && LeagueId.safeParse(id).success) return { kind, id, name };
+  if (kind === "experience-request" && ExperienceRequestId.safeParse(id).success) return { kind, id, name };
   return null;
 }
 
@@ -26,6 +31,12 @@ export async function refuseTopic(db: Kysely<Database>, identity: Identity, topi
     case "league": {
       const league = await db.selectFrom("leagues").selectAll().where("id", "=", topic.id).executeTakeFirst();
       return league && canSeeLeague(identity, league) ? null : `${topic.name}: league ${topic.id} was not found`;
+    }
+    case "experience-request": {
+      // As its HTTP read: the requester and admins; anyone else finds nothing.
+      const row = await db.selectFrom("experience_requests").select(["requester_user_id"]).where("id", "=", topic.id).executeTakeFirst();
+      const allowed = row !== undefined && isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id);
+      return allowed ? null : `${topic.name}: experience request ${topic.id} was not found`;
     }
     case "division": {
       const division = await db.selectFrom("divisions").selectAll().where("id", "=", topic.id).executeTakeFirst();
@@ -53,6 +64,7 @@ export function topicOf(identity: Identity, topics: Iterable<Topic>, row: Compet
   for (const topic of topics) {
     if (topic.kind === "division" && row.division_id === topic.id) return topic.name;
     if (topic.kind === "league" && row.league_id === topic.id) return topic.name;
+    if (topic.kind === "experience-request" && row.experience_request_id === topic.id) return topic.name;
     if (topic.kind === "mine" && row.episode_request_id !== null && isAuthenticated(identity) && row.user_id === identity.userId) return topic.name;
   }
   return null;

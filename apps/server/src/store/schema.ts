@@ -377,12 +377,34 @@ export interface CompetitionEventsTable {
   episode_request_id: string | null;
   player_id: string | null;
   policy_version_id: string | null;
+  /** The experience request the event belongs to (topic `experience-request:{id}`). */
+  experience_request_id: string | null;
   /** JSON: {player, policy_version, league, division} as they were when the event happened. */
   refs: string;
   headline: string;
   summary: string;
   payload: string;
   created_at: string;
+}
+
+// --- evaluations: experience requests ---
+export interface ExperienceRequestsTable {
+  id: string;
+  requester_user_id: string;
+  coworld_id: string;
+  variant_id: string | null;
+  league_id: string | null;
+  division_id: string | null;
+  /** submitted | running | completed | failed | cancelled (running is derived from the episodes on read) */
+  status: string;
+  episode_count: number;
+  /** JSON: the create body as given (roster, overrides). */
+  request: string;
+  notes: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
 }
 
 export interface Database {
@@ -417,4 +439,5 @@ export interface Database {
   ladder_ratings: LadderRatingsTable;
   division_leaderboards: DivisionLeaderboardsTable;
   competition_events: CompetitionEventsTable;
+  experience_requests: ExperienceRequestsTable;
 }

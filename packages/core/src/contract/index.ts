@@ -3,6 +3,7 @@ import type { OperationDef } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { episodeOperations } from "./operations/episodes.ts";
+import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
@@ -26,6 +27,7 @@ export const contract = {
   ...roundOperations,
   ...standingsOperations,
   ...competitionEventOperations,
+  ...experienceRequestOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
