@@ -115,6 +115,10 @@ export const resources = {
   getExperienceRequest: ["experienceRequests", "get"],
   listExperienceRequestEpisodes: ["experienceRequests", "episodes"],
   cancelExperienceRequest: ["experienceRequests", "cancel"],
+  // Bulk episode upload
+  startBulkUpload: ["bulkUploads", "start"],
+  putBulkUploadFile: ["bulkUploads", "putFile"],
+  completeBulkUpload: ["bulkUploads", "complete"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

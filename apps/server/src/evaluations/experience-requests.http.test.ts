@@ -1,7 +1,7 @@
 // Experience requests over real HTTP (SQLite, or PostgreSQL when DATABASE_URL is set), with a
 // scripted runner completing the queued episodes: counts by state always add up, the request
 // ends by itself, cancel withdraws queued episodes, and the live topic tells its requester.
-import type { EpisodeRequest, ExperienceRequestDetail, ExperienceRequestPage, ExperienceRequestRow, LiveEvent } from "@gauntlet/core";
+import type { EpisodeRequest, ExperienceRequestDetail, ExperienceRequestPage, ExperienceRequestRow } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket } from "../events/test-socket.ts";
 import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague, type TestPlayer } from "../league-play/test-league.ts";
@@ -75,9 +75,9 @@ describe("experience requests", () => {
     const episodes = await api().get<EpisodeRequest[]>(`/v2/experience-requests/${xr.id}/episodes`);
     expect(episodes.body.map((e) => e.id).sort()).toEqual(xr.episodes.map((e) => e.id).sort());
 
-    const ended = await socket.next((m) => (m.data as LiveEvent["data"] | undefined)?.event_type === "experience_request_completed");
+    const ended = await socket.next((m) => (m.data as { event_type?: string } | undefined)?.event_type === "experience_request_completed");
     expect(ended).toMatchObject({ topic: `experience-request:${xr.id}`, data: { payload: { experience_request_id: xr.id, status: "completed", completed: 3 } } });
-    const episodeEvent = await socket.next((m) => (m.data as LiveEvent["data"] | undefined)?.event_type === "episode_completed");
+    const episodeEvent = await socket.next((m) => (m.data as { event_type?: string } | undefined)?.event_type === "episode_completed");
     expect(episodeEvent.topic).toBe(`experience-request:${xr.id}`);
     socket.close();
 

@@ -29,7 +29,7 @@ import { roundHandlers } from "./handlers/rounds.ts";
 import { runnerHandlers } from "./handlers/runners.ts";
 import { type BudgetsInfo, serviceHandlers } from "./handlers/service.ts";
 import { standingsHandlers } from "./handlers/standings.ts";
-import { experienceRequestHandlers } from "../evaluations/routes.ts";
+import { bulkUploadHandlers, experienceRequestHandlers } from "../evaluations/routes.ts";
 import { registerOperations } from "./register-operations.ts";
 
 export interface AppDeps {
@@ -116,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...standingsHandlers,
     ...competitionEventHandlers,
     ...experienceRequestHandlers,
+    ...bulkUploadHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

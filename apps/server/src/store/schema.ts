@@ -231,6 +231,8 @@ export interface EpisodeRequestsTable {
   round_id: string | null;
   pool_id: string | null;
   experience_request_id: string | null;
+  /** The bulk upload an ingested episode came from (purpose `upload`). */
+  bulk_upload_id: string | null;
   game_config: string;
   seed: number;
   max_steps: number | null;
@@ -407,6 +409,24 @@ export interface ExperienceRequestsTable {
   completed_at: string | null;
 }
 
+// --- evaluations: bulk episode uploads ---
+export interface BulkUploadsTable {
+  id: string;
+  user_id: string;
+  s3_key: string;
+  /** Signs the upload address (never shown). */
+  signing_key: string;
+  expires_at: string;
+  /** started | uploaded | completed */
+  status: string;
+  sha256: string | null;
+  size_bytes: number | null;
+  episodes_created: number | null;
+  duckdb_uri: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -440,4 +460,5 @@ export interface Database {
   division_leaderboards: DivisionLeaderboardsTable;
   competition_events: CompetitionEventsTable;
   experience_requests: ExperienceRequestsTable;
+  bulk_uploads: BulkUploadsTable;
 }

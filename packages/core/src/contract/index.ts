@@ -2,6 +2,7 @@
 import type { OperationDef } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
+import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { gameOperations } from "./operations/games.ts";
@@ -28,6 +29,7 @@ export const contract = {
   ...standingsOperations,
   ...competitionEventOperations,
   ...experienceRequestOperations,
+  ...bulkUploadOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
