@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BulkUploadCompleted, BulkUploadStarted, EpisodeRequestPage, EpisodeStats } from "@gauntlet/core";
+import type { BulkUploadCompleted, BulkUploadStarted, EpisodeRequest, EpisodeStats } from "@gauntlet/core";
+import type { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLeague, type TestLeague, type TestPlayer } from "../league-play/test-league.ts";
 import { client } from "../testing/http.ts";
@@ -70,14 +71,14 @@ describe("bulk episode upload", () => {
     expect(again.body).toEqual(done.body);
     expect(await uploadedCount()).toBe(before + 50);
 
-    const page = await api().get<EpisodeRequestPage>(`/v2/episode-requests?policy_version_id=${bob.policyVersionId}&limit=100`);
+    const page = await api().get<{ entries: EpisodeRequest[] }>(`/v2/episode-requests?policy_version_id=${bob.policyVersionId}&limit=100`);
     const uploaded = page.body.entries.filter((e) => e.status === "completed" && e.job_id === null);
     expect(uploaded).toHaveLength(50);
     const first = uploaded.find((e) => e.created_at.startsWith("2026-01-01T00:00:00"));
     if (!first) throw new Error("episode 0 not found");
     expect(first.participants.map((p) => p.policy_version_id)).toEqual([ada.policyVersionId, bob.policyVersionId]);
     expect(first.scores.map((s) => s.score)).toEqual([rewardOf(0, 0), rewardOf(0, 1)]);
-    const stats = await api().get<EpisodeStats>(`/v2/episode-requests/${first.id}/episode-stats`);
+    const stats = await api().get<z.infer<typeof EpisodeStats>>(`/v2/episode-requests/${first.id}/episode-stats`);
     expect(stats.status, stats.text).toBe(200);
     expect(stats.body.policy_stats[1]).toMatchObject({ policy_version_id: bob.policyVersionId, num_agents: 1, avg_reward: rewardOf(0, 1), avg_metrics: { reward: rewardOf(0, 1), hearts: 2 } });
     expect(stats.body.game_stats).toMatchObject({ source_episode_id: "ep-0000000", tags: { source: "elsewhere" } });
