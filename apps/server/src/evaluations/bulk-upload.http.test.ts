@@ -7,10 +7,10 @@ import { join } from "node:path";
 import type { BulkUploadCompleted, BulkUploadStarted, EpisodeRequest, EpisodeStats } from "@gauntlet/core";
 import type { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLeague, type TestLeague, type TestPlayer } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
-import { rewardOf, writeEpisodeFile, type EpisodeFileOptions } from "./test-episode-file.ts";
+import { createTestLeague, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { rewardOf, writeEpisodeFile, type EpisodeFileOptions } from "../../testing/test-episode-file.ts";
 
 let t: TestServer;
 let tl: TestLeague;

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { nowIso } from "../domain/clock.ts";
-import { reserveValues } from "../domain/counters.ts";
-import { EPISODE_CHANGES } from "../domain/episodes.ts";
-import { conflict, forbidden, notFound } from "../domain/errors.ts";
-import type { AuthenticatedIdentity } from "../domain/identity.ts";
+import { nowIso } from "../shared/clock.ts";
+import { reserveValues } from "../shared/counters.ts";
+import { EPISODE_CHANGES } from "../episodes/episodes.ts";
+import { conflict, forbidden, notFound } from "../shared/errors.ts";
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BulkUploadsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
 import { invalidUpload, readEpisodeFile, type UploadedEpisode } from "./duckdb-episodes.ts";
 

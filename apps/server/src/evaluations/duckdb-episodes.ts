@@ -2,7 +2,7 @@
 // episodes with one participant per distinct policy version (ordered by its lowest agent_id),
 // reward summed per policy version, agent metrics and tags. Pure reading: it writes nothing.
 import { DuckDBInstance } from "@duckdb/node-api";
-import { ServiceError } from "../domain/errors.ts";
+import { ServiceError } from "../shared/errors.ts";
 
 export const REQUIRED_COLUMNS: Record<string, string[]> = {
   episodes: ["id", "coworld_id"],

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExperienceRequestDetail } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLeague, eventually } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
 const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
 

@@ -3,10 +3,10 @@
 // ends by itself, cancel withdraws queued episodes, and the live topic tells its requester.
 import type { EpisodeRequest, ExperienceRequestDetail, ExperienceRequestPage, ExperienceRequestRow } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSocket } from "../events/test-socket.ts";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague, type TestPlayer } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { openSocket } from "../../testing/test-socket.ts";
+import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
 let t: TestServer;
 let tl: TestLeague;

@@ -3,10 +3,10 @@
 // ends. Counts are read from the episodes themselves, so they always add up to episode_count.
 import { newId, type CreateExperienceRequest, type EpisodeRequest, type ExperienceRequestDetail, type ExperienceRequestRow, type ExperienceRequestStatus } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso } from "../domain/clock.ts";
-import { createEpisode, episodeViews, touchEpisode } from "../domain/episodes.ts";
-import { conflict, notFound } from "../domain/errors.ts";
-import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../domain/identity.ts";
+import { nowIso } from "../shared/clock.ts";
+import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
+import { conflict, notFound } from "../shared/errors.ts";
+import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";

@@ -4,12 +4,12 @@
 import { randomInt } from "node:crypto";
 import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import { parseJson } from "../domain/clock.ts";
-import { invalidInput, notFound } from "../domain/errors.ts";
-import type { AuthenticatedIdentity } from "../domain/identity.ts";
-import { canSeeLeague } from "../domain/leagues.ts";
-import { displayRating, initialRatingState, type RatingState } from "../league/index.ts";
-import { ladderOf } from "../league-play/ladder.ts";
+import { parseJson } from "../shared/clock.ts";
+import { invalidInput, notFound } from "../shared/errors.ts";
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import { canSeeLeague } from "../leagues/leagues.ts";
+import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
+import { ladderOf } from "../leagues/ladder.ts";
 import type { CoworldsTable, Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 
 export interface Seat {

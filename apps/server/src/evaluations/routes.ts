@@ -4,11 +4,11 @@ import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-u
 import { cancelExperienceRequest, createExperienceRequest, getExperienceRequest, listExperienceRequestEpisodes, listExperienceRequests } from "./experience-requests.ts";
 
 export const experienceRequestHandlers = defineHandlers({
-  createExperienceRequest: async ({ identity, body, app, request }) => createExperienceRequest(app.store.db, app.leaguePlay.bus, identity, body, app.baseUrl(request)),
+  createExperienceRequest: async ({ identity, body, app, request }) => createExperienceRequest(app.store.db, app.events.bus, identity, body, app.baseUrl(request)),
   listExperienceRequests: async ({ identity, query, app }) => listExperienceRequests(app.store.db, identity, query),
   getExperienceRequest: async ({ identity, params, app, request }) => getExperienceRequest(app.store.db, identity, params.experience_request_id, app.baseUrl(request)),
   listExperienceRequestEpisodes: async ({ identity, params, app, request }) => listExperienceRequestEpisodes(app.store.db, identity, params.experience_request_id, app.baseUrl(request)),
-  cancelExperienceRequest: async ({ identity, params, app, request }) => cancelExperienceRequest(app.store.db, app.leaguePlay.bus, identity, params.experience_request_id, app.baseUrl(request)),
+  cancelExperienceRequest: async ({ identity, params, app, request }) => cancelExperienceRequest(app.store.db, app.events.bus, identity, params.experience_request_id, app.baseUrl(request)),
 });
 
 export const bulkUploadHandlers = defineHandlers({

@@ -1,7 +1,7 @@
 // Evaluations inside one server: when an episode of an experience request ends, the request
 // may end too. Started with the server; its work in flight is awaited when it stops.
 import type { Kysely } from "kysely";
-import type { EpisodeSettledEvent } from "../domain/jobs.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
 import { experienceRequestOfEpisode, settleableExperienceRequests, settleExperienceRequest } from "./experience-requests.ts";
