@@ -31,6 +31,9 @@ import { runnerHandlers } from "./episodes/queue-routes.ts";
 import { type BudgetsInfo, serviceHandlers } from "./service/routes.ts";
 import { standingsHandlers } from "./leagues/standings-routes.ts";
 import { registerOperations } from "./http/register-operations.ts";
+import { experienceTopicRules } from "./evaluations/event-topics.ts";
+import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
+import { combineTopicRules } from "./events/topic-rules.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -93,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
 
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
-  await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: leagueTopicRules });
+  await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -115,6 +118,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...roundHandlers,
     ...standingsHandlers(deps.leaguePlay.standings),
     ...competitionEventHandlers,
+    ...experienceRequestHandlers,
+    ...bulkUploadHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

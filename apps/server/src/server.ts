@@ -7,6 +7,7 @@ import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./app.ts";
 import type { AppContext } from "./http/handler.ts";
+import { Evaluations } from "./evaluations/runtime.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
@@ -72,6 +73,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     leaguePlay = play;
+    const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    evaluations.sweep();
     const { app, context } = await buildApp({
       config,
       store,
@@ -79,7 +82,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,
-      onEpisodeSettled: (event) => play.onEpisodeSettled(event),
+      onEpisodeSettled: (event) => {
+        play.onEpisodeSettled(event);
+        evaluations.onEpisodeSettled(event);
+      },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       logger: options.logger ?? true,
       readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
@@ -110,6 +116,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         } finally {
           clearTimeout(force);
         }
+        await evaluations.stop();
         await play.stop();
         await limiter.close();
         await store.close();

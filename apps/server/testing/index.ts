@@ -9,3 +9,4 @@ export * from "./test-league.ts";
 export * from "./test-socket.ts";
 export * from "./test-store.ts";
 export { packDirectory } from "../src/blobs/tarball.ts";
+export * from "./test-episode-file.ts";

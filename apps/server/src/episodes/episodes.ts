@@ -271,20 +271,27 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
   const results = parseJson<Record<string, unknown>>(row.results);
   const [view] = await episodeViews(db, [row], "");
   const scores = parseJson<number[]>(row.scores);
-  const { scores: _omit, ...gameStats } = results;
+  const { scores: _omit, policy_agents: uploadedAgents, ...gameStats } = results;
   const steps = typeof results.steps === "number" ? results.steps : typeof results.turns === "number" ? results.turns : null;
+  // Bulk-uploaded episodes carry their agents' rewards and metrics per seat.
+  const agentsBySeat = Array.isArray(uploadedAgents) ? (uploadedAgents as { agent_id: number; reward: number; metrics: Record<string, number> }[][]) : null;
   return {
     game_stats: gameStats,
-    policy_stats: (view?.participants ?? []).map((p) => ({
-      position: p.position,
-      policy_version_id: p.policy_version_id,
-      policy_name: p.policy_name,
-      policy_version: p.version,
-      num_agents: 1,
-      avg_metrics: {},
-      avg_reward: scores[p.position] ?? null,
-      agents: [{ agent_id: 0, reward: scores[p.position] ?? null, metrics: {} }],
-    })),
+    policy_stats: (view?.participants ?? []).map((p) => {
+      const agents = agentsBySeat?.[p.position] ?? [{ agent_id: 0, reward: scores[p.position] ?? null, metrics: {} }];
+      const avg: Record<string, number> = {};
+      for (const agent of agents) for (const [k, v] of Object.entries(agent.metrics)) avg[k] = (avg[k] ?? 0) + v / agents.length;
+      return {
+        position: p.position,
+        policy_version_id: p.policy_version_id,
+        policy_name: p.policy_name,
+        policy_version: p.version,
+        num_agents: agents.length,
+        avg_metrics: avg,
+        avg_reward: agentsBySeat ? agents.reduce((sum, a) => sum + (a.reward ?? 0), 0) / Math.max(1, agents.length) : (scores[p.position] ?? null),
+        agents,
+      };
+    }),
     steps: steps === null ? null : Math.trunc(steps),
   };
 }

@@ -1,5 +1,6 @@
 import { derivedArtifact, episodeStats, episodeViews, getEpisodeRow, listEpisodeChanges, listEpisodes, policyArtifacts, policyLog, readArtifact } from "./episodes.ts";
-import { defineHandlers } from "../http/handler.ts";
+import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { episodeBundle } from "./bundle.ts";
 
 export const episodeHandlers = defineHandlers({
   listEpisodeRequests: async ({ identity, query, app, request }) => listEpisodes(app.store.db, identity, query, app.baseUrl(request)),
@@ -16,6 +17,12 @@ export const episodeHandlers = defineHandlers({
     const bytes = type === "spec" || type === "game-config" ? await derivedArtifact(app.store.db, row, type) : await readArtifact(app.store.db, app.blobs, row.id, type);
     reply.header("content-disposition", `attachment; filename="${row.id}-${type}${type === "replay" || type === "logs" ? "" : ".json"}"`);
     return bytes;
+  },
+  getEpisodeBundle: async ({ identity, params, query, app, reply }) => {
+    const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
+    const stream = await episodeBundle(app.store.db, app.blobs, identity, row, query.include);
+    void reply.code(200).type("application/zip").header("content-disposition", `attachment; filename="${row.id}.zip"`).send(stream);
+    return REPLIED;
   },
   getEpisodeStats: async ({ identity, params, app }) => episodeStats(app.store.db, await getEpisodeRow(app.store.db, identity, params.episode_request_id)),
   listPolicyArtifacts: async ({ identity, params, app }) => policyArtifacts(app.store.db, await getEpisodeRow(app.store.db, identity, params.episode_request_id)),

@@ -25,6 +25,7 @@ export interface NewEvent {
   userId?: string | null;
   roundId?: string | null;
   episodeRequestId?: string | null;
+  experienceRequestId?: string | null;
   refs: EventRefs;
   headline: string;
   summary?: string;
@@ -46,6 +47,7 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
       division_id: event.refs.division?.id ?? null,
       round_id: event.roundId ?? null,
       episode_request_id: event.episodeRequestId ?? null,
+      experience_request_id: event.experienceRequestId ?? null,
       player_id: event.refs.player?.id ?? null,
       policy_version_id: event.refs.policy_version?.id ?? null,
       refs: JSON.stringify(event.refs),

@@ -76,6 +76,7 @@ export function registerOperations(app: FastifyInstance, ctx: AppContext, operat
       method: op.method,
       url: routerPath(op.path),
       config: { op },
+      ...(op.maxBodyBytes !== undefined ? { bodyLimit: op.maxBodyBytes } : {}),
       handler: async (request, reply) => {
         const parsed = parseInputs(op, request);
         if (!parsed.ok) return reply.code(422).send({ detail: parsed.items });

@@ -1,0 +1,17 @@
+// Every command group, in the order `gauntlet --help` lists them. A new group of the
+// service is one file in this folder exporting a CommandGroup, added to this list.
+import type { CommandGroup } from "./group.ts";
+import { auth } from "./auth.ts";
+import { league } from "./league.ts";
+import { division } from "./division.ts";
+import { leaderboard } from "./leaderboard.ts";
+import { round } from "./round.ts";
+import { events } from "./events.ts";
+import { coworld } from "./coworld.ts";
+import { policy } from "./policy.ts";
+import { submit } from "./submit.ts";
+import { episode } from "./episode.ts";
+import { watch } from "./watch.ts";
+import { completion } from "./completion.ts";
+
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, watch, completion];

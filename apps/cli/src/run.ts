@@ -1,0 +1,91 @@
+// Builds the program and runs one command line, turning every failure into one line on
+// standard error and an exit code.
+import { Command, CommanderError } from "commander";
+import { commandGroups } from "./commands/index.ts";
+import { globals } from "./context.ts";
+import { explain } from "./errors.ts";
+import { EXIT } from "./exit-codes.ts";
+import { red } from "./terminal.ts";
+import { version } from "./version.ts";
+
+const ROOT_HELP = `
+Examples:
+  $ gauntlet auth login --server https://gauntlet.example.com
+  $ gauntlet league list
+  $ gauntlet division list --league league_…
+  $ gauntlet leaderboard div_…
+  $ gauntlet policy upload ./my-bot --name my-bot --run "node bot.ts"
+  $ gauntlet submit my-bot --league league_…
+  $ gauntlet leaderboard div_… --json | jq '.[0]'
+
+Server and token:
+  --server URL, else GAUNTLET_SERVER, else the server of the last \`gauntlet auth login\`;
+  GAUNTLET_TOKEN, else the token saved for that server.
+
+Output:
+  Tables for people; --json prints the API's response exactly. Colour only on a terminal,
+  never with NO_COLOR.
+
+Exit codes:
+  0 ok · 1 the service or network failed · 2 bad usage or input · 3 not found ·
+  4 not signed in or no server configured · 130 interrupted
+
+Learn more about a command: gauntlet <command> --help`;
+
+/** commander's messages ("error: unknown command 'x'\n(Did you mean y?)") as one line. */
+function oneLine(message: string): string {
+  return message
+    .replace(/^error:\s*/i, "")
+    .replace(/\n\(Did you mean (.*)\?\)/, " (did you mean $1?)")
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+export function buildProgram(state: { exitCode: number }): Command {
+  const program = new Command("gauntlet")
+    .description("The command line for Gauntlet, the tournament service for AI policies.")
+    .version(version, "-V, --version")
+    .option("--server <url>", "the Gauntlet server (default: GAUNTLET_SERVER, else the last sign-in)")
+    .option("--json", "print the API's response as JSON instead of a table")
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) => write(`gauntlet: ${red(oneLine(message), process.stderr)}\n`),
+    })
+    .addHelpText("after", ROOT_HELP);
+  for (const group of commandGroups) group.register(program, state);
+  return program;
+}
+
+export async function run(argv: readonly string[]): Promise<number> {
+  const state = { exitCode: EXIT.ok as number, command: null as Command | null };
+  const program = buildProgram(state);
+  // Any action reports its command here, so errors know which --server it used.
+  program.hook("preAction", (_root, action) => {
+    state.command = action;
+  });
+  const interrupt = () => process.exit(EXIT.interrupted);
+  process.once("SIGINT", interrupt);
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    await program.parseAsync([...argv], { from: "user" });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end with code 0; commander has already printed any message.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const server = state.command ? (globals(state.command).server ?? process.env.GAUNTLET_SERVER ?? null) : null;
+    const { message, exitCode } = await explain(error, server);
+    process.stderr.write(`gauntlet: ${red(message, process.stderr)}\n`);
+    return exitCode;
+  } finally {
+    process.off("SIGINT", interrupt);
+  }
+}
