@@ -6,8 +6,9 @@
 // (a test's timeout only turns a hang into a failure), and the slow end-to-end files,
 // `*.e2e.test.ts`, run in a task of their own: `pnpm test` (script `test`) leaves them out, the
 // script `test:e2e` runs only them, and `vitest run <file>` runs whatever it is given.
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 export const E2E_FILES = ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"];
@@ -19,11 +20,22 @@ export function testWorkers(env: Record<string, string | undefined> = process.en
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
 
+/** Whether the package has a `test:e2e` script to run its end-to-end files. */
+function hasE2eScript(packageDir: string): boolean {
+  try {
+    const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+    return typeof json.scripts?.["test:e2e"] === "string";
+  } catch {
+    return false;
+  }
+}
+
 /** Which files a run takes, by the package script that started it. */
-function selection(script: string | undefined): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
+function selection(packageDir: string, script: string | undefined): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
   const all = ["src/**/*.test.ts", "test/**/*.test.ts"];
   if (script === "test:e2e") return { include: E2E_FILES };
-  if (script === "test") return { include: all, exclude: ["**/node_modules/**", ...E2E_FILES] };
+  // `test` leaves the end-to-end files to `test:e2e` — only where that script exists to run them.
+  if (script === "test" && hasE2eScript(packageDir)) return { include: all, exclude: ["**/node_modules/**", ...E2E_FILES] };
   return { include: all };
 }
 
@@ -36,7 +48,7 @@ export function preset(packageDir: string, overrides: ViteUserConfig["test"] = {
     : ["default"];
   return defineConfig({
     test: {
-      ...selection(script),
+      ...selection(packageDir, script),
       maxWorkers: testWorkers(),
       // Only a hang should reach these: waits end on their condition, however slow the machine.
       testTimeout: 240_000,
