@@ -3,17 +3,19 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadSecretBox } from "./auth/secret-box.ts";
 import { DirectoryBlobStore } from "./blobs/blob-store.ts";
-import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
+import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { Env, ServerConfig } from "./config.ts";
-import { buildApp } from "./http/app.ts";
+import { buildApp } from "./app.ts";
 import type { AppContext } from "./http/handler.ts";
-import { LeaguePlay } from "./league-play/runtime.ts";
+import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly context: AppContext;
+  /** League play: its event bus and hub, its scheduler and its standings cache. */
+  readonly leaguePlay: LeaguePlay;
   readonly store: Store;
   /** The API at the root of the alt host (127.0.0.1). */
   readonly url: string;
@@ -92,6 +94,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     return {
       app,
       context,
+      leaguePlay: play,
       store,
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,

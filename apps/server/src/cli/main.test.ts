@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client } from "../testing/http.ts";
+import { client } from "../../testing/http.ts";
 
 const MAIN = join(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-cli-"));

@@ -3,12 +3,12 @@
 import type { Coworld } from "@gauntlet/core";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { resolveConfig } from "../config.ts";
-import { ServiceError } from "../domain/errors.ts";
+import { ServiceError } from "../shared/errors.ts";
 import { startServer } from "../server.ts";
 import { openStore, type Store } from "../store/database.ts";
-import { createApiToken } from "../domain/tokens.ts";
-import { createGame } from "../domain/games.ts";
-import { createUser, findUserByEmail } from "../domain/users.ts";
+import { createApiToken } from "../identity/tokens.ts";
+import { createGame } from "../games/games.ts";
+import { createUser, findUserByEmail } from "../identity/users.ts";
 import { startEmbeddedRunner, embeddedWorkDir, type EmbeddedRunner } from "../embedded/embedded-runner.ts";
 import { createDemoLeague, type DemoLeague } from "../embedded/demo.ts";
 import { registerExampleCoworld } from "../embedded/example-coworld.ts";
@@ -60,7 +60,7 @@ withStorageOptions(
   let demo: DemoLeague | null = null;
   if (example && flags.demo) {
     try {
-      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.leaguePlay.bus, example);
+      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.events.bus, example);
     } catch (error) {
       process.stderr.write(`the demo league could not be created: ${error instanceof Error ? error.message : String(error)}\n`);
     }

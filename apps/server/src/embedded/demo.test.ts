@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { eventually } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createDemoLeague, DEMO_LEAGUE_NAME } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
 
@@ -36,7 +36,7 @@ describe("createDemoLeague", () => {
   });
 
   it("makes a public league of two divisions with the baselines seeded as an A and a B team, once", async () => {
-    const { db, bus } = t.server.context.leaguePlay;
+    const { db, bus } = t.server.leaguePlay;
     const demo = await createDemoLeague(db, t.server.context.blobs, bus, example);
     if (!demo) throw new Error("no demo league");
     expect(demo.league).toMatchObject({ name: DEMO_LEAGUE_NAME, public: true, game: { id: example.game_id } });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Certification, Coworld, Token } from "@gauntlet/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { client } from "../testing/http.ts";
+import { client } from "../../testing/http.ts";
 import { TOKEN_FILE } from "./runner-token.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");

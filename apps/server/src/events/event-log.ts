@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import type { CompetitionEvent, CompetitionEventType, DivisionRef, EventAudience, LeagueRef, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso, parseJson } from "../domain/clock.ts";
-import { nextValue } from "../domain/counters.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { nextValue } from "../shared/counters.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 
 export const EVENT_SEQ = "competition_events";

@@ -1,7 +1,7 @@
 // Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
 import type { ValidationErrorItem } from "@gauntlet/core";
 import type { FastifyError, FastifyInstance } from "fastify";
-import { InputError, ServiceError } from "../domain/errors.ts";
+import { InputError, ServiceError } from "../shared/errors.ts";
 import { UNROUTABLE } from "./base-path.ts";
 import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store-unavailable.ts";

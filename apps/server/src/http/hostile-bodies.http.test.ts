@@ -1,7 +1,7 @@
 // The bodies an outsider first broke the server with: deep nesting echoed back in a 422.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { http } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
 describe("hostile bodies", () => {
   let server: TestServer;

@@ -4,8 +4,8 @@
 import { type OperationDef, routerPath, toValidationItems, type ValidationErrorItem } from "@gauntlet/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { isAuthenticated } from "../domain/identity.ts";
-import { identityOf } from "./authenticate-request.ts";
+import { isAuthenticated } from "../auth/identity.ts";
+import { identityOf } from "../auth/request-identity.ts";
 import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
 import { validationBody } from "./errors.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";

@@ -1,7 +1,7 @@
 // Schema-driven fuzzing of every operation of /openapi.json, bounded for CI: a fixed, seeded
 // number of cases per operation (GAUNTLET_FUZZ_CASES, GAUNTLET_FUZZ_SEED), with and without tokens.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../src/testing/start-server.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { runFuzz } from "./run-fuzz.ts";
 
 const generated = Number(process.env.GAUNTLET_FUZZ_CASES ?? 6);

@@ -1,6 +1,6 @@
 // Drives the fuzz cases of every operation of /openapi.json against a started server and
 // collects figures and problems (shared by the CI test and `pnpm reliability`).
-import type { TestServer } from "../../src/testing/start-server.ts";
+import type { TestServer } from "../../testing/start-server.ts";
 import type { Components } from "./arbitraries.ts";
 import { casesFor, type FuzzRequest, operationsOf } from "./fuzz-cases.ts";
 import { problemsOf } from "./response-checks.ts";
