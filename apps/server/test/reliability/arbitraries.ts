@@ -9,7 +9,7 @@ export type Components = Record<string, JsonSchema>;
 /** Values no schema expects: huge and negative numbers, NUL bytes, odd Unicode, traversal. */
 export const hostileScalar: fc.Arbitrary<unknown> = fc.constantFrom(
   -1,
-  -9007199254740993,
+  -(2 ** 53) - 2,
   1e308,
   -1e308,
   Number.MAX_SAFE_INTEGER * 1024,
@@ -58,20 +58,20 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<unknown> {
 }
 
 /** An arbitrary for one schema; `depth` bounds recursion through $refs. */
-export function arbitraryFor(schema: JsonSchema, components: Components, depth = 0): fc.Arbitrary<unknown> {
+export function arbitraryFor(schema: JsonSchema, components: Components, depth = 0, hostile = true): fc.Arbitrary<unknown> {
   const s = ref(schema, components);
   if (depth > 5) return fc.constant(null);
+  const shaped = shapedFor(s, components, depth, hostile);
   // One time in ten, a hostile value in place of whatever was expected.
-  const shaped = shapedFor(s, components, depth);
-  return fc.oneof({ weight: 9, arbitrary: shaped }, { weight: 1, arbitrary: hostileScalar });
+  return hostile ? fc.oneof({ weight: 9, arbitrary: shaped }, { weight: 1, arbitrary: hostileScalar }) : shaped;
 }
 
-function shapedFor(s: JsonSchema, components: Components, depth: number): fc.Arbitrary<unknown> {
+function shapedFor(s: JsonSchema, components: Components, depth: number, hostile: boolean): fc.Arbitrary<unknown> {
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...(s.enum as unknown[]));
   const alternatives = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(alternatives) && alternatives.length) return fc.oneof(...alternatives.map((a) => arbitraryFor(a, components, depth + 1)));
-  if (Array.isArray(s.allOf) && s.allOf.length) return arbitraryFor(s.allOf[0] as JsonSchema, components, depth + 1);
+  if (Array.isArray(alternatives) && alternatives.length) return fc.oneof(...alternatives.map((a) => arbitraryFor(a, components, depth + 1, hostile)));
+  if (Array.isArray(s.allOf) && s.allOf.length) return arbitraryFor(s.allOf[0] as JsonSchema, components, depth + 1, hostile);
   const type = Array.isArray(s.type) ? (s.type[0] as string) : (s.type as string | undefined);
   switch (type) {
     case "string":
@@ -89,13 +89,13 @@ function shapedFor(s: JsonSchema, components: Components, depth: number): fc.Arb
       return fc.constant(null);
     case "array": {
       const items = (s.items as JsonSchema | undefined) ?? {};
-      return fc.array(arbitraryFor(items, components, depth + 1), { maxLength: Math.min(typeof s.maxItems === "number" ? s.maxItems : 4, 4) });
+      return fc.array(arbitraryFor(items, components, depth + 1, hostile), { maxLength: Math.min(typeof s.maxItems === "number" ? s.maxItems : 4, 4) });
     }
     case "object": {
       const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set((s.required ?? []) as string[]);
       const record: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, prop] of Object.entries(properties)) record[name] = arbitraryFor(prop, components, depth + 1);
+      for (const [name, prop] of Object.entries(properties)) record[name] = arbitraryFor(prop, components, depth + 1, hostile);
       const keys = Object.keys(properties);
       if (keys.length === 0) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
       return fc.record(record, { requiredKeys: keys.filter((k) => required.has(k)) });

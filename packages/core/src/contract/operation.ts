@@ -41,10 +41,11 @@ export type AuthMode = "none" | "optional" | "required";
  * - `owner`: signed in, and the object named in the path is answered only to its owner (or
  *   its league's commissioner, or an admin); to anyone else it is 404 (a private object) or 403.
  * - `admin`: admins only (403 to every other signed-in subject).
- * - `runner`: machine (runner) tokens and admins only (403 to a person's token).
+ * - `runner`: machine (runner) tokens only (403 to a person's token, an admin's too).
+ * - `credential`: anyone; the body carries its own credential, so a wrong one is 401.
  * When absent, `accessOf` derives it from `auth`: `required` → `signed_in`, else `public`.
  */
-export type Access = "public" | "signed_in" | "user" | "owner" | "admin" | "runner";
+export type Access = "public" | "signed_in" | "user" | "owner" | "admin" | "runner" | "credential";
 
 export type ResponseKind = "json" | "html" | "text" | "javascript" | "bytes";
 
