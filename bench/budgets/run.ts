@@ -16,7 +16,7 @@ import { createClient } from "redis";
 import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts";
 import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
 import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
-import { startTestServer } from "../../apps/server/src/testing/start-server.ts";
+import { startTestServer } from "@gauntlet/server/testing";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

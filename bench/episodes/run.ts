@@ -12,9 +12,9 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { CoworldManifest } from "@gauntlet/core";
-import { createEpisode } from "../../apps/server/src/domain/episodes.ts";
+import { createEpisode } from "../../apps/server/src/episodes/episodes.ts";
 import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
-import { startTestServer } from "../../apps/server/src/testing/start-server.ts";
+import { startTestServer } from "@gauntlet/server/testing";
 
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 30);
 const VARIANT = process.env.BENCH_VARIANT ?? "duel-small";

@@ -19,14 +19,11 @@ import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
 import { parseLadderSettings, type LeasedJob, type TriggerRoundResponse } from "@gauntlet/core";
-import { complete } from "../../apps/server/src/domain/jobs.ts";
-import { openSocket } from "../../apps/server/src/events/test-socket.ts";
-import { applyRound, type SettledEpisode } from "../../apps/server/src/league/index.ts";
-import { seatSubject, settleRound } from "../../apps/server/src/league-play/round-settle.ts";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague } from "../../apps/server/src/league-play/test-league.ts";
+import { complete } from "../../apps/server/src/episodes/work-queue.ts";
+import { openSocket, byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague, client, startTestServer, type TestServer } from "@gauntlet/server/testing";
+import { applyRound, type SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
+import { seatSubject, settleRound } from "../../apps/server/src/leagues/round-settle.ts";
 import type { StartOptions } from "../../apps/server/src/server.ts";
-import { client } from "../../apps/server/src/testing/http.ts";
-import { startTestServer, type TestServer } from "../../apps/server/src/testing/start-server.ts";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -129,8 +126,8 @@ async function ratingCost(): Promise<string[][]> {
       for (const name of roster) await tl.submit(await tl.addPlayer(name));
       const started = await client(t.url, tl.commissioner.token).post<TriggerRoundResponse>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
       const roundId = started.body.rounds[0]?.id ?? "";
-      const { db, bus } = t.server.context.leaguePlay;
-      const { blobs, box } = t.server.context.queue;
+      const { db, bus } = t.server.leaguePlay;
+      const { blobs, secrets: box } = t.server.context;
       // Results recorded without the settle hook, so that settlement can be timed on its own.
       const jobs = await db.selectFrom("jobs as j").innerJoin("episode_requests as e", "e.id", "j.episode_request_id").select(["j.id", "e.id as episode"]).where("e.round_id", "=", roundId).execute();
       const seats = await db.selectFrom("episode_participants as p").innerJoin("players as pl", "pl.id", "p.player_id").select(["p.episode_request_id", "p.position", "pl.name"]).where("p.episode_request_id", "in", jobs.map((j) => j.episode)).execute();
@@ -184,7 +181,7 @@ function percentile(values: number[], p: number): number {
 async function eventLatency(label: string, env: Record<string, string>): Promise<string[][]> {
   const t = await startTestServer({ env: { ...BASE_ENV, ...env } });
   try {
-    await t.server.context.leaguePlay.bus.ready();
+    await t.server.leaguePlay.bus.ready();
     const tl = await createTestLeague(t);
     for (const name of ["Ada", "Bo"]) await tl.submit(await tl.addPlayer(name));
     const socket = openSocket(t.url);

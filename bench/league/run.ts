@@ -5,7 +5,7 @@
 //
 //   node bench/league/run.ts [--seats N] [--episodes N]
 import { parseLadderSettings, type LadderSettings, type RankingKind } from "@gauntlet/core";
-import { applyEpisode, closeRound, createRng, type RatingState, type Rng, type SettledEpisode } from "../../apps/server/src/league/index.ts";
+import { applyEpisode, closeRound, createRng, type RatingState, type Rng, type SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
 
 const PLAYERS = 1_000;
 const ROUND_SIZE = 1_000;

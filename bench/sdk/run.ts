@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   console.log(`\n  of which the contract's schema check (League.parse): ${schemaOnly().toFixed(1)} µs per call`);
 
   if (process.argv.includes("--real")) {
-    const { startTestServer } = await import("../../apps/server/src/testing/start-server.ts");
+    const { startTestServer } = await import("@gauntlet/server/testing");
     // Budgets off: the bench makes more calls than a user's minute allows.
     const real = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off" } });
     try {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createClient } from "@gauntlet/sdk";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/testing/start-server.ts";
+import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 import { MAIN, cleanEnv, json, newConfigHome, runCli } from "./run-cli.ts";
 
 const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");

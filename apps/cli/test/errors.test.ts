@@ -2,7 +2,7 @@
 // documented exit code.
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/testing/start-server.ts";
+import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 import { newConfigHome, runCli, type CliResult } from "./run-cli.ts";
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-// As npm users get it: pack core, sdk and cli, install the tarballs into an empty npm
+// As npm users get it: pack core, sdk, tui and cli, install the tarballs into an empty npm
 // project, and run the installed `gauntlet` (built dist/, nothing from the workspace).
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { createClient } from "@gauntlet/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/testing/start-server.ts";
+import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 import { json, runCommand } from "./run-cli.ts";
 
 const run = promisify(execFile);
@@ -26,11 +26,11 @@ afterAll(async () => {
 
 it("installs from packed tarballs into an empty npm project and runs", async () => {
   const tarballs = join(work, "tarballs");
-  for (const dir of ["packages/core", "packages/sdk", "apps/cli"]) {
+  for (const dir of ["packages/core", "packages/sdk", "apps/tui", "apps/cli"]) {
     await run("npx", ["-y", "pnpm@10", "pack", "--pack-destination", tarballs], { cwd: join(root, dir), maxBuffer: 16 * 1024 * 1024 });
   }
   const files = readdirSync(tarballs).filter((f) => f.endsWith(".tgz"));
-  expect(files.sort()).toEqual(["gauntlet-cli-0.1.0.tgz", "gauntlet-core-0.1.0.tgz", "gauntlet-sdk-0.1.0.tgz"]);
+  expect(files.sort()).toEqual(["gauntlet-cli-0.1.0.tgz", "gauntlet-core-0.1.0.tgz", "gauntlet-sdk-0.1.0.tgz", "gauntlet-tui-0.1.0.tgz"]);
 
   const project = join(work, "project");
   await run("mkdir", ["-p", project]);

@@ -25,7 +25,7 @@ describe("gauntlet-runner", () => {
   });
 
   it("exits 1 with one line when the server refuses its token", async () => {
-    const { startTestServer } = await import("../../server/src/testing/start-server.ts");
+    const { startTestServer } = await import("@gauntlet/server/testing");
     const server = await startTestServer();
     try {
       const user = await server.newUser();

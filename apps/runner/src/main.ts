@@ -25,7 +25,7 @@ try {
 const redactor = new Redactor();
 // The runner's own token is never logged either.
 redactor.hold([settings.token]);
-const log = createLog({ format: settings.logFormat, redactor, write: (line) => process.stdout.write(line) });
+const log = createLog({ format: settings.logFormat, level: settings.logLevel, redactor, write: (line) => process.stdout.write(line) });
 const client = createClient({ baseUrl: settings.server, token: settings.token, useSavedCredentials: false, env: {} });
 
 // Listening from the start: a signal with no listener would end the process at once.

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Coworld } from "@gauntlet/core";
 import type { FetchLike, Gauntlet } from "@gauntlet/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../../server/src/testing/start-server.ts";
+import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 import { isRunning } from "../src/episode/test-support.ts";
 import { apiClient, certify, gridrushDir, killRunners, manifestOf, secretEchoDir, spawnRunner, uploadCoworld, waitFor } from "./support.ts";
 

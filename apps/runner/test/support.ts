@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Certification, Coworld } from "@gauntlet/core";
 import { createClient, type FetchLike, type Gauntlet } from "@gauntlet/sdk";
-import { packDirectory } from "../../server/src/blobs/tarball.ts";
+import { packDirectory } from "@gauntlet/server/testing";
 
 export const runnerMain = join(import.meta.dirname, "../src/main.ts");
 export const gridrushDir = join(import.meta.dirname, "../../../examples/coworlds/gridrush");

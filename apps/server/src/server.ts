@@ -3,17 +3,20 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadSecretBox } from "./auth/secret-box.ts";
 import { DirectoryBlobStore } from "./blobs/blob-store.ts";
-import { ensureFirstAdmin, type FirstAdmin } from "./bootstrap.ts";
+import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { Env, ServerConfig } from "./config.ts";
-import { buildApp } from "./http/app.ts";
+import { buildApp } from "./app.ts";
 import type { AppContext } from "./http/handler.ts";
-import { LeaguePlay } from "./league-play/runtime.ts";
+import { Evaluations } from "./evaluations/runtime.ts";
+import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly context: AppContext;
+  /** League play: its event bus and hub, its scheduler and its standings cache. */
+  readonly leaguePlay: LeaguePlay;
   readonly store: Store;
   /** The API at the root of the alt host (127.0.0.1). */
   readonly url: string;
@@ -70,6 +73,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     leaguePlay = play;
+    const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    evaluations.sweep();
     const { app, context } = await buildApp({
       config,
       store,
@@ -77,7 +82,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,
-      onEpisodeSettled: (event) => play.onEpisodeSettled(event),
+      onEpisodeSettled: (event) => {
+        play.onEpisodeSettled(event);
+        evaluations.onEpisodeSettled(event);
+      },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       logger: options.logger ?? true,
       readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
@@ -92,6 +100,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     return {
       app,
       context,
+      leaguePlay: play,
       store,
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
@@ -107,6 +116,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         } finally {
           clearTimeout(force);
         }
+        await evaluations.stop();
         await play.stop();
         await limiter.close();
         await store.close();

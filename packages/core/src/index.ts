@@ -17,6 +17,8 @@ export * from "./models/coworld-manifest.ts";
 export * from "./models/policy.ts";
 export * from "./models/coworld.ts";
 export * from "./models/episode.ts";
+export * from "./models/experience-request.ts";
+export * from "./models/bulk-upload.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";

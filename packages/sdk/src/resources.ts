@@ -81,6 +81,7 @@ export const resources = {
   listEpisodeChanges: ["episodeRequests", "changes"],
   getEpisodeRequest: ["episodeRequests", "get"],
   getEpisodeArtifact: ["episodeRequests", "getArtifact"],
+  getEpisodeBundle: ["episodeRequests", "getBundle"],
   getEpisodeStats: ["episodeRequests", "getStats"],
   listPolicyArtifacts: ["episodeRequests", "listPolicyArtifacts"],
   getPolicyLog: ["episodeRequests", "getPolicyLog"],
@@ -109,6 +110,16 @@ export const resources = {
   listCompetitionEvents: ["competitionEvents", "list"],
   // `client.events` also has `subscribe` (the WebSocket itself, client.ts).
   subscribeEvents: ["events", "info"],
+  // Experience requests (hosted evaluations)
+  createExperienceRequest: ["experienceRequests", "create"],
+  listExperienceRequests: ["experienceRequests", "list"],
+  getExperienceRequest: ["experienceRequests", "get"],
+  listExperienceRequestEpisodes: ["experienceRequests", "episodes"],
+  cancelExperienceRequest: ["experienceRequests", "cancel"],
+  // Bulk episode upload
+  startBulkUpload: ["bulkUploads", "start"],
+  putBulkUploadFile: ["bulkUploads", "putFile"],
+  completeBulkUpload: ["bulkUploads", "complete"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

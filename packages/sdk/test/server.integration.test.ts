@@ -6,8 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contract, type OperationId } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { packDirectory } from "../../../apps/server/src/blobs/tarball.ts";
-import { startTestServer, type TestServer } from "../../../apps/server/src/testing/start-server.ts";
+import { packDirectory, startTestServer, type TestServer } from "@gauntlet/server/testing";
 import {
   APIConnectionError,
   APITimeoutError,

@@ -24,6 +24,16 @@ describe("parseRunnerArgs", () => {
     expect(() => parseRunnerArgs(args, env, noOutput)).toThrow(new UsageError(message));
   });
 
+  it("takes the log level from --log-level, else LOG_LEVEL (the server's names too), else info", () => {
+    const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
+    expect(parseRunnerArgs([], env).logLevel).toBe("info");
+    expect(parseRunnerArgs(["--log-level", "warn"], { ...env, LOG_LEVEL: "debug" }).logLevel).toBe("warn");
+    expect(parseRunnerArgs([], { ...env, LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(parseRunnerArgs([], { ...env, LOG_LEVEL: "trace" }).logLevel).toBe("debug");
+    expect(() => parseRunnerArgs([], { ...env, LOG_LEVEL: "loud" }, noOutput)).toThrow(new UsageError('LOG_LEVEL must be one of debug, info, warn, error, not "loud"'));
+    expect(() => parseRunnerArgs(["--log-level", "loud"], env, noOutput)).toThrow("Allowed choices are debug, info, warn, error.");
+  });
+
   it("says what is missing when no server or token is configured", () => {
     expect(() => parseRunnerArgs([], {}, noOutput)).toThrow("no server: pass --server <url> or set GAUNTLET_SERVER");
     expect(() => parseRunnerArgs(["--server", "http://127.0.0.1:1"], {}, noOutput)).toThrow("no token: set GAUNTLET_TOKEN (or pass --token) to a machine token");

@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Env, InvalidServerUrlError, resolveServer, resolveToken, SERVER_ENV, TOKEN_ENV } from "@gauntlet/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 
 export interface RunnerSettings {
   server: string;
@@ -14,6 +15,7 @@ export interface RunnerSettings {
   runnerId: string;
   graceMs: number;
   logFormat: "text" | "json";
+  logLevel: LogLevel;
 }
 
 /** A bad command line: one line for stderr. */
@@ -55,6 +57,7 @@ interface Flags {
   runnerId?: string;
   graceSeconds: number;
   logFormat: "text" | "json";
+  logLevel?: LogLevel;
 }
 
 function command(writeOut: (text: string) => void): Command {
@@ -68,10 +71,21 @@ function command(writeOut: (text: string) => void): Command {
     .option("--runner-id <id>", "this runner's name in leases (default: host name and process id)", runnerId)
     .option("--grace-seconds <s>", "on SIGTERM or SIGINT, how long running episodes may take to finish", seconds, 30)
     .addOption(new Option("--log-format <format>", "log lines for people or for collectors").choices(["text", "json"]).default("text"))
+    .addOption(new Option("--log-level <level>", "debug: each runnable's start and exit; info: a line per job (env LOG_LEVEL; default info)").choices(LOG_LEVELS))
     .helpOption("-h, --help", "show this help")
     .exitOverride()
     .configureOutput({ writeOut, writeErr: () => {}, outputError: () => {} })
     .allowExcessArguments(false);
+}
+
+function logLevelFromEnv(env: Env): LogLevel {
+  const value = env.LOG_LEVEL?.trim().toLowerCase();
+  if (value === undefined || value === "") return "info";
+  // The server's level names (pino) mean the same here.
+  const named = value === "trace" ? "debug" : value === "fatal" ? "error" : value;
+  const level = LOG_LEVELS.find((l) => l === named);
+  if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(env.LOG_LEVEL)}`);
+  return level;
 }
 
 export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut: (text: string) => void = (t) => process.stdout.write(t)): RunnerSettings {
@@ -105,5 +119,6 @@ export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut
     runnerId: flags.runnerId ?? `${hostname()}-${process.pid}`.slice(0, 100),
     graceMs: Math.round(flags.graceSeconds * 1000),
     logFormat: flags.logFormat,
+    logLevel: flags.logLevel ?? logLevelFromEnv(env),
   };
 }

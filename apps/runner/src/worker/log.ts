@@ -1,12 +1,16 @@
 // The runner's own log: one line per event, as text for people or JSON for collectors (and
 // for the benchmark, which reads the timings of each job). Every line passes the redactor.
+// Levels: `debug` each runnable's start and exit, `info` one line per job, `warn` and `error`
+// what needs attention; lines below the chosen level are not written.
 import type { Redactor } from "./redactor.ts";
 
 export type LogFormat = "text" | "json";
-export type LogLevel = "info" | "warn" | "error";
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
 export interface RunnerLog {
+  debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
@@ -14,6 +18,8 @@ export interface RunnerLog {
 
 export interface LogOptions {
   format: LogFormat;
+  /** The lowest level written (default `info`). */
+  level?: LogLevel;
   redactor: Redactor;
   write: (line: string) => void;
   now?: () => Date;
@@ -26,7 +32,9 @@ function textValue(value: string | number | boolean | null): string {
 
 export function createLog(options: LogOptions): RunnerLog {
   const now = options.now ?? (() => new Date());
+  const lowest = LOG_LEVELS.indexOf(options.level ?? "info");
   const emit = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    if (LOG_LEVELS.indexOf(level) < lowest) return;
     const clean: Record<string, string | number | boolean | null> = {};
     for (const [key, value] of Object.entries(fields)) {
       if (value === undefined) continue;
@@ -42,6 +50,7 @@ export function createLog(options: LogOptions): RunnerLog {
     options.write(`${time} ${level.padEnd(5)} ${[msg, ...tail].join(" ")}\n`);
   };
   return {
+    debug: (message, fields) => emit("debug", message, fields),
     info: (message, fields) => emit("info", message, fields),
     warn: (message, fields) => emit("warn", message, fields),
     error: (message, fields) => emit("error", message, fields),

@@ -52,7 +52,7 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
   else shutdown.addEventListener("abort", onShutdown, { once: true });
   const heartbeat = startHeartbeat({ queue, jobId: job.job_id, leaseSeconds: deps.leaseSeconds, log, onLost: () => halt("lost") });
   let jobDir: string | null = null;
-  log.info("job leased", { ...ids, coworld: `${job.coworld.name}@${job.coworld.version}`, episode_request: job.episode_request_id, seats: job.players.length });
+  log.debug("job leased", { ...ids, coworld: `${job.coworld.name}@${job.coworld.version}`, episode_request: job.episode_request_id, seats: job.players.length });
 
   const runnerError = async (error: unknown): Promise<JobEnd> => {
     const message = deps.redactor.redact(error instanceof Error ? error.message : String(error));
@@ -147,13 +147,13 @@ function logEvent(deps: JobDeps, ids: { job: string; attempt: number }, jobDir: 
   switch (event.type) {
     case "started":
       if (event.pid !== null) deps.instance.recordGroup(jobDir, event.pid);
-      deps.log.info("started", { ...ids, runnable: event.runnable, pid: event.pid });
+      deps.log.debug("started", { ...ids, runnable: event.runnable, pid: event.pid });
       return;
     case "healthy":
-      deps.log.info("game healthy", { ...ids, after_ms: event.after_ms });
+      deps.log.debug("game healthy", { ...ids, after_ms: event.after_ms });
       return;
     case "exited":
-      deps.log.info("exited", { ...ids, runnable: event.runnable, code: event.code, signal: event.signal, error: event.error });
+      deps.log.debug("exited", { ...ids, runnable: event.runnable, code: event.code, signal: event.signal, error: event.error });
       return;
     case "note":
       deps.log.warn(event.message, ids);

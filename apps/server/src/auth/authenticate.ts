@@ -1,7 +1,7 @@
 // Bearer token → identity. Lookups are cached briefly so a hot token costs no query per
 // request; revocations in this process clear the cache at once, elsewhere within the TTL.
 import type { Kysely } from "kysely";
-import type { AuthenticatedIdentity } from "../domain/identity.ts";
+import type { AuthenticatedIdentity } from "./identity.ts";
 import type { Database } from "../store/schema.ts";
 import { hashToken } from "./secrets.ts";
 

@@ -14,6 +14,8 @@ export interface BlobStore {
   /** The bytes, or null when no blob has that hash. */
   get(sha256: string): Promise<Buffer | null>;
   has(sha256: string): Promise<boolean>;
+  /** Where the blob lives, as an address to show (`blobs://sha256/…` for the directory store). */
+  uri(sha256: string): string;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -50,6 +52,11 @@ export class DirectoryBlobStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
     }
+  }
+
+  uri(sha256: string): string {
+    this.#path(sha256);
+    return `blobs://sha256/${sha256}`;
   }
 
   async has(sha256: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client } from "../testing/http.ts";
+import { client } from "../../testing/http.ts";
 
 const MAIN = join(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-cli-"));
@@ -82,6 +82,19 @@ describe("gauntlet-server", () => {
     expect(port.stderr).toContain("expected a port number");
   });
 
+  it("sets up a data directory nothing has used yet when a user is added to it", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "gauntlet-cli-fresh-"));
+    try {
+      const added = await run(["users", "add", "--email", "first@example.test", "--admin", "--data-dir", fresh], "first-password-123\n");
+      expect(added.stderr).toBe("");
+      expect(added.stdout).toMatch(/^added first@example.test \(admin\) as user_/);
+      const token = await run(["tokens", "create", "--email", "first@example.test", "--data-dir", fresh]);
+      expect(token.stdout).toMatch(/^gnt_\S+\n$/);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it("applies migrations on demand", async () => {
     const migrated = await run(["migrate", "--data-dir", dataDir]);
     expect(migrated.code).toBe(0);
@@ -92,6 +105,6 @@ describe("gauntlet-server", () => {
     const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
     server.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(output).toContain("SIGTERM: shutting down");
+    expect(output).toMatch(/SIGTERM: shutting down…\nGauntlet stopped\.\n$/);
   });
 });

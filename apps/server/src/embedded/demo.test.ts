@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
+import { eventually } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createDemoLeague, DEMO_LEAGUE_NAME } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
 
@@ -36,7 +36,7 @@ describe("createDemoLeague", () => {
   });
 
   it("makes a public league of two divisions with the baselines seeded as an A and a B team, once", async () => {
-    const { db, bus } = t.server.context.leaguePlay;
+    const { db, bus } = t.server.leaguePlay;
     const demo = await createDemoLeague(db, t.server.context.blobs, bus, example);
     if (!demo) throw new Error("no demo league");
     expect(demo.league).toMatchObject({ name: DEMO_LEAGUE_NAME, public: true, game: { id: example.game_id } });
@@ -56,7 +56,8 @@ describe("createDemoLeague", () => {
 function start(args: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-demo-"));
   dirs.push(dataDir);
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" };
+  // No log level: the command's own default (quiet).
+  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
   const child = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args], { env });
   children.push(child);
   let output = "";
@@ -88,6 +89,9 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
     expect(moved).toHaveLength(3);
     expect(moved.map((r) => r.player_name).sort()).toEqual(["Greedy A", "Random A", "Wanderer A"]);
     await server.stop();
+    // Quiet by default: the banner, then nothing from the runner while episodes play, and the server's own last line.
+    expect(server.output()).not.toMatch(/\[runner\]|"level":/);
+    expect(server.output()).toMatch(/SIGTERM: shutting down…\nGauntlet stopped\.\n$/);
   }, 120_000);
 
   it("leaves the demo out with --no-demo", async () => {

@@ -27,6 +27,8 @@ export interface EmbeddedRunnerOptions {
   workDir: string;
   /** How long running episodes may take to finish when the server stops. */
   graceSeconds?: number;
+  /** The runner's `--log-level` (its own default, `info`, when absent). */
+  logLevel?: "debug" | "info" | "warn" | "error";
   write?: (line: string) => void;
 }
 
@@ -69,7 +71,7 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       return;
     }
     if (stopping) return;
-    const args = [main, "--server", options.serverUrl, "--runner-id", "embedded", "--work-dir", options.workDir, "--grace-seconds", String(graceSeconds)];
+    const args = [main, "--server", options.serverUrl, "--runner-id", "embedded", "--work-dir", options.workDir, "--grace-seconds", String(graceSeconds), ...(options.logLevel ? ["--log-level", options.logLevel] : [])];
     const started = spawn(process.execPath, args, { env: runnerEnv(token), stdio: ["ignore", "pipe", "pipe", "ipc"], detached: true });
     const startedAt = Date.now();
     child = started;

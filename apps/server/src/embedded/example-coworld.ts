@@ -6,9 +6,9 @@ import { fileURLToPath } from "node:url";
 import type { Coworld } from "@gauntlet/core";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { packDirectory } from "../blobs/tarball.ts";
-import { listCoworlds, uploadCoworld } from "../domain/coworlds.ts";
-import { ServiceError } from "../domain/errors.ts";
-import { storeUpload } from "../domain/policies.ts";
+import { listCoworlds, uploadCoworld } from "../coworlds/coworlds.ts";
+import { ServiceError } from "../shared/errors.ts";
+import { storeUpload } from "../policies/policies.ts";
 import type { Store } from "../store/database.ts";
 import { firstAdminIdentity } from "./first-admin.ts";
 

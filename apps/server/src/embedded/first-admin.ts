@@ -1,6 +1,6 @@
 // The first admin acting as itself, for what the server does on its own behalf at start-up.
 import type { Kysely } from "kysely";
-import type { AuthenticatedIdentity } from "../domain/identity.ts";
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 
 export async function firstAdminIdentity(db: Kysely<Database>): Promise<AuthenticatedIdentity | null> {

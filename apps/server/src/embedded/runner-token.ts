@@ -5,8 +5,8 @@ import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { hashToken } from "../auth/secrets.ts";
-import { nowIso } from "../domain/clock.ts";
-import { createApiToken } from "../domain/tokens.ts";
+import { nowIso } from "../shared/clock.ts";
+import { createApiToken } from "../identity/tokens.ts";
 import type { Database } from "../store/schema.ts";
 import { firstAdminIdentity } from "./first-admin.ts";
 

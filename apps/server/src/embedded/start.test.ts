@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Certification, Coworld, Token } from "@gauntlet/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { client } from "../testing/http.ts";
+import { client } from "../../testing/http.ts";
 import { TOKEN_FILE } from "./runner-token.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
@@ -57,7 +57,8 @@ const runnerInstances = () => {
 
 describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defaults)", () => {
   it("registers the example coworld on an empty data directory and certifies it with its embedded runner", async () => {
-    const server = start();
+    // --verbose: the runner's line per job shows when the episode has been reported.
+    const server = start(["--verbose"]);
     const url = await server.url();
     expect(server.output()).toMatch(/Example coworld registered: gridrush 0\.1\.0 \(cow_/);
     await until(() => server.output(), () => (/\[runner\] \S+ info {2}runner started/.test(server.output()) ? true : null));
@@ -92,7 +93,7 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
 
   it("on a later start registers nothing again and reuses the runner's machine token; --no-runner starts none", async () => {
     const token = readFileSync(join(dataDir, TOKEN_FILE), "utf8");
-    const again = start();
+    const again = start(["--verbose"]);
     const url = await again.url();
     await until(() => again.output(), () => (again.output().includes("runner started") ? true : null));
     expect(again.output()).not.toContain("Example coworld registered");

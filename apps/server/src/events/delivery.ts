@@ -3,7 +3,7 @@
 import type { Kysely } from "kysely";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import { toCompetitionEvent } from "./event-log.ts";
-import type { EventScope } from "./topics.ts";
+import type { EventScope } from "./topic-rules.ts";
 
 export interface Delivery {
   readonly row: CompetitionEventsTable;

@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import type { CompetitionEvent, CompetitionEventType, DivisionRef, EventAudience, LeagueRef, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso, parseJson } from "../domain/clock.ts";
-import { nextValue } from "../domain/counters.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { nextValue } from "../shared/counters.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 
 export const EVENT_SEQ = "competition_events";
@@ -25,6 +25,7 @@ export interface NewEvent {
   userId?: string | null;
   roundId?: string | null;
   episodeRequestId?: string | null;
+  experienceRequestId?: string | null;
   refs: EventRefs;
   headline: string;
   summary?: string;
@@ -46,6 +47,7 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
       division_id: event.refs.division?.id ?? null,
       round_id: event.roundId ?? null,
       episode_request_id: event.episodeRequestId ?? null,
+      experience_request_id: event.experienceRequestId ?? null,
       player_id: event.refs.player?.id ?? null,
       policy_version_id: event.refs.policy_version?.id ?? null,
       refs: JSON.stringify(event.refs),

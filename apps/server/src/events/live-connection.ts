@@ -4,12 +4,11 @@
 import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
-import type { Identity } from "../domain/identity.ts";
+import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 import { makeDeliveries, type Delivery } from "./delivery.ts";
 import type { EventHub, LiveSubscriber } from "./hub.ts";
-import { mayReceive, parseTopic, refuseTopic, topicOf, type Topic } from "./topics.ts";
-import { eventsForTopics } from "./topic-log.ts";
+import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
 /** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`). */
 export const MAX_REPLAY = 10_000;
@@ -18,18 +17,20 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Close code for a client too slow to keep up; not terminal for clients (they resume). */
 export const CLOSE_TOO_SLOW = 4008;
 
-export class LiveConnection implements LiveSubscriber {
+export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
   readonly #socket: WebSocket;
   readonly #identity: Identity;
   readonly #db: Kysely<Database>;
   readonly #hub: EventHub;
-  readonly #topics = new Map<string, Topic>();
+  readonly #rules: TopicRules<T>;
+  readonly #topics = new Map<string, T>();
   #lastSent = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
   #pending: Delivery[] | null = null;
   #work: Promise<void> = Promise.resolve();
 
-  constructor(socket: WebSocket, identity: Identity, db: Kysely<Database>, hub: EventHub) {
+  constructor(socket: WebSocket, identity: Identity, db: Kysely<Database>, hub: EventHub, rules: TopicRules<T>) {
+    this.#rules = rules;
     this.#socket = socket;
     this.#identity = identity;
     this.#db = db;
@@ -50,8 +51,8 @@ export class LiveConnection implements LiveSubscriber {
   #send(delivery: Delivery): void {
     const { row, scope } = delivery;
     if (row.seq <= this.#lastSent) return;
-    const topic = topicOf(this.#identity, this.#topics.values(), row);
-    if (topic === null || !mayReceive(this.#identity, row, scope)) return;
+    const topic = this.#rules.topicOf(this.#identity, this.#topics.values(), row);
+    if (topic === null || !this.#rules.mayReceive(this.#identity, row, scope)) return;
     if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
       return;
@@ -80,8 +81,8 @@ export class LiveConnection implements LiveSubscriber {
     }
     const accepted: string[] = [];
     for (const name of parsed.data.topics) {
-      const topic = parseTopic(name);
-      const refusal = topic ? await refuseTopic(this.#db, this.#identity, topic) : `unknown topic ${name} (division:{id}, league:{id} or episode-requests:mine)`;
+      const topic = this.#rules.parse(name);
+      const refusal = topic ? await this.#rules.refuse(this.#db, this.#identity, topic) : `unknown topic ${name} (${this.#rules.patterns.join(", ")})`;
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
         accepted.push(topic.name);
@@ -99,7 +100,7 @@ export class LiveConnection implements LiveSubscriber {
       let after = Math.max(since, this.#lastSent);
       let sent = 0;
       for (;;) {
-        const rows = await eventsForTopics(this.#db, this.#identity, [...this.#topics.values()], after, 500);
+        const rows = await this.#rules.backlog(this.#db, this.#identity, [...this.#topics.values()], after, 500);
         for (const delivery of await makeDeliveries(this.#db, rows)) this.#send(delivery);
         sent += rows.length;
         const last = rows[rows.length - 1];

@@ -3,11 +3,11 @@
 import { randomBytes } from "node:crypto";
 import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague } from "../league-play/test-league.ts";
-import { client } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
-import { createTestStore } from "../testing/test-store.ts";
-import { openSocket } from "./test-socket.ts";
+import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestStore } from "../../testing/test-store.ts";
+import { openSocket } from "../../testing/test-socket.ts";
 
 let t: TestServer;
 const sockets: { close(): void }[] = [];
@@ -186,7 +186,7 @@ describe("replicas with Redis", () => {
     // The second replica shares the first one's store object; only the first closes it.
     const b = await startTestServer({ testStore: { ...shared, store: { ...shared.store, close: async () => undefined } }, env });
     try {
-      await Promise.all([a.server.context.leaguePlay.bus.ready(), b.server.context.leaguePlay.bus.ready()]);
+      await Promise.all([a.server.leaguePlay.bus.ready(), b.server.leaguePlay.bus.ready()]);
       const tl = await createTestLeague(a);
       const onB = socket(b.url);
       await onB.subscribe([`league:${tl.league.id}`]);

@@ -5,7 +5,8 @@ import fastifyWebsocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData } from "ws";
-import { identityOf } from "../http/authenticate-request.ts";
+import { identityOf } from "../auth/request-identity.ts";
+import type { TopicRules } from "./topic-rules.ts";
 import type { Database } from "../store/schema.ts";
 import type { EventHub } from "./hub.ts";
 import { LiveConnection } from "./live-connection.ts";
@@ -20,12 +21,12 @@ function text(data: RawData): string {
 }
 
 /** Call before the contract's routes are registered. */
-export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely<Database>; hub: EventHub }): Promise<void> {
+export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules }): Promise<void> {
   app.addHook("onRoute", (route) => {
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
       const hub = deps.hub;
-      const connection = new LiveConnection(socket, identityOf(request), deps.db, hub);
+      const connection = new LiveConnection(socket, identityOf(request), deps.db, hub, deps.rules);
       hub.add(connection);
       let alive = true;
       const ping = setInterval(() => {

@@ -4,7 +4,8 @@
 import type { OperationDef } from "@gauntlet/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../auth/authenticate.ts";
-import { ANONYMOUS, type Identity, isAuthenticated } from "../domain/identity.ts";
+import { isAuthenticated } from "../auth/identity.ts";
+import { identityOf, setIdentity } from "../auth/request-identity.ts";
 import type { BudgetGate } from "./budget-gate.ts";
 import { errorBody } from "./errors.ts";
 
@@ -20,14 +21,6 @@ function bearerToken(header: string | undefined): string | null | undefined {
   return match?.[1] ?? null;
 }
 
-/** Makes a server-relative link (such as a 429's documentation_url) absolute for this caller. */
-// Kept beside the request rather than decorated onto it, so the type needs no placeholder value.
-const identities = new WeakMap<FastifyRequest, Identity>();
-
-/** Who is calling: set by the gate before any handler runs. */
-export function identityOf(request: FastifyRequest): Identity {
-  return identities.get(request) ?? ANONYMOUS;
-}
 
 export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
 
@@ -46,7 +39,7 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     const token = bearerToken(request.headers.authorization);
     if (token !== undefined) {
       const identity = token === null ? null : await auth.authenticate(token);
-      if (identity) identities.set(request, identity);
+      if (identity) setIdentity(request, identity);
       else if (!op.invalidTokenIsAnonymous) {
         reply.header("www-authenticate", 'Bearer error="invalid_token"');
         await reply.code(401).send(errorBody("unauthorized", "The bearer token is unknown, revoked or expired."));

@@ -1,6 +1,6 @@
 // Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
 import type { FastifyError, FastifyInstance } from "fastify";
-import { InputError, ServiceError } from "../domain/errors.ts";
+import { InputError, ServiceError } from "../shared/errors.ts";
 import { UNROUTABLE } from "./base-path.ts";
 
 export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}) {

@@ -12,10 +12,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { QueueDeps } from "../domain/jobs.ts";
+import type { EventBus } from "../events/bus.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+import type { EventHub } from "../events/hub.ts";
 import type { ServerConfig } from "../config.ts";
-import type { AuthenticatedIdentity, Identity } from "../domain/identity.ts";
-import type { LeaguePlay } from "../league-play/runtime.ts";
+import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import type { Store } from "../store/database.ts";
 
 /** Returned by a handler that has already sent its reply itself (a redirect, a stream). */
@@ -33,9 +34,10 @@ export interface AppContext {
   readonly readiness: readonly ReadinessCheck[];
   readonly blobs: BlobStore;
   readonly secrets: SecretBox;
-  readonly queue: QueueDeps;
-  /** League play: its event bus and hub (live events) and its scheduler. */
-  readonly leaguePlay: LeaguePlay;
+  /** Domain events: publish on the bus; the hub feeds this replica's WebSocket subscribers. */
+  readonly events: { readonly bus: EventBus; readonly hub: EventHub };
+  /** Told when an episode reaches a final state (the composition root wires league play here). */
+  readonly onEpisodeSettled: ((event: EpisodeSettledEvent) => void) | undefined;
   openApi(): Record<string, unknown>;
   /** The API's base URL as this caller addressed it (prefix on the data host, root elsewhere). */
   baseUrl(request: FastifyRequest): string;

@@ -2,8 +2,8 @@
 // return the first response and create nothing; the same key with another body is 409.
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { conflict } from "../domain/errors.ts";
-import { nowIso } from "../domain/clock.ts";
+import { conflict } from "../shared/errors.ts";
+import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 
 const WINDOW_MS = 24 * 3600_000;

@@ -4,8 +4,8 @@
 import { type OperationDef, routerPath, toValidationItems, type ValidationErrorItem } from "@gauntlet/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { isAuthenticated } from "../domain/identity.ts";
-import { identityOf } from "./authenticate-request.ts";
+import { isAuthenticated } from "../auth/identity.ts";
+import { identityOf } from "../auth/request-identity.ts";
 import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 
@@ -76,6 +76,7 @@ export function registerOperations(app: FastifyInstance, ctx: AppContext, operat
       method: op.method,
       url: routerPath(op.path),
       config: { op },
+      ...(op.maxBodyBytes !== undefined ? { bodyLimit: op.maxBodyBytes } : {}),
       handler: async (request, reply) => {
         const parsed = parseInputs(op, request);
         if (!parsed.ok) return reply.code(422).send({ detail: parsed.items });

@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { advise429, RATE_LIMIT_ERROR_TYPE, RateLimitErrorBody, readBudgetSnapshot } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, type HttpResult } from "../testing/http.ts";
-import { startTestServer, type TestServer } from "../testing/start-server.ts";
-import { createTestStore } from "../testing/test-store.ts";
+import { client, type HttpResult } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestStore } from "../../testing/test-store.ts";
 
 const BUCKET_PREFIXES = ["x-ratelimit-requests-minute", "x-ratelimit-requests-hour", "x-ratelimit-complexity-minute", "x-ratelimit-complexity-hour"];
 const BUCKET_HEADERS = BUCKET_PREFIXES.flatMap((p) => [`${p}-limit`, `${p}-remaining`, `${p}-reset`]);

@@ -23,6 +23,8 @@ export interface Store {
   /** Where the store lives, for logs (never includes a password). */
   readonly location: string;
   migrate(): Promise<void>;
+  /** Whether a migration has yet to be applied (an empty store has all of them pending). */
+  hasPendingMigrations(): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,21 +56,25 @@ export function openStore(options: StoreOptions): Store {
 }
 
 function makeStore(db: Kysely<Database>, engine: Engine, location: string, migrationSchema: string | undefined): Store {
+  // The migration tables live in the store's own schema: looked up by name alone, another
+  // schema's lock table (several test schemas in one database) would be mistaken for ours.
+  const migrator = () => new Migrator({ db, provider: migrationProvider, ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}) });
   return {
     db,
     engine,
     location,
     async migrate() {
       if (engine === "postgres" && migrationSchema && migrationSchema !== "public") await sql`create schema if not exists ${sql.id(migrationSchema)}`.execute(db);
-      // The migration tables live in the store's own schema: looked up by name alone, another
-      // schema's lock table (several test schemas in one database) would be mistaken for ours.
-      const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}) });
-      const { error, results } = await migrator.migrateToLatest();
+      const { error, results } = await migrator().migrateToLatest();
       const failed = results?.find((r) => r.status === "Error");
       if (error || failed) {
         const reason = error instanceof Error ? error.message : String(error ?? "");
         throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${reason}`);
       }
+    },
+    async hasPendingMigrations() {
+      // Reads the migration table only (creates nothing, takes no lock).
+      return (await migrator().getMigrations()).some((m) => m.executedAt === undefined);
     },
     async ping() {
       await sql`select 1`.execute(db);

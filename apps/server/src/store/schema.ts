@@ -231,6 +231,8 @@ export interface EpisodeRequestsTable {
   round_id: string | null;
   pool_id: string | null;
   experience_request_id: string | null;
+  /** The bulk upload an ingested episode came from (purpose `upload`). */
+  bulk_upload_id: string | null;
   game_config: string;
   seed: number;
   max_steps: number | null;
@@ -377,12 +379,52 @@ export interface CompetitionEventsTable {
   episode_request_id: string | null;
   player_id: string | null;
   policy_version_id: string | null;
+  /** The experience request the event belongs to (topic `experience-request:{id}`). */
+  experience_request_id: string | null;
   /** JSON: {player, policy_version, league, division} as they were when the event happened. */
   refs: string;
   headline: string;
   summary: string;
   payload: string;
   created_at: string;
+}
+
+// --- evaluations: experience requests ---
+export interface ExperienceRequestsTable {
+  id: string;
+  requester_user_id: string;
+  coworld_id: string;
+  variant_id: string | null;
+  league_id: string | null;
+  division_id: string | null;
+  /** submitted | running | completed | failed | cancelled (running is derived from the episodes on read) */
+  status: string;
+  episode_count: number;
+  /** JSON: the create body as given (roster, overrides). */
+  request: string;
+  notes: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+// --- evaluations: bulk episode uploads ---
+export interface BulkUploadsTable {
+  id: string;
+  user_id: string;
+  s3_key: string;
+  /** Signs the upload address (never shown). */
+  signing_key: string;
+  expires_at: string;
+  /** started | uploaded | completed */
+  status: string;
+  sha256: string | null;
+  size_bytes: number | null;
+  episodes_created: number | null;
+  duckdb_uri: string | null;
+  created_at: string;
+  completed_at: string | null;
 }
 
 export interface Database {
@@ -417,4 +459,6 @@ export interface Database {
   ladder_ratings: LadderRatingsTable;
   division_leaderboards: DivisionLeaderboardsTable;
   competition_events: CompetitionEventsTable;
+  experience_requests: ExperienceRequestsTable;
+  bulk_uploads: BulkUploadsTable;
 }

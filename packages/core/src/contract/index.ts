@@ -2,7 +2,9 @@
 import type { OperationDef } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
+import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { episodeOperations } from "./operations/episodes.ts";
+import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
@@ -26,6 +28,8 @@ export const contract = {
   ...roundOperations,
   ...standingsOperations,
   ...competitionEventOperations,
+  ...experienceRequestOperations,
+  ...bulkUploadOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -1,9 +1,11 @@
 // Generates the OpenAPI 3.1.0 document from the contract (spec part 1 and 9): named
-// component schemas, bearer security, tags of spec part 1, and each operation's complexity
-// in its `x-rate-limit` entry (spec 8.1.2).
+// component schemas, bearer security, the tags that have operations (with their
+// descriptions), the error responses each operation can give (derived from its auth,
+// parameters and body), and each operation's complexity in its `x-rate-limit` entry (spec 8.1.2).
 import { z } from "zod";
 import { ErrorBody, RateLimitErrorBody, ValidationErrorBody } from "../models/errors.ts";
 import { type OperationDef, extraTags, tags } from "./operation.ts";
+import { tagDescriptions } from "./tag-descriptions.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -82,6 +84,13 @@ function parametersOf(op: OperationDef, collector: SchemaCollector): JsonObject[
   return params;
 }
 
+const UNREADABLE_REQUEST = "The request could not be read: a malformed address (400) or headers that are too large (431).";
+
+/** OpenAPI summaries are plain text (only descriptions are Markdown): inline code loses its backticks. */
+function plainSummary(summary: string): string {
+  return summary.replace(/`([^`]*)`/g, "$1");
+}
+
 function contentFor(kind: OperationDef["responseKind"], schema: JsonObject): JsonObject {
   switch (kind) {
     case "html":
@@ -110,7 +119,9 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     const responses: Record<string, JsonObject> = {};
     const success = collector.convert(op.response, "output");
     responses[String(op.status)] =
-      op.status === 302 ? { description: "Redirect to the callback" } : { description: "Success", content: contentFor(op.responseKind, success) };
+      op.status === 302
+        ? { description: "Redirect to the callback", headers: { Location: { description: "The callback address, with the one-time `code` (and `state`) added", schema: { type: "string", format: "uri" } } } }
+        : { description: "Success", content: contentFor(op.responseKind, success) };
     if (op.params || op.query || op.body) responses["422"] = json(validation, "Validation error (spec 7.1)");
     if (op.auth !== "none") {
       if (!op.invalidTokenIsAnonymous) responses["401"] = json(error, "Missing or invalid token");
@@ -119,10 +130,12 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     if (op.auth === "required" && op.method !== "GET") responses["403"] = json(error, "Not allowed");
     if (op.params) responses["404"] = json(error, "Not found, or not visible to the caller");
     if (op.idempotent) responses["409"] = json(error, "Conflict (an Idempotency-Key reused with another body, or a state conflict)");
+    // An operation that reads no token and no input still refuses a request it cannot read.
+    if (!Object.keys(responses).some((status) => status.startsWith("4"))) responses["4XX"] = { description: UNREADABLE_REQUEST };
 
     const operation: JsonObject = {
       operationId: op.id,
-      summary: op.summary,
+      summary: plainSummary(op.summary),
       tags: [op.tag],
       parameters: parametersOf(op, collector),
       responses,
@@ -150,6 +163,8 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     byMethod[op.method.toLowerCase()] = operation;
   }
 
+  // Groups with no operation yet would be empty entries in the reference's sidebar.
+  const used = new Set(operations.map((op) => op.tag));
   return {
     openapi: "3.1.0",
     info: {
@@ -158,9 +173,10 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
       description:
         options.description ??
         "Leagues, divisions, episodes and games for AI policy tournaments. Every authenticated request draws on shared budgets; see `x-rate-limit` on each operation.",
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: options.servers ?? [],
-    tags: [...tags, ...extraTags].map((name) => ({ name })),
+    tags: [...tags, ...extraTags].filter((name) => used.has(name)).map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." } },

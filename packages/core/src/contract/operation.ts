@@ -53,6 +53,8 @@ export interface OperationDef {
   readonly bodyOptional?: boolean;
   /** Content type of a raw request body; JSON when absent. */
   readonly bodyContentType?: "application/octet-stream" | "application/x-www-form-urlencoded";
+  /** A larger request body than the server's default limit (uploads of files). */
+  readonly maxBodyBytes?: number;
   readonly status: 200 | 201 | 204 | 302;
   readonly response: z.ZodType;
   readonly responseKind?: ResponseKind;

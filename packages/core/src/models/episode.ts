@@ -52,6 +52,24 @@ export const EpisodeRequestPage = z
 
 export const ArtifactType = z.enum(["spec", "game-config", "logs", "error-info", "results", "replay"]);
 
+export const BundlePart = z.enum(["spec", "game-config", "results", "replay", "logs", "error-info", "policy-logs"]);
+
+export const EpisodeBundleQuery = z.object({
+  include: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return BundlePart.options;
+      const parts = v.split(",").map((p) => p.trim());
+      const bad = parts.find((p) => !BundlePart.safeParse(p).success);
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `unknown part ${JSON.stringify(bad)}: use ${BundlePart.options.join(", ")}` });
+        return z.NEVER;
+      }
+      return parts.flatMap((p) => BundlePart.options.filter((o) => o === p));
+    }),
+});
+
 export const EpisodeStats = z
   .object({
     game_stats: z.record(z.string(), z.unknown()),

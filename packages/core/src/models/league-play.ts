@@ -230,6 +230,10 @@ export const CompetitionEventType = z
     "standings_changed",
     "player_promoted",
     "player_relegated",
+    "experience_request_created",
+    "experience_request_completed",
+    "experience_request_failed",
+    "experience_request_cancelled",
   ])
   .meta({ id: "CompetitionEventType" });
 

@@ -34,7 +34,7 @@ export const SubscribeMessage = z
   .meta({ id: "SubscribeMessage" });
 
 /** The topics a client may subscribe to. */
-export const liveTopicPatterns = ["division:{division_id}", "league:{league_id}", "episode-requests:mine"] as const;
+export const liveTopicPatterns = ["division:{division_id}", "league:{league_id}", "episode-requests:mine", "experience-request:{experience_request_id}"] as const;
 
 /** What a plain GET of `/v2/events` (no upgrade) answers: how to use the stream. */
 export const EventsStreamInfo = z

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import { foundation } from "./001-foundation.ts";
 import { episodes } from "./002-episodes.ts";
 import { leaguePlay } from "./003-league-play.ts";
+import { evaluations } from "./004-evaluations.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
   "001-foundation": foundation,
   "002-episodes": episodes,
   "003-league-play": leaguePlay,
+  "004-evaluations": evaluations,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { idSchema, Uuid } from "../../ids.ts";
 import { Bytes, queryInt } from "../../models/common.ts";
-import { ArtifactType, EpisodeRequest, EpisodeRequestId, EpisodeRequestPage, EpisodeStats, PolicyArtifactEntry } from "../../models/episode.ts";
+import { ArtifactType, EpisodeBundleQuery, EpisodeRequest, EpisodeRequestId, EpisodeRequestPage, EpisodeStats, PolicyArtifactEntry } from "../../models/episode.ts";
 import { defineOperation } from "../operation.ts";
 
 const EpisodeParams = z.object({ episode_request_id: EpisodeRequestId });
@@ -63,6 +63,22 @@ export const episodeOperations = {
     auth: "optional",
     complexity: 10,
     params: EpisodeParams.extend({ artifact_type: ArtifactType }),
+    status: 200,
+    response: Bytes,
+    responseKind: "bytes",
+  }),
+  getEpisodeBundle: defineOperation({
+    id: "getEpisodeBundle",
+    method: "GET",
+    path: "/v2/episode-requests/{episode_request_id}/bundle",
+    tag: "Episodes",
+    summary: "A zip of the episode's artifacts, streamed",
+    description:
+      "`include` is a comma-separated list of `spec, game-config, results, replay, logs, error-info, policy-logs` (default: all). Artifacts the episode does not have are left out. Policy logs are included only for those who may read them.",
+    auth: "optional",
+    complexity: 20,
+    params: EpisodeParams,
+    query: EpisodeBundleQuery,
     status: 200,
     response: Bytes,
     responseKind: "bytes",

@@ -1,0 +1,140 @@
+// Assembles the HTTP service: base paths, request ids, body parsers, the request gate
+// (authentication + shared budgets), one route per contract operation, and error bodies.
+import { randomUUID } from "node:crypto";
+import { buildOpenApi, contract, operations } from "@gauntlet/core";
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
+import { Authenticator } from "./auth/authenticate.ts";
+import type { SecretBox } from "./auth/secret-box.ts";
+import type { BlobStore } from "./blobs/blob-store.ts";
+import type { ServerConfig } from "./config.ts";
+import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
+import { installLiveEvents } from "./events/websocket-route.ts";
+import { leagueTopicRules } from "./leagues/event-topics.ts";
+import type { LeaguePlay } from "./leagues/league-play.ts";
+import type { Store } from "./store/database.ts";
+import { createRequestGate } from "./http/authenticate-request.ts";
+import { createUrlRewriter, hostnameOf } from "./http/base-path.ts";
+import type { BudgetGate } from "./http/budget-gate.ts";
+import { installCors } from "./http/cors.ts";
+import { errorBody, installErrorHandling } from "./http/errors.ts";
+import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
+import { competitionEventHandlers } from "./leagues/feed-routes.ts";
+import { coworldHandlers } from "./coworlds/routes.ts";
+import { episodeHandlers } from "./episodes/routes.ts";
+import { gameHandlers } from "./games/routes.ts";
+import { identityHandlers } from "./identity/routes.ts";
+import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
+import { leagueHandlers } from "./leagues/routes.ts";
+import { policyHandlers } from "./policies/routes.ts";
+import { roundHandlers } from "./leagues/round-routes.ts";
+import { runnerHandlers } from "./episodes/queue-routes.ts";
+import { type BudgetsInfo, serviceHandlers } from "./service/routes.ts";
+import { standingsHandlers } from "./leagues/standings-routes.ts";
+import { registerOperations } from "./http/register-operations.ts";
+import { experienceTopicRules } from "./evaluations/event-topics.ts";
+import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
+import { combineTopicRules } from "./events/topic-rules.ts";
+
+export interface AppDeps {
+  config: ServerConfig;
+  store: Store;
+  blobs: BlobStore;
+  secrets: SecretBox;
+  onEpisodeSettled?: (event: EpisodeSettledEvent) => void;
+  leaguePlay: LeaguePlay;
+  budgets?: BudgetGate | undefined;
+  budgetsInfo: () => BudgetsInfo;
+  readiness?: readonly ReadinessCheck[];
+  logger?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
+  const { config, store } = deps;
+  const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 10 * 1024 * 1024,
+    // A line per request only when asked for (debug); errors are always logged.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
+    rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
+    // Errors fastify raises before routing (a malformed URL) get the same body as ours.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      void reply.code(error.statusCode ?? 400).send(errorBody("bad_request", error.message));
+    },
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+
+  await installCors(app, config.corsOrigins);
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
+  });
+  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+
+  const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
+  const base = buildOpenApi(operations);
+  const openApiByHost = new Map<string, Record<string, unknown>>();
+  const context: AppContext = {
+    config,
+    store,
+    auth: new Authenticator(store.db),
+    readiness: [{ name: "store", check: () => store.ping() }, ...(deps.readiness ?? [])],
+    blobs: deps.blobs,
+    secrets: deps.secrets,
+    events: { bus: deps.leaguePlay.bus, hub: deps.leaguePlay.hub },
+    onEpisodeSettled: deps.onEpisodeSettled,
+    openApi: () => base,
+    baseUrl: (request) => {
+      const host = request.headers.host ?? `${config.host}:${config.port}`;
+      return `${request.protocol}://${host}${basePathFor(host)}`;
+    },
+  };
+
+  // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
+  // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
+  await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook(
+    "onRequest",
+    createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`),
+  );
+
+  const handlers: Handlers = {
+    ...serviceHandlers(deps.budgetsInfo),
+    ...identityHandlers,
+    ...gameHandlers,
+    ...leagueHandlers,
+    ...policyHandlers,
+    ...coworldHandlers,
+    ...episodeHandlers,
+    ...runnerHandlers,
+    ...leagueSubmissionHandlers,
+    ...roundHandlers,
+    ...standingsHandlers(deps.leaguePlay.standings),
+    ...competitionEventHandlers,
+    ...experienceRequestHandlers,
+    ...bulkUploadHandlers,
+    getOpenApi: async ({ request }) => {
+      // The servers of the document are the addresses this caller used (spec part 9).
+      const host = request.headers.host ?? `${config.host}:${config.port}`;
+      let doc = openApiByHost.get(host);
+      if (!doc) {
+        const prefix = basePathFor(host);
+        doc = { ...base, servers: [{ url: `${request.protocol}://${host}${prefix}`, description: prefix ? "data host" : "alt host" }] };
+        if (openApiByHost.size < 100) openApiByHost.set(host, doc);
+      }
+      return doc;
+    },
+  };
+  registerOperations(app, context, Object.values(contract), handlers);
+  // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
+  app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
+  installErrorHandling(app);
+  return { app, context };
+}

@@ -1,0 +1,328 @@
+// Episode requests: creation (with their job), reads, artifacts and stats.
+import { randomInt, randomUUID } from "node:crypto";
+import { newId, type EpisodeParticipant, type EpisodeRequest } from "@gauntlet/core";
+import type { Kysely, Transaction } from "kysely";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { CoworldsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { nextValue } from "../shared/counters.ts";
+import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import { canSeeLeague } from "../leagues/leagues.ts";
+
+export const EPISODE_CHANGES = "episode_changes";
+export const DEFAULT_DEADLINE_MS = 120_000;
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+export interface NewParticipant {
+  position: number;
+  policyVersionId?: string | null;
+  bundledPlayerId?: string | null;
+  playerId?: string | null;
+  displayName: string;
+}
+
+export interface NewEpisode {
+  requesterUserId: string;
+  purpose: "certification" | "round" | "experience" | "manual";
+  coworld: Pick<CoworldsTable, "id">;
+  gameConfig: Record<string, unknown>;
+  participants: NewParticipant[];
+  leagueId?: string | null;
+  divisionId?: string | null;
+  roundId?: string | null;
+  poolId?: string | null;
+  experienceRequestId?: string | null;
+  runtime?: "process" | "docker";
+  deadlineMs?: number;
+  maxAttempts?: number;
+}
+
+/** Creates an episode request and queues its job, in the caller's transaction. */
+export async function createEpisode(trx: Transaction<Database>, input: NewEpisode): Promise<{ episodeRequestId: string; jobId: string }> {
+  const now = nowIso();
+  const id = newId("episodeRequest");
+  const jobId = randomUUID();
+  await trx
+    .insertInto("episode_requests")
+    .values({
+      id,
+      requester_user_id: input.requesterUserId,
+      purpose: input.purpose,
+      coworld_id: input.coworld.id,
+      league_id: input.leagueId ?? null,
+      division_id: input.divisionId ?? null,
+      round_id: input.roundId ?? null,
+      pool_id: input.poolId ?? null,
+      experience_request_id: input.experienceRequestId ?? null,
+      game_config: JSON.stringify(input.gameConfig),
+      seed: randomInt(0, 2 ** 31 - 1),
+      max_steps: null,
+      status: "submitted",
+      job_id: jobId,
+      error_type: null,
+      error: null,
+      failed_policy_index: null,
+      results: null,
+      scores: "[]",
+      change_seq: await nextValue(trx, EPISODE_CHANGES),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await trx
+    .insertInto("episode_participants")
+    .values(
+      input.participants.map((p) => ({
+        episode_request_id: id,
+        position: p.position,
+        policy_version_id: p.policyVersionId ?? null,
+        bundled_player_id: p.bundledPlayerId ?? null,
+        player_id: p.playerId ?? null,
+        display_name: p.displayName,
+      })),
+    )
+    .execute();
+  await trx
+    .insertInto("jobs")
+    .values({
+      id: jobId,
+      episode_request_id: id,
+      status: "queued",
+      runtime: input.runtime ?? "process",
+      attempts: 0,
+      max_attempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      lease_owner: null,
+      lease_expires_at: null,
+      deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return { episodeRequestId: id, jobId };
+}
+
+/** Marks a change of an episode request for the changes feed. */
+export async function touchEpisode(trx: Transaction<Database>, id: string, set: Partial<EpisodeRequestsTable>): Promise<void> {
+  await trx
+    .updateTable("episode_requests")
+    .set({ ...set, change_seq: await nextValue(trx, EPISODE_CHANGES), updated_at: nowIso() })
+    .where("id", "=", id)
+    .execute();
+}
+
+type ParticipantRow = EpisodeParticipantsTable & { policy_id: string | null; policy_name: string | null; version: number | null; player_name: string | null };
+
+async function participantsOf(db: Kysely<Database>, ids: string[]): Promise<Map<string, ParticipantRow[]>> {
+  const out = new Map<string, ParticipantRow[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom("episode_participants as ep")
+    .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+    .leftJoin("policies as p", "p.id", "pv.policy_id")
+    .leftJoin("players as pl", "pl.id", "ep.player_id")
+    .selectAll("ep")
+    .select(["p.id as policy_id", "p.name as policy_name", "pv.version as version", "pl.name as player_name"])
+    .where("ep.episode_request_id", "in", ids)
+    .orderBy("ep.position")
+    .execute();
+  for (const row of rows) {
+    const list = out.get(row.episode_request_id) ?? [];
+    list.push(row);
+    out.set(row.episode_request_id, list);
+  }
+  return out;
+}
+
+function toParticipant(row: ParticipantRow): EpisodeParticipant {
+  return {
+    position: row.position,
+    policy_version_id: row.policy_version_id,
+    policy_id: row.policy_id,
+    policy_name: row.policy_name ?? row.display_name,
+    version: row.version,
+    player_id: row.player_id,
+    player_name: row.player_name,
+  };
+}
+
+export async function episodeViews(db: Kysely<Database>, rows: EpisodeRequestsTable[], base: string): Promise<EpisodeRequest[]> {
+  const participants = await participantsOf(db, rows.map((r) => r.id));
+  return rows.map((row) => {
+    const parts = (participants.get(row.id) ?? []).map(toParticipant);
+    const scores = parseJson<number[]>(row.scores);
+    return {
+      id: row.id,
+      requester_user_id: row.requester_user_id,
+      round_id: row.round_id,
+      coworld_id: row.coworld_id,
+      game_config: parseJson(row.game_config),
+      seed: row.seed,
+      max_steps: row.max_steps,
+      status: row.status as EpisodeRequest["status"],
+      policy_version_ids: parts.map((p) => p.policy_version_id),
+      participants: parts,
+      job_id: row.job_id,
+      episode_id: row.status === "completed" ? row.job_id : null,
+      replay_url: row.status === "completed" ? `${base}/v2/episode-requests/${row.id}/artifacts/replay` : null,
+      live_url: null,
+      error_type: row.error_type,
+      error: row.error,
+      failed_policy_index: row.failed_policy_index,
+      failed_agent_index: row.failed_policy_index,
+      scores: scores.map((score, position) => ({ position, score, policy_version_id: parts[position]?.policy_version_id ?? null })),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  });
+}
+
+/** Episodes of a private league are seen only by those who see the league. */
+async function visible(db: Kysely<Database>, identity: Identity, rows: EpisodeRequestsTable[]): Promise<EpisodeRequestsTable[]> {
+  const leagueIds = [...new Set(rows.flatMap((r) => (r.league_id ? [r.league_id] : [])))];
+  if (leagueIds.length === 0) return rows;
+  const leagues = new Map((await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]));
+  return rows.filter((r) => {
+    if (!r.league_id) return true;
+    const league = leagues.get(r.league_id);
+    return league !== undefined && canSeeLeague(identity, league);
+  });
+}
+
+export async function getEpisodeRow(db: Kysely<Database>, identity: Identity, id: string): Promise<EpisodeRequestsTable> {
+  const row = await db.selectFrom("episode_requests").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row || (await visible(db, identity, [row])).length === 0) throw notFound("episode request", id);
+  return row;
+}
+
+export interface EpisodeFilter {
+  coworld_id?: string | undefined;
+  division_id?: string | undefined;
+  round_id?: string | undefined;
+  pool_id?: string | undefined;
+  player_id?: string | undefined;
+  policy_version_id?: string | undefined;
+  status?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+function decodeCursor(cursor: string, loc: (string | number)[]): string[] {
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(parts) && parts.every((p) => typeof p === "string")) return parts;
+  } catch {
+    // fall through to the 422 below
+  }
+  throw invalidInput(loc, "not a cursor returned by this endpoint", "value_error", cursor);
+}
+
+const encodeCursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
+
+export async function listEpisodes(db: Kysely<Database>, identity: Identity, filter: EpisodeFilter, base: string) {
+  let q = db.selectFrom("episode_requests").selectAll();
+  for (const key of ["coworld_id", "division_id", "round_id", "pool_id", "status"] as const) {
+    const value = filter[key];
+    if (value) q = q.where(key, "=", value);
+  }
+  if (filter.player_id) q = q.where("id", "in", db.selectFrom("episode_participants").select("episode_request_id").where("player_id", "=", filter.player_id));
+  if (filter.policy_version_id) q = q.where("id", "in", db.selectFrom("episode_participants").select("episode_request_id").where("policy_version_id", "=", filter.policy_version_id));
+  if (filter.cursor) {
+    const [createdAt, id] = decodeCursor(filter.cursor, ["query", "cursor"]);
+    if (createdAt === undefined || id === undefined) throw invalidInput(["query", "cursor"], "not a cursor returned by this endpoint", "value_error", filter.cursor);
+    q = q.where((eb) => eb.or([eb("created_at", "<", createdAt), eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)])]));
+  }
+  const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit + 1).execute();
+  const page = rows.slice(0, filter.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > filter.limit && last ? encodeCursor([last.created_at, last.id]) : null;
+  return { entries: await episodeViews(db, await visible(db, identity, page), base), next_cursor: next };
+}
+
+export async function listEpisodeChanges(db: Kysely<Database>, identity: Identity, cursor: string | undefined, limit: number, base: string) {
+  let after = 0;
+  if (cursor) {
+    const [seq] = decodeCursor(cursor, ["query", "cursor"]);
+    after = Number(seq);
+    if (!Number.isInteger(after)) throw invalidInput(["query", "cursor"], "not a cursor returned by this endpoint", "value_error", cursor);
+  }
+  const rows = await db.selectFrom("episode_requests").selectAll().where("change_seq", ">", after).orderBy("change_seq").limit(limit).execute();
+  const last = rows[rows.length - 1];
+  // The cursor always moves forward, so a caller polling an idle feed keeps its place.
+  return { entries: await episodeViews(db, await visible(db, identity, rows), base), next_cursor: encodeCursor([String(last ? last.change_seq : after)]) };
+}
+
+export async function readArtifact(db: Kysely<Database>, blobs: BlobStore, episodeId: string, name: string): Promise<Buffer> {
+  const row = await db.selectFrom("artifacts").select(["sha256"]).where("episode_request_id", "=", episodeId).where("name", "=", name).executeTakeFirst();
+  const bytes = row ? await blobs.get(row.sha256) : null;
+  if (!bytes) throw notFound(`artifact ${name} of episode request`, episodeId);
+  return bytes;
+}
+
+/** The spec and game-config artifacts are derived from the request itself. */
+export async function derivedArtifact(db: Kysely<Database>, row: EpisodeRequestsTable, name: "spec" | "game-config"): Promise<Buffer> {
+  if (name === "game-config") return Buffer.from(JSON.stringify(parseJson(row.game_config), null, 2));
+  const [view] = await episodeViews(db, [row], "");
+  return Buffer.from(JSON.stringify({ coworld_id: row.coworld_id, game_config: parseJson(row.game_config), seed: row.seed, participants: view?.participants ?? [] }, null, 2));
+}
+
+export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTable) {
+  if (row.status !== "completed" || !row.results) throw notFound("episode stats (the episode has not completed) of", row.id);
+  const results = parseJson<Record<string, unknown>>(row.results);
+  const [view] = await episodeViews(db, [row], "");
+  const scores = parseJson<number[]>(row.scores);
+  const { scores: _omit, policy_agents: uploadedAgents, ...gameStats } = results;
+  const steps = typeof results.steps === "number" ? results.steps : typeof results.turns === "number" ? results.turns : null;
+  // Bulk-uploaded episodes carry their agents' rewards and metrics per seat.
+  const agentsBySeat = Array.isArray(uploadedAgents) ? (uploadedAgents as { agent_id: number; reward: number; metrics: Record<string, number> }[][]) : null;
+  return {
+    game_stats: gameStats,
+    policy_stats: (view?.participants ?? []).map((p) => {
+      const agents = agentsBySeat?.[p.position] ?? [{ agent_id: 0, reward: scores[p.position] ?? null, metrics: {} }];
+      const avg: Record<string, number> = {};
+      for (const agent of agents) for (const [k, v] of Object.entries(agent.metrics)) avg[k] = (avg[k] ?? 0) + v / agents.length;
+      return {
+        position: p.position,
+        policy_version_id: p.policy_version_id,
+        policy_name: p.policy_name,
+        policy_version: p.version,
+        num_agents: agents.length,
+        avg_metrics: avg,
+        avg_reward: agentsBySeat ? agents.reduce((sum, a) => sum + (a.reward ?? 0), 0) / Math.max(1, agents.length) : (scores[p.position] ?? null),
+        agents,
+      };
+    }),
+    steps: steps === null ? null : Math.trunc(steps),
+  };
+}
+
+export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequestsTable) {
+  const [view] = await episodeViews(db, [row], "");
+  const names = new Set((await db.selectFrom("artifacts").select("name").where("episode_request_id", "=", row.id).execute()).map((a) => a.name));
+  return (view?.participants ?? []).map((p) => ({
+    position: p.position,
+    policy_version_id: p.policy_version_id,
+    policy_name: p.policy_name,
+    has_log: names.has(`policy-log-${p.position}`),
+    has_artifact: names.has(`policy-artifact-${p.position}`),
+  }));
+}
+
+/** A seat's log: for the owner of the policy in that seat, the requester, or admins. */
+export async function policyLog(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<string> {
+  const seat = await db
+    .selectFrom("episode_participants as ep")
+    .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+    .leftJoin("policies as p", "p.id", "pv.policy_id")
+    .select(["ep.policy_version_id", "p.owner_user_id"])
+    .where("ep.episode_request_id", "=", row.id)
+    .where("ep.position", "=", idx)
+    .executeTakeFirst();
+  if (!seat || (seat.policy_version_id ?? "bundled") !== policyVersionId) throw notFound(`seat ${idx} with policy version ${policyVersionId} in episode request`, row.id);
+  const allowed = isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id || identity.userId === seat.owner_user_id);
+  if (!allowed) {
+    if (!isAuthenticated(identity)) throw notFound(`policy log of seat ${idx} in episode request`, row.id);
+    throw forbidden("Only the owner of this seat's policy, the requester or an admin reads its log.");
+  }
+  return (await readArtifact(db, blobs, row.id, `policy-log-${idx}`)).toString("utf8");
+}

@@ -1,0 +1,273 @@
+// The runner work queue: leases with expiry, heartbeats, artifacts, completion and failure.
+// Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
+// one database a job is leased by exactly one of them; completion is idempotent.
+import { CoworldManifest, EpisodeResults, type LeasedJob } from "@gauntlet/core";
+import type { Kysely, Transaction } from "kysely";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { Database, JobsTable } from "../store/schema.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { secretsForGame } from "../coworlds/coworlds.ts";
+import { touchEpisode } from "./episodes.ts";
+import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
+
+export const LEASE_SECONDS = 30;
+
+/** The lease length: GAUNTLET_LEASE_SECONDS (1 to 3600) when set, else LEASE_SECONDS. Read per call, so tests can shorten it. */
+export function leaseSeconds(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.GAUNTLET_LEASE_SECONDS;
+  if (raw === undefined || raw.trim() === "") return LEASE_SECONDS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 3600) throw new Error(`GAUNTLET_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export type { EpisodeSettledEvent };
+
+export interface QueueDeps {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  box: SecretBox;
+  onSettled?: (event: EpisodeSettledEvent) => void;
+}
+
+export function assertRunner(identity: AuthenticatedIdentity): void {
+  if (identity.kind !== "machine") throw forbidden("The work queue is for runners: use a machine token.");
+}
+
+function state(job: JobsTable) {
+  return { job_id: job.id, status: job.status as "queued" | "leased" | "completed" | "failed", attempts: job.attempts, episode_request_id: job.episode_request_id };
+}
+
+async function setCertification(trx: Transaction<Database>, episodeId: string, next: "certifying" | "certified" | "failed", error: string | null): Promise<void> {
+  const episode = await trx.selectFrom("episode_requests").select(["purpose", "coworld_id"]).where("id", "=", episodeId).executeTakeFirst();
+  if (episode?.purpose !== "certification") return;
+  await trx
+    .updateTable("certifications")
+    .set({ state: next, error, updated_at: nowIso() })
+    .where("coworld_id", "=", episode.coworld_id)
+    .where("episode_request_id", "=", episodeId)
+    .execute();
+}
+
+/** Returns expired leases to the queue, or fails their episode when attempts are used up. */
+export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<number> {
+  const expired = await deps.db.selectFrom("jobs").selectAll().where("status", "=", "leased").where("lease_expires_at", "<", now.toISOString()).execute();
+  let changed = 0;
+  for (const job of expired) {
+    const final = job.attempts >= job.max_attempts;
+    const error = `the runner stopped reporting ${job.attempts} time(s); the lease expired`;
+    const info = final ? await deps.blobs.put(errorInfo({ error_type: "timeout", error, failed_policy_index: null })) : null;
+    const settled = await deps.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable("jobs")
+        .set({ status: final ? "failed" : "queued", lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
+        .where("id", "=", job.id)
+        .where("status", "=", "leased")
+        .where("lease_expires_at", "=", job.lease_expires_at)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (info) {
+        await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: "timeout", error, failed_policy_index: null });
+        await setCertification(trx, job.episode_request_id, "failed", error);
+        await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
+      } else {
+        await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
+      }
+      return true;
+    });
+    if (settled) {
+      changed += 1;
+      if (final) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
+    }
+  }
+  return changed;
+}
+
+async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
+  const { db } = deps;
+  const episode = await db.selectFrom("episode_requests").selectAll().where("id", "=", job.episode_request_id).executeTakeFirstOrThrow();
+  const coworld = await db.selectFrom("coworlds").selectAll().where("id", "=", episode.coworld_id).executeTakeFirstOrThrow();
+  const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
+  const seats = await db
+    .selectFrom("episode_participants as ep")
+    .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+    .leftJoin("uploads as u", "u.id", "pv.bundle_upload_id")
+    .leftJoin("container_images as ci", "ci.id", "pv.container_image_id")
+    .leftJoin("policy_secret_envs as se", "se.id", "pv.secret_env_id")
+    .select(["ep.position", "ep.bundled_player_id", "ep.display_name", "pv.run", "u.sha256 as bundle_sha256", "ci.name as image", "se.ciphertext as secret_env"])
+    .where("ep.episode_request_id", "=", episode.id)
+    .orderBy("ep.position")
+    .execute();
+  const players = seats.map((seat) => {
+    if (seat.bundled_player_id !== null) {
+      const bundled = manifest.player.find((p) => p.id === seat.bundled_player_id);
+      if (!bundled) throw new Error(`coworld ${coworld.id} has no bundled player ${seat.bundled_player_id}`);
+      return { position: seat.position, display_name: seat.display_name, runnable: { run: bundled.run ?? null, image: bundled.image ?? null, env: bundled.env ?? {} }, bundle_sha256: null, secret_env: {} };
+    }
+    return {
+      position: seat.position,
+      display_name: seat.display_name,
+      runnable: { run: seat.run ? parseJson<string[]>(seat.run) : null, image: seat.image ?? null, env: {} },
+      bundle_sha256: seat.bundle_sha256 ?? null,
+      secret_env: seat.secret_env ? parseJson<Record<string, string>>(deps.box.open(seat.secret_env)) : {},
+    };
+  });
+  return {
+    job_id: job.id,
+    attempt: job.attempts,
+    lease_expires_at: job.lease_expires_at ?? nowIso(),
+    episode_request_id: episode.id,
+    coworld: { id: coworld.id, name: coworld.name, version: coworld.version, bundle_sha256: coworld.bundle_sha256 },
+    manifest: parseJson(coworld.manifest),
+    game_config: parseJson(episode.game_config),
+    players,
+    secrets: await secretsForGame(db, deps.box, coworld.name),
+    deadline_ms: job.deadline_ms,
+  };
+}
+
+export async function lease(deps: QueueDeps, runnerId: string, capacity: number, runtimes: string[], now = new Date()): Promise<LeasedJob[]> {
+  await expireLeases(deps, now);
+  const candidates = await deps.db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("status", "=", "queued")
+    .where("runtime", "in", runtimes)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(capacity * 3)
+    .execute();
+  const leased: LeasedJob[] = [];
+  for (const job of candidates) {
+    if (leased.length >= capacity) break;
+    const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
+    const claimed = await deps.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable("jobs")
+        .set({ status: "leased", lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1, updated_at: nowIso() })
+        .where("id", "=", job.id)
+        .where("status", "=", "queued")
+        .where("attempts", "=", job.attempts)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return null;
+      await touchEpisode(trx, job.episode_request_id, { status: "running" });
+      await setCertification(trx, job.episode_request_id, "certifying", null);
+      return { ...job, status: "leased", lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1 };
+    });
+    if (claimed) leased.push(await leasedJob(deps, claimed));
+  }
+  return leased;
+}
+
+async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
+  const job = await db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+  if (!job) throw notFound("job", jobId);
+  return job;
+}
+
+export async function heartbeat(deps: QueueDeps, jobId: string, runnerId: string, now = new Date()) {
+  const job = await jobRow(deps.db, jobId);
+  if (job.status !== "leased" || job.lease_owner !== runnerId) return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
+  const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
+  const res = await deps.db.updateTable("jobs").set({ lease_expires_at: expires, updated_at: nowIso() }).where("id", "=", jobId).where("status", "=", "leased").where("lease_owner", "=", runnerId).executeTakeFirst();
+  return { lease_expires_at: expires, cancel: Number(res.numUpdatedRows) !== 1 };
+}
+
+const MEDIA_TYPES: Record<string, string> = { results: "application/json", "error-info": "application/json", "game-config": "application/json", replay: "application/octet-stream" };
+
+export async function storeArtifact(deps: QueueDeps, jobId: string, name: string, bytes: Uint8Array) {
+  const job = await jobRow(deps.db, jobId);
+  if (job.status === "completed" || job.status === "failed") throw conflict(`job ${jobId} has ended; its artifacts are final`);
+  const blob = await deps.blobs.put(bytes);
+  const row = { episode_request_id: job.episode_request_id, name, sha256: blob.sha256, size_bytes: blob.size, media_type: MEDIA_TYPES[name] ?? "text/plain; charset=utf-8", created_at: nowIso() };
+  await deps.db
+    .insertInto("artifacts")
+    .values(row)
+    .onConflict((oc) => oc.columns(["episode_request_id", "name"]).doUpdateSet({ sha256: row.sha256, size_bytes: row.size_bytes, created_at: row.created_at }))
+    .execute();
+  return { type: name, sha256: blob.sha256, size_bytes: blob.size };
+}
+
+export async function complete(deps: QueueDeps, jobId: string, results: Record<string, unknown>) {
+  const job = await jobRow(deps.db, jobId);
+  // A second delivery of the same completion changes nothing (results count once).
+  if (job.status === "completed") return state(job);
+  if (job.status === "failed") throw conflict(`job ${jobId} has already failed`);
+  const parsed = EpisodeResults.safeParse(results);
+  if (!parsed.success) throw invalidInput(["body", "results", "scores"], "results need `scores`: one number per seat", "missing");
+  const seats = await deps.db.selectFrom("episode_participants").select((eb) => eb.fn.countAll().as("n")).where("episode_request_id", "=", job.episode_request_id).executeTakeFirstOrThrow();
+  if (parsed.data.scores.length !== Number(seats.n)) throw invalidInput(["body", "results", "scores"], `expected ${Number(seats.n)} scores, one per seat, got ${parsed.data.scores.length}`, "value_error");
+  // Artifacts are in place when the final state becomes visible: a reader who sees it finds them.
+  const resultsBlob = await deps.blobs.put(Buffer.from(JSON.stringify(results, null, 2)));
+  const done = await deps.db.transaction().execute(async (trx) => {
+    const res = await trx.updateTable("jobs").set({ status: "completed", lease_expires_at: null, updated_at: nowIso() }).where("id", "=", jobId).where("status", "in", ["queued", "leased"]).executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await touchEpisode(trx, job.episode_request_id, { status: "completed", results: JSON.stringify(results), scores: JSON.stringify(parsed.data.scores) });
+    await setCertification(trx, job.episode_request_id, "certified", null);
+    await putArtifactRow(trx, job.episode_request_id, "results", resultsBlob, false);
+    return true;
+  });
+  if (done) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "completed", purpose: "" });
+  return state(await jobRow(deps.db, jobId));
+}
+
+/** An artifact row written with the state change it belongs to; `replace` overwrites an earlier one. */
+async function putArtifactRow(trx: Transaction<Database>, episodeId: string, name: string, blob: { sha256: string; size: number }, replace: boolean): Promise<void> {
+  await trx
+    .insertInto("artifacts")
+    .values({ episode_request_id: episodeId, name, sha256: blob.sha256, size_bytes: blob.size, media_type: MEDIA_TYPES[name] ?? "application/json", created_at: nowIso() })
+    .onConflict((oc) => {
+      const target = oc.columns(["episode_request_id", "name"]);
+      return replace ? target.doUpdateSet({ sha256: blob.sha256, size_bytes: blob.size }) : target.doNothing();
+    })
+    .execute();
+}
+
+function errorInfo(input: FailInput): Buffer {
+  return Buffer.from(JSON.stringify({ error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index }, null, 2));
+}
+
+export interface FailInput {
+  error_type: string;
+  error: string;
+  failed_policy_index: number | null;
+}
+
+export async function fail(deps: QueueDeps, jobId: string, runnerId: string, input: FailInput) {
+  const job = await jobRow(deps.db, jobId);
+  if (job.status === "completed" || job.status === "failed") return state(job);
+  const returned = input.error_type === "returned";
+  const retry = returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
+  const info = retry ? null : await deps.blobs.put(errorInfo(input));
+  const settled = await deps.db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable("jobs")
+      .set({
+        status: retry ? "queued" : "failed",
+        lease_owner: null,
+        lease_expires_at: null,
+        // A job given back unrun does not spend an attempt.
+        attempts: returned ? Math.max(0, job.attempts - 1) : job.attempts,
+        updated_at: nowIso(),
+      })
+      .where("id", "=", jobId)
+      .where("status", "in", ["queued", "leased"])
+      .where((eb) => eb.or([eb("lease_owner", "=", runnerId), eb("lease_owner", "is", null)]))
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return null;
+    if (info === null) {
+      await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
+      return false;
+    }
+    await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index });
+    await setCertification(trx, job.episode_request_id, "failed", input.error);
+    await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
+    return true;
+  });
+  if (settled === null) throw conflict(`job ${jobId} is leased by another runner`);
+  if (settled) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
+  return state(await jobRow(deps.db, jobId));
+}

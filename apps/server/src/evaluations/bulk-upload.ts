@@ -1,0 +1,183 @@
+// Bulk episode upload (spec 4.2): start hands out a signed, expiring address; the client puts
+// a DuckDB file there (the blob store keeps it); completion reads the file and copies its
+// episodes into the store in one transaction, once per upload (a repeat answers the same).
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
+import type { Kysely, Transaction } from "kysely";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { nowIso } from "../shared/clock.ts";
+import { reserveValues } from "../shared/counters.ts";
+import { EPISODE_CHANGES } from "../episodes/episodes.ts";
+import { conflict, forbidden, notFound } from "../shared/errors.ts";
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { BulkUploadsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
+import { invalidUpload, readEpisodeFile, type UploadedEpisode } from "./duckdb-episodes.ts";
+
+export const UPLOAD_URL_SECONDS = 3600;
+/** Rows per insert statement: under SQLite's and PostgreSQL's bound-parameter limits. */
+const EPISODE_BATCH = 1000;
+const PARTICIPANT_BATCH = 4000;
+
+function sign(key: string, uploadId: string, expires: number): string {
+  return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
+}
+
+export async function startBulkUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, base: string, now = new Date()): Promise<BulkUploadStarted> {
+  const id = randomUUID();
+  const expires = Math.floor(now.getTime() / 1000) + UPLOAD_URL_SECONDS;
+  const row: BulkUploadsTable = {
+    id,
+    user_id: identity.userId,
+    s3_key: `bulk-uploads/${identity.userId}/${id}.duckdb`,
+    signing_key: randomBytes(32).toString("base64url"),
+    expires_at: new Date(expires * 1000).toISOString(),
+    status: "started",
+    sha256: null,
+    size_bytes: null,
+    episodes_created: null,
+    duckdb_uri: null,
+    created_at: nowIso(),
+    completed_at: null,
+  };
+  await db.insertInto("bulk_uploads").values(row).execute();
+  const upload_url = `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${sign(row.signing_key, id, expires)}`;
+  return { upload_url, s3_key: row.s3_key, upload_id: id, expires_at: row.expires_at };
+}
+
+/** The signed address's PUT: checks signature and expiry, keeps the bytes in the blob store. */
+export async function putBulkUploadFile(db: Kysely<Database>, blobs: BlobStore, uploadId: string, expires: number, signature: string, bytes: Uint8Array, now = new Date()) {
+  const row = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst();
+  const expected = row ? Buffer.from(sign(row.signing_key, uploadId, expires)) : null;
+  const given = Buffer.from(signature);
+  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw forbidden("The upload address's signature does not match.");
+  if (expires * 1000 < now.getTime()) throw forbidden("The upload address has expired: start a new upload.");
+  if (row.status === "completed") throw conflict(`bulk upload ${uploadId} is already completed`);
+  const blob = await blobs.put(bytes);
+  await db.updateTable("bulk_uploads").set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size }).where("id", "=", uploadId).where("status", "!=", "completed").execute();
+  return { upload_id: uploadId, size_bytes: blob.size };
+}
+
+async function checkReferences(db: Kysely<Database>, episodes: UploadedEpisode[]): Promise<void> {
+  const coworlds = [...new Set(episodes.map((e) => e.coworldId))];
+  const known = new Set((await db.selectFrom("coworlds").select("id").where("id", "in", coworlds).execute()).map((r) => r.id));
+  const unknownCoworld = coworlds.find((c) => !known.has(c));
+  if (unknownCoworld) throw invalidUpload(`episodes.coworld_id ${unknownCoworld} is not a coworld on this server`);
+  const versions = [...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId)))];
+  const knownVersions = new Set<string>();
+  for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
+    const chunk = versions.slice(i, i + EPISODE_BATCH);
+    for (const r of await db.selectFrom("policy_versions").select("id").where("id", "in", chunk).execute()) knownVersions.add(r.id);
+  }
+  const unknownVersion = versions.find((v) => !knownVersions.has(v));
+  if (unknownVersion) throw invalidUpload(`episode_agent_policies.policy_version_id ${unknownVersion} is not a policy version on this server`);
+}
+
+export interface IngestRows {
+  episodes: EpisodeRequestsTable[];
+  participants: EpisodeParticipantsTable[];
+}
+
+/** The store rows of the uploaded episodes (change_seq filled in by the caller's reservation). */
+export async function ingestRows(db: Kysely<Database>, userId: string, uploadId: string, episodes: UploadedEpisode[]): Promise<IngestRows> {
+  const versions = [...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId)))];
+  const names = new Map<string, string>();
+  for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
+    const rows = await db
+      .selectFrom("policy_versions as pv")
+      .innerJoin("policies as p", "p.id", "pv.policy_id")
+      .select(["pv.id", "pv.version", "p.name"])
+      .where("pv.id", "in", versions.slice(i, i + EPISODE_BATCH))
+      .execute();
+    for (const r of rows) names.set(r.id, `${r.name} v${r.version}`);
+  }
+  const now = nowIso();
+  const out: IngestRows = { episodes: [], participants: [] };
+  for (const e of episodes) {
+    const id = newId("episodeRequest");
+    const at = e.createdAt && !Number.isNaN(Date.parse(e.createdAt)) ? new Date(Date.parse(e.createdAt)).toISOString() : now;
+    out.episodes.push({
+      id,
+      requester_user_id: userId,
+      purpose: "upload",
+      coworld_id: e.coworldId,
+      league_id: null,
+      division_id: null,
+      round_id: null,
+      pool_id: null,
+      experience_request_id: null,
+      bulk_upload_id: uploadId,
+      game_config: "{}",
+      seed: 0,
+      max_steps: null,
+      status: "completed",
+      job_id: null,
+      error_type: null,
+      error: null,
+      failed_policy_index: null,
+      results: JSON.stringify({
+        source_episode_id: e.sourceId,
+        tags: e.tags,
+        replay_url: e.replayUrl,
+        scores: e.participants.map((p) => p.score),
+        policy_agents: e.participants.map((p) => p.agents),
+      }),
+      scores: JSON.stringify(e.participants.map((p) => p.score)),
+      change_seq: 0,
+      created_at: at,
+      updated_at: now,
+    });
+    e.participants.forEach((p, position) =>
+      out.participants.push({ episode_request_id: id, position, policy_version_id: p.policyVersionId, bundled_player_id: null, player_id: null, display_name: names.get(p.policyVersionId) ?? p.policyVersionId }),
+    );
+  }
+  return out;
+}
+
+/** Inserts the rows in batches, in the caller's transaction. */
+export async function insertRows(trx: Transaction<Database>, rows: IngestRows): Promise<void> {
+  const first = rows.episodes.length ? await reserveValues(trx, EPISODE_CHANGES, rows.episodes.length) : 0;
+  rows.episodes.forEach((e, i) => (e.change_seq = first + i));
+  for (let i = 0; i < rows.episodes.length; i += EPISODE_BATCH) await trx.insertInto("episode_requests").values(rows.episodes.slice(i, i + EPISODE_BATCH)).execute();
+  for (let i = 0; i < rows.participants.length; i += PARTICIPANT_BATCH) await trx.insertInto("episode_participants").values(rows.participants.slice(i, i + PARTICIPANT_BATCH)).execute();
+}
+
+export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, uploadId: string): Promise<BulkUploadCompleted> {
+  const row = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst();
+  if (!row || (row.user_id !== identity.userId && !identity.isAdmin)) throw notFound("bulk upload", uploadId);
+  if (row.status === "completed") return { episodes_created: row.episodes_created ?? 0, duckdb_s3_uri: row.duckdb_uri ?? "" };
+  if (row.status !== "uploaded" || !row.sha256) throw conflict(`bulk upload ${uploadId} has no file yet: PUT the DuckDB file to its upload_url first`, "upload_incomplete");
+  const bytes = await blobs.get(row.sha256);
+  if (!bytes) throw conflict(`the file of bulk upload ${uploadId} is missing from the blob store`);
+  const dir = await mkdtemp(join(tmpdir(), "gauntlet-bulk-"));
+  let episodes: UploadedEpisode[];
+  try {
+    const path = join(dir, "upload.duckdb");
+    await writeFile(path, bytes);
+    episodes = await readEpisodeFile(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await checkReferences(db, episodes);
+  const rows = await ingestRows(db, row.user_id, uploadId, episodes);
+  const uri = blobs.uri(row.sha256);
+  const done = await db.transaction().execute(async (trx) => {
+    // The claim comes first: a second completion waits here, then finds nothing to claim.
+    const claimed = await trx
+      .updateTable("bulk_uploads")
+      .set({ status: "completed", episodes_created: rows.episodes.length, duckdb_uri: uri, completed_at: nowIso() })
+      .where("id", "=", uploadId)
+      .where("status", "=", "uploaded")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return false;
+    await insertRows(trx, rows);
+    return true;
+  });
+  if (!done) {
+    const again = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirstOrThrow();
+    return { episodes_created: again.episodes_created ?? 0, duckdb_s3_uri: again.duckdb_uri ?? "" };
+  }
+  return { episodes_created: rows.episodes.length, duckdb_s3_uri: uri };
+}

@@ -1,0 +1,209 @@
+// Starting a division's round: its champions seated by the ladder's strategy (league/seating),
+// each planned episode queued as an episode job, in one transaction. The unique index on
+// (division_id, active) lets exactly one unsettled round exist per division, whichever replica
+// tries; the league lock makes the loser wait and then see the winner's round.
+import { CoworldManifest, newId, rosterBounds, type CoworldVariant, type LadderSettings } from "@gauntlet/core";
+import type { Kysely, Transaction } from "kysely";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { createEpisode, type NewParticipant } from "../episodes/episodes.ts";
+import type { EventBus } from "../events/bus.ts";
+import { withEvents } from "../events/record.ts";
+import { displayRating, initialRatingState, planRound, type RatedEntrant, type RatingState, type RoundPlan } from "./rules/index.ts";
+import type { CoworldsTable, Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
+import { ladderOf } from "./ladder.ts";
+import { lockLeague } from "./league-lock.ts";
+import { divisionRef, leagueRef, policyVersionRefs } from "./refs.ts";
+
+export type StartOutcome = { kind: "started"; round: RoundsTable } | { kind: "skipped"; reason: string; message: string };
+
+interface Setup {
+  settings: LadderSettings;
+  coworld: CoworldsTable;
+  variant: CoworldVariant;
+  gameConfig: Record<string, unknown>;
+  names: Map<string, string>;
+  plan: Extract<RoundPlan, { kind: "run" }>;
+  roundId: string;
+  roundNumber: number;
+  runtime: "process" | "docker";
+}
+
+const skip = (reason: string, message: string): StartOutcome => ({ kind: "skipped", reason, message });
+
+/** Everything a round needs, read (not written); or why no round can start. */
+async function prepare(db: Kysely<Database>, league: LeaguesTable, division: DivisionsTable, options: { force: boolean; now: Date }): Promise<Setup | StartOutcome> {
+  if (division.archived_at !== null || division.type !== "competition") return skip("not_competing", `division ${division.id} is not an open competition division`);
+  if (!options.force && (league.rounds_paused_at !== null || league.disabled_at !== null)) return skip("paused", `league ${league.id} has its rounds paused`);
+  const active = await db.selectFrom("rounds").select("id").where("division_id", "=", division.id).where("active", "=", 1).executeTakeFirst();
+  if (active) return skip("round_running", `round ${active.id} is still running in division ${division.id}`);
+  const ladder = ladderOf(league);
+  if (!ladder.ok) return skip("invalid_settings", ladder.message);
+  const settings = ladder.settings;
+  const last = await db.selectFrom("rounds").select(["round_number", "started_at"]).where("division_id", "=", division.id).orderBy("round_number", "desc").executeTakeFirst();
+  if (!options.force && settings.round_interval_minutes !== null && last?.started_at) {
+    const due = Date.parse(last.started_at) + settings.round_interval_minutes * 60_000;
+    if (options.now.getTime() < due) return skip("not_due", `the next round is due at ${new Date(due).toISOString()}`);
+  }
+
+  const game = await db.selectFrom("games").select(["coworld_id"]).where("id", "=", league.game_id).executeTakeFirst();
+  const coworld = game?.coworld_id ? await db.selectFrom("coworlds").selectAll().where("id", "=", game.coworld_id).executeTakeFirst() : undefined;
+  if (!coworld) return skip("no_coworld", `the league's game has no coworld to play`);
+  const manifest = CoworldManifest.safeParse(parseJson(coworld.manifest));
+  if (!manifest.success) return skip("invalid_coworld", `coworld ${coworld.id} has an invalid manifest`);
+  const variant = settings.variant_id ? manifest.data.variants.find((v) => v.id === settings.variant_id) : manifest.data.variants[0];
+  if (!variant) return skip("unknown_variant", `coworld ${coworld.name} has no variant ${settings.variant_id ?? ""}`);
+  const bounds = rosterBounds(manifest.data);
+  if (settings.players_per_episode < bounds.min || settings.players_per_episode > bounds.max) {
+    return skip("unsupported_players_per_episode", `${coworld.name} seats ${bounds.min}–${bounds.max} players; players_per_episode is ${settings.players_per_episode}`);
+  }
+
+  const champions = await db
+    .selectFrom("league_policy_memberships as m")
+    .innerJoin("players as p", "p.id", "m.player_id")
+    .leftJoin("ladder_ratings as lr", (join) => join.onRef("lr.league_id", "=", "m.league_id").onRef("lr.player_id", "=", "m.player_id"))
+    .select(["m.player_id", "m.policy_version_id", "p.name as player_name", "lr.state"])
+    .where("m.division_id", "=", division.id)
+    .where("m.status", "=", "competing")
+    .where("m.substatus", "=", "active")
+    .where("m.is_champion", "=", 1)
+    .execute();
+  const initial = initialRatingState(settings);
+  const entrants: RatedEntrant[] = champions.flatMap((c) => {
+    if (c.player_id === null) return [];
+    const state = c.state === null ? initial : parseJson<RatingState>(c.state);
+    return [{ playerId: c.player_id, policyVersionId: c.policy_version_id, rating: displayRating(state.kind === settings.ranking ? state : initial, settings) }];
+  });
+  const roundId = newId("round");
+  const roundNumber = (last?.round_number ?? 0) + 1;
+  const fillers = parseJson<string[]>(league.filler_policy_version_ids);
+  const plan = planRound({ entrants, settings, seed: roundId, roundNumber, fillerPolicyVersionIds: fillers });
+  if (plan.kind === "skip") return skip(plan.reason, plan.message);
+
+  const seated = new Set(plan.pools.flatMap((p) => p.episodes.flatMap((e) => e.seats.map((s) => s.policyVersionId))));
+  const versions = await db.selectFrom("policy_versions").select(["id", "bundle_upload_id"]).where("id", "in", [...seated]).execute();
+  const refs = await policyVersionRefs(db, seated);
+  const names = new Map<string, string>(champions.flatMap((c) => (c.player_id ? [[c.player_id, c.player_name] as const] : [])));
+  for (const [id, ref] of refs) names.set(id, `${ref.name} v${ref.version}`);
+  return {
+    settings,
+    coworld,
+    variant,
+    gameConfig: { ...variant.game_config, ...settings.game_config },
+    names,
+    plan,
+    roundId,
+    roundNumber,
+    runtime: versions.every((v) => v.bundle_upload_id !== null) ? "process" : "docker",
+  };
+}
+
+function isSetup(value: Setup | StartOutcome): value is Setup {
+  return !("kind" in value);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${"code" in error ? String(error.code) : ""}` : String(error);
+  return /UNIQUE|23505|duplicate key/i.test(text);
+}
+
+async function create(trx: Transaction<Database>, league: LeaguesTable, division: DivisionsTable, setup: Setup): Promise<RoundsTable> {
+  const now = nowIso();
+  const { plan } = setup;
+  const round: RoundsTable = {
+    id: setup.roundId,
+    league_id: league.id,
+    division_id: division.id,
+    round_number: setup.roundNumber,
+    status: "running",
+    active: 1,
+    commissioner_key: league.commissioner_key,
+    execution_backend: setup.runtime,
+    coworld_id: setup.coworld.id,
+    round_config: JSON.stringify({
+      ladder: setup.settings,
+      coworld: { id: setup.coworld.id, name: setup.coworld.name, version: setup.coworld.version },
+      variant_id: setup.variant.id,
+      game_config: setup.gameConfig,
+    }),
+    round_display: JSON.stringify({ seating: plan.seating, pools: plan.pools.length, episodes: plan.episodeCount, players: new Set(plan.pools.flatMap((p) => p.playerIds)).size }),
+    episode_count: plan.episodeCount,
+    error: null,
+    started_at: now,
+    completed_at: null,
+    created_at: now,
+  };
+  await trx.insertInto("rounds").values(round).execute();
+  for (const [position, pool] of plan.pools.entries()) {
+    const poolId = newId("pool");
+    const members = new Map<string, { player_id: string | null; player_name: string | null; policy_version_id: string; role: "champion" | "filler" }>();
+    for (const seat of pool.episodes.flatMap((e) => e.seats)) {
+      const key = seat.playerId ?? `filler:${seat.policyVersionId}`;
+      if (members.has(key)) continue;
+      members.set(key, {
+        player_id: seat.playerId,
+        player_name: seat.playerId ? (setup.names.get(seat.playerId) ?? null) : null,
+        policy_version_id: seat.policyVersionId,
+        role: seat.role === "filler" ? "filler" : "champion",
+      });
+    }
+    await trx
+      .insertInto("pools")
+      .values({ id: poolId, round_id: round.id, division_id: division.id, position, members: JSON.stringify([...members.values()]), episode_count: pool.episodes.length, created_at: now })
+      .execute();
+    for (const episode of pool.episodes) {
+      const participants: NewParticipant[] = episode.seats.map((seat, i) => ({
+        position: i,
+        policyVersionId: seat.policyVersionId,
+        playerId: seat.playerId,
+        displayName: (seat.playerId ? setup.names.get(seat.playerId) : setup.names.get(seat.policyVersionId)) ?? `seat ${i}`,
+      }));
+      await createEpisode(trx, {
+        requesterUserId: league.commissioner_user_id,
+        purpose: "round",
+        coworld: setup.coworld,
+        gameConfig: setup.gameConfig,
+        participants,
+        leagueId: league.id,
+        divisionId: division.id,
+        roundId: round.id,
+        poolId,
+        runtime: setup.runtime,
+      });
+    }
+  }
+  return round;
+}
+
+/**
+ * Starts a round in the division unless one is running or none can run. `force` (trigger-round)
+ * ignores a pause and `round_interval_minutes`.
+ */
+export async function startRound(db: Kysely<Database>, bus: Pick<EventBus, "publish">, divisionId: string, options: { force?: boolean; now?: Date } = {}): Promise<StartOutcome> {
+  const opts = { force: options.force ?? false, now: options.now ?? new Date() };
+  const division = await db.selectFrom("divisions").selectAll().where("id", "=", divisionId).executeTakeFirst();
+  const league = division ? await db.selectFrom("leagues").selectAll().where("id", "=", division.league_id).executeTakeFirst() : undefined;
+  if (!division || !league) return skip("not_found", `division ${divisionId} was not found`);
+  // A cheap look first, without the lock: most idle divisions stop here.
+  const precheck = await prepare(db, league, division, opts);
+  if (!isSetup(precheck)) return precheck;
+  try {
+    return await withEvents(db, bus, async (trx, emit) => {
+      const locked = await lockLeague(trx, league.id);
+      if (!locked) return skip("not_found", `league ${league.id} was not found`);
+      const setup = await prepare(trx, locked, division, opts);
+      if (!isSetup(setup)) return setup;
+      const round = await create(trx, locked, division, setup);
+      emit({
+        type: "round_started",
+        refs: { league: leagueRef(locked), division: divisionRef(division) },
+        roundId: round.id,
+        headline: `${division.name}: round ${round.round_number} started (${setup.plan.episodeCount} episodes, ${setup.plan.seating})`,
+        payload: { round_id: round.id, round_number: round.round_number, episodes: setup.plan.episodeCount, seating: setup.plan.seating },
+      });
+      return { kind: "started", round };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return skip("round_running", `another server started a round in division ${division.id} first`);
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+// Standings reads. Nothing is aggregated per read: standings-store.ts writes the standings when
+// they change. This replica keeps the parsed standings of each division it serves, with the
+// division's visibility facts, and re-reads them from the database when
+//  - a `standings_changed` event for the division is published here or reaches this replica
+//    (the bus tells at once — on the writing replica before the write's HTTP answer — and the
+//    event hub, which misses none, tells again), or
+//  - they were checked more than REVALIDATE_MS ago (so a league made private stops serving
+//    within that time, as a revoked token stops working within the authenticator's cache TTL).
+// A read is then a lookup and the visibility rule of the HTTP reads; at most one small indexed
+// query per division per REVALIDATE_MS otherwise.
+import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
+import type { CompiledQuery, Kysely } from "kysely";
+import { parseJson } from "../shared/clock.ts";
+import { notFound } from "../shared/errors.ts";
+import type { Identity } from "../auth/identity.ts";
+import { canSeeLeague, isCommissioner } from "./leagues.ts";
+import type { Delivery } from "../events/delivery.ts";
+import type { LiveSubscriber } from "../events/hub.ts";
+import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+
+export const REVALIDATE_MS = 1_000;
+
+function visibilityQuery(db: Kysely<Database>, divisionId: string) {
+  return db
+    .selectFrom("divisions as d")
+    .innerJoin("leagues as l", "l.id", "d.league_id")
+    .leftJoin("division_leaderboards as dl", "dl.division_id", "d.id")
+    .select(["d.hidden as division_hidden", "l.public", "l.hidden", "l.disabled_at", "l.commissioner_user_id", "dl.version"])
+    .where("d.id", "=", divisionId);
+}
+
+type Scope = Awaited<ReturnType<ReturnType<typeof visibilityQuery>["executeTakeFirstOrThrow"]>>;
+
+interface Parsed {
+  version: number;
+  rows: LeaderboardRow[];
+  /** The rows without recent rounds (the default read). */
+  brief: LeaderboardRow[];
+  views: DivisionLeaderboards;
+}
+
+interface Entry {
+  scope: Scope;
+  standings: Parsed | null;
+  checkedAt: number;
+}
+
+// The read's SQL, compiled once per database (building a query costs about as much as running it).
+const compiled = new WeakMap<Kysely<Database>, CompiledQuery<Scope>>();
+
+async function readScope(db: Kysely<Database>, divisionId: string): Promise<Scope | undefined> {
+  let query = compiled.get(db);
+  if (!query) {
+    query = visibilityQuery(db, "").compile();
+    compiled.set(db, query);
+  }
+  return (await db.executeQuery<Scope>({ ...query, parameters: [divisionId] })).rows[0];
+}
+
+/** Parsed standings by division; a live subscriber of the hub, to hear of their changes. */
+export class StandingsCache implements LiveSubscriber {
+  readonly #entries = new Map<string, Entry>();
+  readonly #capacity: number;
+  readonly #now: () => number;
+
+  constructor(options: { capacity?: number; now?: () => number } = {}) {
+    this.#capacity = options.capacity ?? 2_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Drops the divisions whose standings these events changed (a bus listener). */
+  forget(rows: readonly Pick<CompetitionEventsTable, "event_type" | "division_id">[]): void {
+    for (const row of rows) if (row.event_type === "standings_changed" && row.division_id !== null) this.#entries.delete(row.division_id);
+  }
+
+  deliver(delivery: Delivery): void {
+    this.forget([delivery.row]);
+  }
+
+  /** The division's scope and standings, from the cache while fresh; 404 when the division does not exist. */
+  async get(db: Kysely<Database>, divisionId: string): Promise<Entry> {
+    const now = this.#now();
+    const cached = this.#entries.get(divisionId);
+    if (cached && now - cached.checkedAt < REVALIDATE_MS) return cached;
+    const scope = await readScope(db, divisionId);
+    if (!scope) throw notFound("division", divisionId);
+    let standings = cached?.standings ?? null;
+    if (scope.version === null) standings = null;
+    else if (!standings || standings.version < Number(scope.version)) standings = await this.#load(db, divisionId);
+    const entry = { scope, standings, checkedAt: now };
+    this.#entries.delete(divisionId);
+    this.#entries.set(divisionId, entry);
+    if (this.#entries.size > this.#capacity) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    return entry;
+  }
+
+  async #load(db: Kysely<Database>, divisionId: string): Promise<Parsed> {
+    const stored = await db.selectFrom("division_leaderboards").select(["version", "rows", "views"]).where("division_id", "=", divisionId).executeTakeFirstOrThrow();
+    const rows = parseJson<LeaderboardRow[]>(stored.rows);
+    return { version: Number(stored.version), rows, brief: rows.map((r) => ({ ...r, recent_rounds: [] })), views: parseJson<DivisionLeaderboards>(stored.views) };
+  }
+}
+
+const EMPTY_VIEWS: DivisionLeaderboards = { default_view_key: "overall", axes: [], views: [] };
+
+async function visibleStandings(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string): Promise<Parsed | null> {
+  const { scope, standings } = await cache.get(db, divisionId);
+  if (!canSeeLeague(identity, scope) || (scope.division_hidden === 1 && !isCommissioner(identity, scope))) throw notFound("division", divisionId);
+  return standings;
+}
+
+export async function readLeaderboard(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string, includeRecentRounds: boolean): Promise<DivisionLeaderboard> {
+  const standings = await visibleStandings(db, cache, identity, divisionId);
+  if (!standings || standings.rows.length === 0) return null;
+  return includeRecentRounds ? standings.rows : standings.brief;
+}
+
+export async function readLeaderboardViews(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string): Promise<DivisionLeaderboards> {
+  return (await visibleStandings(db, cache, identity, divisionId))?.views ?? EMPTY_VIEWS;
+}

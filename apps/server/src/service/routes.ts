@@ -1,0 +1,41 @@
+import { defineHandlers } from "../http/handler.ts";
+import { budgetsPage } from "./budgets-page.ts";
+import { DOCS_CONTENT_SECURITY_POLICY, docsPage, docsScript } from "./docs-page.ts";
+import type { CapacityRow } from "./budgets-page.ts";
+
+export interface BudgetsInfo {
+  mode: string;
+  rows: readonly CapacityRow[];
+}
+
+export function serviceHandlers(budgets: () => BudgetsInfo) {
+  return defineHandlers({
+    getOpenApi: async ({ app }) => app.openApi(),
+    getDocs: async ({ reply }) => {
+      reply.header("content-security-policy", DOCS_CONTENT_SECURITY_POLICY);
+      return docsPage();
+    },
+    getDocsScript: async () => docsScript(),
+    getBudgetsDoc: async () => {
+      const info = budgets();
+      return budgetsPage(info.rows, info.mode);
+    },
+    healthz: async () => ({ status: "ok" as const }),
+    readyz: async ({ app, reply }) => {
+      const checks: Record<string, { ok: boolean; error?: string }> = {};
+      await Promise.all(
+        app.readiness.map(async (c) => {
+          try {
+            await c.check();
+            checks[c.name] = { ok: true };
+          } catch (error) {
+            checks[c.name] = { ok: false, error: error instanceof Error ? error.message : String(error) };
+          }
+        }),
+      );
+      const ready = Object.values(checks).every((c) => c.ok);
+      if (!ready) reply.code(503);
+      return { status: ready ? ("ready" as const) : ("not_ready" as const), checks };
+    },
+  });
+}

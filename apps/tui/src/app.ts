@@ -1,0 +1,217 @@
+// The whole UI: a header, the screen on top of the navigation stack, and the status line.
+// The app owns the keys every screen shares (q, Ctrl+C, ?, Esc) and keeps the watched
+// division's live data running while detail screens are open above it.
+import type { CompetitionEvent } from "@gauntlet/core";
+import type { Gauntlet } from "@gauntlet/sdk";
+import { Box, Text, useApp, useInput } from "ink";
+import { type ReactNode, createElement as h, useCallback, useEffect, useMemo, useState } from "react";
+import { ErrorBoundary } from "./components/error-boundary.ts";
+import { Header } from "./components/header.ts";
+import { HelpOverlay } from "./components/help-overlay.ts";
+import { StatusBar } from "./components/status-bar.ts";
+import { useTheme } from "./components/theme.ts";
+import { loadCatalog } from "./data/catalog.ts";
+import { describeError } from "./data/describe-error.ts";
+import { loadEpisode, loadPlayerEpisodes, loadRound } from "./data/loaders.ts";
+import type { Notices } from "./data/notices.ts";
+import { type TargetFlags, resolveTarget } from "./data/resolve-target.ts";
+import { useDivisionWatch } from "./hooks/use-division-watch.ts";
+import { useNotice } from "./hooks/use-notice.ts";
+import { useNow } from "./hooks/use-now.ts";
+import { useTerminalSize } from "./hooks/use-terminal-size.ts";
+import { TypingContext } from "./hooks/use-text-filter.ts";
+import { EpisodeScreen } from "./screens/episode-screen.ts";
+import { PickerScreen } from "./screens/picker-screen.ts";
+import { PlayerScreen } from "./screens/player-screen.ts";
+import { RoundScreen } from "./screens/round-screen.ts";
+import { WatchScreen } from "./screens/watch-screen.ts";
+import { type Route, pop, push, replaceTop, watchedDivision } from "./state/routes.ts";
+
+export interface AppProps {
+  client: Gauntlet;
+  notices: Notices;
+  /** The server as the header shows it. */
+  server: string;
+  flags: TargetFlags;
+  /** Called with the exit code just before the app unmounts. */
+  onExit: (code: number) => void;
+}
+
+/** The exit code of Ctrl+C, as for a shell's SIGINT. */
+export const EXIT_INTERRUPTED = 130;
+
+const HINTS: Record<Route["kind"] | "help" | "boot", string> = {
+  boot: "q quit",
+  picker: "↑↓ move · Enter open · / filter · ? help · q quit",
+  watch: "↑↓ move · Tab pane · Enter open · ←→ division · / filter · Esc leagues · ? help · q quit",
+  player: "↑↓ move · Enter episode · Esc back · ? help · q quit",
+  round: "↑↓ move · Enter episode · Esc back · ? help · q quit",
+  episode: "Esc back · ? help · q quit",
+  help: "Esc close help · q quit",
+};
+
+function crumbsOf(stack: readonly Route[]): string[] {
+  const crumbs: string[] = [];
+  for (const route of stack) {
+    if (route.kind === "picker") crumbs.push("leagues");
+    else if (route.kind === "watch") crumbs.splice(0, crumbs.length, route.league.name, route.division.name);
+    else if (route.kind === "player") crumbs.push(route.row.player_name);
+    else if (route.kind === "round") crumbs.push("round");
+    else crumbs.push("episode");
+  }
+  return crumbs;
+}
+
+export function App({ client, notices, server, flags, onExit }: AppProps) {
+  const { exit } = useApp();
+  const theme = useTheme();
+  const { columns, rows } = useTerminalSize();
+  const narrowed = flags.league !== undefined || flags.division !== undefined;
+  const [stack, setStack] = useState<readonly Route[]>(narrowed ? [] : [{ kind: "picker" }]);
+  const [typing, setTyping] = useState(false);
+  const [help, setHelp] = useState(false);
+  const notice = useNotice(notices);
+  const now = useNow();
+  const watched = watchedDivision(stack);
+  const snapshot = useDivisionWatch(client, notices, watched);
+
+  // --league / --division: straight to that division, with the picker one Esc away.
+  useEffect(() => {
+    if (!narrowed) return;
+    const abort = new AbortController();
+    resolveTarget(client, flags, abort.signal).then(
+      (target) => {
+        if (abort.signal.aborted) return;
+        if (target.found) setStack([{ kind: "picker" }, { kind: "watch", league: target.league, division: target.division, divisions: target.divisions }]);
+        else {
+          notices.report("error", target.message);
+          setStack([{ kind: "picker" }]);
+        }
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        const line = describeError(error, "opening the division");
+        notices.report(line.level, line.text);
+        setStack([{ kind: "picker" }]);
+      },
+    );
+    return () => abort.abort();
+    // Flags are read once, at the start.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const quit = useCallback(
+    (code: number) => {
+      onExit(code);
+      exit();
+    },
+    [exit, onExit],
+  );
+
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") return quit(EXIT_INTERRUPTED);
+    if (typing) return;
+    if (input === "q") return quit(0);
+    if (help) {
+      if (key.escape || input === "?") setHelp(false);
+      return;
+    }
+    if (input === "?") setHelp(true);
+    else if (key.escape) setStack(pop);
+  });
+
+  const top = stack[stack.length - 1] ?? null;
+  const screenHeight = Math.max(4, rows - 3);
+  const open = useCallback((route: Route) => setStack((s) => push(s, route)), []);
+  const openEvent = useCallback(
+    (event: CompetitionEvent) => {
+      if (event.episode_request_id !== null) open({ kind: "episode", episodeId: event.episode_request_id });
+      else if (event.round_id !== null) open({ kind: "round", roundId: event.round_id });
+      else notices.report("info", `nothing more to show for: ${event.headline}`);
+    },
+    [open, notices],
+  );
+  const loaders = useMemo(() => {
+    if (top === null) return null;
+    switch (top.kind) {
+      case "picker":
+        return { kind: top.kind, load: (signal: AbortSignal) => loadCatalog(client, signal) } as const;
+      case "player":
+        return { kind: top.kind, load: (signal: AbortSignal) => loadPlayerEpisodes(client, top.row.player_id, top.division.id, signal) } as const;
+      case "round":
+        return { kind: top.kind, load: (signal: AbortSignal) => loadRound(client, top.roundId, signal) } as const;
+      case "episode":
+        return { kind: top.kind, load: (signal: AbortSignal) => loadEpisode(client, top.episodeId, signal) } as const;
+      case "watch":
+        return null;
+    }
+  }, [client, top]);
+
+  const active = !help;
+  let screen: ReactNode;
+  if (top === null) {
+    screen = h(Text, { color: theme.muted }, `Opening ${flags.division ?? flags.league ?? ""}…`);
+  } else if (help) {
+    screen = h(HelpOverlay, { width: columns, height: screenHeight });
+  } else if (top.kind === "watch") {
+    screen = h(WatchScreen, {
+      league: top.league,
+      division: top.division,
+      divisions: top.divisions,
+      snapshot,
+      width: columns,
+      height: screenHeight,
+      now,
+      active,
+      onOpenPlayer: (row) => open({ kind: "player", row, division: top.division }),
+      onOpenEvent: openEvent,
+      onSwitchDivision: (division) => setStack((s) => replaceTop(s, { ...top, division })),
+    });
+  } else if (top.kind === "picker" && loaders?.kind === "picker") {
+    screen = h(PickerScreen, {
+      load: loaders.load,
+      notices,
+      server,
+      width: columns,
+      height: screenHeight,
+      active,
+      onOpen: (entry, division) => open({ kind: "watch", league: entry.league, division, divisions: entry.divisions }),
+    });
+  } else if (top.kind === "player" && loaders?.kind === "player") {
+    screen = h(PlayerScreen, {
+      row: top.row,
+      division: top.division,
+      loadEpisodes: loaders.load,
+      notices,
+      width: columns,
+      height: screenHeight,
+      now,
+      active,
+      onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }),
+    });
+  } else if (top.kind === "round" && loaders?.kind === "round") {
+    screen = h(RoundScreen, { load: loaders.load, notices, width: columns, height: screenHeight, active, onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }) });
+  } else if (top.kind === "episode" && loaders?.kind === "episode") {
+    screen = h(EpisodeScreen, { load: loaders.load, baseUrl: server, notices, width: columns, height: screenHeight });
+  }
+
+  const onScreenError = useCallback(
+    (error: unknown) => {
+      const line = describeError(error, "drawing the screen");
+      notices.report("error", line.text);
+    },
+    [notices],
+  );
+
+  return h(
+    TypingContext.Provider,
+    { value: setTyping },
+    h(
+      Box,
+      { flexDirection: "column", width: columns, height: rows },
+      h(Header, { crumbs: crumbsOf(stack), connection: watched ? snapshot.connection : null, server, width: columns }),
+      h(Box, { width: columns, height: screenHeight, flexShrink: 0, overflow: "hidden" }, h(ErrorBoundary, { key: `${stack.length}:${top?.kind ?? "boot"}`, onError: onScreenError }, screen)),
+      h(StatusBar, { notice, hints: HINTS[help ? "help" : (top?.kind ?? "boot")], width: columns }),
+    ),
+  );
+}

@@ -1,0 +1,41 @@
+// Small text formats shared by the screens.
+
+export function formatScore(score: number): string {
+  return Number.isInteger(score) ? String(score) : score.toFixed(1);
+}
+
+export function formatDelta(delta: number): string {
+  if (Math.abs(delta) < 0.05) return "";
+  return `${delta > 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
+}
+
+/** HH:MM:SS of a timestamp, in local time; "--:--:--" when it cannot be read. */
+export function formatClock(iso: string | null): string {
+  if (iso === null) return "--:--:--";
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "--:--:--";
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+/** "12s ago", "3m ago", "2h ago". */
+export function timeAgo(iso: string | null, now: number): string {
+  if (iso === null) return "";
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return "";
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  return `${Math.floor(seconds / 3600)}h ago`;
+}
+
+/** One line of text: newlines and tabs become spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** A text progress bar of `width` cells. */
+export function progressBar(done: number, total: number, width: number): string {
+  const cells = Math.max(0, width);
+  const filled = total > 0 ? Math.min(cells, Math.round((done / total) * cells)) : 0;
+  return "█".repeat(filled) + "░".repeat(cells - filled);
+}
