@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "../../packages/sdk/src/index.ts";
-import { startTestServer } from "../../apps/server/src/testing/start-server.ts";
+import { startTestServer } from "../../apps/server/testing/index.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const cliDir = join(import.meta.dirname, "../../apps/cli");
