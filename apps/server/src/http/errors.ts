@@ -28,6 +28,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof ServiceError) return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
     if (error instanceof InputError) return reply.code(422).send(validationBody(error.items));
     if (error instanceof JsonTooDeepError) return reply.code(422).send({ detail: [{ loc: ["body"], msg: error.message, type: "json_too_deep" }] });
+    // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the server.
+    const code = (error as { code?: unknown }).code;
+    if (code === "22021" || code === "22P05") return reply.code(422).send({ detail: [{ loc: ["request"], msg: "Text must not contain NUL (U+0000) characters.", type: "string_invalid_character" }] });
     if (isStoreUnavailable(error)) {
       request.log.warn({ err: error }, "store unavailable");
       return reply

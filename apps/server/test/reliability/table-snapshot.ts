@@ -7,7 +7,9 @@ import type { Database } from "../../src/store/schema.ts";
 const BOOKKEEPING = new Set(["last_used_at"]);
 
 export async function tableFingerprints(db: Kysely<Database>): Promise<Map<string, string>> {
-  const tables = await db.introspection.getTables();
+  // On PostgreSQL only this store's schema (each test has its own); SQLite has no schemas.
+  const current = await sql<{ s: string }>`select current_schema() as s`.execute(db).then((r) => r.rows[0]?.s, () => undefined);
+  const tables = (await db.introspection.getTables()).filter((table) => !current || !table.schema || table.schema === current);
   const out = new Map<string, string>();
   for (const table of tables) {
     if (table.name.startsWith("kysely_")) continue;
