@@ -67,7 +67,7 @@ async function enqueue(count: number): Promise<void> {
 /** Runs `count` queued episodes on a fresh runner process and returns its job lines. */
 async function runLevel(concurrency: number, count: number): Promise<JobLine[]> {
   await enqueue(count);
-  const child = spawn(process.execPath, [RUNNER_MAIN, "--server", server.url, "--concurrency", String(concurrency), "--log-format", "json", "--work-dir", workDir], {
+  const child = spawn(process.execPath, [RUNNER_MAIN, "--server", server.url, "--concurrency", String(concurrency), "--log-format", "json", "--log-level", "debug", "--work-dir", workDir], {
     env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
     stdio: ["ignore", "pipe", "inherit"],
   });

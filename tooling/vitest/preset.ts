@@ -1,19 +1,46 @@
 // Shared vitest settings. When GAUNTLET_TEST_REPORT_DIR is set (by .ci/run), each package
 // also writes a JSON report there so the totals of every suite can be summed into one line.
+//
+// Made for a busy machine: a package's suite takes at most half the machine's cores (turbo runs
+// two tasks at a time, see turbo.json), tests wait on events and conditions rather than time
+// (a test's timeout only turns a hang into a failure), and the slow end-to-end files,
+// `*.e2e.test.ts`, run in a task of their own: `pnpm test` (script `test`) leaves them out, the
+// script `test:e2e` runs only them, and `vitest run <file>` runs whatever it is given.
+import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
+export const E2E_FILES = ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"];
+
+/** Worker processes per suite: GAUNTLET_TEST_WORKERS, else half the cores (at least one). */
+export function testWorkers(env: Record<string, string | undefined> = process.env): number {
+  const asked = Number(env.GAUNTLET_TEST_WORKERS);
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
+/** Which files a run takes, by the package script that started it. */
+function selection(script: string | undefined): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
+  const all = ["src/**/*.test.ts", "test/**/*.test.ts"];
+  if (script === "test:e2e") return { include: E2E_FILES };
+  if (script === "test") return { include: all, exclude: ["**/node_modules/**", ...E2E_FILES] };
+  return { include: all };
+}
+
 export function preset(packageDir: string, overrides: ViteUserConfig["test"] = {}): ViteUserConfig {
   const reportDir = process.env.GAUNTLET_TEST_REPORT_DIR;
-  const suite = process.env.GAUNTLET_TEST_SUITE ?? "default";
+  const script = process.env.npm_lifecycle_event;
+  const suite = `${process.env.GAUNTLET_TEST_SUITE ?? "default"}${script === "test:e2e" ? "-e2e" : ""}`;
   const reporters = reportDir
     ? ["default", ["json", { outputFile: `${reportDir}/${suite}-${basename(packageDir)}.json` }]]
     : ["default"];
   return defineConfig({
     test: {
-      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
+      ...selection(script),
+      maxWorkers: testWorkers(),
+      // Only a hang should reach these: waits end on their condition, however slow the machine.
+      testTimeout: 240_000,
+      hookTimeout: 240_000,
       reporters: reporters as NonNullable<ViteUserConfig["test"]>["reporters"],
       ...overrides,
     },

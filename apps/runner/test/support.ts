@@ -8,6 +8,8 @@ import { createClient, type FetchLike, type Gauntlet } from "@gauntlet/sdk";
 import { packDirectory } from "@gauntlet/server/testing";
 
 export const runnerMain = join(import.meta.dirname, "../src/main.ts");
+/** How long a wait may take before it is reported as a hang: far beyond a loaded machine's slowness. */
+export const PATIENCE_MS = 120_000;
 export const gridrushDir = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 export const secretEchoDir = join(import.meta.dirname, "fixtures/secret-echo");
 
@@ -25,7 +27,8 @@ export async function uploadCoworld(client: Gauntlet, dir: string, manifest: Rec
   return client.coworlds.upload({ body: { manifest, bundle_upload_id: bundle.upload_id } });
 }
 
-export async function waitFor<T>(what: string | (() => string), probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
+/** Polls a condition; the deadline only turns a hang into a message (the machine may be busy). */
+export async function waitFor<T>(what: string | (() => string), probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -36,7 +39,7 @@ export async function waitFor<T>(what: string | (() => string), probe: () => Pro
 }
 
 /** Queues a certification and waits for its verdict. */
-export async function certify(client: Gauntlet, coworldId: string, timeoutMs = 20_000): Promise<Certification> {
+export async function certify(client: Gauntlet, coworldId: string, timeoutMs = PATIENCE_MS): Promise<Certification> {
   await client.coworlds.certify({ coworld_id: coworldId });
   return waitFor(
     `the certification of ${coworldId}`,
@@ -59,7 +62,8 @@ export interface RunnerProcess {
 const live = new Set<ChildProcess>();
 
 export function spawnRunner(url: string, token: string, args: string[]): RunnerProcess {
-  const child = spawn(process.execPath, [runnerMain, "--server", url, ...args], {
+  // debug: the tests follow each job through its lines (leased, healthy, each runnable's pid).
+  const child = spawn(process.execPath, [runnerMain, "--server", url, "--log-level", "debug", ...args], {
     env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -76,7 +80,7 @@ export function spawnRunner(url: string, token: string, args: string[]): RunnerP
   return {
     child,
     output: () => output,
-    line: (pattern, timeoutMs = 20_000) => waitFor(() => `${pattern} in the runner's output:\n${output}`, () => pattern.exec(output), timeoutMs),
+    line: (pattern, timeoutMs = PATIENCE_MS) => waitFor(() => `${pattern} in the runner's output:\n${output}`, () => pattern.exec(output), timeoutMs),
     exited,
   };
 }

@@ -2,6 +2,7 @@
 // TUI, benchmarks): `import { startTestServer } from "@gauntlet/server/testing"`.
 // Production code never imports this folder (the lint rule in eslint.config.js keeps it so).
 export * from "./http.ts";
+export * from "./patience.ts";
 export * from "./start-server.ts";
 export * from "./test-entrants.ts";
 export * from "./test-league.ts";

@@ -8,6 +8,7 @@ import type { Division, DivisionInput, LeaderboardRow, League, LeagueSubmission,
 import { packDirectory } from "../src/blobs/tarball.ts";
 import { client } from "./http.ts";
 import type { TestServer } from "./start-server.ts";
+import { PATIENCE_MS } from "./patience.ts";
 
 export const GRIDRUSH_DIR = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 
@@ -160,8 +161,8 @@ export async function scriptedRunner(t: TestServer, name = `scripted-${randomByt
   };
 }
 
-/** Polls until `probe` gives a value (no fixed sleeps). */
-export async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+/** Polls until `probe` gives a value (no fixed sleeps); `timeoutMs` only turns a hang into a message. */
+export async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,6 +1,7 @@
 // Test support: a live-events WebSocket client (Node's own WebSocket) that keeps every message
 // and waits for the ones a test expects.
 import { LiveEventMessage, type LiveEvent } from "@gauntlet/core";
+import { PATIENCE_MS } from "./patience.ts";
 
 export interface TestSocket {
   readonly opened: Promise<void>;
@@ -36,7 +37,7 @@ export function openSocket(base: string, token?: string): TestSocket {
     messages.push(JSON.parse(String(e.data)) as Record<string, unknown>);
     for (const wake of waiters) wake();
   });
-  const next = (match: (m: Record<string, unknown>) => boolean, timeoutMs = 10_000) =>
+  const next = (match: (m: Record<string, unknown>) => boolean, timeoutMs = PATIENCE_MS) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const check = () => {
         const found = messages.find(match);

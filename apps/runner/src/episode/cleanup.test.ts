@@ -43,16 +43,19 @@ function grandchildPid(log: string | undefined): number {
 describe("runEpisode ends what it started", () => {
   it("kills a hanging player, its group and the game at the deadline", async () => {
     const manifest = gridrushManifest();
-    const { input, pids } = gridrushEpisode({
-      gameConfig: { turns: 10, connect_timeout_ms: 60_000 },
+    const { input, pids, events } = gridrushEpisode({
+      gameConfig: { turns: 10, connect_timeout_ms: 600_000 },
       players: [bundledPlayer(manifest, "greedy"), stubborn],
       deadlineMs: 1_500,
       killGraceMs: 200,
     });
+    // Nothing else would end this episode: that it ends at all is the deadline at work
+    // (how close to the deadline is a figure of bench/episodes, not a test).
     const outcome = await runEpisode(input);
 
     expect(outcome).toMatchObject({ status: "failed", error_type: "timeout", failed_policy_index: null });
-    expect(outcome.timings.totalMs).toBeLessThan(3_000);
+    // The player shrugs off SIGTERM: it was killed.
+    expect(events).toContainEqual(expect.objectContaining({ type: "exited", runnable: "player-1", signal: "SIGKILL" }));
     const grandchild = grandchildPid(outcome.playerLogs[1]);
     expect([...pids(), grandchild].filter(isRunning)).toEqual([]);
   });

@@ -61,7 +61,7 @@ describe("runEpisode", () => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
-  it("fails with game_unhealthy, quickly, when /healthz never answers", async () => {
+  it("fails with game_unhealthy when /healthz never answers within the health timeout", async () => {
     const manifest = gridrushManifest();
     const silent = { ...manifest, game: { ...manifest.game, runnable: { type: "game" as const, ...inline("setInterval(() => {}, 1000)") } } };
     const { input, pids, events } = gridrushEpisode({ manifest: silent, healthTimeoutMs: 400 });
@@ -69,7 +69,6 @@ describe("runEpisode", () => {
 
     expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
     if (outcome.status === "failed") expect(outcome.error).toContain("within 400 ms (last: ECONNREFUSED)");
-    expect(outcome.timings.totalMs).toBeLessThan(2_000);
     expect(events.filter((e) => e.type === "started").map((e) => e.type === "started" && e.runnable)).toEqual(["game"]);
     expect(pids().filter(isRunning)).toEqual([]);
   });
@@ -77,13 +76,13 @@ describe("runEpisode", () => {
   it("fails with game_unhealthy at once when the game exits before it is healthy", async () => {
     const manifest = gridrushManifest();
     const broken = { ...manifest, game: { ...manifest.game, runnable: { type: "game" as const, ...inline("console.error('no config for me'); process.exit(7)") } } };
-    const { input, pids } = gridrushEpisode({ manifest: broken });
+    // A health timeout and a deadline no test would wait for: only the exit can end this episode.
+    const { input, pids } = gridrushEpisode({ manifest: broken, healthTimeoutMs: 3_600_000, deadlineMs: 3_600_000 });
     const outcome = await runEpisode(input);
 
     expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
     if (outcome.status === "failed") expect(outcome.error).toContain("exited with code 7");
     expect(outcome.gameLog).toContain("no config for me");
-    expect(outcome.timings.totalMs).toBeLessThan(1_500);
     expect(pids().filter(isRunning)).toEqual([]);
   });
 

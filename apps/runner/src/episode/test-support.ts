@@ -61,7 +61,7 @@ export function gridrushEpisode(overrides: Partial<RunEpisodeInput> = {}): { inp
     players: [bundledPlayer(manifest, "greedy"), bundledPlayer(manifest, "random")],
     secrets: {},
     workDir: newWorkDir(),
-    deadlineMs: 20_000,
+    deadlineMs: 120_000,
     runtime: "process",
     onEvent: (event) => events.push(event),
     ...overrides,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isRunning } from "../episode/test-support.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
-import { procInfo } from "./proc.ts";
+import { allProcesses, procInfo } from "./proc.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "gauntlet-sweep-"));
 const started: number[] = [];
@@ -22,6 +22,15 @@ afterAll(() => {
   }
   rmSync(workDir, { recursive: true, force: true });
 });
+
+/** Polls until `probe` gives a value (processes start and die in their own time). */
+async function until<T>(probe: () => T | null): Promise<T> {
+  for (;;) {
+    const value = probe();
+    if (value !== null) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** A process group like an episode's: a leader with a child, both living until killed. */
 function orphanGroup(): number {
@@ -49,16 +58,17 @@ async function fakeRunnerDir(name: string, ownerPid: number, groups: number[]): 
 describe("sweepDeadRunners", () => {
   it("ends the process groups a dead runner recorded and removes its directory", async () => {
     const group = orphanGroup();
-    await new Promise((r) => setTimeout(r, 100));
-    const members = (await import("./proc.ts")).allProcesses().filter((p) => p.pgid === group);
-    expect(members.length).toBeGreaterThanOrEqual(2);
+    // The leader and its child, once both have started.
+    const members = await until(() => {
+      const found = allProcesses().filter((p) => p.pgid === group);
+      return found.length >= 2 ? found : null;
+    });
     const dir = await fakeRunnerDir("dead", await deadPid(), [group]);
 
     const report = await sweepDeadRunners(workDir);
 
     expect(report).toEqual({ runners: 1, groups: 1 });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(members.map((m) => m.pid).filter(isRunning)).toEqual([]);
+    await until(() => members.every((m) => !isRunning(m.pid)) || null);
     expect(existsSync(dir)).toBe(false);
   });
 

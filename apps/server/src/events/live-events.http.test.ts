@@ -190,11 +190,9 @@ describe("replicas with Redis", () => {
       const tl = await createTestLeague(a);
       const onB = socket(b.url);
       await onB.subscribe([`league:${tl.league.id}`]);
-      const started = Date.now();
       await tl.submit(await tl.addPlayer("Ada"));
-      const placed = await onB.next(isEvent("submission_placed"), 5_000);
-      // The poll is ten minutes away: only Redis could have brought it this soon.
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // The poll is ten minutes away, beyond any test's patience: only Redis can bring it.
+      const placed = await onB.next(isEvent("submission_placed"));
       expect(placed.topic).toBe(`league:${tl.league.id}`);
     } finally {
       await b.close();

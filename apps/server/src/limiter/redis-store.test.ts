@@ -47,14 +47,15 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
 
     const monitor = admin.duplicate();
     await monitor.connect();
-    const seen: string[] = [];
-    await monitor.monitor((line) => {
-      if (line.includes(`[0 ${addr}]`)) seen.push(line);
-    });
+    const lines: string[] = [];
+    await monitor.monitor((line) => lines.push(line));
     for (let i = 0; i < 5; i++) await store.decide("one-trip", USER_CAPACITIES, 10, true);
-    await admin.ping(); // MONITOR lines arrive before this reply's line does
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // MONITOR reports commands in the order Redis ran them: once this marker shows, so have the five.
+    const marker = `marker-${Date.now()}`;
+    await admin.sendCommand(["ECHO", marker]);
+    while (!lines.some((line) => line.includes(marker))) await new Promise((resolve) => setTimeout(resolve, 10));
     await monitor.close();
+    const seen = lines.filter((line) => line.includes(`[0 ${addr}]`));
     expect(seen).toHaveLength(5);
     for (const line of seen) expect(line).toMatch(/\] "EVALSHA" "[0-9a-f]{40}" "1" /);
   });
@@ -70,16 +71,22 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
 
   it("keeps one hash per identity with the four TATs, expiring when every bucket is full again", async () => {
     const store = await openStore();
+    const redisSeconds = async () => Number(((await admin.sendCommand(["TIME"])) as [string, string])[0]);
+    const before = Date.now();
+    const secondsBefore = await redisSeconds();
     const decision = await store.decide("layout", USER_CAPACITIES, 1000, true);
     const key = `${keyPrefix}layout`;
     expect(Object.keys(await admin.hGetAll(key)).sort()).toEqual(["ch", "cm", "rh", "rm"]);
     const ttl = await admin.pTTL(key);
-    // 1000 complexity credits refill in 10 s at 100 per second (the slowest of the four here).
-    expect(ttl).toBeGreaterThan(9_000);
+    const since = Date.now() - before;
+    const secondsAfter = await redisSeconds();
+    // 1000 complexity credits refill in 10 s at 100 per second (the slowest of the four here),
+    // less the time that passed between the decision and the TTL read.
     expect(ttl).toBeLessThanOrEqual(10_000);
-    // By the Redis clock: the reset is about 10 s after Redis TIME.
-    const [seconds] = (await admin.sendCommand(["TIME"])) as [string, string];
-    expect(Math.abs(decision.buckets.complexityHour.resetUnixSeconds - (Number(seconds) + 10))).toBeLessThanOrEqual(1);
+    expect(ttl).toBeGreaterThanOrEqual(10_000 - since - 1);
+    // By the Redis clock: the reset is 10 s after the decision, which Redis TIME brackets.
+    expect(decision.buckets.complexityHour.resetUnixSeconds).toBeGreaterThanOrEqual(secondsBefore + 10);
+    expect(decision.buckets.complexityHour.resetUnixSeconds).toBeLessThanOrEqual(secondsAfter + 11);
   });
 
   it("admits exactly the capacity when two connections race for one identity", async () => {
@@ -98,15 +105,12 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
 });
 
 describe("Redis budget store without Redis", () => {
-  it("fails at once, and keeps failing fast, when nothing listens", async () => {
+  // How fast is bench/latencies' figure; here: it fails each time, rather than wait for a connection.
+  it("fails, and keeps failing, when nothing listens", async () => {
     const errors: Error[] = [];
     const store = new RedisBudgetStore({ url: "redis://127.0.0.1:1", onError: (e) => errors.push(e) });
     try {
-      for (let i = 0; i < 3; i++) {
-        const started = performance.now();
-        await expect(store.decide("nobody", USER_CAPACITIES, 10, true)).rejects.toThrow();
-        expect(performance.now() - started).toBeLessThan(50);
-      }
+      for (let i = 0; i < 3; i++) await expect(store.decide("nobody", USER_CAPACITIES, 10, true)).rejects.toThrow();
       await expect(store.ping()).rejects.toThrow();
     } finally {
       await store.close();

@@ -37,7 +37,8 @@ describe.runIf(DATABASE_URL && REDIS_URL)("two server processes on one PostgreSQ
     servers.push(child);
     let output = "";
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 30_000);
+      // Patience for a busy machine; the deadline only turns a hang into a message.
+      const timer = setTimeout(() => reject(new Error(`replica did not start:\n${output}`)), 120_000);
       const onData = (d: Buffer) => {
         output += d.toString();
         const url = /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1];
@@ -71,8 +72,13 @@ describe.runIf(DATABASE_URL && REDIS_URL)("two server processes on one PostgreSQ
   });
 
   afterAll(async () => {
-    for (const s of servers) if (s.exitCode === null) s.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    await Promise.all(
+      servers.filter((s) => s.exitCode === null).map((s) => {
+        const exited = new Promise((resolve) => s.once("exit", resolve));
+        s.kill("SIGTERM");
+        return exited;
+      }),
+    );
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     const c = new pg.Client({ connectionString: DATABASE_URL });
     await c.connect();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
+import { PATIENCE_MS } from "../../testing/patience.ts";
 
 const MAIN = join(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-cli-"));
@@ -30,7 +31,7 @@ beforeAll(async () => {
   server = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir], { env: baseEnv });
   server.stdout.on("data", (d: Buffer) => (output += d.toString()));
   server.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + PATIENCE_MS;
   while (!/alt host, at the root\):\s+(http:\/\/\S+)/.test(output)) {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));

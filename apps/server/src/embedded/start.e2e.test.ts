@@ -10,6 +10,7 @@ import type { Certification, Coworld, Token } from "@gauntlet/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
 import { TOKEN_FILE } from "./runner-token.ts";
+import { PATIENCE_MS } from "../../testing/patience.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-embedded-"));
@@ -21,7 +22,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function until<T>(what: () => string, probe: () => Promise<T | null> | T | null, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: () => string, probe: () => Promise<T | null> | T | null, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -89,7 +90,7 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     expect(() => process.kill(runnerPid, 0)).toThrow();
     expect(runnerInstances()).toEqual([]);
     expect(readFileSync(join(dataDir, TOKEN_FILE), "utf8")).toMatch(/^gntm_/);
-  }, 60_000);
+  });
 
   it("on a later start registers nothing again and reuses the runner's machine token; --no-runner starts none", async () => {
     const token = readFileSync(join(dataDir, TOKEN_FILE), "utf8");
@@ -112,5 +113,5 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     expect(await bare.exited).toBe(0);
     expect(bare.output()).not.toContain("[runner]");
     expect(runnerInstances()).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -63,7 +63,7 @@ function start(args: string[]) {
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const url = () => eventually(`the address in:\n${output}`, async () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null, 30_000);
+  const url = () => eventually(`the address in:\n${output}`, async () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null);
   const stop = async () => {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
@@ -73,10 +73,10 @@ function start(args: string[]) {
 }
 
 describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
-  it("on an empty data directory plays the demo league by itself: within a minute its standings move", async () => {
+  it("on an empty data directory plays the demo league by itself until its standings move", async () => {
     const server = start([]);
     const url = await server.url();
-    const premier = await eventually(`the demo league in:\n${server.output()}`, async () => /Premier standings: (\S+)/.exec(server.output())?.[1] ?? null, 30_000);
+    const premier = await eventually(`the demo league in:\n${server.output()}`, async () => /Premier standings: (\S+)/.exec(server.output())?.[1] ?? null);
     expect(premier.startsWith(url)).toBe(true);
     const moved = await eventually(
       `moving standings (server output:\n${server.output().slice(-3000)})`,
@@ -84,7 +84,6 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
         const rows = (await client(premier).get<LeaderboardRow[] | null>("")).body;
         return rows && rows.some((r) => r.rounds_played > 0) && new Set(rows.map((r) => r.score)).size > 1 ? rows : null;
       },
-      60_000,
     );
     expect(moved).toHaveLength(3);
     expect(moved.map((r) => r.player_name).sort()).toEqual(["Greedy A", "Random A", "Wanderer A"]);
@@ -92,7 +91,7 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
     // Quiet by default: the banner, then nothing from the runner while episodes play, and the server's own last line.
     expect(server.output()).not.toMatch(/\[runner\]|"level":/);
     expect(server.output()).toMatch(/SIGTERM: shutting down…\nGauntlet stopped\.\n$/);
-  }, 120_000);
+  });
 
   it("leaves the demo out with --no-demo", async () => {
     const server = start(["--no-demo", "--no-runner"]);
@@ -101,5 +100,5 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
     expect(leagues.body).toEqual([]);
     expect(server.output()).not.toContain("Demo league");
     await server.stop();
-  }, 60_000);
+  });
 });

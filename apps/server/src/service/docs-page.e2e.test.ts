@@ -6,11 +6,10 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tags as specTags } from "@gauntlet/core";
+import { PATIENCE_MS } from "../../testing/patience.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
 const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
-// Loading a 4 MB script on a loaded machine: a generous deadline for what the page shows.
-const PAGE_DEADLINE_MS = 90_000;
 
 let t: TestServer;
 let browser: Browser;
@@ -22,7 +21,7 @@ beforeAll(async () => {
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -49,7 +48,7 @@ async function visit(url: string): Promise<Visit> {
   });
   await page.goto(url);
   // The reference has rendered once the sidebar shows an operation.
-  await page.getByText("Create a player", { exact: true }).first().waitFor({ timeout: PAGE_DEADLINE_MS });
+  await page.getByText("Create a player", { exact: true }).first().waitFor({ timeout: PATIENCE_MS });
   return { page, requests, violations: () => page.evaluate<string[]>("window.cspViolations") };
 }
 
@@ -61,7 +60,7 @@ describe("the /docs reference in a browser", () => {
     expect(requests.map((u) => new URL(u).pathname)).toEqual(expect.arrayContaining(["/docs", "/docs/scalar.js", "/openapi.json"]));
     expect(await violations()).toEqual([]);
     await page.close();
-  }, 120_000);
+  });
 
   it("shows none of the vendor's hosted features", async () => {
     const { page } = await visit(`${t.url}/docs`);
@@ -69,7 +68,7 @@ describe("the /docs reference in a browser", () => {
     expect(controls).toContain("Test Request");
     for (const label of ["Ask AI", "Generate MCP", "Deploy", "Share", "Configure", "Developer Tools", "Open API Client"]) expect(controls, label).not.toContain(label);
     await page.close();
-  }, 120_000);
+  });
 
   it("lists in the sidebar exactly the groups that have operations, and renders Markdown", async () => {
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as { tags: { name: string }[] };
@@ -84,7 +83,7 @@ describe("the /docs reference in a browser", () => {
     expect(await page.locator("code", { hasText: "x-rate-limit" }).count()).toBeGreaterThan(0);
     expect(await page.locator("body").innerText()).not.toContain("`x-rate-limit`");
     await page.close();
-  }, 120_000);
+  });
 
   it("takes /docs/ to the reference, at the root and under the data host's prefix", async () => {
     const { page } = await visit(`${t.url}/docs/`);
@@ -93,5 +92,5 @@ describe("the /docs reference in a browser", () => {
     const prefixed = await fetch(`${t.dataUrl}/docs/`, { redirect: "manual" });
     expect(prefixed.status).toBe(301);
     expect(new URL(prefixed.headers.get("location") ?? "", `${t.dataUrl}/docs/`).href).toBe(`${t.dataUrl}/docs`);
-  }, 120_000);
+  });
 });
