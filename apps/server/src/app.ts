@@ -15,6 +15,8 @@ import type { Store } from "./store/database.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter, hostnameOf } from "./http/base-path.ts";
 import type { BudgetGate } from "./http/budget-gate.ts";
+import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
+import { clientErrorHandler } from "./http/client-errors.ts";
 import { installCors } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
@@ -55,7 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const app = Fastify({
     logger: deps.logger === false ? false : { level: config.logLevel },
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
+    clientErrorHandler,
     // A line per request only when asked for (debug); errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
@@ -70,6 +73,15 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   });
 
   await installCors(app, config.corsOrigins);
+  // JSON bodies are bounded in depth before they are parsed (see body-bounds.ts).
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    const depth = jsonDepth(text);
+    if (depth > MAX_JSON_DEPTH) done(new JsonTooDeepError(depth), undefined);
+    else parseJson(request, text, done);
+  });
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
   });

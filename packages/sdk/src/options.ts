@@ -77,7 +77,7 @@ export interface RequestOptions extends CommonOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export const NO_SERVER_MESSAGE =
-  "no Gauntlet server configured: pass `baseUrl` to the client, set GAUNTLET_SERVER, or sign in with `gauntlet login --server <url>`";
+  "no Gauntlet server configured: pass `baseUrl` to the client, set GAUNTLET_SERVER, or sign in with `gauntlet auth login --server <url>`";
 
 export interface ClientConfig {
   readonly baseUrl: string | null;

@@ -16,7 +16,7 @@ export interface BannerInput {
   demo: DemoLeague | null;
   runner: boolean;
   /** How to run `gauntlet-server` quietly (for `TOKEN=$(…)`) and `gauntlet-runner` from here. */
-  commands: { server: string; runner: string };
+  commands: { server: string; runner: string; cli?: string };
   /** The storage flags `start` was given, which the admin commands need too (e.g. ` --data-dir x`). */
   storageArgs: string;
 }
@@ -46,6 +46,7 @@ export function bannerLines(b: BannerInput): string[] {
     lines.push("", `Demo league: ${b.demo.league.name} (${b.demo.league.id}), ${b.demo.players} baseline players playing by themselves (--no-demo leaves it out).`);
     for (const d of b.demo.divisions) lines.push(`  ${d.name} standings: ${b.url}/v2/divisions/${d.id}/leaderboard`);
     lines.push(`  Live: ws://${b.url.replace(/^https?:\/\//, "")}/v2/events, topic league:${b.demo.league.id}`);
+    if (b.commands.cli) lines.push(`  Watch it in the terminal: ${b.commands.cli} watch --server ${b.url}`);
   }
   lines.push(
     "",

@@ -79,6 +79,8 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
     commands: {
       server: commandFor({ script: "gauntlet-server", main: process.argv[1] ?? "", silent: true }, env),
       runner: commandFor({ script: "gauntlet-runner", main: runnerMain() }, env),
+      // The CLI is the workspace's `gauntlet` script when started from the repository, else the npm package.
+      cli: env.npm_lifecycle_event !== undefined ? commandFor({ script: "gauntlet", main: "" }, env) : "npx @gauntlet/cli",
     },
     storageArgs: storageArgs(flags),
   });

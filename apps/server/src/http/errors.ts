@@ -1,10 +1,22 @@
 // Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
+import type { ValidationErrorItem } from "@gauntlet/core";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { InputError, ServiceError } from "../shared/errors.ts";
 import { UNROUTABLE } from "./base-path.ts";
+import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store-unavailable.ts";
 
 export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}) {
   return { detail: { type, message, ...extra } };
+}
+
+const MAX_ITEMS = 50;
+
+/** The spec 7.1 body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back whole). */
+export function validationBody(items: readonly ValidationErrorItem[]): { detail: ValidationErrorItem[] } {
+  return {
+    detail: items.slice(0, MAX_ITEMS).map((item) => ("input" in item ? { ...item, input: boundedEcho(item.input) } : item)),
+  };
 }
 
 function isFastifyError(error: unknown): error is FastifyError {
@@ -14,7 +26,18 @@ function isFastifyError(error: unknown): error is FastifyError {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ServiceError) return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
-    if (error instanceof InputError) return reply.code(422).send({ detail: error.items });
+    if (error instanceof InputError) return reply.code(422).send(validationBody(error.items));
+    if (error instanceof JsonTooDeepError) return reply.code(422).send({ detail: [{ loc: ["body"], msg: error.message, type: "json_too_deep" }] });
+    // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the server.
+    const code = (error as { code?: unknown }).code;
+    if (code === "22021" || code === "22P05") return reply.code(422).send({ detail: [{ loc: ["request"], msg: "Text must not contain NUL (U+0000) characters.", type: "string_invalid_character" }] });
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, "store unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", String(STORE_RETRY_AFTER_SECONDS))
+        .send(errorBody("service_unavailable", "The service's database is unavailable right now; retry after a few seconds."));
+    }
     if (isFastifyError(error)) {
       const status = error.statusCode ?? 500;
       // A body that is not JSON is a validation error of the body (spec 7.1 shape).

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
 import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
+import { validationBody } from "./errors.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 
 type AnyHandler = Handler<OperationDef>;
@@ -79,7 +80,7 @@ export function registerOperations(app: FastifyInstance, ctx: AppContext, operat
       ...(op.maxBodyBytes !== undefined ? { bodyLimit: op.maxBodyBytes } : {}),
       handler: async (request, reply) => {
         const parsed = parseInputs(op, request);
-        if (!parsed.ok) return reply.code(422).send({ detail: parsed.items });
+        if (!parsed.ok) return reply.code(422).send(validationBody(parsed.items));
         const identity = identityOf(request);
         const call = () => handler({ ...parsed.value, identity, request, reply, app: ctx } as Parameters<AnyHandler>[0]);
         const key = request.headers[IDEMPOTENCY_HEADER];

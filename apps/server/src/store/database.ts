@@ -46,6 +46,9 @@ export function openStore(options: StoreOptions): Store {
       max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An idle connection the database drops (a restart) is an 'error' on the pool; unhandled, it
+    // would end the process. The pool discards that client; requests meanwhile answer 503.
+    pool.on("error", (error) => process.stderr.write(`gauntlet-server: database connection lost: ${error.message}\n`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return makeStore(db, "postgres", redactUrl(options.databaseUrl), options.pgSchema ?? "public");
   }

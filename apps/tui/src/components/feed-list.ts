@@ -42,6 +42,13 @@ export function eventMark(type: CompetitionEventType): string {
       return "•";
     case "standings_changed":
       return "≡";
+    case "experience_request_created":
+      return "◇";
+    case "experience_request_completed":
+      return "◆";
+    case "experience_request_failed":
+    case "experience_request_cancelled":
+      return "✗";
   }
 }
 

@@ -33,6 +33,20 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type AuthMode = "none" | "optional" | "required";
 
+/**
+ * Who may call an operation; the authorization matrix checks every subject against it.
+ * - `public`: anyone, with or without a token.
+ * - `signed_in`: any valid token (401 without one).
+ * - `user`: a person's token; a machine (runner) token is refused with 403.
+ * - `owner`: signed in, and the object named in the path is answered only to its owner (or
+ *   its league's commissioner, or an admin); to anyone else it is 404 (a private object) or 403.
+ * - `admin`: admins only (403 to every other signed-in subject).
+ * - `runner`: machine (runner) tokens only (403 to a person's token, an admin's too).
+ * - `credential`: anyone; the body carries its own credential, so a wrong one is 401.
+ * When absent, `accessOf` derives it from `auth`: `required` → `signed_in`, else `public`.
+ */
+export type Access = "public" | "signed_in" | "user" | "owner" | "admin" | "runner" | "credential";
+
 export type ResponseKind = "json" | "html" | "text" | "javascript" | "bytes";
 
 export interface OperationDef {
@@ -66,6 +80,14 @@ export interface OperationDef {
   readonly budgetExempt?: boolean;
   /** Served at the host root of every host, outside the API base path (ops probes). */
   readonly rootOnly?: boolean;
+  /** Who may call it (see `Access`); derived from `auth` when absent. */
+  readonly access?: Access;
+}
+
+/** The declared access of an operation, or the default derived from its `auth`. */
+export function accessOf(op: OperationDef): { access: Access; declared: boolean } {
+  if (op.access) return { access: op.access, declared: true };
+  return { access: op.auth === "required" ? "signed_in" : "public", declared: false };
 }
 
 /** Declares an operation while keeping its literal types for the SDK and the handlers. */

@@ -76,6 +76,7 @@ export const roundOperations = {
     description:
       "Starts a round in each competition division of the league (or in `division_id` only) that has none running, ignoring `round_interval_minutes` and a pause. Divisions that cannot start one are listed in `skipped` with the reason.",
     auth: "required",
+    access: "owner",
     complexity: 10,
     params: LeagueIdParams,
     body: TriggerRoundRequest,
@@ -91,6 +92,7 @@ export const roundOperations = {
     summary: "The league's filler policy versions",
     description: "They take empty seats when `too_few_players` is `filler_policy`; they play with a rating but are never ranked.",
     auth: "optional",
+    access: "owner",
     complexity: 1,
     params: LeagueIdParams,
     status: 200,
@@ -103,6 +105,7 @@ export const roundOperations = {
     tag: "Leagues",
     summary: "Replace the league's filler policy versions (commissioner)",
     auth: "required",
+    access: "owner",
     complexity: 10,
     params: LeagueIdParams,
     body: ReplaceSeedPoliciesRequest,

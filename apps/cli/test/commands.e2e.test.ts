@@ -197,6 +197,8 @@ describe("leagues, coworlds, policies and league play", () => {
     expect((await cli(["episode", "logs", episodeId, "--seat", "0"])).stdout).toBe("seat 0 thinking\n");
   });
 
+  // Unfinished: the feed prints, but no live event reached `events --follow` within the wait
+  // (pausing/resuming the league may not publish on the `league:` topic). Kept, skipped, until fixed.
   it("follows live events until interrupted", async () => {
     const { spawn } = await import("node:child_process");
     const { MAIN, cleanEnv } = await import("./run-cli.ts");
@@ -210,11 +212,9 @@ describe("leagues, coworlds, policies and league play", () => {
       return end < 3 ? [] : out.slice(end).split("\n").filter(Boolean);
     };
     for (let i = 0; i < 200 && !out.includes("\n]\n") && !out.startsWith("[]\n"); i++) await new Promise((r) => setTimeout(r, 100));
-    // Cause live events: pausing and resuming the league.
-    for (let i = 0; i < 100 && liveLines().length === 0; i++) {
-      await admin.leagues.setRoundsPaused({ league_id: leagueId, body: { paused: i % 2 === 0 } });
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    // Cause live events on the league's topic: a round starts (its episodes follow).
+    await admin.leagues.triggerRound({ league_id: leagueId, body: {} });
+    for (let i = 0; i < 300 && liveLines().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     const live = liveLines().map((l) => JSON.parse(l) as { topic: string });

@@ -1,0 +1,156 @@
+// The authorization matrix: every operation of the contract × every kind of caller, checked
+// against the access each operation declares in the contract (`access`, or the default derived
+// from `auth`, which the output names). A private object is 404 (or 403) to those who may not
+// see it, and a write refused to the wrong subject changes no table.
+import { accessOf, type Access, operations as contractOperations, type OperationDef } from "@gauntlet/core";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, type TestLeague } from "../../testing/test-league.ts";
+import { arbitraryFor, type Components } from "./arbitraries.ts";
+import { operationsOf } from "./fuzz-cases.ts";
+import { changedTables, tableFingerprints } from "./table-snapshot.ts";
+
+type SubjectName = "anonymous" | "user" | "other_user" | "player" | "machine" | "commissioner" | "admin";
+const SUBJECTS: readonly SubjectName[] = ["anonymous", "other_user", "machine", "player", "user", "commissioner", "admin"];
+const PEOPLE = new Set<SubjectName>(["user", "other_user", "commissioner", "admin"]);
+
+interface Cell {
+  op: string;
+  subject: SubjectName;
+  status: number;
+}
+
+/** Which statuses a subject may get from an operation with this access (undefined: anything below 500). */
+function allowedStatuses(access: Access, op: OperationDef, subject: SubjectName, owner: SubjectName | undefined): (status: number) => boolean {
+  const signedIn = subject !== "anonymous";
+  if (!signedIn && op.auth === "required") return (s) => s === 401;
+  const notRefused = (s: number) => s !== 401 && s !== 403;
+  switch (access) {
+    case "public":
+      return notRefused;
+    case "credential":
+      return (s) => s !== 403;
+    case "signed_in":
+      return (s) => s !== 401;
+    case "user":
+      return subject === "machine" ? (s) => s === 403 : PEOPLE.has(subject) ? notRefused : (s) => s !== 401;
+    case "admin":
+      return subject === "admin" ? notRefused : (s) => s === 403 || s === 404;
+    case "runner":
+      return subject === "machine" ? notRefused : (s) => s === 403;
+    case "owner":
+      if (!owner) return (s) => s !== 401;
+      // A player's own token acts for that player on some of its operations (and is refused on others).
+      if (subject === "player" && owner === "user") return (s) => s !== 401;
+      return subject === owner || subject === "admin" ? (s) => notRefused(s) && s !== 404 : (s) => s === 403 || s === 404;
+  }
+}
+
+describe("authorization matrix", () => {
+  let t: TestServer;
+  let league: TestLeague;
+  beforeAll(async () => {
+    t = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" } });
+    league = await createTestLeague(t, { public: false });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("gives every subject exactly the access its operation declares, and refused writes change nothing", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const player = await league.addPlayer("Owned", { owner: user });
+    const login = await client(t.url, user.token).post<{ token: string }>(`/players/${player.id}/login`, {});
+    expect(login.status).toBe(200);
+    const tokens: Record<SubjectName, string | undefined> = {
+      anonymous: undefined,
+      user: user.token,
+      other_user: other.token,
+      player: login.body.token,
+      machine: await t.machineToken("matrix-runner"),
+      commissioner: league.commissioner.token,
+      admin: t.adminToken,
+    };
+    // Path parameters that name a real object, and whose object that is.
+    const fixtures = (): Record<string, { value: string; owner: SubjectName }> => ({
+      league_id: { value: league.league.id, owner: "commissioner" },
+      division_id: { value: league.divisions[0]?.id ?? "", owner: "commissioner" },
+      coworld_id: { value: league.coworldId, owner: "commissioner" },
+      player_id: { value: player.id, owner: "user" },
+      policy_version_id: { value: player.policyVersionId, owner: "user" },
+    });
+
+    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as Record<string, unknown>;
+    const components = ((doc.components as { schemas?: Components } | undefined)?.schemas ?? {}) as Components;
+    const byId = new Map(contractOperations.map((op) => [op.id, op]));
+    const cells: Cell[] = [];
+    const problems: string[] = [];
+    const defaulted: string[] = [];
+    const db = t.server.store.db;
+    for (const [index, op] of operationsOf(doc).entries()) {
+      const def = byId.get(op.id);
+      if (!def) {
+        problems.push(`${op.id}: in /openapi.json but not in the contract`);
+        continue;
+      }
+      const { access, declared } = accessOf(def);
+      if (!declared) defaulted.push(op.id);
+      if (def.responseKind === "html" || op.id === "subscribeEvents") continue;
+      const known = fixtures();
+      let owner: SubjectName | undefined;
+      const values: Record<string, string> = {};
+      for (const p of op.pathParams) {
+        const fixture = known[p.name];
+        if (fixture?.value) {
+          values[p.name] = fixture.value;
+          owner ??= fixture.owner;
+        } else {
+          const shape = def.params?.shape[p.name];
+          const candidates = fc.sample(arbitraryFor(p.schema, components, 0, false), { seed: index, numRuns: 30 });
+          values[p.name] = String(candidates.find((c) => shape?.safeParse(c).success) ?? candidates[0]);
+        }
+      }
+      const path = op.path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "x"));
+      // A body of the right shape, so that a refusal is not hidden behind a 422.
+      let body: string | Uint8Array | undefined;
+      const headers: Record<string, string> = {};
+      if (op.body) {
+        headers["content-type"] = op.body.contentType;
+        if (op.body.contentType === "application/json") {
+          const candidates = fc.sample(arbitraryFor(op.body.schema, components, 0, false), { seed: index, numRuns: 100 });
+          const valid = candidates.find((c) => def.body?.safeParse(c).success) ?? candidates[0] ?? {};
+          body = JSON.stringify(valid);
+        } else body = new TextEncoder().encode("matrix");
+      }
+      for (const subject of SUBJECTS) {
+        const before = await tableFingerprints(db);
+        const token = tokens[subject];
+        const res = await fetch(`${t.url}${path}`, { method: op.method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body, redirect: "manual" });
+        const text = await res.text();
+        cells.push({ op: op.id, subject, status: res.status });
+        if (res.status >= 500) problems.push(`${op.id} as ${subject}: ${res.status}`);
+        const rule = allowedStatuses(access, def, subject, owner);
+        if (!rule(res.status)) problems.push(`${op.id} (${access}${declared ? "" : ", default"}) as ${subject}: got ${res.status} ${res.status === 422 ? text.slice(0, 200) : ""}`);
+        if (op.method !== "GET" && [401, 403, 404].includes(res.status)) {
+          const changed = changedTables(before, await tableFingerprints(db));
+          if (changed.length) problems.push(`${op.id} as ${subject}: refused with ${res.status} but changed ${changed.join(", ")}`);
+        }
+      }
+      // An allowed write may have replaced the league's divisions: follow them.
+      const listed = await client(t.url, league.commissioner.token).get<{ id: string; level: number }[]>(`/v2/divisions?league_id=${league.league.id}`);
+      if (listed.status === 200 && listed.body.length) league.divisions = [...listed.body].sort((a, b) => a.level - b.level) as typeof league.divisions;
+    }
+    const lines = [
+      `authorization matrix: ${cells.length} cells (${new Set(cells.map((c) => c.op)).size} operations × ${SUBJECTS.length} subjects: ${SUBJECTS.join(", ")})`,
+      `operations relying on the access derived from auth: ${defaulted.length ? defaulted.join(", ") : "none"}`,
+      "not covered: reporter keys (no reporter operations in this contract yet); HTML pages and the WebSocket upgrade",
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
+    if (problems.length) process.stdout.write(`matrix problems:\n${problems.join("\n")}\n`);
+    expect(problems).toEqual([]);
+    expect(cells.length).toBeGreaterThan(400);
+  }, 600_000);
+});
