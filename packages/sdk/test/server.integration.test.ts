@@ -2,11 +2,12 @@
 // a free port with a temporary SQLite store), and every error class the server can produce.
 // Which operations ran is read from the HTTP traffic itself, so an operation added to the
 // contract without a call here fails the last test.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contract, type OperationId } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { packDirectory, startTestServer, type TestServer } from "@gauntlet/server/testing";
+import { packDirectory, startTestServer, writeEpisodeFile, type TestServer } from "@gauntlet/server/testing";
 import {
   APIConnectionError,
   APITimeoutError,
@@ -373,6 +374,49 @@ describe("league play", () => {
     expect(live.map((e) => e.type)).toContain("submission_placed");
     subscription.close();
     await subscription.closed;
+  });
+});
+
+describe("evaluations", () => {
+  const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+
+  it("creates, reads and cancels an experience request, downloads an episode bundle, and uploads episodes in bulk", async () => {
+    const { upload_id } = await admin.coworlds.uploadBundle({ body: new Uint8Array(await packDirectory(gridrush)) });
+    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "9.1.0" } }, bundle_upload_id: upload_id } });
+    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
+    await userClient.policyBundles.complete({ body: { id: policyBundle.id } });
+    const versions = [];
+    for (const name of ["greedy", "random"]) versions.push(await userClient.policyVersions.create({ body: { name: `ev-${name}`, policy_bundle_id: policyBundle.id, run: ["node", `${name}.ts`] } }));
+
+    const created = await userClient.experienceRequests.create({ body: { coworld_id: coworld.id, roster: versions.map((v) => ({ player: { policy_ref: v.id } })), num_episodes: 2 } });
+    expect(created.episode_count).toBe(2);
+    expect((await userClient.experienceRequests.list({ mine: true })).entries.map((r) => r.id)).toContain(created.id);
+    const detail = await userClient.experienceRequests.get({ experience_request_id: created.id });
+    expect(detail.episodes).toHaveLength(2);
+    const episodes = await userClient.experienceRequests.episodes({ experience_request_id: created.id });
+    expect(episodes.map((e) => e.id).sort()).toEqual(detail.episodes.map((e) => e.id).sort());
+
+    const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
+    expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");
+
+    const cancelled = await userClient.experienceRequests.cancel({ experience_request_id: created.id });
+    expect(cancelled.status).toBe("cancelled");
+    const again = await userClient.experienceRequests.cancel({ experience_request_id: created.id }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ConflictError);
+
+    const dir = mkdtempSync(join(tmpdir(), "gauntlet-sdk-bulk-"));
+    try {
+      const file = join(dir, "episodes.duckdb");
+      await writeEpisodeFile(file, { episodes: 3, coworldId: coworld.id, policyVersionIds: [versions[0]?.id ?? "", versions[1]?.id ?? ""] });
+      const started = await userClient.bulkUploads.start();
+      const url = new URL(started.upload_url);
+      await userClient.bulkUploads.putFile({ upload_id: started.upload_id, expires: Number(url.searchParams.get("expires")), signature: url.searchParams.get("signature") ?? "", body: new Uint8Array(readFileSync(file)) });
+      const completed = await userClient.bulkUploads.complete({ body: { upload_id: started.upload_id } });
+      expect(completed.episodes_created).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
