@@ -1,7 +1,7 @@
 // Episodes in one line each: when, status, and who played whom with their scores.
 import type { EpisodeRequest } from "@gauntlet/core";
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatClock, formatScore } from "../state/format.ts";
 import { useTheme } from "./theme.ts";
@@ -23,7 +23,7 @@ export interface EpisodeListProps {
   height: number;
 }
 
-export function EpisodeList({ episodes, selected, focused, height }: EpisodeListProps) {
+export function EpisodeList({ episodes, selected, focused, height }: EpisodeListProps): ReactElement {
   const theme = useTheme();
   if (episodes.length === 0) return h(Text, { color: theme.muted }, "No episodes.");
   const start = windowStart(selected, episodes.length, height);

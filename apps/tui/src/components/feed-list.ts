@@ -1,7 +1,7 @@
 // The league's feed, newest first: time, a mark for the kind of event, and its headline.
 import type { CompetitionEvent, CompetitionEventType } from "@gauntlet/core";
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatClock, oneLine } from "../state/format.ts";
 import { type Theme, useTheme } from "./theme.ts";
@@ -58,7 +58,7 @@ function markColor(type: CompetitionEventType, theme: Theme): string | undefined
   return theme.accent;
 }
 
-export function FeedList({ events, selected, focused, width, height, text = (e) => e.headline, empty = "Nothing yet: rounds, promotions and submissions show here." }: FeedListProps) {
+export function FeedList({ events, selected, focused, width, height, text = (e) => e.headline, empty = "Nothing yet: rounds, promotions and submissions show here." }: FeedListProps): ReactElement {
   const theme = useTheme();
   if (events.length === 0) return h(Box, { height: 1 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, empty));
   const start = windowStart(selected, events.length, height);

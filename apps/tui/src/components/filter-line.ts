@@ -1,10 +1,10 @@
 // The filter being typed (or kept) in a list: "/ text▏".
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import type { TextFilter } from "../hooks/use-text-filter.ts";
 import { useTheme } from "./theme.ts";
 
-export function FilterLine({ filter }: { filter: TextFilter }) {
+export function FilterLine({ filter }: { filter: TextFilter }): ReactElement | null {
   const theme = useTheme();
   if (!filter.typing && filter.text === "") return null;
   return h(

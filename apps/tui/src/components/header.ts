@@ -1,6 +1,6 @@
 // The top line: where you are (league ▸ division ▸ detail), and on the right the connection and server.
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import type { ConnectionState } from "../data/division-watch.ts";
 import { ConnectionBadge } from "./connection-badge.ts";
 import { useTheme } from "./theme.ts";
@@ -12,7 +12,7 @@ export interface HeaderProps {
   width: number;
 }
 
-export function Header({ crumbs, connection, server, width }: HeaderProps) {
+export function Header({ crumbs, connection, server, width }: HeaderProps): ReactElement {
   const theme = useTheme();
   const showServer = width >= 90;
   return h(

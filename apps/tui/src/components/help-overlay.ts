@@ -1,6 +1,6 @@
 // `?`: every key, in the words of the screens that use it.
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { useTheme } from "./theme.ts";
 
 export const KEYS: readonly (readonly [string, string])[] = [
@@ -15,7 +15,7 @@ export const KEYS: readonly (readonly [string, string])[] = [
   ["q  Ctrl+C", "quit"],
 ];
 
-export function HelpOverlay({ width, height }: { width: number; height: number }) {
+export function HelpOverlay({ width, height }: { width: number; height: number }): ReactElement {
   const theme = useTheme();
   const keyWidth = 18;
   return h(

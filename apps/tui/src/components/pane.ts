@@ -1,6 +1,6 @@
 // A bordered pane with a title line; the focused pane has a heavy border (visible without colour).
 import { Box, Text } from "ink";
-import { type ReactNode, createElement as h } from "react";
+import { type ReactNode, createElement as h, type ReactElement } from "react";
 import { useTheme } from "./theme.ts";
 
 export interface PaneProps {
@@ -14,7 +14,7 @@ export interface PaneProps {
   children?: ReactNode;
 }
 
-export function Pane({ title, note, focused, width, height, flexGrow, children }: PaneProps) {
+export function Pane({ title, note, focused, width, height, flexGrow, children }: PaneProps): ReactElement {
   const theme = useTheme();
   return h(
     Box,

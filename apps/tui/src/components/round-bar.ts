@@ -1,6 +1,6 @@
 // The current round in one line: its number, its state, and how many episodes have settled.
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { progressBar, timeAgo } from "../state/format.ts";
 import type { RoundProgress } from "../state/round-progress.ts";
 import { useTheme } from "./theme.ts";
@@ -11,7 +11,7 @@ export interface RoundBarProps {
   now: number;
 }
 
-export function RoundBar({ progress, width, now }: RoundBarProps) {
+export function RoundBar({ progress, width, now }: RoundBarProps): ReactElement {
   const theme = useTheme();
   if (progress === null) return h(Box, { width, height: 1, flexShrink: 0 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, "No round yet: waiting for the first one to start"));
   const { round, total, settled, failed } = progress;

@@ -2,7 +2,7 @@
 // a sparkline of recent round results. Narrow terminals drop the sparkline, then the delta.
 import type { LeaderboardRow } from "@gauntlet/core";
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatScore } from "../state/format.ts";
 import { fieldSize, sparkline } from "../state/sparkline.ts";
@@ -57,7 +57,7 @@ function cell(width: number, text: string, props: Record<string, unknown> = {}, 
   return h(Box, { width, flexShrink: 0, justifyContent: align === "right" ? "flex-end" : "flex-start" }, h(Text, { wrap: "truncate-end", ...props }, text));
 }
 
-export function StandingsTable({ view, rows, selected, focused, width, height }: StandingsTableProps) {
+export function StandingsTable({ view, rows, selected, focused, width, height }: StandingsTableProps): ReactElement {
   const theme = useTheme();
   const columns = standingsColumns(width);
   const field = fieldSize(view.rows);

@@ -1,6 +1,6 @@
 // The bottom two lines: the latest notice (errors, rate limits, surprises) and the keys of the screen.
 import { Box, Text } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import type { Notice } from "../data/notices.ts";
 import { useTheme } from "./theme.ts";
 
@@ -10,7 +10,7 @@ export interface StatusBarProps {
   width: number;
 }
 
-export function StatusBar({ notice, hints, width }: StatusBarProps) {
+export function StatusBar({ notice, hints, width }: StatusBarProps): ReactElement {
   const theme = useTheme();
   const color = notice?.level === "error" ? theme.bad : notice?.level === "warn" ? theme.warn : theme.muted;
   const mark = notice?.level === "error" ? "✗ " : notice?.level === "warn" ? "! " : "";

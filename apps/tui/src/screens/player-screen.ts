@@ -2,7 +2,7 @@
 // in this division (Enter opens one).
 import type { Division, EpisodeRequest, LeaderboardRow } from "@gauntlet/core";
 import { Box, Text, useInput } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { EpisodeList } from "../components/episode-list.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
@@ -23,7 +23,7 @@ export interface PlayerScreenProps {
   onOpenEpisode: (episodeId: string) => void;
 }
 
-export function PlayerScreen({ row, division, loadEpisodes, notices, width, height, now, active, onOpenEpisode }: PlayerScreenProps) {
+export function PlayerScreen({ row, division, loadEpisodes, notices, width, height, now, active, onOpenEpisode }: PlayerScreenProps): ReactElement {
   const theme = useTheme();
   const episodes = useLoad(notices, "episodes", loadEpisodes);
   const list = episodes.state === "ready" ? episodes.value : [];

@@ -1,6 +1,6 @@
 // A round: its state, its results (rank, player, score) and its episodes (Enter opens one).
 import { Box, Text, useInput } from "ink";
-import { createElement as h } from "react";
+import { createElement as h, type ReactElement } from "react";
 import { EpisodeList } from "../components/episode-list.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
@@ -19,7 +19,7 @@ export interface RoundScreenProps {
   onOpenEpisode: (episodeId: string) => void;
 }
 
-export function RoundScreen({ load, notices, width, height, active, onOpenEpisode }: RoundScreenProps) {
+export function RoundScreen({ load, notices, width, height, active, onOpenEpisode }: RoundScreenProps): ReactElement {
   const theme = useTheme();
   const data = useLoad(notices, "round", load);
   const episodes = data.state === "ready" ? data.value.episodes : [];

@@ -2,7 +2,7 @@
 // Tab moves between the two panes, Enter opens the selected player or event, ← → change division.
 import type { CompetitionEvent, Division, LeaderboardRow, League } from "@gauntlet/core";
 import { Box, Text, useInput } from "ink";
-import { createElement as h, useMemo, useState } from "react";
+import { createElement as h, useMemo, useState, type ReactElement } from "react";
 import { FeedList } from "../components/feed-list.ts";
 import { FilterLine } from "../components/filter-line.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
@@ -36,7 +36,7 @@ const episodeText = (event: CompetitionEvent) => event.headline.replace(/^Episod
 /** Side by side from this width; stacked below it. */
 export const WIDE = 110;
 
-export function WatchScreen(props: WatchScreenProps) {
+export function WatchScreen(props: WatchScreenProps): ReactElement {
   const { division, divisions, snapshot, width, height, now, active } = props;
   const theme = useTheme();
   const [focus, setFocus] = useState<Focus>("standings");
