@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import { parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import { competingChampions } from "../leagues/champions.ts";
 import { canSeeLeague } from "../leagues/leagues.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
 import { ladderOf } from "../leagues/ladder.ts";
@@ -81,16 +82,7 @@ async function resolveCoworld(db: Kysely<Database>, body: CreateExperienceReques
 /** Competing, active champions of a division, best rated first. */
 export async function divisionChampions(db: Kysely<Database>, league: LeaguesTable, division: DivisionsTable): Promise<Candidate[]> {
   const ladder = ladderOf(league);
-  const rows = await db
-    .selectFrom("league_policy_memberships as m")
-    .innerJoin("players as p", "p.id", "m.player_id")
-    .leftJoin("ladder_ratings as lr", (join) => join.onRef("lr.league_id", "=", "m.league_id").onRef("lr.player_id", "=", "m.player_id"))
-    .select(["m.player_id", "m.policy_version_id", "p.name as player_name", "lr.state"])
-    .where("m.division_id", "=", division.id)
-    .where("m.status", "=", "competing")
-    .where("m.substatus", "=", "active")
-    .where("m.is_champion", "=", 1)
-    .execute();
+  const rows = await competingChampions(db, division.id);
   const candidates = rows.flatMap((r) => {
     if (r.player_id === null) return [];
     let rating = 0;

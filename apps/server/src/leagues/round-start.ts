@@ -10,6 +10,7 @@ import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { displayRating, initialRatingState, planRound, type RatedEntrant, type RatingState, type RoundPlan } from "./rules/index.ts";
 import type { CoworldsTable, Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
+import { competingChampions } from "./champions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { divisionRef, leagueRef, policyVersionRefs } from "./refs.ts";
@@ -57,16 +58,7 @@ async function prepare(db: Kysely<Database>, league: LeaguesTable, division: Div
     return skip("unsupported_players_per_episode", `${coworld.name} seats ${bounds.min}–${bounds.max} players; players_per_episode is ${settings.players_per_episode}`);
   }
 
-  const champions = await db
-    .selectFrom("league_policy_memberships as m")
-    .innerJoin("players as p", "p.id", "m.player_id")
-    .leftJoin("ladder_ratings as lr", (join) => join.onRef("lr.league_id", "=", "m.league_id").onRef("lr.player_id", "=", "m.player_id"))
-    .select(["m.player_id", "m.policy_version_id", "p.name as player_name", "lr.state"])
-    .where("m.division_id", "=", division.id)
-    .where("m.status", "=", "competing")
-    .where("m.substatus", "=", "active")
-    .where("m.is_champion", "=", 1)
-    .execute();
+  const champions = await competingChampions(db, division.id);
   const initial = initialRatingState(settings);
   const entrants: RatedEntrant[] = champions.flatMap((c) => {
     if (c.player_id === null) return [];
