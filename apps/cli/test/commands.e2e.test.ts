@@ -119,7 +119,8 @@ describe("leagues, coworlds, policies and league play", () => {
     const certifying = cli(["coworld", "certify", coworldId, "--wait", "--json"], { token: server.adminToken });
     const runner = client(await server.machineToken("cli-certifier"));
     let leased = 0;
-    for (let i = 0; i < 60 && leased === 0; i++) {
+    // Until the certification's job shows up, however busy the machine (the test's timeout is the limit).
+    while (leased === 0) {
       const { jobs } = await runner.runner.lease({ body: { runner_id: "cert", capacity: 1, runtimes: ["process"] } });
       for (const job of jobs) {
         leased += 1;
@@ -211,16 +212,16 @@ describe("leagues, coworlds, policies and league play", () => {
       const end = out.startsWith("[]\n") ? 3 : out.indexOf("\n]\n") + 3;
       return end < 3 ? [] : out.slice(end).split("\n").filter(Boolean);
     };
-    for (let i = 0; i < 200 && !out.includes("\n]\n") && !out.startsWith("[]\n"); i++) await new Promise((r) => setTimeout(r, 100));
+    while (!out.includes("\n]\n") && !out.startsWith("[]\n")) await new Promise((r) => setTimeout(r, 100));
     // Cause live events on the league's topic: a round starts (its episodes follow).
     await admin.leagues.triggerRound({ league_id: leagueId, body: {} });
-    for (let i = 0; i < 300 && liveLines().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    while (liveLines().length === 0) await new Promise((r) => setTimeout(r, 100));
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     const live = liveLines().map((l) => JSON.parse(l) as { topic: string });
     expect(live.length).toBeGreaterThan(0);
     expect(live[0]?.topic).toBe(`league:${leagueId}`);
-  }, 120_000);
+  });
 });
 
 describe("the rest", () => {

@@ -46,7 +46,8 @@ export function renderAt(tree: ReactElement, columns = 120, rows = 40): Rendered
         await tick();
       }
     },
-    async waitFor(what, probe, timeoutMs = 10_000) {
+    // The deadline only turns a hang into a message: generous for a busy machine.
+    async waitFor(what, probe, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const current = frame();
