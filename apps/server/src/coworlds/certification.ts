@@ -2,7 +2,7 @@
 // version works (never_run → queued → certifying → certified | failed).
 import { CoworldManifest, type Certification } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import type { Database } from "../store/schema.ts";
+import type { CertificationsTable, Database } from "../store/schema.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { getCoworldRow, toCertification } from "./coworlds.ts";
 import { createEpisode } from "../episodes/episodes.ts";
@@ -23,7 +23,7 @@ export async function certify(db: Kysely<Database>, actor: { userId: string; isA
       gameConfig: manifest.certification.game_config,
       participants: manifest.certification.players.map((seat, position) => ({ position, bundledPlayerId: seat.player_id, displayName: names.get(seat.player_id) ?? seat.player_id })),
     });
-    const row = { coworld_id: coworld.id, state: "queued", episode_request_id: episodeRequestId, error: null, updated_at: nowIso() };
+    const row: CertificationsTable = { coworld_id: coworld.id, state: "queued", episode_request_id: episodeRequestId, error: null, updated_at: nowIso() };
     await trx
       .insertInto("certifications")
       .values(row)

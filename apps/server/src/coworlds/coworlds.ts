@@ -118,7 +118,7 @@ export async function getCoworld(db: Kysely<Database>, id: string): Promise<Cowo
 export function toCertification(coworldId: string, row: CertificationsTable | undefined): Certification {
   return {
     coworld_id: coworldId,
-    state: (row?.state ?? "never_run") as Certification["state"],
+    state: row?.state ?? "never_run",
     episode_request_id: row?.episode_request_id ?? null,
     error: row?.error ?? null,
     updated_at: row?.updated_at ?? null,

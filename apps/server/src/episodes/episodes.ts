@@ -1,6 +1,6 @@
 // Episode requests: creation (with their job), reads, artifacts and stats.
 import { randomInt, randomUUID } from "node:crypto";
-import { newId, type EpisodeParticipant, type EpisodeRequest } from "@gauntlet/core";
+import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { CoworldsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
@@ -159,7 +159,7 @@ export async function episodeViews(db: Kysely<Database>, rows: EpisodeRequestsTa
       game_config: parseJson(row.game_config),
       seed: row.seed,
       max_steps: row.max_steps,
-      status: row.status as EpisodeRequest["status"],
+      status: row.status,
       policy_version_ids: parts.map((p) => p.policy_version_id),
       participants: parts,
       job_id: row.job_id,
@@ -195,17 +195,7 @@ export async function getEpisodeRow(db: Kysely<Database>, identity: Identity, id
   return row;
 }
 
-export interface EpisodeFilter {
-  coworld_id?: string | undefined;
-  division_id?: string | undefined;
-  round_id?: string | undefined;
-  pool_id?: string | undefined;
-  player_id?: string | undefined;
-  policy_version_id?: string | undefined;
-  status?: string | undefined;
-  limit: number;
-  cursor?: string | undefined;
-}
+type EpisodeFilter = QueryOf<"listEpisodeRequests">;
 
 function decodeCursor(cursor: string, loc: (string | number)[]): string[] {
   try {

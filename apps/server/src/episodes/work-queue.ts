@@ -1,7 +1,7 @@
 // The runner work queue: leases with expiry, heartbeats, artifacts, completion and failure.
 // Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
 // one database a job is leased by exactly one of them; completion is idempotent.
-import { CoworldManifest, EpisodeResults, type LeasedJob } from "@gauntlet/core";
+import { CoworldManifest, EpisodeResults, type LeasedJob, type BodyOf } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
@@ -38,7 +38,7 @@ export function assertRunner(identity: AuthenticatedIdentity): void {
 }
 
 function state(job: JobsTable) {
-  return { job_id: job.id, status: job.status as "queued" | "leased" | "completed" | "failed", attempts: job.attempts, episode_request_id: job.episode_request_id };
+  return { job_id: job.id, status: job.status, attempts: job.attempts, episode_request_id: job.episode_request_id };
 }
 
 async function setCertification(trx: Transaction<Database>, episodeId: string, next: "certifying" | "certified" | "failed", error: string | null): Promise<void> {
@@ -155,7 +155,7 @@ export async function lease(deps: QueueDeps, runnerId: string, capacity: number,
       if (Number(res.numUpdatedRows) !== 1) return null;
       await touchEpisode(trx, job.episode_request_id, { status: "running" });
       await setCertification(trx, job.episode_request_id, "certifying", null);
-      return { ...job, status: "leased", lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1 };
+      return { ...job, status: "leased" as const, lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1 };
     });
     if (claimed) leased.push(await leasedJob(deps, claimed));
   }
@@ -226,15 +226,14 @@ async function putArtifactRow(trx: Transaction<Database>, episodeId: string, nam
     .execute();
 }
 
-function errorInfo(input: FailInput): Buffer {
+function errorInfo(input: FailureInfo): Buffer {
   return Buffer.from(JSON.stringify({ error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index }, null, 2));
 }
 
-export interface FailInput {
-  error_type: string;
-  error: string;
-  failed_policy_index: number | null;
-}
+/** What a runner reports when a job fails. */
+type FailInput = BodyOf<"failJob">;
+/** The part of a failure that is kept with the episode (the lease expiry writes one too). */
+type FailureInfo = Pick<FailInput, "error_type" | "error" | "failed_policy_index">;
 
 export async function fail(deps: QueueDeps, jobId: string, runnerId: string, input: FailInput) {
   const job = await jobRow(deps.db, jobId);

@@ -12,8 +12,8 @@ import { withEvents, type Emit } from "../events/record.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
 import { resolveRequest } from "./roster.ts";
 
-const FINAL_EPISODE = ["completed", "failed", "cancelled"];
-const FINAL_REQUEST = ["completed", "failed", "cancelled"];
+const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
+const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
 
 /** The event types that say an experience request has ended (other features wait on these). */
 export const EXPERIENCE_REQUEST_ENDED = ["experience_request_completed", "experience_request_failed", "experience_request_cancelled"] as const;

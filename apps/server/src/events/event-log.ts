@@ -3,20 +3,29 @@
 // that transaction commits, so seqs become visible in order and without gaps (a rolled-back
 // transaction gives its number back). Live delivery and resumption both rest on that.
 import { randomUUID } from "node:crypto";
-import type { CompetitionEvent, CompetitionEventType, DivisionRef, EventAudience, LeagueRef, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
+import type { CompetitionEventType, EventAudience } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso, parseJson } from "../shared/clock.ts";
+import { nowIso } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 
 export const EVENT_SEQ = "competition_events";
 
-export interface EventRefs {
-  player?: PlayerRef | null;
-  policy_version?: PolicyVersionRef | null;
-  league?: LeagueRef | null;
-  division?: DivisionRef | null;
+/** Something an event is about. Only its id and name are kept: readers embed the object as it
+ * is when they read (the feed renders events through the feature that owns them). */
+export interface EventRef {
+  readonly id: string;
+  readonly name: string;
 }
+
+export interface EventRefs {
+  player?: EventRef | null;
+  policy_version?: EventRef | null;
+  league?: EventRef | null;
+  division?: EventRef | null;
+}
+
+const compact = (ref: EventRef | null | undefined) => (ref ? { id: ref.id, name: ref.name } : null);
 
 export interface NewEvent {
   type: CompetitionEventType;
@@ -50,7 +59,12 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
       experience_request_id: event.experienceRequestId ?? null,
       player_id: event.refs.player?.id ?? null,
       policy_version_id: event.refs.policy_version?.id ?? null,
-      refs: JSON.stringify(event.refs),
+      refs: JSON.stringify({
+        player: compact(event.refs.player),
+        policy_version: compact(event.refs.policy_version),
+        league: compact(event.refs.league),
+        division: compact(event.refs.division),
+      }),
       headline: event.headline,
       summary: event.summary ?? "",
       payload: JSON.stringify(event.payload ?? {}),
@@ -60,28 +74,6 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
     rows.push(row);
   }
   return rows;
-}
-
-/** The feed's shape of an event (also the `data` of a WebSocket message). */
-export function toCompetitionEvent(row: CompetitionEventsTable): CompetitionEvent {
-  const refs = parseJson<EventRefs>(row.refs);
-  return {
-    id: row.id,
-    seq: Number(row.seq),
-    event_type: row.event_type as CompetitionEventType,
-    audience: row.audience as EventAudience,
-    user_id: row.user_id,
-    player: refs.player ?? null,
-    policy_version: refs.policy_version ?? null,
-    league: refs.league ?? null,
-    division: refs.division ?? null,
-    round_id: row.round_id,
-    episode_request_id: row.episode_request_id,
-    headline: row.headline,
-    summary: row.summary,
-    payload: parseJson<Record<string, unknown>>(row.payload),
-    created_at: row.created_at,
-  };
 }
 
 /** The newest seq, 0 when nothing was ever recorded. */

@@ -4,7 +4,7 @@
 import type { Kysely } from "kysely";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import type { EventBus } from "./bus.ts";
-import { makeDeliveries, type Delivery } from "./delivery.ts";
+import { makeDeliveries, type Delivery, type EventRenderer } from "./delivery.ts";
 import { eventsAfter, lastEventSeq } from "./event-log.ts";
 
 export interface LiveSubscriber {
@@ -12,6 +12,8 @@ export interface LiveSubscriber {
 }
 
 export interface EventHubOptions {
+  /** How an event reads on the wire (the feature that owns the events gives it). */
+  render: EventRenderer;
   /** How often the log is read for events the bus did not bring. Default 1000 ms. */
   pollMs?: number;
   onError?: (error: unknown) => void;
@@ -22,7 +24,9 @@ const BATCH = 500;
 export class EventHub {
   readonly #db: Kysely<Database>;
   readonly #subscribers = new Set<LiveSubscriber>();
+  readonly #rowListeners = new Set<(rows: readonly CompetitionEventsTable[]) => void>();
   readonly #onError: (error: unknown) => void;
+  readonly #render: EventRenderer;
   readonly #unsubscribe: () => void;
   readonly #timer: ReturnType<typeof setInterval>;
   #lastSeq: number;
@@ -33,12 +37,13 @@ export class EventHub {
     this.#db = db;
     this.#lastSeq = lastSeq;
     this.#onError = options.onError ?? (() => undefined);
+    this.#render = options.render;
     this.#unsubscribe = bus.subscribe((rows) => this.#enqueue(() => this.#ingest(rows)));
     this.#timer = setInterval(() => this.#enqueue(() => this.#catchUp()), options.pollMs ?? 1000);
     this.#timer.unref();
   }
 
-  static async start(db: Kysely<Database>, bus: EventBus, options: EventHubOptions = {}): Promise<EventHub> {
+  static async start(db: Kysely<Database>, bus: EventBus, options: EventHubOptions): Promise<EventHub> {
     return new EventHub(db, bus, await lastEventSeq(db), options);
   }
 
@@ -55,6 +60,17 @@ export class EventHub {
     this.#subscribers.delete(subscriber);
   }
 
+  /** Hears every event in seq order as its stored row (a cache that forgets on events); rows
+   * are not rendered for it. */
+  onRows(listener: (rows: readonly CompetitionEventsTable[]) => void): void {
+    this.#rowListeners.add(listener);
+  }
+
+  /** Logged events as subscribers receive them (a resuming subscriber's replay). */
+  deliveries(rows: readonly CompetitionEventsTable[]): Promise<Delivery[]> {
+    return makeDeliveries(this.#db, rows, this.#render);
+  }
+
   /** Reads the log now (tests; and a replica that knows it just wrote). */
   catchUp(): Promise<void> {
     return this.#enqueue(() => this.#catchUp());
@@ -65,6 +81,7 @@ export class EventHub {
     clearInterval(this.#timer);
     this.#unsubscribe();
     this.#subscribers.clear();
+    this.#rowListeners.clear();
     await this.#chain;
   }
 
@@ -99,7 +116,22 @@ export class EventHub {
   }
 
   async #deliver(rows: readonly CompetitionEventsTable[]): Promise<void> {
-    const deliveries = await makeDeliveries(this.#db, rows);
+    const fresh = rows.filter((r) => r.seq > this.#lastSeq);
+    const last = fresh[fresh.length - 1];
+    if (!last) return;
+    for (const listener of this.#rowListeners) {
+      try {
+        listener(fresh);
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+    // Nobody subscribed: nothing to render, only the position moves on.
+    if (this.#subscribers.size === 0) {
+      this.#lastSeq = last.seq;
+      return;
+    }
+    const deliveries = await this.deliveries(fresh);
     for (const delivery of deliveries) {
       if (delivery.row.seq <= this.#lastSeq) continue;
       this.#lastSeq = delivery.row.seq;

@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
 import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
-import { makeDeliveries, type Delivery } from "./delivery.ts";
+import type { Delivery } from "./delivery.ts";
 import type { EventHub, LiveSubscriber } from "./hub.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
@@ -101,7 +101,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       let sent = 0;
       for (;;) {
         const rows = await this.#rules.backlog(this.#db, this.#identity, [...this.#topics.values()], after, 500);
-        for (const delivery of await makeDeliveries(this.#db, rows)) this.#send(delivery);
+        for (const delivery of await this.#hub.deliveries(rows)) this.#send(delivery);
         sent += rows.length;
         const last = rows[rows.length - 1];
         if (!last || rows.length < 500) break;

@@ -14,6 +14,8 @@ import { LiveConnection } from "./live-connection.ts";
 export const EVENTS_OPERATION_ID = "subscribeEvents";
 const PING_MS = 30_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** "Going away" (RFC 6455 7.4.1): a client knows to reconnect, to another replica or later. */
+const CLOSE_GOING_AWAY = 1001;
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
@@ -56,5 +58,13 @@ export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely
       });
     };
   });
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // The plugin's own shutdown closes sockets with no code (1005); say why instead.
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
+      app.websocketServer.close(() => undefined);
+      done();
+    },
+  });
 }

@@ -17,7 +17,7 @@ function toToken(row: TokenRow): Token {
   return {
     id: row.id,
     name: row.name,
-    kind: row.kind as Token["kind"],
+    kind: row.kind,
     machine_id: row.machine_id,
     machine_name: row.machine_name,
     player_id: row.player_id,

@@ -5,9 +5,7 @@ import type { Database, DivisionsTable } from "../store/schema.ts";
 import { nowIso } from "../shared/clock.ts";
 import { invalidInput } from "../shared/errors.ts";
 
-export type DivisionSpec = DivisionInput;
-
-export function rowFromSpec(leagueId: string, spec: DivisionSpec, createdAt: string): DivisionsTable {
+export function rowFromSpec(leagueId: string, spec: DivisionInput, createdAt: string): DivisionsTable {
   return {
     id: spec.id ?? newId("division"),
     league_id: leagueId,
@@ -25,7 +23,7 @@ export function rowFromSpec(leagueId: string, spec: DivisionSpec, createdAt: str
   };
 }
 
-export function assertUniqueNames(specs: DivisionSpec[], loc: (string | number)[]): void {
+export function assertUniqueNames(specs: DivisionInput[], loc: (string | number)[]): void {
   const seen = new Map<string, number>();
   specs.forEach((s, i) => {
     const prior = seen.get(s.name);
@@ -34,7 +32,7 @@ export function assertUniqueNames(specs: DivisionSpec[], loc: (string | number)[
   });
 }
 
-export async function insertDivisions(trx: Transaction<Database>, leagueId: string, specs: DivisionSpec[], loc: (string | number)[]): Promise<void> {
+export async function insertDivisions(trx: Transaction<Database>, leagueId: string, specs: DivisionInput[], loc: (string | number)[]): Promise<void> {
   assertUniqueNames(specs, loc);
   specs.forEach((s, i) => {
     if (s.id) throw invalidInput([...loc, i, "id"], "a new league's divisions cannot name an id", "value_error", s.id);

@@ -1,9 +1,9 @@
 // Divisions of a league: the replaceable division set, reads and the division ladder.
-import type { CommissionerDescription, Division } from "@gauntlet/core";
+import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { assertUniqueNames, rowFromSpec, type DivisionSpec } from "./division-rows.ts";
+import { assertUniqueNames, rowFromSpec } from "./division-rows.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { canSeeLeague, getCommissionedLeagueRow, getVisibleLeagueRow, isCommissioner, leagueViews } from "./leagues.ts";
@@ -13,7 +13,7 @@ import { canSeeLeague, getCommissionedLeagueRow, getVisibleLeagueRow, isCommissi
  * division, entries without one create a division, and divisions left out are archived
  * (their rounds and memberships keep pointing at them; nothing is deleted).
  */
-export async function replaceDivisions(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, specs: DivisionSpec[]): Promise<Division[]> {
+export async function replaceDivisions(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, specs: DivisionInput[]): Promise<Division[]> {
   const league = await getCommissionedLeagueRow(db, identity, leagueId);
   assertUniqueNames(specs, ["body"]);
   await db.transaction().execute(async (trx) => {
@@ -42,7 +42,7 @@ export async function replaceDivisions(db: Kysely<Database>, identity: Authentic
   return listDivisions(db, identity, { leagueId: league.id });
 }
 
-async function divisionViews(db: Kysely<Database>, rows: DivisionsTable[], leagues: Map<string, LeaguesTable>): Promise<Division[]> {
+export async function divisionViews(db: Kysely<Database>, rows: readonly DivisionsTable[], leagues: ReadonlyMap<string, LeaguesTable>): Promise<Division[]> {
   const views = new Map((await leagueViews(db, [...leagues.values()])).map((l) => [l.id, l]));
   return rows.flatMap((row) => {
     const league = views.get(row.league_id);
@@ -54,7 +54,7 @@ async function divisionViews(db: Kysely<Database>, rows: DivisionsTable[], leagu
         level: row.level,
         league,
         created_at: row.created_at,
-        type: row.type as Division["type"],
+        type: row.type,
         description: row.description,
         hidden: row.hidden === 1,
         archived_at: row.archived_at,

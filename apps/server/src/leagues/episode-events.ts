@@ -7,7 +7,6 @@ import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import type { Database } from "../store/schema.ts";
-import { divisionRef, leagueRef } from "./refs.ts";
 
 export async function recordEpisodeSettled(db: Kysely<Database>, bus: Pick<EventBus, "publish">, event: EpisodeSettledEvent): Promise<{ roundId: string | null }> {
   const episode = await db.selectFrom("episode_requests").selectAll().where("id", "=", event.episodeRequestId).executeTakeFirst();
@@ -31,7 +30,7 @@ export async function recordEpisodeSettled(db: Kysely<Database>, bus: Pick<Event
       roundId: episode.round_id,
       episodeRequestId: episode.id,
       experienceRequestId: episode.experience_request_id,
-      refs: { league: league ? leagueRef(league) : null, division: division ? divisionRef(division) : null },
+      refs: { league: league ? league : null, division: division ? division : null },
       headline: completed ? `Episode completed: ${line}` : `Episode failed: ${line}`,
       summary: completed ? "" : (episode.error ?? ""),
       payload: {

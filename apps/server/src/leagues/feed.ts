@@ -1,23 +1,15 @@
 // The competition feed (GET /v2/competition-events), newest first, with the visibility of the
 // HTTP reads: events of leagues and divisions the caller sees; `owner` events for their user,
 // the league's commissioner and admins.
-import type { CompetitionEvent, CompetitionEventType, EventAudience } from "@gauntlet/core";
+import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
-import { toCompetitionEvent } from "../events/event-log.ts";
-import type { Database } from "../store/schema.ts";
+import { parseJson } from "../shared/clock.ts";
+import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+import { divisionsById, leaguesById, playerRefs, policyVersionRefs } from "./refs.ts";
 import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "./visible-sql.ts";
 
-export interface FeedFilter {
-  league_id?: string | undefined;
-  division_id?: string | undefined;
-  round_id?: string | undefined;
-  event_type?: CompetitionEventType | undefined;
-  audience?: EventAudience | undefined;
-  player_id?: string | undefined;
-  policy_version_id?: string | undefined;
-  limit: number;
-}
+type FeedFilter = QueryOf<"listCompetitionEvents">;
 
 export async function listCompetitionEvents(db: Kysely<Database>, identity: Identity, filter: FeedFilter): Promise<CompetitionEvent[]> {
   let q = db.selectFrom("competition_events").selectAll();
@@ -41,5 +33,34 @@ export async function listCompetitionEvents(db: Kysely<Database>, identity: Iden
     );
   }
   const rows = await q.orderBy("seq", "desc").limit(filter.limit).execute();
-  return rows.map(toCompetitionEvent);
+  return renderCompetitionEvents(db, rows);
+}
+
+/** Events as the feed and the live socket show them: the league, division, player and policy
+ * version they are about, embedded whole as they are now, loaded once per batch. */
+export async function renderCompetitionEvents(db: Kysely<Database>, rows: readonly CompetitionEventsTable[]): Promise<CompetitionEvent[]> {
+  const [leagues, divisions, players, versions] = await Promise.all([
+    leaguesById(db, rows.map((r) => r.league_id)),
+    divisionsById(db, rows.map((r) => r.division_id)),
+    playerRefs(db, rows.map((r) => r.player_id)),
+    policyVersionRefs(db, rows.map((r) => r.policy_version_id)),
+  ]);
+  const pick = <T>(map: ReadonlyMap<string, T>, id: string | null): T | null => (id === null ? null : (map.get(id) ?? null));
+  return rows.map((row) => ({
+    id: row.id,
+    seq: Number(row.seq),
+    event_type: row.event_type,
+    audience: row.audience,
+    user_id: row.user_id,
+    player: pick(players, row.player_id),
+    policy_version: pick(versions, row.policy_version_id),
+    league: pick(leagues, row.league_id),
+    division: pick(divisions, row.division_id),
+    round_id: row.round_id,
+    episode_request_id: row.episode_request_id,
+    headline: row.headline,
+    summary: row.summary,
+    payload: parseJson<Record<string, unknown>>(row.payload),
+    created_at: row.created_at,
+  }));
 }

@@ -7,6 +7,7 @@ import { EventHub } from "../events/hub.ts";
 import { RedisEventBus } from "../events/redis-bus.ts";
 import type { Database } from "../store/schema.ts";
 import { recordEpisodeSettled } from "./episode-events.ts";
+import { renderCompetitionEvents } from "./feed.ts";
 import { StandingsCache } from "./standings-read.ts";
 import { settleRound } from "./round-settle.ts";
 import { LeagueScheduler } from "./scheduler.ts";
@@ -60,11 +61,11 @@ export class LeaguePlay {
       // Not waiting for Redis: without it, each hub still reads the event log on its poll, so
       // events arrive late rather than never, and the server starts as the budgets do.
       void bus.ready().catch(() => undefined);
-      const hub = await EventHub.start(db, bus, { pollMs: options.eventsPollMs, onError: (e) => onError(e, "events: hub") });
+      const hub = await EventHub.start(db, bus, { render: renderCompetitionEvents, pollMs: options.eventsPollMs, onError: (e) => onError(e, "events: hub") });
       const scheduler = new LeagueScheduler(db, bus, { tickMs: options.schedulerTickMs, onError: (e) => onError(e, "scheduler") });
       const play = new LeaguePlay(db, bus, hub, scheduler, onError);
       bus.subscribe((rows) => play.standings.forget(rows));
-      hub.add(play.standings);
+      hub.onRows((rows) => play.standings.forget(rows));
       if (options.scheduler !== false) scheduler.start();
       return play;
     } catch (error) {

@@ -1,10 +1,10 @@
 // Leagues: creation, visibility, settings, locks and pausing. Division sets live in
 // divisions.ts. Reads embed the game and mod (spec part 2) and load them in batches.
-import { LadderSettings, newId, toValidationItems, type League } from "@gauntlet/core";
+import { LadderSettings, newId, toValidationItems, type League, type BodyOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { insertDivisions, type DivisionSpec } from "./division-rows.ts";
+import { insertDivisions } from "./division-rows.ts";
 import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import { toGame, toMod } from "../games/games.ts";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
@@ -97,20 +97,7 @@ function assertLadder(settings: Record<string, unknown>, at: string[]): void {
   throw new InputError(toValidationItems("body", issues, at.length ? { [at[0] ?? "settings"]: settings } : settings));
 }
 
-export interface NewLeague {
-  name: string;
-  game_id: string;
-  mod_id?: string | null | undefined;
-  description?: string | null | undefined;
-  commissioner_key: string;
-  commissioner_config?: Record<string, unknown> | undefined;
-  settings?: Record<string, unknown> | undefined;
-  rules?: Record<string, unknown> | undefined;
-  public: boolean;
-  hidden: boolean;
-  notes?: string | null | undefined;
-  divisions?: DivisionSpec[] | undefined;
-}
+type NewLeague = BodyOf<"createLeague">;
 
 export async function createLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, input: NewLeague): Promise<League> {
   const game = await db.selectFrom("games").select("id").where("id", "=", input.game_id).executeTakeFirst();
@@ -153,14 +140,7 @@ export async function createLeague(db: Kysely<Database>, identity: Authenticated
   return leagueView(db, row);
 }
 
-export interface LeaguePatch {
-  name?: string | undefined;
-  description?: string | null | undefined;
-  public?: boolean | undefined;
-  hidden?: boolean | undefined;
-  notes?: string | null | undefined;
-  is_game_of_week?: boolean | undefined;
-}
+type LeaguePatch = BodyOf<"updateLeague">;
 
 export async function updateLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, patch: LeaguePatch): Promise<League> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);

@@ -1,6 +1,6 @@
 // Policy memberships (API.md): reads with the filters of the hosted service, and the two
 // actions a player's owner (or the commissioner) takes — champion and retire.
-import type { LeaguePolicyMembership } from "@gauntlet/core";
+import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, forbidden, notFound } from "../shared/errors.ts";
@@ -12,22 +12,22 @@ import type { Database, LeaguePolicyMembershipsTable } from "../store/schema.ts"
 import { ACTIVE_STATUSES, makeChampion } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { divisionRef, divisionRefs, leagueRef, leagueRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { divisionsById, leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 import { canSeeDivision } from "./visibility.ts";
 import { isAdmin, visibleDivisionIds } from "./visible-sql.ts";
 
 export async function membershipViews(db: Kysely<Database>, rows: readonly LeaguePolicyMembershipsTable[]): Promise<LeaguePolicyMembership[]> {
   const [leagues, divisions, players, versions] = await Promise.all([
-    leagueRefs(db, rows.map((r) => r.league_id)),
-    divisionRefs(db, rows.map((r) => r.division_id)),
+    leaguesById(db, rows.map((r) => r.league_id)),
+    divisionsById(db, rows.map((r) => r.division_id)),
     playerRefs(db, rows.map((r) => r.player_id)),
     policyVersionRefs(db, rows.map((r) => r.policy_version_id)),
   ]);
   return rows.map((r) => ({
     id: r.id,
-    status: r.status as LeaguePolicyMembership["status"],
-    substatus: r.substatus as LeaguePolicyMembership["substatus"],
+    status: r.status,
+    substatus: r.substatus,
     is_champion: r.is_champion === 1,
     start_time: r.start_time,
     end_time: r.end_time,
@@ -40,16 +40,7 @@ export async function membershipViews(db: Kysely<Database>, rows: readonly Leagu
   }));
 }
 
-export interface MembershipFilter {
-  league_id?: string | undefined;
-  division_id?: string | undefined;
-  policy_version_id?: string | undefined;
-  player_id?: string | undefined;
-  active_only?: boolean | undefined;
-  champions_only?: boolean | undefined;
-  mine?: boolean | undefined;
-  limit: number;
-}
+type MembershipFilter = QueryOf<"listLeaguePolicyMemberships">;
 
 export async function listMemberships(db: Kysely<Database>, identity: Identity, filter: MembershipFilter): Promise<LeaguePolicyMembership[]> {
   let q = db.selectFrom("league_policy_memberships").selectAll();
@@ -104,7 +95,7 @@ export async function setChampion(db: Kysely<Database>, bus: Pick<EventBus, "pub
     const version = must(versions, current.policy_version_id, "policy version");
     emit({
       type: "champion_changed",
-      refs: { league: leagueRef(league), division: divisionRef(division), player, policy_version: version },
+      refs: { league: league, division: division, player, policy_version: version },
       headline: `${player.name} now plays ${version.name} v${version.version}`,
       payload: { membership_id: membershipId },
     });
@@ -136,7 +127,7 @@ export async function retireMembership(
     const [players, versions] = await Promise.all([playerRefs(trx, [playerId]), policyVersionRefs(trx, [current.policy_version_id])]);
     const player = playerId ? (players.get(playerId) ?? null) : null;
     const version = must(versions, current.policy_version_id, "policy version");
-    const refs = { league: leagueRef(league), division: divisionRef(division), player, policy_version: version };
+    const refs = { league: league, division: division, player, policy_version: version };
     emit({ type: "membership_retired", refs, headline: `${player?.name ?? "A filler"} retired ${version.name} v${version.version}`, summary: reason ?? "", payload: { membership_id: membershipId } });
     if (playerId !== null) {
       const successor = await trx

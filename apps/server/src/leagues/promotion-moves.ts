@@ -9,7 +9,7 @@ import type { Emit } from "../events/record.ts";
 import { planPromotions, promotionDue } from "./rules/index.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { moveActiveMemberships } from "./champions.ts";
-import { divisionRef, leagueRef, must, playerRefs } from "./refs.ts";
+import { must, playerRefs } from "./refs.ts";
 import { computeStandings } from "./standings-write.ts";
 
 /** Applies the moves due after a round of `division` settled; returns the divisions whose members changed. */
@@ -51,7 +51,7 @@ export async function applyPromotion(trx: Transaction<Database>, emit: Emit, lea
     const player = must(players, move.playerId, "player");
     emit({
       type: move.kind === "promote" ? "player_promoted" : "player_relegated",
-      refs: { league: leagueRef(league), division: divisionRef(to), player },
+      refs: { league: league, division: to, player },
       headline: `${player.name} ${move.kind === "promote" ? "promoted" : "relegated"} from ${from.name} to ${to.name}`,
       payload: { from_division_id: from.id, to_division_id: to.id, after_rounds: roundsCompleted },
     });

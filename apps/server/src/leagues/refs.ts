@@ -1,47 +1,49 @@
-// Compact references embedded in league-play responses and events, loaded in batches.
-import type { DivisionRef, LeagueRef, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
+// The objects league-play responses embed, loaded in batches: whole Leagues (with their Game)
+// and Divisions (with their League), as spec part 2 embeds them, and policy versions and
+// players in the hosted service's public form.
+import type { Division, League, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import type { Database } from "../store/schema.ts";
+import { divisionViews } from "./divisions.ts";
+import { leagueViews } from "./leagues.ts";
 
-export function leagueRef(row: Pick<LeaguesTable, "id" | "name">): LeagueRef {
-  return { id: row.id, name: row.name };
-}
-
-export function divisionRef(row: Pick<DivisionsTable, "id" | "name" | "level" | "type" | "league_id">): DivisionRef {
-  return { id: row.id, name: row.name, level: row.level, type: row.type === "staging" ? "staging" : "competition", league_id: row.league_id };
-}
+const distinct = (ids: Iterable<string | null>): string[] => [...new Set([...ids].filter((id): id is string => id !== null))];
 
 export async function policyVersionRefs(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, PolicyVersionRef>> {
-  const wanted = [...new Set([...ids].filter((id): id is string => id !== null))];
+  const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
   const rows = await db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
-    .select(["pv.id", "pv.policy_id", "pv.version", "p.name"])
+    .select(["pv.id", "pv.policy_id", "pv.version", "pv.player_id", "p.name"])
     .where("pv.id", "in", wanted)
     .execute();
-  return new Map(rows.map((r) => [r.id, { id: r.id, policy_id: r.policy_id, name: r.name, version: r.version }]));
+  return new Map(
+    rows.map((r) => [r.id, { id: r.id, policy: { id: r.policy_id, name: r.name }, version: r.version, player_id: r.player_id, policy_id: r.policy_id, name: r.name }]),
+  );
 }
 
 export async function playerRefs(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, PlayerRef>> {
-  const wanted = [...new Set([...ids].filter((id): id is string => id !== null))];
+  const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom("players").select(["id", "name"]).where("id", "in", wanted).execute();
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name }]));
 }
 
-export async function leagueRefs(db: Kysely<Database>, ids: Iterable<string>): Promise<Map<string, LeagueRef>> {
-  const wanted = [...new Set(ids)];
+export async function leaguesById(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, League>> {
+  const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom("leagues").select(["id", "name"]).where("id", "in", wanted).execute();
-  return new Map(rows.map((r) => [r.id, leagueRef(r)]));
+  const rows = await db.selectFrom("leagues").selectAll().where("id", "in", wanted).execute();
+  return new Map((await leagueViews(db, rows)).map((l) => [l.id, l]));
 }
 
-export async function divisionRefs(db: Kysely<Database>, ids: Iterable<string>): Promise<Map<string, DivisionRef>> {
-  const wanted = [...new Set(ids)];
+export async function divisionsById(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, Division>> {
+  const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom("divisions").select(["id", "name", "level", "type", "league_id"]).where("id", "in", wanted).execute();
-  return new Map(rows.map((r) => [r.id, divisionRef(r)]));
+  const rows = await db.selectFrom("divisions").selectAll().where("id", "in", wanted).execute();
+  const leagueIds = distinct(rows.map((r) => r.league_id));
+  const leagues = new Map(leagueIds.length ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]) : []);
+  return new Map((await divisionViews(db, rows, leagues)).map((d) => [d.id, d]));
 }
 
 /** A reference that must exist (rows are never deleted); a missing one is a broken store. */

@@ -1,7 +1,7 @@
 // Settling a round once all its episodes are final: round results, ratings, standings and
 // promotion, in one transaction that begins with a conditional status change — so a round
 // settles once, whichever replica or delivery gets there first, and a result counts once.
-import type { LadderSettings, LeaderboardRecentRound } from "@gauntlet/core";
+import type { EpisodeRequest, LadderSettings, LeaderboardRecentRound } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import { randomUUID } from "node:crypto";
 import { nowIso, parseJson } from "../shared/clock.ts";
@@ -12,10 +12,9 @@ import type { Database, DivisionsTable, LeaguesTable, RoundsTable } from "../sto
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { applyPromotion } from "./promotion-moves.ts";
-import { divisionRef, leagueRef } from "./refs.ts";
 import { RECENT_ROUNDS, refreshStandings } from "./standings-write.ts";
 
-const FINAL = ["completed", "failed", "cancelled"];
+const FINAL: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 /** Recent rounds kept per rating row (the leaderboard shows RECENT_ROUNDS of them). */
 const KEPT_RECENT = RECENT_ROUNDS * 2;
 
@@ -131,7 +130,7 @@ async function settle(trx: Transaction<Database>, emit: Emit, round: RoundsTable
 
   const settings = ladderOrDefault(league);
   const ranked = status === "completed" ? await rateRound(trx, league, round, settings, settled, completedAt) : 0;
-  const refs = { league: leagueRef(league), division: divisionRef(division) };
+  const refs = { league: league, division: division };
   const failedCount = all.length - settled.length;
   emit({
     type: status === "completed" ? "round_completed" : "round_failed",

@@ -13,7 +13,7 @@ import type { CoworldsTable, Database, DivisionsTable, LeaguesTable, RoundsTable
 import { competingChampions } from "./champions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { divisionRef, leagueRef, policyVersionRefs } from "./refs.ts";
+import { policyVersionRefs } from "./refs.ts";
 
 export type StartOutcome = { kind: "started"; round: RoundsTable } | { kind: "skipped"; reason: string; message: string };
 
@@ -187,7 +187,7 @@ export async function startRound(db: Kysely<Database>, bus: Pick<EventBus, "publ
       const round = await create(trx, locked, division, setup);
       emit({
         type: "round_started",
-        refs: { league: leagueRef(locked), division: divisionRef(division) },
+        refs: { league: locked, division: division },
         roundId: round.id,
         headline: `${division.name}: round ${round.round_number} started (${setup.plan.episodeCount} episodes, ${setup.plan.seating})`,
         payload: { round_id: round.id, round_number: round.round_number, episodes: setup.plan.episodeCount, seating: setup.plan.seating },

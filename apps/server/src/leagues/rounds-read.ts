@@ -1,16 +1,16 @@
 // Rounds, their results and pools, as the HTTP reads serve them (visibility of their division).
-import type { Pool, Round, RoundDetail, RoundStatus } from "@gauntlet/core";
+import type { Pool, Round, RoundDetail, QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
-import { divisionRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { visibleDivision } from "./visibility.ts";
 import { isAdmin, visibleDivisionIds } from "./visible-sql.ts";
 
 export async function roundViews(db: Kysely<Database>, rows: readonly RoundsTable[]): Promise<Round[]> {
-  const divisions = await divisionRefs(db, rows.map((r) => r.division_id));
+  const divisions = await divisionsById(db, rows.map((r) => r.division_id));
   return rows.map((r) => ({
     id: r.id,
     round_number: r.round_number,
@@ -18,7 +18,7 @@ export async function roundViews(db: Kysely<Database>, rows: readonly RoundsTabl
     execution_backend: r.execution_backend,
     round_config: parseJson<Record<string, unknown>>(r.round_config),
     round_display: parseJson<Record<string, unknown>>(r.round_display),
-    status: r.status as RoundStatus,
+    status: r.status,
     error: r.error,
     started_at: r.started_at,
     completed_at: r.completed_at,
@@ -28,14 +28,7 @@ export async function roundViews(db: Kysely<Database>, rows: readonly RoundsTabl
   }));
 }
 
-export interface RoundFilter {
-  league_id?: string | undefined;
-  division_id?: string | undefined;
-  division_type?: "competition" | "staging" | undefined;
-  status?: RoundStatus | undefined;
-  limit: number;
-  offset: number;
-}
+type RoundFilter = QueryOf<"listRounds">;
 
 export async function listRounds(db: Kysely<Database>, identity: Identity, filter: RoundFilter) {
   let q = db.selectFrom("rounds");

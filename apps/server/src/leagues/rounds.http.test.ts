@@ -1,6 +1,6 @@
 // Rounds over real HTTP with a scripted runner: the scheduler seats champions, results settle
 // into ratings and standings once, promotion moves players, and a restarted server resumes.
-import type { CompetitionEvent, LeaderboardRow, LeaguePolicyMembership, Pool, RoundDetail, RoundPage, TriggerRoundResponse } from "@gauntlet/core";
+import type { CompetitionEvent, LeaderboardRow, LeaguePolicyMembership, LeagueSubmission, Pool, RoundDetail, RoundPage, TriggerRoundResponse } from "@gauntlet/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadSecretBox } from "../auth/secret-box.ts";
@@ -343,6 +343,38 @@ describe("a restarted server", () => {
       await second.server.close();
       await storeA.cleanup();
     }
+  });
+});
+
+describe("embedded resources", () => {
+  it("are whole in rounds, round results, memberships, submissions and the feed, as the hosted service's clients read them", async () => {
+    const tl = await createTestLeague(manual);
+    const runner = await scriptedRunner(manual);
+    for (const name of ["Ada", "Bo"]) await tl.submit(await tl.addPlayer(name));
+    const started = await trigger(manual, tl);
+    const detail = await playRound(manual, runner, started.rounds[0]?.id ?? "", STRENGTH);
+
+    // A Division carries its whole League, which carries its whole Game.
+    const wholeDivision = { id: expect.any(String), created_at: expect.any(String), league: { id: tl.league.id, created_at: expect.any(String), commissioner_key: expect.any(String), game: { id: expect.any(String), name: expect.any(String), created_at: expect.any(String) } } };
+    const wholeVersion = { id: expect.any(String), version: expect.any(Number), policy: { id: expect.any(String), name: expect.any(String) } };
+    expect(detail.division).toMatchObject(wholeDivision);
+    expect(detail.results.length).toBeGreaterThan(0);
+    for (const result of detail.results) expect(result.policy_version).toMatchObject(wholeVersion);
+    expect((await rounds(manual, `league_id=${tl.league.id}`)).entries[0]?.division).toMatchObject(wholeDivision);
+
+    const memberships = await client(manual.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?league_id=${tl.league.id}`);
+    expect(memberships.body.length).toBe(2);
+    for (const m of memberships.body) expect(m).toMatchObject({ league: wholeDivision.league, division: wholeDivision, policy_version: wholeVersion });
+
+    const submissions = await client(manual.url).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${tl.league.id}`);
+    expect(submissions.body.length).toBe(2);
+    for (const s of submissions.body) expect(s).toMatchObject({ league: wholeDivision.league, policy_version: wholeVersion });
+
+    const feed = await client(manual.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}`);
+    const settled = feed.body.find((e) => e.event_type === "round_completed");
+    expect(settled).toMatchObject({ league: wholeDivision.league, division: wholeDivision });
+    const placed = feed.body.find((e) => e.policy_version !== null);
+    expect(placed?.policy_version).toMatchObject(wholeVersion);
   });
 });
 

@@ -14,8 +14,6 @@ import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Identity } from "../auth/identity.ts";
 import { canSeeLeague, isCommissioner } from "./leagues.ts";
-import type { Delivery } from "../events/delivery.ts";
-import type { LiveSubscriber } from "../events/hub.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 
 export const REVALIDATE_MS = 1_000;
@@ -57,8 +55,8 @@ async function readScope(db: Kysely<Database>, divisionId: string): Promise<Scop
   return (await db.executeQuery<Scope>({ ...query, parameters: [divisionId] })).rows[0];
 }
 
-/** Parsed standings by division; a live subscriber of the hub, to hear of their changes. */
-export class StandingsCache implements LiveSubscriber {
+/** Parsed standings by division, forgotten when an event says they changed. */
+export class StandingsCache {
   readonly #entries = new Map<string, Entry>();
   readonly #capacity: number;
   readonly #now: () => number;
@@ -71,10 +69,6 @@ export class StandingsCache implements LiveSubscriber {
   /** Drops the divisions whose standings these events changed (a bus listener). */
   forget(rows: readonly Pick<CompetitionEventsTable, "event_type" | "division_id">[]): void {
     for (const row of rows) if (row.event_type === "standings_changed" && row.division_id !== null) this.#entries.delete(row.division_id);
-  }
-
-  deliver(delivery: Delivery): void {
-    this.forget([delivery.row]);
   }
 
   /** The division's scope and standings, from the cache while fresh; 404 when the division does not exist. */

@@ -6,7 +6,6 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Emit } from "../events/record.ts";
 import { leaderboardViews, standings, type RatingState, type StandingEntry } from "./rules/index.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
-import { divisionRef, leagueRef } from "./refs.ts";
 
 /** Rows kept per player in `recent_rounds`. */
 export const RECENT_ROUNDS = 5;
@@ -76,7 +75,7 @@ export async function storeStandings(
   const leader = computed.rows[0];
   emit({
     type: "standings_changed",
-    refs: { league: leagueRef(league), division: divisionRef(division) },
+    refs: { league: league, division: division },
     roundId,
     headline: `${division.name}: standings updated${leader ? ` — ${leader.player_name} leads with ${leader.score.toFixed(1)}` : ""}`,
     payload: {

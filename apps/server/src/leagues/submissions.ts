@@ -1,6 +1,6 @@
 // League submissions (API.md): a policy version enters a league as a membership of a player.
 // Placement happens at once: `placed` with its membership, or `rejected` with the reason.
-import { newId, type AutoChampion, type LeagueSubmission } from "@gauntlet/core";
+import { newId, type LeagueSubmission, type BodyOf, type QueryOf } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput } from "../shared/errors.ts";
@@ -12,17 +12,11 @@ import type { Database, DivisionsTable, LeagueSubmissionsTable, LeaguesTable } f
 import { ACTIVE_STATUSES, currentChampion, makeChampion, moveActiveMemberships } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { divisionRef, leagueRef, leagueRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 import { isAdmin, visibleLeagueIds } from "./visible-sql.ts";
 
-export interface SubmissionInput {
-  league_id: string;
-  policy_version_id: string;
-  auto_champion: AutoChampion;
-  preferences?: { division_id?: string | undefined; [key: string]: unknown } | undefined;
-  player_id?: string | undefined;
-}
+type SubmissionInput = BodyOf<"createLeagueSubmission">;
 
 function lockedError(league: LeaguesTable) {
   return conflict(`League ${league.id} does not take submissions now: its commissioner has locked them.`, "submissions_locked", { league_id: league.id });
@@ -115,14 +109,14 @@ async function place(
   const version = must(versions, input.policy_version_id, "policy version");
   emit({
     type: "submission_placed",
-    refs: { league: leagueRef(league), division: divisionRef(division), player, policy_version: version },
+    refs: { league: league, division: division, player, policy_version: version },
     headline: `${player.name} entered ${division.name} with ${version.name} v${version.version}`,
     payload: { submission_id: submissionId, membership_id: membershipId, is_champion: becomesChampion },
   });
   if (becomesChampion && champion) {
     emit({
       type: "champion_changed",
-      refs: { league: leagueRef(league), division: divisionRef(division), player, policy_version: version },
+      refs: { league: league, division: division, player, policy_version: version },
       headline: `${player.name} now plays ${version.name} v${version.version}`,
       payload: { membership_id: membershipId, previous_membership_id: champion.id },
     });
@@ -190,7 +184,7 @@ export async function createSubmission(db: Kysely<Database>, bus: Pick<EventBus,
         type: "submission_rejected",
         audience: "owner",
         userId: identity.userId,
-        refs: { league: leagueRef(locked) },
+        refs: { league: locked },
         headline: `A submission to ${locked.name} was not placed`,
         summary: placed.notes ?? "",
         payload: { submission_id: submissionId },
@@ -205,19 +199,19 @@ export async function createSubmission(db: Kysely<Database>, bus: Pick<EventBus,
 
 export async function submissionViews(db: Kysely<Database>, rows: readonly LeagueSubmissionsTable[]): Promise<LeagueSubmission[]> {
   const [leagues, players, versions] = await Promise.all([
-    leagueRefs(db, rows.map((r) => r.league_id)),
+    leaguesById(db, rows.map((r) => r.league_id)),
     playerRefs(db, rows.map((r) => r.player_id)),
     policyVersionRefs(db, rows.map((r) => r.policy_version_id)),
   ]);
   return rows.map((r) => ({
     id: r.id,
-    status: r.status as LeagueSubmission["status"],
+    status: r.status,
     league_policy_membership_id: r.membership_id,
     notes: r.notes,
     league: must(leagues, r.league_id, "league"),
     policy_version: must(versions, r.policy_version_id, "policy version"),
     player: r.player_id ? (players.get(r.player_id) ?? null) : null,
-    auto_champion: r.auto_champion as AutoChampion,
+    auto_champion: r.auto_champion,
     preferences: parseJson<Record<string, unknown>>(r.preferences),
     submitted_by_user_id: r.submitted_by_user_id,
     created_at: r.created_at,
@@ -225,13 +219,7 @@ export async function submissionViews(db: Kysely<Database>, rows: readonly Leagu
   }));
 }
 
-export interface SubmissionFilter {
-  league_id?: string | undefined;
-  player_id?: string | undefined;
-  policy_version_id?: string | undefined;
-  mine?: boolean | undefined;
-  limit: number;
-}
+type SubmissionFilter = QueryOf<"listLeagueSubmissions">;
 
 export async function listSubmissions(db: Kysely<Database>, identity: Identity, filter: SubmissionFilter): Promise<LeagueSubmission[]> {
   let q = db.selectFrom("league_submissions").selectAll();

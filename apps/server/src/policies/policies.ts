@@ -12,7 +12,7 @@ import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 
 function toImage(row: ContainerImagesTable): ContainerImage {
-  return { id: row.id, name: row.name, client_hash: row.client_hash, owner_user_id: row.owner_user_id, status: row.status as ContainerImage["status"], created_at: row.created_at, completed_at: row.completed_at };
+  return { id: row.id, name: row.name, client_hash: row.client_hash, owner_user_id: row.owner_user_id, status: row.status, created_at: row.created_at, completed_at: row.completed_at };
 }
 
 export async function registerImage(db: Kysely<Database>, identity: AuthenticatedIdentity, input: { name: string; client_hash: string }): Promise<ContainerImage> {
@@ -47,7 +47,7 @@ export async function getImage(db: Kysely<Database>, identity: AuthenticatedIden
 }
 
 function toBundle(row: UploadsTable): PolicyBundle {
-  return { id: row.id, owner_user_id: row.owner_user_id, sha256: row.sha256, size_bytes: row.size_bytes, status: row.status as PolicyBundle["status"], created_at: row.created_at };
+  return { id: row.id, owner_user_id: row.owner_user_id, sha256: row.sha256, size_bytes: row.size_bytes, status: row.status, created_at: row.created_at };
 }
 
 /** Stores an uploaded tar.gz (a policy or coworld bundle) after checking that it is one. */
@@ -64,7 +64,7 @@ export async function uploadPolicyBundle(db: Kysely<Database>, blobs: BlobStore,
   return toBundle(await storeUpload(db, blobs, identity, "policy-bundle", bytes));
 }
 
-async function ownedUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, kind: string, loc: (string | number)[]): Promise<UploadsTable> {
+async function ownedUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, kind: UploadsTable["kind"], loc: (string | number)[]): Promise<UploadsTable> {
   const row = await db.selectFrom("uploads").selectAll().where("id", "=", id).where("kind", "=", kind).executeTakeFirst();
   if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin)) throw invalidInput(loc, `${kind} ${id} does not exist`, "value_error", id);
   return row;

@@ -1,5 +1,8 @@
 // Table shapes for Kysely. JSON documents are stored as text and booleans as 0/1 integers so
-// that one migration set and one set of queries serve SQLite and PostgreSQL alike.
+// that one migration set and one set of queries serve SQLite and PostgreSQL alike. Status
+// columns take their values from the contract's enums, so a read needs no cast.
+import type { Certification, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -26,7 +29,7 @@ export interface TokensTable {
   id: string;
   token_hash: string;
   /** user | machine | player */
-  kind: string;
+  kind: Token["kind"];
   /** api (user/machine tokens) | login (24-hour player token) | credential (long-lived player) */
   purpose: string;
   name: string;
@@ -98,7 +101,7 @@ export interface DivisionsTable {
   league_id: string;
   name: string;
   level: number;
-  type: string;
+  type: Division["type"];
   description: string | null;
   hidden: number;
   archived_at: string | null;
@@ -115,8 +118,8 @@ export interface LeaguePolicyMembershipsTable {
   division_id: string;
   policy_version_id: string;
   player_id: string | null;
-  status: string;
-  substatus: string;
+  status: LeaguePolicyMembership["status"];
+  substatus: LeaguePolicyMembership["substatus"];
   is_champion: number;
   start_time: string;
   end_time: string | null;
@@ -145,7 +148,7 @@ export interface ContainerImagesTable {
   owner_user_id: string;
   name: string;
   client_hash: string;
-  status: string;
+  status: ContainerImage["status"];
   created_at: string;
   completed_at: string | null;
 }
@@ -154,11 +157,11 @@ export interface UploadsTable {
   id: string;
   owner_user_id: string;
   /** policy-bundle | coworld-bundle */
-  kind: string;
+  kind: "policy-bundle" | "coworld-bundle";
   sha256: string;
   size_bytes: number;
   /** uploaded | complete */
-  status: string;
+  status: PolicyBundle["status"];
   created_at: string;
 }
 
@@ -214,7 +217,7 @@ export interface CoworldSecretsTable {
 
 export interface CertificationsTable {
   coworld_id: string;
-  state: string;
+  state: Certification["state"];
   episode_request_id: string | null;
   error: string | null;
   updated_at: string;
@@ -236,7 +239,7 @@ export interface EpisodeRequestsTable {
   game_config: string;
   seed: number;
   max_steps: number | null;
-  status: string;
+  status: EpisodeRequest["status"];
   job_id: string | null;
   error_type: string | null;
   error: string | null;
@@ -261,7 +264,7 @@ export interface JobsTable {
   id: string;
   episode_request_id: string;
   /** queued | leased | completed | failed */
-  status: string;
+  status: JobState["status"];
   runtime: string;
   attempts: number;
   max_attempts: number;
@@ -288,9 +291,9 @@ export interface LeagueSubmissionsTable {
   player_id: string | null;
   submitted_by_user_id: string;
   /** pending | processing | placed | rejected */
-  status: string;
+  status: LeagueSubmission["status"];
   notes: string | null;
-  auto_champion: string;
+  auto_champion: LeagueSubmission["auto_champion"];
   preferences: string;
   membership_id: string | null;
   created_at: string;
@@ -303,7 +306,7 @@ export interface RoundsTable {
   division_id: string;
   round_number: number;
   /** pending | running | completed | failed */
-  status: string;
+  status: Round["status"];
   /** 1 until the round settles, then NULL (one unsettled round per division, by a unique index). */
   active: number | null;
   commissioner_key: string;
@@ -369,9 +372,8 @@ export interface DivisionLeaderboardsTable {
 export interface CompetitionEventsTable {
   id: string;
   seq: number;
-  event_type: string;
-  /** public | owner */
-  audience: string;
+  event_type: CompetitionEventType;
+  audience: EventAudience;
   user_id: string | null;
   league_id: string | null;
   division_id: string | null;
@@ -381,7 +383,7 @@ export interface CompetitionEventsTable {
   policy_version_id: string | null;
   /** The experience request the event belongs to (topic `experience-request:{id}`). */
   experience_request_id: string | null;
-  /** JSON: {player, policy_version, league, division} as they were when the event happened. */
+  /** JSON: the {id, name} of its player, policy version, league and division when it happened. */
   refs: string;
   headline: string;
   summary: string;
@@ -398,7 +400,7 @@ export interface ExperienceRequestsTable {
   league_id: string | null;
   division_id: string | null;
   /** submitted | running | completed | failed | cancelled (running is derived from the episodes on read) */
-  status: string;
+  status: ExperienceRequestStatus;
   episode_count: number;
   /** JSON: the create body as given (roster, overrides). */
   request: string;
@@ -418,7 +420,7 @@ export interface BulkUploadsTable {
   signing_key: string;
   expires_at: string;
   /** started | uploaded | completed */
-  status: string;
+  status: "started" | "uploaded" | "completed";
   sha256: string | null;
   size_bytes: number | null;
   episodes_created: number | null;

@@ -1,5 +1,5 @@
 // The contract: one table of every operation the service serves.
-import type { OperationDef } from "./operation.ts";
+import type { OperationBody, OperationDef, OperationParams, OperationQuery, OperationResponse } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
@@ -36,3 +36,11 @@ export type Contract = typeof contract;
 export type OperationId = keyof Contract;
 
 export const operations: readonly OperationDef[] = Object.values(contract);
+
+/** The validated body, query and path parameters of an operation, by its id: what a domain
+ * function that serves it takes, so that no request shape is typed twice. */
+export type BodyOf<Id extends OperationId> = OperationBody<Contract[Id]>;
+export type QueryOf<Id extends OperationId> = OperationQuery<Contract[Id]>;
+export type ParamsOf<Id extends OperationId> = OperationParams<Contract[Id]>;
+/** What an operation answers, by its id. */
+export type ResponseOf<Id extends OperationId> = OperationResponse<Contract[Id]>;

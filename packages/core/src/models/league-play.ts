@@ -1,29 +1,30 @@
 // League play (API.md "Submissions, memberships, rounds, events" and "League play"):
 // submissions, policy memberships, rounds with their pools and results, the competition feed,
-// seed (filler) policies and trigger-round. Nested objects are compact references, so that a
-// list never embeds a whole League (and its Game) per row.
+// seed (filler) policies and trigger-round. A League or Division embedded here is whole (spec
+// part 2 embeds Game in League and League in Division), as the hosted service's clients parse it.
 import { z } from "zod";
 import { DivisionId, LeagueId, PlayerId, Uuid, idSchema } from "../ids.ts";
 import { FreeForm, QueryBoolean, Timestamp, queryInt } from "./common.ts";
 import { RoundStatus } from "./leaderboard.ts";
-import { DivisionType } from "./league.ts";
+import { Division, DivisionType, League } from "./league.ts";
 
 export const SubmissionId = idSchema("submission");
 export const MembershipId = idSchema("membership");
 export const RoundId = idSchema("round");
 export const PoolId = idSchema("pool");
 
-export const LeagueRef = z.object({ id: LeagueId, name: z.string() }).meta({ id: "LeagueRef" });
-
-export const DivisionRef = z
-  .object({ id: DivisionId, name: z.string(), level: z.number().int(), type: DivisionType, league_id: LeagueId })
-  .meta({ id: "DivisionRef" });
-
 export const PlayerRef = z.object({ id: PlayerId, name: z.string() }).meta({ id: "PlayerRef" });
 
 export const PolicyVersionRef = z
-  .object({ id: Uuid, policy_id: Uuid, name: z.string(), version: z.number().int() })
-  .meta({ id: "PolicyVersionRef" });
+  .object({
+    id: Uuid,
+    policy: z.object({ id: Uuid, name: z.string() }),
+    version: z.number().int(),
+    player_id: z.string().nullable(),
+    policy_id: Uuid.meta({ description: "The same as `policy.id` (Gauntlet)." }),
+    name: z.string().meta({ description: "The same as `policy.name` (Gauntlet)." }),
+  })
+  .meta({ id: "PolicyVersionRef", description: "A policy version as league play embeds it: its policy, number and player." });
 
 // Submissions ---------------------------------------------------------------------------
 
@@ -61,7 +62,7 @@ export const LeagueSubmission = z
     status: SubmissionStatus,
     league_policy_membership_id: MembershipId.nullable(),
     notes: z.string().nullable(),
-    league: LeagueRef,
+    league: League,
     policy_version: PolicyVersionRef,
     player: PlayerRef.nullable(),
     auto_champion: AutoChampion,
@@ -93,8 +94,8 @@ export const LeaguePolicyMembership = z
     is_champion: z.boolean(),
     start_time: Timestamp,
     end_time: Timestamp.nullable(),
-    league: LeagueRef,
-    division: DivisionRef,
+    league: League,
+    division: Division,
     policy_version: PolicyVersionRef,
     player: PlayerRef.nullable(),
     retired_reason: z.string().nullable(),
@@ -133,7 +134,7 @@ export const Round = z
     error: z.string().nullable(),
     started_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
-    division: DivisionRef,
+    division: Division,
     league_id: LeagueId,
     created_at: Timestamp,
   })
@@ -251,8 +252,8 @@ export const CompetitionEvent = z
     user_id: z.string().nullable(),
     player: PlayerRef.nullable(),
     policy_version: PolicyVersionRef.nullable(),
-    league: LeagueRef.nullable(),
-    division: DivisionRef.nullable(),
+    league: League.nullable(),
+    division: Division.nullable(),
     round_id: RoundId.nullable(),
     episode_request_id: z.string().nullable(),
     headline: z.string(),
@@ -273,8 +274,6 @@ export const ListCompetitionEventsQuery = z.object({
   limit: queryInt(1, 500).default(100),
 });
 
-export type LeagueRef = z.infer<typeof LeagueRef>;
-export type DivisionRef = z.infer<typeof DivisionRef>;
 export type PlayerRef = z.infer<typeof PlayerRef>;
 export type PolicyVersionRef = z.infer<typeof PolicyVersionRef>;
 export type AutoChampion = z.infer<typeof AutoChampion>;

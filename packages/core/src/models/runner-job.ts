@@ -70,10 +70,11 @@ export const FailJobRequest = z
   .meta({ id: "FailJobRequest", description: "`returned` gives the job back unrun (a runner shutting down); `runner_error` may be retried." });
 
 export const JobState = z
-  .object({ job_id: Uuid, status: z.enum(["queued", "leased", "completed", "failed"]), attempts: z.number().int(), episode_request_id: z.string() })
+  .object({ job_id: Uuid, status: z.enum(["queued", "leased", "completed", "failed", "cancelled"]), attempts: z.number().int(), episode_request_id: z.string() })
   .meta({ id: "JobState" });
 
 export const ArtifactUploaded = z.object({ type: z.string(), sha256: z.string(), size_bytes: z.number().int() }).meta({ id: "ArtifactUploaded" });
 
 export type LeasedJob = z.infer<typeof LeasedJob>;
 export type JobPlayer = z.infer<typeof JobPlayer>;
+export type JobState = z.infer<typeof JobState>;
