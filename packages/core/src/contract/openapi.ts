@@ -145,6 +145,7 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     if (op.auth === "required") operation.security = [{ bearerAuth: [] }];
     if (op.auth === "optional") operation.security = [{ bearerAuth: [] }, {}];
     if (op.auth === "none") operation.security = [];
+    if (op.credentialHeader) operation.security = [{ reporterKey: [] }];
     if (op.idempotent) {
       (operation.parameters as JsonObject[]).push({
         name: "Idempotency-Key",
@@ -179,7 +180,10 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     tags: [...tags, ...extraTags].filter((name) => used.has(name)).map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." },
+        reporterKey: { type: "apiKey", in: "header", name: "X-Reporter-Key", description: "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets (spec 5.6)." },
+      },
       schemas: collector.components,
     },
   };
