@@ -129,6 +129,7 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     }
     if (op.auth === "required" && op.method !== "GET") responses["403"] = json(error, "Not allowed");
     if (op.params) responses["404"] = json(error, "Not found, or not visible to the caller");
+    if (op.maxBodyBytes !== undefined) responses["413"] = json(error, `The body is larger than ${op.maxBodyBytes} bytes (\`payload_too_large\`)`);
     if (op.idempotent) responses["409"] = json(error, "Conflict (an Idempotency-Key reused with another body, or a state conflict)");
     // An operation that reads no token and no input still refuses a request it cannot read.
     if (!Object.keys(responses).some((status) => status.startsWith("4"))) responses["4XX"] = { description: UNREADABLE_REQUEST };
