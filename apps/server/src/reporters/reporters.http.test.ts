@@ -144,6 +144,13 @@ describe("reporter runs", () => {
     }
     const text = await openRun(owner.token, reporter.id, { subject_type: "text", subject_text: "Season preview" });
     expect(text).toMatchObject({ subject_type: "text", subject_id: null, subject_text: "Season preview" });
+    // A retried open with the same Idempotency-Key is the same run.
+    const once = { headers: { "idempotency-key": "preview-1" } };
+    const first = await client(t.url, owner.token).post<ReporterRun>(`/v2/reporters/${reporter.id}/runs`, { subject_type: "text", subject_text: "Retry" }, once);
+    const again = await client(t.url, owner.token).post<ReporterRun>(`/v2/reporters/${reporter.id}/runs`, { subject_type: "text", subject_text: "Retry" }, once);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.id).toBe(first.body.id);
 
     const unknown = await client(t.url, owner.token).post(`/v2/reporters/${reporter.id}/runs`, { subject_type: "round", subject_id: "round_00000000-0000-4000-8000-000000000000" });
     expect(unknown.status).toBe(404);

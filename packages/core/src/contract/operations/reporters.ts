@@ -25,7 +25,8 @@ export const reporterOperations = {
     path: "/v2/reporters/register",
     tag: "Reporters",
     summary: "Register a reporter; its key is shown once",
-    description: "The answer carries `reporter_key`, shown this once: only its SHA-256 hash is kept. Lost keys are replaced with the rotate operation.",
+    // Not `idempotent`: a replayed answer would have to keep the key itself, and only its hash is kept.
+    description: "The answer carries `reporter_key`, shown this once: only its SHA-256 hash is kept. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
     auth: "required",
     access: "user",
     complexity: 10,
@@ -58,6 +59,7 @@ export const reporterOperations = {
     complexity: 10,
     params: ReporterIdParams,
     body: OpenReporterRunRequest,
+    idempotent: true,
     status: 201,
     response: ReporterRun,
   }),
