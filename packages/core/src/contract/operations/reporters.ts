@@ -113,6 +113,7 @@ export const reporterOperations = {
     path: "/v2/reporters/{reporter_id}/outputs",
     tag: "Reporters",
     summary: "A reporter's outputs over all its runs, newest first",
+    description: "The newest 500; a run's own outputs are complete at `GET /v2/reporters/runs/{reporter_run_id}/output`.",
     auth: "optional",
     access: "public",
     complexity: 10,
