@@ -20,7 +20,7 @@ function run(cwd, args) {
 
 function workspacePackages(dir) {
   const out = [];
-  for (const group of ["packages", "apps", "tooling", "examples/coworlds", "bench"]) {
+  for (const group of ["packages", "apps", "tooling", "examples/coworlds", "examples/round-reporter", "bench"]) {
     const base = join(dir, group);
     if (!existsSync(base)) continue;
     const candidates = existsSync(join(base, "package.json")) ? [base] : readdirSync(base).map((name) => join(base, name));

@@ -224,6 +224,35 @@ describe("leagues, coworlds, policies and league play", () => {
   });
 });
 
+describe("reporters", () => {
+  it("registers, opens a run, posts an output with the key, lists it, rotates the key; bad input is one line and exit 2", async () => {
+    const created = json(await cli(["reporter", "register", "CLI Recap", "--type", "round-summary", "--json"])) as { id: string; reporter_key: string };
+    expect(created.reporter_key).toMatch(/^rptk_/);
+    expect(json(await cli(["reporter", "get", created.id, "--json"]))).toEqual(await sdk.reporters.get({ reporter_id: created.id }));
+    const listed = json(await cli(["reporter", "list", "-q", "cli recap", "--json"])) as { id: string }[];
+    expect(listed.map((r) => r.id)).toContain(created.id);
+    const run = json(await cli(["reporter", "runs", "open", created.id, "--text", "week 1", "--json"])) as { id: string };
+    expect(run.id).toMatch(/^rrun_/);
+    const posted = json(await cli(["reporter", "output", "post", "-", "--run", run.id, "--name", "recap.html", "--type", "html", "--json"], { input: "<h1>Week 1</h1>", env: { GAUNTLET_REPORTER_KEY: created.reporter_key } })) as { id: string; size_bytes: number };
+    expect(posted.size_bytes).toBe(15);
+    expect(json(await cli(["reporter", "output", "list", "--run", run.id, "--json"]))).toEqual(await sdk.reporterRuns.output({ reporter_run_id: run.id }));
+    const table = await cli(["reporter", "output", "list", "--reporter", created.id]);
+    expect(table.stdout).toContain("recap.html");
+
+    const rotated = json(await cli(["reporter", "rotate-key", created.id, "--json"])) as { reporter_key: string };
+    expect(rotated.reporter_key).not.toBe(created.reporter_key);
+    const stale = await cli(["reporter", "output", "post", "-", "--run", run.id, "--name", "late.html", "--key", created.reporter_key], { input: "late" });
+    expect(stale.code).toBe(4);
+    expect(stale.stderr.trim().split("\n")).toHaveLength(1);
+
+    for (const args of [["reporter", "runs", "open", created.id], ["reporter", "output", "list"], ["reporter", "get", "rptr_nope"], ["reporter", "list", "--mode", "sometimes"]]) {
+      const bad = await cli(args);
+      expect(bad.code, args.join(" ")).toBe(2);
+      expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});
+
 describe("the rest", () => {
   it("registers a container image as a policy version", async () => {
     const created = json(await cli(["policy", "upload", "--image", "ghcr.io/me/bot:1", "--name", "cli-image-bot", "--json"])) as { id: string; version: number };

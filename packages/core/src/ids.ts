@@ -24,6 +24,7 @@ export const idPrefixes = {
   player: "ply_",
   reporter: "rptr_",
   reporterRun: "rrun_",
+  reporterOutput: "rout_",
   post: "post_",
   comment: "cmt_",
   wiki: "wiki_",

@@ -120,6 +120,16 @@ export const resources = {
   startBulkUpload: ["bulkUploads", "start"],
   putBulkUploadFile: ["bulkUploads", "putFile"],
   completeBulkUpload: ["bulkUploads", "complete"],
+  // Reporters (posting an output takes the reporter's key: `headers: { "X-Reporter-Key": key }`)
+  registerReporter: ["reporters", "register"],
+  rotateReporterKey: ["reporters", "rotateKey"],
+  listReporters: ["reporters", "list"],
+  getReporter: ["reporters", "get"],
+  listReporterOutputs: ["reporters", "listOutputs"],
+  openReporterRun: ["reporterRuns", "open"],
+  getReporterRunOutput: ["reporterRuns", "output"],
+  postReporterOutput: ["reporterOutputs", "post"],
+  getReporterOutput: ["reporterOutputs", "get"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -420,6 +420,36 @@ describe("evaluations", () => {
   });
 });
 
+describe("reporters", () => {
+  it("registers a reporter, opens a run, posts an output with its key, reads it through spec 4.5, and rotates the key", async () => {
+    const reporter = await userClient.reporters.register({ body: { name: "SDK Recap", type: "round-summary" } });
+    expect(reporter.reporter_key).toMatch(/^rptk_/);
+    expect((await clientFor(null).reporters.list({ q: "sdk recap" })).map((r) => r.id)).toContain(reporter.id);
+    expect((await clientFor(null).reporters.get({ reporter_id: reporter.id })).name).toBe("SDK Recap");
+    const run = await userClient.reporterRuns.open({ reporter_id: reporter.id, body: { subject_type: "text", subject_text: "sdk" } });
+    const html = new TextEncoder().encode("<h1>Recap</h1>");
+    const posted = await clientFor(null).reporterOutputs.post(
+      { reporter_run_id: run.id, name: "recap.html", type: "html", body: html },
+      { headers: { "X-Reporter-Key": reporter.reporter_key } },
+    );
+    expect(posted).toMatchObject({ reporter_run_id: run.id, size_bytes: html.byteLength, media_type: "text/html; charset=utf-8" });
+    const outputs = await clientFor(null).reporterRuns.output({ reporter_run_id: run.id });
+    expect(outputs.map((o) => o.content_hash)).toEqual([posted.content_hash]);
+    expect((await clientFor(null).reporters.listOutputs({ reporter_id: reporter.id })).map((o) => o.id)).toEqual([posted.id]);
+    const bytes = await clientFor(null).reporterOutputs.get({ output_id: posted.id });
+    expect(new TextDecoder().decode(bytes)).toBe("<h1>Recap</h1>");
+
+    const rotated = await userClient.reporters.rotateKey({ reporter_id: reporter.id });
+    const stale = await clientFor(null)
+      .reporterOutputs.post({ reporter_run_id: run.id, name: "late.html", type: "html", body: html }, { headers: { "X-Reporter-Key": reporter.reporter_key } })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(AuthenticationError);
+    expect(rotated.reporter_key).not.toBe(reporter.reporter_key);
+    const invalid = await clientFor(null).reporterRuns.output({ reporter_run_id: "rrun_bad" }).catch((e: unknown) => e);
+    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual(["path", "reporter_run_id"]);
+  });
+});
+
 describe("errors from the real server", () => {
   it("400 BadRequestError for a request the HTTP layer cannot read", async () => {
     const error = await clientFor(null, { baseUrl: `${server.url}/%zz` }).whoami().catch((e: unknown) => e);

@@ -70,6 +70,31 @@ export class Authenticator {
     return identity;
   }
 
+  /**
+   * The identity of a reporter key (`X-Reporter-Key`), or null when no reporter has it. Not
+   * cached: a rotated key stops working at once, on every replica. The reporter acts under its
+   * owner's user budget (spec 5.6).
+   */
+  async authenticateReporterKey(key: string): Promise<AuthenticatedIdentity | null> {
+    const row = await this.#db
+      .selectFrom("reporters")
+      .innerJoin("users", "users.id", "reporters.user_id")
+      .select(["reporters.id as reporter_id", "reporters.user_id", "users.email"])
+      .where("reporters.key_hash", "=", hashToken(key))
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      kind: "reporter",
+      subjectId: row.reporter_id,
+      userId: row.user_id,
+      email: row.email,
+      isAdmin: false,
+      scopes: ["reporter"],
+      tokenId: row.reporter_id,
+      budget: { key: row.user_id, kind: "user" },
+    };
+  }
+
   /** Forget cached lookups (after a revocation). */
   forget(): void {
     this.#cache.clear();

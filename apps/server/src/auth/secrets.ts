@@ -23,8 +23,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** Token prefixes tell the subject (API.md): user, machine, player (`ply_`), sign-in code. */
-export const tokenPrefixes = { user: "gnt_", machine: "gntm_", player: "ply_", code: "gcode_" } as const;
+/** Token prefixes tell the subject (API.md): user, machine, player (`ply_`), sign-in code, reporter key. */
+export const tokenPrefixes = { user: "gnt_", machine: "gntm_", player: "ply_", code: "gcode_", reporter: "rptk_" } as const;
 
 export function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;

@@ -36,7 +36,17 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
   return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const op = request.routeOptions.config.op;
     if (!op || op.auth === "none") return;
-    const token = bearerToken(request.headers.authorization);
+    if (op.credentialHeader) {
+      // This operation's credential is its own header (a reporter key), never a bearer token.
+      const key = request.headers[op.credentialHeader.toLowerCase()];
+      const identity = typeof key === "string" && key.length > 0 ? await auth.authenticateReporterKey(key) : null;
+      if (!identity) {
+        await reply.code(401).send(errorBody("unauthorized", `This operation needs a valid ${op.credentialHeader} header; the key given is missing, unknown or rotated.`));
+        return;
+      }
+      setIdentity(request, identity);
+    }
+    const token = op.credentialHeader ? undefined : bearerToken(request.headers.authorization);
     if (token !== undefined) {
       const identity = token === null ? null : await auth.authenticate(token);
       if (identity) setIdentity(request, identity);

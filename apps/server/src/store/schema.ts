@@ -429,6 +429,44 @@ export interface BulkUploadsTable {
   completed_at: string | null;
 }
 
+// --- reporters: keys (hashed), runs over a subject, and their outputs (bytes in the blob store) ---
+export interface ReportersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  /** manual | live */
+  mode: string;
+  /** SHA-256 of the reporter key (the key itself is shown once, never stored). */
+  key_hash: string;
+  created_at: string;
+  key_rotated_at: string | null;
+}
+
+export interface ReporterRunsTable {
+  id: string;
+  reporter_id: string;
+  /** episode | round | division | text */
+  subject_type: string;
+  subject_id: string | null;
+  subject_text: string | null;
+  created_at: string;
+}
+
+export interface ReporterOutputsTable {
+  id: string;
+  reporter_id: string;
+  reporter_run_id: string;
+  name: string;
+  type: string;
+  media_type: string;
+  size_bytes: number;
+  /** The blob's SHA-256. */
+  content_hash: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -463,4 +501,8 @@ export interface Database {
   competition_events: CompetitionEventsTable;
   experience_requests: ExperienceRequestsTable;
   bulk_uploads: BulkUploadsTable;
+  // reporters
+  reporters: ReportersTable;
+  reporter_runs: ReporterRunsTable;
+  reporter_outputs: ReporterOutputsTable;
 }

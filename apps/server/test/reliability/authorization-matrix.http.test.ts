@@ -146,7 +146,7 @@ describe("authorization matrix", () => {
     const lines = [
       `authorization matrix: ${cells.length} cells (${new Set(cells.map((c) => c.op)).size} operations × ${SUBJECTS.length} subjects: ${SUBJECTS.join(", ")})`,
       `operations relying on the access derived from auth: ${defaulted.length ? defaulted.join(", ") : "none"}`,
-      "not covered: reporter keys (no reporter operations in this contract yet); HTML pages and the WebSocket upgrade",
+      "not covered: reporter keys (X-Reporter-Key: every bearer subject is 401 here; keys are checked in src/reporters/reporters.http.test.ts); HTML pages and the WebSocket upgrade",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
     if (problems.length) process.stdout.write(`matrix problems:\n${problems.join("\n")}\n`);

@@ -129,6 +129,7 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     }
     if (op.auth === "required" && op.method !== "GET") responses["403"] = json(error, "Not allowed");
     if (op.params) responses["404"] = json(error, "Not found, or not visible to the caller");
+    if (op.maxBodyBytes !== undefined) responses["413"] = json(error, `The body is larger than ${op.maxBodyBytes} bytes (\`payload_too_large\`)`);
     if (op.idempotent) responses["409"] = json(error, "Conflict (an Idempotency-Key reused with another body, or a state conflict)");
     // An operation that reads no token and no input still refuses a request it cannot read.
     if (!Object.keys(responses).some((status) => status.startsWith("4"))) responses["4XX"] = { description: UNREADABLE_REQUEST };
@@ -145,6 +146,7 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     if (op.auth === "required") operation.security = [{ bearerAuth: [] }];
     if (op.auth === "optional") operation.security = [{ bearerAuth: [] }, {}];
     if (op.auth === "none") operation.security = [];
+    if (op.credentialHeader) operation.security = [{ reporterKey: [] }];
     if (op.idempotent) {
       (operation.parameters as JsonObject[]).push({
         name: "Idempotency-Key",
@@ -179,7 +181,10 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     tags: [...tags, ...extraTags].filter((name) => used.has(name)).map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." },
+        reporterKey: { type: "apiKey", in: "header", name: "X-Reporter-Key", description: "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets (spec 5.6)." },
+      },
       schemas: collector.components,
     },
   };

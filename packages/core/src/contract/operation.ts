@@ -76,6 +76,11 @@ export interface OperationDef {
   readonly idempotent?: boolean;
   /** Spec 4.7: a missing or invalid token answers as anonymous instead of 401. */
   readonly invalidTokenIsAnonymous?: boolean;
+  /**
+   * The request authenticates with this header instead of a bearer token (a reporter's key);
+   * the subject then acts under its owner's identity for the budgets (spec 5.6).
+   */
+  readonly credentialHeader?: "X-Reporter-Key";
   /** Excluded from the shared budgets even when authenticated (spec 8.1.6). */
   readonly budgetExempt?: boolean;
   /** Served at the host root of every host, outside the API base path (ops probes). */

@@ -11,10 +11,10 @@ export const ReporterRunOutput = z
     name: z.string(),
     type: z.string(),
     size_bytes: z.number().int(),
-    content_hash: z.string(),
+    content_hash: z.string().meta({ description: "The SHA-256 of the output's bytes, in lowercase hex." }),
     media_type: z.string(),
     created_at: Timestamp,
-    url: z.string(),
+    url: z.string().meta({ description: "Serves the same bytes, with `media_type`." }),
   })
   .meta({ id: "ReporterRunOutput" });
 

@@ -1,0 +1,92 @@
+// Reporters: registration, keys (shown once, only their SHA-256 hash kept), listing.
+import { newId, type ListReportersQuery, type RegisteredReporter, type Reporter } from "@gauntlet/core";
+import { type Kysely, sql } from "kysely";
+import { actsAsUser, type AuthenticatedIdentity } from "../auth/identity.ts";
+import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
+import type { Database, ReportersTable } from "../store/schema.ts";
+import { nowIso } from "../shared/clock.ts";
+import { forbidden, notFound } from "../shared/errors.ts";
+
+type Counts = { run_count: number | string | bigint | null; output_count: number | string | bigint | null };
+
+function toReporter(row: ReportersTable & Counts): Reporter {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    mode: row.mode as Reporter["mode"],
+    user_id: row.user_id,
+    created: row.created_at,
+    key_rotated_at: row.key_rotated_at,
+    run_count: Number(row.run_count ?? 0),
+    output_count: Number(row.output_count ?? 0),
+  };
+}
+
+/** Reporter rows with their run and output counts (PostgreSQL counts come back as strings). */
+function reporterRows(db: Kysely<Database>) {
+  return db
+    .selectFrom("reporters")
+    .selectAll("reporters")
+    .select((eb) => [
+      eb.selectFrom("reporter_runs").select((c) => c.fn.countAll<number>().as("n")).whereRef("reporter_runs.reporter_id", "=", "reporters.id").as("run_count"),
+      eb.selectFrom("reporter_outputs").select((c) => c.fn.countAll<number>().as("n")).whereRef("reporter_outputs.reporter_id", "=", "reporters.id").as("output_count"),
+    ]);
+}
+
+export async function getReporter(db: Kysely<Database>, reporterId: string): Promise<Reporter> {
+  const row = await reporterRows(db).where("reporters.id", "=", reporterId).executeTakeFirst();
+  if (!row) throw notFound("reporter", reporterId);
+  return toReporter(row);
+}
+
+/** The reporter, when the caller owns it (or is an admin); 404 to anyone else. */
+export async function ownedReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, reporterId: string): Promise<ReportersTable> {
+  const row = await db.selectFrom("reporters").selectAll().where("id", "=", reporterId).executeTakeFirst();
+  if (!row || !(identity.isAdmin || (actsAsUser(identity) && row.user_id === identity.userId))) throw notFound("reporter", reporterId);
+  return row;
+}
+
+export async function registerReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, input: { name: string; description?: string | undefined; type: string; mode: Reporter["mode"] }): Promise<RegisteredReporter> {
+  if (!actsAsUser(identity)) throw forbidden("Reporters are registered with a user token.");
+  const key = newSecret(tokenPrefixes.reporter);
+  const row: ReportersTable = {
+    id: newId("reporter"),
+    user_id: identity.userId,
+    name: input.name,
+    description: input.description ?? null,
+    type: input.type,
+    mode: input.mode,
+    key_hash: hashToken(key),
+    created_at: nowIso(),
+    key_rotated_at: null,
+  };
+  await db.insertInto("reporters").values(row).execute();
+  return { ...toReporter({ ...row, run_count: 0, output_count: 0 }), reporter_key: key };
+}
+
+/** A new key; the conditional update replaces the hash, so the old key fails from now on. */
+export async function rotateReporterKey(db: Kysely<Database>, identity: AuthenticatedIdentity, reporterId: string): Promise<RegisteredReporter> {
+  await ownedReporter(db, identity, reporterId);
+  const key = newSecret(tokenPrefixes.reporter);
+  await db.updateTable("reporters").set({ key_hash: hashToken(key), key_rotated_at: nowIso() }).where("id", "=", reporterId).execute();
+  return { ...(await getReporter(db, reporterId)), reporter_key: key };
+}
+
+export async function listReporters(db: Kysely<Database>, query: ListReportersQuery): Promise<Reporter[]> {
+  let q = reporterRows(db).innerJoin("users", "users.id", "reporters.user_id");
+  if (query.type !== undefined) q = q.where("reporters.type", "=", query.type);
+  if (query.mode !== undefined) q = q.where("reporters.mode", "=", query.mode);
+  if (query.author !== undefined) {
+    const author = query.author;
+    q = q.where((eb) => eb.or([eb("reporters.user_id", "=", author), eb(sql<string>`lower(users.email)`, "=", author.toLowerCase())]));
+  }
+  for (const word of (query.q ?? "").toLowerCase().split(/\s+/).filter(Boolean)) {
+    // LIKE with escaped wildcards: a search word is literal text.
+    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb(sql<string>`lower(reporters.name)`, "like", sql<string>`${pattern} escape '\\'`), eb(sql<string>`lower(coalesce(reporters.description, ''))`, "like", sql<string>`${pattern} escape '\\'`)]));
+  }
+  const rows = await q.orderBy("reporters.created_at", "desc").orderBy("reporters.id", "desc").limit(query.limit).execute();
+  return rows.map(toReporter);
+}
