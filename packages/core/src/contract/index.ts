@@ -3,17 +3,20 @@ import type { OperationDef } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
+import { forumOperations } from "./operations/forums.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
+import { profileOperations } from "./operations/profiles.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
+import { wikiOperations } from "./operations/wikis.ts";
 
 export const contract = {
   ...serviceOperations,
@@ -30,6 +33,9 @@ export const contract = {
   ...competitionEventOperations,
   ...experienceRequestOperations,
   ...bulkUploadOperations,
+  ...forumOperations,
+  ...wikiOperations,
+  ...profileOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
