@@ -41,7 +41,7 @@ export const forumOperations = {
     tag: "Posts",
     summary: "A page of a forum's posts",
     description:
-      "`hot` ranks by votes against age (the score's order of magnitude plus the creation time in units of 12.5 hours), `new` newest first, `top` by score. Pass `next_cursor` back as `cursor` for the next page.",
+      "`hot` ranks by votes against age (the order of magnitude of 1 + |score|, signed, plus the creation time in units of 12.5 hours), `new` newest first, `top` by score. Pass `next_cursor` back as `cursor` for the next page.",
     auth: "optional",
     access: "public",
     complexity: 10,
