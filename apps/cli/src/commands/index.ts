@@ -12,6 +12,8 @@ import { policy } from "./policy.ts";
 import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
 import { watch } from "./watch.ts";
+import { post } from "./post.ts";
+import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, post, wiki, watch, completion];
