@@ -68,6 +68,13 @@ describe("posts", () => {
     expect(first.body_html).toContain("<strong>north</strong>");
   });
 
+  it("creates one post for concurrent repeats of an idempotency_key", async () => {
+    const body = { forum: "general", title: "Raced", body: "once", idempotency_key: "race-1" };
+    const results = await Promise.all([1, 2, 3, 4].map(() => as(bob).post<Post>("/v2/posts", body)));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+  });
+
   it("renders markdown without script injection and serves the source as .md", async () => {
     const source = 'Hello <script>alert("x")</script>\n\n[click](javascript:alert(1)) and <img src=x onerror=alert(1)> and [ok](https://example.org)';
     const created = await post(ada, { title: "Unsafe?", body: source });

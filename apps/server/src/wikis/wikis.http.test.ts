@@ -80,6 +80,17 @@ describe("wikis", () => {
     expect(read.body).toMatchObject({ revision_id: merged.body.revision_id, body: merged.body.body });
   });
 
+  it("lets exactly one of two concurrent edits from the same base through", async () => {
+    const created = await as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, { body: "v1", base_revision_id: null });
+    const base = created.body.revision_id;
+    const results = await Promise.all([as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, { body: "ada's", base_revision_id: base }), as(bob).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, { body: "bob's", base_revision_id: base })]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = results.find((r) => r.status === 200);
+    const page = (await as().get<WikiPage>(`/v2/wikis/${slug}/pages/Race`)).body;
+    expect(page).toMatchObject({ revision_id: winner?.body.revision_id, body: winner?.body.body, revision_count: 2 });
+    expect((await as().get<WikiRevision[]>(`/v2/wiki-pages/${page.id}/revisions`)).body).toHaveLength(2);
+  });
+
   it("refuses bad input, anonymous and runner edits, and unknown wikis", async () => {
     expect((await as(ada).put(`/v2/wikis/${slug}/pages/Bad%20Name`, { body: "x", base_revision_id: null })).status).toBe(422);
     expect((await as(ada).put(`/v2/wikis/${slug}/pages/Page`, { body: "x" })).status).toBe(422);
