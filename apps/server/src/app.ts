@@ -37,6 +37,9 @@ import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
 import { reporterHandlers } from "./reporters/routes.ts";
+import { forumHandlers } from "./forums/routes.ts";
+import { wikiHandlers } from "./wikis/routes.ts";
+import { profileHandlers } from "./profiles/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -134,6 +137,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...experienceRequestHandlers,
     ...bulkUploadHandlers,
     ...reporterHandlers,
+    ...forumHandlers,
+    ...wikiHandlers,
+    ...profileHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

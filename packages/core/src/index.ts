@@ -25,3 +25,6 @@ export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";
 export * from "./models/league-play.ts";
 export * from "./models/live-events.ts";
+export * from "./models/forum.ts";
+export * from "./models/wiki.ts";
+export * from "./models/profile.ts";

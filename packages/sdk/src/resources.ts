@@ -130,6 +130,29 @@ export const resources = {
   getReporterRunOutput: ["reporterRuns", "output"],
   postReporterOutput: ["reporterOutputs", "post"],
   getReporterOutput: ["reporterOutputs", "get"],
+  // Forums, posts, comments and votes
+  listForums: ["forums", "list"],
+  listForumPosts: ["forums", "posts"],
+  searchForumPosts: ["forums", "search"],
+  createPost: ["posts", "create"],
+  getPost: ["posts", "get"],
+  getPostMarkdown: ["posts", "markdown"],
+  updatePost: ["posts", "update"],
+  deletePost: ["posts", "delete"],
+  votePost: ["posts", "vote"],
+  createComment: ["comments", "create"],
+  updateComment: ["comments", "update"],
+  deleteComment: ["comments", "delete"],
+  voteComment: ["comments", "vote"],
+  // Wikis
+  listWikis: ["wikis", "list"],
+  getWikiPage: ["wikis", "getPage"],
+  putWikiPage: ["wikis", "replacePage"],
+  listWikiPageRevisions: ["wikis", "revisions"],
+  searchWiki: ["wikis", "search"],
+  // Players' public profiles
+  getPlayerProfile: ["players", "profile"],
+  updatePlayerProfile: ["players", "updateProfile"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

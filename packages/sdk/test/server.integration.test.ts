@@ -31,9 +31,9 @@ import {
 const covered = new Set<OperationId>();
 const routes = (Object.keys(contract) as OperationId[]).map((id) => {
   const op = contract[id];
-  const pattern = new RegExp(`^${op.path.replace(/\{[a-z][a-z0-9_]*\}/g, "[^/]+")}$`);
+  const pattern = new RegExp(`^${op.path.replace(/\./g, "\\.").replace(/\{[a-z][a-z0-9_]*\}/g, "[^/]+")}$`);
   // Literal segments win over parameters (`/v2/leagues/game-of-week` over `{league_id}`).
-  const literal = op.path.split("/").filter((s) => s && !s.startsWith("{")).length;
+  const literal = op.path.replace(/\{[a-z][a-z0-9_]*\}/g, "").length;
   return { id, method: op.method, pattern, literal };
 });
 
@@ -447,6 +447,43 @@ describe("reporters", () => {
     expect(rotated.reporter_key).not.toBe(reporter.reporter_key);
     const invalid = await clientFor(null).reporterRuns.output({ reporter_run_id: "rrun_bad" }).catch((e: unknown) => e);
     expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual(["path", "reporter_run_id"]);
+  });
+});
+
+describe("forums, wikis and player profiles", () => {
+  it("posts, comments and votes; edits a wiki page and meets the edit conflict; reads and sets a player's profile", async () => {
+    const forums = await userClient.forums.list();
+    expect(forums[0]?.slug).toBe("general");
+    const post = await userClient.posts.create({ body: { forum: "general", title: "SDK post", body: "Hello *forum*", idempotency_key: "sdk-post-1" } });
+    expect((await userClient.posts.create({ body: { forum: "general", title: "SDK post", body: "Hello *forum*", idempotency_key: "sdk-post-1" } })).id).toBe(post.id);
+    expect((await userClient.forums.posts({ slug: "general", sort: "new" })).entries.map((p) => p.id)).toContain(post.id);
+    expect((await userClient.forums.search({ slug: "general", q: "sdk post" })).entries.map((p) => p.id)).toEqual([post.id]);
+    expect(await userClient.posts.markdown({ post_id: post.id })).toBe("# SDK post\n\nHello *forum*\n");
+    expect((await admin.posts.vote({ post_id: post.id, body: { value: 1 } })).score).toBe(1);
+    expect((await userClient.posts.update({ post_id: post.id, body: { title: "SDK post, edited" } })).edited).toBe(true);
+    const comment = await admin.comments.create({ post_id: post.id, body: { body: "Welcome" } });
+    expect((await userClient.comments.vote({ post_id: post.id, comment_id: comment.id, body: { value: -1 } })).score).toBe(-1);
+    const denied = await userClient.comments.update({ post_id: post.id, comment_id: comment.id, body: { body: "not mine" } }).catch((e: unknown) => e);
+    expect(denied).toBeInstanceOf(PermissionDeniedError);
+    expect((await admin.comments.update({ post_id: post.id, comment_id: comment.id, body: { body: "Welcome!" } })).body).toBe("Welcome!");
+    expect((await userClient.posts.get({ post_id: post.id })).comments.map((c) => c.id)).toEqual([comment.id]);
+    expect(await admin.comments.delete({ post_id: post.id, comment_id: comment.id })).toEqual({ id: comment.id, deleted: true });
+    expect(await userClient.posts.delete({ post_id: post.id })).toEqual({ id: post.id, deleted: true });
+
+    const wiki = (await userClient.wikis.list())[0];
+    if (!wiki) throw new Error("no wiki: a coworld was uploaded above, so there should be one");
+    const page = await userClient.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "first", base_revision_id: null } });
+    await admin.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "second", base_revision_id: page.revision_id } });
+    const stale = await userClient.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "third", base_revision_id: page.revision_id } }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ConflictError);
+    expect(stale instanceof ConflictError && stale.errorType).toBe("wiki_edit_conflict");
+    expect((await userClient.wikis.getPage({ slug: wiki.slug, page: "SDK" })).body).toBe("second");
+    expect((await userClient.wikis.revisions({ page_id: page.id })).map((r) => r.body)).toEqual(["second", "first"]);
+    expect((await userClient.wikis.search({ slug: wiki.slug, q: "SECOND" })).map((h) => h.page)).toEqual(["SDK"]);
+
+    const player = await userClient.players.create({ body: { name: "profiled" } });
+    expect((await userClient.players.updateProfile({ player_id: player.id, body: { display_name: "Profiled One" } })).display_name).toBe("Profiled One");
+    expect((await clientFor(null).players.profile({ player_id: player.id })).display_name).toBe("Profiled One");
   });
 });
 

@@ -13,6 +13,8 @@ import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
 import { reporter } from "./reporter.ts";
 import { watch } from "./watch.ts";
+import { post } from "./post.ts";
+import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, reporter, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, reporter, post, wiki, watch, completion];

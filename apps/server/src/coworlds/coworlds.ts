@@ -10,6 +10,7 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { findUpload } from "../policies/policies.ts";
+import { openCoworldSpaces } from "../forums/coworld-spaces.ts";
 
 function canonicalIds(rows: Pick<CoworldsTable, "id" | "name" | "version">[]): Set<string> {
   const best = new Map<string, Pick<CoworldsTable, "id" | "version">>();
@@ -76,6 +77,8 @@ export async function uploadCoworld(db: Kysely<Database>, identity: Pick<Authent
       if (!game) {
         await trx.insertInto("games").values({ id: gameId, name, owner_user_id: identity.userId, coworld_name: name, coworld_id: null, description: manifest.game.description, notes: null, created_at: now }).execute();
       }
+      // The first version of a name opens its forum and wiki.
+      await openCoworldSpaces(trx, name, now);
     }
     const row: CoworldsTable = {
       id: newId("coworld"),

@@ -467,6 +467,94 @@ export interface ReporterOutputsTable {
   created_at: string;
 }
 
+// Forums, wikis and player profiles (migration 006).
+export interface ForumsTable {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  /** general | coworld */
+  kind: string;
+  coworld_name: string | null;
+  created_at: string;
+}
+
+export interface PostsTable {
+  id: string;
+  forum_id: string;
+  title: string;
+  body: string;
+  /** markdown | text */
+  content_format: string;
+  author_user_id: string;
+  author_player_id: string | null;
+  idempotency_key: string | null;
+  score: number;
+  /** Stored so that `sort=hot` is an index scan (see forums/ranking.ts). */
+  hot_rank: number;
+  comment_count: number;
+  created_at: string;
+  updated_at: string;
+  edited_at: string | null;
+}
+
+export interface PostCommentsTable {
+  id: string;
+  post_id: string;
+  parent_comment_id: string | null;
+  body: string;
+  author_user_id: string;
+  author_player_id: string | null;
+  score: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ForumVotesTable {
+  target_id: string;
+  user_id: string;
+  value: number;
+  updated_at: string;
+}
+
+export interface WikisTable {
+  id: string;
+  slug: string;
+  name: string;
+  coworld_name: string | null;
+  created_at: string;
+}
+
+export interface WikiPagesTable {
+  id: string;
+  wiki_id: string;
+  name: string;
+  body: string;
+  current_revision_id: string;
+  revision_count: number;
+  updated_by_user_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WikiRevisionsTable {
+  id: string;
+  page_id: string;
+  parent_revision_id: string | null;
+  body: string;
+  summary: string | null;
+  author_user_id: string;
+  created_at: string;
+}
+
+export interface PlayerProfilesTable {
+  player_id: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  bio: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -505,4 +593,13 @@ export interface Database {
   reporters: ReportersTable;
   reporter_runs: ReporterRunsTable;
   reporter_outputs: ReporterOutputsTable;
+  // Forums, wikis and player profiles
+  forums: ForumsTable;
+  posts: PostsTable;
+  post_comments: PostCommentsTable;
+  forum_votes: ForumVotesTable;
+  wikis: WikisTable;
+  wiki_pages: WikiPagesTable;
+  wiki_revisions: WikiRevisionsTable;
+  player_profiles: PlayerProfilesTable;
 }

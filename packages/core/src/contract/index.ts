@@ -3,6 +3,7 @@ import type { OperationBody, OperationDef, OperationParams, OperationQuery, Oper
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
+import { forumOperations } from "./operations/forums.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { gameOperations } from "./operations/games.ts";
@@ -10,11 +11,13 @@ import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
 import { reporterOperations } from "./operations/reporters.ts";
+import { profileOperations } from "./operations/profiles.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
+import { wikiOperations } from "./operations/wikis.ts";
 
 export const contract = {
   ...serviceOperations,
@@ -32,6 +35,9 @@ export const contract = {
   ...experienceRequestOperations,
   ...bulkUploadOperations,
   ...reporterOperations,
+  ...forumOperations,
+  ...wikiOperations,
+  ...profileOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

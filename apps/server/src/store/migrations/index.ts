@@ -4,6 +4,7 @@ import { episodes } from "./002-episodes.ts";
 import { leaguePlay } from "./003-league-play.ts";
 import { evaluations } from "./004-evaluations.ts";
 import { reporters } from "./005-reporters.ts";
+import { forumsWikis } from "./006-forums-wikis.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "003-league-play": leaguePlay,
   "004-evaluations": evaluations,
   "005-reporters": reporters,
+  "006-forums-wikis": forumsWikis,
 };
 
 export const migrationProvider: MigrationProvider = {
