@@ -35,7 +35,7 @@ describe("player profiles", () => {
     expect(res.body).toMatchObject({ id: player.id, name: "Pathfinder", display_name: "Pathfinder", avatar_url: null, bio: null });
     expect(res.body.policies.flatMap((p) => p.versions.map((v) => v.id))).toContain(player.policyVersionId);
     expect(res.body.memberships.map((m) => m.league.id)).toEqual([open.league.id]);
-    expect(res.body.memberships[0]).toMatchObject({ division: { id: open.divisions[0]?.id }, policy_version_id: player.policyVersionId });
+    expect(res.body.memberships[0]).toMatchObject({ division: { id: open.divisions[0]?.id }, policy_version: { id: player.policyVersionId } });
     // Its owner, the private league's commissioner, sees the private membership too.
     const mine = await client(t.url, owner.token).get<PlayerProfile>(`/v2/players/${player.id}/profile`);
     expect(mine.body.memberships.map((m) => m.league.id).sort()).toEqual([open.league.id, closed.league.id].sort());

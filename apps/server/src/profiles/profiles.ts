@@ -4,6 +4,7 @@
 import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
+import { membershipViews } from "../leagues/memberships.ts";
 import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../leagues/visible-sql.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
@@ -34,9 +35,7 @@ export async function getPlayerProfile(db: Kysely<Database>, identity: Identity,
   }
   let memberships = db
     .selectFrom("league_policy_memberships as m")
-    .innerJoin("leagues as l", "l.id", "m.league_id")
-    .innerJoin("divisions as d", "d.id", "m.division_id")
-    .select(["m.id", "m.policy_version_id", "m.status", "m.is_champion", "m.start_time", "m.end_time", "l.id as league_id", "l.name as league_name", "d.id as division_id", "d.name as division_name"])
+    .selectAll("m")
     .where("m.player_id", "=", playerId);
   if (!isAdmin(identity)) memberships = memberships.where("m.league_id", "in", visibleLeagueIds(db, identity)).where("m.division_id", "in", visibleDivisionIds(db, identity));
   const rows = await memberships.orderBy("m.start_time", "desc").orderBy("m.id").execute();
@@ -48,16 +47,7 @@ export async function getPlayerProfile(db: Kysely<Database>, identity: Identity,
     bio: profile?.bio ?? null,
     created_at: player.created_at,
     policies: [...policies.values()],
-    memberships: rows.map((m) => ({
-      id: m.id,
-      league: { id: m.league_id, name: m.league_name },
-      division: { id: m.division_id, name: m.division_name },
-      policy_version_id: m.policy_version_id,
-      status: m.status,
-      is_champion: Number(m.is_champion) === 1,
-      start_time: m.start_time,
-      end_time: m.end_time,
-    })),
+    memberships: await membershipViews(db, rows),
   };
 }
 

@@ -2,7 +2,8 @@
 // its policies and its memberships in the leagues the caller can see. What happened to it
 // is the feed: GET /v2/competition-events?player_id=….
 import { z } from "zod";
-import { LeagueId, DivisionId, PlayerId } from "../ids.ts";
+import { PlayerId } from "../ids.ts";
+import { LeaguePolicyMembership } from "./league-play.ts";
 import { Timestamp } from "./common.ts";
 
 const AvatarUrl = z
@@ -21,18 +22,9 @@ export const PlayerProfile = z
     policies: z.array(
       z.object({ id: z.string(), name: z.string(), versions: z.array(z.object({ id: z.string(), version: z.number().int(), created_at: Timestamp })) }),
     ),
-    memberships: z.array(
-      z.object({
-        id: z.string(),
-        league: z.object({ id: LeagueId, name: z.string() }),
-        division: z.object({ id: DivisionId, name: z.string() }),
-        policy_version_id: z.string(),
-        status: z.string(),
-        is_champion: z.boolean(),
-        start_time: Timestamp,
-        end_time: Timestamp.nullable(),
-      }),
-    ).meta({ description: "Memberships in the leagues the caller can see (public ones for everyone)." }),
+    memberships: z
+      .array(LeaguePolicyMembership)
+      .meta({ description: "Memberships in the leagues the caller can see (public ones for everyone), newest first." }),
   })
   .meta({ id: "PlayerProfile" });
 
