@@ -75,11 +75,7 @@ export const episode: CommandGroup = {
       .action(async (id: string, opts: { output?: string }, cmd: Command) => {
         const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
         const client = await clientOf(cmd);
-        const bytes = await client.episodeRequests.getArtifact({ episode_request_id, artifact_type: "replay" });
-        if (opts.output) {
-          writeFileSync(opts.output, bytes);
-          note(`wrote ${bytes.byteLength} bytes to ${opts.output}`);
-        } else process.stdout.write(bytes);
+        deliver(await client.episodeRequests.getArtifact({ episode_request_id, artifact_type: "replay" }), opts.output);
       });
 
     group
@@ -95,12 +91,7 @@ export const episode: CommandGroup = {
         const query = EpisodeBundleQuery.safeParse({ include: opts.include });
         if (!query.success) throw new CliError(`--include: ${query.error.issues[0]?.message ?? "not a list of parts"}`, EXIT.usage);
         const client = await clientOf(cmd);
-        const bytes = await client.episodeRequests.getBundle({ episode_request_id, include: query.data.include });
-        if (opts.output) {
-          writeFileSync(opts.output, bytes);
-          if (wantsJson(cmd)) return printJson({ episode_request_id, output: opts.output, size_bytes: bytes.byteLength });
-          note(`wrote ${bytes.byteLength} bytes to ${opts.output}`);
-        } else process.stdout.write(bytes);
+        deliver(await client.episodeRequests.getBundle({ episode_request_id, include: query.data.include }), opts.output);
       });
 
     group
@@ -147,6 +138,14 @@ Examples:
       });
   },
 };
+
+/** Downloaded bytes: to `output` (saying so on stderr), else to standard output. */
+function deliver(bytes: Uint8Array, output: string | undefined): void {
+  if (output) {
+    writeFileSync(output, bytes);
+    note(`wrote ${bytes.byteLength} bytes to ${output}`);
+  } else process.stdout.write(bytes);
+}
 
 /** DuckDB's file header: a checksum, then the magic "DUCK" at byte 8. */
 function isDuckDb(bytes: Uint8Array): boolean {
