@@ -28,6 +28,16 @@ export interface MountedWatch {
   exited: Promise<number>;
 }
 
+/**
+ * Ink's options for drawing on `stdout`. Ink treats any environment with `CI` set as
+ * non-interactive and then draws only the last frame, on exit: `gauntlet watch` in a shell that
+ * exports CI would show a blank screen until it quits. A TTY is a person's terminal, CI or not,
+ * so interactivity follows the stream alone.
+ */
+export function inkOptions(stdout: NodeJS.WritableStream): Partial<RenderOptions> {
+  return { interactive: "isTTY" in stdout && stdout.isTTY === true };
+}
+
 export function mountWatch(options: MountOptions): MountedWatch {
   let code = 0;
   const { client, notices, flags, theme } = options;
@@ -47,6 +57,7 @@ export function mountWatch(options: MountOptions): MountedWatch {
       patchConsole: false,
       alternateScreen: true,
       incrementalRendering: true,
+      ...inkOptions(options.stdout),
       ...options.render,
     },
   );

@@ -68,8 +68,8 @@ afterAll(async () => {
 
 it("shows the demo league's standings moving by themselves, opens details, shows help, resizes and quits", async () => {
   const command = [
-    // Without CI in the environment: Ink draws only the last frame when it thinks it runs in CI.
-    `env -u CI -u GAUNTLET_TOKEN -u GAUNTLET_SERVER NO_COLOR=1 XDG_CONFIG_HOME=${join(dir, "config")}`,
+    // CI set, as in a shell that exports it: the UI still draws live on a terminal.
+    `env -u GAUNTLET_TOKEN -u GAUNTLET_SERVER CI=true NO_COLOR=1 XDG_CONFIG_HOME=${join(dir, "config")}`,
     `${process.execPath} ${WATCH_MAIN} --server ${url} --league 'GridRush demo league' --division Premier`,
     "; echo EXIT=$?; sleep 60",
   ].join(" ");

@@ -1,5 +1,5 @@
-// gauntlet episode list|show|logs|replay
-import { writeFileSync } from "node:fs";
+// gauntlet episode list|show|logs|replay|bundle|upload
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
@@ -75,11 +75,79 @@ export const episode: CommandGroup = {
       .action(async (id: string, opts: { output?: string }, cmd: Command) => {
         const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
         const client = await clientOf(cmd);
-        const bytes = await client.episodeRequests.getArtifact({ episode_request_id, artifact_type: "replay" });
-        if (opts.output) {
-          writeFileSync(opts.output, bytes);
-          note(`wrote ${bytes.byteLength} bytes to ${opts.output}`);
-        } else process.stdout.write(bytes);
+        deliver(await client.episodeRequests.getArtifact({ episode_request_id, artifact_type: "replay" }), opts.output);
+      });
+
+    group
+      .command("bundle")
+      .description("Download a zip of an episode's artifacts (to standard output, or --output FILE)")
+      .argument("<episode>", "episode id (ereq_…)")
+      .option("-o, --output <file>", "write it to this file")
+      .option("--include <kinds>", "comma-separated: spec, game-config, results, replay, logs, error-info, policy-logs (default: all)")
+      .addHelpText("after", "\nExamples:\n  gauntlet episode bundle ereq_… -o episode.zip\n  gauntlet episode bundle ereq_… --include results,replay > episode.zip")
+      .action(async (id: string, opts: { output?: string; include?: string }, cmd: Command) => {
+        const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
+        const { EpisodeBundleQuery } = await import("@gauntlet/core");
+        const query = EpisodeBundleQuery.safeParse({ include: opts.include });
+        if (!query.success) throw new CliError(`--include: ${query.error.issues[0]?.message ?? "not a list of parts"}`, EXIT.usage);
+        const client = await clientOf(cmd);
+        deliver(await client.episodeRequests.getBundle({ episode_request_id, include: query.data.include }), opts.output);
+      });
+
+    group
+      .command("upload")
+      .description("Bulk upload episodes played elsewhere: DuckDB files, each in one transaction")
+      .argument("<files...>", "DuckDB files (.duckdb)")
+      .addHelpText(
+        "after",
+        `
+Each file holds four tables: episodes(id, coworld_id) (optional created_at, replay_url),
+episode_tags(episode_id, key, value), episode_agent_policies(episode_id, agent_id,
+policy_version_id) and episode_agent_metrics(episode_id, agent_id, metric, value). An episode
+seats one participant per policy version; its score is the sum of that version's 'reward'
+metric. A file the server cannot read stores nothing.
+
+Examples:
+  gauntlet episode upload results.duckdb
+  gauntlet episode upload week1.duckdb week2.duckdb --json`,
+      )
+      .action(async (files: string[], _opts: unknown, cmd: Command) => {
+        // Checked before anything is sent: a wrong file fails fast, and no upload is half done.
+        const contents = files.map((file) => {
+          let bytes: Buffer;
+          try {
+            bytes = readFileSync(file);
+          } catch (error) {
+            throw new CliError(`${file}: cannot read it (${error instanceof Error && "code" in error ? String(error.code) : "unknown error"})`, EXIT.usage);
+          }
+          if (!isDuckDb(bytes)) throw new CliError(`${file}: not a DuckDB file (the server reads DuckDB files only; see gauntlet episode upload --help)`, EXIT.usage);
+          return { file, bytes };
+        });
+        const client = await clientOf(cmd);
+        const results = [];
+        for (const { file, bytes } of contents) {
+          const started = await client.bulkUploads.start();
+          // The signed address may be another store's (S3): a plain PUT, as the spec has it.
+          const put = await fetch(started.upload_url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array(bytes) });
+          if (!put.ok) throw new CliError(`${file}: the upload was refused (${put.status} ${(await put.text()).slice(0, 200)})`, EXIT.failure);
+          const done = await client.bulkUploads.complete({ body: { upload_id: started.upload_id } });
+          results.push({ file, upload_id: started.upload_id, ...done });
+          if (!wantsJson(cmd)) note(`${file}: ${done.episodes_created} episodes created`);
+        }
+        if (wantsJson(cmd)) printJson(results);
       });
   },
 };
+
+/** Downloaded bytes: to `output` (saying so on stderr), else to standard output. */
+function deliver(bytes: Uint8Array, output: string | undefined): void {
+  if (output) {
+    writeFileSync(output, bytes);
+    note(`wrote ${bytes.byteLength} bytes to ${output}`);
+  } else process.stdout.write(bytes);
+}
+
+/** DuckDB's file header: a checksum, then the magic "DUCK" at byte 8. */
+function isDuckDb(bytes: Uint8Array): boolean {
+  return bytes.byteLength >= 12 && new TextDecoder().decode(bytes.subarray(8, 12)) === "DUCK";
+}

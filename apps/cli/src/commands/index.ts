@@ -11,10 +11,11 @@ import { coworld } from "./coworld.ts";
 import { policy } from "./policy.ts";
 import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
+import { evaluation } from "./eval.ts";
 import { reporter } from "./reporter.ts";
 import { watch } from "./watch.ts";
 import { post } from "./post.ts";
 import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, reporter, post, wiki, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, evaluation, reporter, post, wiki, watch, completion];

@@ -53,6 +53,9 @@ describe("episode bundles", () => {
 
     const some = await zipOf(`${t.url}/v2/episode-requests/${episodeId}/bundle?include=results,replay`, tl.commissioner.token);
     expect(Object.keys(some.files).sort()).toEqual([`${episodeId}/replay`, `${episodeId}/results.json`]);
+    // The key repeated, as the SDK sends a list, narrows the same way.
+    const repeated = await zipOf(`${t.url}/v2/episode-requests/${episodeId}/bundle?include=results&include=replay`, tl.commissioner.token);
+    expect(Object.keys(repeated.files).sort()).toEqual([`${episodeId}/replay`, `${episodeId}/results.json`]);
 
     const bad = await client(t.url, tl.commissioner.token).get(`/v2/episode-requests/${episodeId}/bundle?include=results,movies`);
     expect(bad.status).toBe(422);

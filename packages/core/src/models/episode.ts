@@ -55,12 +55,15 @@ export const ArtifactType = z.enum(["spec", "game-config", "logs", "error-info",
 export const BundlePart = z.enum(["spec", "game-config", "results", "replay", "logs", "error-info", "policy-logs"]);
 
 export const EpisodeBundleQuery = z.object({
+  // A comma-separated list, or the key repeated (`include=results&include=replay`): the SDK
+  // sends the list it is given as repeated keys.
   include: z
-    .string()
+    .union([z.string(), z.array(z.string())])
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v === "") return BundlePart.options;
-      const parts = v.split(",").map((p) => p.trim());
+      const text = Array.isArray(v) ? v.join(",") : v;
+      if (text === undefined || text === "") return BundlePart.options;
+      const parts = text.split(",").map((p) => p.trim());
       const bad = parts.find((p) => !BundlePart.safeParse(p).success);
       if (bad !== undefined) {
         ctx.addIssue({ code: "custom", message: `unknown part ${JSON.stringify(bad)}: use ${BundlePart.options.join(", ")}` });
