@@ -40,6 +40,7 @@ import { reporterHandlers } from "./reporters/routes.ts";
 import { forumHandlers } from "./forums/routes.ts";
 import { wikiHandlers } from "./wikis/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
+import { campaignHandlers } from "./campaign/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...forumHandlers,
     ...wikiHandlers,
     ...profileHandlers,
+    ...campaignHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

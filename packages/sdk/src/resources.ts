@@ -153,6 +153,10 @@ export const resources = {
   // Players' public profiles
   getPlayerProfile: ["players", "profile"],
   updatePlayerProfile: ["players", "updateProfile"],
+  // The campaign board (spec 4.1 for migrate-board)
+  getCampaignBoard: ["campaign", "get"],
+  getCampaignHistory: ["campaign", "history"],
+  migrateCampaignBoard: ["campaign", "migrate"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -159,6 +159,13 @@ describe("games, leagues and divisions", () => {
     expect(await admin.leagues.getLocks({ league_id: league.id })).toEqual({ submissions_locked: true, game_version_locked: false });
     expect((await admin.leagues.setRoundsPaused({ league_id: league.id, body: { paused: true } })).rounds_paused_at).not.toBeNull();
 
+    const board = await userClient.campaign.get({ league_id: league.id });
+    expect(board.geometry).toEqual({ width: 6, height: 6 });
+    expect(await userClient.campaign.history({ league_id: league.id })).toEqual([]);
+    const preview = await admin.campaign.migrate({ league_id: league.id });
+    expect(preview).toMatchObject({ dry_run: true, applied: false, cells_after: 36 });
+    expect((await admin.campaign.migrate({ league_id: league.id, body: { dry_run: false } })).applied).toBe(true);
+
     const [top] = await admin.divisions.list({ league_id: league.id });
     if (!top) throw new Error("the league has no division");
     const replaced = await admin.leagues.replaceDivisions({ league_id: league.id, body: [{ id: top.id, name: "Top", level: 0 }, { name: "Second", level: 1 }] });

@@ -602,4 +602,37 @@ export interface Database {
   wiki_pages: WikiPagesTable;
   wiki_revisions: WikiRevisionsTable;
   player_profiles: PlayerProfilesTable;
+  // Tournaments and the campaign board
+  campaign_boards: CampaignBoardsTable;
+  campaign_cells: CampaignCellsTable;
+  campaign_history: CampaignHistoryTable;
+}
+
+// Tournaments and the campaign board
+export interface CampaignBoardsTable {
+  league_id: string;
+  width: number;
+  height: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignCellsTable {
+  league_id: string;
+  x: number;
+  y: number;
+  owner_player_id: string | null;
+  captured_round_id: string | null;
+  captured_at: string | null;
+}
+
+export interface CampaignHistoryTable {
+  id: string;
+  league_id: string;
+  round_id: string;
+  player_id: string;
+  x: number | null;
+  y: number | null;
+  previous_owner_player_id: string | null;
+  created_at: string;
 }

@@ -2,6 +2,7 @@
 import type { OperationBody, OperationDef, OperationParams, OperationQuery, OperationResponse } from "./operation.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
+import { campaignOperations } from "./operations/campaign.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { forumOperations } from "./operations/forums.ts";
 import { episodeOperations } from "./operations/episodes.ts";
@@ -38,6 +39,7 @@ export const contract = {
   ...forumOperations,
   ...wikiOperations,
   ...profileOperations,
+  ...campaignOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

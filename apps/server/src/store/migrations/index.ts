@@ -5,6 +5,7 @@ import { leaguePlay } from "./003-league-play.ts";
 import { evaluations } from "./004-evaluations.ts";
 import { reporters } from "./005-reporters.ts";
 import { forumsWikis } from "./006-forums-wikis.ts";
+import { tournamentsCampaign } from "./007-tournaments-campaign.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "004-evaluations": evaluations,
   "005-reporters": reporters,
   "006-forums-wikis": forumsWikis,
+  "007-tournaments-campaign": tournamentsCampaign,
 };
 
 export const migrationProvider: MigrationProvider = {
