@@ -8,6 +8,7 @@ import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { ServerConfig } from "./config.ts";
 import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
+import type { SignalChannel } from "./events/signals.ts";
 import { installLiveEvents } from "./events/websocket-route.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
 import type { LeaguePlay } from "./leagues/league-play.ts";
@@ -48,6 +49,8 @@ export interface AppDeps {
   budgetsInfo: () => BudgetsInfo;
   readiness?: readonly ReadinessCheck[];
   logger?: boolean;
+  /** Tells every replica of revoked tokens (Redis when configured); this process only when absent. */
+  signals?: SignalChannel | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -93,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   const context: AppContext = {
     config,
     store,
-    auth: new Authenticator(store.db),
+    auth: new Authenticator(store.db, deps.signals),
     readiness: [{ name: "store", check: () => store.ping() }, ...(deps.readiness ?? [])],
     blobs: deps.blobs,
     secrets: deps.secrets,
