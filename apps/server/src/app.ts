@@ -54,16 +54,18 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    // Access logs are info lines: asking for them lowers a quieter level to info.
+    logger: deps.logger === false ? false : { level: config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel },
     bodyLimit: MAX_BODY_BYTES,
     clientErrorHandler,
-    // A line per request only when asked for (debug); errors are always logged.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
+    // A line per request only when asked for (GAUNTLET_ACCESS_LOG=true, or debug); errors are always logged.
+    logController: new LogController({ disableRequestLogging: !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace" }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
     // Errors fastify raises before routing (a malformed URL) get the same body as ours.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -112,13 +114,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
-  app.addHook("onRequest", async (request, reply) => {
+  // Every answer, a 404 included, carries its request id; a callback hook costs no promise.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
-  app.addHook(
-    "onRequest",
-    createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`),
-  );
+  const gateFor = createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`);
 
   const handlers: Handlers = {
     ...serviceHandlers(deps.budgetsInfo),
@@ -147,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       return doc;
     },
   };
-  registerOperations(app, context, Object.values(contract), handlers);
+  registerOperations(app, context, Object.values(contract), handlers, gateFor);
   // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
   app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
   installErrorHandling(app);

@@ -9,6 +9,11 @@ import { identityOf } from "../auth/request-identity.ts";
 import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
 import { validationBody } from "./errors.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
+import type { RequestGate } from "./authenticate-request.ts";
+import { sharedSerialisation } from "./serialised.ts";
+
+// What fastify sets for a serialised object; a string sent with it goes out as it is.
+const JSON_TYPE = "application/json; charset=utf-8";
 
 type AnyHandler = Handler<OperationDef>;
 
@@ -55,25 +60,30 @@ function send(op: OperationDef, app: AppContext, request: FastifyRequest, reply:
     case "bytes":
       return reply.code(status).type("application/octet-stream").send(payload);
     default: {
-      if (!app.config.validateResponses) return reply.code(status).send(payload);
+      const shared = sharedSerialisation(payload);
+      if (!app.config.validateResponses) return shared === undefined ? reply.code(status).send(payload) : reply.code(status).type(JSON_TYPE).send(shared);
       const checked = op.response.safeParse(payload);
       if (!checked.success) {
         // A response off the contract is our bug: log it precisely and fail loudly.
         request.log.error({ op: op.id, issues: checked.error.issues }, "response does not match the contract");
         throw new Error(`response of ${op.id} does not match the contract`);
       }
+      // Kept bytes must be exactly what the checked value serialises to (tests run with validation on).
+      if (shared !== undefined && shared !== JSON.stringify(checked.data)) throw new Error(`the kept serialisation of ${op.id} differs from its checked response`);
       return reply.code(status).send(checked.data);
     }
   }
 }
 
-export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers): void {
+export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers, gateFor: (op: OperationDef) => RequestGate | undefined): void {
   // Each handler is typed against its own operation; here they are driven generically.
   const byId = handlers as unknown as Record<string, AnyHandler | undefined>;
   for (const op of operations) {
     const handler = byId[op.id];
     if (!handler) throw new Error(`the contract operation ${op.id} has no handler`);
+    const gate = gateFor(op);
     app.route({
+      ...(gate ? { onRequest: gate } : {}),
       method: op.method,
       url: routerPath(op.path),
       config: { op },
