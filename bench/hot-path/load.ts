@@ -24,19 +24,32 @@ export interface LoadResult {
 
 const HEADER_END = Buffer.from("\r\n\r\n");
 const LAST_CHUNK = Buffer.from("\r\n0\r\n\r\n");
+// Header names as node and fastify write them; the loader reads no header but these.
+const LENGTHS = [Buffer.from("\r\ncontent-length:"), Buffer.from("\r\nContent-Length:")];
+const CHUNKED = [Buffer.from("\r\ntransfer-encoding: chunked"), Buffer.from("\r\nTransfer-Encoding: chunked")];
+
+function headerAt(buf: Buffer, names: readonly Buffer[], end: number): number {
+  for (const name of names) {
+    const at = buf.indexOf(name);
+    if (at !== -1 && at < end) return at + name.length;
+  }
+  return -1;
+}
 
 /** The length of the first complete response in `buf` and its status, or null when it is not all there yet. */
 function completeResponse(buf: Buffer): { length: number; status: number } | null {
   const headerEnd = buf.indexOf(HEADER_END);
   if (headerEnd === -1) return null;
-  const head = buf.toString("latin1", 0, headerEnd).toLowerCase();
-  const status = Number(head.slice(9, 12));
-  const length = /\r\ncontent-length:\s*(\d+)/.exec(head);
-  if (length) {
-    const total = headerEnd + 4 + Number(length[1]);
+  const status = (buf[9] ?? 0) * 100 + (buf[10] ?? 0) * 10 + (buf[11] ?? 0) - 111 * 48;
+  let at = headerAt(buf, LENGTHS, headerEnd);
+  if (at !== -1) {
+    let length = 0;
+    while (buf[at] === 32) at += 1;
+    for (let c = buf[at] ?? 0; c >= 48 && c <= 57; c = buf[++at] ?? 0) length = length * 10 + (c - 48);
+    const total = headerEnd + 4 + length;
     return buf.length >= total ? { length: total, status } : null;
   }
-  if (head.includes("\r\ntransfer-encoding: chunked")) {
+  if (headerAt(buf, CHUNKED, headerEnd) !== -1) {
     const end = buf.indexOf(LAST_CHUNK, headerEnd + 2);
     return end === -1 ? null : { length: end + LAST_CHUNK.length, status };
   }

@@ -41,7 +41,7 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 const HUGE = 1e9;
 const ENV = {
   GAUNTLET_SCHEDULER: "off",
-  GAUNTLET_RATE_LIMIT_MODE: "enforced",
+  GAUNTLET_RATE_LIMIT_MODE: process.env.BENCH_LIMITER ?? "enforced",
   GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
   GAUNTLET_MACHINE_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
   ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${Date.now()}` } : {}),
@@ -137,7 +137,7 @@ try {
     const probe = await fetch(row.spec.url, { headers: row.spec.headers ?? {} });
     await probe.arrayBuffer();
     if (probe.status !== 200) throw new Error(`${row.name}: ${probe.status}`);
-    if (row.budgeted && probe.headers.get("x-ratelimit-outcome") !== "allowed") throw new Error(`${row.name} was not budgeted (x-ratelimit-outcome ${probe.headers.get("x-ratelimit-outcome")})`);
+    if (row.budgeted && !process.env.BENCH_LIMITER && probe.headers.get("x-ratelimit-outcome") !== "allowed") throw new Error(`${row.name} was not budgeted (x-ratelimit-outcome ${probe.headers.get("x-ratelimit-outcome")})`);
     await load({ ...row.spec, connections: CONNECTIONS, seconds: 0.5 });
   }
   const samples = rows.map(() => [] as number[]);
