@@ -68,7 +68,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
     new Promise<void>((resolve, reject) => {
       const socket: Socket = connect(Number(url.port), url.hostname);
       socket.setNoDelay(true);
-      let pending = Buffer.alloc(0);
+      let pending: Buffer = Buffer.alloc(0);
       socket.on("connect", () => socket.write(request));
       socket.on("error", reject);
       socket.on("close", () => resolve());
