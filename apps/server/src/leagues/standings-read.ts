@@ -5,7 +5,7 @@
 //    (the bus tells at once — on the writing replica before the write's HTTP answer — and the
 //    event hub, which misses none, tells again), or
 //  - they were checked more than REVALIDATE_MS ago (so a league made private stops serving
-//    within that time, as a revoked token stops working within the authenticator's cache TTL).
+//    within that time).
 // A read is then a lookup and the visibility rule of the HTTP reads, answered with bytes
 // serialised once per standings version (http/serialised.ts); at most one small indexed query
 // per division per REVALIDATE_MS otherwise.
