@@ -3,7 +3,7 @@
 // every other replica's connection has been sent it too: publish() waits for that echo, and a
 // request that revokes a token answers only after every replica has been told.
 import { randomUUID } from "node:crypto";
-import { createClient } from "redis";
+import { closeClients, connectChannel, parseMessage, type RedisClient } from "./redis-clients.ts";
 import type { SignalChannel, SignalListener } from "./signals.ts";
 
 export interface RedisSignalChannelOptions {
@@ -12,15 +12,6 @@ export interface RedisSignalChannelOptions {
   /** How long publish() waits for its echo before giving up (Redis down). Default 1000 ms. */
   echoTimeoutMs?: number;
   onError?: (error: Error) => void;
-}
-
-/** What the channel keeps of a client after connecting it. */
-interface RedisClient {
-  readonly isReady: boolean;
-  readonly isOpen: boolean;
-  publish(channel: string, message: string): Promise<unknown>;
-  close(): Promise<unknown>;
-  destroy(): void;
 }
 
 interface Envelope {
@@ -47,20 +38,10 @@ export class RedisSignalChannel implements SignalChannel {
     this.#channel = options.channel;
     this.#echoTimeoutMs = options.echoTimeoutMs ?? 1_000;
     this.#onError = options.onError ?? (() => undefined);
-    const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) };
-    const publisher = createClient({ url: options.url, name: "gauntlet-signals-pub", socket });
-    const subscriber = createClient({ url: options.url, name: "gauntlet-signals-sub", socket });
-    const channel = options.channel;
-    this.#publisher = publisher;
-    this.#subscriber = subscriber;
-    const report = (error: unknown) => this.#onError(error instanceof Error ? error : new Error(String(error)));
-    publisher.on("error", report);
-    subscriber.on("error", report);
-    this.#ready = (async () => {
-      await Promise.all([publisher.connect(), subscriber.connect()]);
-      await subscriber.subscribe(channel, (text) => this.#receive(text));
-    })();
-    this.#ready.catch(report);
+    const clients = connectChannel(options.url, "gauntlet-signals", options.channel, (text) => this.#receive(text), this.#onError);
+    this.#publisher = clients.publisher;
+    this.#subscriber = clients.subscriber;
+    this.#ready = clients.ready;
   }
 
   /** Settles once subscribed (rejects when Redis could not be reached at first). */
@@ -69,13 +50,8 @@ export class RedisSignalChannel implements SignalChannel {
   }
 
   #receive(text: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      this.#onError(new Error("a signal on Redis is not JSON"));
-      return;
-    }
+    const parsed = parseMessage(text, "a signal", this.#onError);
+    if (parsed === undefined) return;
     if (!isEnvelope(parsed)) return this.#onError(new Error("a signal on Redis has no id and message"));
     for (const listener of this.#listeners) listener(parsed.message);
     this.#echoes.get(parsed.id)?.();
@@ -113,11 +89,6 @@ export class RedisSignalChannel implements SignalChannel {
     this.#closed = true;
     this.#listeners.clear();
     for (const resolve of this.#echoes.values()) resolve();
-    await Promise.all(
-      [this.#subscriber, this.#publisher].map(async (client) => {
-        if (client.isReady) await client.close().catch(() => undefined);
-        if (client.isOpen) client.destroy();
-      }),
-    );
+    await closeClients([this.#subscriber, this.#publisher]);
   }
 }
