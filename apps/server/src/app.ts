@@ -8,6 +8,7 @@ import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { ServerConfig } from "./config.ts";
 import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
+import type { SignalChannel } from "./events/signals.ts";
 import { installLiveEvents } from "./events/websocket-route.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
 import type { LeaguePlay } from "./leagues/league-play.ts";
@@ -53,19 +54,23 @@ export interface AppDeps {
   budgetsInfo: () => BudgetsInfo;
   readiness?: readonly ReadinessCheck[];
   logger?: boolean;
+  /** Tells every replica of revoked tokens (Redis when configured); this process only when absent. */
+  signals?: SignalChannel | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    // Access logs are info lines: asking for them lowers a quieter level to info.
+    logger: deps.logger === false ? false : { level: config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel },
     bodyLimit: MAX_BODY_BYTES,
     clientErrorHandler,
-    // A line per request only when asked for (debug); errors are always logged.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== "debug" && config.logLevel !== "trace" }),
+    // A line per request only when asked for (GAUNTLET_ACCESS_LOG=true, or debug); errors are always logged.
+    logController: new LogController({ disableRequestLogging: !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace" }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
     // Errors fastify raises before routing (a malformed URL) get the same body as ours.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -98,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   const context: AppContext = {
     config,
     store,
-    auth: new Authenticator(store.db),
+    auth: new Authenticator(store.db, deps.signals),
     readiness: [{ name: "store", check: () => store.ping() }, ...(deps.readiness ?? [])],
     blobs: deps.blobs,
     secrets: deps.secrets,
@@ -114,13 +119,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
-  app.addHook("onRequest", async (request, reply) => {
+  // Every answer, a 404 included, carries its request id; a callback hook costs no promise.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
-  app.addHook(
-    "onRequest",
-    createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`),
-  );
+  const gateFor = createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`);
 
   const handlers: Handlers = {
     ...serviceHandlers(deps.budgetsInfo),
@@ -154,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       return doc;
     },
   };
-  registerOperations(app, context, Object.values(contract), handlers);
+  registerOperations(app, context, Object.values(contract), handlers, gateFor);
   // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
   app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
   installErrorHandling(app);

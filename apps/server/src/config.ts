@@ -16,8 +16,14 @@ export interface ServerConfig {
   logLevel: string;
   /** Browser origins allowed to call the API and read its budget headers (local development origins always are). */
   corsOrigins: string[];
-  /** Validate every response against the contract before sending (off only for benchmarks). */
+  /**
+   * Check every response against the contract's zod schema before sending (GAUNTLET_VALIDATE_RESPONSES=true;
+   * on in tests). Off by default: a response is serialised by a function compiled from the contract's JSON
+   * Schema either way, and a full zod pass on every reply costs more than the rest of a read.
+   */
   validateResponses: boolean;
+  /** A log line per request at info level (GAUNTLET_ACCESS_LOG=true, or log level debug/trace). */
+  accessLog: boolean;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -50,6 +56,7 @@ export function resolveConfig(options: Partial<ServerConfig>, env: Env = process
     dataHosts: options.dataHosts ?? list(env.GAUNTLET_DATA_HOSTS, ["localhost"]),
     logLevel: options.logLevel ?? env.GAUNTLET_LOG_LEVEL ?? "info",
     corsOrigins: options.corsOrigins ?? (env.GAUNTLET_CORS_ORIGINS ? env.GAUNTLET_CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean) : []),
-    validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES !== "false",
+    validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES === "true",
+    accessLog: options.accessLog ?? env.GAUNTLET_ACCESS_LOG === "true",
   };
 }

@@ -8,6 +8,8 @@ import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./app.ts";
 import type { AppContext } from "./http/handler.ts";
 import { Evaluations } from "./evaluations/runtime.ts";
+import { RedisSignalChannel } from "./events/redis-signals.ts";
+import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
@@ -18,6 +20,8 @@ export interface RunningServer {
   /** League play: its event bus and hub, its scheduler and its standings cache. */
   readonly leaguePlay: LeaguePlay;
   readonly store: Store;
+  /** Signals between replicas (token revocations); Redis when configured. */
+  readonly signals: SignalChannel;
   /** The API at the root of the alt host (127.0.0.1). */
   readonly url: string;
   /** The API under the prefix on the data host. */
@@ -59,6 +63,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const env = options.env ?? process.env;
   const store = options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema });
   let leaguePlay: LeaguePlay | undefined;
+  let signals: SignalChannel | undefined;
   try {
     await store.migrate();
     const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
@@ -73,6 +78,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
     });
     leaguePlay = play;
+    // Token revocations reach every replica's authentication cache on this channel.
+    signals = config.redisUrl
+      ? new RedisSignalChannel({ url: config.redisUrl, channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:signals`, onError: (error) => process.stderr.write(`gauntlet-server: signals: redis: ${error.message}\n`) })
+      : new LocalSignalChannel();
+    const channel = signals;
     const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
     evaluations.sweep();
     const { app, context } = await buildApp({
@@ -87,6 +97,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         evaluations.onEpisodeSettled(event);
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
+      signals: channel,
       logger: options.logger ?? true,
       readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
     });
@@ -102,6 +113,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       context,
       leaguePlay: play,
       store,
+      signals: channel,
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
       firstAdmin,
@@ -117,12 +129,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           clearTimeout(force);
         }
         await evaluations.stop();
+        context.auth.close();
+        await channel.close();
         await play.stop();
         await limiter.close();
         await store.close();
       },
     };
   } catch (error) {
+    await signals?.close().catch(() => undefined);
     await leaguePlay?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;

@@ -37,7 +37,7 @@ let userCounter = 0;
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = options.testStore ?? (await createTestStore());
   const env: Env = { GAUNTLET_RATE_LIMIT_MODE: "enforced", ...options.env };
-  const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, logLevel: "warn", ...options.config }, env);
+  const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, logLevel: "warn", validateResponses: true, ...options.config }, env);
   const server = await startServer(config, { env, logger: false, store: testStore.store, ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}) });
   const db = server.store.db;
   const admin = await db.selectFrom("users").select("id").where("email", "=", FIRST_ADMIN_EMAIL).executeTakeFirstOrThrow();

@@ -1,6 +1,10 @@
-// Bearer token → identity. Lookups are cached briefly so a hot token costs no query per
-// request; revocations in this process clear the cache at once, elsewhere within the TTL.
+// Bearer token → identity. A hot token costs neither a query nor a hash per request: lookups are
+// kept in a bounded cache keyed by the token itself. A revocation drops the token's entries at
+// once on every replica (revoke() tells them through the signal channel — Redis when configured —
+// before it settles); entries also expire after CACHE_TTL_MS, which bounds what a replica that
+// missed a signal (Redis down, or replicas without Redis) keeps serving.
 import type { Kysely } from "kysely";
+import type { SignalChannel } from "../events/signals.ts";
 import type { AuthenticatedIdentity } from "./identity.ts";
 import type { Database } from "../store/schema.ts";
 import { hashToken } from "./secrets.ts";
@@ -15,19 +19,36 @@ interface CacheEntry {
   tokenExpiresAt: number | null;
 }
 
+/** What was revoked: tokens by id, or every token of some players (their credentials). */
+export interface Revocation {
+  tokenIds?: readonly string[];
+  playerIds?: readonly string[];
+}
+
+function isRevocation(value: unknown): value is Revocation {
+  if (typeof value !== "object" || value === null) return false;
+  const ids = (list: unknown) => list === undefined || (Array.isArray(list) && list.every((id) => typeof id === "string"));
+  return "tokenIds" in value ? ids(value.tokenIds) && (!("playerIds" in value) || ids(value.playerIds)) : "playerIds" in value && ids(value.playerIds);
+}
+
 export class Authenticator {
   readonly #db: Kysely<Database>;
+  readonly #signals: SignalChannel | undefined;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #lastUsedWrites = new Map<string, number>();
+  readonly #unsubscribe: () => void;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, signals?: SignalChannel) {
     this.#db = db;
+    this.#signals = signals;
+    this.#unsubscribe = signals?.subscribe((message) => {
+      if (isRevocation(message)) this.#drop(message);
+    }) ?? (() => undefined);
   }
 
   /** The identity of a token, or null when it is unknown, revoked or expired. */
   async authenticate(token: string, now = Date.now()): Promise<AuthenticatedIdentity | null> {
-    const hash = hashToken(token);
-    const cached = this.#cache.get(hash);
+    const cached = this.#cache.get(token);
     if (cached && cached.expiresAt > now) {
       if (cached.tokenExpiresAt !== null && cached.tokenExpiresAt <= now) return null;
       return cached.identity;
@@ -47,7 +68,7 @@ export class Authenticator {
         "users.email",
         "users.is_admin",
       ])
-      .where("tokens.token_hash", "=", hash)
+      .where("tokens.token_hash", "=", hashToken(token))
       .executeTakeFirst();
     let identity: AuthenticatedIdentity | null = null;
     let tokenExpiresAt: number | null = null;
@@ -63,8 +84,13 @@ export class Authenticator {
         identity = { ...base, kind: "user", subjectId: row.user_id, isAdmin, scopes: isAdmin ? ["user", "admin"] : ["user"], budget: { key: row.user_id, kind: "user" } };
       }
     }
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    this.#cache.set(hash, { identity, expiresAt: now + CACHE_TTL_MS, tokenExpiresAt });
+    this.#cache.delete(token);
+    if (this.#cache.size >= CACHE_MAX) {
+      // The oldest lookup goes first (a Map iterates in insertion order).
+      const oldest = this.#cache.keys().next();
+      if (!oldest.done) this.#cache.delete(oldest.value);
+    }
+    this.#cache.set(token, { identity, expiresAt: now + CACHE_TTL_MS, tokenExpiresAt });
     if (identity && tokenExpiresAt !== null && tokenExpiresAt <= now) return null;
     if (identity) this.#touch(identity.tokenId, now);
     return identity;
@@ -95,9 +121,31 @@ export class Authenticator {
     };
   }
 
-  /** Forget cached lookups (after a revocation). */
-  forget(): void {
-    this.#cache.clear();
+  /** How many lookups are cached (tests: the cache stays bounded). */
+  get cached(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * Drops revoked tokens from this replica's cache at once and tells every other replica; settles
+   * once they have been told (or the signal channel gave up), so the revoking request answers after.
+   */
+  async revoke(revocation: Revocation): Promise<void> {
+    this.#drop(revocation);
+    await this.#signals?.publish(revocation);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  #drop(revocation: Revocation): void {
+    const tokens = new Set(revocation.tokenIds ?? []);
+    const players = new Set(revocation.playerIds ?? []);
+    for (const [token, entry] of this.#cache) {
+      const identity = entry.identity;
+      if (identity && (tokens.has(identity.tokenId) || (identity.kind === "player" && players.has(identity.subjectId)))) this.#cache.delete(token);
+    }
   }
 
   #touch(tokenId: string, now: number): void {

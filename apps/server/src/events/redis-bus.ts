@@ -1,17 +1,8 @@
 // The event bus over Redis pub/sub: each replica publishes the rows it recorded on one channel
 // and hears every replica's (its own included), so all subscribers see all events.
-import { createClient } from "redis";
 import type { CompetitionEventsTable } from "../store/schema.ts";
 import type { EventBus, EventListener } from "./bus.ts";
-
-/** What the bus keeps of a client after connecting it. */
-interface RedisClient {
-  readonly isReady: boolean;
-  readonly isOpen: boolean;
-  publish(channel: string, message: string): Promise<unknown>;
-  close(): Promise<unknown>;
-  destroy(): void;
-}
+import { closeClients, connectChannel, parseMessage, type RedisClient } from "./redis-clients.ts";
 
 export interface RedisEventBusOptions {
   url: string;
@@ -35,33 +26,17 @@ export class RedisEventBus implements EventBus {
 
   constructor(options: RedisEventBusOptions) {
     const channel = options.channel ?? "gauntlet:events";
-    const onError = options.onError ?? (() => undefined);
-    const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) };
-    const publisher = createClient({ url: options.url, name: "gauntlet-events-pub", socket });
-    const subscriber = createClient({ url: options.url, name: "gauntlet-events-sub", socket });
-    const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
-    publisher.on("error", report);
-    subscriber.on("error", report);
+    this.#onError = options.onError ?? (() => undefined);
     this.#channel = channel;
-    this.#onError = onError;
-    this.#publisher = publisher;
-    this.#subscriber = subscriber;
-    this.#ready = (async () => {
-      await Promise.all([publisher.connect(), subscriber.connect()]);
-      await subscriber.subscribe(channel, (message) => this.#receive(message));
-    })();
-    // A failed first connection is reported; ready() rejects for whoever waits on it.
-    this.#ready.catch(report);
+    const clients = connectChannel(options.url, "gauntlet-events", channel, (message) => this.#receive(message), this.#onError);
+    this.#publisher = clients.publisher;
+    this.#subscriber = clients.subscriber;
+    this.#ready = clients.ready;
   }
 
   #receive(message: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      this.#onError(new Error("an event message on Redis is not JSON"));
-      return;
-    }
+    const parsed = parseMessage(message, "an event message", this.#onError);
+    if (parsed === undefined) return;
     if (!Array.isArray(parsed) || !parsed.every(isRow)) {
       this.#onError(new Error("an event message on Redis is not a list of events"));
       return;
@@ -89,11 +64,6 @@ export class RedisEventBus implements EventBus {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
-    await Promise.all(
-      [this.#subscriber, this.#publisher].map(async (client) => {
-        if (client.isReady) await client.close().catch(() => undefined);
-        if (client.isOpen) client.destroy();
-      }),
-    );
+    await closeClients([this.#subscriber, this.#publisher]);
   }
 }

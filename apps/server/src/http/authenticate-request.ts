@@ -32,10 +32,16 @@ function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: Abso
   return typeof url === "string" && url.startsWith("/") ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } } : body;
 }
 
-export function createRequestGate(auth: Authenticator, budgets: BudgetGate | undefined, absolute: AbsoluteUrl) {
-  return async function gate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const op = request.routeOptions.config.op;
-    if (!op || op.auth === "none") return;
+export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * The gate of one operation, an `onRequest` hook of its route alone: operations without
+ * authentication (probes, the login page, documents) get none, so they run no hook for it.
+ */
+export function createRequestGate(auth: Authenticator, budgets: BudgetGate | undefined, absolute: AbsoluteUrl): (op: OperationDef) => RequestGate | undefined {
+  return (op) => (op.auth === "none" ? undefined : (request, reply) => gate(op, request, reply));
+
+  async function gate(op: OperationDef, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (op.credentialHeader) {
       // This operation's credential is its own header (a reporter key), never a bearer token.
       const key = request.headers[op.credentialHeader.toLowerCase()];
@@ -70,5 +76,5 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
         return;
       }
     }
-  };
+  }
 }

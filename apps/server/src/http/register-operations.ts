@@ -2,6 +2,7 @@
 // contract's schemas (all problems reported at once, spec 7.1), idempotent creation, and
 // responses checked against the contract before they leave.
 import { type OperationDef, routerPath, toValidationItems, type ValidationErrorItem } from "@gauntlet/core";
+import { isDeepStrictEqual } from "node:util";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { isAuthenticated } from "../auth/identity.ts";
@@ -9,6 +10,12 @@ import { identityOf } from "../auth/request-identity.ts";
 import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
 import { validationBody } from "./errors.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
+import type { RequestGate } from "./authenticate-request.ts";
+import { serialiserOf } from "./response-serialiser.ts";
+import { sharedSerialisation } from "./serialised.ts";
+
+// What fastify sets for a serialised object; a string sent with it goes out as it is.
+const JSON_TYPE = "application/json; charset=utf-8";
 
 type AnyHandler = Handler<OperationDef>;
 
@@ -55,25 +62,33 @@ function send(op: OperationDef, app: AppContext, request: FastifyRequest, reply:
     case "bytes":
       return reply.code(status).type("application/octet-stream").send(payload);
     default: {
-      if (!app.config.validateResponses) return reply.code(status).send(payload);
+      const shared = sharedSerialisation(payload);
+      if (!app.config.validateResponses) return reply.code(status).type(JSON_TYPE).send(shared ?? serialiserOf(op)(payload));
       const checked = op.response.safeParse(payload);
       if (!checked.success) {
         // A response off the contract is our bug: log it precisely and fail loudly.
         request.log.error({ op: op.id, issues: checked.error.issues }, "response does not match the contract");
         throw new Error(`response of ${op.id} does not match the contract`);
       }
-      return reply.code(status).send(checked.data);
+      // With validation on (tests), what production sends — the compiled serialiser's output, or
+      // kept bytes — must be the same JSON as the checked value (fields may come in another order).
+      const compiled = serialiserOf(op)(checked.data);
+      if (!isDeepStrictEqual(JSON.parse(compiled), JSON.parse(JSON.stringify(checked.data)))) throw new Error(`the compiled serialiser of ${op.id} changes its response`);
+      if (shared !== undefined && !isDeepStrictEqual(JSON.parse(shared), JSON.parse(compiled))) throw new Error(`the kept serialisation of ${op.id} differs from its checked response`);
+      return reply.code(status).type(JSON_TYPE).send(compiled);
     }
   }
 }
 
-export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers): void {
+export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers, gateFor: (op: OperationDef) => RequestGate | undefined): void {
   // Each handler is typed against its own operation; here they are driven generically.
   const byId = handlers as unknown as Record<string, AnyHandler | undefined>;
   for (const op of operations) {
     const handler = byId[op.id];
     if (!handler) throw new Error(`the contract operation ${op.id} has no handler`);
+    const gate = gateFor(op);
     app.route({
+      ...(gate ? { onRequest: gate } : {}),
       method: op.method,
       url: routerPath(op.path),
       config: { op },

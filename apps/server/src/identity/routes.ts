@@ -67,7 +67,7 @@ export const identityHandlers = defineHandlers({
   revokeToken: async ({ identity, params, app }) => {
     if (identity.kind !== "user") throw forbidden("Only a user token revokes tokens.");
     const token = await revokeToken(app.store.db, identity, params.token_id);
-    app.auth.forget();
+    await app.auth.revoke({ tokenIds: [token.id] });
     return token;
   },
 
@@ -115,7 +115,7 @@ export const identityHandlers = defineHandlers({
       .where("purpose", "=", "credential")
       .where("revoked_at", "is", null)
       .executeTakeFirst();
-    app.auth.forget();
+    await app.auth.revoke({ playerIds: [player.id] });
     return { revoked: Number(result.numUpdatedRows) };
   },
 });

@@ -5,13 +5,15 @@
 //    (the bus tells at once — on the writing replica before the write's HTTP answer — and the
 //    event hub, which misses none, tells again), or
 //  - they were checked more than REVALIDATE_MS ago (so a league made private stops serving
-//    within that time, as a revoked token stops working within the authenticator's cache TTL).
-// A read is then a lookup and the visibility rule of the HTTP reads; at most one small indexed
-// query per division per REVALIDATE_MS otherwise.
+//    within that time).
+// A read is then a lookup and the visibility rule of the HTTP reads, answered with bytes
+// serialised once per standings version (http/serialised.ts); at most one small indexed query
+// per division per REVALIDATE_MS otherwise.
 import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 import type { CompiledQuery, Kysely } from "kysely";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
+import { shareSerialised } from "../http/serialised.ts";
 import type { Identity } from "../auth/identity.ts";
 import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
@@ -94,7 +96,13 @@ export class StandingsCache {
   async #load(db: Kysely<Database>, divisionId: string): Promise<Parsed> {
     const stored = await db.selectFrom("division_leaderboards").select(["version", "rows", "views"]).where("division_id", "=", divisionId).executeTakeFirstOrThrow();
     const rows = parseJson<LeaderboardRow[]>(stored.rows);
-    return { version: Number(stored.version), rows, brief: rows.map((r) => ({ ...r, recent_rounds: [] })), views: parseJson<DivisionLeaderboards>(stored.views) };
+    // Every read of this version answers with one of these three values: serialised once each.
+    return {
+      version: Number(stored.version),
+      rows: shareSerialised(rows),
+      brief: shareSerialised(rows.map((r) => ({ ...r, recent_rounds: [] }))),
+      views: shareSerialised(parseJson<DivisionLeaderboards>(stored.views)),
+    };
   }
 }
 

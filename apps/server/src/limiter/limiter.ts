@@ -151,7 +151,8 @@ export function createLimiter(options: LimiterOptions): Limiter {
 
       let decision: BudgetDecision;
       try {
-        decision = await decideWithin(store, storeKey, caps, complexity, timeoutMs);
+        // A timer per request only for a store that may not answer (a network away).
+        decision = await (store.inProcess ? store.decide(storeKey, caps, complexity, true) : decideWithin(store, storeKey, caps, complexity, timeoutMs));
       } catch (error) {
         consecutiveFailures++;
         if (consecutiveFailures >= breaker.failures) openUntil = clock() + breaker.cooldownMs;

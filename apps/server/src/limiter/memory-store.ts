@@ -10,6 +10,7 @@ export interface MemoryBudgetStoreOptions {
 }
 
 export class MemoryBudgetStore implements BudgetStore {
+  readonly inProcess = true;
   readonly #budgets = new Map<string, BudgetState>();
   readonly #clock: () => number;
   readonly #sweepIntervalMs: number;

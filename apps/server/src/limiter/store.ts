@@ -11,6 +11,8 @@ export interface BudgetStore {
   /** Settles once the store can first be asked (a connection is made) or is closed; never
    * rejects, and stays pending while the store is unreachable: wait on it with a bound. */
   readonly ready?: Promise<void>;
+  /** True for a store that answers within the call (memory): no timeout needs to race it. */
+  readonly inProcess?: boolean;
   /** For readiness probes of a networked store: resolves when it answers now. */
   ping?(): Promise<void>;
 }

@@ -1,0 +1,169 @@
+// Issue 17: the hot path. Requests per second of the reads every watcher, CLI and agent makes,
+// side by side in one run with a bare `node:http` JSON hello and a bare fastify JSON route that
+// this script starts itself, and each row's ratio to bare node:http:
+//
+//   bare node:http hello | bare fastify hello | GET /healthz | GET /whoami, anonymous
+//   GET /v2/divisions/{id}/leaderboard, anonymous | GET /whoami with a token | the leaderboard with a token
+//
+// The real server runs as `gauntlet-server start` would (its default logger and log level),
+// on SQLite in a temporary directory (DATABASE_URL=postgres://… for PostgreSQL), REDIS_URL for
+// budgets and events in Redis, with the demo league after one settled round and a user token;
+// budgets enforced with capacities raised so that nothing is rejected (every row must be all
+// 200s). The load (32 keep-alive connections) runs in a child process (load.ts).
+//
+//   node bench/hot-path/run.ts
+//   BENCH_SECONDS=5 BENCH_REPEATS=5 node bench/hot-path/run.ts
+//   BENCH_PROFILE=1 node bench/hot-path/run.ts   the real server's rows only, for --cpu-prof
+//
+// Not a test: numbers depend on the machine. Rows are interleaved and each figure is the median
+// of its repeats, so the machine's other load falls on every row alike.
+import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
+import Fastify from "fastify";
+import { resolveConfig } from "../../apps/server/src/config.ts";
+import { createDemoLeague, DEMO_EMAIL } from "../../apps/server/src/embedded/demo.ts";
+import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
+import { FIRST_ADMIN_EMAIL } from "../../apps/server/src/identity/first-admin.ts";
+import { createApiToken } from "../../apps/server/src/identity/tokens.ts";
+import { createUser, findUserByEmail } from "../../apps/server/src/identity/users.ts";
+import { startServer, type RunningServer } from "../../apps/server/src/server.ts";
+import { createTestStore, type TestStore } from "@gauntlet/server/testing";
+import type { LoadResult, LoadSpec } from "./load.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const CONNECTIONS = 32;
+const PROFILE = process.env.BENCH_PROFILE === "1";
+const HUGE = 1e9;
+const ENV = {
+  GAUNTLET_SCHEDULER: "off",
+  GAUNTLET_RATE_LIMIT_MODE: process.env.BENCH_LIMITER ?? "enforced",
+  GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
+  GAUNTLET_MACHINE_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
+  ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${Date.now()}` } : {}),
+};
+
+const exec = promisify(execFile);
+
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  const { stdout } = await exec(process.execPath, [new URL("./load.ts", import.meta.url).pathname, JSON.stringify(spec)]);
+  return JSON.parse(stdout) as LoadResult;
+}
+
+async function bareNode(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((_req, res) => {
+    const body = JSON.stringify({ hello: "world" });
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+}
+
+async function bareFastify(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = Fastify({ logger: false });
+  app.get("/", async () => ({ hello: "world" }));
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`, close: () => app.close() };
+}
+
+async function call(server: RunningServer, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The real server with the demo league, one round of it settled (so its standings have rows), and a user token. */
+async function realServer(testStore: TestStore): Promise<{ server: RunningServer; division: string; token: string }> {
+  const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, databaseSchema: testStore.pgSchema }, ENV);
+  const server = await startServer(config, { env: ENV, store: testStore.store });
+  const { db } = server.store;
+  const coworld = await registerExampleCoworld(server.store, server.context.blobs);
+  if (!coworld) throw new Error("the example coworld was not registered");
+  const demo = await createDemoLeague(db, server.context.blobs, server.leaguePlay.bus, coworld);
+  if (!demo) throw new Error("no demo league");
+  const division = demo.divisions[0]?.id ?? "";
+  const demoUser = await findUserByEmail(db, DEMO_EMAIL);
+  const admin = await findUserByEmail(db, FIRST_ADMIN_EMAIL);
+  if (!demoUser || !admin) throw new Error("no demo or admin user");
+  const commissioner = (await createApiToken(db, { userId: demoUser.id, name: "bench", kind: "user" })).token;
+  const machine = (await createApiToken(db, { userId: admin.id, name: "bench-runner", kind: "machine", machineName: "bench-runner" })).token;
+  await call(server, commissioner, "POST", `/v2/leagues/${demo.league.id}/trigger-round`, {});
+  // A scripted runner: the first seat wins every episode.
+  for (;;) {
+    const { jobs } = (await call(server, machine, "POST", "/v2/runner/jobs/lease", { runner_id: "bench-runner", capacity: 32, runtimes: ["process"] })) as { jobs: { job_id: string; players: unknown[] }[] };
+    if (jobs.length === 0) break;
+    for (const job of jobs) {
+      const scores = job.players.map((_, i) => (i === 0 ? 1 : 0));
+      await call(server, machine, "POST", `/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "bench-runner", results: { scores, winner_slot: 0, turns: 5, seed: 1 } });
+    }
+  }
+  const user = await createUser(db, { email: "reader@example.test", password: "correct horse battery" });
+  const token = (await createApiToken(db, { userId: user.id, name: "reader", kind: "user" })).token;
+  const rows = await call(server, token, "GET", `/v2/divisions/${division}/leaderboard`);
+  if (!Array.isArray(rows) || rows.length === 0) throw new Error("the demo division has no standings rows after its round");
+  return { server, division, token };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+// A temporary SQLite file, or with DATABASE_URL a PostgreSQL schema of its own, dropped at the end.
+const testStore = await createTestStore();
+const node = await bareNode();
+const fastify = await bareFastify();
+const real = await realServer(testStore);
+try {
+  const auth = { authorization: `Bearer ${real.token}` };
+  const leaderboard = `${real.server.url}/v2/divisions/${real.division}/leaderboard`;
+  const rows: { name: string; spec: Omit<LoadSpec, "connections" | "seconds">; budgeted?: boolean }[] = [
+    ...(PROFILE ? [] : [{ name: "bare node:http hello", spec: { url: node.url } }, { name: "bare fastify hello", spec: { url: fastify.url } }]),
+    { name: "GET /healthz", spec: { url: `${real.server.url}/healthz` } },
+    { name: "GET /whoami, anonymous", spec: { url: `${real.server.url}/whoami` } },
+    { name: "GET /v2/divisions/{id}/leaderboard, anonymous", spec: { url: leaderboard } },
+    { name: "GET /whoami with a token", spec: { url: `${real.server.url}/whoami`, headers: auth }, budgeted: true },
+    { name: "GET /v2/divisions/{id}/leaderboard with a token", spec: { url: leaderboard, headers: auth }, budgeted: true },
+  ];
+  for (const row of rows) {
+    // The Redis budget store connects after the server starts: until then decisions are "unavailable".
+    let probe = await fetch(row.spec.url, { headers: row.spec.headers ?? {} });
+    for (let tries = 0; row.budgeted && tries < 100 && probe.headers.get("x-ratelimit-outcome") === "unavailable"; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      probe = await fetch(row.spec.url, { headers: row.spec.headers ?? {} });
+    }
+    await probe.arrayBuffer();
+    if (probe.status !== 200) throw new Error(`${row.name}: ${probe.status}`);
+    if (row.budgeted && !process.env.BENCH_LIMITER && probe.headers.get("x-ratelimit-outcome") !== "allowed") throw new Error(`${row.name} was not budgeted (x-ratelimit-outcome ${probe.headers.get("x-ratelimit-outcome")})`);
+    await load({ ...row.spec, connections: CONNECTIONS, seconds: 0.5 });
+  }
+  const samples = rows.map(() => [] as number[]);
+  for (let r = 0; r < REPEATS; r += 1) {
+    for (const [i, row] of rows.entries()) {
+      const result = await load({ ...row.spec, connections: CONNECTIONS, seconds: SECONDS });
+      if ((result.statuses["200"] ?? 0) !== result.requests) throw new Error(`${row.name}: statuses ${JSON.stringify(result.statuses)}`);
+      samples[i]?.push(result.requests / (result.elapsedMs / 1000));
+    }
+  }
+  const engine = process.env.DATABASE_URL ? "PostgreSQL" : "SQLite";
+  const budgets = process.env.REDIS_URL ? "Redis" : "memory";
+  process.stdout.write(`\nhot path (${engine}, budgets enforced in ${budgets}; ${CONNECTIONS} connections, ${REPEATS}×${SECONDS} s, median req/s; Node ${process.version})\n`);
+  const base = median(samples[0] ?? []);
+  process.stdout.write(`${"request".padEnd(50)} ${"req/s".padStart(8)}  ÷ bare node:http\n`);
+  for (const [i, row] of rows.entries()) {
+    const rate = median(samples[i] ?? []);
+    process.stdout.write(`${row.name.padEnd(50)} ${Math.round(rate).toString().padStart(8)}  ${PROFILE ? "" : (rate / base).toFixed(2)}\n`);
+  }
+} finally {
+  await real.server.close();
+  await fastify.close();
+  node.close();
+  await testStore.cleanup();
+}
