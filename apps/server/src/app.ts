@@ -36,6 +36,7 @@ import { registerOperations } from "./http/register-operations.ts";
 import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
+import { playModuleHandlers } from "./play/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...competitionEventHandlers,
     ...experienceRequestHandlers,
     ...bulkUploadHandlers,
+    ...playModuleHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

@@ -18,6 +18,7 @@ export * from "./models/policy.ts";
 export * from "./models/coworld.ts";
 export * from "./models/episode.ts";
 export * from "./models/experience-request.ts";
+export * from "./models/play-module.ts";
 export * from "./models/bulk-upload.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";

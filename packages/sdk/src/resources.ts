@@ -120,6 +120,11 @@ export const resources = {
   startBulkUpload: ["bulkUploads", "start"],
   putBulkUploadFile: ["bulkUploads", "putFile"],
   completeBulkUpload: ["bulkUploads", "complete"],
+  // Play modules (static browser bundles per coworld version)
+  uploadPlayModule: ["playModules", "upload"],
+  listPlayModules: ["playModules", "list"],
+  getPlayModule: ["playModules", "get"],
+  getPlayModuleFile: ["playModules", "getFile"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -397,6 +397,12 @@ describe("evaluations", () => {
     const episodes = await userClient.experienceRequests.episodes({ experience_request_id: created.id });
     expect(episodes.map((e) => e.id).sort()).toEqual(detail.episodes.map((e) => e.id).sort());
 
+    const playModule = await admin.playModules.upload({ coworld_id: coworld.id, kind: "player_client", body: new Uint8Array(await packDirectory(join(gridrush, "play", "client"))) });
+    expect((await userClient.playModules.list({ coworld_id: coworld.id })).map((m) => m.id)).toEqual([playModule.id]);
+    expect((await userClient.playModules.get({ play_module_id: playModule.id })).entry).toBe("index.html");
+    const page = await userClient.playModules.getFile({ play_module_id: playModule.id, file_path: "index.html" });
+    expect(new TextDecoder().decode(page)).toContain("client.js");
+
     const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
     expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");
 

@@ -427,6 +427,53 @@ export interface BulkUploadsTable {
   completed_at: string | null;
 }
 
+// Lobbies and play (migration 008): play modules and their files, lobbies and their seats.
+export interface PlayModulesTable {
+  id: string;
+  coworld_id: string;
+  kind: string;
+  entry: string;
+  sha256: string;
+  size_bytes: number;
+  uploader_user_id: string;
+  created_at: string;
+}
+
+export interface PlayModuleFilesTable {
+  play_module_id: string;
+  path: string;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+}
+
+export interface LobbiesTable {
+  id: string;
+  league_id: string;
+  creator_user_id: string;
+  variant_id: string | null;
+  /** JSON object. */
+  game_config_overrides: string;
+  num_players: number;
+  status: string;
+  experience_request_id: string | null;
+  episode_request_id: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export interface LobbySeatsTable {
+  lobby_id: string;
+  position: number;
+  kind: string;
+  user_id: string | null;
+  player_id: string | null;
+  policy_version_id: string | null;
+  claimed_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -461,4 +508,9 @@ export interface Database {
   competition_events: CompetitionEventsTable;
   experience_requests: ExperienceRequestsTable;
   bulk_uploads: BulkUploadsTable;
+  // Lobbies and play
+  play_modules: PlayModulesTable;
+  play_module_files: PlayModuleFilesTable;
+  lobbies: LobbiesTable;
+  lobby_seats: LobbySeatsTable;
 }

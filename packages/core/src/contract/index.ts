@@ -9,6 +9,7 @@ import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
+import { playModuleOperations } from "./operations/play-modules.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
@@ -30,6 +31,7 @@ export const contract = {
   ...competitionEventOperations,
   ...experienceRequestOperations,
   ...bulkUploadOperations,
+  ...playModuleOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

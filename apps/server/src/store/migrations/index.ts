@@ -3,6 +3,7 @@ import { foundation } from "./001-foundation.ts";
 import { episodes } from "./002-episodes.ts";
 import { leaguePlay } from "./003-league-play.ts";
 import { evaluations } from "./004-evaluations.ts";
+import { lobbiesPlay } from "./008-lobbies-play.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002-episodes": episodes,
   "003-league-play": leaguePlay,
   "004-evaluations": evaluations,
+  "008-lobbies-play": lobbiesPlay,
 };
 
 export const migrationProvider: MigrationProvider = {
