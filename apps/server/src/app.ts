@@ -37,6 +37,7 @@ import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
 import { playModuleHandlers } from "./play/routes.ts";
+import { lobbyHandlers } from "./lobbies/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...experienceRequestHandlers,
     ...bulkUploadHandlers,
     ...playModuleHandlers,
+    ...lobbyHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

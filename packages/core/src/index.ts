@@ -19,6 +19,7 @@ export * from "./models/coworld.ts";
 export * from "./models/episode.ts";
 export * from "./models/experience-request.ts";
 export * from "./models/play-module.ts";
+export * from "./models/lobby.ts";
 export * from "./models/bulk-upload.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";

@@ -125,6 +125,14 @@ export const resources = {
   listPlayModules: ["playModules", "list"],
   getPlayModule: ["playModules", "get"],
   getPlayModuleFile: ["playModules", "getFile"],
+  // Lobbies
+  getLobbyAccess: ["lobbies", "access"],
+  createLobby: ["lobbies", "create"],
+  getLobby: ["lobbies", "get"],
+  claimLobbySeat: ["lobbies", "claim"],
+  leaveLobby: ["lobbies", "leave"],
+  startLobby: ["lobbies", "start"],
+  cancelLobby: ["lobbies", "cancel"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

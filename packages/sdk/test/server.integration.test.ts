@@ -368,6 +368,17 @@ describe("league play", () => {
     const retired = await userClient.memberships.retire({ membership_id: first.id, body: { reason: "done" } });
     expect(retired.status).toBe("retired");
 
+    expect((await userClient.lobbies.access({ league_id: league.id })).can_create).toBe(true);
+    const lobby = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "human_open" }] } });
+    await userClient.lobbies.claim({ lobby_id: lobby.id, position: 0, body: { policy_version_id: seats[0]?.version.id ?? "" } });
+    expect((await userClient.lobbies.leave({ lobby_id: lobby.id })).seats[0]?.claimed_at).toBeNull();
+    for (const [position, seat] of seats.entries()) await userClient.lobbies.claim({ lobby_id: lobby.id, position, body: { policy_version_id: seat.version.id } });
+    const started = await userClient.lobbies.start({ lobby_id: lobby.id });
+    expect(started.experience_request_id).toMatch(/^xreq_/);
+    expect((await admin.lobbies.get({ lobby_id: lobby.id })).status).toBe("running");
+    const other = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
+    expect((await userClient.lobbies.cancel({ lobby_id: other.id })).status).toBe("cancelled");
+
     await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), { timeout: 5_000 });
     expect(live.map((e) => e.seq)).toEqual([...live.map((e) => e.seq)].sort((a, b) => a - b));
     expect(new Set(live.map((e) => e.seq)).size).toBe(live.length);

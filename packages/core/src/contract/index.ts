@@ -9,6 +9,7 @@ import { gameOperations } from "./operations/games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
+import { lobbyOperations } from "./operations/lobbies.ts";
 import { playModuleOperations } from "./operations/play-modules.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
@@ -32,6 +33,7 @@ export const contract = {
   ...experienceRequestOperations,
   ...bulkUploadOperations,
   ...playModuleOperations,
+  ...lobbyOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
