@@ -36,7 +36,8 @@ import { registerOperations } from "./http/register-operations.ts";
 import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
-import { playModuleHandlers } from "./play/routes.ts";
+import { playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
+import { installPlayRelay, PlayRelay } from "./play/relay.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
 
 export interface AppDeps {
@@ -110,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
 
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
+  // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
+  installPlayRelay(app, { db: store.db, relay: new PlayRelay() });
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...bulkUploadHandlers,
     ...playModuleHandlers,
     ...lobbyHandlers,
+    ...playSessionHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

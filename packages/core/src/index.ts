@@ -20,6 +20,7 @@ export * from "./models/episode.ts";
 export * from "./models/experience-request.ts";
 export * from "./models/play-module.ts";
 export * from "./models/lobby.ts";
+export * from "./models/play-session.ts";
 export * from "./models/bulk-upload.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";

@@ -133,6 +133,11 @@ export const resources = {
   leaveLobby: ["lobbies", "leave"],
   startLobby: ["lobbies", "start"],
   cancelLobby: ["lobbies", "cancel"],
+  // Hosted play sessions (the two socket addresses answer their description to a plain GET)
+  createPlaySession: ["playSessions", "create"],
+  getPlaySession: ["playSessions", "get"],
+  playSessionSocket: ["playSessions", "socketInfo"],
+  playSessionRelay: ["playSessions", "relayInfo"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

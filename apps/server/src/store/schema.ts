@@ -255,6 +255,8 @@ export interface EpisodeParticipantsTable {
   bundled_player_id: string | null;
   player_id: string | null;
   display_name: string;
+  /** A seat a person plays (migration 008): the sealed `{url}` its runner relays the seat to. */
+  human_relay: string | null;
 }
 
 export interface JobsTable {
@@ -464,6 +466,20 @@ export interface LobbiesTable {
   ended_at: string | null;
 }
 
+export interface PlaySessionsTable {
+  id: string;
+  user_id: string;
+  coworld_id: string;
+  episode_request_id: string;
+  human_position: number;
+  join_token_hash: string;
+  relay_token_hash: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+  ended_at: string | null;
+}
+
 export interface LobbySeatsTable {
   lobby_id: string;
   position: number;
@@ -513,4 +529,5 @@ export interface Database {
   play_module_files: PlayModuleFilesTable;
   lobbies: LobbiesTable;
   lobby_seats: LobbySeatsTable;
+  play_sessions: PlaySessionsTable;
 }

@@ -10,6 +10,7 @@ import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
 import { lobbyOperations } from "./operations/lobbies.ts";
+import { playSessionOperations } from "./operations/play-sessions.ts";
 import { playModuleOperations } from "./operations/play-modules.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
@@ -34,6 +35,7 @@ export const contract = {
   ...bulkUploadOperations,
   ...playModuleOperations,
   ...lobbyOperations,
+  ...playSessionOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

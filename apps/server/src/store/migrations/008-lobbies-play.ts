@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
 
 // Lobbies and play: play modules (static browser bundles per coworld version, each file a blob),
-// lobbies with their seats (a started lobby points at the experience request that plays it).
+// lobbies with their seats (a started lobby points at the experience request that plays it),
+// hosted play sessions, and the episode seat a person plays (its sealed relay address).
 export const lobbiesPlay: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -55,5 +56,21 @@ export const lobbiesPlay: Migration = {
       .addColumn("claimed_at", "text")
       .addPrimaryKeyConstraint("lobby_seats_pk", ["lobby_id", "position"])
       .execute();
+
+    await db.schema
+      .createTable("play_sessions")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+      .addColumn("coworld_id", "text", (c) => c.notNull().references("coworlds.id"))
+      .addColumn("episode_request_id", "text", (c) => c.notNull().references("episode_requests.id"))
+      .addColumn("human_position", "integer", (c) => c.notNull())
+      .addColumn("join_token_hash", "text", (c) => c.notNull())
+      .addColumn("relay_token_hash", "text", (c) => c.notNull())
+      .addColumn("status", "text", (c) => c.notNull())
+      .addColumn("error", "text")
+      .addColumn("created_at", "text", (c) => c.notNull())
+      .addColumn("ended_at", "text")
+      .execute();
+    await db.schema.alterTable("episode_participants").addColumn("human_relay", "text").execute();
   },
 };
