@@ -414,6 +414,12 @@ describe("evaluations", () => {
     const page = await userClient.playModules.getFile({ play_module_id: playModule.id, file_path: "index.html" });
     expect(new TextDecoder().decode(page)).toContain("client.js");
 
+    const session = await userClient.playSessions.create({ body: { coworld_id: coworld.id, opponents: [versions[0]?.id ?? ""] } });
+    expect(session.join_url).toContain(`/v2/play-modules/${playModule.id}/files/index.html#ws=`);
+    expect((await userClient.playSessions.get({ play_session_id: session.id })).status).toBe("waiting");
+    expect((await userClient.playSessions.socketInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
+    expect((await userClient.playSessions.relayInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
+
     const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
     expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");
 
