@@ -11,7 +11,9 @@ import { coworld } from "./coworld.ts";
 import { policy } from "./policy.ts";
 import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
+import { lobby } from "./lobby.ts";
+import { play } from "./play.ts";
 import { watch } from "./watch.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, leaderboard, round, events, coworld, policy, submit, episode, lobby, play, watch, completion];
