@@ -60,6 +60,12 @@ function whyNot(identity: Identity): string | null {
   return null;
 }
 
+/** Seats are taken by people: a machine's (or a player's) token is refused before anything is looked up. */
+function refuseNonPersons(identity: Identity): void {
+  const reason = whyNot(identity);
+  if (reason) throw forbidden(reason);
+}
+
 export async function lobbyAccess(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<LobbyAccess> {
   const league = await getVisibleLeagueRow(db, identity, leagueId);
   const reason = whyNot(identity);
@@ -101,9 +107,8 @@ async function checkSeats(db: Kysely<Database>, league: LeaguesTable, body: Crea
 }
 
 export async function createLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, body: CreateLobby): Promise<Lobby> {
+  refuseNonPersons(identity);
   const league = await getVisibleLeagueRow(db, identity, leagueId);
-  const reason = whyNot(identity);
-  if (reason) throw forbidden(reason);
   await checkSeats(db, league, body);
   const row: LobbiesTable = {
     id: newId("lobby"),
@@ -159,9 +164,8 @@ function requireOpen(row: LobbiesTable): void {
 }
 
 export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number, policyVersionId: string): Promise<Lobby> {
+  refuseNonPersons(identity);
   const { row } = await visibleLobby(db, identity, id);
-  const reason = whyNot(identity);
-  if (reason) throw forbidden(reason);
   requireOpen(row);
   const seat = (await seatsOf(db, id)).find((s) => s.position === position);
   if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
@@ -190,6 +194,7 @@ export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIde
 }
 
 export async function leaveLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<Lobby> {
+  refuseNonPersons(identity);
   const { row } = await visibleLobby(db, identity, id);
   requireOpen(row);
   const mine = (await seatsOf(db, id)).filter((s) => HUMAN.includes(s.kind) && s.claimed_at !== null && s.user_id === identity.userId);

@@ -90,7 +90,7 @@ describe("a hosted play session in the browser", () => {
       throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runnerOutput.slice(-3000)}`);
     });
     await page.getByTitle("east (→ or D)").click();
-    expect(await page.evaluate(() => document.body.dataset.lastMove)).toBe("0:E");
+    expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
     expect(await page.locator("#status").textContent()).toContain("Game over");
     expect(problems).toEqual([]);

@@ -4,14 +4,14 @@
 // A session's end is read from its episode, so no replica keeps it in memory.
 import { CoworldManifest, newId, rosterBounds, type CreatePlaySession, type PlaySession, type PlaySessionStatus } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken, newSecret } from "../auth/secrets.ts";
 import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { createEpisode } from "../episodes/episodes.ts";
 import { fixedSeat, type Seat } from "../evaluations/roster.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { invalidInput, notFound } from "../shared/errors.ts";
+import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, PlaySessionsTable } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
 
@@ -38,6 +38,7 @@ function view(row: PlaySessionsTable, joinUrl: string | null): PlaySession {
 const webSocketBase = (base: string) => base.replace(/^http/, "ws");
 
 export async function createPlaySession(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: CreatePlaySession, base: string): Promise<PlaySession> {
+  if (!actsAsUser(identity)) throw forbidden("a play session is for a person: use a user's token");
   const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
     throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
   });

@@ -37,7 +37,7 @@ export const PlayModule = z
   .meta({ id: "PlayModule" });
 
 export const PlayModuleUploadQuery = z.object({
-  kind: PlayModuleKind,
+  kind: PlayModuleKind.default("player_client"),
   entry: PlayModuleFilePath.default("index.html"),
 });
 

@@ -15,7 +15,7 @@ export const playModuleOperations = {
     tag: "Play Modules",
     summary: "Upload a play module (a tar.gz of static files) for a coworld version",
     description:
-      "The coworld's owner or an admin. `kind` is `player_client`, `global_viewer` or `replay_viewer`; `entry` (default `index.html`) must be one of the archive's files. A new upload of the same kind replaces the previous one. 422 for an archive that is not a safe tar.gz of relative paths.",
+      "The coworld's owner or an admin. `kind` is `player_client` (the default), `global_viewer` or `replay_viewer`; `entry` (default `index.html`) must be one of the archive's files. A new upload of the same kind replaces the previous one. 422 for an archive that is not a safe tar.gz of relative paths.",
     auth: "required",
     access: "owner",
     complexity: 20,
