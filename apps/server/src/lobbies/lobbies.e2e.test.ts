@@ -1,42 +1,23 @@
 // A lobby end to end over real HTTP: two people seat GridRush baselines, the creator starts it,
 // a runner process plays the episode, and the lobby ends with that episode's scores.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { EpisodeRequest, Lobby } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 import { client } from "../../testing/http.ts";
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
-const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
-
 let t: TestServer;
-let runner: ChildProcess;
-let runnerOutput = "";
-let workDir: string;
+let runner: RunnerProcess;
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  workDir = mkdtempSync(join(tmpdir(), "gauntlet-lobby-runner-"));
-  runner = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", "lobby-e2e", "--work-dir", workDir, "--concurrency", "1", "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken("lobby-e2e") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-  runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
+  runner = await startRunnerProcess(t, "lobby-e2e");
 }, 30_000);
 
 afterAll(async () => {
-  if (runner && runner.exitCode === null) {
-    const exited = new Promise((resolve) => runner.once("exit", resolve));
-    runner.kill("SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (runner.exitCode === null) runner.kill("SIGKILL");
-  }
+  await runner?.stop();
   await t?.close();
-  rmSync(workDir, { recursive: true, force: true });
 }, 30_000);
 
 describe("a lobby with a runner process", () => {
@@ -60,14 +41,14 @@ describe("a lobby with a runner process", () => {
     expect(started.status, started.text).toBe(200);
 
     const ended = await eventually(
-      `the lobby to end (runner output: ${runnerOutput.slice(-2000)})`,
+      `the lobby to end (runner output: ${runner.output().slice(-2000)})`,
       async () => {
         const lobby = (await host.get<Lobby>(path)).body;
         return lobby.status === "running" ? null : lobby;
       },
       120_000,
     );
-    expect(ended.status, runnerOutput.slice(-2000)).toBe("completed");
+    expect(ended.status, runner.output().slice(-2000)).toBe("completed");
     const episode = (await host.get<EpisodeRequest>(`/v2/episode-requests/${ended.episode_request_id ?? ""}`)).body;
     expect(episode.status).toBe("completed");
     expect(episode.scores.map((s) => s.position)).toEqual([0, 1]);

@@ -2,37 +2,27 @@
 // module, a person starts a session against a baseline, headless Chromium opens `join_url`,
 // the page plays its seat through the server's relay and a runner process, and the move made
 // in the page is in the game's replay. Debian's chromium with playwright-core.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { PlayModule, PlaySession } from "@gauntlet/core";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packDirectory } from "../blobs/tarball.ts";
 import { client } from "../../testing/http.ts";
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
 
 const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
-const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
 
 let t: TestServer;
 let browser: Browser;
-let runner: ChildProcess;
-let runnerOutput = "";
-let workDir: string;
+let runner: RunnerProcess;
 
 beforeAll(async () => {
   execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  workDir = mkdtempSync(join(tmpdir(), "gauntlet-play-runner-"));
-  runner = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", "play-e2e", "--work-dir", workDir, "--concurrency", "1", "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken("play-e2e") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-  runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
+  runner = await startRunnerProcess(t, "play-e2e");
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -41,14 +31,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (runner && runner.exitCode === null) {
-    const exited = new Promise((resolve) => runner.once("exit", resolve));
-    runner.kill("SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (runner.exitCode === null) runner.kill("SIGKILL");
-  }
+  await runner?.stop();
   await t?.close();
-  rmSync(workDir, { recursive: true, force: true });
 }, 30_000);
 
 describe("a hosted play session in the browser", () => {
@@ -87,7 +71,7 @@ describe("a hosted play session in the browser", () => {
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
     // The first turn arrives once the runner has started the game and relayed the seat.
     await page.waitForSelector("body[data-turn='0']", { timeout: 120_000 }).catch((error: unknown) => {
-      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runnerOutput.slice(-3000)}`);
+      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`);
     });
     await page.getByTitle("east (→ or D)").click();
     expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
@@ -99,7 +83,7 @@ describe("a hosted play session in the browser", () => {
       const read = (await api.get<PlaySession>(`/v2/play-sessions/${session.id}`)).body;
       return ["completed", "failed", "cancelled"].includes(read.status) ? read : null;
     });
-    expect(ended.status, runnerOutput.slice(-3000)).toBe("completed");
+    expect(ended.status, runner.output().slice(-3000)).toBe("completed");
     expect(ended.join_url).toBeNull();
     const replay = await api.get<string>(`/v2/episode-requests/${session.episode_request_id}/artifacts/replay`);
     const turns = replay.text
