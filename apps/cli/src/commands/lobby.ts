@@ -1,7 +1,7 @@
 // gauntlet lobby create|get|claim|leave|start|cancel
 import type { Lobby } from "@gauntlet/core";
 import type { Command } from "commander";
-import { checkId, checkUuid, clientOf, wantsJson } from "../context.ts";
+import { checkId, checkUuid, clientOf, parseJsonObject, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { printFields, printJson, printTable, shortTime } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
@@ -15,18 +15,6 @@ async function parseSeat(text: string): Promise<SeatInput> {
   if (rest.length === 0 && kind === "league_player" && ref) return { kind, player_id: await checkId("player", ref, "--seat league_player:PLAYER") };
   if (ref === undefined && (kind === "human_open" || kind === "random" || kind === "closed")) return { kind };
   throw new CliError(`--seat: expected human:USER_ID, human_open, league_player:PLAYER_ID, random or closed, got '${text}'`, EXIT.usage);
-}
-
-function parseConfig(text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new CliError(`--config: expected a JSON object, got '${text}'`, EXIT.usage);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError(`--config: expected a JSON object, got '${text}'`, EXIT.usage);
-  return value as Record<string, unknown>;
 }
 
 function show(cmd: Command, lobby: Lobby): void {
@@ -60,7 +48,7 @@ export const lobby: CommandGroup = {
         const league_id = await checkId("league", leagueId, "LEAGUE");
         const seats = [];
         for (const text of opts.seat) seats.push(await parseSeat(text));
-        const overrides = parseConfig(opts.config);
+        const overrides = opts.config === undefined ? undefined : parseJsonObject(opts.config, "--config");
         const client = await clientOf(cmd);
         const created = await client.lobbies.create({
           league_id,

@@ -1,7 +1,6 @@
 // gauntlet play <coworld>: start a hosted play session and print the address to play it at.
 import type { Command } from "commander";
-import { checkId, clientOf, wantsJson } from "../context.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
+import { checkId, clientOf, parseJsonObject, wantsJson } from "../context.ts";
 import { printJson } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -16,22 +15,14 @@ export const play: CommandGroup = {
       .option("--config <json>", "game config overrides, a JSON object (e.g. a longer turn timeout)")
       .action(async (id: string, opts: { opponent: string[]; variant?: string; config?: string }, cmd: Command) => {
         const coworld_id = await checkId("coworld", id, "COWORLD");
-        let overrides: unknown;
-        if (opts.config !== undefined) {
-          try {
-            overrides = JSON.parse(opts.config);
-          } catch {
-            overrides = null;
-          }
-          if (typeof overrides !== "object" || overrides === null || Array.isArray(overrides)) throw new CliError(`--config: expected a JSON object, got '${opts.config}'`, EXIT.usage);
-        }
+        const overrides = opts.config === undefined ? undefined : parseJsonObject(opts.config, "--config");
         const client = await clientOf(cmd);
         const session = await client.playSessions.create({
           body: {
             coworld_id,
             opponents: opts.opponent,
             ...(opts.variant ? { variant_id: opts.variant } : {}),
-            ...(overrides ? { game_config_overrides: overrides as Record<string, unknown> } : {}),
+            ...(overrides ? { game_config_overrides: overrides } : {}),
           },
         });
         if (wantsJson(cmd)) return printJson(session);
