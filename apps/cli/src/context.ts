@@ -74,3 +74,15 @@ export function parsePositiveInt(value: string, label: string): number {
   if (!Number.isInteger(n) || n < 1) throw new CliError(`${label}: expected a positive whole number, got '${value}'`, EXIT.usage);
   return n;
 }
+
+/** A JSON object given on the command line (game config overrides). */
+export function parseJsonObject(text: string, label: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError(`${label}: expected a JSON object, got '${text}'`, EXIT.usage);
+  return value as Record<string, unknown>;
+}

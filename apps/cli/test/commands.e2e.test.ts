@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@gauntlet/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "@gauntlet/server/testing";
+import { packDirectory, startTestServer, type TestServer } from "@gauntlet/server/testing";
 import { json, newConfigHome, runCli, type CliOptions } from "./run-cli.ts";
 
 const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
@@ -196,6 +196,30 @@ describe("leagues, coworlds, policies and league play", () => {
     expect(json(await cli(["episode", "show", episodeId, "--json"]))).toEqual(await sdk.episodeRequests.get({ episode_request_id: episodeId }));
     expect((await cli(["episode", "replay", episodeId])).stdout).toBe('{"turn":1}\n');
     expect((await cli(["episode", "logs", episodeId, "--seat", "0"])).stdout).toBe("seat 0 thinking\n");
+  });
+
+  it("opens, claims, leaves, starts and cancels lobbies, and prints a play session's join address", async () => {
+    const mine = await sdk.policyVersions.list({ mine: true, limit: 50 });
+    const greedy = mine.find((v) => v.policy.name === "cli-greedy");
+    const wanderer = mine.find((v) => v.policy.name === "cli-wanderer");
+    const created = json(await cli(["lobby", "create", leagueId, "--seat", "human_open", "--seat", `human:${user.id}`, "--json"])) as { id: string };
+    expect(json(await cli(["lobby", "get", created.id, "--json"]))).toEqual(await sdk.lobbies.get({ lobby_id: created.id }));
+    json(await cli(["lobby", "claim", created.id, "0", "--policy-version", greedy?.id ?? "", "--json"]));
+    const left = json(await cli(["lobby", "leave", created.id, "--json"])) as { seats: { claimed_at: string | null }[] };
+    expect(left.seats.map((s) => s.claimed_at)).toEqual([null, null]);
+    await cli(["lobby", "claim", created.id, "0", "--policy-version", greedy?.id ?? ""]);
+    await cli(["lobby", "claim", created.id, "1", "--policy-version", wanderer?.id ?? ""]);
+    const started = json(await cli(["lobby", "start", created.id, "--json"])) as { status: string; experience_request_id: string };
+    expect([started.status, started.experience_request_id.slice(0, 5)]).toEqual(["running", "xreq_"]);
+    const again = await cli(["lobby", "cancel", created.id]);
+    expect([again.code, again.stderr.trim().split("\n")]).toEqual([1, [expect.stringContaining("open")]]);
+    const bad = await cli(["lobby", "create", leagueId, "--seat", "robot"]);
+    expect([bad.code, bad.stderr.trim().split("\n")]).toEqual([2, [expect.stringContaining("--seat")]]);
+
+    await admin.playModules.upload({ coworld_id: coworldId, kind: "player_client", body: new Uint8Array(await packDirectory(join(gridrush, "play", "client"))) });
+    const played = await cli(["play", coworldId, "--opponent", "cli-greedy:v1", "--config", '{"turn_timeout_ms":10000}']);
+    expect(played.code, played.stderr).toBe(0);
+    expect(played.stdout.trim()).toMatch(/\/v2\/play-modules\/pmod_[0-9a-f-]+\/files\/index\.html#ws=ws%3A%2F%2F.+%2Fsocket%3Ftoken%3D/);
   });
 
   // Unfinished: the feed prints, but no live event reached `events --follow` within the wait

@@ -42,6 +42,9 @@ import { forumHandlers } from "./forums/routes.ts";
 import { wikiHandlers } from "./wikis/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
+import { playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
+import { installPlayRelay, PlayRelay } from "./play/relay.ts";
+import { lobbyHandlers } from "./lobbies/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -118,6 +121,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
 
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
+  // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
+  installPlayRelay(app, { db: store.db, relay: new PlayRelay() });
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
   // Every answer, a 404 included, carries its request id; a callback hook costs no promise.
   app.addHook("onRequest", (request, reply, done) => {
@@ -146,6 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...wikiHandlers,
     ...profileHandlers,
     ...campaignHandlers,
+    ...playModuleHandlers,
+    ...lobbyHandlers,
+    ...playSessionHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

@@ -21,6 +21,7 @@ export const idPrefixes = {
   tournament: "tour_",
   lobby: "lby_",
   playSession: "ps_",
+  playModule: "pmod_",
   player: "ply_",
   reporter: "rptr_",
   reporterRun: "rrun_",

@@ -157,6 +157,24 @@ export const resources = {
   getCampaignBoard: ["campaign", "get"],
   getCampaignHistory: ["campaign", "history"],
   migrateCampaignBoard: ["campaign", "migrate"],
+  // Play modules (static browser bundles per coworld version)
+  uploadPlayModule: ["playModules", "upload"],
+  listPlayModules: ["playModules", "list"],
+  getPlayModule: ["playModules", "get"],
+  getPlayModuleFile: ["playModules", "getFile"],
+  // Lobbies
+  getLobbyAccess: ["lobbies", "access"],
+  createLobby: ["lobbies", "create"],
+  getLobby: ["lobbies", "get"],
+  claimLobbySeat: ["lobbies", "claim"],
+  leaveLobby: ["lobbies", "leave"],
+  startLobby: ["lobbies", "start"],
+  cancelLobby: ["lobbies", "cancel"],
+  // Hosted play sessions (the two socket addresses answer their description to a plain GET)
+  createPlaySession: ["playSessions", "create"],
+  getPlaySession: ["playSessions", "get"],
+  playSessionSocket: ["playSessions", "socketInfo"],
+  playSessionRelay: ["playSessions", "relayInfo"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -375,6 +375,17 @@ describe("league play", () => {
     const retired = await userClient.memberships.retire({ membership_id: first.id, body: { reason: "done" } });
     expect(retired.status).toBe("retired");
 
+    expect((await userClient.lobbies.access({ league_id: league.id })).can_create).toBe(true);
+    const lobby = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "human_open" }] } });
+    await userClient.lobbies.claim({ lobby_id: lobby.id, position: 0, body: { policy_version_id: seats[0]?.version.id ?? "" } });
+    expect((await userClient.lobbies.leave({ lobby_id: lobby.id })).seats[0]?.claimed_at).toBeNull();
+    for (const [position, seat] of seats.entries()) await userClient.lobbies.claim({ lobby_id: lobby.id, position, body: { policy_version_id: seat.version.id } });
+    const started = await userClient.lobbies.start({ lobby_id: lobby.id });
+    expect(started.experience_request_id).toMatch(/^xreq_/);
+    expect((await admin.lobbies.get({ lobby_id: lobby.id })).status).toBe("running");
+    const other = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
+    expect((await userClient.lobbies.cancel({ lobby_id: other.id })).status).toBe("cancelled");
+
     await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), { timeout: 5_000 });
     expect(live.map((e) => e.seq)).toEqual([...live.map((e) => e.seq)].sort((a, b) => a - b));
     expect(new Set(live.map((e) => e.seq)).size).toBe(live.length);
@@ -403,6 +414,18 @@ describe("evaluations", () => {
     expect(detail.episodes).toHaveLength(2);
     const episodes = await userClient.experienceRequests.episodes({ experience_request_id: created.id });
     expect(episodes.map((e) => e.id).sort()).toEqual(detail.episodes.map((e) => e.id).sort());
+
+    const playModule = await admin.playModules.upload({ coworld_id: coworld.id, kind: "player_client", body: new Uint8Array(await packDirectory(join(gridrush, "play", "client"))) });
+    expect((await userClient.playModules.list({ coworld_id: coworld.id })).map((m) => m.id)).toEqual([playModule.id]);
+    expect((await userClient.playModules.get({ play_module_id: playModule.id })).entry).toBe("index.html");
+    const page = await userClient.playModules.getFile({ play_module_id: playModule.id, file_path: "index.html" });
+    expect(new TextDecoder().decode(page)).toContain("client.js");
+
+    const session = await userClient.playSessions.create({ body: { coworld_id: coworld.id, opponents: [versions[0]?.id ?? ""] } });
+    expect(session.join_url).toContain(`/v2/play-modules/${playModule.id}/files/index.html#ws=`);
+    expect((await userClient.playSessions.get({ play_session_id: session.id })).status).toBe("waiting");
+    expect((await userClient.playSessions.socketInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
+    expect((await userClient.playSessions.relayInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
 
     const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
     expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");

@@ -14,9 +14,11 @@ import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
 import { evaluation } from "./eval.ts";
 import { reporter } from "./reporter.ts";
+import { lobby } from "./lobby.ts";
+import { play } from "./play.ts";
 import { watch } from "./watch.ts";
 import { post } from "./post.ts";
 import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, leaderboard, round, events, coworld, policy, submit, episode, evaluation, reporter, post, wiki, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, reporter, post, wiki, watch, completion];

@@ -2,9 +2,13 @@
 // each policy's files in place (bundles by hash), one player per seat.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { CoworldManifest, type LeasedJob } from "@gauntlet/core";
 import { EpisodeInputError, type EpisodePlayer, type RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
+
+/** The player process of a seat a person plays: it relays the seat to the server (human-relay.ts). */
+const HUMAN_RELAY = fileURLToPath(new URL("../episode/human-relay.ts", import.meta.url));
 
 export type PreparedEpisode = Omit<RunEpisodeInput, "signal" | "onEvent">;
 
@@ -28,6 +32,11 @@ export async function prepareEpisode(job: LeasedJob, options: { cache: BundleCac
   }
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
+    if (seat.human_relay) {
+      if (options.runtime !== "process") throw new EpisodeInputError("a seat a person plays needs the process runtime");
+      players.push({ runnable: { run: [process.execPath, HUMAN_RELAY], env: { GAUNTLET_RELAY_URL: seat.human_relay.url } }, cwd: coworldDir, displayName: seat.display_name });
+      continue;
+    }
     players.push({
       runnable: seat.runnable,
       cwd: seat.bundle_sha256 === null ? coworldDir : await options.cache.directory(seat.bundle_sha256),

@@ -54,3 +54,38 @@ export async function packDirectory(dir: string, exclude: (path: string) => bool
 function defaultExclude(path: string): boolean {
   return /(^|\/)(node_modules|\.turbo|coverage)(\/|$)/.test(path);
 }
+
+export type TarFiles = { ok: true; files: { path: string; bytes: Buffer }[] } | { ok: false; error: string };
+
+/**
+ * Reads the regular files of a tar.gz into memory (small bundles: play modules), paths without
+ * a leading `./`. Refuses what `inspectTarGz` refuses, links and devices, and more than
+ * `maxFiles` files or `maxBytes` bytes unpacked.
+ */
+export async function readTarGzFiles(bytes: Uint8Array, limits: { maxFiles: number; maxBytes: number }): Promise<TarFiles> {
+  const listing = await inspectTarGz(bytes);
+  if (!listing.ok) return listing;
+  const files: { path: string; bytes: Buffer }[] = [];
+  let total = 0;
+  let bad: string | null = null;
+  await pipeline(
+    Readable.from([Buffer.from(bytes)]),
+    tar.t({
+      strict: true,
+      onReadEntry: (entry) => {
+        if (entry.type !== "File" && entry.type !== "Directory") bad ??= `only files and folders may be in the archive: ${entry.path} is a ${entry.type}`;
+        if (entry.type !== "File" || bad) return void entry.resume();
+        const chunks: Buffer[] = [];
+        entry.on("data", (chunk: Buffer) => {
+          total += chunk.byteLength;
+          if (total > limits.maxBytes) bad ??= `the archive unpacks to more than ${limits.maxBytes} bytes`;
+          else chunks.push(chunk);
+        });
+        entry.on("end", () => files.push({ path: entry.path.replace(/^(\.\/)+/, ""), bytes: Buffer.concat(chunks) }));
+      },
+    }),
+  );
+  if (bad) return { ok: false, error: bad };
+  if (files.length > limits.maxFiles) return { ok: false, error: `the archive holds more than ${limits.maxFiles} files` };
+  return { ok: true, files };
+}

@@ -20,11 +20,13 @@ export interface NewParticipant {
   bundledPlayerId?: string | null;
   playerId?: string | null;
   displayName: string;
+  /** A seat a person plays: the sealed `{url}` its runner relays the seat's socket to. */
+  humanRelay?: string | null;
 }
 
 export interface NewEpisode {
   requesterUserId: string;
-  purpose: "certification" | "round" | "experience" | "manual";
+  purpose: "certification" | "round" | "experience" | "manual" | "play";
   coworld: Pick<CoworldsTable, "id">;
   gameConfig: Record<string, unknown>;
   participants: NewParticipant[];
@@ -80,6 +82,7 @@ export async function createEpisode(trx: Transaction<Database>, input: NewEpisod
         bundled_player_id: p.bundledPlayerId ?? null,
         player_id: p.playerId ?? null,
         display_name: p.displayName,
+        human_relay: p.humanRelay ?? null,
       })),
     )
     .execute();

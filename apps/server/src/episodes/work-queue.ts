@@ -97,11 +97,16 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
     .leftJoin("uploads as u", "u.id", "pv.bundle_upload_id")
     .leftJoin("container_images as ci", "ci.id", "pv.container_image_id")
     .leftJoin("policy_secret_envs as se", "se.id", "pv.secret_env_id")
-    .select(["ep.position", "ep.bundled_player_id", "ep.display_name", "pv.run", "u.sha256 as bundle_sha256", "ci.name as image", "se.ciphertext as secret_env"])
+    .select(["ep.position", "ep.bundled_player_id", "ep.display_name", "ep.human_relay", "pv.run", "u.sha256 as bundle_sha256", "ci.name as image", "se.ciphertext as secret_env"])
     .where("ep.episode_request_id", "=", episode.id)
     .orderBy("ep.position")
     .execute();
   const players = seats.map((seat) => {
+    if (seat.human_relay !== null) {
+      // A person plays this seat: the runner relays it to the server instead of running a policy.
+      const relay = parseJson<{ url: string }>(deps.box.open(seat.human_relay));
+      return { position: seat.position, display_name: seat.display_name, runnable: { run: null, image: null, env: {} }, bundle_sha256: null, secret_env: {}, human_relay: { url: relay.url } };
+    }
     if (seat.bundled_player_id !== null) {
       const bundled = manifest.player.find((p) => p.id === seat.bundled_player_id);
       if (!bundled) throw new Error(`coworld ${coworld.id} has no bundled player ${seat.bundled_player_id}`);

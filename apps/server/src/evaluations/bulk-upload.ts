@@ -130,7 +130,7 @@ export async function ingestRows(db: Kysely<Database>, userId: string, uploadId:
       updated_at: now,
     });
     e.participants.forEach((p, position) =>
-      out.participants.push({ episode_request_id: id, position, policy_version_id: p.policyVersionId, bundled_player_id: null, player_id: null, display_name: names.get(p.policyVersionId) ?? p.policyVersionId }),
+      out.participants.push({ episode_request_id: id, position, policy_version_id: p.policyVersionId, bundled_player_id: null, player_id: null, display_name: names.get(p.policyVersionId) ?? p.policyVersionId, human_relay: null }),
     );
   }
   return out;

@@ -96,7 +96,8 @@ export async function divisionChampions(db: Kysely<Database>, league: LeaguesTab
   return candidates.sort((a, b) => b.rating - a.rating || (a.playerId ?? "").localeCompare(b.playerId ?? ""));
 }
 
-async function fixedSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, ref: string, loc: (string | number)[]): Promise<Seat> {
+/** A policy ref (version id, `name` or `name:vN` of the caller's) as a seat; play sessions seat opponents with it too. */
+export async function fixedSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, ref: string, loc: (string | number)[]): Promise<Seat> {
   let q = db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")

@@ -25,6 +25,16 @@ interface Parsed {
   body: unknown;
 }
 
+/** The path parameters, with the router's wildcard `*` under the operation's `restOfPath` name. */
+function pathParams(op: OperationDef, request: FastifyRequest): Record<string, unknown> {
+  const params = { ...(request.params as Record<string, unknown> | undefined) };
+  if (op.restOfPath !== undefined) {
+    params[op.restOfPath] = params["*"];
+    delete params["*"];
+  }
+  return params;
+}
+
 function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; value: Parsed } | { ok: false; items: ValidationErrorItem[] } {
   const items: ValidationErrorItem[] = [];
   const value: Parsed = { params: undefined, query: undefined, body: undefined };
@@ -34,7 +44,7 @@ function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; val
     if (result.success) value[key] = result.data;
     else items.push(...toValidationItems(source, result.error.issues, input));
   };
-  run(op.params, request.params ?? {}, "path", "params");
+  run(op.params, pathParams(op, request), "path", "params");
   run(op.query, request.query ?? {}, "query", "query");
   if (op.body) {
     const body = request.body;
@@ -90,7 +100,7 @@ export function registerOperations(app: FastifyInstance, ctx: AppContext, operat
     app.route({
       ...(gate ? { onRequest: gate } : {}),
       method: op.method,
-      url: routerPath(op.path),
+      url: routerPath(op.path, op.restOfPath),
       config: { op },
       ...(op.maxBodyBytes !== undefined ? { bodyLimit: op.maxBodyBytes } : {}),
       handler: async (request, reply) => {

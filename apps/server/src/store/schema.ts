@@ -258,6 +258,8 @@ export interface EpisodeParticipantsTable {
   bundled_player_id: string | null;
   player_id: string | null;
   display_name: string;
+  /** A seat a person plays (migration 008): the sealed `{url}` its runner relays the seat to. */
+  human_relay: string | null;
 }
 
 export interface JobsTable {
@@ -555,6 +557,67 @@ export interface PlayerProfilesTable {
   updated_at: string;
 }
 
+// Lobbies and play (migration 008): play modules and their files, lobbies and their seats.
+export interface PlayModulesTable {
+  id: string;
+  coworld_id: string;
+  kind: string;
+  entry: string;
+  sha256: string;
+  size_bytes: number;
+  uploader_user_id: string;
+  created_at: string;
+}
+
+export interface PlayModuleFilesTable {
+  play_module_id: string;
+  path: string;
+  sha256: string;
+  size_bytes: number;
+  content_type: string;
+}
+
+export interface LobbiesTable {
+  id: string;
+  league_id: string;
+  creator_user_id: string;
+  variant_id: string | null;
+  /** JSON object. */
+  game_config_overrides: string;
+  num_players: number;
+  status: string;
+  experience_request_id: string | null;
+  episode_request_id: string | null;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+export interface PlaySessionsTable {
+  id: string;
+  user_id: string;
+  coworld_id: string;
+  episode_request_id: string;
+  human_position: number;
+  join_token_hash: string;
+  relay_token_hash: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+  ended_at: string | null;
+}
+
+export interface LobbySeatsTable {
+  lobby_id: string;
+  position: number;
+  kind: string;
+  user_id: string | null;
+  player_id: string | null;
+  policy_version_id: string | null;
+  claimed_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -606,6 +669,12 @@ export interface Database {
   campaign_boards: CampaignBoardsTable;
   campaign_cells: CampaignCellsTable;
   campaign_history: CampaignHistoryTable;
+  // Lobbies and play
+  play_modules: PlayModulesTable;
+  play_module_files: PlayModuleFilesTable;
+  lobbies: LobbiesTable;
+  lobby_seats: LobbySeatsTable;
+  play_sessions: PlaySessionsTable;
 }
 
 // Tournaments and the campaign board

@@ -13,6 +13,9 @@ import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
 import { reporterOperations } from "./operations/reporters.ts";
 import { profileOperations } from "./operations/profiles.ts";
+import { lobbyOperations } from "./operations/lobbies.ts";
+import { playSessionOperations } from "./operations/play-sessions.ts";
+import { playModuleOperations } from "./operations/play-modules.ts";
 import { policyOperations } from "./operations/policies.ts";
 import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
@@ -40,6 +43,9 @@ export const contract = {
   ...wikiOperations,
   ...profileOperations,
   ...campaignOperations,
+  ...playModuleOperations,
+  ...lobbyOperations,
+  ...playSessionOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

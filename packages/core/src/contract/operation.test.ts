@@ -5,7 +5,8 @@ import { fillPath, routerPath } from "./operation.ts";
 describe("contract paths", () => {
   it("turns every {param} into a router parameter, digits included", () => {
     expect(routerPath("/v2/runner/blobs/{sha256}")).toBe("/v2/runner/blobs/:sha256");
-    for (const op of operations) expect(routerPath(op.path)).not.toMatch(/[{}]/);
+    for (const op of operations) expect(routerPath(op.path, op.restOfPath)).not.toMatch(/[{}]/);
+    expect(routerPath("/v2/play-modules/{play_module_id}/files/{file_path}", "file_path")).toBe("/v2/play-modules/:play_module_id/files/*");
   });
 
   it("fills and encodes parameters, and names a missing one", () => {

@@ -85,6 +85,11 @@ export interface OperationDef {
   readonly budgetExempt?: boolean;
   /** Served at the host root of every host, outside the API base path (ops probes). */
   readonly rootOnly?: boolean;
+  /**
+   * The last path parameter, named here, takes the rest of the path, slashes included (a file
+   * inside a bundle, so that the bundle's relative links resolve).
+   */
+  readonly restOfPath?: string;
   /** Who may call it (see `Access`); derived from `auth` when absent. */
   readonly access?: Access;
 }
@@ -115,9 +120,14 @@ export type OperationBodyInput<O extends OperationDef> = InferIn<O["body"]>;
 export type OperationResponse<O extends OperationDef> = z.output<O["response"]>;
 export type OperationResponseInput<O extends OperationDef> = z.input<O["response"]>;
 
-/** `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). */
-export function routerPath(path: string): string {
-  return path.replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
+/**
+ * `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax); a `restOfPath`
+ * parameter at the end becomes the router's wildcard `*`.
+ */
+export function routerPath(path: string, restOfPath?: string): string {
+  const tail = restOfPath === undefined ? null : `{${restOfPath}}`;
+  const head = tail !== null && path.endsWith(`/${tail}`) ? `${path.slice(0, -tail.length)}*` : path;
+  return head.replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
 }
 
 /** Fills a contract path with encoded parameters. */

@@ -25,6 +25,11 @@ export const JobPlayer = z.object({
   bundle_sha256: z.string().nullable(),
   /** Decrypted policy secret environment: for this player's process only. */
   secret_env: z.record(z.string(), z.string()),
+  /**
+   * A person plays this seat (a hosted play session): the runner runs no policy but relays the
+   * seat's game socket to this WebSocket address on the server, where the person's browser is.
+   */
+  human_relay: z.object({ url: z.string() }).nullable().optional(),
 });
 
 export const LeasedJob = z

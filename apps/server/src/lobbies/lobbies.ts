@@ -1,0 +1,278 @@
+// Lobbies: opened in a league with typed seats, human seats claimed and left, then started —
+// one experience request of one episode on the runners — or cancelled. A running lobby ends
+// with its episode: reads settle it from its experience request, so no replica holds state.
+import { CoworldManifest, newId, rosterBounds, type CreateLobby, type Lobby, type LobbyAccess, type LobbySeatKind, type LobbyStatus } from "@gauntlet/core";
+import type { Kysely } from "kysely";
+import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import type { EventBus } from "../events/bus.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
+import { createExperienceRequest } from "../evaluations/experience-requests.ts";
+import { currentChampion } from "../leagues/champions.ts";
+import { getVisibleLeagueRow, isCommissioner } from "../leagues/leagues.ts";
+import type { Database, LeaguesTable, LobbiesTable, LobbySeatsTable } from "../store/schema.ts";
+
+const HUMAN: readonly string[] = ["human", "human_open"];
+const FINAL_REQUEST: readonly string[] = ["completed", "failed", "cancelled"];
+
+function view(row: LobbiesTable, seats: LobbySeatsTable[]): Lobby {
+  return {
+    id: row.id,
+    league_id: row.league_id,
+    creator_user_id: row.creator_user_id,
+    variant_id: row.variant_id,
+    game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides),
+    num_players: row.num_players,
+    status: row.status as LobbyStatus,
+    seats: seats
+      .sort((a, b) => a.position - b.position)
+      .map((s) => ({ position: s.position, kind: s.kind as LobbySeatKind, user_id: s.user_id, player_id: s.player_id, policy_version_id: s.policy_version_id, claimed_at: s.claimed_at })),
+    experience_request_id: row.experience_request_id,
+    episode_request_id: row.episode_request_id,
+    error: row.error,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+  };
+}
+
+async function seatsOf(db: Kysely<Database>, lobbyId: string): Promise<LobbySeatsTable[]> {
+  return db.selectFrom("lobby_seats").selectAll().where("lobby_id", "=", lobbyId).execute();
+}
+
+/** The lobby and its league if the caller may see the league; 404 otherwise. */
+async function visibleLobby(db: Kysely<Database>, identity: Identity, id: string): Promise<{ row: LobbiesTable; league: LeaguesTable }> {
+  const row = await db.selectFrom("lobbies").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw notFound("lobby", id);
+  const league = await getVisibleLeagueRow(db, identity, row.league_id).catch(() => {
+    throw notFound("lobby", id);
+  });
+  return { row, league };
+}
+
+function mayManage(identity: AuthenticatedIdentity, row: LobbiesTable, league: LeaguesTable): boolean {
+  return (actsAsUser(identity) && identity.userId === row.creator_user_id) || isCommissioner(identity, league);
+}
+
+function whyNot(identity: Identity): string | null {
+  if (!isAuthenticated(identity)) return "sign in to create or join a lobby";
+  if (!actsAsUser(identity)) return "lobbies are for people: use a user's token";
+  return null;
+}
+
+/** Seats are taken by people: a machine's (or a player's) token is refused before anything is looked up. */
+function refuseNonPersons(identity: Identity): void {
+  const reason = whyNot(identity);
+  if (reason) throw forbidden(reason);
+}
+
+export async function lobbyAccess(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<LobbyAccess> {
+  const league = await getVisibleLeagueRow(db, identity, leagueId);
+  const reason = whyNot(identity);
+  return { league_id: league.id, can_create: reason === null, can_join: reason === null, reason };
+}
+
+async function leagueCoworldManifest(db: Kysely<Database>, league: LeaguesTable): Promise<CoworldManifest> {
+  const game = await db.selectFrom("games").select("coworld_id").where("id", "=", league.game_id).executeTakeFirst();
+  const coworld = game?.coworld_id ? await db.selectFrom("coworlds").select("manifest").where("id", "=", game.coworld_id).executeTakeFirst() : undefined;
+  if (!coworld) throw invalidInput(["path", "league_id"], `league ${league.id}'s game has no coworld to play`);
+  return CoworldManifest.parse(parseJson(coworld.manifest));
+}
+
+async function checkSeats(db: Kysely<Database>, league: LeaguesTable, body: CreateLobby): Promise<void> {
+  if (body.seats.length !== body.num_players) throw invalidInput(["body", "seats"], `give one seat per player: num_players is ${body.num_players}, seats has ${body.seats.length}`);
+  const problems: InputError["items"] = [];
+  for (const [i, seat] of body.seats.entries()) {
+    const loc = ["body", "seats", i];
+    if (seat.kind === "human" && seat.user_id === undefined) problems.push({ loc: [...loc, "user_id"], msg: "a human seat names the user it is reserved for", type: "missing" });
+    if (seat.kind !== "human" && seat.user_id !== undefined) problems.push({ loc: [...loc, "user_id"], msg: `a ${seat.kind} seat takes no user_id`, type: "value_error" });
+    if (seat.kind === "league_player" && seat.player_id === undefined) problems.push({ loc: [...loc, "player_id"], msg: "a league_player seat names the player", type: "missing" });
+    if (seat.kind !== "league_player" && seat.player_id !== undefined) problems.push({ loc: [...loc, "player_id"], msg: `a ${seat.kind} seat takes no player_id`, type: "value_error" });
+    if (seat.user_id !== undefined && !(await db.selectFrom("users").select("id").where("id", "=", seat.user_id).executeTakeFirst())) {
+      problems.push({ loc: [...loc, "user_id"], msg: `no user ${seat.user_id}`, type: "value_error" });
+    }
+    if (seat.player_id !== undefined) {
+      const member = await db.selectFrom("league_policy_memberships").select("id").where("league_id", "=", league.id).where("player_id", "=", seat.player_id).executeTakeFirst();
+      if (!member) problems.push({ loc: [...loc, "player_id"], msg: `player ${seat.player_id} plays no policy in league ${league.id}`, type: "value_error" });
+    }
+  }
+  if (problems.length) throw new InputError(problems);
+  const manifest = await leagueCoworldManifest(db, league);
+  const bounds = rosterBounds(manifest);
+  const played = body.seats.filter((s) => s.kind !== "closed").length;
+  if (played < bounds.min || played > bounds.max) throw invalidInput(["body", "seats"], `${manifest.game.name} seats ${bounds.min}–${bounds.max} players; ${played} seat(s) are not closed`);
+  if (body.variant_id !== undefined && !manifest.variants.some((v) => v.id === body.variant_id)) {
+    throw invalidInput(["body", "variant_id"], `${manifest.game.name} has no variant ${JSON.stringify(body.variant_id)}`, "value_error", body.variant_id);
+  }
+}
+
+export async function createLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, body: CreateLobby): Promise<Lobby> {
+  refuseNonPersons(identity);
+  const league = await getVisibleLeagueRow(db, identity, leagueId);
+  await checkSeats(db, league, body);
+  const row: LobbiesTable = {
+    id: newId("lobby"),
+    league_id: league.id,
+    creator_user_id: identity.userId,
+    variant_id: body.variant_id ?? null,
+    game_config_overrides: JSON.stringify(body.game_config_overrides ?? {}),
+    num_players: body.num_players,
+    status: "open",
+    experience_request_id: null,
+    episode_request_id: null,
+    error: null,
+    created_at: nowIso(),
+    started_at: null,
+    ended_at: null,
+  };
+  const seats: LobbySeatsTable[] = body.seats.map((s, position) => ({
+    lobby_id: row.id,
+    position,
+    kind: s.kind,
+    user_id: s.user_id ?? null,
+    player_id: s.player_id ?? null,
+    policy_version_id: null,
+    claimed_at: null,
+  }));
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto("lobbies").values(row).execute();
+    for (const seat of seats) await trx.insertInto("lobby_seats").values(seat).execute();
+  });
+  return view(row, seats);
+}
+
+/** A running lobby whose experience request has ended ends too (once, by a conditional update). */
+async function settle(db: Kysely<Database>, row: LobbiesTable): Promise<LobbiesTable> {
+  if (row.status !== "running" || row.experience_request_id === null) return row;
+  const request = await db.selectFrom("experience_requests").select(["status", "error", "completed_at"]).where("id", "=", row.experience_request_id).executeTakeFirst();
+  if (!request || !FINAL_REQUEST.includes(request.status)) return row;
+  const episode = row.episode_request_id ? await db.selectFrom("episode_requests").select(["status", "error"]).where("id", "=", row.episode_request_id).executeTakeFirst() : undefined;
+  const status = request.status === "completed" ? "completed" : request.status === "cancelled" ? "cancelled" : "failed";
+  const error = status === "completed" ? null : (episode?.error ?? request.error ?? `the episode ended ${request.status}`);
+  await db.updateTable("lobbies").set({ status, error, ended_at: request.completed_at ?? nowIso() }).where("id", "=", row.id).where("status", "=", "running").execute();
+  return (await db.selectFrom("lobbies").selectAll().where("id", "=", row.id).executeTakeFirst()) ?? row;
+}
+
+export async function getLobby(db: Kysely<Database>, identity: Identity, id: string): Promise<Lobby> {
+  const { row } = await visibleLobby(db, identity, id);
+  const settled = await settle(db, row);
+  return view(settled, await seatsOf(db, id));
+}
+
+function requireOpen(row: LobbiesTable): void {
+  if (row.status !== "open") throw conflict(`lobby ${row.id} is ${row.status}, not open`, "lobby_not_open", { status: row.status });
+}
+
+export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number, policyVersionId: string): Promise<Lobby> {
+  refuseNonPersons(identity);
+  const { row } = await visibleLobby(db, identity, id);
+  requireOpen(row);
+  const seat = (await seatsOf(db, id)).find((s) => s.position === position);
+  if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
+  if (!HUMAN.includes(seat.kind)) throw conflict(`seat ${position} is a ${seat.kind} seat; only human seats are claimed`, "seat_not_claimable");
+  if (seat.kind === "human" && seat.user_id !== identity.userId) throw forbidden(`seat ${position} is reserved for another user`);
+  if (seat.claimed_at !== null) throw conflict(`seat ${position} is already claimed`, "seat_taken");
+  const version = await db
+    .selectFrom("policy_versions as pv")
+    .innerJoin("policies as p", "p.id", "pv.policy_id")
+    .select(["pv.id", "p.owner_user_id"])
+    .where("pv.id", "=", policyVersionId)
+    .executeTakeFirst();
+  if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
+    throw invalidInput(["body", "policy_version_id"], `no policy version ${policyVersionId} of yours`, "value_error", policyVersionId);
+  }
+  const res = await db
+    .updateTable("lobby_seats")
+    .set({ user_id: identity.userId, policy_version_id: version.id, claimed_at: nowIso() })
+    .where("lobby_id", "=", id)
+    .where("position", "=", position)
+    .where("claimed_at", "is", null)
+    .where((eb) => eb.exists(eb.selectFrom("lobbies").select("id").where("id", "=", id).where("status", "=", "open")))
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(`seat ${position} was taken or the lobby left the open state meanwhile`, "seat_taken");
+  return getLobby(db, identity, id);
+}
+
+export async function leaveLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<Lobby> {
+  refuseNonPersons(identity);
+  const { row } = await visibleLobby(db, identity, id);
+  requireOpen(row);
+  const mine = (await seatsOf(db, id)).filter((s) => HUMAN.includes(s.kind) && s.claimed_at !== null && s.user_id === identity.userId);
+  if (mine.length === 0) throw conflict(`you hold no seat in lobby ${id}`, "not_seated");
+  await db.transaction().execute(async (trx) => {
+    for (const seat of mine) {
+      // A reserved seat stays reserved for its person; an open seat opens again.
+      await trx
+        .updateTable("lobby_seats")
+        .set({ user_id: seat.kind === "human" ? seat.user_id : null, policy_version_id: null, claimed_at: null })
+        .where("lobby_id", "=", id)
+        .where("position", "=", seat.position)
+        .execute();
+    }
+  });
+  return getLobby(db, identity, id);
+}
+
+async function rosterOf(db: Kysely<Database>, row: LobbiesTable, seats: LobbySeatsTable[]) {
+  const roster: { slot: number; player: { policy_ref: string } | { random: true } }[] = [];
+  const unclaimed = seats.filter((s) => HUMAN.includes(s.kind) && s.policy_version_id === null).map((s) => s.position);
+  if (unclaimed.length) throw conflict(`seat(s) ${unclaimed.join(", ")} are not claimed yet`, "lobby_not_ready", { positions: unclaimed });
+  let slot = 0;
+  for (const seat of [...seats].sort((a, b) => a.position - b.position)) {
+    if (seat.kind === "closed") continue;
+    if (seat.kind === "random") roster.push({ slot: slot++, player: { random: true } });
+    else if (seat.kind === "league_player") {
+      const playerId = seat.player_id ?? "";
+      const champion = await db.transaction().execute((trx) => currentChampion(trx, row.league_id, playerId));
+      if (!champion) throw conflict(`player ${playerId} (seat ${seat.position}) has no champion in the league`, "lobby_not_ready", { positions: [seat.position] });
+      roster.push({ slot: slot++, player: { policy_ref: champion.policy_version_id } });
+    } else roster.push({ slot: slot++, player: { policy_ref: seat.policy_version_id ?? "" } });
+  }
+  return roster;
+}
+
+export async function startLobby(db: Kysely<Database>, bus: Pick<EventBus, "publish">, identity: AuthenticatedIdentity, id: string, base: string): Promise<Lobby> {
+  const { row, league } = await visibleLobby(db, identity, id);
+  if (!mayManage(identity, row, league)) throw forbidden(`only the creator of lobby ${id}, the league's commissioner or an admin starts it`);
+  requireOpen(row);
+  const seats = await seatsOf(db, id);
+  const roster = await rosterOf(db, row, seats);
+  // Claim the start first, so that two starts cannot both create an episode.
+  const claimed = await db.updateTable("lobbies").set({ status: "running", started_at: nowIso() }).where("id", "=", id).where("status", "=", "open").executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  try {
+    const request = await createExperienceRequest(
+      db,
+      bus,
+      identity,
+      {
+        target: { league_id: league.id, ...(row.variant_id ? { variant_id: row.variant_id } : {}) },
+        roster,
+        num_episodes: 1,
+        game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides),
+        notes: `lobby ${id}`,
+      },
+      base,
+    );
+    await db
+      .updateTable("lobbies")
+      .set({ experience_request_id: request.id, episode_request_id: request.episodes[0]?.id ?? null })
+      .where("id", "=", id)
+      .execute();
+  } catch (error) {
+    // The episode could not be created (no random champion to draw, say): the lobby stays open.
+    await db.updateTable("lobbies").set({ status: "open", started_at: null }).where("id", "=", id).execute();
+    if (error instanceof InputError) throw conflict(`the lobby cannot start: ${error.message}`, "lobby_not_ready");
+    throw error;
+  }
+  return getLobby(db, identity, id);
+}
+
+export async function cancelLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<Lobby> {
+  const { row, league } = await visibleLobby(db, identity, id);
+  if (!mayManage(identity, row, league)) throw forbidden(`only the creator of lobby ${id}, the league's commissioner or an admin cancels it`);
+  requireOpen(row);
+  const res = await db.updateTable("lobbies").set({ status: "cancelled", ended_at: nowIso() }).where("id", "=", id).where("status", "=", "open").executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  return getLobby(db, identity, id);
+}

@@ -1,0 +1,42 @@
+// The content types play module files are served with, by extension. Only types a browser
+// should render or run are named; everything else is served as opaque bytes (with nosniff).
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  htm: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  map: "application/json; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  wasm: "application/wasm",
+  woff: "font/woff",
+  woff2: "font/woff2",
+};
+
+export function contentTypeOf(path: string): string {
+  const dot = path.lastIndexOf(".");
+  const ext = dot > path.lastIndexOf("/") ? path.slice(dot + 1).toLowerCase() : "";
+  return TYPES[ext] ?? "application/octet-stream";
+}
+
+/**
+ * Headers of every served file: no sniffing, and a policy that lets a page load scripts,
+ * styles and images only from this origin, open connections only back to it (the game's
+ * WebSocket), never be framed by another site, and submit no forms.
+ */
+export const PLAY_MODULE_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
+  "cross-origin-resource-policy": "same-origin",
+  "referrer-policy": "no-referrer",
+  "cache-control": "public, max-age=300",
+};

@@ -1,0 +1,100 @@
+// A hosted play session end to end: GridRush's player client is uploaded as the coworld's play
+// module, a person starts a session against a baseline, headless Chromium opens `join_url`,
+// the page plays its seat through the server's relay and a runner process, and the move made
+// in the page is in the game's replay. Debian's chromium with playwright-core.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import type { PlayModule, PlaySession } from "@gauntlet/core";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packDirectory } from "../blobs/tarball.ts";
+import { client } from "../../testing/http.ts";
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
+
+const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
+
+let t: TestServer;
+let browser: Browser;
+let runner: RunnerProcess;
+
+beforeAll(async () => {
+  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
+  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+  runner = await startRunnerProcess(t, "play-e2e");
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await runner?.stop();
+  await t?.close();
+}, 30_000);
+
+describe("a hosted play session in the browser", () => {
+  it("loads GridRush's client from join_url, and a move made in the page reaches the game", async () => {
+    const tl = await createTestLeague(t);
+    const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
+    const upload = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
+      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
+    });
+    expect(upload.status).toBe(201);
+    const module = (await upload.json()) as PlayModule;
+
+    const api = client(t.url, tl.commissioner.token);
+    const created = await api.post<PlaySession>("/v2/play-sessions", {
+      coworld_id: tl.coworldId,
+      opponents: [greedy.policyVersionId],
+      variant_id: "duel-small",
+      // A person needs time: each turn waits up to 10 s for the page's move.
+      game_config_overrides: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const session = created.body;
+    expect(session).toMatchObject({ status: "waiting", human_position: 0 });
+    expect(session.join_url).toContain(`/v2/play-modules/${module.id}/files/index.html#ws=`);
+
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    // The browser asks for /favicon.ico on its own; every other load must succeed.
+    page.on("response", (r) => {
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(session.join_url ?? "");
+    await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
+    // The first turn arrives once the runner has started the game and relayed the seat.
+    await page.waitForSelector("body[data-turn='0']", { timeout: 120_000 }).catch((error: unknown) => {
+      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`);
+    });
+    await page.getByTitle("east (→ or D)").click();
+    expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
+    await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
+    expect(await page.locator("#status").textContent()).toContain("Game over");
+    expect(problems).toEqual([]);
+
+    const ended = await eventually("the session to end", async () => {
+      const read = (await api.get<PlaySession>(`/v2/play-sessions/${session.id}`)).body;
+      return ["completed", "failed", "cancelled"].includes(read.status) ? read : null;
+    });
+    expect(ended.status, runner.output().slice(-3000)).toBe("completed");
+    expect(ended.join_url).toBeNull();
+    const replay = await api.get<string>(`/v2/episode-requests/${session.episode_request_id}/artifacts/replay`);
+    const turns = replay.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; turn?: number; moves?: string[] })
+      .filter((entry) => entry.type === "turn");
+    expect(turns[0]?.moves?.[0], replay.text).toBe("E");
+
+    // Another user cannot read the session, and a wrong token cannot join a seat.
+    const other = await t.newUser();
+    expect((await client(t.url, other.token).get(`/v2/play-sessions/${session.id}`)).status).toBe(404);
+  }, 300_000);
+});

@@ -1,0 +1,92 @@
+// GridRush's player client: a person plays one seat in the browser. The page is opened with the
+// game's player WebSocket address in its fragment (`#ws=<url>`, kept out of server logs); it
+// speaks the player protocol of the README: welcome, turn, end from the game, move to it.
+const COLORS = ["#d1495b", "#2e86ab", "#66a182", "#edae49"];
+const KEYS = { ArrowUp: "N", w: "N", ArrowDown: "S", s: "S", ArrowLeft: "W", a: "W", ArrowRight: "E", d: "E", " ": "stay" };
+
+const status = document.getElementById("status");
+const scores = document.getElementById("scores");
+const board = document.getElementById("board");
+const ctx = board.getContext("2d");
+
+const address = new URLSearchParams(location.hash.slice(1)).get("ws");
+let socket = null;
+let slot = null;
+let turn = null;
+let sentFor = null;
+
+function draw(state) {
+  const cell = Math.floor(Math.min(board.width / state.width, board.height / state.height));
+  ctx.clearRect(0, 0, board.width, board.height);
+  ctx.strokeStyle = "#eee";
+  for (let x = 0; x < state.width; x++) for (let y = 0; y < state.height; y++) ctx.strokeRect(x * cell, y * cell, cell, cell);
+  ctx.fillStyle = "#f2c14e";
+  for (const [x, y] of state.coins) {
+    ctx.beginPath();
+    ctx.arc(x * cell + cell / 2, y * cell + cell / 2, cell / 4, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  state.positions.forEach(([x, y], i) => {
+    ctx.fillStyle = COLORS[i % COLORS.length];
+    ctx.fillRect(x * cell + 4, y * cell + 4, cell - 8, cell - 8);
+    if (i === slot) {
+      ctx.strokeStyle = "#000";
+      ctx.lineWidth = 3;
+      ctx.strokeRect(x * cell + 2, y * cell + 2, cell - 4, cell - 4);
+      ctx.lineWidth = 1;
+    }
+  });
+  scores.textContent = state.scores.map((s, i) => `${i === slot ? "you" : `seat ${i}`}: ${s}`).join(" · ");
+}
+
+function move(direction) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || turn === null) return;
+  socket.send(JSON.stringify({ type: "move", turn, move: direction }));
+  sentFor = turn;
+  status.textContent = `Turn ${turn}: you moved ${direction}. Waiting for the others…`;
+  document.body.dataset.lastMove = `${turn}:${direction}`;
+}
+
+function onMessage(event) {
+  const message = JSON.parse(event.data);
+  if (message.type === "welcome") {
+    slot = message.slot;
+    status.textContent = `You are seat ${slot} (of ${message.players}). Waiting for the first turn…`;
+  } else if (message.type === "turn") {
+    turn = message.turn;
+    draw(message);
+    if (sentFor !== turn) status.textContent = `Turn ${turn + 1} of ${message.turns}: your move (arrows, WASD or the buttons).`;
+    document.body.dataset.turn = String(turn);
+  } else if (message.type === "end") {
+    turn = null;
+    const won = message.winner_slot === slot;
+    status.textContent = `Game over (${message.reason}): ${won ? "you won" : message.winner_slot === null ? "a tie" : `seat ${message.winner_slot} won`}. Scores ${message.scores.join(", ")}.`;
+    document.body.dataset.ended = "true";
+  }
+}
+
+if (!address) {
+  status.textContent = "No game to join: open this page from a play session's join address.";
+} else {
+  socket = new WebSocket(address);
+  socket.addEventListener("open", () => {
+    status.textContent = "Connected. Waiting for the game…";
+    document.body.dataset.connected = "true";
+  });
+  socket.addEventListener("message", onMessage);
+  socket.addEventListener("close", () => {
+    if (document.body.dataset.ended !== "true") status.textContent = "The connection to the game closed.";
+  });
+}
+
+document.getElementById("pad").addEventListener("click", (event) => {
+  const direction = event.target instanceof HTMLElement ? event.target.dataset.move : undefined;
+  if (direction) move(direction);
+});
+document.addEventListener("keydown", (event) => {
+  const direction = KEYS[event.key];
+  if (direction) {
+    event.preventDefault();
+    move(direction);
+  }
+});

@@ -1,0 +1,52 @@
+// Hosted play sessions: a person plays a coworld in the browser against policy opponents; the
+// game runs on a runner like any episode, and the person's seat is relayed through the server.
+import { z } from "zod";
+import { idSchema } from "../ids.ts";
+import { FreeForm, Timestamp } from "./common.ts";
+import { CoworldId } from "./coworld.ts";
+
+export const PlaySessionId = idSchema("playSession");
+
+export const PlaySessionStatus = z.enum(["waiting", "playing", "completed", "failed", "cancelled"]).meta({ id: "PlaySessionStatus" });
+
+export const CreatePlaySession = z
+  .strictObject({
+    coworld_id: CoworldId,
+    opponents: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(31)
+      .meta({ description: "Policy refs (a version id, `name` or `name:vN`) that play the other seats, in seat order after the person's." }),
+    variant_id: z.string().min(1).optional(),
+    game_config_overrides: FreeForm.optional().meta({ description: "E.g. a longer turn timeout for a person." }),
+  })
+  .meta({ id: "CreatePlaySession" });
+
+export const PlaySession = z
+  .object({
+    id: PlaySessionId,
+    user_id: z.string(),
+    coworld_id: z.string(),
+    status: PlaySessionStatus,
+    human_position: z.number().int(),
+    episode_request_id: z.string(),
+    join_url: z
+      .string()
+      .nullable()
+      .meta({ description: "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create." }),
+    error: z.string().nullable(),
+    created_at: Timestamp,
+    ended_at: Timestamp.nullable(),
+  })
+  .meta({ id: "PlaySession" });
+
+export const PlaySessionParams = z.object({ play_session_id: PlaySessionId });
+export const PlaySessionSocketQuery = z.object({ token: z.string().min(1).max(200) });
+
+export const PlaySessionSocketInfo = z
+  .object({ protocol: z.literal("websocket"), description: z.string() })
+  .meta({ id: "PlaySessionSocketInfo" });
+
+export type CreatePlaySession = z.infer<typeof CreatePlaySession>;
+export type PlaySession = z.infer<typeof PlaySession>;
+export type PlaySessionStatus = z.infer<typeof PlaySessionStatus>;
