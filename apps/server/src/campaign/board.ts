@@ -80,8 +80,17 @@ async function catchUp(trx: Transaction<Database>, leagueId: string): Promise<vo
   }
 }
 
+/** Newest first in the order rounds were applied (by completion), not by when a reader wrote
+ * them: one catch-up writes several entries within the same millisecond. */
 async function readHistory(db: Db, leagueId: string): Promise<CampaignHistoryEntry[]> {
-  const rows = await db.selectFrom("campaign_history").selectAll().where("league_id", "=", leagueId).orderBy("created_at", "desc").orderBy("id", "desc").execute();
+  const rows = await db
+    .selectFrom("campaign_history as h")
+    .innerJoin("rounds as r", "r.id", "h.round_id")
+    .selectAll("h")
+    .where("h.league_id", "=", leagueId)
+    .orderBy("r.completed_at", "desc")
+    .orderBy("r.id", "desc")
+    .execute();
   return rows.map(({ league_id: _league, ...entry }) => entry);
 }
 
