@@ -115,9 +115,17 @@ export type OperationBodyInput<O extends OperationDef> = InferIn<O["body"]>;
 export type OperationResponse<O extends OperationDef> = z.output<O["response"]>;
 export type OperationResponseInput<O extends OperationDef> = z.input<O["response"]>;
 
-/** `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). */
+/**
+ * `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). A literal colon
+ * (an action such as `/v2/tournaments/{tournament_id}:lock`) is escaped as `::`, and a parameter
+ * right before one stops at the colon (`:tournament_id(^[^:]+)::lock`), so that each action is
+ * its own route beside the plain `/v2/tournaments/{tournament_id}`.
+ */
 export function routerPath(path: string): string {
-  return path.replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
+  return path
+    .replaceAll(":", "::")
+    .replace(/\{([a-z][a-z0-9_]*)\}(?=::)/g, ":$1(^[^:]+)")
+    .replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
 }
 
 /** Fills a contract path with encoded parameters. */

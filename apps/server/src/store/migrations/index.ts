@@ -6,6 +6,7 @@ import { evaluations } from "./004-evaluations.ts";
 import { reporters } from "./005-reporters.ts";
 import { forumsWikis } from "./006-forums-wikis.ts";
 import { tournamentsCampaign } from "./007-tournaments-campaign.ts";
+import { tournaments } from "./009-tournaments.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   "005-reporters": reporters,
   "006-forums-wikis": forumsWikis,
   "007-tournaments-campaign": tournamentsCampaign,
+  "009-tournaments": tournaments,
 };
 
 export const migrationProvider: MigrationProvider = {
