@@ -41,6 +41,7 @@ import { forumHandlers } from "./forums/routes.ts";
 import { wikiHandlers } from "./wikis/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
+import { tournamentHandlers } from "./tournaments/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...wikiHandlers,
     ...profileHandlers,
     ...campaignHandlers,
+    ...tournamentHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

@@ -8,6 +8,7 @@ import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./app.ts";
 import type { AppContext } from "./http/handler.ts";
 import { Evaluations } from "./evaluations/runtime.ts";
+import { TournamentPlay } from "./tournaments/runtime.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
@@ -75,6 +76,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     leaguePlay = play;
     const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
     evaluations.sweep();
+    const tournaments = new TournamentPlay(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    tournaments.sweep();
     const { app, context } = await buildApp({
       config,
       store,
@@ -117,6 +120,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           clearTimeout(force);
         }
         await evaluations.stop();
+        await tournaments.stop();
         await play.stop();
         await limiter.close();
         await store.close();
