@@ -216,7 +216,7 @@ export async function lockTournament(db: Kysely<Database>, identity: Authenticat
       tournament_id: id,
       round: m.round,
       position: m.position,
-      status: "pending",
+      status: m.round === 1 && m.seedA !== null && m.seedB !== null ? "ready" : "pending",
       seed_a: m.seedA,
       seed_b: m.seedB,
       winner_seed: null,
