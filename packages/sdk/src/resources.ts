@@ -157,6 +157,15 @@ export const resources = {
   getCampaignBoard: ["campaign", "get"],
   getCampaignHistory: ["campaign", "history"],
   migrateCampaignBoard: ["campaign", "migrate"],
+  // Tournaments
+  createTournament: ["tournaments", "create"],
+  listTournaments: ["tournaments", "list"],
+  getTournament: ["tournaments", "get"],
+  updateTournament: ["tournaments", "update"],
+  lockTournament: ["tournaments", "lock"],
+  startTournament: ["tournaments", "start"],
+  advanceTournament: ["tournaments", "advance"],
+  cancelTournament: ["tournaments", "cancel"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;
