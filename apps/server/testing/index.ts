@@ -10,3 +10,4 @@ export * from "./test-socket.ts";
 export * from "./test-store.ts";
 export { packDirectory } from "../src/blobs/tarball.ts";
 export * from "./test-episode-file.ts";
+export * from "./runner-process.ts";

@@ -1,42 +1,24 @@
 // An experience request end to end over real HTTP with a runner as a separate process playing
 // the example coworld's baseline players (SQLite, or PostgreSQL when DATABASE_URL is set).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { ExperienceRequestDetail } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-
-const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 
 let t: TestServer;
-let runner: ChildProcess;
-let runnerOutput = "";
-let workDir: string;
+let runner: RunnerProcess | undefined;
+const runnerOutput = () => runner?.output() ?? "";
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  workDir = mkdtempSync(join(tmpdir(), "gauntlet-xreq-runner-"));
-  runner = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", "xreq-e2e", "--work-dir", workDir, "--concurrency", "2", "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken("xreq-e2e") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-  runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
+  runner = await startRunnerProcess(t, "xreq-e2e");
 }, 30_000);
 
 afterAll(async () => {
-  if (runner && runner.exitCode === null) {
-    const exited = new Promise((resolve) => runner.once("exit", resolve));
-    runner.kill("SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (runner.exitCode === null) runner.kill("SIGKILL");
-  }
+  await runner?.stop();
   await t?.close();
-  rmSync(workDir, { recursive: true, force: true });
 }, 30_000);
 
 describe("an experience request with a runner process", () => {
@@ -54,14 +36,14 @@ describe("an experience request with a runner process", () => {
     });
     expect(created.status, created.text).toBe(201);
     const done = await eventually(
-      `the request to end (runner output: ${runnerOutput.slice(-2000)})`,
+      `the request to end (runner output: ${runnerOutput().slice(-2000)})`,
       async () => {
         const row = (await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${created.body.id}`)).body;
         return ["completed", "failed", "cancelled"].includes(row.status) ? row : null;
       },
       120_000,
     );
-    expect(done.status, runnerOutput.slice(-2000)).toBe("completed");
+    expect(done.status, runnerOutput().slice(-2000)).toBe("completed");
     expect(done).toMatchObject({ episode_count: 2, completed_count: 2, failed_count: 0, running_count: 0, submitted_count: 0, pending_count: 0, cancelled_count: 0 });
     for (const episode of done.episodes) {
       expect(episode.status).toBe("completed");

@@ -1,43 +1,25 @@
 // A 4-entrant single elimination end to end over real HTTP with a runner as a separate process
 // playing the example coworld's baseline players (SQLite, or PostgreSQL when DATABASE_URL is
 // set): two waves, each one experience request, three matches and a winner.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { ExperienceRequestDetail, Tournament } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-
-const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 
 let t: TestServer;
-let runner: ChildProcess;
-let runnerOutput = "";
-let workDir: string;
+let runner: RunnerProcess | undefined;
+const runnerOutput = () => runner?.output() ?? "";
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  workDir = mkdtempSync(join(tmpdir(), "gauntlet-cup-runner-"));
-  runner = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", "cup-e2e", "--work-dir", workDir, "--concurrency", "2", "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken("cup-e2e") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-  runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
+  runner = await startRunnerProcess(t, "cup-e2e");
 }, 30_000);
 
 afterAll(async () => {
-  if (runner && runner.exitCode === null) {
-    const exited = new Promise((resolve) => runner.once("exit", resolve));
-    runner.kill("SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (runner.exitCode === null) runner.kill("SIGKILL");
-  }
+  await runner?.stop();
   await t?.close();
-  rmSync(workDir, { recursive: true, force: true });
 }, 30_000);
 
 describe("a tournament on the runners", () => {
@@ -66,16 +48,16 @@ describe("a tournament on the runners", () => {
 
     // No `:advance` by hand: the end of each wave's request moves the tournament on.
     const done = await eventually(
-      `the tournament to end (runner output: ${runnerOutput.slice(-2000)})`,
+      `the tournament to end (runner output: ${runnerOutput().slice(-2000)})`,
       async () => {
         const now = (await api.get<Tournament>(`/v2/tournaments/${id}`)).body;
         return now.status === "running" ? null : now;
       },
       240_000,
     );
-    expect(done.status, `${done.error ?? ""} ${runnerOutput.slice(-2000)}`).toBe("completed");
+    expect(done.status, `${done.error ?? ""} ${runnerOutput().slice(-2000)}`).toBe("completed");
     expect(done.matches).toHaveLength(3);
-    expect(done.matches.map((m) => m.status), runnerOutput.slice(-2000)).toEqual(["completed", "completed", "completed"]);
+    expect(done.matches.map((m) => m.status), runnerOutput().slice(-2000)).toEqual(["completed", "completed", "completed"]);
     expect(done.waves).toHaveLength(2);
     const final = done.matches.find((m) => m.round === 2);
     expect(final?.winner_seed).not.toBeNull();
