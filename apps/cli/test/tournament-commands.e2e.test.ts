@@ -53,7 +53,7 @@ describe("gauntlet tournament", () => {
       expect(bad.code, args.join(" ")).not.toBe(0);
       expect(bad.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
     }
-    const unserved = await cli(["tournament", "create", tl.league.id, "--name", "x", "--format", "round_robin", ...entrants.flatMap((e) => ["--policy", e.policyVersionId])]);
+    const unserved = await cli(["tournament", "create", tl.league.id, "--name", "x", "--format", "double_elimination", ...entrants.flatMap((e) => ["--policy", e.policyVersionId])]);
     expect(unserved.code).not.toBe(0);
     expect(unserved.stderr).toMatch(/format/);
   }, 60_000);

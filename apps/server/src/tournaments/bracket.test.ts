@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideMatch, drawSingleElimination, nextSlot, seedOrder } from "./bracket.ts";
+import { decideMatch, drawRoundRobin, drawSingleElimination, nextSlot, roundRobinWinner, seedOrder } from "./bracket.ts";
 
 describe("the single-elimination bracket", () => {
   it("orders seeds so that 1 and 2 meet only in the final", () => {
@@ -31,5 +31,28 @@ describe("the single-elimination bracket", () => {
     expect(decideMatch(4, 1, [3, 5], [1, 2])).toMatchObject({ status: "completed", winnerSeed: 4, decidedBy: "score", scoreA: 4, scoreB: 1.5 });
     expect(decideMatch(4, 1, [2], [2])).toMatchObject({ status: "completed", winnerSeed: 1, decidedBy: "tie_higher_seed" });
     expect(decideMatch(3, 2, [], [])).toEqual({ status: "void", winnerSeed: 2, decidedBy: "void_higher_seed", scoreA: null, scoreB: null });
+  });
+});
+
+describe("the round-robin schedule", () => {
+  it("plays every pair once, each entrant at most once a round", () => {
+    for (const n of [2, 3, 4, 5, 8]) {
+      const draw = drawRoundRobin(n);
+      expect(draw).toHaveLength((n * (n - 1)) / 2);
+      const pairs = new Set(draw.map((m) => `${m.seedA}-${m.seedB}`));
+      expect(pairs.size).toBe(draw.length);
+      const rounds = new Set(draw.map((m) => m.round));
+      expect(rounds.size).toBe(n % 2 === 0 ? n - 1 : n);
+      for (const round of rounds) {
+        const seated = draw.filter((m) => m.round === round).flatMap((m) => [m.seedA, m.seedB]);
+        expect(new Set(seated).size).toBe(seated.length);
+      }
+    }
+  });
+
+  it("ranks by matches won, equal wins to the higher seed", () => {
+    expect(roundRobinWinner([3, 3, 1, 2])).toBe(3);
+    expect(roundRobinWinner([2, 1, 3])).toBe(1);
+    expect(roundRobinWinner([])).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
-// The single-elimination bracket as pure functions: the draw (standard seeding, so the top
-// seeds take the byes and meet as late as possible), where a winner goes next, and how a match
-// is decided from its episodes' scores.
+// Tournament draws as pure functions: the single-elimination bracket (standard seeding, so the
+// top seeds take the byes and meet as late as possible) and where a winner goes next, the
+// round-robin schedule, and how a match is decided from its episodes' scores.
 import type { TournamentMatchDecision } from "@gauntlet/core";
 
 export interface DrawnMatch {
@@ -36,6 +36,36 @@ export function drawSingleElimination(entrants: number): DrawnMatch[] {
     for (let p = 0; p < count; p++) matches.push({ round, position: p, seedA: null, seedB: null });
   }
   return matches;
+}
+
+/**
+ * Every pair once, by the circle method: seed 1 stays, the others rotate, so each round seats
+ * every entrant at most once. With an odd count one entrant sits out each round (no match).
+ */
+export function drawRoundRobin(entrants: number): DrawnMatch[] {
+  let ring: (number | null)[] = Array.from({ length: entrants }, (_, i) => i + 1);
+  if (entrants % 2 === 1) ring.push(null);
+  const size = ring.length;
+  const matches: DrawnMatch[] = [];
+  for (let round = 1; round < size; round++) {
+    let position = 0;
+    for (let i = 0; i < size / 2; i++) {
+      const a = ring[i] ?? null;
+      const b = ring[size - 1 - i] ?? null;
+      if (a === null || b === null) continue;
+      matches.push({ round, position: position++, seedA: Math.min(a, b), seedB: Math.max(a, b) });
+    }
+    ring = [ring[0] ?? null, ring[size - 1] ?? null, ...ring.slice(1, size - 1)];
+  }
+  return matches;
+}
+
+/** Round robin's winner: the most matches won; equal wins go to the higher seed. */
+export function roundRobinWinner(winnerSeeds: readonly number[]): number | null {
+  const wins = new Map<number, number>();
+  for (const seed of winnerSeeds) wins.set(seed, (wins.get(seed) ?? 0) + 1);
+  const ranked = [...wins].sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+  return ranked[0]?.[0] ?? null;
 }
 
 /** The slot the winner of (round, position) fills next. */

@@ -143,6 +143,24 @@ describe("tournament states", () => {
     expect(done.winner?.display_name).toBe("Cid");
   }, 120_000);
 
+  it("plays a round robin: every pair once, a round per wave, the most wins taking it", async () => {
+    const cup = (await create({ name: "League Cup", format: "round_robin", policy_version_ids: versions(3) })).body;
+    const locked = (await act(cup.id, "lock")).body;
+    // Three entrants: three rounds of one match each, one entrant sitting out every round.
+    expect(locked.matches.map((m) => [m.round, m.seed_a, m.seed_b, m.status])).toEqual([
+      [1, 2, 3, "ready"],
+      [2, 1, 3, "pending"],
+      [3, 1, 2, "pending"],
+    ]);
+    expect((await act(cup.id, "start")).body.waves).toHaveLength(1);
+    // Cid beats both; Ann beats Bob.
+    const done = await playOut(cup.id, byStrength({ Cid: 3, Ann: 2, Bob: 1 }));
+    expect(done.status).toBe("completed");
+    expect(done.waves).toHaveLength(3);
+    expect(done.matches.map((m) => m.winner_seed)).toEqual([3, 3, 1]);
+    expect(done.winner?.display_name).toBe("Cid");
+  }, 120_000);
+
   it("cancels from draft, locked or running, withdrawing the wave that plays", async () => {
     const draft = (await create({ name: "Never", format: "single_elimination", policy_version_ids: versions(2) })).body;
     expect((await act(draft.id, "cancel")).body.status).toBe("cancelled");
@@ -183,13 +201,13 @@ describe("who may change a tournament", () => {
 
 describe("bad input", () => {
   it("refuses formats not served, and unknown ones, naming body.format", async () => {
-    for (const format of ["round_robin", "double_elimination", "swiss"]) {
+    for (const format of ["double_elimination", "swiss"]) {
       const res = await create({ name: "Cup", format, policy_version_ids: versions(2) });
       expect(res.status, format).toBe(422);
       expect(res.body.detail.some((d) => d.loc.join(".") === "body.format"), res.text).toBe(true);
     }
     const draft = (await create({ name: "Cup", format: "single_elimination", policy_version_ids: versions(2) })).body;
-    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, { format: "round_robin" });
+    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, { format: "double_elimination" });
     expect(patched.status).toBe(422);
     expect(patched.body.detail[0]?.loc).toEqual(["body", "format"]);
   });

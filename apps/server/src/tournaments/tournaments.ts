@@ -1,5 +1,6 @@
 // Tournaments in the store: who may see and change them, entrants and their seeding, the
-// draft's edits, the draw at lock, and the view with the bracket and the winner.
+// draft's edits, the draw at lock (an elimination bracket or a round-robin schedule), and the
+// view with the matches and the winner.
 import { MAX_EXPERIENCE_EPISODES, newId, type BodyOf, type Tournament, type TournamentEntrant, type TournamentFormat } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
@@ -8,13 +9,13 @@ import { canSeeLeague, getCommissionedLeagueRow, getVisibleLeagueRow, isCommissi
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, LeaguesTable, TournamentEntrantsTable, TournamentMatchesTable, TournamentsTable } from "../store/schema.ts";
-import { drawSingleElimination } from "./bracket.ts";
+import { drawRoundRobin, drawSingleElimination } from "./bracket.ts";
 import { placeWinner } from "./propagate.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The formats served; the others of the contract are refused (422 on `format`) rather than half-played. */
-const SERVED_FORMATS: readonly TournamentFormat[] = ["single_elimination"];
+const SERVED_FORMATS: readonly TournamentFormat[] = ["single_elimination", "round_robin"];
 
 function assertFormat(format: TournamentFormat): void {
   if (!SERVED_FORMATS.includes(format)) {
@@ -210,7 +211,8 @@ export async function lockTournament(db: Kysely<Database>, identity: Authenticat
     const res = await trx.updateTable("tournaments").set({ status: "locked", updated_at: now }).where("id", "=", id).where("status", "=", "draft").executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     const count = Number((await trx.selectFrom("tournament_entrants").select((eb) => eb.fn.countAll().as("n")).where("tournament_id", "=", id).executeTakeFirstOrThrow()).n);
-    const draw = drawSingleElimination(count);
+    const { format } = await trx.selectFrom("tournaments").select("format").where("id", "=", id).executeTakeFirstOrThrow();
+    const draw = format === "round_robin" ? drawRoundRobin(count) : drawSingleElimination(count);
     const matches: TournamentMatchesTable[] = draw.map((m) => ({
       id: `${id}_r${m.round}m${m.position}`,
       tournament_id: id,
@@ -229,6 +231,7 @@ export async function lockTournament(db: Kysely<Database>, identity: Authenticat
     }));
     await trx.insertInto("tournament_matches").values(matches).execute();
     for (const m of matches) {
+      // Only an elimination bracket has byes; a round robin leaves the sitting-out entrant out.
       if (m.round !== 1 || (m.seed_a !== null && m.seed_b !== null)) continue;
       const seed = m.seed_a ?? m.seed_b;
       if (seed === null) continue;

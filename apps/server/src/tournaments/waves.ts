@@ -1,7 +1,7 @@
 // Playing a running tournament: every ready match goes out together as one wave — one
 // experience request whose episodes seat each match's pair (sides alternating per episode) —
 // and when that request ends its matches are decided (bracket.ts has the rule) and the next
-// wave goes out, until the final has a winner.
+// wave goes out (propagate.ts), until the final, or the last round robin round, is decided.
 import type { CreateExperienceRequest, ExperienceRequestStatus } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
@@ -11,7 +11,7 @@ import type { EventBus } from "../events/bus.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, TournamentEntrantsTable, TournamentMatchesTable, TournamentsTable } from "../store/schema.ts";
 import { decideMatch } from "./bracket.ts";
-import { placeWinner } from "./propagate.ts";
+import { nextRoundRobinRound, placeWinner } from "./propagate.ts";
 
 type Bus = Pick<EventBus, "publish">;
 
@@ -66,7 +66,7 @@ async function settleWave(db: Kysely<Database>, t: TournamentsTable): Promise<bo
         .where("id", "=", m.id)
         .where("status", "=", "running")
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1) await placeWinner(trx, t.id, m.round, m.position, outcome.winnerSeed);
+      if (Number(res.numUpdatedRows) === 1 && t.format === "single_elimination") await placeWinner(trx, t.id, m.round, m.position, outcome.winnerSeed);
     }
   });
   return true;
@@ -132,6 +132,11 @@ export async function advance(db: Kysely<Database>, bus: Bus, tournamentId: stri
       const request = wave.experience_request_id ? await db.selectFrom("experience_requests").select("status").where("id", "=", wave.experience_request_id).executeTakeFirst() : undefined;
       if (request && ENDED.includes(request.status)) continue;
       return;
+    }
+    if (now.format === "round_robin") {
+      await nextRoundRobinRound(db, now.id);
+      const after = await db.selectFrom("tournaments").select("status").where("id", "=", tournamentId).executeTakeFirstOrThrow();
+      if (after.status !== "running") return;
     }
     let launched: string | null;
     try {

@@ -57,7 +57,7 @@ export const TournamentEntrant = z
 export const TournamentMatch = z
   .object({
     id: z.string(),
-    round: z.number().int().min(1).meta({ description: "1 is the first round; the final is the last." }),
+    round: z.number().int().min(1).meta({ description: "1 is the first round; in an elimination bracket the final is the last, in a round robin each round is one wave." }),
     position: z.number().int().min(0).meta({ description: "Place in its round, top of the bracket first." }),
     status: TournamentMatchStatus,
     seed_a: z.number().int().nullable().meta({ description: "The entrant in the first slot, by seed; null until decided by the matches before." }),

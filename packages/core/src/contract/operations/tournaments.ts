@@ -30,7 +30,7 @@ export const tournamentOperations = {
     path: "/v2/leagues/{league_id}/tournaments",
     tag: "Tournaments",
     summary: "Create a tournament in draft",
-    description: `Entrants are \`policy_version_ids\` in seed order, or else the league's competing champions seeded by its standings. Formats: \`single_elimination\` (\`round_robin\` and \`double_elimination\` are refused with 422 on \`format\` until served). ${CHANGES}`,
+    description: `Entrants are \`policy_version_ids\` in seed order, or else the league's competing champions seeded by its standings. Formats: \`single_elimination\` and \`round_robin\` (\`double_elimination\` is refused with 422 on \`format\` until served). ${CHANGES}`,
     auth: "required",
     access: "owner",
     complexity: 20,
