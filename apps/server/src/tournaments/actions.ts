@@ -9,6 +9,7 @@ import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 import { advanceInTurn } from "./in-turn.ts";
 import { changeableTournamentRow, tournamentView, wrongState } from "./tournaments.ts";
+import { actorOf } from "./waves.ts";
 
 type Bus = Pick<EventBus, "publish">;
 
@@ -34,14 +35,16 @@ export async function advanceTournament(db: Kysely<Database>, bus: Bus, identity
 
 /** draft | locked | running → cancelled; the wave playing is cancelled with it. */
 export async function cancelTournament(db: Kysely<Database>, bus: Bus, identity: AuthenticatedIdentity, id: string): Promise<Tournament> {
-  await changeableTournamentRow(db, identity, id);
+  const row = await changeableTournamentRow(db, identity, id);
   const now = nowIso();
   const res = await db.updateTable("tournaments").set({ status: "cancelled", completed_at: now, updated_at: now }).where("id", "=", id).where("status", "in", ["draft", "locked", "running"]).executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw wrongState(await reread(db, id), "cancel", ["draft", "locked", "running"]);
   const waves = await db.selectFrom("tournament_matches").select("experience_request_id").distinct().where("tournament_id", "=", id).where("status", "=", "running").execute();
+  // The waves were requested as the tournament's creator (waves.ts), so they are withdrawn as them.
+  const actor = waves.length > 0 ? await actorOf(db, row.created_by_user_id) : null;
   for (const w of waves) {
     // Already ended requests answer 409; there is nothing left to withdraw then.
-    if (w.experience_request_id) await cancelExperienceRequest(db, bus, identity, w.experience_request_id, "").catch(() => undefined);
+    if (w.experience_request_id && actor) await cancelExperienceRequest(db, bus, actor, w.experience_request_id, "").catch(() => undefined);
   }
   return tournamentView(db, await reread(db, id));
 }

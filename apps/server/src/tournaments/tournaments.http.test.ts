@@ -173,6 +173,14 @@ describe("tournament states", () => {
     const wave = await api().get<ExperienceRequestDetail>(`/v2/experience-requests/${started.waves[0] ?? ""}`);
     expect(wave.body.status).toBe("cancelled");
     expect((await act(running.id, "cancel")).status).toBe(409);
+
+    // An admin's tournament in the commissioner's league: the commissioner's cancel withdraws
+    // the wave requested as the admin.
+    const admins = (await create({ name: "Admin's", format: "single_elimination", policy_version_ids: versions(2) }, t.adminToken)).body;
+    await act(admins.id, "lock", t.adminToken);
+    const adminWave = (await act(admins.id, "start", t.adminToken)).body.waves[0] ?? "";
+    expect((await act(admins.id, "cancel")).body.status).toBe("cancelled");
+    expect((await client(t.url, t.adminToken).get<ExperienceRequestDetail>(`/v2/experience-requests/${adminWave}`)).body.status).toBe("cancelled");
   }, 60_000);
 });
 

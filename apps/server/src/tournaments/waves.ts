@@ -18,7 +18,7 @@ type Bus = Pick<EventBus, "publish">;
 const ENDED: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
 
 /** Waves are requested as the tournament's creator, so the requests are theirs to read. */
-async function actorOf(db: Kysely<Database>, userId: string): Promise<AuthenticatedIdentity> {
+export async function actorOf(db: Kysely<Database>, userId: string): Promise<AuthenticatedIdentity> {
   const user = await db.selectFrom("users").select(["id", "email", "is_admin"]).where("id", "=", userId).executeTakeFirstOrThrow();
   const isAdmin = user.is_admin === 1;
   return { kind: "user", subjectId: user.id, userId: user.id, email: user.email, isAdmin, scopes: isAdmin ? ["user", "admin"] : ["user"], tokenId: "tournament", budget: { key: user.id, kind: "user" } };
