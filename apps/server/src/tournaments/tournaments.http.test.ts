@@ -184,6 +184,19 @@ describe("tournament states", () => {
   }, 60_000);
 });
 
+describe("seeding from the standings", () => {
+  it("enters the league's competing champions when no policy versions are given", async () => {
+    const fresh = await createTestLeague(t);
+    const members = [await fresh.addPlayer("Hal"), await fresh.addPlayer("Ivy"), await fresh.addPlayer("Jon")];
+    for (const m of members) await fresh.submit(m);
+    const res = await client(t.url, fresh.commissioner.token).post<Tournament>(`/v2/leagues/${fresh.league.id}/tournaments`, { name: "Seeded", format: "single_elimination" });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.seeding).toBe("standings");
+    expect(res.body.entrants.map((e) => e.seed)).toEqual([1, 2, 3]);
+    expect(res.body.entrants.map((e) => e.policy_version_id).sort()).toEqual(members.map((m) => m.policyVersionId).sort());
+  }, 60_000);
+});
+
 describe("who may change a tournament", () => {
   it("refuses others with 403, hides a private league's with 404, lets an admin act", async () => {
     const other = await t.newUser();
