@@ -45,6 +45,7 @@ import { campaignHandlers } from "./campaign/routes.ts";
 import { playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
 import { installPlayRelay, PlayRelay } from "./play/relay.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
+import { tournamentHandlers } from "./tournaments/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...playModuleHandlers,
     ...lobbyHandlers,
     ...playSessionHandlers,
+    ...tournamentHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).
       const host = request.headers.host ?? `${config.host}:${config.port}`;

@@ -10,6 +10,7 @@ import type { AppContext } from "./http/handler.ts";
 import { Evaluations } from "./evaluations/runtime.ts";
 import { RedisSignalChannel } from "./events/redis-signals.ts";
 import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
+import { TournamentPlay } from "./tournaments/runtime.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
@@ -85,6 +86,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const channel = signals;
     const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
     evaluations.sweep();
+    const tournaments = new TournamentPlay(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    tournaments.sweep();
     const { app, context } = await buildApp({
       config,
       store,
@@ -131,6 +134,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         await evaluations.stop();
         context.auth.close();
         await channel.close();
+        await tournaments.stop();
         await play.stop();
         await limiter.close();
         await store.close();

@@ -175,6 +175,15 @@ export const resources = {
   getPlaySession: ["playSessions", "get"],
   playSessionSocket: ["playSessions", "socketInfo"],
   playSessionRelay: ["playSessions", "relayInfo"],
+  // Tournaments
+  createTournament: ["tournaments", "create"],
+  listTournaments: ["tournaments", "list"],
+  getTournament: ["tournaments", "get"],
+  updateTournament: ["tournaments", "update"],
+  lockTournament: ["tournaments", "lock"],
+  startTournament: ["tournaments", "start"],
+  advanceTournament: ["tournaments", "advance"],
+  cancelTournament: ["tournaments", "cancel"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

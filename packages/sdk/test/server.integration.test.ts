@@ -343,6 +343,17 @@ describe("league play", () => {
     expect((await admin.leagues.replaceSeedPolicies({ league_id: league.id, body: { policy_version_ids: [seedVersion] } })).policy_version_ids).toEqual([seedVersion]);
     expect((await admin.leagues.getSeedPolicies({ league_id: league.id })).policy_version_ids).toEqual([seedVersion]);
 
+    const cup = await admin.tournaments.create({ league_id: league.id, body: { name: "SDK Cup", format: "single_elimination", policy_version_ids: seats.map((s) => s.version.id) } });
+    expect(cup).toMatchObject({ status: "draft", seeding: "given" });
+    expect((await admin.tournaments.update({ tournament_id: cup.id, body: { episodes_per_match: 2 } })).episodes_per_match).toBe(2);
+    expect((await userClient.tournaments.list({ league_id: league.id })).map((x) => x.id)).toContain(cup.id);
+    expect((await admin.tournaments.lock({ tournament_id: cup.id })).matches).toHaveLength(1);
+    const running = await admin.tournaments.start({ tournament_id: cup.id });
+    expect(running.waves).toHaveLength(1);
+    expect((await admin.tournaments.advance({ tournament_id: cup.id })).status).toBe("running");
+    expect((await admin.tournaments.cancel({ tournament_id: cup.id })).status).toBe("cancelled");
+    expect((await userClient.tournaments.get({ tournament_id: cup.id })).status).toBe("cancelled");
+
     const triggered = await admin.leagues.triggerRound({ league_id: league.id });
     expect(triggered.skipped).toEqual([]);
     const round = triggered.rounds[0];

@@ -5,6 +5,7 @@ import { auth } from "./auth.ts";
 import { league } from "./league.ts";
 import { division } from "./division.ts";
 import { campaign } from "./campaign.ts";
+import { tournament } from "./tournament.ts";
 import { leaderboard } from "./leaderboard.ts";
 import { round } from "./round.ts";
 import { events } from "./events.ts";
@@ -21,4 +22,4 @@ import { post } from "./post.ts";
 import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, reporter, post, wiki, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, tournament, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, reporter, post, wiki, watch, completion];

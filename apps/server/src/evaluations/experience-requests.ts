@@ -10,7 +10,7 @@ import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../a
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
-import { resolveRequest } from "./roster.ts";
+import { resolveRequest, type Seat } from "./roster.ts";
 
 const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
@@ -122,8 +122,14 @@ export async function createExperienceRequest(
   identity: AuthenticatedIdentity,
   body: CreateExperienceRequest,
   base = "",
+  /** Fixed seats per episode, in place of drawing from the roster (a tournament's wave seats a
+   * different match in each episode); one entry per episode, each as many seats as the roster. */
+  episodeSeats?: readonly (readonly Seat[])[],
 ): Promise<ExperienceRequestDetail> {
   const plan = await resolveRequest(db, identity, body);
+  if (episodeSeats && (episodeSeats.length !== body.num_episodes || episodeSeats.some((s) => s.length !== plan.seats.length))) {
+    throw new Error(`episodeSeats must give ${body.num_episodes} episode(s) of ${plan.seats.length} seat(s)`);
+  }
   const now = nowIso();
   const row: ExperienceRequestsTable = {
     id: newId("experienceRequest"),
@@ -145,7 +151,7 @@ export async function createExperienceRequest(
   await withEvents(db, bus, async (trx, emit) => {
     await trx.insertInto("experience_requests").values(row).execute();
     for (let i = 0; i < body.num_episodes; i++) {
-      const seats = plan.seats.map((choose) => choose());
+      const seats = episodeSeats?.[i] ?? plan.seats.map((choose) => choose());
       await createEpisode(trx, {
         requesterUserId: identity.userId,
         purpose: "experience",

@@ -3,47 +3,29 @@
 // run by themselves, standings order the baselines by strength, promotion moves the weakest
 // down, a WebSocket subscriber sees every standings change, and a completion delivered twice
 // counts once.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { CompetitionEvent, EpisodeRequest, LeaguePolicyMembership, RoundDetail, RoundPage } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket, type TestSocket } from "../../testing/test-socket.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { createTestLeague, eventually, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 
-const RUNNER_MAIN = join(import.meta.dirname, "../../../runner/src/main.ts");
-
 let t: TestServer;
-let runner: ChildProcess;
-let runnerOutput = "";
-let workDir: string;
+let runner: RunnerProcess | undefined;
+const runnerOutput = () => runner?.output() ?? "";
 let socket: TestSocket;
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER_TICK_MS: "50" } });
-  workDir = mkdtempSync(join(tmpdir(), "gauntlet-e2e-runner-"));
-  runner = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", "league-e2e", "--work-dir", workDir, "--concurrency", "2", "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken("league-e2e") },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  runner.stdout?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
-  runner.stderr?.on("data", (d: Buffer) => (runnerOutput += d.toString()));
+  runner = await startRunnerProcess(t, "league-e2e", 2);
 });
 
 afterAll(async () => {
   socket?.close();
-  if (runner && runner.exitCode === null) {
-    const exited = new Promise((resolve) => runner.once("exit", resolve));
-    runner.kill("SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (runner.exitCode === null) runner.kill("SIGKILL");
-  }
+  await runner?.stop();
   await t?.close();
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 async function roundsOf(divisionId: string, status: string): Promise<RoundPage> {
@@ -88,7 +70,7 @@ describe("league play with a runner process", () => {
 
     // Two Premier rounds: then promotion is due.
     const relegation = await eventually(
-      `Random's relegation (runner output:\n${runnerOutput.slice(-2000)})`,
+      `Random's relegation (runner output:\n${runnerOutput().slice(-2000)})`,
       async () => (await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&event_type=player_relegated`)).body[0],
       // Two rounds of nine episodes each on a runner: longer than one wait's patience.
       2 * PATIENCE_MS,

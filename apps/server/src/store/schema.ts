@@ -675,6 +675,10 @@ export interface Database {
   lobbies: LobbiesTable;
   lobby_seats: LobbySeatsTable;
   play_sessions: PlaySessionsTable;
+  // Tournaments (009)
+  tournaments: TournamentsTable;
+  tournament_entrants: TournamentEntrantsTable;
+  tournament_matches: TournamentMatchesTable;
 }
 
 // Tournaments and the campaign board
@@ -704,4 +708,53 @@ export interface CampaignHistoryTable {
   y: number | null;
   previous_owner_player_id: string | null;
   created_at: string;
+}
+
+// Tournaments (009)
+export interface TournamentsTable {
+  id: string;
+  league_id: string;
+  name: string;
+  format: string;
+  status: string;
+  episodes_per_match: number;
+  variant_id: string | null;
+  /** JSON object, or null. */
+  game_config_overrides: string | null;
+  /** given | standings */
+  seeding: string;
+  /** Waves started so far. */
+  wave: number;
+  winner_seed: number | null;
+  error: string | null;
+  created_by_user_id: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface TournamentEntrantsTable {
+  tournament_id: string;
+  seed: number;
+  policy_version_id: string;
+  player_id: string | null;
+  display_name: string;
+}
+
+export interface TournamentMatchesTable {
+  id: string;
+  tournament_id: string;
+  round: number;
+  position: number;
+  status: string;
+  seed_a: number | null;
+  seed_b: number | null;
+  winner_seed: number | null;
+  decided_by: string | null;
+  score_a: number | null;
+  score_b: number | null;
+  episodes_completed: number;
+  experience_request_id: string | null;
+  updated_at: string;
 }

@@ -22,6 +22,7 @@ import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
 import { wikiOperations } from "./operations/wikis.ts";
+import { tournamentOperations } from "./operations/tournaments.ts";
 
 export const contract = {
   ...serviceOperations,
@@ -46,6 +47,7 @@ export const contract = {
   ...playModuleOperations,
   ...lobbyOperations,
   ...playSessionOperations,
+  ...tournamentOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -121,13 +121,19 @@ export type OperationResponse<O extends OperationDef> = z.output<O["response"]>;
 export type OperationResponseInput<O extends OperationDef> = z.input<O["response"]>;
 
 /**
- * `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax); a `restOfPath`
- * parameter at the end becomes the router's wildcard `*`.
+ * `/v2/leagues/{league_id}` → `/v2/leagues/:league_id` (the router's syntax). A `restOfPath`
+ * parameter at the end becomes the router's wildcard `*`. A literal colon (an action such as
+ * `/v2/tournaments/{tournament_id}:lock`) is escaped as `::`, and a parameter right before one
+ * stops at the colon (`:tournament_id(^[^:]+)::lock`), so that each action is its own route
+ * beside the plain `/v2/tournaments/{tournament_id}`.
  */
 export function routerPath(path: string, restOfPath?: string): string {
   const tail = restOfPath === undefined ? null : `{${restOfPath}}`;
   const head = tail !== null && path.endsWith(`/${tail}`) ? `${path.slice(0, -tail.length)}*` : path;
-  return head.replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
+  return head
+    .replaceAll(":", "::")
+    .replace(/\{([a-z][a-z0-9_]*)\}(?=::)/g, ":$1(^[^:]+)")
+    .replace(/\{([a-z][a-z0-9_]*)\}/g, ":$1");
 }
 
 /** Fills a contract path with encoded parameters. */

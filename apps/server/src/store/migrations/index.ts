@@ -7,6 +7,7 @@ import { reporters } from "./005-reporters.ts";
 import { forumsWikis } from "./006-forums-wikis.ts";
 import { tournamentsCampaign } from "./007-tournaments-campaign.ts";
 import { lobbiesPlay } from "./008-lobbies-play.ts";
+import { tournaments } from "./009-tournaments.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "006-forums-wikis": forumsWikis,
   "007-tournaments-campaign": tournamentsCampaign,
   "008-lobbies-play": lobbiesPlay,
+  "009-tournaments": tournaments,
 };
 
 export const migrationProvider: MigrationProvider = {
