@@ -118,6 +118,11 @@ describe("registering and rotating keys", () => {
     expect(await ids(`author=${bob.id}`)).toEqual([b.id]);
     expect(await ids(`author=${encodeURIComponent(ada.email.toUpperCase())}`)).toEqual([a.id]);
     expect(await ids("q=zebra&limit=1")).toEqual([b.id]);
+    // As the hosted service's client asks: mode=all, the type key repeated, an offset.
+    expect(await ids("q=zebra&mode=all&type=weekly&type=live-ticker&limit=200&offset=0")).toEqual([b.id, a.id]);
+    expect(await ids("q=zebra&limit=1&offset=1")).toEqual([a.id]);
+    const [shown] = (await client(t.url).get<Reporter[]>(`/v2/reporters?author=${bob.id}`)).body;
+    expect(shown).toMatchObject({ name: "Zebra Live", display_name: "Zebra Live", description: "", created_at: shown?.created });
     expect((await client(t.url).get("/v2/reporters?mode=sometimes")).status).toBe(422);
     expect((await client(t.url).get("/v2/reporters?limit=0")).status).toBe(422);
   });

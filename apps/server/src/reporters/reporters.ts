@@ -1,5 +1,5 @@
 // Reporters: registration, keys (shown once, only their SHA-256 hash kept), listing.
-import { newId, type ListReportersQuery, type RegisteredReporter, type Reporter } from "@gauntlet/core";
+import { newId, type BodyOf, type ListReportersQuery, type RegisteredReporter, type Reporter } from "@gauntlet/core";
 import { type Kysely, sql } from "kysely";
 import { actsAsUser, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
@@ -13,11 +13,13 @@ function toReporter(row: ReportersTable & Counts): Reporter {
   return {
     id: row.id,
     name: row.name,
-    description: row.description,
+    display_name: row.name,
+    description: row.description ?? "",
     type: row.type,
-    mode: row.mode as Reporter["mode"],
+    mode: row.mode,
     user_id: row.user_id,
     created: row.created_at,
+    created_at: row.created_at,
     key_rotated_at: row.key_rotated_at,
     run_count: Number(row.run_count ?? 0),
     output_count: Number(row.output_count ?? 0),
@@ -48,7 +50,7 @@ export async function ownedReporter(db: Kysely<Database>, identity: Authenticate
   return row;
 }
 
-export async function registerReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, input: { name: string; description?: string | undefined; type: string; mode: Reporter["mode"] }): Promise<RegisteredReporter> {
+export async function registerReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, input: BodyOf<"registerReporter">): Promise<RegisteredReporter> {
   if (!actsAsUser(identity)) throw forbidden("Reporters are registered with a user token.");
   const key = newSecret(tokenPrefixes.reporter);
   const row: ReportersTable = {
@@ -76,8 +78,8 @@ export async function rotateReporterKey(db: Kysely<Database>, identity: Authenti
 
 export async function listReporters(db: Kysely<Database>, query: ListReportersQuery): Promise<Reporter[]> {
   let q = reporterRows(db).innerJoin("users", "users.id", "reporters.user_id");
-  if (query.type !== undefined) q = q.where("reporters.type", "=", query.type);
-  if (query.mode !== undefined) q = q.where("reporters.mode", "=", query.mode);
+  if (query.type !== undefined) q = q.where("reporters.type", "in", typeof query.type === "string" ? [query.type] : query.type);
+  if (query.mode !== undefined && query.mode !== "all") q = q.where("reporters.mode", "=", query.mode);
   if (query.author !== undefined) {
     const author = query.author;
     q = q.where((eb) => eb.or([eb("reporters.user_id", "=", author), eb(sql<string>`lower(users.email)`, "=", author.toLowerCase())]));
@@ -87,6 +89,6 @@ export async function listReporters(db: Kysely<Database>, query: ListReportersQu
     const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) => eb.or([eb(sql<string>`lower(reporters.name)`, "like", sql<string>`${pattern} escape '\\'`), eb(sql<string>`lower(coalesce(reporters.description, ''))`, "like", sql<string>`${pattern} escape '\\'`)]));
   }
-  const rows = await q.orderBy("reporters.created_at", "desc").orderBy("reporters.id", "desc").limit(query.limit).execute();
+  const rows = await q.orderBy("reporters.created_at", "desc").orderBy("reporters.id", "desc").limit(query.limit).offset(query.offset).execute();
   return rows.map(toReporter);
 }

@@ -1,7 +1,7 @@
 // Table shapes for Kysely. JSON documents are stored as text and booleans as 0/1 integers so
 // that one migration set and one set of queries serve SQLite and PostgreSQL alike. Status
 // columns take their values from the contract's enums, so a read needs no cast.
-import type { Certification, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
+import type { Certification, Reporter, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
 
 export interface UsersTable {
   id: string;
@@ -438,8 +438,7 @@ export interface ReportersTable {
   name: string;
   description: string | null;
   type: string;
-  /** manual | live */
-  mode: string;
+  mode: Reporter["mode"];
   /** SHA-256 of the reporter key (the key itself is shown once, never stored). */
   key_hash: string;
   created_at: string;

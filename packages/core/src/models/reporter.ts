@@ -28,11 +28,13 @@ export const Reporter = z
   .object({
     id: ReporterId,
     name: z.string(),
-    description: z.string().nullable(),
+    display_name: z.string().meta({ description: "The name to show (the hosted service's field; the same as `name`)." }),
+    description: z.string().meta({ description: "Empty when none was given." }),
     type: z.string(),
     mode: ReporterMode,
     user_id: z.string().meta({ description: "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6)." }),
     created: Timestamp,
+    created_at: Timestamp.meta({ description: "The same as `created` (the hosted service's clients read this one)." }),
     key_rotated_at: Timestamp.nullable(),
     run_count: z.number().int(),
     output_count: z.number().int(),
@@ -49,10 +51,14 @@ export const ReporterRunIdParams = z.object({ reporter_run_id: ReporterRunId });
 
 export const ListReportersQuery = z.object({
   q: z.string().max(200).optional().meta({ description: "Words of the name or description (case-insensitive)." }),
-  type: z.string().max(64).optional(),
-  mode: ReporterMode.optional(),
+  type: z
+    .union([z.string().max(64), z.array(z.string().max(64)).max(20)])
+    .optional()
+    .meta({ description: "One type, or the key repeated for several (any of them)." }),
+  mode: z.union([ReporterMode, z.literal("all")]).optional().meta({ description: "`all` (or left out) for every mode." }),
   author: z.string().max(200).optional().meta({ description: "The owner's user id or email." }),
   limit: queryInt(1, 200).default(50),
+  offset: queryInt(0, 100_000).default(0),
 });
 
 export const ReporterSubjectType = z.enum(["episode", "round", "division", "text"]).meta({ id: "ReporterSubjectType" });
