@@ -1,7 +1,7 @@
 // Lobbies: opened in a league with typed seats, human seats claimed and left, then started —
 // one experience request of one episode on the runners — or cancelled. A running lobby ends
 // with its episode: reads settle it from its experience request, so no replica holds state.
-import { CoworldManifest, newId, rosterBounds, type CreateLobby, type Lobby, type LobbyAccess, type LobbySeatKind, type LobbyStatus } from "@gauntlet/core";
+import { CoworldManifest, newId, rosterBounds, type CreateLobby, type Lobby, type LobbyAccess } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
@@ -23,10 +23,10 @@ function view(row: LobbiesTable, seats: LobbySeatsTable[]): Lobby {
     variant_id: row.variant_id,
     game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides),
     num_players: row.num_players,
-    status: row.status as LobbyStatus,
+    status: row.status,
     seats: seats
       .sort((a, b) => a.position - b.position)
-      .map((s) => ({ position: s.position, kind: s.kind as LobbySeatKind, user_id: s.user_id, player_id: s.player_id, policy_version_id: s.policy_version_id, claimed_at: s.claimed_at })),
+      .map((s) => ({ position: s.position, kind: s.kind, user_id: s.user_id, player_id: s.player_id, policy_version_id: s.policy_version_id, claimed_at: s.claimed_at })),
     experience_request_id: row.experience_request_id,
     episode_request_id: row.episode_request_id,
     error: row.error,

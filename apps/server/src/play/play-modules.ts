@@ -1,7 +1,7 @@
 // Play modules: upload a tar.gz of static files for a coworld version (its owner or an admin),
 // list and read them, and serve their files. Each file is a blob; one module per kind and
 // coworld version, a new upload replacing the old one in one transaction.
-import { newId, type PlayModule, type PlayModuleKind } from "@gauntlet/core";
+import { newId, type PlayModule, type PlayModuleKind, type QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
@@ -19,7 +19,7 @@ function view(row: PlayModulesTable, files: PlayModuleFilesTable[], base: string
   return {
     id: row.id,
     coworld_id: row.coworld_id,
-    kind: row.kind as PlayModuleKind,
+    kind: row.kind,
     entry: row.entry,
     entry_url: `${base}/v2/play-modules/${row.id}/files/${row.entry}`,
     sha256: row.sha256,
@@ -41,7 +41,7 @@ export async function uploadPlayModule(
   blobs: BlobStore,
   identity: AuthenticatedIdentity,
   coworldId: string,
-  input: { kind: PlayModuleKind; entry: string },
+  input: QueryOf<"uploadPlayModule">,
   bytes: Uint8Array,
   base: string,
 ): Promise<PlayModule> {

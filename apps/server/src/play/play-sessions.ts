@@ -2,7 +2,7 @@
 // seat runs no policy: its runner relays the seat's game socket to the server (relay.ts), where
 // the browser — the coworld's player client, opened from `join_url` — joins with its token.
 // A session's end is read from its episode, so no replica keeps it in memory.
-import { CoworldManifest, newId, rosterBounds, type CreatePlaySession, type PlaySession, type PlaySessionStatus } from "@gauntlet/core";
+import { CoworldManifest, newId, rosterBounds, type CreatePlaySession, type PlaySession } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -18,14 +18,16 @@ import { playModuleOf } from "./play-modules.ts";
 const HUMAN_POSITION = 0;
 /** A person needs longer than a policy: the episode's deadline (its job) is an hour. */
 const PLAY_DEADLINE_MS = 60 * 60 * 1000;
-const FINAL: readonly string[] = ["completed", "failed", "cancelled"];
+const FINAL = ["completed", "failed", "cancelled"] as const;
+/** A status both an episode and a session end in. */
+const isFinal = (status: string): status is (typeof FINAL)[number] => (FINAL as readonly string[]).includes(status);
 
 function view(row: PlaySessionsTable, joinUrl: string | null): PlaySession {
   return {
     id: row.id,
     user_id: row.user_id,
     coworld_id: row.coworld_id,
-    status: row.status as PlaySessionStatus,
+    status: row.status,
     human_position: row.human_position,
     episode_request_id: row.episode_request_id,
     join_url: joinUrl,
@@ -97,14 +99,14 @@ export async function createPlaySession(db: Kysely<Database>, box: SecretBox, id
 
 /** A session not yet ended ends with its episode (once, by a conditional update). */
 async function settle(db: Kysely<Database>, row: PlaySessionsTable): Promise<PlaySessionsTable> {
-  if (FINAL.includes(row.status)) return row;
+  if (isFinal(row.status)) return row;
   const episode = await db.selectFrom("episode_requests").select(["status", "error", "updated_at"]).where("id", "=", row.episode_request_id).executeTakeFirst();
-  if (!episode || !FINAL.includes(episode.status)) return row;
+  if (!episode || !isFinal(episode.status)) return row;
   await db
     .updateTable("play_sessions")
     .set({ status: episode.status, error: episode.status === "completed" ? null : episode.error, ended_at: episode.updated_at })
     .where("id", "=", row.id)
-    .where("status", "not in", FINAL)
+    .where("status", "not in", [...FINAL])
     .execute();
   return (await db.selectFrom("play_sessions").selectAll().where("id", "=", row.id).executeTakeFirst()) ?? row;
 }
@@ -123,7 +125,7 @@ export async function admitSocket(db: Kysely<Database>, id: string, side: Socket
   const expected = side === "browser" ? found?.join_token_hash : found?.relay_token_hash;
   if (!found || expected !== hashToken(token)) return "unknown";
   const row = await settle(db, found);
-  if (FINAL.includes(row.status)) return "ended";
+  if (isFinal(row.status)) return "ended";
   if (side === "game") await db.updateTable("play_sessions").set({ status: "playing" }).where("id", "=", id).where("status", "=", "waiting").execute();
   return "ok";
 }

@@ -16,7 +16,7 @@ function toRun(row: ReporterRunsTable, userId: string): ReporterRun {
     id: row.id,
     reporter_id: row.reporter_id,
     user_id: userId,
-    subject_type: row.subject_type as ReporterRun["subject_type"],
+    subject_type: row.subject_type,
     subject_id: row.subject_id,
     subject_text: row.subject_text,
     created_at: row.created_at,

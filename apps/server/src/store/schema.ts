@@ -1,7 +1,7 @@
 // Table shapes for Kysely. JSON documents are stored as text and booleans as 0/1 integers so
 // that one migration set and one set of queries serve SQLite and PostgreSQL alike. Status
 // columns take their values from the contract's enums, so a read needs no cast.
-import type { Certification, Reporter, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
+import type { Certification, ContentFormat, Forum, LobbySeatKind, LobbyStatus, PlayModuleKind, PlaySessionStatus, Reporter, ReporterRun, TournamentFormat, TournamentMatchStatus, TournamentStatus, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
 
 export interface UsersTable {
   id: string;
@@ -449,7 +449,7 @@ export interface ReporterRunsTable {
   id: string;
   reporter_id: string;
   /** episode | round | division | text */
-  subject_type: string;
+  subject_type: ReporterRun["subject_type"];
   subject_id: string | null;
   subject_text: string | null;
   created_at: string;
@@ -475,7 +475,7 @@ export interface ForumsTable {
   name: string;
   description: string;
   /** general | coworld */
-  kind: string;
+  kind: Forum["kind"];
   coworld_name: string | null;
   created_at: string;
 }
@@ -486,7 +486,7 @@ export interface PostsTable {
   title: string;
   body: string;
   /** markdown | text */
-  content_format: string;
+  content_format: ContentFormat;
   author_user_id: string;
   author_player_id: string | null;
   idempotency_key: string | null;
@@ -560,7 +560,7 @@ export interface PlayerProfilesTable {
 export interface PlayModulesTable {
   id: string;
   coworld_id: string;
-  kind: string;
+  kind: PlayModuleKind;
   entry: string;
   sha256: string;
   size_bytes: number;
@@ -584,7 +584,7 @@ export interface LobbiesTable {
   /** JSON object. */
   game_config_overrides: string;
   num_players: number;
-  status: string;
+  status: LobbyStatus;
   experience_request_id: string | null;
   episode_request_id: string | null;
   error: string | null;
@@ -601,7 +601,7 @@ export interface PlaySessionsTable {
   human_position: number;
   join_token_hash: string;
   relay_token_hash: string;
-  status: string;
+  status: PlaySessionStatus;
   error: string | null;
   created_at: string;
   ended_at: string | null;
@@ -610,7 +610,7 @@ export interface PlaySessionsTable {
 export interface LobbySeatsTable {
   lobby_id: string;
   position: number;
-  kind: string;
+  kind: LobbySeatKind;
   user_id: string | null;
   player_id: string | null;
   policy_version_id: string | null;
@@ -714,8 +714,8 @@ export interface TournamentsTable {
   id: string;
   league_id: string;
   name: string;
-  format: string;
-  status: string;
+  format: TournamentFormat;
+  status: TournamentStatus;
   episodes_per_match: number;
   variant_id: string | null;
   /** JSON object, or null. */
@@ -746,7 +746,7 @@ export interface TournamentMatchesTable {
   tournament_id: string;
   round: number;
   position: number;
-  status: string;
+  status: TournamentMatchStatus;
   seed_a: number | null;
   seed_b: number | null;
   winner_seed: number | null;
