@@ -16,15 +16,13 @@ export const campaign: CommandGroup = {
         const client = await clientOf(cmd);
         const board = await client.campaign.get({ league_id: await checkId("league", id, "LEAGUE") });
         if (wantsJson(cmd)) return printJson(board);
-        const held = new Map<string, number>();
-        for (const cell of board.cells) if (cell.owner_player_id) held.set(cell.owner_player_id, (held.get(cell.owner_player_id) ?? 0) + 1);
         printFields([
           ["league", board.league_id],
           ["geometry", `${board.geometry.width}×${board.geometry.height}`],
           ["unowned", board.cells.filter((c) => c.owner_player_id === null).length],
           ["captures", board.history.length],
         ]);
-        printTable(["player", "cells"], [...held].sort((a, b) => b[1] - a[1]), "no territory held yet");
+        printTable(["player", "cells"], board.territory.map((t) => [t.player_name ?? t.player_id, t.cells]), "no territory held yet");
       });
 
     group

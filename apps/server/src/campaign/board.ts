@@ -2,7 +2,7 @@
 // up with the rounds settled since (territory.ts holds the rule), and re-carved by
 // migrate-board (spec 4.1).
 import { randomUUID } from "node:crypto";
-import type { BodyOf, CampaignBoard, CampaignHistoryEntry, MigrateBoardReport } from "@gauntlet/core";
+import type { BodyOf, CampaignBoard, CampaignHistoryEntry, CampaignTerritory, MigrateBoardReport } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { getCommissionedLeagueRow, getVisibleLeagueRow } from "../leagues/leagues.ts";
@@ -94,6 +94,24 @@ async function readHistory(db: Db, leagueId: string): Promise<CampaignHistoryEnt
   return rows.map(({ league_id: _league, ...entry }) => entry);
 }
 
+/** Cells held per player with the players' names, most first, so that a reader needs no
+ * second lookup to show who holds what. */
+async function territoryOf(db: Db, cells: readonly BoardCell[]): Promise<CampaignTerritory[]> {
+  const held = territory(cells);
+  const ids = Object.keys(held);
+  const names = new Map<string, string>();
+  if (ids.length > 0) for (const p of await db.selectFrom("players").select(["id", "name"]).where("id", "in", ids).execute()) names.set(p.id, p.name);
+  return ids
+    .map((id) => ({ player_id: id, player_name: names.get(id) ?? null, cells: held[id] ?? 0 }))
+    .sort((a, b) => b.cells - a.cells || byName(a.player_name, b.player_name) || a.player_id.localeCompare(b.player_id));
+}
+
+/** Named players before players that no longer exist. */
+function byName(a: string | null, b: string | null): number {
+  if (a === null || b === null) return (a === null ? 1 : 0) - (b === null ? 1 : 0);
+  return a.localeCompare(b);
+}
+
 /** The board as the caller may see it (404 for a league they cannot see). */
 export async function getCampaignBoard(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<CampaignBoard> {
   const league = await getVisibleLeagueRow(db, identity, leagueId);
@@ -102,7 +120,14 @@ export async function getCampaignBoard(db: Kysely<Database>, identity: Identity,
     await catchUp(trx, league.id);
     const board = await trx.selectFrom("campaign_boards").selectAll().where("league_id", "=", league.id).executeTakeFirstOrThrow();
     const cells = (await readCells(trx, league.id)).map(({ league_id: _league, ...cell }) => cell);
-    return { league_id: league.id, geometry: { width: board.width, height: board.height }, cells, history: await readHistory(trx, league.id), updated_at: board.updated_at };
+    return {
+      league_id: league.id,
+      geometry: { width: board.width, height: board.height },
+      cells,
+      territory: await territoryOf(trx, cells),
+      history: await readHistory(trx, league.id),
+      updated_at: board.updated_at,
+    };
   });
 }
 

@@ -4,7 +4,8 @@ import { startTestServer, type TestServer } from "../../testing/start-server.ts"
 
 type Cell = { x: number; y: number; owner_player_id: string | null; captured_round_id: string | null };
 type History = { round_id: string; player_id: string; x: number | null; y: number | null; previous_owner_player_id: string | null };
-type Board = { league_id: string; geometry: { width: number; height: number }; cells: Cell[]; history: History[] };
+type Territory = { player_id: string; player_name: string | null; cells: number };
+type Board = { league_id: string; geometry: { width: number; height: number }; cells: Cell[]; territory: Territory[]; history: History[] };
 type Report = { dry_run: boolean; applied: boolean; from: { width: number; height: number }; to: { width: number; height: number }; cells_before: number; cells_after: number; territory_before: Record<string, number>; territory_after: Record<string, number>; history_entries: number };
 type ValidationBody = { detail: { loc: (string | number)[]; msg: string; type: string }[] };
 
@@ -86,6 +87,22 @@ describe("the campaign board", () => {
     const board = (await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body;
     expect(board.cells.map((c) => c.owner_player_id)).toEqual(["ply_b", "ply_b"]);
     expect(board.history[0]).toMatchObject({ player_id: "ply_b", x: 0, y: 0, previous_owner_player_id: "ply_a" });
+  });
+
+  it("names who holds how many cells, most first", async () => {
+    const league = await newLeague({ campaign_board: { width: 2, height: 2 } });
+    const ada = (await client(t.url, owner.token).post<{ id: string }>("/players", { name: "ada" })).body.id;
+    const bob = (await client(t.url, other.token).post<{ id: string }>("/players", { name: "bob" })).body.id;
+    await settleRound(league, [bob, ada]);
+    await settleRound(league, [ada, bob]);
+    await settleRound(league, [bob, ada]);
+    await settleRound(league, ["ply_gone"]);
+    const board = (await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body;
+    expect(board.territory).toEqual([
+      { player_id: bob, player_name: "bob", cells: 2 },
+      { player_id: ada, player_name: "ada", cells: 1 },
+      { player_id: "ply_gone", player_name: null, cells: 1 },
+    ]);
   });
 
   it("hides a private league's board from others", async () => {

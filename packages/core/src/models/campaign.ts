@@ -29,11 +29,20 @@ export const CampaignHistoryEntry = z
   })
   .meta({ id: "CampaignHistoryEntry" });
 
+export const CampaignTerritory = z
+  .object({
+    player_id: z.string(),
+    player_name: z.string().nullable().meta({ description: "The player's name; null when the player no longer exists." }),
+    cells: z.number().int(),
+  })
+  .meta({ id: "CampaignTerritory", description: "The cells one player holds." });
+
 export const CampaignBoard = z
   .object({
     league_id: LeagueId,
     geometry: CampaignGeometry,
     cells: z.array(CampaignCell),
+    territory: z.array(CampaignTerritory).meta({ description: "Cells held per player, most first (ties by name, players that no longer exist last)." }),
     history: z.array(CampaignHistoryEntry).meta({ description: "Newest first." }),
     updated_at: Timestamp,
   })
@@ -57,5 +66,6 @@ export const MigrateBoardReport = z
 export type CampaignGeometry = z.infer<typeof CampaignGeometry>;
 export type CampaignCell = z.infer<typeof CampaignCell>;
 export type CampaignHistoryEntry = z.infer<typeof CampaignHistoryEntry>;
+export type CampaignTerritory = z.infer<typeof CampaignTerritory>;
 export type CampaignBoard = z.infer<typeof CampaignBoard>;
 export type MigrateBoardReport = z.infer<typeof MigrateBoardReport>;
