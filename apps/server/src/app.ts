@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
 import { Authenticator } from "./auth/authenticate.ts";
+import { installRequestIdentity } from "./auth/request-identity.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { ServerConfig } from "./config.ts";
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     },
   });
 
+  installRequestIdentity(app);
   await installCors(app, config.corsOrigins);
   // JSON bodies are bounded in depth before they are parsed (see body-bounds.ts).
   const parseJson = app.getDefaultJsonParser("error", "error");

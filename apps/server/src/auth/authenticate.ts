@@ -46,13 +46,21 @@ export class Authenticator {
     }) ?? (() => undefined);
   }
 
+  /**
+   * The identity of a token from this replica's cache, without a query or a promise: null when it
+   * is known to be unknown, revoked or expired, undefined when the cache cannot say (ask authenticate).
+   */
+  cachedIdentity(token: string, now = Date.now()): AuthenticatedIdentity | null | undefined {
+    const cached = this.#cache.get(token);
+    if (!cached || cached.expiresAt <= now) return undefined;
+    if (cached.tokenExpiresAt !== null && cached.tokenExpiresAt <= now) return null;
+    return cached.identity;
+  }
+
   /** The identity of a token, or null when it is unknown, revoked or expired. */
   async authenticate(token: string, now = Date.now()): Promise<AuthenticatedIdentity | null> {
-    const cached = this.#cache.get(token);
-    if (cached && cached.expiresAt > now) {
-      if (cached.tokenExpiresAt !== null && cached.tokenExpiresAt <= now) return null;
-      return cached.identity;
-    }
+    const cached = this.cachedIdentity(token, now);
+    if (cached !== undefined) return cached;
     const row = await this.#db
       .selectFrom("tokens")
       .innerJoin("users", "users.id", "tokens.user_id")

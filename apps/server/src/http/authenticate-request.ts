@@ -1,7 +1,7 @@
 // The first two steps of ARCHITECTURE's request path after routing: bearer token → identity,
 // then the identity's shared budgets. Anonymous requests and failed authentication are never
 // budgeted (spec 8.1.6).
-import type { OperationDef } from "@gauntlet/core";
+import { BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
@@ -13,6 +13,13 @@ declare module "fastify" {
   interface FastifyContextConfig {
     op?: OperationDef;
   }
+}
+
+const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(BUDGET_HEADER_NAMES.map((name) => [name, name.toLowerCase()]));
+
+/** Names already in lower case spare fastify a new string per header (it lower-cases each). */
+function setBudgetHeaders(reply: FastifyReply, headers: Readonly<Record<string, string>>): void {
+  for (const name in headers) reply.header(LOWER_CASE_BUDGET_HEADERS[name] ?? name, headers[name]);
 }
 
 function bearerToken(header: string | undefined): string | null | undefined {
@@ -32,14 +39,45 @@ function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: Abso
   return typeof url === "string" && url.startsWith("/") ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } } : body;
 }
 
-export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export type RequestGate = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
 /**
  * The gate of one operation, an `onRequest` hook of its route alone: operations without
  * authentication (probes, the login page, documents) get none, so they run no hook for it.
+ * The common cases — no token, or a token this replica knows with budgets in this process that
+ * admit the request — pass within the call; the rest (a token to look up, Redis budgets, every
+ * refusal) take the asynchronous gate, which replies itself when it refuses.
  */
 export function createRequestGate(auth: Authenticator, budgets: BudgetGate | undefined, absolute: AbsoluteUrl): (op: OperationDef) => RequestGate | undefined {
-  return (op) => (op.auth === "none" ? undefined : (request, reply) => gate(op, request, reply));
+  return (op) =>
+    op.auth === "none"
+      ? undefined
+      : (request, reply, done) => {
+          if (passes(op, request, reply)) return done();
+          gate(op, request, reply).then(
+            () => {
+              if (!reply.sent) done();
+            },
+            (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+          );
+        };
+
+  /** True when the request passes the gate without waiting; false leaves everything to `gate`. */
+  function passes(op: OperationDef, request: FastifyRequest, reply: FastifyReply): boolean {
+    if (op.credentialHeader) return false;
+    const header = request.headers.authorization;
+    if (header === undefined) return op.auth !== "required";
+    const token = bearerToken(header);
+    const identity = token ? auth.cachedIdentity(token) : undefined;
+    if (!identity) return false;
+    if (budgets && !op.budgetExempt) {
+      const result = budgets.evaluateNow?.({ budgetKey: identity.budget.key, kind: identity.budget.kind }, op.complexity);
+      if (!result || result.rejection) return false;
+      setBudgetHeaders(reply, result.headers);
+    }
+    setIdentity(request, identity);
+    return true;
+  }
 
   async function gate(op: OperationDef, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (op.credentialHeader) {
@@ -54,7 +92,9 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     }
     const token = op.credentialHeader ? undefined : bearerToken(request.headers.authorization);
     if (token !== undefined) {
-      const identity = token === null ? null : await auth.authenticate(token);
+      // A hot token is answered from the cache without waiting on a promise.
+      const known = token === null ? null : auth.cachedIdentity(token);
+      const identity = known === undefined && token !== null ? await auth.authenticate(token) : (known ?? null);
       if (identity) setIdentity(request, identity);
       else if (!op.invalidTokenIsAnonymous) {
         reply.header("www-authenticate", 'Bearer error="invalid_token"');
@@ -70,7 +110,7 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     }
     if (budgets && isAuthenticated(identity) && !op.budgetExempt) {
       const result = await budgets.evaluate({ budgetKey: identity.budget.key, kind: identity.budget.kind }, op.complexity);
-      reply.headers(result.headers);
+      setBudgetHeaders(reply, result.headers);
       if (result.rejection) {
         await reply.code(result.rejection.status).send(withAbsoluteDocs(result.rejection.body, request, absolute));
         return;

@@ -76,6 +76,11 @@ export interface Limiter {
   readonly readiness?: { name: string; check(): Promise<void> };
   describe(): LimiterDescription;
   evaluate(subject: BudgetSubject, complexity: number): Promise<LimiterResult>;
+  /**
+   * The same evaluation answered within the call, when the store is in this process and the
+   * circuit is closed; undefined otherwise (use evaluate). Spares the hot path a promise.
+   */
+  evaluateNow(subject: BudgetSubject, complexity: number): LimiterResult | undefined;
   /** The store's `ready` (Redis connected); pending while unreachable, so bound any wait on it. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -133,7 +138,34 @@ export function createLimiter(options: LimiterOptions): Limiter {
     return { outcome: "unavailable", headers: budgetHeaders(null, { mode: bucketMode, outcome: "unavailable", complexity }) };
   }
 
+  /** The outcome, headers and (when enforced and over budget) the 429 of one decision. */
+  function judge(decision: BudgetDecision, mode: BudgetMode, complexity: number): LimiterResult {
+    if (decision.allowed) {
+      return { outcome: "allowed", headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }) };
+    }
+    if (mode === "log-only") {
+      return { outcome: "would_reject", headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }) };
+    }
+    const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds);
+    return {
+      outcome: "rejected",
+      headers: budgetHeaders(decision, { mode, outcome: "rejected", complexity }),
+      rejection: {
+        status: 429,
+        body: {
+          detail: {
+            type: RATE_LIMIT_ERROR_TYPE,
+            message: `Shared budget exceeded: this request (complexity ${complexity}) fits again in ${retryAfterSeconds} s.`,
+            retry_after_seconds: retryAfterSeconds,
+            documentation_url: documentationUrl,
+          },
+        },
+      },
+    };
+  }
+
   const description = describeCapacities(mode, options.capacities);
+  const decideNow = store.inProcess ? store.decideNow?.bind(store) : undefined;
   const ping = store.ping?.bind(store);
 
   return {
@@ -163,28 +195,20 @@ export function createLimiter(options: LimiterOptions): Limiter {
       consecutiveFailures = 0;
       if (open) probing = false;
 
-      if (decision.allowed) {
-        return { outcome: "allowed", headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }) };
+      return judge(decision, mode, complexity);
+    },
+    evaluateNow(subject, complexity) {
+      if (mode === "off") return { outcome: "off", headers: {} };
+      if (!decideNow || consecutiveFailures > 0) return undefined;
+      const storeKey = `${subject.kind}:${subject.budgetKey}`;
+      let decision: BudgetDecision;
+      try {
+        decision = decideNow(storeKey, overridden.get(storeKey) ?? options.capacities[subject.kind], complexity, true);
+      } catch {
+        // Counted and reported by the asynchronous path, which the caller takes instead.
+        return undefined;
       }
-      if (mode === "log-only") {
-        return { outcome: "would_reject", headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }) };
-      }
-      const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds);
-      return {
-        outcome: "rejected",
-        headers: budgetHeaders(decision, { mode, outcome: "rejected", complexity }),
-        rejection: {
-          status: 429,
-          body: {
-            detail: {
-              type: RATE_LIMIT_ERROR_TYPE,
-              message: `Shared budget exceeded: this request (complexity ${complexity}) fits again in ${retryAfterSeconds} s.`,
-              retry_after_seconds: retryAfterSeconds,
-              documentation_url: documentationUrl,
-            },
-          },
-        },
-      };
+      return judge(decision, mode, complexity);
     },
     ready() {
       return store.ready ?? Promise.resolve();

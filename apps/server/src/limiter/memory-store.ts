@@ -26,13 +26,17 @@ export class MemoryBudgetStore implements BudgetStore {
     return this.#budgets.size;
   }
 
+  decideNow(key: string, caps: BudgetCapacities, cost: number, debit: boolean): BudgetDecision {
+    const now = this.#clock();
+    if (now >= this.#nextSweepAt) this.#sweep(now);
+    const decision = decideBudget(this.#budgets.get(key), caps, cost, now, { debit });
+    if (decision.allowed && debit) this.#budgets.set(key, decision.state);
+    return decision;
+  }
+
   decide(key: string, caps: BudgetCapacities, cost: number, debit: boolean): Promise<BudgetDecision> {
     try {
-      const now = this.#clock();
-      if (now >= this.#nextSweepAt) this.#sweep(now);
-      const decision = decideBudget(this.#budgets.get(key), caps, cost, now, { debit });
-      if (decision.allowed && debit) this.#budgets.set(key, decision.state);
-      return Promise.resolve(decision);
+      return Promise.resolve(this.decideNow(key, caps, cost, debit));
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

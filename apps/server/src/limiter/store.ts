@@ -13,6 +13,8 @@ export interface BudgetStore {
   readonly ready?: Promise<void>;
   /** True for a store that answers within the call (memory): no timeout needs to race it. */
   readonly inProcess?: boolean;
+  /** `decide` answered within the call, for a store in this process; throws when it cannot answer. */
+  decideNow?(key: string, caps: BudgetCapacities, cost: number, debit: boolean): BudgetDecision;
   /** For readiness probes of a networked store: resolves when it answers now. */
   ping?(): Promise<void>;
 }

@@ -23,6 +23,12 @@ export const BUCKET_HEADER_PREFIXES: { readonly [K in BudgetBucketName]: string 
 
 const BUCKET_NAMES = Object.keys(BUCKET_HEADER_PREFIXES) as BudgetBucketName[];
 
+/** Each bucket's three header names, built once: a response writes all twelve. */
+const BUCKET_HEADERS = BUCKET_NAMES.map((name) => {
+  const prefix = BUCKET_HEADER_PREFIXES[name];
+  return { name, limit: `${prefix}-Limit`, remaining: `${prefix}-Remaining`, reset: `${prefix}-Reset` };
+});
+
 /** Every header name of spec 8.3, e.g. for CORS `Access-Control-Expose-Headers`. */
 export const BUDGET_HEADER_NAMES: readonly string[] = [
   COMPLEXITY_HEADER,
@@ -58,12 +64,11 @@ export function budgetHeaders(decision: BudgetDecision | null, ctx: BudgetHeader
   const retryAfter = String(rejected ? Math.max(1, decision.retryAfterSeconds) : decision.retryAfterSeconds);
   headers[RATE_LIMIT_RETRY_AFTER_HEADER] = retryAfter;
   if (rejected) headers[RETRY_AFTER_HEADER] = retryAfter;
-  for (const name of BUCKET_NAMES) {
-    const prefix = BUCKET_HEADER_PREFIXES[name];
-    const bucket = decision.buckets[name];
-    headers[`${prefix}-Limit`] = String(bucket.limit);
-    headers[`${prefix}-Remaining`] = String(bucket.remaining);
-    headers[`${prefix}-Reset`] = String(bucket.resetUnixSeconds);
+  for (const names of BUCKET_HEADERS) {
+    const bucket = decision.buckets[names.name];
+    headers[names.limit] = String(bucket.limit);
+    headers[names.remaining] = String(bucket.remaining);
+    headers[names.reset] = String(bucket.resetUnixSeconds);
   }
   return headers;
 }
