@@ -11,6 +11,8 @@ const RUNNER_MAIN = join(import.meta.dirname, "../../runner/src/main.ts");
 export interface RunnerProcess {
   /** What the runner printed so far (stdout and stderr). */
   output(): string;
+  /** Sends the runner process a signal (fault tests: SIGKILL, SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
   /** Ends the runner (SIGTERM, then SIGKILL after 5 s) and removes its work directory. */
   stop(): Promise<void>;
 }
@@ -26,8 +28,13 @@ export async function startRunnerProcess(t: TestServer, runnerId: string, concur
   runner.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {
     output: () => output,
+    signal(signal) {
+      runner.kill(signal);
+    },
     async stop() {
-      if (runner.exitCode === null) {
+      // A stopped runner would ignore SIGTERM until it is continued.
+      if (runner.exitCode === null && runner.signalCode === null) runner.kill("SIGCONT");
+      if (runner.exitCode === null && runner.signalCode === null) {
         const exited = new Promise((resolve) => runner.once("exit", resolve));
         runner.kill("SIGTERM");
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
