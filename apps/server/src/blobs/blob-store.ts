@@ -1,8 +1,12 @@
 // The blob store of ARCHITECTURE.md: content-addressed bytes (replays, logs, bundles).
 // A directory by default; the interface is what an S3-compatible store would implement.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { insufficientStorage } from "../shared/errors.ts";
+
+/** No space (or quota) left on the device. */
+const FULL = new Set(["ENOSPC", "EDQUOT"]);
 
 export interface StoredBlob {
   sha256: string;
@@ -36,11 +40,18 @@ export class DirectoryBlobStore implements BlobStore {
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const path = this.#path(sha256);
     if (!(await this.has(sha256))) {
-      await mkdir(join(path, ".."), { recursive: true });
-      // Write aside, then rename: a reader never sees half a blob.
+      // Write aside, then rename: a reader never sees half a blob, and a failed write leaves
+      // nothing behind (a full disk is the caller's clean 507, not a stray partial file).
       const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      await writeFile(temp, bytes);
-      await rename(temp, path);
+      try {
+        await mkdir(join(path, ".."), { recursive: true });
+        await writeFile(temp, bytes);
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true }).catch(() => undefined);
+        if (FULL.has(String((error as NodeJS.ErrnoException).code))) throw insufficientStorage();
+        throw error;
+      }
     }
     return { sha256, size: bytes.byteLength };
   }

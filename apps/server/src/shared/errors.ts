@@ -21,6 +21,10 @@ export const notFound = (what: string, id?: string) =>
 export const conflict = (message: string, type = "conflict", extra: Record<string, unknown> = {}) =>
   new ServiceError(409, type, message, extra);
 
+/** The blob store's disk is full: nothing was stored, and what was stored before is untouched. */
+export const insufficientStorage = () =>
+  new ServiceError(507, "insufficient_storage", "The server's blob storage is full; nothing was stored. Retry once space has been freed.");
+
 /** A 422 raised by a service after schema validation passed (e.g. a referenced id is unknown). */
 export class InputError extends Error {
   readonly items: ValidationErrorItem[];
