@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
-import type { Kysely, Transaction } from "kysely";
+import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { nowIso } from "../shared/clock.ts";
 import { reserveValues } from "../shared/counters.ts";
@@ -136,12 +136,34 @@ export async function ingestRows(db: Kysely<Database>, userId: string, uploadId:
   return out;
 }
 
+/**
+ * Inserts `rows` in batches of `size`. Kysely builds the statement of the first full batch; every
+ * later full batch reuses its SQL text with its own parameters (row by row, column by column, as
+ * Kysely orders them), so the engine prepares it once and no query is rebuilt per batch.
+ */
+async function insertBatches<R extends object>(trx: Transaction<Database>, rows: readonly R[], size: number, build: (batch: R[]) => CompiledQuery): Promise<void> {
+  const columns = rows[0] ? (Object.keys(rows[0]) as (keyof R)[]) : [];
+  let fullBatchSql: string | undefined;
+  for (let i = 0; i < rows.length; i += size) {
+    const batch = rows.slice(i, i + size);
+    if (batch.length === size && fullBatchSql !== undefined) {
+      const parameters: unknown[] = [];
+      for (const row of batch) for (const column of columns) parameters.push(row[column]);
+      await trx.executeQuery(CompiledQuery.raw(fullBatchSql, parameters));
+      continue;
+    }
+    const compiled = build(batch);
+    if (batch.length === size) fullBatchSql = compiled.sql;
+    await trx.executeQuery(compiled);
+  }
+}
+
 /** Inserts the rows in batches, in the caller's transaction. */
 export async function insertRows(trx: Transaction<Database>, rows: IngestRows): Promise<void> {
   const first = rows.episodes.length ? await reserveValues(trx, EPISODE_CHANGES, rows.episodes.length) : 0;
   rows.episodes.forEach((e, i) => (e.change_seq = first + i));
-  for (let i = 0; i < rows.episodes.length; i += EPISODE_BATCH) await trx.insertInto("episode_requests").values(rows.episodes.slice(i, i + EPISODE_BATCH)).execute();
-  for (let i = 0; i < rows.participants.length; i += PARTICIPANT_BATCH) await trx.insertInto("episode_participants").values(rows.participants.slice(i, i + PARTICIPANT_BATCH)).execute();
+  await insertBatches(trx, rows.episodes, EPISODE_BATCH, (batch) => trx.insertInto("episode_requests").values(batch).compile());
+  await insertBatches(trx, rows.participants, PARTICIPANT_BATCH, (batch) => trx.insertInto("episode_participants").values(batch).compile());
 }
 
 export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, uploadId: string): Promise<BulkUploadCompleted> {

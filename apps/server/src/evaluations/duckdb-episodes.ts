@@ -54,61 +54,78 @@ export async function readEpisodeFile(path: string): Promise<UploadedEpisode[]> 
     }
     if (missing.length) throw invalidUpload(`the DuckDB file lacks ${missing.join(", ")}`);
     const episodeCols = have.get("episodes") ?? new Set<string>();
-    const createdAt = episodeCols.has("created_at") ? "cast(created_at as varchar)" : "null";
-    const replayUrl = episodeCols.has("replay_url") ? "cast(replay_url as varchar)" : "null";
+    const createdAt = episodeCols.has("created_at") ? "cast(e.created_at as varchar)" : "null";
+    const replayUrl = episodeCols.has("replay_url") ? "cast(e.replay_url as varchar)" : "null";
 
-    const episodes = (await conn.runAndReadAll(`select cast(id as varchar) as id, cast(coworld_id as varchar) as coworld_id, ${createdAt} as created_at, ${replayUrl} as replay_url from episodes order by id`)).getRowObjectsJS();
-    const byId = new Map<string, UploadedEpisode>();
-    for (const e of episodes) {
-      const id = text(e.id);
-      if (!id) throw invalidUpload("episodes.id is empty in a row");
-      if (byId.has(id)) throw invalidUpload(`episodes.id ${id} appears twice`);
-      if (!e.coworld_id) throw invalidUpload(`episodes.coworld_id is empty for episode ${id}`);
-      byId.set(id, { sourceId: id, coworldId: text(e.coworld_id), createdAt: e.created_at === null ? null : text(e.created_at), replayUrl: e.replay_url === null ? null : text(e.replay_url), tags: {}, participants: [] });
+    // The file's faults, each found by one query that stops at the first offending row.
+    const first = async (sql: string): Promise<string | undefined> => {
+      const row = (await conn.runAndReadAll(`${sql} limit 1`)).getRows()[0];
+      return row === undefined ? undefined : text(row[0]);
+    };
+    const checks: [string, (found: string) => string][] = [
+      [`select '' from episodes where id is null or cast(id as varchar) = ''`, () => "episodes.id is empty in a row"],
+      [`select cast(id as varchar) from episodes group by 1 having count(*) > 1`, (id) => `episodes.id ${id} appears twice`],
+      [`select cast(id as varchar) from episodes where coworld_id is null or cast(coworld_id as varchar) = ''`, (id) => `episodes.coworld_id is empty for episode ${id}`],
+      [
+        `select cast(s.episode_id as varchar) from episode_agent_policies s anti join episodes e on cast(e.id as varchar) = cast(s.episode_id as varchar)`,
+        (id) => `episode_agent_policies names episode ${id}, which is not in episodes`,
+      ],
+      [
+        `select cast(m.agent_id as varchar) || ' of episode ' || cast(m.episode_id as varchar) from episode_agent_metrics m anti join episode_agent_policies s on cast(s.episode_id as varchar) = cast(m.episode_id as varchar) and cast(s.agent_id as integer) = cast(m.agent_id as integer)`,
+        (which) => `episode_agent_metrics has agent ${which}, which episode_agent_policies does not seat`,
+      ],
+      [`select cast(t.episode_id as varchar) from episode_tags t anti join episodes e on cast(e.id as varchar) = cast(t.episode_id as varchar)`, (id) => `episode_tags names episode ${id}, which is not in episodes`],
+      [`select cast(e.id as varchar) from episodes e anti join episode_agent_policies s on cast(s.episode_id as varchar) = cast(e.id as varchar)`, (id) => `episode ${id} has no rows in episode_agent_policies`],
+    ];
+    for (const [sql, message] of checks) {
+      const found = await first(sql);
+      if (found !== undefined) throw invalidUpload(message(found));
     }
-    const seats = (
-      await conn.runAndReadAll(
-        `select cast(episode_id as varchar) as episode_id, cast(agent_id as integer) as agent_id, cast(policy_version_id as varchar) as policy_version_id from episode_agent_policies order by episode_id, agent_id`,
-      )
-    ).getRowObjectsJS();
-    const agentsOf = new Map<string, Map<number, UploadedParticipant["agents"][number]>>();
-    for (const s of seats) {
-      const episode = byId.get(text(s.episode_id));
-      if (!episode) throw invalidUpload(`episode_agent_policies names episode ${text(s.episode_id)}, which is not in episodes`);
-      const pv = text(s.policy_version_id);
-      let participant = episode.participants.find((p) => p.policyVersionId === pv);
-      if (!participant) {
-        participant = { policyVersionId: pv, score: 0, agents: [] };
-        episode.participants.push(participant);
-      }
-      const agent = { agent_id: Number(s.agent_id), reward: 0, metrics: {} };
-      participant.agents.push(agent);
-      const agents = agentsOf.get(episode.sourceId) ?? new Map();
-      agents.set(agent.agent_id, agent);
-      agentsOf.set(episode.sourceId, agents);
+
+    // DuckDB joins and sums; JavaScript gets one row per episode, its participants and tags as
+    // JSON. A participant is a distinct policy version, in the order of its lowest agent_id; its
+    // score is the sum of its agents' "reward" metrics; each agent's metrics are summed by name.
+    const rows = (
+      await conn.runAndReadAll(`
+        with seats as (
+          select cast(episode_id as varchar) as eid, cast(agent_id as integer) as aid, cast(policy_version_id as varchar) as pv from episode_agent_policies
+        ), sums as (
+          select cast(episode_id as varchar) as eid, cast(agent_id as integer) as aid, cast(metric as varchar) as metric, sum(cast(value as double)) as v
+          from episode_agent_metrics group by all
+        ), agent_metrics as (
+          select eid, aid, coalesce(sum(v) filter (where metric = 'reward'), 0) as reward, json_group_object(metric, v) as metrics
+          from sums group by eid, aid
+        ), agents as (
+          select s.eid, s.pv, s.aid, coalesce(a.reward, 0) as reward, coalesce(a.metrics, '{}') as metrics
+          from seats s left join agent_metrics a on a.eid = s.eid and a.aid = s.aid
+        ), participants as (
+          select eid, pv, min(aid) as first_aid, sum(reward) as score,
+            list(json_object('agent_id', aid, 'reward', reward, 'metrics', json(metrics)) order by aid) as agents
+          from agents group by eid, pv
+        ), by_episode as (
+          select eid, to_json(list(json_object('policyVersionId', pv, 'score', score, 'agents', agents) order by first_aid)) as participants
+          from participants group by eid
+        ), tags as (
+          select cast(episode_id as varchar) as eid, json_group_object(cast(key as varchar), cast(value as varchar)) as tags from episode_tags group by all
+        )
+        select cast(e.id as varchar), cast(e.coworld_id as varchar), ${createdAt}, ${replayUrl}, p.participants, t.tags
+        from episodes e join by_episode p on p.eid = cast(e.id as varchar) left join tags t on t.eid = cast(e.id as varchar)
+        order by 1`)
+    ).getRows();
+    const out: UploadedEpisode[] = new Array<UploadedEpisode>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [id, coworldId, created, replay, participants, tags] = rows[i] ?? [];
+      out[i] = {
+        sourceId: text(id),
+        coworldId: text(coworldId),
+        createdAt: created === null || created === undefined ? null : text(created),
+        replayUrl: replay === null || replay === undefined ? null : text(replay),
+        tags: tags === null || tags === undefined ? {} : (JSON.parse(text(tags)) as Record<string, string>),
+        participants: JSON.parse(text(participants)) as UploadedParticipant[],
+      };
     }
-    const metrics = (
-      await conn.runAndReadAll(`select cast(episode_id as varchar) as episode_id, cast(agent_id as integer) as agent_id, cast(metric as varchar) as metric, cast(value as double) as value from episode_agent_metrics`)
-    ).getRowObjectsJS();
-    for (const m of metrics) {
-      const agent = agentsOf.get(text(m.episode_id))?.get(Number(m.agent_id));
-      if (!agent) throw invalidUpload(`episode_agent_metrics has agent ${text(m.agent_id)} of episode ${text(m.episode_id)}, which episode_agent_policies does not seat`);
-      const value = Number(m.value);
-      const name = text(m.metric);
-      agent.metrics[name] = (agent.metrics[name] ?? 0) + value;
-      if (name === "reward") agent.reward += value;
-    }
-    const tags = (await conn.runAndReadAll(`select cast(episode_id as varchar) as episode_id, cast(key as varchar) as key, cast(value as varchar) as value from episode_tags`)).getRowObjectsJS();
-    for (const t of tags) {
-      const episode = byId.get(text(t.episode_id));
-      if (!episode) throw invalidUpload(`episode_tags names episode ${text(t.episode_id)}, which is not in episodes`);
-      episode.tags[text(t.key)] = text(t.value);
-    }
-    for (const episode of byId.values()) {
-      if (episode.participants.length === 0) throw invalidUpload(`episode ${episode.sourceId} has no rows in episode_agent_policies`);
-      for (const p of episode.participants) p.score = p.agents.reduce((sum, a) => sum + a.reward, 0);
-    }
-    return [...byId.values()];
+    return out;
+
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw invalidUpload(`the DuckDB file could not be read: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);

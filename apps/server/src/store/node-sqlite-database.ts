@@ -38,8 +38,12 @@ class Statement implements SqliteStatement {
   }
 }
 
+/** Prepared statements kept per SQL text: preparing is a parse and plan per query otherwise. */
+const STATEMENT_CACHE = 256;
+
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, Statement>();
 
   constructor(path: string) {
     this.#db = new DatabaseSync(path);
@@ -48,10 +52,20 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): SqliteStatement {
-    return new Statement(this.#db.prepare(sql));
+    const cached = this.#statements.get(sql);
+    if (cached) return cached;
+    const statement = new Statement(this.#db.prepare(sql));
+    if (this.#statements.size >= STATEMENT_CACHE) {
+      // The oldest prepared goes first (a Map iterates in insertion order).
+      const oldest = this.#statements.keys().next();
+      if (!oldest.done) this.#statements.delete(oldest.value);
+    }
+    this.#statements.set(sql, statement);
+    return statement;
   }
 
   close(): void {
+    this.#statements.clear();
     this.#db.close();
   }
 }
