@@ -5,10 +5,12 @@ import type { Kysely } from "kysely";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { cancelExperienceRequest } from "../evaluations/experience-requests.ts";
 import type { EventBus } from "../events/bus.ts";
+import { withEvents } from "../events/record.ts";
 import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 import { advanceInTurn } from "./in-turn.ts";
 import { changeableTournamentRow, tournamentView, wrongState } from "./tournaments.ts";
+import { tournamentEnded, tournamentStarted } from "./tournament-events.ts";
 import { actorOf } from "./waves.ts";
 
 type Bus = Pick<EventBus, "publish">;
@@ -17,10 +19,15 @@ const reread = (db: Kysely<Database>, id: string) => db.selectFrom("tournaments"
 
 /** locked → running, and the first wave goes out. */
 export async function startTournament(db: Kysely<Database>, bus: Bus, identity: AuthenticatedIdentity, id: string): Promise<Tournament> {
-  await changeableTournamentRow(db, identity, id);
+  const row = await changeableTournamentRow(db, identity, id);
   const now = nowIso();
-  const res = await db.updateTable("tournaments").set({ status: "running", started_at: now, updated_at: now }).where("id", "=", id).where("status", "=", "locked").executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw wrongState(await reread(db, id), "start", ["locked"]);
+  const started = await withEvents(db, bus, async (trx, emit) => {
+    const res = await trx.updateTable("tournaments").set({ status: "running", started_at: now, updated_at: now }).where("id", "=", id).where("status", "=", "locked").executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await tournamentStarted(trx, emit, row);
+    return true;
+  });
+  if (!started) throw wrongState(await reread(db, id), "start", ["locked"]);
   await advanceInTurn(db, bus, id);
   return tournamentView(db, await reread(db, id));
 }
@@ -37,8 +44,13 @@ export async function advanceTournament(db: Kysely<Database>, bus: Bus, identity
 export async function cancelTournament(db: Kysely<Database>, bus: Bus, identity: AuthenticatedIdentity, id: string): Promise<Tournament> {
   const row = await changeableTournamentRow(db, identity, id);
   const now = nowIso();
-  const res = await db.updateTable("tournaments").set({ status: "cancelled", completed_at: now, updated_at: now }).where("id", "=", id).where("status", "in", ["draft", "locked", "running"]).executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw wrongState(await reread(db, id), "cancel", ["draft", "locked", "running"]);
+  const cancelled = await withEvents(db, bus, async (trx, emit) => {
+    const res = await trx.updateTable("tournaments").set({ status: "cancelled", completed_at: now, updated_at: now }).where("id", "=", id).where("status", "in", ["draft", "locked", "running"]).executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await tournamentEnded(trx, emit, row, "cancelled");
+    return true;
+  });
+  if (!cancelled) throw wrongState(await reread(db, id), "cancel", ["draft", "locked", "running"]);
   const waves = await db.selectFrom("tournament_matches").select("experience_request_id").distinct().where("tournament_id", "=", id).where("status", "=", "running").execute();
   // The waves were requested as the tournament's creator (waves.ts), so they are withdrawn as them.
   const actor = waves.length > 0 ? await actorOf(db, row.created_by_user_id) : null;

@@ -1,7 +1,7 @@
 // Tournaments over real HTTP with a scripted runner (SQLite, or PostgreSQL when DATABASE_URL is
 // set): the states and their 409s, who may change one, formats refused, a whole bracket with
 // byes played wave by wave, and a void match that the higher seed wins.
-import type { ExperienceRequestDetail, LeasedJob, Tournament } from "@gauntlet/core";
+import type { CompetitionEvent, ExperienceRequestDetail, LeasedJob, Tournament } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -34,6 +34,11 @@ async function create(body: Record<string, unknown>, token = tl.commissioner.tok
   return client(t.url, token).post<Tournament & ValidationBody & ErrorBody>(`/v2/leagues/${leagueId}/tournaments`, body);
 }
 
+/** The league feed's events of one tournament, oldest first. */
+const tournamentEvents = async (id: string) => {
+  const feed = await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&limit=200`);
+  return feed.body.filter((e) => e.payload.tournament_id === id).sort((a, b) => a.seq - b.seq);
+};
 const act = (id: string, action: string, token = tl.commissioner.token) => client(t.url, token).post<Tournament & ErrorBody>(`/v2/tournaments/${id}:${action}`);
 
 /** Plays what the runner finds queued until the tournament leaves `running`. */
@@ -99,6 +104,16 @@ describe("tournament states", () => {
       [2, 1, 3, 1, "score", "completed", 2],
     ]);
     expect(done.matches[1]).toMatchObject({ score_a: 4, score_b: 5 });
+    // The league's feed tells the story, once each: started, three matches, the winner.
+    const story = (await tournamentEvents(cup.id)).map((e) => [e.event_type, e.payload.round ?? null, e.payload.winner_seed ?? null]);
+    expect(story).toEqual([
+      ["tournament_started", null, null],
+      ["tournament_match_decided", 1, 1],
+      ["tournament_match_decided", 1, 3],
+      ["tournament_match_decided", 2, 1],
+      ["tournament_completed", null, 1],
+    ]);
+    expect((await tournamentEvents(cup.id)).at(-1)?.headline).toBe(`Ann won ${done.name}`);
     for (const action of ["lock", "start", "advance", "cancel"]) expect((await act(cup.id, action)).status, action).toBe(409);
     const listed = await client(t.url).get<Tournament[]>(`/v2/leagues/${tl.league.id}/tournaments`);
     expect(listed.body.map((x) => x.id)).toContain(cup.id);
@@ -159,6 +174,7 @@ describe("tournament states", () => {
     expect(done.waves).toHaveLength(3);
     expect(done.matches.map((m) => m.winner_seed)).toEqual([3, 3, 1]);
     expect(done.winner?.display_name).toBe("Cid");
+    expect((await tournamentEvents(cup.id)).map((e) => e.event_type)).toEqual(["tournament_started", ...Array<string>(3).fill("tournament_match_decided"), "tournament_completed"]);
   }, 120_000);
 
   it("cancels from draft, locked or running, withdrawing the wave that plays", async () => {
@@ -173,6 +189,8 @@ describe("tournament states", () => {
     const wave = await api().get<ExperienceRequestDetail>(`/v2/experience-requests/${started.waves[0] ?? ""}`);
     expect(wave.body.status).toBe("cancelled");
     expect((await act(running.id, "cancel")).status).toBe(409);
+    expect((await tournamentEvents(running.id)).map((e) => e.event_type)).toEqual(["tournament_started", "tournament_cancelled"]);
+    expect((await tournamentEvents(draft.id)).map((e) => e.event_type)).toEqual(["tournament_cancelled"]);
 
     // An admin's tournament in the commissioner's league: the commissioner's cancel withdraws
     // the wave requested as the admin.

@@ -236,6 +236,7 @@ export async function lockTournament(db: Kysely<Database>, identity: Authenticat
       const seed = m.seed_a ?? m.seed_b;
       if (seed === null) continue;
       await trx.updateTable("tournament_matches").set({ status: "completed", winner_seed: seed, decided_by: "bye", updated_at: now }).where("id", "=", m.id).execute();
+      // A bye never ends a tournament (two entrants at least), so placing it emits nothing.
       await placeWinner(trx, id, m.round, m.position, seed);
     }
     return true;

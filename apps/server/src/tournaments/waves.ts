@@ -8,10 +8,12 @@ import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { cancelExperienceRequest, createExperienceRequest } from "../evaluations/experience-requests.ts";
 import type { Seat } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
+import { withEvents } from "../events/record.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, TournamentEntrantsTable, TournamentMatchesTable, TournamentsTable } from "../store/schema.ts";
 import { decideMatch } from "./bracket.ts";
 import { nextRoundRobinRound, placeWinner } from "./propagate.ts";
+import { tournamentEnded, tournamentMatchDecided } from "./tournament-events.ts";
 
 type Bus = Pick<EventBus, "publish">;
 
@@ -27,7 +29,7 @@ export async function actorOf(db: Kysely<Database>, userId: string): Promise<Aut
 const seatOf = (e: TournamentEntrantsTable): Seat => ({ policyVersionId: e.policy_version_id, playerId: e.player_id, displayName: e.display_name });
 
 /** Decides the running matches whose wave has ended; true when any was decided. */
-async function settleWave(db: Kysely<Database>, t: TournamentsTable): Promise<boolean> {
+async function settleWave(db: Kysely<Database>, bus: Bus, t: TournamentsTable): Promise<boolean> {
   const running = await db.selectFrom("tournament_matches").selectAll().where("tournament_id", "=", t.id).where("status", "=", "running").execute();
   const waveIds = [...new Set(running.flatMap((m) => (m.experience_request_id ? [m.experience_request_id] : [])))];
   if (waveIds.length === 0) return false;
@@ -55,7 +57,7 @@ async function settleWave(db: Kysely<Database>, t: TournamentsTable): Promise<bo
   }
   const decided = running.filter((m): m is TournamentMatchesTable & { seed_a: number; seed_b: number } => m.experience_request_id !== null && endedIds.includes(m.experience_request_id) && m.seed_a !== null && m.seed_b !== null);
   if (decided.length === 0) return false;
-  await db.transaction().execute(async (trx) => {
+  await withEvents(db, bus, async (trx, emit) => {
     for (const m of decided) {
       const a = scoresBySeed.get(m.seed_a) ?? [];
       const b = scoresBySeed.get(m.seed_b) ?? [];
@@ -66,15 +68,22 @@ async function settleWave(db: Kysely<Database>, t: TournamentsTable): Promise<bo
         .where("id", "=", m.id)
         .where("status", "=", "running")
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) === 1 && t.format === "single_elimination") await placeWinner(trx, t.id, m.round, m.position, outcome.winnerSeed);
+      if (Number(res.numUpdatedRows) !== 1) continue;
+      await tournamentMatchDecided(trx, emit, t, await trx.selectFrom("tournament_matches").selectAll().where("id", "=", m.id).executeTakeFirstOrThrow());
+      if (t.format === "single_elimination" && (await placeWinner(trx, t.id, m.round, m.position, outcome.winnerSeed))) {
+        await tournamentEnded(trx, emit, t, "completed", { winnerSeed: outcome.winnerSeed });
+      }
     }
   });
   return true;
 }
 
-async function fail(db: Kysely<Database>, t: TournamentsTable, error: string): Promise<void> {
+async function fail(db: Kysely<Database>, bus: Bus, t: TournamentsTable, error: string): Promise<void> {
   const now = nowIso();
-  await db.updateTable("tournaments").set({ status: "failed", error, completed_at: now, updated_at: now }).where("id", "=", t.id).where("status", "=", "running").execute();
+  await withEvents(db, bus, async (trx, emit) => {
+    const res = await trx.updateTable("tournaments").set({ status: "failed", error, completed_at: now, updated_at: now }).where("id", "=", t.id).where("status", "=", "running").executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1) await tournamentEnded(trx, emit, t, "failed", { error });
+  });
 }
 
 /** Sends every ready match out as one experience request; the wave counter is compared and set,
@@ -123,7 +132,7 @@ export async function advance(db: Kysely<Database>, bus: Bus, tournamentId: stri
   for (let guard = 0; guard < 100; guard++) {
     const t = await db.selectFrom("tournaments").selectAll().where("id", "=", tournamentId).executeTakeFirst();
     if (!t || t.status !== "running") return;
-    await settleWave(db, t);
+    await settleWave(db, bus, t);
     const now = await db.selectFrom("tournaments").selectAll().where("id", "=", tournamentId).executeTakeFirstOrThrow();
     if (now.status !== "running") return;
     const playing = await db.selectFrom("tournament_matches").select("id").where("tournament_id", "=", t.id).where("status", "=", "running").executeTakeFirst();
@@ -134,7 +143,7 @@ export async function advance(db: Kysely<Database>, bus: Bus, tournamentId: stri
       return;
     }
     if (now.format === "round_robin") {
-      await nextRoundRobinRound(db, now.id);
+      await nextRoundRobinRound(db, bus, now.id);
       const after = await db.selectFrom("tournaments").select("status").where("id", "=", tournamentId).executeTakeFirstOrThrow();
       if (after.status !== "running") return;
     }
@@ -145,12 +154,12 @@ export async function advance(db: Kysely<Database>, bus: Bus, tournamentId: stri
       // The league's game, a policy or the runners' budget refused the wave: the tournament
       // cannot go on by itself; the reason is kept on it.
       const reason = error instanceof Error ? error.message : String(error);
-      await fail(db, now, `wave ${now.wave + 1} could not start: ${reason}`);
+      await fail(db, bus, now, `wave ${now.wave + 1} could not start: ${reason}`);
       return;
     }
     if (launched === null) {
       const ready = await db.selectFrom("tournament_matches").select("id").where("tournament_id", "=", t.id).where("status", "in", ["ready", "running"]).executeTakeFirst();
-      if (!ready) await fail(db, now, "no match is left to play, yet the final has no winner");
+      if (!ready) await fail(db, bus, now, "no match is left to play, yet the final has no winner");
       return;
     }
   }

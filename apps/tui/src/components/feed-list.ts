@@ -48,7 +48,15 @@ export function eventMark(type: CompetitionEventType): string {
       return "◆";
     case "experience_request_failed":
     case "experience_request_cancelled":
+    case "tournament_failed":
+    case "tournament_cancelled":
       return "✗";
+    case "tournament_started":
+      return "⚑";
+    case "tournament_match_decided":
+      return "⚔";
+    case "tournament_completed":
+      return "♛";
   }
 }
 

@@ -235,6 +235,11 @@ export const CompetitionEventType = z
     "experience_request_completed",
     "experience_request_failed",
     "experience_request_cancelled",
+    "tournament_started",
+    "tournament_match_decided",
+    "tournament_completed",
+    "tournament_cancelled",
+    "tournament_failed",
   ])
   .meta({ id: "CompetitionEventType" });
 
