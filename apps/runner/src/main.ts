@@ -57,6 +57,7 @@ try {
     workDir: settings.workDir,
     concurrency: settings.concurrency,
     runtime: settings.runtime,
+    episode: { artifactMaxBytes: settings.artifactMaxBytes },
     log,
     redactor,
   });

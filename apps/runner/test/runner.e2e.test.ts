@@ -219,3 +219,32 @@ describe("episodes on runners", () => {
     expect(stored.filter((entry) => readFileSync(join(entry.parentPath, entry.name)).includes(secret))).toEqual([]);
   });
 });
+
+describe("player artifacts", () => {
+  it("stores what a player uploads to COWORLD_PLAYER_ARTIFACT_UPLOAD_URL; an upload over the limit is refused and the episode still completes", async () => {
+    const owner = apiClient(server.url, server.adminToken);
+    const manifest = manifestOf(secretEchoDir) as { game: Record<string, unknown>; player: Record<string, unknown>[]; certification: Record<string, unknown> };
+    const quiet = manifest.player[0] ?? {};
+    const notes = await uploadCoworld(owner, secretEchoDir, {
+      ...manifest,
+      game: { ...manifest.game, version: "0.3.0" },
+      player: [...manifest.player, { ...quiet, id: "notes", name: "Notes", env: { ARTIFACT_BYTES: "2048" } }, { ...quiet, id: "hoarder", name: "Hoarder", env: { ARTIFACT_BYTES: "100000" } }],
+      certification: { ...manifest.certification, players: [{ player_id: "notes" }, { player_id: "hoarder" }] },
+    });
+    const runner = spawnRunner(server.url, token, ["--work-dir", workDir("artifacts"), "--artifact-max-bytes", "4096"]);
+    const verdict = await certify(owner, notes.id);
+    expect(verdict.state).toBe("certified");
+    const episodeId = verdict.episode_request_id ?? "";
+    expect((await owner.episodeRequests.get({ episode_request_id: episodeId })).status).toBe("completed");
+    const seats = await owner.episodeRequests.listPolicyArtifacts({ episode_request_id: episodeId });
+    expect(seats.map((s) => s.has_artifact)).toEqual([true, false]);
+    const stored = await owner.episodeRequests.getPolicyArtifact({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 0 });
+    expect(stored.byteLength).toBe(2048);
+    expect([...stored.slice(250, 253)]).toEqual([250, 0, 1]);
+    expect(await owner.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 0 })).toContain("artifact upload of 2048 bytes: 201");
+    expect(await owner.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 1 })).toContain("artifact upload of 100000 bytes: 413");
+    await expect(owner.episodeRequests.getPolicyArtifact({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 1 })).rejects.toMatchObject({ status: 404 });
+    runner.child.kill("SIGTERM");
+    await runner.exited;
+  });
+});

@@ -85,6 +85,7 @@ export const resources = {
   getEpisodeStats: ["episodeRequests", "getStats"],
   listPolicyArtifacts: ["episodeRequests", "listPolicyArtifacts"],
   getPolicyLog: ["episodeRequests", "getPolicyLog"],
+  getPolicyArtifact: ["episodeRequests", "getPolicyArtifact"],
   // Runner work queue (machine tokens)
   leaseJobs: ["runner", "lease"],
   heartbeatJob: ["runner", "heartbeat"],

@@ -249,6 +249,7 @@ describe("coworlds, the runner queue and episodes", () => {
     expect(Buffer.from(blob).equals(Buffer.from(bundle))).toBe(true);
     await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "replay", body: new TextEncoder().encode('{"turn":1}\n') });
     await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-log-0", body: new TextEncoder().encode("seat 0 says hi\n") });
+    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-artifact-1", body: new Uint8Array([1, 2, 3]) });
     expect((await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } })).status).toBe("completed");
     expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("certified");
 
@@ -261,6 +262,8 @@ describe("coworlds, the runner queue and episodes", () => {
     const seats = await admin.episodeRequests.listPolicyArtifacts({ episode_request_id: job.episode_request_id });
     expect(seats[0]?.has_log).toBe(true);
     expect(await admin.episodeRequests.getPolicyLog({ episode_request_id: job.episode_request_id, policy_version_id: seats[0]?.policy_version_id ?? "bundled", idx: 0 })).toBe("seat 0 says hi\n");
+    expect(seats.map((s) => s.has_artifact)).toEqual([false, true, false]);
+    expect([...(await admin.episodeRequests.getPolicyArtifact({ episode_request_id: job.episode_request_id, policy_version_id: seats[1]?.policy_version_id ?? "bundled", idx: 1 }))]).toEqual([1, 2, 3]);
     const listed: string[] = [];
     for await (const request of admin.episodeRequests.list.iterate({ limit: 1 })) listed.push(request.id);
     expect(listed).toContain(job.episode_request_id);

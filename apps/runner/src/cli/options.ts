@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Env, InvalidServerUrlError, resolveServer, resolveToken, SERVER_ENV, TOKEN_ENV } from "@gauntlet/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
 import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 
 export interface RunnerSettings {
@@ -14,6 +15,8 @@ export interface RunnerSettings {
   workDir: string;
   runnerId: string;
   graceMs: number;
+  /** The size limit of a player's artifact upload; 0 offers players no upload address. */
+  artifactMaxBytes: number;
   logFormat: "text" | "json";
   logLevel: LogLevel;
 }
@@ -56,6 +59,7 @@ interface Flags {
   workDir?: string;
   runnerId?: string;
   graceSeconds: number;
+  artifactMaxBytes: number;
   logFormat: "text" | "json";
   logLevel?: LogLevel;
 }
@@ -70,6 +74,7 @@ function command(writeOut: (text: string) => void): Command {
     .option("--work-dir <dir>", "bundles and episode files (default: a directory under the system's temp directory)")
     .option("--runner-id <id>", "this runner's name in leases (default: host name and process id)", runnerId)
     .option("--grace-seconds <s>", "on SIGTERM or SIGINT, how long running episodes may take to finish", seconds, 30)
+    .option("--artifact-max-bytes <n>", "size limit of a player's artifact upload (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers none", integer(0, 1024 * 1024 * 1024), DEFAULT_ARTIFACT_MAX_BYTES)
     .addOption(new Option("--log-format <format>", "log lines for people or for collectors").choices(["text", "json"]).default("text"))
     .addOption(new Option("--log-level <level>", "debug: each runnable's start and exit; info: a line per job (env LOG_LEVEL; default info)").choices(LOG_LEVELS))
     .helpOption("-h, --help", "show this help")
@@ -118,6 +123,7 @@ export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut
     workDir: resolve(flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`)),
     runnerId: flags.runnerId ?? `${hostname()}-${process.pid}`.slice(0, 100),
     graceMs: Math.round(flags.graceSeconds * 1000),
+    artifactMaxBytes: flags.artifactMaxBytes,
     logFormat: flags.logFormat,
     logLevel: flags.logLevel ?? logLevelFromEnv(env),
   };

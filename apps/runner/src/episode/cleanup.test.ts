@@ -128,7 +128,8 @@ describe("runEpisode ends what it started", () => {
         "NODE_COMPILE_CACHE",
         "PATH",
       ]);
-      expect(outcome.playerLogs[1]).toContain("env names: COWORLD_PLAYER_WS_URL,NODE_COMPILE_CACHE,PATH\n");
+      // The contract's two addresses (its game socket, its artifact upload) and nothing of the runner's.
+      expect(outcome.playerLogs[1]).toContain("env names: COWORLD_PLAYER_ARTIFACT_UPLOAD_URL,COWORLD_PLAYER_WS_URL,NODE_COMPILE_CACHE,PATH\n");
       const written = JSON.stringify([events, outcome.gameLog, outcome.playerLogs, outcome.status === "failed" ? outcome.error : ""]);
       expect(written).not.toContain(secret);
       expect(written).toContain("GRIDRUSH_API_KEY");

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { EpisodeErrorInfo, EpisodeResults } from "@gauntlet/core";
 import type { ValidateFunction } from "ajv";
+import { type ArtifactReceiver, DEFAULT_ARTIFACT_MAX_BYTES, startArtifactReceiver } from "./artifact-receiver.ts";
 import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "./episode-files.ts";
 import { buildGameConfig } from "./game-config.ts";
 import { compileSchema } from "./json-schema.ts";
@@ -95,6 +96,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const halt = haltOn(input.deadlineMs, input.signal);
   const game: { runnable: StartedRunnable | null } = { runnable: null };
   const players: (StartedRunnable | null)[] = input.players.map(() => null);
+  // Player artifacts on the process runtime: a container could not reach the runner's loopback.
+  const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
+  const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
   const marks = { started: t0, healthy: t0, ended: t0 };
 
   const start = async (spec: RunnableSpec): Promise<StartedRunnable> => {
@@ -130,8 +134,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     marks.healthy = performance.now();
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
+    const receiver = input.runtime === "process" && artifactMaxBytes > 0 ? await startArtifactReceiver(input.players.length, artifactMaxBytes) : null;
+    uploads.receiver = receiver;
     for (const [slot, player] of input.players.entries()) {
       const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
+      const upload: Record<string, string> = receiver ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) } : {};
       const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
       for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
       players[slot] = await start({
@@ -139,7 +146,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         run: runnable.run,
         image: runnable.image,
         cwd: player.cwd,
-        env: { ...runnable.env, ...player.env, COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}` },
+        env: { ...runnable.env, ...player.env, ...upload, COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}` },
         mountsWorkDir: false,
       });
     }
@@ -166,6 +173,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       }),
     );
     await runtime.dispose().catch((error: unknown) => emit({ type: "note", message: `cleanup: ${(error as Error).message}` }));
+    await uploads.receiver?.close();
     halt.dispose();
   }
 
@@ -182,6 +190,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     replay,
     gameLog: game.runnable?.log() ?? "",
     playerLogs: players.map((p) => p?.log() ?? ""),
+    playerArtifacts: uploads.receiver?.artifacts() ?? players.map(() => null),
     timings,
   };
   emit({

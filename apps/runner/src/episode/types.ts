@@ -38,6 +38,9 @@ export interface RunEpisodeInput {
   killGraceMs?: number | undefined;
   /** Cap of each log, in bytes. Default 1 MiB. */
   logCapBytes?: number | undefined;
+  /** The size limit of a player's artifact (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers no
+   * upload address. Default 10 MiB. Offered on the process runtime only. */
+  artifactMaxBytes?: number | undefined;
   /** The executor's own log: what it started and what happened. Never carries env values. */
   onEvent?: ((event: EpisodeEvent) => void) | undefined;
 }
@@ -47,6 +50,8 @@ interface Artifacts {
   gameLog: string;
   /** One per slot. */
   playerLogs: string[];
+  /** One per slot: what the player uploaded to its artifact address, or null. */
+  playerArtifacts: (Buffer | null)[];
   timings: EpisodeTimings;
 }
 

@@ -17,7 +17,7 @@ import type { Redactor } from "./redactor.ts";
 /** How a job left this runner. */
 export type JobEnd = "completed" | "failed" | "returned" | "lost" | "unreported";
 
-export type EpisodeSettings = Partial<Pick<RunEpisodeInput, "healthTimeoutMs" | "playerGraceMs" | "killGraceMs" | "logCapBytes">>;
+export type EpisodeSettings = Partial<Pick<RunEpisodeInput, "healthTimeoutMs" | "playerGraceMs" | "killGraceMs" | "logCapBytes" | "artifactMaxBytes">>;
 
 export interface JobDeps {
   queue: Queue;
@@ -138,6 +138,9 @@ async function uploadArtifacts(deps: JobDeps, jobId: string, outcome: EpisodeOut
   const text = (value: string) => Buffer.from(deps.redactor.redact(value), "utf8");
   const artifacts: [string, Uint8Array][] = [["logs", text(outcome.gameLog)]];
   outcome.playerLogs.forEach((log, slot) => artifacts.push([`policy-log-${slot}`, text(log)]));
+  outcome.playerArtifacts.forEach((bytes, slot) => {
+    if (bytes !== null) artifacts.push([`policy-artifact-${slot}`, bytes]);
+  });
   if (outcome.replay !== null) artifacts.push(["replay", outcome.replay]);
   if (outcome.status === "completed") artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
   await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(jobId, name, bytes)));

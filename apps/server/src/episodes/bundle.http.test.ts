@@ -41,13 +41,19 @@ describe("episode bundles", () => {
     const machine = await t.machineToken("bundle-uploader");
     const put = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, { method: "PUT", headers: { authorization: `Bearer ${machine}`, "content-type": "application/octet-stream" }, body: "REPLAY-BYTES" });
     expect(put.status).toBe(200);
+    const notes = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/policy-artifact-1`, { method: "PUT", headers: { authorization: `Bearer ${machine}`, "content-type": "application/octet-stream" }, body: "BOB-NOTES" });
+    expect(notes.status).toBe(200);
     expect(await runner.complete(job, [2, 1])).toBe(200);
 
     const all = await zipOf(`${t.url}/v2/episode-requests/${episodeId}/bundle`, tl.commissioner.token);
     expect(all.status).toBe(200);
     expect(all.type).toContain("application/zip");
-    expect(Object.keys(all.files).sort()).toEqual([`${episodeId}/game-config.json`, `${episodeId}/replay`, `${episodeId}/results.json`, `${episodeId}/spec.json`]);
+    expect(Object.keys(all.files).sort()).toEqual([`${episodeId}/game-config.json`, `${episodeId}/policy-artifacts/1`, `${episodeId}/replay`, `${episodeId}/results.json`, `${episodeId}/spec.json`]);
     expect(all.files[`${episodeId}/replay`]).toBe("REPLAY-BYTES");
+    expect(all.files[`${episodeId}/policy-artifacts/1`]).toBe("BOB-NOTES");
+    // A seat's artifact is for its policy's owner, the requester or an admin: not in a stranger's bundle.
+    const stranger = await t.newUser();
+    expect(Object.keys((await zipOf(`${t.url}/v2/episode-requests/${episodeId}/bundle`, stranger.token)).files)).not.toContain(`${episodeId}/policy-artifacts/1`);
     expect(JSON.parse(all.files[`${episodeId}/results.json`] ?? "{}")).toMatchObject({ scores: [2, 1] });
     expect(JSON.parse(all.files[`${episodeId}/spec.json`] ?? "{}")).toMatchObject({ coworld_id: tl.coworldId });
 

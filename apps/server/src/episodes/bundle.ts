@@ -1,7 +1,8 @@
 // An episode's artifacts as one zip, streamed as it is built (fflate): the derived spec and
-// game config, the stored results, replay, logs and error info, and the seats' policy logs for
-// those who may read them. Artifacts the episode does not have are left out.
+// game config, the stored results, replay, logs and error info, and the seats' policy logs and
+// uploaded artifacts for those who may read them. Artifacts the episode does not have are left out.
 import { PassThrough, type Readable } from "node:stream";
+import type { BundlePart } from "@gauntlet/core";
 import { Zip, ZipPassThrough } from "fflate";
 import type { Kysely } from "kysely";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
@@ -9,7 +10,12 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { derivedArtifact } from "./episodes.ts";
 
-export type BundlePart = "spec" | "game-config" | "results" | "replay" | "logs" | "error-info" | "policy-logs";
+
+/** The seat files of the bundle: each seat's stored artifact of that name, under that folder. */
+const SEAT_FILES = {
+  "policy-logs": { artifact: "policy-log", file: (position: number) => `policy-logs/${position}.txt` },
+  "policy-artifacts": { artifact: "policy-artifact", file: (position: number) => `policy-artifacts/${position}` },
+} as const;
 
 const FILE_NAMES: Record<string, string> = { spec: "spec.json", "game-config": "game-config.json", results: "results.json", replay: "replay", logs: "logs.txt", "error-info": "error-info.json" };
 
@@ -19,7 +25,8 @@ async function entries(db: Kysely<Database>, blobs: BlobStore, identity: Identit
   const out: { name: string; read: () => Promise<Buffer | null> }[] = [];
   for (const part of parts) {
     if (part === "spec" || part === "game-config") out.push({ name: FILE_NAMES[part] ?? part, read: () => derivedArtifact(db, row, part) });
-    else if (part === "policy-logs") {
+    else if (part === "policy-logs" || part === "policy-artifacts") {
+      const kind = SEAT_FILES[part];
       const seats = await db
         .selectFrom("episode_participants as ep")
         .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
@@ -29,8 +36,8 @@ async function entries(db: Kysely<Database>, blobs: BlobStore, identity: Identit
         .execute();
       for (const seat of seats) {
         const allowed = isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id || identity.userId === seat.owner_user_id);
-        const blob = stored.find((a) => a.name === `policy-log-${seat.position}`);
-        if (allowed && blob) out.push({ name: `policy-logs/${seat.position}.txt`, read: () => blobs.get(blob.sha256) });
+        const blob = stored.find((a) => a.name === `${kind.artifact}-${seat.position}`);
+        if (allowed && blob) out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
       }
     } else {
       const blob = stored.find((a) => a.name === part);

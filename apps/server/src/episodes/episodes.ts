@@ -301,8 +301,8 @@ export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequests
   }));
 }
 
-/** A seat's log: for the owner of the policy in that seat, the requester, or admins. */
-export async function policyLog(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<string> {
+/** A seat's own files (its log, its artifact) are for the owner of the policy in that seat, the requester, or admins. */
+async function assertSeatReader(db: Kysely<Database>, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number, what: string): Promise<void> {
   const seat = await db
     .selectFrom("episode_participants as ep")
     .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
@@ -314,8 +314,19 @@ export async function policyLog(db: Kysely<Database>, blobs: BlobStore, identity
   if (!seat || (seat.policy_version_id ?? "bundled") !== policyVersionId) throw notFound(`seat ${idx} with policy version ${policyVersionId} in episode request`, row.id);
   const allowed = isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id || identity.userId === seat.owner_user_id);
   if (!allowed) {
-    if (!isAuthenticated(identity)) throw notFound(`policy log of seat ${idx} in episode request`, row.id);
-    throw forbidden("Only the owner of this seat's policy, the requester or an admin reads its log.");
+    if (!isAuthenticated(identity)) throw notFound(`${what} of seat ${idx} in episode request`, row.id);
+    throw forbidden(`Only the owner of this seat's policy, the requester or an admin reads its ${what}.`);
   }
+}
+
+/** A seat's log. */
+export async function policyLog(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<string> {
+  await assertSeatReader(db, identity, row, policyVersionId, idx, "policy log");
   return (await readArtifact(db, blobs, row.id, `policy-log-${idx}`)).toString("utf8");
+}
+
+/** What a seat's player uploaded to its artifact address (404 when it uploaded nothing). */
+export async function policyArtifact(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<Buffer> {
+  await assertSeatReader(db, identity, row, policyVersionId, idx, "artifact");
+  return readArtifact(db, blobs, row.id, `policy-artifact-${idx}`);
 }

@@ -1,4 +1,4 @@
-import { derivedArtifact, episodeStats, episodeViews, getEpisodeRow, listEpisodeChanges, listEpisodes, policyArtifacts, policyLog, readArtifact } from "./episodes.ts";
+import { derivedArtifact, episodeStats, episodeViews, getEpisodeRow, listEpisodeChanges, listEpisodes, policyArtifact, policyArtifacts, policyLog, readArtifact } from "./episodes.ts";
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { episodeBundle } from "./bundle.ts";
 
@@ -28,4 +28,6 @@ export const episodeHandlers = defineHandlers({
   listPolicyArtifacts: async ({ identity, params, app }) => policyArtifacts(app.store.db, await getEpisodeRow(app.store.db, identity, params.episode_request_id)),
   getPolicyLog: async ({ identity, params, app }) =>
     policyLog(app.store.db, app.blobs, identity, await getEpisodeRow(app.store.db, identity, params.episode_request_id), params.policy_version_id, params.idx),
+  getPolicyArtifact: async ({ identity, params, app }) =>
+    policyArtifact(app.store.db, app.blobs, identity, await getEpisodeRow(app.store.db, identity, params.episode_request_id), params.policy_version_id, params.idx),
 });

@@ -52,7 +52,8 @@ export const EpisodeRequestPage = z
 
 export const ArtifactType = z.enum(["spec", "game-config", "logs", "error-info", "results", "replay"]);
 
-export const BundlePart = z.enum(["spec", "game-config", "results", "replay", "logs", "error-info", "policy-logs"]);
+export const BundlePart = z.enum(["spec", "game-config", "results", "replay", "logs", "error-info", "policy-logs", "policy-artifacts"]);
+export type BundlePart = z.infer<typeof BundlePart>;
 
 export const EpisodeBundleQuery = z.object({
   // A comma-separated list, or the key repeated (`include=results&include=replay`): the SDK

@@ -74,7 +74,7 @@ export const episodeOperations = {
     tag: "Episodes",
     summary: "A zip of the episode's artifacts, streamed",
     description:
-      "`include` is a comma-separated list of `spec, game-config, results, replay, logs, error-info, policy-logs` (default: all). Artifacts the episode does not have are left out. Policy logs are included only for those who may read them.",
+      "`include` is a comma-separated list of `spec, game-config, results, replay, logs, error-info, policy-logs, policy-artifacts` (default: all). Artifacts the episode does not have are left out. Policy logs and policy artifacts are included only for those who may read them.",
     auth: "optional",
     complexity: 20,
     params: EpisodeParams,
@@ -119,5 +119,18 @@ export const episodeOperations = {
     status: 200,
     response: z.string(),
     responseKind: "text",
+  }),
+  getPolicyArtifact: defineOperation({
+    id: "getPolicyArtifact",
+    method: "GET",
+    path: "/v2/episode-requests/{episode_request_id}/{policy_version_id}/policy-artifact/{idx}",
+    tag: "Episodes",
+    summary: "What the player in seat `idx` uploaded to its artifact address during the episode (the owner of that policy, the requester, or admins)",
+    auth: "optional",
+    complexity: 10,
+    params: EpisodeParams.extend({ policy_version_id: z.string().max(100), idx: z.coerce.number().int().min(0).max(1000) }),
+    status: 200,
+    response: Bytes,
+    responseKind: "bytes",
   }),
 } as const;
