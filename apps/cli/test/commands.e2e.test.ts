@@ -33,6 +33,7 @@ async function settleRound(roundId: string): Promise<void> {
     for (const job of jobs) {
       await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "replay", body: new TextEncoder().encode('{"turn":1}\n') });
       await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-log-0", body: new TextEncoder().encode("seat 0 thinking\n") });
+      await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-artifact-0", body: new TextEncoder().encode("seat 0 notes") });
       await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "cli", results: { scores: job.players.map((p) => 10 - p.position), winner_slot: 0, turns: 40, seed: 1 } } });
     }
   }
@@ -196,6 +197,9 @@ describe("leagues, coworlds, policies and league play", () => {
     expect(json(await cli(["episode", "show", episodeId, "--json"]))).toEqual(await sdk.episodeRequests.get({ episode_request_id: episodeId }));
     expect((await cli(["episode", "replay", episodeId])).stdout).toBe('{"turn":1}\n');
     expect((await cli(["episode", "logs", episodeId, "--seat", "0"])).stdout).toBe("seat 0 thinking\n");
+    expect((await cli(["episode", "artifact", episodeId, "--seat", "0"])).stdout).toBe("seat 0 notes");
+    const none = await cli(["episode", "artifact", episodeId, "--seat", "1"]);
+    expect([none.code, none.stderr.trim()]).toEqual([3, `gauntlet: seat 1 of ${episodeId} uploaded no artifact`]);
   });
 
   it("opens, claims, leaves, starts and cancels lobbies, and prints a play session's join address", async () => {

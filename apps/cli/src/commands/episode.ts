@@ -6,6 +6,18 @@ import { CliError, EXIT } from "../exit-codes.ts";
 import { note, printFields, printJson, printTable, shortTime } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
+/** The seat `--seat` names in an episode, with the client that found it (exit 2 or 3 when it is not there). */
+async function seatOf(id: string, seatText: string, cmd: Command) {
+  const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
+  const seat = Number(seatText);
+  if (!Number.isInteger(seat) || seat < 0) throw new CliError(`--seat: expected 0 or a positive whole number, got '${seatText}'`, EXIT.usage);
+  const client = await clientOf(cmd);
+  const seats = await client.episodeRequests.listPolicyArtifacts({ episode_request_id });
+  const chosen = seats.find((s) => s.position === seat);
+  if (!chosen) throw new CliError(`--seat: episode ${episode_request_id} has seats ${seats.map((s) => s.position).join(", ") || "none"}`, EXIT.notFound);
+  return { client, episode_request_id, chosen };
+}
+
 export const episode: CommandGroup = {
   register(program) {
     const group = program.command("episode").description("Episodes: single games between policies");
@@ -55,16 +67,22 @@ export const episode: CommandGroup = {
       .argument("<episode>", "episode id (ereq_…)")
       .option("--seat <n>", "the seat (0 first)", "0")
       .action(async (id: string, opts: { seat: string }, cmd: Command) => {
-        const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
-        const seat = Number(opts.seat);
-        if (!Number.isInteger(seat) || seat < 0) throw new CliError(`--seat: expected 0 or a positive whole number, got '${opts.seat}'`, EXIT.usage);
-        const client = await clientOf(cmd);
-        const seats = await client.episodeRequests.listPolicyArtifacts({ episode_request_id });
-        const chosen = seats.find((s) => s.position === seat);
-        if (!chosen) throw new CliError(`--seat: episode ${episode_request_id} has seats ${seats.map((s) => s.position).join(", ") || "none"}`, EXIT.notFound);
-        const log = await client.episodeRequests.getPolicyLog({ episode_request_id, policy_version_id: chosen.policy_version_id ?? "bundled", idx: seat });
-        if (wantsJson(cmd)) return printJson({ episode_request_id, seat, log });
+        const { client, episode_request_id, chosen } = await seatOf(id, opts.seat, cmd);
+        const log = await client.episodeRequests.getPolicyLog({ episode_request_id, policy_version_id: chosen.policy_version_id ?? "bundled", idx: chosen.position });
+        if (wantsJson(cmd)) return printJson({ episode_request_id, seat: chosen.position, log });
         process.stdout.write(log);
+      });
+
+    group
+      .command("artifact")
+      .description("Download what a seat's player uploaded during the episode (to standard output, or --output FILE)")
+      .argument("<episode>", "episode id (ereq_…)")
+      .option("--seat <n>", "the seat (0 first)", "0")
+      .option("-o, --output <file>", "write it to this file")
+      .action(async (id: string, opts: { seat: string; output?: string }, cmd: Command) => {
+        const { client, episode_request_id, chosen } = await seatOf(id, opts.seat, cmd);
+        if (!chosen.has_artifact) throw new CliError(`seat ${chosen.position} of ${episode_request_id} uploaded no artifact`, EXIT.notFound);
+        deliver(await client.episodeRequests.getPolicyArtifact({ episode_request_id, policy_version_id: chosen.policy_version_id ?? "bundled", idx: chosen.position }), opts.output);
       });
 
     group
@@ -83,7 +101,7 @@ export const episode: CommandGroup = {
       .description("Download a zip of an episode's artifacts (to standard output, or --output FILE)")
       .argument("<episode>", "episode id (ereq_…)")
       .option("-o, --output <file>", "write it to this file")
-      .option("--include <kinds>", "comma-separated: spec, game-config, results, replay, logs, error-info, policy-logs (default: all)")
+      .option("--include <kinds>", "comma-separated: spec, game-config, results, replay, logs, error-info, policy-logs, policy-artifacts (default: all)")
       .addHelpText("after", "\nExamples:\n  gauntlet episode bundle ereq_… -o episode.zip\n  gauntlet episode bundle ereq_… --include results,replay > episode.zip")
       .action(async (id: string, opts: { output?: string; include?: string }, cmd: Command) => {
         const episode_request_id = await checkId("episodeRequest", id, "EPISODE");
