@@ -1,5 +1,6 @@
 // Server configuration: command-line options first, then the environment, then defaults.
 import { resolve } from "node:path";
+import type { S3BlobStoreOptions } from "./blobs/s3-blob-store.ts";
 
 export interface ServerConfig {
   port: number;
@@ -24,6 +25,8 @@ export interface ServerConfig {
   validateResponses: boolean;
   /** A log line per request at info level (GAUNTLET_ACCESS_LOG=true, or log level debug/trace). */
   accessLog: boolean;
+  /** Where blobs live: `blobs/` in the data directory, or an S3-compatible bucket (GAUNTLET_BLOB_STORE=s3). */
+  blobStore: { kind: "directory" } | ({ kind: "s3" } & S3BlobStoreOptions);
 }
 
 export type Env = Record<string, string | undefined>;
@@ -38,6 +41,30 @@ function list(value: string | undefined, fallback: string[]): string[] {
 function schemaName(value: string | undefined): string | undefined {
   if (value !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new Error(`invalid database schema name: ${value} (lowercase letters, digits, _)`);
   return value;
+}
+
+/** GAUNTLET_BLOB_STORE=s3 and its GAUNTLET_S3_* settings; every missing one is named at once. */
+function blobStoreFrom(env: Env): ServerConfig["blobStore"] {
+  const kind = env.GAUNTLET_BLOB_STORE?.trim() || "directory";
+  if (kind === "directory") return { kind };
+  if (kind !== "s3") throw new Error(`GAUNTLET_BLOB_STORE must be directory or s3, not ${JSON.stringify(env.GAUNTLET_BLOB_STORE)}`);
+  const required = ["GAUNTLET_S3_ENDPOINT", "GAUNTLET_S3_BUCKET", "GAUNTLET_S3_ACCESS_KEY_ID", "GAUNTLET_S3_SECRET_ACCESS_KEY"] as const;
+  const missing = required.filter((name) => !env[name]?.trim());
+  if (missing.length) throw new Error(`GAUNTLET_BLOB_STORE=s3 needs ${missing.join(", ")}`);
+  const endpoint = env.GAUNTLET_S3_ENDPOINT?.trim() ?? "";
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error(`GAUNTLET_S3_ENDPOINT must be an http(s) address, not ${JSON.stringify(endpoint)}`);
+  const pathStyle = env.GAUNTLET_S3_PATH_STYLE?.trim() ?? "true";
+  if (pathStyle !== "true" && pathStyle !== "false") throw new Error(`GAUNTLET_S3_PATH_STYLE must be true or false, not ${JSON.stringify(pathStyle)}`);
+  return {
+    kind,
+    endpoint,
+    bucket: env.GAUNTLET_S3_BUCKET?.trim() ?? "",
+    region: env.GAUNTLET_S3_REGION?.trim() || "us-east-1",
+    accessKeyId: env.GAUNTLET_S3_ACCESS_KEY_ID?.trim() ?? "",
+    secretAccessKey: env.GAUNTLET_S3_SECRET_ACCESS_KEY?.trim() ?? "",
+    ...(env.GAUNTLET_S3_PREFIX?.trim() ? { prefix: env.GAUNTLET_S3_PREFIX.trim() } : {}),
+    pathStyle: pathStyle === "true",
+  };
 }
 
 export function resolveConfig(options: Partial<ServerConfig>, env: Env = process.env): ServerConfig {
@@ -58,5 +85,6 @@ export function resolveConfig(options: Partial<ServerConfig>, env: Env = process
     corsOrigins: options.corsOrigins ?? (env.GAUNTLET_CORS_ORIGINS ? env.GAUNTLET_CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean) : []),
     validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES === "true",
     accessLog: options.accessLog ?? env.GAUNTLET_ACCESS_LOG === "true",
+    blobStore: options.blobStore ?? blobStoreFrom(env),
   };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadSecretBox } from "./auth/secret-box.ts";
 import { DirectoryBlobStore } from "./blobs/blob-store.ts";
+import { S3BlobStore } from "./blobs/s3-blob-store.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { buildApp } from "./app.ts";
@@ -91,7 +92,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const { app, context } = await buildApp({
       config,
       store,
-      blobs: new DirectoryBlobStore(join(config.dataDir, "blobs")),
+      blobs: config.blobStore.kind === "s3" ? new S3BlobStore(config.blobStore) : new DirectoryBlobStore(join(config.dataDir, "blobs")),
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,

@@ -20,6 +20,13 @@ export interface BlobStore {
   has(sha256: string): Promise<boolean>;
   /** Where the blob lives, as an address to show (`blobs://sha256/…` for the directory store). */
   uri(sha256: string): string;
+  /**
+   * A signed, expiring address where a client PUTs an object under `key` itself, for a store a
+   * client can reach (S3). Absent for the directory store: the server takes such uploads.
+   */
+  presignPut?(key: string, expiresSeconds: number): Promise<string>;
+  /** The object a client PUT under `key` through `presignPut`, or null when there is none yet. */
+  readUpload?(key: string): Promise<Buffer | null>;
 }
 
 const HASH = /^[0-9a-f]{64}$/;

@@ -25,7 +25,7 @@ function sign(key: string, uploadId: string, expires: number): string {
   return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
 }
 
-export async function startBulkUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, base: string, now = new Date()): Promise<BulkUploadStarted> {
+export async function startBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, base: string, now = new Date()): Promise<BulkUploadStarted> {
   const id = randomUUID();
   const expires = Math.floor(now.getTime() / 1000) + UPLOAD_URL_SECONDS;
   const row: BulkUploadsTable = {
@@ -43,7 +43,10 @@ export async function startBulkUpload(db: Kysely<Database>, identity: Authentica
     completed_at: null,
   };
   await db.insertInto("bulk_uploads").values(row).execute();
-  const upload_url = `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${sign(row.signing_key, id, expires)}`;
+  // A store clients can reach (S3) signs the address itself: the file goes straight to the bucket.
+  const upload_url = blobs.presignPut
+    ? await blobs.presignPut(row.s3_key, UPLOAD_URL_SECONDS)
+    : `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${sign(row.signing_key, id, expires)}`;
   return { upload_url, s3_key: row.s3_key, upload_id: id, expires_at: row.expires_at };
 }
 
@@ -166,12 +169,23 @@ export async function insertRows(trx: Transaction<Database>, rows: IngestRows): 
   await insertBatches(trx, rows.participants, PARTICIPANT_BATCH, (batch) => trx.insertInto("episode_participants").values(batch).compile());
 }
 
+/** A file PUT to a presigned address: kept content-addressed like the server's own uploads. */
+async function takePresignedUpload(db: Kysely<Database>, blobs: BlobStore, row: BulkUploadsTable): Promise<void> {
+  const bytes = await blobs.readUpload?.(row.s3_key);
+  if (!bytes) return;
+  const blob = await blobs.put(bytes);
+  await db.updateTable("bulk_uploads").set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size }).where("id", "=", row.id).where("status", "=", "started").execute();
+}
+
 export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, uploadId: string): Promise<BulkUploadCompleted> {
   const row = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst();
   if (!row || (row.user_id !== identity.userId && !identity.isAdmin)) throw notFound("bulk upload", uploadId);
   if (row.status === "completed") return { episodes_created: row.episodes_created ?? 0, duckdb_s3_uri: row.duckdb_uri ?? "" };
-  if (row.status !== "uploaded" || !row.sha256) throw conflict(`bulk upload ${uploadId} has no file yet: PUT the DuckDB file to its upload_url first`, "upload_incomplete");
-  const bytes = await blobs.get(row.sha256);
+  if (row.status === "started" && blobs.readUpload) await takePresignedUpload(db, blobs, row);
+  const uploaded = await db.selectFrom("bulk_uploads").select(["status", "sha256"]).where("id", "=", uploadId).executeTakeFirstOrThrow();
+  if (uploaded.status === "completed") return completeBulkUpload(db, blobs, identity, uploadId);
+  if (uploaded.status !== "uploaded" || !uploaded.sha256) throw conflict(`bulk upload ${uploadId} has no file yet: PUT the DuckDB file to its upload_url first`, "upload_incomplete");
+  const bytes = await blobs.get(uploaded.sha256);
   if (!bytes) throw conflict(`the file of bulk upload ${uploadId} is missing from the blob store`);
   const dir = await mkdtemp(join(tmpdir(), "gauntlet-bulk-"));
   let episodes: UploadedEpisode[];
@@ -184,7 +198,7 @@ export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore,
   }
   await checkReferences(db, episodes);
   const rows = await ingestRows(db, row.user_id, uploadId, episodes);
-  const uri = blobs.uri(row.sha256);
+  const uri = blobs.uri(uploaded.sha256);
   const done = await db.transaction().execute(async (trx) => {
     // The claim comes first: a second completion waits here, then finds nothing to claim.
     const claimed = await trx

@@ -12,7 +12,7 @@ export const experienceRequestHandlers = defineHandlers({
 });
 
 export const bulkUploadHandlers = defineHandlers({
-  startBulkUpload: async ({ identity, app, request }) => startBulkUpload(app.store.db, identity, app.baseUrl(request)),
+  startBulkUpload: async ({ identity, app, request }) => startBulkUpload(app.store.db, app.blobs, identity, app.baseUrl(request)),
   putBulkUploadFile: async ({ params, query, body, app }) => putBulkUploadFile(app.store.db, app.blobs, params.upload_id, query.expires, query.signature, body),
   completeBulkUpload: async ({ identity, body, app }) => completeBulkUpload(app.store.db, app.blobs, identity, body.upload_id),
 });
