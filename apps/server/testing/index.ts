@@ -11,4 +11,3 @@ export * from "./test-store.ts";
 export { packDirectory } from "../src/blobs/tarball.ts";
 export * from "./test-episode-file.ts";
 export * from "./runner-process.ts";
-export * from "./s3-server.ts";
