@@ -35,9 +35,12 @@ function printTournament(t: Tournament): void {
     printTable(["seed", "entrant", "policy version"], t.entrants.map((e) => [e.seed, e.display_name, e.policy_version_id]), "no entrants");
     return;
   }
+  // The bracket column only where there is more than one bracket (double elimination).
+  const brackets = t.format === "double_elimination";
+  const stage = (m: Tournament["matches"][number]) => (brackets ? [m.bracket, m.round] : [m.round]);
   printTable(
-    ["round", "a", "b", "score a", "score b", "status", "winner", "decided by"],
-    t.matches.map((m) => [m.round, name(m.seed_a), name(m.seed_b), score(m.score_a), score(m.score_b), m.status, m.winner_seed === null ? "" : name(m.winner_seed), m.decided_by ?? ""]),
+    [...(brackets ? ["bracket"] : []), "round", "a", "b", "score a", "score b", "status", "winner", "decided by"],
+    t.matches.map((m) => [...stage(m), name(m.seed_a), name(m.seed_b), score(m.score_a), score(m.score_b), m.status, m.winner_seed === null ? "" : name(m.winner_seed), m.decided_by ?? ""]),
   );
 }
 

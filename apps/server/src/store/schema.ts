@@ -1,7 +1,7 @@
 // Table shapes for Kysely. JSON documents are stored as text and booleans as 0/1 integers so
 // that one migration set and one set of queries serve SQLite and PostgreSQL alike. Status
 // columns take their values from the contract's enums, so a read needs no cast.
-import type { Certification, ContentFormat, Forum, LobbySeatKind, LobbyStatus, PlayModuleKind, PlaySessionStatus, Reporter, ReporterRun, TournamentFormat, TournamentMatchStatus, TournamentStatus, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
+import type { Certification, ContentFormat, Forum, LobbySeatKind, LobbyStatus, PlayModuleKind, PlaySessionStatus, Reporter, ReporterRun, TournamentBracket, TournamentFormat, TournamentMatchStatus, TournamentStatus, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
 
 export interface UsersTable {
   id: string;
@@ -744,6 +744,7 @@ export interface TournamentEntrantsTable {
 export interface TournamentMatchesTable {
   id: string;
   tournament_id: string;
+  bracket: TournamentBracket;
   round: number;
   position: number;
   status: TournamentMatchStatus;

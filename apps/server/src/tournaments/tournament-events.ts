@@ -25,6 +25,9 @@ export async function tournamentStarted(trx: Transaction<Database>, emit: Emit, 
   });
 }
 
+const stage = (m: Pick<TournamentMatchesTable, "bracket" | "round">): string =>
+  m.bracket === "final" ? "grand final" : m.bracket === "main" ? `round ${m.round}` : `${m.bracket} bracket round ${m.round}`;
+
 export async function tournamentMatchDecided(trx: Transaction<Database>, emit: Emit, t: Tournament, match: TournamentMatchesTable): Promise<void> {
   const { league, bySeed, nameOf } = await scope(trx, t);
   const winner = match.winner_seed === null ? undefined : bySeed.get(match.winner_seed);
@@ -32,11 +35,12 @@ export async function tournamentMatchDecided(trx: Transaction<Database>, emit: E
   emit({
     type: "tournament_match_decided",
     refs: { league, ...(winner?.player_id ? { player: { id: winner.player_id, name: winner.display_name } } : {}) },
-    headline: `${t.name}, round ${match.round}: ${nameOf(match.winner_seed)} beat ${nameOf(match.winner_seed === match.seed_a ? match.seed_b : match.seed_a)}`,
+    headline: `${t.name}, ${stage(match)}: ${nameOf(match.winner_seed)} beat ${nameOf(match.winner_seed === match.seed_a ? match.seed_b : match.seed_a)}`,
     summary: how,
     payload: {
       tournament_id: t.id,
       match_id: match.id,
+      bracket: match.bracket,
       round: match.round,
       position: match.position,
       status: match.status,

@@ -1,6 +1,7 @@
 // Tournaments over real HTTP with a scripted runner (SQLite, or PostgreSQL when DATABASE_URL is
-// set): the states and their 409s, who may change one, formats refused, a whole bracket with
-// byes played wave by wave, and a void match that the higher seed wins.
+// set): the states and their 409s, who may change one, unknown formats refused, a whole bracket
+// with byes played wave by wave, a void match that the higher seed wins, a round robin and a
+// double elimination.
 import type { CompetitionEvent, ExperienceRequestDetail, LeasedJob, Tournament } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, http } from "../../testing/http.ts";
@@ -177,6 +178,61 @@ describe("tournament states", () => {
     expect((await tournamentEvents(cup.id)).map((e) => e.event_type)).toEqual(["tournament_started", ...Array<string>(3).fill("tournament_match_decided"), "tournament_completed"]);
   }, 120_000);
 
+  it("plays a double elimination: a loser's second life in the losers bracket, then the grand final", async () => {
+    const cup = (await create({ name: "Second Chance Cup", format: "double_elimination", policy_version_ids: versions(4) })).body;
+    const locked = (await act(cup.id, "lock")).body;
+    const stages = (x: Tournament) => x.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.winner_seed]);
+    expect(stages(locked)).toEqual([
+      ["winners", 1, 1, 4, "ready", null],
+      ["winners", 1, 2, 3, "ready", null],
+      ["winners", 2, null, null, "pending", null],
+      ["losers", 1, null, null, "pending", null],
+      ["losers", 2, null, null, "pending", null],
+      ["final", 1, null, null, "pending", null],
+    ]);
+    expect((await act(cup.id, "start")).body.waves).toHaveLength(1);
+    // Bob beats everyone; Ann loses to Bob in the winners final, comes back through the losers
+    // bracket, and meets Bob again in the grand final.
+    const done = await playOut(cup.id, byStrength({ Bob: 9, Ann: 5, Cid: 3, Dee: 1 }));
+    expect(done.status, done.error ?? "").toBe("completed");
+    expect(stages(done)).toEqual([
+      ["winners", 1, 1, 4, "completed", 1],
+      ["winners", 1, 2, 3, "completed", 2],
+      ["winners", 2, 1, 2, "completed", 2],
+      ["losers", 1, 4, 3, "completed", 3],
+      ["losers", 2, 3, 1, "completed", 1],
+      ["final", 1, 2, 1, "completed", 2],
+    ]);
+    // The winners final and the first losers round play in one wave: each entrant once.
+    expect(done.waves).toHaveLength(4);
+    expect(done.winner?.display_name).toBe("Bob");
+    const story = await tournamentEvents(cup.id);
+    expect(story.map((e) => e.event_type)).toEqual(["tournament_started", ...Array<string>(6).fill("tournament_match_decided"), "tournament_completed"]);
+    expect(story.map((e) => e.headline)).toContain(`${cup.name}, grand final: Bob beat Ann`);
+    expect(story.map((e) => e.headline)).toContain(`${cup.name}, losers bracket round 2: Ann beat Cid`);
+  }, 120_000);
+
+  it("plays out the byes of a double elimination at lock, in both brackets", async () => {
+    const cup = (await create({ name: "Three", format: "double_elimination", policy_version_ids: versions(3) })).body;
+    const locked = (await act(cup.id, "lock")).body;
+    expect(locked.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.decided_by])).toEqual([
+      ["winners", 1, 1, null, "completed", "bye"],
+      ["winners", 1, 2, 3, "ready", null],
+      ["winners", 2, 1, null, "pending", null],
+      // Seed 1's bye drops nobody: the loser of 2 v 3 goes through the first losers round alone.
+      ["losers", 1, null, null, "pending", null],
+      ["losers", 2, null, null, "pending", null],
+      ["final", 1, null, null, "pending", null],
+    ]);
+    await act(cup.id, "start");
+    const done = await playOut(cup.id, byStrength({ Ann: 3, Bob: 2, Cid: 1 }));
+    expect(done.status).toBe("completed");
+    expect(done.winner?.display_name).toBe("Ann");
+    // 2n − 2 matches played, the byes aside.
+    expect(done.matches.filter((m) => m.decided_by === "score")).toHaveLength(4);
+    expect(done.matches.find((m) => m.bracket === "losers" && m.round === 1)).toMatchObject({ seed_a: null, seed_b: 3, winner_seed: 3, decided_by: "bye" });
+  }, 120_000);
+
   it("cancels from draft, locked or running, withdrawing the wave that plays", async () => {
     const draft = (await create({ name: "Never", format: "single_elimination", policy_version_ids: versions(2) })).body;
     expect((await act(draft.id, "cancel")).body.status).toBe("cancelled");
@@ -239,16 +295,17 @@ describe("who may change a tournament", () => {
 });
 
 describe("bad input", () => {
-  it("refuses formats not served, and unknown ones, naming body.format", async () => {
-    for (const format of ["double_elimination", "swiss"]) {
-      const res = await create({ name: "Cup", format, policy_version_ids: versions(2) });
-      expect(res.status, format).toBe(422);
-      expect(res.body.detail.some((d) => d.loc.join(".") === "body.format"), res.text).toBe(true);
-    }
+  it("refuses unknown formats, naming body.format, in a create and in a change", async () => {
+    const res = await create({ name: "Cup", format: "swiss", policy_version_ids: versions(2) });
+    expect(res.status).toBe(422);
+    expect(res.body.detail.some((d) => d.loc.join(".") === "body.format"), res.text).toBe(true);
     const draft = (await create({ name: "Cup", format: "single_elimination", policy_version_ids: versions(2) })).body;
-    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, { format: "double_elimination" });
+    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, { format: "knockout" });
     expect(patched.status).toBe(422);
     expect(patched.body.detail[0]?.loc).toEqual(["body", "format"]);
+    const changed = await api().patch<Tournament>(`/v2/tournaments/${draft.id}`, { format: "double_elimination" });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.format).toBe("double_elimination");
   });
 
   it("names the entrants that are wrong, and a wave too big for one experience request", async () => {

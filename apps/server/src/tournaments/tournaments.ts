@@ -1,7 +1,7 @@
 // Tournaments in the store: who may see and change them, entrants and their seeding, the
 // draft's edits, the draw at lock (an elimination bracket or a round-robin schedule), and the
 // view with the matches and the winner.
-import { MAX_EXPERIENCE_EPISODES, newId, type BodyOf, type Tournament, type TournamentEntrant, type TournamentFormat } from "@gauntlet/core";
+import { MAX_EXPERIENCE_EPISODES, newId, type BodyOf, type Tournament, type TournamentEntrant } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
@@ -10,18 +10,10 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, LeaguesTable, TournamentEntrantsTable, TournamentMatchesTable, TournamentsTable } from "../store/schema.ts";
 import { drawRoundRobin, drawSingleElimination } from "./bracket.ts";
-import { placeWinner } from "./propagate.ts";
+import { drawDoubleElimination } from "./double-elimination.ts";
+import { placeWinner, syncDoubleElimination } from "./propagate.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** The formats served; the others of the contract are refused (422 on `format`) rather than half-played. */
-const SERVED_FORMATS: readonly TournamentFormat[] = ["single_elimination", "round_robin"];
-
-function assertFormat(format: TournamentFormat): void {
-  if (!SERVED_FORMATS.includes(format)) {
-    throw invalidInput(["body", "format"], `format ${format} is not served yet (served: ${SERVED_FORMATS.join(", ")})`, "value_error", format);
-  }
-}
 
 /** A wave seats each entrant at most once, so it holds at most ⌊n/2⌋ matches: that many times the
  * episodes per match must fit in one experience request. */
@@ -61,11 +53,13 @@ async function entrantsFor(db: Kysely<Database>, league: LeaguesTable, ids: read
   return ids ? { seeding: "given", entrants: await givenEntrants(db, ids) } : { seeding: "standings", entrants: await standingsEntrants(db, league) };
 }
 
+const BRACKET_ORDER: Record<TournamentMatchesTable["bracket"], number> = { main: 0, winners: 1, losers: 2, final: 3 };
+
 export async function tournamentViews(db: Kysely<Database>, rows: readonly TournamentsTable[]): Promise<Tournament[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const entrants = await db.selectFrom("tournament_entrants").selectAll().where("tournament_id", "in", ids).orderBy("seed").execute();
-  const matches = await db.selectFrom("tournament_matches").selectAll().where("tournament_id", "in", ids).orderBy("round").orderBy("position").execute();
+  const matches = (await db.selectFrom("tournament_matches").selectAll().where("tournament_id", "in", ids).orderBy("round").orderBy("position").execute()).sort((x, y) => BRACKET_ORDER[x.bracket] - BRACKET_ORDER[y.bracket]);
   return rows.map((row) => {
     const own = entrants.filter((e) => e.tournament_id === row.id).map((e): TournamentEntrant => ({ seed: e.seed, policy_version_id: e.policy_version_id, player_id: e.player_id, display_name: e.display_name }));
     const bracket = matches.filter((m) => m.tournament_id === row.id);
@@ -83,6 +77,7 @@ export async function tournamentViews(db: Kysely<Database>, rows: readonly Tourn
       entrants: own,
       matches: bracket.map((m) => ({
         id: m.id,
+        bracket: m.bracket,
         round: m.round,
         position: m.position,
         status: m.status as Tournament["matches"][number]["status"],
@@ -134,7 +129,6 @@ export const wrongState = (row: Pick<TournamentsTable, "id" | "status">, action:
 
 export async function createTournament(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, body: BodyOf<"createTournament">): Promise<Tournament> {
   const league = await getCommissionedLeagueRow(db, identity, leagueId);
-  assertFormat(body.format);
   const { seeding, entrants } = await entrantsFor(db, league, body.policy_version_ids);
   assertWaveFits(entrants.length, body.episodes_per_match);
   const now = nowIso();
@@ -177,7 +171,6 @@ export async function getTournament(db: Kysely<Database>, identity: Identity, id
 export async function updateTournament(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, patch: BodyOf<"updateTournament">): Promise<Tournament> {
   const row = await changeableTournamentRow(db, identity, id);
   if (row.status !== "draft") throw wrongState(row, "a change", ["draft"]);
-  if (patch.format !== undefined) assertFormat(patch.format);
   const league = await db.selectFrom("leagues").selectAll().where("id", "=", row.league_id).executeTakeFirstOrThrow();
   const reseed = patch.policy_version_ids !== undefined ? await entrantsFor(db, league, patch.policy_version_ids) : null;
   const count = reseed ? reseed.entrants.length : Number((await db.selectFrom("tournament_entrants").select((eb) => eb.fn.countAll().as("n")).where("tournament_id", "=", id).executeTakeFirstOrThrow()).n);
@@ -203,6 +196,22 @@ export async function updateTournament(db: Kysely<Database>, identity: Authentic
   return tournamentView(db, now);
 }
 
+/** A match of the draw before anything is known of it. */
+const emptyMatch = (tournamentId: string, now: string): Omit<TournamentMatchesTable, "id" | "round" | "position"> => ({
+  tournament_id: tournamentId,
+  bracket: "main",
+  status: "pending",
+  seed_a: null,
+  seed_b: null,
+  winner_seed: null,
+  decided_by: null,
+  score_a: null,
+  score_b: null,
+  episodes_completed: 0,
+  experience_request_id: null,
+  updated_at: now,
+});
+
 /** draft → locked: the entrants are final and the bracket is drawn; byes are decided at once. */
 export async function lockTournament(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<Tournament> {
   const row = await changeableTournamentRow(db, identity, id);
@@ -212,22 +221,26 @@ export async function lockTournament(db: Kysely<Database>, identity: Authenticat
     if (Number(res.numUpdatedRows) !== 1) return false;
     const count = Number((await trx.selectFrom("tournament_entrants").select((eb) => eb.fn.countAll().as("n")).where("tournament_id", "=", id).executeTakeFirstOrThrow()).n);
     const { format } = await trx.selectFrom("tournaments").select("format").where("id", "=", id).executeTakeFirstOrThrow();
+    if (format === "double_elimination") {
+      const draw = drawDoubleElimination(count);
+      await trx
+        .insertInto("tournament_matches")
+        .values(draw.map((m) => ({ ...emptyMatch(id, now), id: `${id}_${m.key}`, bracket: m.bracket, round: m.round, position: m.position, seed_a: m.a.kind === "seed" ? m.a.seed : null, seed_b: m.b.kind === "seed" ? m.b.seed : null })))
+        .execute();
+      // Readies the first round and plays out its byes (and the empty matches they leave in the
+      // losers bracket); two entrants at least, so this never ends the tournament.
+      await syncDoubleElimination(trx, id);
+      return true;
+    }
     const draw = format === "round_robin" ? drawRoundRobin(count) : drawSingleElimination(count);
     const matches: TournamentMatchesTable[] = draw.map((m) => ({
+      ...emptyMatch(id, now),
       id: `${id}_r${m.round}m${m.position}`,
-      tournament_id: id,
       round: m.round,
       position: m.position,
       status: m.round === 1 && m.seedA !== null && m.seedB !== null ? "ready" : "pending",
       seed_a: m.seedA,
       seed_b: m.seedB,
-      winner_seed: null,
-      decided_by: null,
-      score_a: null,
-      score_b: null,
-      episodes_completed: 0,
-      experience_request_id: null,
-      updated_at: now,
     }));
     await trx.insertInto("tournament_matches").values(matches).execute();
     for (const m of matches) {

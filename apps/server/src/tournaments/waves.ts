@@ -12,7 +12,7 @@ import { withEvents } from "../events/record.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, TournamentEntrantsTable, TournamentMatchesTable, TournamentsTable } from "../store/schema.ts";
 import { decideMatch } from "./bracket.ts";
-import { nextRoundRobinRound, placeWinner } from "./propagate.ts";
+import { nextRoundRobinRound, placeWinner, syncDoubleElimination } from "./propagate.ts";
 import { tournamentEnded, tournamentMatchDecided } from "./tournament-events.ts";
 
 type Bus = Pick<EventBus, "publish">;
@@ -73,6 +73,10 @@ async function settleWave(db: Kysely<Database>, bus: Bus, t: TournamentsTable): 
       if (t.format === "single_elimination" && (await placeWinner(trx, t.id, m.round, m.position, outcome.winnerSeed))) {
         await tournamentEnded(trx, emit, t, "completed", { winnerSeed: outcome.winnerSeed });
       }
+    }
+    if (t.format === "double_elimination") {
+      const champion = await syncDoubleElimination(trx, t.id);
+      if (champion !== null) await tournamentEnded(trx, emit, t, "completed", { winnerSeed: champion });
     }
   });
   return true;

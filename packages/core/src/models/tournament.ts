@@ -12,6 +12,9 @@ export const MAX_EPISODES_PER_MATCH = 9;
 export const TournamentFormat = z.enum(["single_elimination", "double_elimination", "round_robin"]).meta({ id: "TournamentFormat" });
 export const TournamentStatus = z.enum(["draft", "locked", "running", "completed", "cancelled", "failed"]).meta({ id: "TournamentStatus" });
 export const TournamentMatchStatus = z.enum(["pending", "ready", "running", "completed", "void"]).meta({ id: "TournamentMatchStatus" });
+export const TournamentBracket = z
+  .enum(["main", "winners", "losers", "final"])
+  .meta({ id: "TournamentBracket", description: "`main` in single elimination and round robin; in double elimination the winners bracket, the losers bracket, or the grand final." });
 export const TournamentMatchDecision = z
   .enum(["bye", "score", "tie_higher_seed", "void_higher_seed"])
   .meta({ id: "TournamentMatchDecision", description: "How the winner was decided: a bye, the higher mean score, a tie (the higher seed advances), or a void match — no episode completed (the higher seed advances)." });
@@ -57,7 +60,8 @@ export const TournamentEntrant = z
 export const TournamentMatch = z
   .object({
     id: z.string(),
-    round: z.number().int().min(1).meta({ description: "1 is the first round; in an elimination bracket the final is the last, in a round robin each round is one wave." }),
+    bracket: TournamentBracket,
+    round: z.number().int().min(1).meta({ description: "1 is the first round of its bracket; in an elimination bracket the final is the last, in a round robin each round is one wave." }),
     position: z.number().int().min(0).meta({ description: "Place in its round, top of the bracket first." }),
     status: TournamentMatchStatus,
     seed_a: z.number().int().nullable().meta({ description: "The entrant in the first slot, by seed; null until decided by the matches before." }),
@@ -106,3 +110,4 @@ export type TournamentFormat = z.infer<typeof TournamentFormat>;
 export type TournamentStatus = z.infer<typeof TournamentStatus>;
 export type TournamentMatchStatus = z.infer<typeof TournamentMatchStatus>;
 export type TournamentMatchDecision = z.infer<typeof TournamentMatchDecision>;
+export type TournamentBracket = z.infer<typeof TournamentBracket>;

@@ -8,6 +8,7 @@ import { forumsWikis } from "./006-forums-wikis.ts";
 import { tournamentsCampaign } from "./007-tournaments-campaign.ts";
 import { lobbiesPlay } from "./008-lobbies-play.ts";
 import { tournaments } from "./009-tournaments.ts";
+import { doubleElimination } from "./010-double-elimination.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "007-tournaments-campaign": tournamentsCampaign,
   "008-lobbies-play": lobbiesPlay,
   "009-tournaments": tournaments,
+  "010-double-elimination": doubleElimination,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -30,7 +30,7 @@ export const tournamentOperations = {
     path: "/v2/leagues/{league_id}/tournaments",
     tag: "Tournaments",
     summary: "Create a tournament in draft",
-    description: `Entrants are \`policy_version_ids\` in seed order, or else the league's competing champions seeded by its standings. Formats: \`single_elimination\` and \`round_robin\` (\`double_elimination\` is refused with 422 on \`format\` until served). ${CHANGES}`,
+    description: `Entrants are \`policy_version_ids\` in seed order, or else the league's competing champions seeded by its standings. Formats: \`single_elimination\`; \`double_elimination\` (a winners bracket, a losers bracket that gives every entrant a second life, and one grand final between their champions with no bracket reset); \`round_robin\` (every pair once; the most matches won takes it, equal wins go to the higher seed). ${CHANGES}`,
     auth: "required",
     access: "owner",
     complexity: 20,
