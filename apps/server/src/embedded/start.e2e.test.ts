@@ -1,12 +1,13 @@
 // `gauntlet-server start` out of the box: on an empty data directory it registers the example
-// coworld and runs an embedded runner, so that certifying the example works with nothing else.
+// coworld (with its play modules) and runs an embedded runner, so that certifying the example
+// works with nothing else.
 // The command uses SQLite in a temporary directory whatever DATABASE_URL says, so the
 // PostgreSQL run of the server's suites skips it rather than repeat it.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Certification, Coworld, Token } from "@gauntlet/core";
+import type { Certification, Coworld, PlayModule, Token } from "@gauntlet/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
 import { TOKEN_FILE } from "./runner-token.ts";
@@ -70,6 +71,10 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     const coworld = coworlds.body[0];
     if (!coworld) throw new Error("no coworld");
     expect(coworld).toMatchObject({ version: "0.1.0", has_bundle: true, canonical: true });
+    // Its browser client and replay viewer come with it, served as they are in the example.
+    const modules = (await api.get<PlayModule[]>(`/v2/coworlds/${coworld.id}/play-modules`)).body;
+    expect(modules.map((m) => m.kind).sort()).toEqual(["player_client", "replay_viewer"]);
+    for (const m of modules) expect((await fetch(m.entry_url)).headers.get("content-type")).toMatch(/^text\/html/);
     expect((await api.post<Certification>(`/v2/coworlds/${coworld.id}/certify`)).status).toBe(200);
     const verdict = await until(
       () => server.output(),
