@@ -19,8 +19,9 @@ import { createUrlRewriter, hostnameOf } from "./http/base-path.ts";
 import type { BudgetGate } from "./http/budget-gate.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
 import { clientErrorHandler } from "./http/client-errors.ts";
-import { installCors } from "./http/cors.ts";
+import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
+import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
 import { competitionEventHandlers } from "./leagues/feed-routes.ts";
 import { coworldHandlers } from "./coworlds/routes.ts";
@@ -81,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       void reply.code(error.statusCode ?? 400).send(errorBody("bad_request", error.message));
     },
+    childLoggerFactory: lazyChildLoggerFactory,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
@@ -88,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   });
 
   installRequestIdentity(app);
-  await installCors(app, config.corsOrigins);
+  installPreflight(app, config.corsOrigins);
   // JSON bodies are bounded in depth before they are parsed (see body-bounds.ts).
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
@@ -127,9 +129,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
   installPlayRelay(app, { db: store.db, relay: new PlayRelay() });
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
-  // Every answer, a 404 included, carries its request id; a callback hook costs no promise.
+  // Every answer, a 404 included, carries its request id and its CORS headers: one callback
+  // hook for both (a callback hook costs no promise).
+  const cors = corsHeaders(config.corsOrigins);
   app.addHook("onRequest", (request, reply, done) => {
-    reply.header("x-request-id", request.id);
+    void reply.header("x-request-id", request.id);
+    cors(request, reply);
     done();
   });
   const gateFor = createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`);

@@ -105,11 +105,26 @@ describe("CORS for budget headers (spec 8.3)", () => {
     const preflight = await http("OPTIONS", `${t.url}/v2/leagues`, { headers: { origin: "http://127.0.0.1:3000", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:3000");
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("PATCH");
+    expect((preflight.headers.get("access-control-allow-headers") ?? "").split(/,\s*/)).toEqual(expect.arrayContaining(["authorization", "content-type", "idempotency-key"]));
+    expect(preflight.headers.get("access-control-max-age")).toBe("600");
+  });
+
+  it("grants an approved service origin, and marks every answer as varying by Origin", async () => {
+    const res = await client(t.url).get("/healthz");
+    expect(res.headers.get("vary")).toBe("Origin");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    const missing = await client(t.url).get("/v2/nothing-here", { headers: { origin: "http://localhost:8080" } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("access-control-allow-origin")).toBe("http://localhost:8080");
   });
 
   it("grants nothing to another origin", async () => {
     const res = await client(t.url).get("/whoami", { headers: { origin: "https://evil.example" } });
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(res.headers.get("access-control-expose-headers")).toBeNull();
+    const preflight = await http("OPTIONS", `${t.url}/v2/leagues`, { headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers.get("access-control-allow-methods")).toBeNull();
   });
 });
