@@ -44,7 +44,7 @@ import { forumHandlers } from "./forums/routes.ts";
 import { wikiHandlers } from "./wikis/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
-import { playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
+import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
 import { installPlayRelay, PlayRelay } from "./play/relay.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
 import { tournamentHandlers } from "./tournaments/routes.ts";
@@ -108,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
   const base = buildOpenApi(operations);
   const openApiByHost = new Map<string, Record<string, unknown>>();
+  const playRelay = new PlayRelay();
   const context: AppContext = {
     config,
     store,
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     secrets: deps.secrets,
     events: { bus: deps.leaguePlay.bus, hub: deps.leaguePlay.hub },
     onEpisodeSettled: deps.onEpisodeSettled,
+    play: { relay: playRelay },
     openApi: () => base,
     baseUrl: (request) => {
       const host = request.headers.host ?? `${config.host}:${config.port}`;
@@ -127,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
   // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
-  installPlayRelay(app, { db: store.db, relay: new PlayRelay() });
+  installPlayRelay(app, { db: store.db, relay: playRelay });
   await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
   // Every answer, a 404 included, carries its request id and its CORS headers: one callback
   // hook for both (a callback hook costs no promise).
@@ -162,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     ...playModuleHandlers,
     ...lobbyHandlers,
     ...playSessionHandlers,
+    ...hostedGameHandlers,
     ...tournamentHandlers,
     getOpenApi: async ({ request }) => {
       // The servers of the document are the addresses this caller used (spec part 9).

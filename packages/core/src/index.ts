@@ -24,6 +24,7 @@ export * from "./models/reporter.ts";
 export * from "./models/play-module.ts";
 export * from "./models/lobby.ts";
 export * from "./models/play-session.ts";
+export * from "./models/hosted-game.ts";
 export * from "./models/bulk-upload.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";

@@ -399,6 +399,14 @@ describe("league play", () => {
     expect((await admin.lobbies.get({ lobby_id: lobby.id })).status).toBe("running");
     const other = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
     expect((await userClient.lobbies.cancel({ lobby_id: other.id })).status).toBe("cancelled");
+    const live1 = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
+    expect((await userClient.lobbies.update({ lobby_id: live1.id, body: { game_config_overrides: { turns: 3 } } })).game_config_overrides).toEqual({ turns: 3 });
+    expect((await userClient.lobbies.setSeat({ lobby_id: live1.id, position: 1, body: { kind: "human_open" } })).seats[1]?.kind).toBe("human_open");
+    await userClient.lobbies.claim({ lobby_id: live1.id, position: 0, body: {} });
+    expect((await userClient.lobbies.removeSeatPlayer({ lobby_id: live1.id, position: 0 })).seats[0]?.claimed_at).toBeNull();
+    const launched = await userClient.lobbies.launch({ lobby_id: live1.id });
+    expect(launched.play_session_id).toMatch(/^ps_/);
+    expect((await userClient.lobbies.end({ lobby_id: live1.id })).status).toBe("cancelled");
 
     await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), { timeout: 5_000 });
     expect(live.map((e) => e.seq)).toEqual([...live.map((e) => e.seq)].sort((a, b) => a - b));
@@ -440,6 +448,20 @@ describe("evaluations", () => {
     expect((await userClient.playSessions.get({ play_session_id: session.id })).status).toBe("waiting");
     expect((await userClient.playSessions.socketInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
     expect((await userClient.playSessions.relayInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
+
+    const hosted = await userClient.hostedGames.create({ body: { coworld_id: coworld.id, variant_id: null, allow_spectators: true } });
+    expect(hosted.player_count).toBe(2);
+    expect(await userClient.hostedGames.joinPage({ session_id: hosted.session_id })).toContain("Join a slot");
+    expect(await userClient.hostedGames.joinFromPage({ session_id: hosted.session_id, body: {} })).toContain("#ws=");
+    const joined = await userClient.hostedGames.join({ session_id: hosted.session_id });
+    expect(joined.slot).toBe(1);
+    expect((await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id).toMatch(/^ereq_/);
+    expect((await userClient.hostedGames.list()).map((g) => g.session_id)).toContain(hosted.session_id);
+    expect(await userClient.hostedGames.lobbyPage({ session_id: hosted.session_id })).toContain("2 of 2 player slot(s) joined");
+    expect((await userClient.hostedGames.terminate({ session_id: hosted.session_id })).status).toBe("cancelled");
+    const viewer = await admin.playModules.upload({ coworld_id: coworld.id, kind: "replay_viewer", body: new Uint8Array(await packDirectory(join(gridrush, "play", "replay"))) });
+    const replay = await userClient.replays.createSession({ body: { coworld_id: coworld.id, replay_uri: "https://example.org/r.jsonl" } });
+    expect(replay.viewer_url).toContain(`/v2/play-modules/${viewer.id}/files/index.html#replay=`);
 
     const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
     expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");

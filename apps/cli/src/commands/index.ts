@@ -15,6 +15,7 @@ import { submit } from "./submit.ts";
 import { episode } from "./episode.ts";
 import { evaluation } from "./eval.ts";
 import { reporter } from "./reporter.ts";
+import { hosted } from "./hosted.ts";
 import { lobby } from "./lobby.ts";
 import { play } from "./play.ts";
 import { watch } from "./watch.ts";
@@ -22,4 +23,4 @@ import { post } from "./post.ts";
 import { wiki } from "./wiki.ts";
 import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, tournament, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, reporter, post, wiki, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, tournament, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, hosted, reporter, post, wiki, watch, completion];

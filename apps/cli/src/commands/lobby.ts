@@ -1,4 +1,4 @@
-// gauntlet lobby create|get|claim|leave|start|cancel
+// gauntlet lobby create|get|update|seat|claim|empty|leave|start|launch|end|cancel
 import type { Lobby } from "@gauntlet/core";
 import type { Command } from "commander";
 import { checkId, checkUuid, clientOf, parseJsonObject, wantsJson } from "../context.ts";
@@ -24,6 +24,7 @@ function show(cmd: Command, lobby: Lobby): void {
     ["league", lobby.league_id],
     ["status", lobby.status],
     ["episode", lobby.episode_request_id],
+    ["live game", lobby.play_session_id],
     ["created", shortTime(lobby.created_at)],
     ["ended", shortTime(lobby.ended_at)],
     ["error", lobby.error],
@@ -32,6 +33,12 @@ function show(cmd: Command, lobby: Lobby): void {
 }
 
 const lobbyArg = (id: string) => checkId("lobby", id, "LOBBY");
+
+function seatArg(seat: string): number {
+  const position = Number(seat);
+  if (!/^\d+$/.test(seat) || position > 31) throw new CliError(`SEAT: expected a whole number from 0 to 31, got '${seat}'`, EXIT.usage);
+  return position;
+}
 
 export const lobby: CommandGroup = {
   register(program) {
@@ -67,22 +74,61 @@ export const lobby: CommandGroup = {
       });
 
     group
-      .command("claim")
-      .description("Claim a human seat with one of your policy versions")
+      .command("update")
+      .description("Change an open lobby's variant or game config")
+      .argument("<lobby>", "lobby id (lby_…)")
+      .option("--variant <id>", "the coworld's variant")
+      .option("--default-variant", "back to the league's (or the coworld's first) variant")
+      .option("--config <json>", "game config overrides, a JSON object (replaces the lobby's)")
+      .action(async (id: string, opts: { variant?: string; defaultVariant?: boolean; config?: string }, cmd: Command) => {
+        const lobby_id = await lobbyArg(id);
+        if (opts.variant !== undefined && opts.defaultVariant) throw new CliError("give --variant or --default-variant, not both", EXIT.usage);
+        const overrides = opts.config === undefined ? undefined : parseJsonObject(opts.config, "--config");
+        const variant = opts.defaultVariant ? { variant_id: null } : opts.variant !== undefined ? { variant_id: opts.variant } : {};
+        if (overrides === undefined && !("variant_id" in variant)) throw new CliError("nothing to change: give --variant, --default-variant or --config", EXIT.usage);
+        show(cmd, await (await clientOf(cmd)).lobbies.update({ lobby_id, body: { ...variant, ...(overrides ? { game_config_overrides: overrides } : {}) } }));
+      });
+
+    group
+      .command("seat")
+      .description("Change a seat of an open lobby (its claim is given up)")
       .argument("<lobby>", "lobby id (lby_…)")
       .argument("<seat>", "the seat (0 first)")
-      .requiredOption("--policy-version <id>", "your policy version's id")
-      .action(async (id: string, seat: string, opts: { policyVersion: string }, cmd: Command) => {
+      .argument("<kind>", "human:USER_ID, human_open, league_player:PLAYER_ID, random or closed")
+      .action(async (id: string, seat: string, kind: string, _opts: unknown, cmd: Command) => {
         const lobby_id = await lobbyArg(id);
-        const position = Number(seat);
-        if (!Number.isInteger(position) || position < 0 || position > 31) throw new CliError(`SEAT: expected a whole number from 0 to 31, got '${seat}'`, EXIT.usage);
-        const policy_version_id = await checkUuid(opts.policyVersion, "--policy-version");
-        show(cmd, await (await clientOf(cmd)).lobbies.claim({ lobby_id, position, body: { policy_version_id } }));
+        const position = seatArg(seat);
+        show(cmd, await (await clientOf(cmd)).lobbies.setSeat({ lobby_id, position, body: await parseSeat(kind) }));
+      });
+
+    group
+      .command("claim")
+      .description("Claim a human seat: with a policy version it plays when the lobby is started; without, you play it live when it is launched")
+      .argument("<lobby>", "lobby id (lby_…)")
+      .argument("<seat>", "the seat (0 first)")
+      .option("--policy-version <id>", "your policy version's id")
+      .action(async (id: string, seat: string, opts: { policyVersion?: string }, cmd: Command) => {
+        const lobby_id = await lobbyArg(id);
+        const position = seatArg(seat);
+        const body = opts.policyVersion === undefined ? {} : { policy_version_id: await checkUuid(opts.policyVersion, "--policy-version") };
+        show(cmd, await (await clientOf(cmd)).lobbies.claim({ lobby_id, position, body }));
+      });
+
+    group
+      .command("empty")
+      .description("Take the person out of a claimed seat (yours, or anyone's in a lobby you manage)")
+      .argument("<lobby>", "lobby id (lby_…)")
+      .argument("<seat>", "the seat (0 first)")
+      .action(async (id: string, seat: string, _opts: unknown, cmd: Command) => {
+        const lobby_id = await lobbyArg(id);
+        show(cmd, await (await clientOf(cmd)).lobbies.removeSeatPlayer({ lobby_id, position: seatArg(seat) }));
       });
 
     for (const [name, description] of [
       ["leave", "Give up the seats you claimed"],
-      ["start", "Play the lobby's episode on the runners"],
+      ["start", "Play the lobby's episode on the runners, each human seat by its claimed policy"],
+      ["launch", "Play the lobby live: people join their seats with `gauntlet hosted join`, champions play the rest"],
+      ["end", "End a running lobby now (its episode or live game is cancelled)"],
       ["cancel", "Cancel an open lobby"],
     ] as const) {
       group

@@ -105,6 +105,18 @@ export async function createEpisode(trx: Transaction<Database>, input: NewEpisod
   return { episodeRequestId: id, jobId };
 }
 
+/**
+ * Cancels an episode that has not ended: its job is withdrawn if queued, and a runner holding
+ * it learns at its next heartbeat that the job is no longer its own, and stops the game.
+ */
+export async function cancelEpisode(trx: Transaction<Database>, id: string, reason: string): Promise<boolean> {
+  const episode = await trx.selectFrom("episode_requests").select("status").where("id", "=", id).executeTakeFirst();
+  if (!episode || ["completed", "failed", "cancelled"].includes(episode.status)) return false;
+  await trx.updateTable("jobs").set({ status: "cancelled", updated_at: nowIso() }).where("episode_request_id", "=", id).where("status", "in", ["queued", "leased"]).execute();
+  await touchEpisode(trx, id, { status: "cancelled", error_type: "cancelled", error: reason });
+  return true;
+}
+
 /** Marks a change of an episode request for the changes feed. */
 export async function touchEpisode(trx: Transaction<Database>, id: string, set: Partial<EpisodeRequestsTable>): Promise<void> {
   await trx

@@ -38,6 +38,8 @@ export interface AppContext {
   readonly events: { readonly bus: EventBus; readonly hub: EventHub };
   /** Told when an episode reaches a final state (the composition root wires league play here). */
   readonly onEpisodeSettled: ((event: EpisodeSettledEvent) => void) | undefined;
+  /** The sockets of the play sessions this replica relays (play/relay.ts), closed when one is ended. */
+  readonly play: { readonly relay: { closeSession(id: string, reason: string): void } };
   openApi(): Record<string, unknown>;
   /** The API's base URL as this caller addressed it (prefix on the data host, root elsewhere). */
   baseUrl(request: FastifyRequest): string;

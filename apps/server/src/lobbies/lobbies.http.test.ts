@@ -1,7 +1,7 @@
 // Lobbies over real HTTP: seats of every kind, claim and leave, who may start and cancel, the
 // wrong-state 409s, and a started lobby ending with its episode (played here by a scripted
 // runner; lobbies.e2e.test.ts plays it on a real runner). SQLite, or PostgreSQL when set.
-import type { ExperienceRequestDetail, Lobby, LobbyAccess } from "@gauntlet/core";
+import type { EpisodeRequest, ExperienceRequestDetail, HostedGameJoinResponse, HostedGameSession, Lobby, LobbyAccess } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -125,5 +125,111 @@ describe("lobbies", () => {
     expect((await client(t.url, carol.token).post(`${path}/cancel`)).status).toBe(409);
     expect((await client(t.url, carol.token).post(`${path}/start`)).status).toBe(409);
     expect((await client(t.url).get(`/v2/lobbies/lby_00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+  });
+
+  it("is changed while open by those who manage it: its settings, a seat, who sits where", async () => {
+    const asBob = client(t.url, bob.token);
+    const asCarol = client(t.url, carol.token);
+    const created = await asBob.post<Lobby>(`/v2/leagues/${tl.league.id}/lobbies`, { num_players: 4, seats: seats() });
+    const path = `/v2/lobbies/${created.body.id}`;
+
+    const patched = await asBob.patch<Lobby>(path, { variant_id: "duel-small", game_config_overrides: { turns: 7 } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ variant_id: "duel-small", game_config_overrides: { turns: 7 } });
+    expect((await asCarol.patch(path, { game_config_overrides: {} })).status).toBe(403);
+    const badVariant = await asBob.patch<{ detail: { loc: unknown[] }[] }>(path, { variant_id: "nope" });
+    expect([badVariant.status, badVariant.body.detail[0]?.loc]).toEqual([422, ["body", "variant_id"]]);
+    expect((await asBob.patch(path, {})).status).toBe(422);
+    expect((await asBob.patch(path, { colour: "red" })).status).toBe(422);
+
+    // Carol claims the open seat; Bob (the creator) turns it into a seat reserved for her: her claim goes.
+    expect((await asCarol.post(`${path}/seats/1/claim`, { policy_version_id: ada.policyVersionId })).status).toBe(422);
+    expect((await asCarol.post(`${path}/seats/1/claim`, {})).status).toBe(200);
+    const reserved = await asBob.put<Lobby>(`${path}/seats/1`, { kind: "human", user_id: carol.id });
+    expect(reserved.status, reserved.text).toBe(200);
+    expect(reserved.body.seats[1]).toMatchObject({ kind: "human", user_id: carol.id, claimed_at: null, policy_version_id: null });
+    expect((await asCarol.put(`${path}/seats/1`, { kind: "human_open" })).status).toBe(403);
+    const noUser = await asBob.put<{ detail: { loc: unknown[] }[] }>(`${path}/seats/1`, { kind: "human" });
+    expect([noUser.status, noUser.body.detail[0]?.loc]).toEqual([422, ["body", "user_id"]]);
+    // Closing two of the three played seats leaves one player: GridRush needs two.
+    expect((await asBob.put(`${path}/seats/0`, { kind: "closed" })).status).toBe(200);
+    const tooFew = await asBob.put<{ detail: { loc: unknown[] }[] }>(`${path}/seats/1`, { kind: "closed" });
+    expect([tooFew.status, tooFew.body.detail[0]?.loc]).toEqual([422, ["body", "kind"]]);
+    expect((await asBob.put(`${path}/seats/9`, { kind: "closed" })).status).toBe(404);
+    expect((await asBob.put(`${path}/seats/0`, { kind: "human", user_id: bob.id })).status).toBe(200);
+
+    // Emptying a seat: your own, or anyone's when you manage the lobby.
+    expect((await asCarol.post(`${path}/seats/1/claim`, {})).status).toBe(200);
+    expect((await asBob.post(`${path}/seats/0/claim`, { policy_version_id: bobPlayer.policyVersionId })).status).toBe(200);
+    expect((await asCarol.delete(`${path}/seats/0/player`)).status).toBe(403);
+    const own = await asCarol.delete<Lobby>(`${path}/seats/1/player`);
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.seats[1]).toMatchObject({ kind: "human", user_id: carol.id, claimed_at: null });
+    expect((await asCarol.delete(`${path}/seats/1/player`)).status).toBe(409);
+    expect((await asCarol.post(`${path}/seats/1/claim`, {})).status).toBe(200);
+    const kicked = await asBob.delete<Lobby>(`${path}/seats/1/player`);
+    expect(kicked.body.seats[1]).toMatchObject({ user_id: carol.id, claimed_at: null });
+
+    expect((await asBob.post(`${path}/cancel`)).status).toBe(200);
+    for (const [method, url, body] of [
+      ["patch", path, { game_config_overrides: {} }],
+      ["put", `${path}/seats/1`, { kind: "human_open" }],
+      ["delete", `${path}/seats/0/player`, undefined],
+    ] as const) {
+      const res = method === "patch" ? await asBob.patch(url, body) : method === "put" ? await asBob.put(url, body) : await asBob.delete(url);
+      expect(res.status, `${method} ${url}`).toBe(409);
+    }
+  });
+
+  it("is launched for live play: people join their slots, champions fill the others, and it is ended early", async () => {
+    const asBob = client(t.url, bob.token);
+    const asCarol = client(t.url, carol.token);
+    const created = await asBob.post<Lobby>(`/v2/leagues/${tl.league.id}/lobbies`, {
+      num_players: 4,
+      seats: [{ kind: "human", user_id: bob.id }, { kind: "human_open" }, { kind: "league_player", player_id: ada.id }, { kind: "random" }],
+    });
+    const path = `/v2/lobbies/${created.body.id}`;
+    expect((await asCarol.post(`${path}/launch`)).status).toBe(403);
+    const launched = await asBob.post<Lobby>(`${path}/launch`);
+    expect(launched.status, launched.text).toBe(200);
+    expect(launched.body).toMatchObject({ status: "running", experience_request_id: null, episode_request_id: null });
+    const sessionId = launched.body.play_session_id ?? "";
+    for (const action of ["launch", "start", "cancel"]) expect((await asBob.post(`${path}/${action}`)).status, action).toBe(409);
+
+    const session = await asBob.get<HostedGameSession>(`/v2/coworlds/play/session/${sessionId}`);
+    expect(session.status, session.text).toBe(200);
+    expect(session.body).toMatchObject({ lobby_id: created.body.id, status: "waiting", player_count: 4, episode_request_id: null });
+    expect(session.body.players.map((p) => [p.slot, p.user_id, p.player_id, p.joined_at === null])).toEqual([
+      [0, bob.id, null, true],
+      [1, null, null, true],
+      [2, null, ada.id, true],
+      [3, null, ada.id, true],
+    ]);
+    // Carol takes the open slot; Bob his reserved one; then the game is queued.
+    const carolJoin = await asCarol.post<HostedGameJoinResponse>(`/v2/coworlds/play/session/${sessionId}/join`);
+    expect(carolJoin.body).toMatchObject({ slot: 1, player: { user_id: carol.id } });
+    const bobJoin = await asBob.post<HostedGameJoinResponse>(`/v2/coworlds/play/session/${sessionId}/join`);
+    expect(bobJoin.body).toMatchObject({ slot: 0, player: { user_id: bob.id } });
+    expect(bobJoin.body.player_url).toMatch(new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/v2/play-sessions/${sessionId}/socket\\?token=`));
+    const started = (await asBob.get<HostedGameSession>(`/v2/coworlds/play/session/${sessionId}`)).body;
+    expect(started.episode_request_id).toMatch(/^ereq_/);
+    const episode = (await asBob.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`)).body;
+    expect(episode.participants.map((p) => [p.position, p.player_id])).toEqual([
+      [0, null],
+      [1, null],
+      [2, ada.id],
+      [3, ada.id],
+    ]);
+
+    expect((await asCarol.post(`${path}/end`)).status).toBe(403);
+    const ended = await asBob.post<Lobby>(`${path}/end`);
+    expect(ended.status, ended.text).toBe(200);
+    expect(ended.body).toMatchObject({ status: "cancelled", episode_request_id: started.episode_request_id });
+    expect(ended.body.error).toContain("ended by");
+    expect((await asBob.post(`${path}/end`)).status).toBe(409);
+    const after = (await asBob.get<HostedGameSession>(`/v2/coworlds/play/session/${sessionId}`)).body;
+    expect(after.status).toBe("cancelled");
+    expect((await asBob.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`)).body.status).toBe("cancelled");
+    expect((await asCarol.post(`/v2/coworlds/play/session/${sessionId}/join`)).status).toBe(409);
   });
 });

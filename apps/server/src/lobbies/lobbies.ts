@@ -1,12 +1,18 @@
 // Lobbies: opened in a league with typed seats, human seats claimed and left, then started —
 // one experience request of one episode on the runners — or cancelled. A running lobby ends
 // with its episode: reads settle it from its experience request, so no replica holds state.
-import { CoworldManifest, newId, rosterBounds, type CreateLobby, type Lobby, type LobbyAccess } from "@gauntlet/core";
+import { randomInt } from "node:crypto";
+import { CoworldManifest, newId, rosterBounds, type CreateLobby, type Lobby, type LobbyAccess, type LobbySeatInput, type UpdateLobby } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { cancelEpisode } from "../episodes/episodes.ts";
+import { divisionChampions } from "../evaluations/roster.ts";
+import { ladderOf } from "../leagues/ladder.ts";
+import { endSession, isFinal, loadSession, openSession, settleSession, type SeatPlan } from "../play/sessions.ts";
 import { createExperienceRequest } from "../evaluations/experience-requests.ts";
 import { currentChampion } from "../leagues/champions.ts";
 import { getVisibleLeagueRow, isCommissioner } from "../leagues/leagues.ts";
@@ -28,6 +34,7 @@ function view(row: LobbiesTable, seats: LobbySeatsTable[]): Lobby {
       .sort((a, b) => a.position - b.position)
       .map((s) => ({ position: s.position, kind: s.kind, user_id: s.user_id, player_id: s.player_id, policy_version_id: s.policy_version_id, claimed_at: s.claimed_at })),
     experience_request_id: row.experience_request_id,
+    play_session_id: row.play_session_id,
     episode_request_id: row.episode_request_id,
     error: row.error,
     created_at: row.created_at,
@@ -82,27 +89,35 @@ async function leagueCoworldManifest(db: Kysely<Database>, league: LeaguesTable)
 async function checkSeats(db: Kysely<Database>, league: LeaguesTable, body: CreateLobby): Promise<void> {
   if (body.seats.length !== body.num_players) throw invalidInput(["body", "seats"], `give one seat per player: num_players is ${body.num_players}, seats has ${body.seats.length}`);
   const problems: InputError["items"] = [];
-  for (const [i, seat] of body.seats.entries()) {
-    const loc = ["body", "seats", i];
-    if (seat.kind === "human" && seat.user_id === undefined) problems.push({ loc: [...loc, "user_id"], msg: "a human seat names the user it is reserved for", type: "missing" });
-    if (seat.kind !== "human" && seat.user_id !== undefined) problems.push({ loc: [...loc, "user_id"], msg: `a ${seat.kind} seat takes no user_id`, type: "value_error" });
-    if (seat.kind === "league_player" && seat.player_id === undefined) problems.push({ loc: [...loc, "player_id"], msg: "a league_player seat names the player", type: "missing" });
-    if (seat.kind !== "league_player" && seat.player_id !== undefined) problems.push({ loc: [...loc, "player_id"], msg: `a ${seat.kind} seat takes no player_id`, type: "value_error" });
-    if (seat.user_id !== undefined && !(await db.selectFrom("users").select("id").where("id", "=", seat.user_id).executeTakeFirst())) {
-      problems.push({ loc: [...loc, "user_id"], msg: `no user ${seat.user_id}`, type: "value_error" });
-    }
-    if (seat.player_id !== undefined) {
-      const member = await db.selectFrom("league_policy_memberships").select("id").where("league_id", "=", league.id).where("player_id", "=", seat.player_id).executeTakeFirst();
-      if (!member) problems.push({ loc: [...loc, "player_id"], msg: `player ${seat.player_id} plays no policy in league ${league.id}`, type: "value_error" });
-    }
-  }
+  for (const [i, seat] of body.seats.entries()) problems.push(...(await seatProblems(db, league, seat, ["body", "seats", i])));
   if (problems.length) throw new InputError(problems);
+  await checkRoster(db, league, body.seats, ["body", "seats"], body.variant_id ?? null);
+}
+
+async function seatProblems(db: Kysely<Database>, league: LeaguesTable, seat: LobbySeatInput, loc: (string | number)[]): Promise<InputError["items"]> {
+  const problems: InputError["items"] = [];
+  if (seat.kind === "human" && seat.user_id === undefined) problems.push({ loc: [...loc, "user_id"], msg: "a human seat names the user it is reserved for", type: "missing" });
+  if (seat.kind !== "human" && seat.user_id !== undefined) problems.push({ loc: [...loc, "user_id"], msg: `a ${seat.kind} seat takes no user_id`, type: "value_error" });
+  if (seat.kind === "league_player" && seat.player_id === undefined) problems.push({ loc: [...loc, "player_id"], msg: "a league_player seat names the player", type: "missing" });
+  if (seat.kind !== "league_player" && seat.player_id !== undefined) problems.push({ loc: [...loc, "player_id"], msg: `a ${seat.kind} seat takes no player_id`, type: "value_error" });
+  if (seat.user_id !== undefined && !(await db.selectFrom("users").select("id").where("id", "=", seat.user_id).executeTakeFirst())) {
+    problems.push({ loc: [...loc, "user_id"], msg: `no user ${seat.user_id}`, type: "value_error" });
+  }
+  if (seat.player_id !== undefined) {
+    const member = await db.selectFrom("league_policy_memberships").select("id").where("league_id", "=", league.id).where("player_id", "=", seat.player_id).executeTakeFirst();
+    if (!member) problems.push({ loc: [...loc, "player_id"], msg: `player ${seat.player_id} plays no policy in league ${league.id}`, type: "value_error" });
+  }
+  return problems;
+}
+
+/** The seats that are not closed fit the coworld's roster, and the variant is the coworld's. */
+async function checkRoster(db: Kysely<Database>, league: LeaguesTable, seats: readonly { kind: string }[], loc: (string | number)[], variantId: string | null): Promise<void> {
   const manifest = await leagueCoworldManifest(db, league);
   const bounds = rosterBounds(manifest);
-  const played = body.seats.filter((s) => s.kind !== "closed").length;
-  if (played < bounds.min || played > bounds.max) throw invalidInput(["body", "seats"], `${manifest.game.name} seats ${bounds.min}–${bounds.max} players; ${played} seat(s) are not closed`);
-  if (body.variant_id !== undefined && !manifest.variants.some((v) => v.id === body.variant_id)) {
-    throw invalidInput(["body", "variant_id"], `${manifest.game.name} has no variant ${JSON.stringify(body.variant_id)}`, "value_error", body.variant_id);
+  const played = seats.filter((s) => s.kind !== "closed").length;
+  if (played < bounds.min || played > bounds.max) throw invalidInput(loc, `${manifest.game.name} seats ${bounds.min}–${bounds.max} players; ${played} seat(s) are not closed`);
+  if (variantId !== null && !manifest.variants.some((v) => v.id === variantId)) {
+    throw invalidInput(["body", "variant_id"], `${manifest.game.name} has no variant ${JSON.stringify(variantId)}`, "value_error", variantId);
   }
 }
 
@@ -120,6 +135,7 @@ export async function createLobby(db: Kysely<Database>, identity: AuthenticatedI
     status: "open",
     experience_request_id: null,
     episode_request_id: null,
+    play_session_id: null,
     error: null,
     created_at: nowIso(),
     started_at: null,
@@ -141,15 +157,33 @@ export async function createLobby(db: Kysely<Database>, identity: AuthenticatedI
   return view(row, seats);
 }
 
-/** A running lobby whose experience request has ended ends too (once, by a conditional update). */
+/** A running lobby whose episode (or live game) has ended ends too (once, by a conditional update). */
 async function settle(db: Kysely<Database>, row: LobbiesTable): Promise<LobbiesTable> {
-  if (row.status !== "running" || row.experience_request_id === null) return row;
-  const request = await db.selectFrom("experience_requests").select(["status", "error", "completed_at"]).where("id", "=", row.experience_request_id).executeTakeFirst();
-  if (!request || !FINAL_REQUEST.includes(request.status)) return row;
-  const episode = row.episode_request_id ? await db.selectFrom("episode_requests").select(["status", "error"]).where("id", "=", row.episode_request_id).executeTakeFirst() : undefined;
-  const status = request.status === "completed" ? "completed" : request.status === "cancelled" ? "cancelled" : "failed";
-  const error = status === "completed" ? null : (episode?.error ?? request.error ?? `the episode ended ${request.status}`);
-  await db.updateTable("lobbies").set({ status, error, ended_at: request.completed_at ?? nowIso() }).where("id", "=", row.id).where("status", "=", "running").execute();
+  if (row.status !== "running") return row;
+  let ended: { status: "completed" | "failed" | "cancelled"; error: string | null; at: string; episode: string | null } | null = null;
+  if (row.play_session_id !== null) {
+    const session = await settleSession(db, await loadSession(db, row.play_session_id));
+    if (isFinal(session.row.status)) ended = { status: session.row.status, error: session.row.error, at: session.row.ended_at ?? nowIso(), episode: session.row.episode_request_id };
+    else if (session.row.episode_request_id !== row.episode_request_id) {
+      // The live game has started: the lobby shows its episode from then on.
+      await db.updateTable("lobbies").set({ episode_request_id: session.row.episode_request_id }).where("id", "=", row.id).execute();
+      return { ...row, episode_request_id: session.row.episode_request_id };
+    }
+  } else if (row.experience_request_id !== null) {
+    const request = await db.selectFrom("experience_requests").select(["status", "error", "completed_at"]).where("id", "=", row.experience_request_id).executeTakeFirst();
+    if (request && FINAL_REQUEST.includes(request.status)) {
+      const episode = row.episode_request_id ? await db.selectFrom("episode_requests").select(["status", "error"]).where("id", "=", row.episode_request_id).executeTakeFirst() : undefined;
+      const status = request.status === "completed" ? "completed" : request.status === "cancelled" ? "cancelled" : "failed";
+      ended = { status, error: status === "completed" ? null : (episode?.error ?? request.error ?? `the episode ended ${request.status}`), at: request.completed_at ?? nowIso(), episode: row.episode_request_id };
+    }
+  }
+  if (!ended) return row;
+  await db
+    .updateTable("lobbies")
+    .set({ status: ended.status, error: ended.error, ended_at: ended.at, episode_request_id: ended.episode })
+    .where("id", "=", row.id)
+    .where("status", "=", "running")
+    .execute();
   return (await db.selectFrom("lobbies").selectAll().where("id", "=", row.id).executeTakeFirst()) ?? row;
 }
 
@@ -163,7 +197,7 @@ function requireOpen(row: LobbiesTable): void {
   if (row.status !== "open") throw conflict(`lobby ${row.id} is ${row.status}, not open`, "lobby_not_open", { status: row.status });
 }
 
-export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number, policyVersionId: string): Promise<Lobby> {
+export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number, policyVersionId: string | undefined): Promise<Lobby> {
   refuseNonPersons(identity);
   const { row } = await visibleLobby(db, identity, id);
   requireOpen(row);
@@ -172,18 +206,22 @@ export async function claimSeat(db: Kysely<Database>, identity: AuthenticatedIde
   if (!HUMAN.includes(seat.kind)) throw conflict(`seat ${position} is a ${seat.kind} seat; only human seats are claimed`, "seat_not_claimable");
   if (seat.kind === "human" && seat.user_id !== identity.userId) throw forbidden(`seat ${position} is reserved for another user`);
   if (seat.claimed_at !== null) throw conflict(`seat ${position} is already claimed`, "seat_taken");
-  const version = await db
-    .selectFrom("policy_versions as pv")
-    .innerJoin("policies as p", "p.id", "pv.policy_id")
-    .select(["pv.id", "p.owner_user_id"])
-    .where("pv.id", "=", policyVersionId)
-    .executeTakeFirst();
-  if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
-    throw invalidInput(["body", "policy_version_id"], `no policy version ${policyVersionId} of yours`, "value_error", policyVersionId);
+  let versionId: string | null = null;
+  if (policyVersionId !== undefined) {
+    const version = await db
+      .selectFrom("policy_versions as pv")
+      .innerJoin("policies as p", "p.id", "pv.policy_id")
+      .select(["pv.id", "p.owner_user_id"])
+      .where("pv.id", "=", policyVersionId)
+      .executeTakeFirst();
+    if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
+      throw invalidInput(["body", "policy_version_id"], `no policy version ${policyVersionId} of yours`, "value_error", policyVersionId);
+    }
+    versionId = version.id;
   }
   const res = await db
     .updateTable("lobby_seats")
-    .set({ user_id: identity.userId, policy_version_id: version.id, claimed_at: nowIso() })
+    .set({ user_id: identity.userId, policy_version_id: versionId, claimed_at: nowIso() })
     .where("lobby_id", "=", id)
     .where("position", "=", position)
     .where("claimed_at", "is", null)
@@ -216,7 +254,9 @@ export async function leaveLobby(db: Kysely<Database>, identity: AuthenticatedId
 async function rosterOf(db: Kysely<Database>, row: LobbiesTable, seats: LobbySeatsTable[]) {
   const roster: { slot: number; player: { policy_ref: string } | { random: true } }[] = [];
   const unclaimed = seats.filter((s) => HUMAN.includes(s.kind) && s.policy_version_id === null).map((s) => s.position);
-  if (unclaimed.length) throw conflict(`seat(s) ${unclaimed.join(", ")} are not claimed yet`, "lobby_not_ready", { positions: unclaimed });
+  if (unclaimed.length) {
+    throw conflict(`seat(s) ${unclaimed.join(", ")} have no policy version to play them (claim with one, or launch the lobby to play live)`, "lobby_not_ready", { positions: unclaimed });
+  }
   let slot = 0;
   for (const seat of [...seats].sort((a, b) => a.position - b.position)) {
     if (seat.kind === "closed") continue;
@@ -274,5 +314,153 @@ export async function cancelLobby(db: Kysely<Database>, identity: AuthenticatedI
   requireOpen(row);
   const res = await db.updateTable("lobbies").set({ status: "cancelled", ended_at: nowIso() }).where("id", "=", id).where("status", "=", "open").executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  return getLobby(db, identity, id);
+}
+
+/** The lobby, its league and its seats, for a change only its managers make while it is open. */
+async function managedOpenLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, what: string) {
+  const { row, league } = await visibleLobby(db, identity, id);
+  if (!mayManage(identity, row, league)) throw forbidden(`only the creator of lobby ${id}, the league's commissioner or an admin ${what}`);
+  return { row, league };
+}
+
+export async function updateLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, body: UpdateLobby): Promise<Lobby> {
+  const { row, league } = await managedOpenLobby(db, identity, id, "changes it");
+  requireOpen(row);
+  const variantId = body.variant_id === undefined ? row.variant_id : body.variant_id;
+  await checkRoster(db, league, await seatsOf(db, id), ["body"], variantId);
+  const res = await db
+    .updateTable("lobbies")
+    .set({ variant_id: variantId, game_config_overrides: body.game_config_overrides === undefined ? row.game_config_overrides : JSON.stringify(body.game_config_overrides) })
+    .where("id", "=", id)
+    .where("status", "=", "open")
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  return getLobby(db, identity, id);
+}
+
+export async function setSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number, seat: LobbySeatInput): Promise<Lobby> {
+  const { row, league } = await managedOpenLobby(db, identity, id, "changes its seats");
+  requireOpen(row);
+  const seats = await seatsOf(db, id);
+  if (!seats.some((s) => s.position === position)) throw notFound("seat", `${position} of lobby ${id}`);
+  const problems = await seatProblems(db, league, seat, ["body"]);
+  if (problems.length) throw new InputError(problems);
+  await checkRoster(db, league, seats.map((s) => (s.position === position ? seat : s)), ["body", "kind"], row.variant_id);
+  // A changed seat starts unclaimed: whoever held it claims again if it is still theirs to claim.
+  await db
+    .updateTable("lobby_seats")
+    .set({ kind: seat.kind, user_id: seat.user_id ?? null, player_id: seat.player_id ?? null, policy_version_id: null, claimed_at: null })
+    .where("lobby_id", "=", id)
+    .where("position", "=", position)
+    .where((eb) => eb.exists(eb.selectFrom("lobbies").select("id").where("id", "=", id).where("status", "=", "open")))
+    .execute();
+  return getLobby(db, identity, id);
+}
+
+export async function removeSeatPlayer(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, position: number): Promise<Lobby> {
+  refuseNonPersons(identity);
+  const { row, league } = await visibleLobby(db, identity, id);
+  requireOpen(row);
+  const seat = (await seatsOf(db, id)).find((s) => s.position === position);
+  if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
+  if (!HUMAN.includes(seat.kind) || seat.claimed_at === null) throw conflict(`seat ${position} of lobby ${id} has nobody in it`, "seat_not_claimed");
+  if (seat.user_id !== identity.userId && !mayManage(identity, row, league)) throw forbidden(`seat ${position} is someone else's; only they or the lobby's managers empty it`);
+  await db
+    .updateTable("lobby_seats")
+    .set({ user_id: seat.kind === "human" ? seat.user_id : null, policy_version_id: null, claimed_at: null })
+    .where("lobby_id", "=", id)
+    .where("position", "=", position)
+    .execute();
+  return getLobby(db, identity, id);
+}
+
+/** The league's top competition division, whose champions `random` seats are drawn from. */
+async function drawPool(db: Kysely<Database>, league: LeaguesTable) {
+  const division = await db.selectFrom("divisions").selectAll().where("league_id", "=", league.id).where("type", "=", "competition").where("archived_at", "is", null).orderBy("level").executeTakeFirst();
+  return division ? divisionChampions(db, league, division) : [];
+}
+
+/** The live game's slots: people in human seats, champions in the others, closed seats left out. */
+async function livePlan(db: Kysely<Database>, row: LobbiesTable, league: LeaguesTable, seats: LobbySeatsTable[]): Promise<SeatPlan[]> {
+  const plan: SeatPlan[] = [];
+  let pool: Awaited<ReturnType<typeof drawPool>> | null = null;
+  const userIds = seats.flatMap((s) => (s.user_id ? [s.user_id] : []));
+  const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
+  const names = new Map(users.map((u) => [u.id, u.email.split("@")[0] ?? u.id]));
+  for (const seat of [...seats].sort((a, b) => a.position - b.position)) {
+    if (seat.kind === "closed") continue;
+    if (HUMAN.includes(seat.kind)) {
+      plan.push({ kind: "human", label: seat.user_id ? (names.get(seat.user_id) ?? "reserved") : "open", userId: seat.user_id, joined: false });
+    } else if (seat.kind === "league_player") {
+      const playerId = seat.player_id ?? "";
+      const champion = await db.transaction().execute((trx) => currentChampion(trx, row.league_id, playerId));
+      if (!champion) throw conflict(`player ${playerId} (seat ${seat.position}) has no champion in the league`, "lobby_not_ready", { positions: [seat.position] });
+      const player = await db.selectFrom("players").select("name").where("id", "=", playerId).executeTakeFirst();
+      plan.push({ kind: "policy", label: player?.name ?? playerId, policyVersionId: champion.policy_version_id, playerId });
+    } else {
+      pool ??= await drawPool(db, league);
+      const drawn = pool.length ? pool[randomInt(pool.length)] : undefined;
+      if (!drawn) throw conflict(`league ${league.id} has no competing champion to draw for seat ${seat.position}`, "lobby_not_ready", { positions: [seat.position] });
+      plan.push({ kind: "policy", label: drawn.displayName, policyVersionId: drawn.policyVersionId, playerId: drawn.playerId });
+    }
+  }
+  return plan;
+}
+
+export async function launchLobby(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, id: string, base: string): Promise<Lobby> {
+  const { row, league } = await managedOpenLobby(db, identity, id, "launches it");
+  requireOpen(row);
+  const seats = await seatsOf(db, id);
+  const plan = await livePlan(db, row, league, seats);
+  const game = await db.selectFrom("games").select("coworld_id").where("id", "=", league.game_id).executeTakeFirst();
+  const coworld = game?.coworld_id ? await db.selectFrom("coworlds").selectAll().where("id", "=", game.coworld_id).executeTakeFirst() : undefined;
+  if (!coworld) throw conflict(`league ${league.id}'s game has no coworld to play`, "lobby_not_ready");
+  const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
+  const ladder = ladderOf(league);
+  const variantId = row.variant_id ?? (ladder.ok ? (ladder.settings.variant_id ?? null) : null);
+  const variant = variantId === null ? manifest.variants[0] : manifest.variants.find((v) => v.id === variantId);
+  if (!variant) throw conflict(`${manifest.game.name} has no variant ${JSON.stringify(variantId)}`, "lobby_not_ready");
+  // Claim the launch first, so that two launches cannot both open a game.
+  const claimed = await db.updateTable("lobbies").set({ status: "running", started_at: nowIso() }).where("id", "=", id).where("status", "=", "open").executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  try {
+    const { state } = await openSession(
+      db,
+      box,
+      {
+        creatorUserId: identity.userId,
+        coworld,
+        kind: "lobby",
+        variantId: variant.id,
+        gameConfig: { ...variant.game_config, ...(ladder.ok ? (ladder.settings.game_config ?? {}) : {}), ...parseJson<Record<string, unknown>>(row.game_config_overrides) },
+        allowSpectators: true,
+        lobbyId: id,
+        seats: plan,
+      },
+      base,
+    );
+    await db.updateTable("lobbies").set({ play_session_id: state.row.id }).where("id", "=", id).execute();
+  } catch (error) {
+    await db.updateTable("lobbies").set({ status: "open", started_at: null }).where("id", "=", id).execute();
+    throw error;
+  }
+  return getLobby(db, identity, id);
+}
+
+export async function endLobby(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<Lobby> {
+  const { row, league } = await visibleLobby(db, identity, id);
+  if (!mayManage(identity, row, league)) throw forbidden(`only the creator of lobby ${id}, the league's commissioner or an admin ends it`);
+  const now = await settle(db, row);
+  if (now.status !== "running") throw conflict(`lobby ${id} is ${now.status}, not running`, "lobby_not_running", { status: now.status });
+  const reason = `ended by ${identity.email}`;
+  const res = await db.updateTable("lobbies").set({ status: "cancelled", error: reason, ended_at: nowIso() }).where("id", "=", id).where("status", "=", "running").executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw conflict(`lobby ${id} ended meanwhile`, "lobby_not_running");
+  if (now.play_session_id !== null) {
+    await endSession(db, (await loadSession(db, now.play_session_id)).row, reason);
+  } else if (now.episode_request_id !== null) {
+    const episodeId = now.episode_request_id;
+    await db.transaction().execute((trx) => cancelEpisode(trx, episodeId, reason));
+  }
   return getLobby(db, identity, id);
 }

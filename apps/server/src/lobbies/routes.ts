@@ -2,7 +2,7 @@
 import { Lobby } from "@gauntlet/core";
 import { defineHandlers } from "../http/handler.ts";
 import { once } from "../http/idempotency.ts";
-import { cancelLobby, claimSeat, createLobby, getLobby, leaveLobby, lobbyAccess, startLobby } from "./lobbies.ts";
+import { cancelLobby, claimSeat, createLobby, endLobby, getLobby, launchLobby, leaveLobby, lobbyAccess, removeSeatPlayer, setSeat, startLobby, updateLobby } from "./lobbies.ts";
 
 export const lobbyHandlers = defineHandlers({
   getLobbyAccess: async ({ identity, params, app }) => lobbyAccess(app.store.db, identity, params.league_id),
@@ -19,4 +19,13 @@ export const lobbyHandlers = defineHandlers({
   leaveLobby: async ({ identity, params, app }) => leaveLobby(app.store.db, identity, params.lobby_id),
   startLobby: async ({ identity, params, app, request }) => startLobby(app.store.db, app.events.bus, identity, params.lobby_id, app.baseUrl(request)),
   cancelLobby: async ({ identity, params, app }) => cancelLobby(app.store.db, identity, params.lobby_id),
+  updateLobby: async ({ identity, params, body, app }) => updateLobby(app.store.db, identity, params.lobby_id, body),
+  setLobbySeat: async ({ identity, params, body, app }) => setSeat(app.store.db, identity, params.lobby_id, params.position, body),
+  removeLobbySeatPlayer: async ({ identity, params, app }) => removeSeatPlayer(app.store.db, identity, params.lobby_id, params.position),
+  launchLobby: async ({ identity, params, app, request }) => launchLobby(app.store.db, app.secrets, identity, params.lobby_id, app.baseUrl(request)),
+  endLobby: async ({ identity, params, app }) => {
+    const lobby = await endLobby(app.store.db, identity, params.lobby_id);
+    if (lobby.play_session_id) app.play.relay.closeSession(lobby.play_session_id, "the lobby was ended");
+    return lobby;
+  },
 });

@@ -4,7 +4,7 @@
 // in the page is in the game's replay. Debian's chromium with playwright-core.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import type { PlayModule, PlaySession } from "@gauntlet/core";
+import type { HostedGameCreateResponse, HostedGameJoinResponse, HostedGameSession, PlayModule, PlaySession } from "@gauntlet/core";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packDirectory } from "../blobs/tarball.ts";
@@ -96,5 +96,68 @@ describe("a hosted play session in the browser", () => {
     // Another user cannot read the session, and a wrong token cannot join a seat.
     const other = await t.newUser();
     expect((await client(t.url, other.token).get(`/v2/play-sessions/${session.id}`)).status).toBe(404);
+  }, 300_000);
+
+  it("a hosted game: a person joins from join_url in the page, a program takes the other slot, and the page's move reaches the game", async () => {
+    const tl = await createTestLeague(t);
+    const upload = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
+      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
+    });
+    expect(upload.status).toBe(201);
+    const api = client(t.url, tl.commissioner.token);
+    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+      coworld_id: tl.coworldId,
+      variant_id: "duel-small",
+      allow_spectators: true,
+      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
+    });
+    expect(created.status, created.text).toBe(200);
+    const { session_id: id, join_url: joinUrl } = created.body;
+
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("response", (r) => {
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+    });
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(joinUrl);
+    await page.getByRole("button", { name: "Join a slot" }).click();
+    await page.waitForURL(/\/v2\/play-modules\/.+#ws=/);
+    await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
+
+    // The other slot: a program over the player protocol, staying put every turn.
+    const program = await client(t.url).post<HostedGameJoinResponse>(`/v2/coworlds/play/session/${id}/join`);
+    expect(program.body.slot).toBe(1);
+    const socket = new WebSocket(program.body.player_url);
+    socket.addEventListener("message", (event: MessageEvent) => {
+      const message = JSON.parse(String(event.data)) as { type: string; turn?: number };
+      if (message.type === "turn") socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "stay" }));
+    });
+
+    await page.waitForSelector("body[data-turn='0']", { timeout: 120_000 }).catch((error: unknown) => {
+      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`);
+    });
+    await page.getByTitle("east (→ or D)").click();
+    await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
+    expect(problems).toEqual([]);
+
+    const ended = await eventually("the hosted game to end", async () => {
+      const read = (await api.get<HostedGameSession>(`/v2/coworlds/play/session/${id}`)).body;
+      return ["completed", "failed", "cancelled"].includes(read.status) ? read : null;
+    });
+    expect(ended.status, runner.output().slice(-3000)).toBe("completed");
+    expect(ended.players.map((p) => [p.slot, p.label])).toEqual([
+      [0, "Player 1"],
+      [1, "Player 2"],
+    ]);
+    const replay = await api.get<string>(`/v2/episode-requests/${ended.episode_request_id ?? ""}/artifacts/replay`);
+    const turns = replay.text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; moves?: string[] })
+      .filter((entry) => entry.type === "turn");
+    expect(turns[0]?.moves, replay.text).toEqual(["E", "stay"]);
   }, 300_000);
 });

@@ -1,13 +1,14 @@
-// The two WebSockets of a person's seat meet here: the runner's (`…/relay`, bridged to the
-// game's player socket) and the browser's (`…/socket`). Frames pass unchanged; what one side
-// sends before the other has joined waits in a bounded queue. The pairing lives in this
-// process, so with several replicas both sockets of a session must reach the same one (route
-// `/v2/play-sessions/{id}/…` by id at the load balancer).
+// The two WebSockets of a human slot meet here: the runner's (`…/relay`, bridged to the game's
+// player socket) and the player's (`…/socket`: the browser's client, or a program). Each slot's
+// tokens say which slot a socket is for. Frames pass unchanged; what one side sends before the
+// other has joined waits in a bounded queue. The pairing lives in this process, so with several
+// replicas both sockets of a session must reach the same one (route `/v2/play-sessions/{id}/…`
+// by id at the load balancer).
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData, WebSocket } from "ws";
 import type { Database } from "../store/schema.ts";
-import { admitSocket, type SocketSide } from "./play-sessions.ts";
+import { admitSocket, type SocketSide } from "./sessions.ts";
 
 const OPERATIONS: Record<string, SocketSide> = { playSessionSocket: "browser", playSessionRelay: "game" };
 const MAX_QUEUED = 1_000;
@@ -25,19 +26,31 @@ function text(data: RawData): string {
 }
 
 export class PlayRelay {
-  private readonly seats = new Map<string, Seat>();
+  /** Keyed by session id, then slot position. */
+  private readonly sessions = new Map<string, Map<number, Seat>>();
 
-  private seat(id: string): Seat {
-    let seat = this.seats.get(id);
+  private seat(id: string, position: number): Seat {
+    let slots = this.sessions.get(id);
+    if (!slots) {
+      slots = new Map();
+      this.sessions.set(id, slots);
+    }
+    let seat = slots.get(position);
     if (!seat) {
       seat = { game: null, browser: null, toGame: [], toBrowser: [] };
-      this.seats.set(id, seat);
+      slots.set(position, seat);
     }
     return seat;
   }
 
-  attach(id: string, side: SocketSide, socket: WebSocket): void {
-    const seat = this.seat(id);
+  private drop(id: string, position: number): void {
+    const slots = this.sessions.get(id);
+    slots?.delete(position);
+    if (slots?.size === 0) this.sessions.delete(id);
+  }
+
+  attach(id: string, position: number, side: SocketSide, socket: WebSocket): void {
+    const seat = this.seat(id, position);
     const mine = side === "game" ? "game" : "browser";
     const other = side === "game" ? "browser" : "game";
     const inbox = side === "game" ? "toGame" : "toBrowser";
@@ -61,14 +74,23 @@ export class PlayRelay {
       if (side === "game") {
         // The game closed the seat: the episode is over for the person too.
         seat.browser?.close(1000, "the game ended");
-        this.seats.delete(id);
+        this.drop(id, position);
       }
     });
   }
 
+  /** Closes every socket of a session that this process holds (the session was ended). */
+  closeSession(id: string, reason: string): void {
+    for (const seat of this.sessions.get(id)?.values() ?? []) {
+      seat.browser?.close(4410, reason);
+      seat.game?.close(1000, reason);
+    }
+    this.sessions.delete(id);
+  }
+
   /** Sessions with a socket attached (tests, metrics). */
   get size(): number {
-    return this.seats.size;
+    return this.sessions.size;
   }
 }
 
@@ -83,10 +105,10 @@ export function installPlayRelay(app: FastifyInstance, deps: { db: Kysely<Databa
       const id = params.play_session_id ?? "";
       socket.pause();
       admitSocket(deps.db, id, side, query.token ?? "")
-        .then((admitted) => {
+        .then(({ admitted, position }) => {
           if (admitted === "unknown") return socket.close(4401, "unknown session or wrong token");
           if (admitted === "ended") return socket.close(4410, "the session has ended");
-          deps.relay.attach(id, side, socket);
+          deps.relay.attach(id, position, side, socket);
           socket.resume();
         })
         .catch((error: unknown) => {

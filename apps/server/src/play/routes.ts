@@ -2,7 +2,11 @@
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { PLAY_MODULE_HEADERS } from "./content-types.ts";
 import { getPlayModule, listPlayModules, readPlayModuleFile, uploadPlayModule } from "./play-modules.ts";
+import { createHostedGame, createReplaySession, getHostedGame, joinHostedGame, joinPageUrl, listHostedGames, lobbyPageUrl, terminateHostedGame } from "./hosted-games.ts";
+import { joinPage, lobbyPage } from "./hosted-pages.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
+import { loadSession, settleSession } from "./sessions.ts";
+import { ServiceError } from "../shared/errors.ts";
 
 export const playModuleHandlers = defineHandlers({
   uploadPlayModule: async ({ identity, params, query, body, app, request }) =>
@@ -27,4 +31,35 @@ export const playSessionHandlers = defineHandlers({
   // Upgrades are taken by relay.ts before these run; a plain GET reads what the address is for.
   playSessionSocket: async () => SOCKET_INFO,
   playSessionRelay: async () => SOCKET_INFO,
+});
+
+export const hostedGameHandlers = defineHandlers({
+  createHostedGame: async ({ identity, body, app, request }) => createHostedGame(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
+  listHostedGames: async ({ identity, app, request }) => listHostedGames(app.store.db, identity, app.baseUrl(request)),
+  getHostedGame: async ({ identity, params, app, request }) => getHostedGame(app.store.db, identity, params.session_id, app.baseUrl(request)),
+  joinHostedGame: async ({ identity, params, app, request }) => joinHostedGame(app.store.db, app.secrets, identity, params.session_id, app.baseUrl(request)),
+  terminateHostedGame: async ({ identity, params, app, request }) => terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id, app.baseUrl(request)),
+  hostedGameJoinPage: async ({ params, app, request }) => {
+    const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+    return joinPage(state, lobbyPageUrl(app.baseUrl(request), state.row.id));
+  },
+  hostedGameJoinSubmit: async ({ params, app, request, reply }) => {
+    const base = app.baseUrl(request);
+    try {
+      // The page joins as nobody in particular: a browser form carries no token.
+      const joined = await joinHostedGame(app.store.db, app.secrets, { kind: "anonymous" }, params.session_id, base);
+      await reply.redirect(joined.client_url ?? lobbyPageUrl(base, params.session_id), 302);
+      return REPLIED;
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.status !== 409) throw error;
+      const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+      reply.code(409);
+      return joinPage(state, lobbyPageUrl(base, state.row.id), error.message);
+    }
+  },
+  hostedGameLobbyPage: async ({ params, app, request }) => {
+    const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+    return lobbyPage(state, joinPageUrl(app.baseUrl(request), state.row.id));
+  },
+  createReplaySession: async ({ body, app, request }) => createReplaySession(app.store.db, body, app.baseUrl(request)),
 });

@@ -587,6 +587,8 @@ export interface LobbiesTable {
   status: LobbyStatus;
   experience_request_id: string | null;
   episode_request_id: string | null;
+  /** Set when the lobby is launched for live play (011). */
+  play_session_id: string | null;
   error: string | null;
   created_at: string;
   started_at: string | null;
@@ -595,16 +597,38 @@ export interface LobbiesTable {
 
 export interface PlaySessionsTable {
   id: string;
+  /** Who created the session. */
   user_id: string;
   coworld_id: string;
-  episode_request_id: string;
-  human_position: number;
-  join_token_hash: string;
-  relay_token_hash: string;
+  /** Set when the last human slot is joined and the game is queued. */
+  episode_request_id: string | null;
+  /** `solo`: one person against policies; `hosted`: every slot joined; `lobby`: a lobby's live game. */
+  kind: PlaySessionKind;
+  variant_id: string | null;
+  /** JSON object: the game config the episode gets. */
+  game_config: string;
+  allow_spectators: number;
+  lobby_id: string | null;
   status: PlaySessionStatus;
   error: string | null;
   created_at: string;
   ended_at: string | null;
+}
+
+export type PlaySessionKind = "solo" | "hosted" | "lobby";
+
+export interface PlaySessionSeatsTable {
+  play_session_id: string;
+  position: number;
+  /** `human`: joined by a person or program (reserved when user_id is set before it is joined); `policy`: a policy plays it. */
+  kind: "human" | "policy";
+  label: string;
+  user_id: string | null;
+  policy_version_id: string | null;
+  player_id: string | null;
+  join_token_hash: string | null;
+  relay_token_hash: string | null;
+  joined_at: string | null;
 }
 
 export interface LobbySeatsTable {
@@ -674,6 +698,7 @@ export interface Database {
   lobbies: LobbiesTable;
   lobby_seats: LobbySeatsTable;
   play_sessions: PlaySessionsTable;
+  play_session_seats: PlaySessionSeatsTable;
   // Tournaments (009)
   tournaments: TournamentsTable;
   tournament_entrants: TournamentEntrantsTable;

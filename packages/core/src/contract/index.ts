@@ -13,6 +13,7 @@ import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
 import { reporterOperations } from "./operations/reporters.ts";
 import { profileOperations } from "./operations/profiles.ts";
+import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { lobbyOperations } from "./operations/lobbies.ts";
 import { playSessionOperations } from "./operations/play-sessions.ts";
 import { playModuleOperations } from "./operations/play-modules.ts";
@@ -47,6 +48,7 @@ export const contract = {
   ...playModuleOperations,
   ...lobbyOperations,
   ...playSessionOperations,
+  ...hostedGameOperations,
   ...tournamentOperations,
 } as const satisfies Record<string, OperationDef>;
 

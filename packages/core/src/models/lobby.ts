@@ -54,6 +54,7 @@ export const Lobby = z
     status: LobbyStatus,
     seats: z.array(LobbySeat),
     experience_request_id: z.string().nullable().meta({ description: "Set at start: the experience request that plays the lobby's episode." }),
+    play_session_id: z.string().nullable().meta({ description: "Set at launch: the live game its people join (`POST /v2/coworlds/play/session/{id}/join`)." }),
     episode_request_id: z.string().nullable(),
     error: z.string().nullable(),
     created_at: Timestamp,
@@ -71,13 +72,27 @@ export const LobbyAccess = z
   })
   .meta({ id: "LobbyAccess" });
 
-export const ClaimLobbySeat = z.strictObject({ policy_version_id: Uuid }).meta({ id: "ClaimLobbySeat" });
+export const ClaimLobbySeat = z
+  .strictObject({
+    policy_version_id: Uuid.optional().meta({ description: "What plays the seat if the lobby is started; without one, you play it yourself when the lobby is launched." }),
+  })
+  .meta({ id: "ClaimLobbySeat" });
+
+export const UpdateLobby = z
+  .strictObject({
+    variant_id: z.string().min(1).nullable().optional().meta({ description: "null: the league's (or the coworld's first) variant." }),
+    game_config_overrides: FreeForm.optional(),
+  })
+  .refine((b) => b.variant_id !== undefined || b.game_config_overrides !== undefined, { message: "give variant_id or game_config_overrides" })
+  .meta({ id: "UpdateLobby" });
 
 export const LobbyParams = z.object({ lobby_id: LobbyId });
 export const LobbySeatParams = LobbyParams.extend({ position: z.coerce.number().int().min(0).max(31) });
 export const LeagueLobbyParams = z.object({ league_id: LeagueId });
 
 export type CreateLobby = z.infer<typeof CreateLobby>;
+export type UpdateLobby = z.infer<typeof UpdateLobby>;
+export type LobbySeatInput = z.infer<typeof LobbySeatInput>;
 export type Lobby = z.infer<typeof Lobby>;
 export type LobbySeat = z.infer<typeof LobbySeat>;
 export type LobbySeatKind = z.infer<typeof LobbySeatKind>;

@@ -29,7 +29,7 @@ export const PlaySession = z
     coworld_id: z.string(),
     status: PlaySessionStatus,
     human_position: z.number().int(),
-    episode_request_id: z.string(),
+    episode_request_id: z.string().nullable().meta({ description: "The game's episode; a solo session has it from the start." }),
     join_url: z
       .string()
       .nullable()

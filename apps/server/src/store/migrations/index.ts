@@ -9,6 +9,7 @@ import { tournamentsCampaign } from "./007-tournaments-campaign.ts";
 import { lobbiesPlay } from "./008-lobbies-play.ts";
 import { tournaments } from "./009-tournaments.ts";
 import { doubleElimination } from "./010-double-elimination.ts";
+import { hostedGames } from "./011-hosted-games.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "008-lobbies-play": lobbiesPlay,
   "009-tournaments": tournaments,
   "010-double-elimination": doubleElimination,
+  "011-hosted-games": hostedGames,
 };
 
 export const migrationProvider: MigrationProvider = {

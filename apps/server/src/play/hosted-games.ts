@@ -1,0 +1,138 @@
+// Hosted games (`/v2/coworlds/play/…`): every slot is joined by a person or a program, and the
+// game starts when the last one is. Hosted replays open a recorded episode in the coworld's
+// replay viewer. The shapes are the hosted service's (see the contract).
+import {
+  CoworldManifest,
+  rosterBounds,
+  type HostedGameCreate,
+  type HostedGameCreateResponse,
+  type HostedGameJoinResponse,
+  type HostedGamePlayer,
+  type HostedGameSession,
+  type ReplaySessionCreate,
+  type ReplaySessionResponse,
+} from "@gauntlet/core";
+import type { Kysely } from "kysely";
+import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { getCoworldRow } from "../coworlds/coworlds.ts";
+import { parseJson } from "../shared/clock.ts";
+import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import type { Database, PlaySessionSeatsTable } from "../store/schema.ts";
+import { playModuleOf } from "./play-modules.ts";
+import type { PlayRelay } from "./relay.ts";
+import { clientUrl, playerUrl } from "./play-sessions.ts";
+import { joinSeat, loadSession, maySee, openSession, settleSession, terminateSession, type SessionState } from "./sessions.ts";
+
+export const joinPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/play`;
+export const lobbyPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/lobby`;
+
+export function playerOf(seat: PlaySessionSeatsTable): HostedGamePlayer {
+  const policy = seat.kind === "policy";
+  return {
+    slot: seat.position,
+    label: seat.label,
+    user_id: seat.user_id,
+    player_id: seat.player_id,
+    player_name: policy ? seat.label : null,
+    joined_at: seat.joined_at,
+  };
+}
+
+export function hostedView(state: SessionState, base: string): HostedGameSession {
+  const { row, seats } = state;
+  return {
+    session_id: row.id,
+    coworld_id: row.coworld_id,
+    variant_id: row.variant_id,
+    created_by_user_id: row.user_id,
+    lobby_id: row.lobby_id,
+    status: row.status,
+    player_count: seats.length,
+    players: seats.map(playerOf),
+    episode_request_id: row.episode_request_id,
+    join_url: joinPageUrl(base, row.id),
+    lobby_url: lobbyPageUrl(base, row.id),
+    global_url: null,
+    allow_spectators: row.allow_spectators === 1,
+    error: row.error,
+    created_at: row.created_at,
+    ended_at: row.ended_at,
+  };
+}
+
+export async function createHostedGame(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: HostedGameCreate, base: string): Promise<HostedGameCreateResponse> {
+  if (!actsAsUser(identity)) throw forbidden("hosting a game is for a person: use a user's token");
+  const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
+    throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
+  });
+  const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
+  const variantId = body.variant_id ?? null;
+  const variant = variantId === null ? manifest.variants[0] : manifest.variants.find((v) => v.id === variantId);
+  if (!variant) throw invalidInput(["body", "variant_id"], `${coworld.name} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`, "value_error", variantId);
+  const bounds = rosterBounds(manifest);
+  const count = body.player_count ?? bounds.min;
+  if (count < bounds.min || count > bounds.max) throw invalidInput(["body", "player_count"], `${coworld.name} seats ${bounds.min}–${bounds.max} players`, "value_error", count);
+  const { state } = await openSession(
+    db,
+    box,
+    {
+      creatorUserId: identity.userId,
+      coworld,
+      kind: "hosted",
+      variantId: variant.id,
+      gameConfig: { ...variant.game_config, ...(body.game_config ?? {}) },
+      allowSpectators: body.allow_spectators ?? false,
+      lobbyId: null,
+      seats: Array.from({ length: count }, () => ({ kind: "human" as const, label: "open", userId: null, joined: false })),
+    },
+    base,
+  );
+  const view = hostedView(state, base);
+  return { session_id: view.session_id, join_url: view.join_url, lobby_url: view.lobby_url, player_count: view.player_count, global_url: view.global_url };
+}
+
+export async function getHostedGame(db: Kysely<Database>, identity: Identity, id: string, base: string): Promise<HostedGameSession> {
+  const state = await loadSession(db, id).catch(() => null);
+  if (!state || !maySee(identity, state)) throw notFound("play session", id);
+  return hostedView(await settleSession(db, state), base);
+}
+
+export async function listHostedGames(db: Kysely<Database>, identity: AuthenticatedIdentity, base: string): Promise<HostedGameSession[]> {
+  if (!actsAsUser(identity)) throw forbidden("play sessions are a person's: use a user's token");
+  const seated = db.selectFrom("play_session_seats").select("play_session_id").where("user_id", "=", identity.userId);
+  const rows = await db
+    .selectFrom("play_sessions")
+    .select("id")
+    .where((eb) => eb.or([eb("user_id", "=", identity.userId), eb("id", "in", seated)]))
+    .orderBy("created_at", "desc")
+    .limit(100)
+    .execute();
+  const out: HostedGameSession[] = [];
+  for (const { id } of rows) out.push(hostedView(await settleSession(db, await loadSession(db, id)), base));
+  return out;
+}
+
+export async function joinHostedGame(db: Kysely<Database>, box: SecretBox, identity: Identity, id: string, base: string): Promise<HostedGameJoinResponse> {
+  const { row } = await loadSession(db, id);
+  const { seat, token } = await joinSeat(db, box, identity, id, base);
+  const client = await playModuleOf(db, row.coworld_id, "player_client");
+  const url = playerUrl(base, id, token);
+  return { player_url: url, slot: seat.position, player: playerOf(seat), client_url: client ? clientUrl(base, client, url) : null };
+}
+
+export async function terminateHostedGame(db: Kysely<Database>, relay: Pick<PlayRelay, "closeSession">, identity: AuthenticatedIdentity, id: string, base: string): Promise<HostedGameSession> {
+  const state = await terminateSession(db, identity, id, `terminated by ${identity.email}`);
+  relay.closeSession(id, "the session was terminated");
+  return hostedView(state, base);
+}
+
+export async function createReplaySession(db: Kysely<Database>, body: ReplaySessionCreate, base: string): Promise<ReplaySessionResponse> {
+  const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
+    throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
+  });
+  const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
+  if (!viewer) throw invalidInput(["body", "coworld_id"], `${coworld.name} ${coworld.version} has no replay_viewer play module`, "value_error", body.coworld_id);
+  // The viewer reads the replay from the browser; the address stays in the fragment.
+  return { viewer_url: `${base}/v2/play-modules/${viewer.id}/files/${viewer.entry}#replay=${encodeURIComponent(body.replay_uri)}`, ready: true };
+}
