@@ -103,13 +103,19 @@ export async function listHostedGames(db: Kysely<Database>, identity: Authentica
   const seated = db.selectFrom("play_session_seats").select("play_session_id").where("user_id", "=", identity.userId);
   const rows = await db
     .selectFrom("play_sessions")
-    .select("id")
+    .selectAll()
     .where((eb) => eb.or([eb("user_id", "=", identity.userId), eb("id", "in", seated)]))
     .orderBy("created_at", "desc")
     .limit(100)
     .execute();
+  if (rows.length === 0) return [];
+  // Two reads for the page, not one per session; only a session still open reads its episode.
+  const seats = await db.selectFrom("play_session_seats").selectAll().where("play_session_id", "in", rows.map((r) => r.id)).orderBy("position").execute();
   const out: HostedGameSession[] = [];
-  for (const { id } of rows) out.push(hostedView(await settleSession(db, await loadSession(db, id)), base));
+  for (const row of rows) {
+    const state = { row, seats: seats.filter((s) => s.play_session_id === row.id) };
+    out.push(hostedView(await settleSession(db, state), base));
+  }
   return out;
 }
 
