@@ -12,7 +12,7 @@ import type { SecretBox } from "../auth/secret-box.ts";
 import { cancelEpisode } from "../episodes/episodes.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
 import { ladderOf } from "../leagues/ladder.ts";
-import { endSession, isFinal, loadSession, openSession, settleSession, type SeatPlan } from "../play/sessions.ts";
+import { currentSession, endSession, isFinal, loadSession, openSession, personLabel, type SeatPlan } from "../play/sessions.ts";
 import { createExperienceRequest } from "../evaluations/experience-requests.ts";
 import { currentChampion } from "../leagues/champions.ts";
 import { getVisibleLeagueRow, isCommissioner } from "../leagues/leagues.ts";
@@ -162,7 +162,7 @@ async function settle(db: Kysely<Database>, row: LobbiesTable): Promise<LobbiesT
   if (row.status !== "running") return row;
   let ended: { status: "completed" | "failed" | "cancelled"; error: string | null; at: string; episode: string | null } | null = null;
   if (row.play_session_id !== null) {
-    const session = await settleSession(db, await loadSession(db, row.play_session_id));
+    const session = await currentSession(db, row.play_session_id);
     if (isFinal(session.row.status)) ended = { status: session.row.status, error: session.row.error, at: session.row.ended_at ?? nowIso(), episode: session.row.episode_request_id };
     else if (session.row.episode_request_id !== row.episode_request_id) {
       // The live game has started: the lobby shows its episode from then on.
@@ -387,7 +387,7 @@ async function livePlan(db: Kysely<Database>, row: LobbiesTable, league: Leagues
   let pool: Awaited<ReturnType<typeof drawPool>> | null = null;
   const userIds = seats.flatMap((s) => (s.user_id ? [s.user_id] : []));
   const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
-  const names = new Map(users.map((u) => [u.id, u.email.split("@")[0] ?? u.id]));
+  const names = new Map(users.map((u) => [u.id, personLabel(u.email)]));
   for (const seat of [...seats].sort((a, b) => a.position - b.position)) {
     if (seat.kind === "closed") continue;
     if (HUMAN.includes(seat.kind)) {

@@ -15,14 +15,13 @@ import {
 import type { Kysely } from "kysely";
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, PlaySessionSeatsTable } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
 import type { PlayRelay } from "./relay.ts";
 import { clientUrl, playerUrl } from "./play-sessions.ts";
-import { joinSeat, loadSession, maySee, openSession, settleSession, terminateSession, type SessionState } from "./sessions.ts";
+import { coworldOfBody, joinSeat, loadSession, maySee, openSession, settleSession, terminateSession, variantOf, type SessionState } from "./sessions.ts";
 
 export const joinPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/play`;
 export const lobbyPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/lobby`;
@@ -63,13 +62,9 @@ export function hostedView(state: SessionState, base: string): HostedGameSession
 
 export async function createHostedGame(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: HostedGameCreate, base: string): Promise<HostedGameCreateResponse> {
   if (!actsAsUser(identity)) throw forbidden("hosting a game is for a person: use a user's token");
-  const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
-    throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
-  });
+  const coworld = await coworldOfBody(db, body.coworld_id);
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
-  const variantId = body.variant_id ?? null;
-  const variant = variantId === null ? manifest.variants[0] : manifest.variants.find((v) => v.id === variantId);
-  if (!variant) throw invalidInput(["body", "variant_id"], `${coworld.name} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`, "value_error", variantId);
+  const variant = variantOf(manifest, coworld.name, body.variant_id);
   const bounds = rosterBounds(manifest);
   const count = body.player_count ?? bounds.min;
   if (count < bounds.min || count > bounds.max) throw invalidInput(["body", "player_count"], `${coworld.name} seats ${bounds.min}–${bounds.max} players`, "value_error", count);
@@ -134,9 +129,7 @@ export async function terminateHostedGame(db: Kysely<Database>, relay: Pick<Play
 }
 
 export async function createReplaySession(db: Kysely<Database>, body: ReplaySessionCreate, base: string): Promise<ReplaySessionResponse> {
-  const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
-    throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
-  });
+  const coworld = await coworldOfBody(db, body.coworld_id);
   const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
   if (!viewer) throw invalidInput(["body", "coworld_id"], `${coworld.name} ${coworld.version} has no replay_viewer play module`, "value_error", body.coworld_id);
   // The viewer reads the replay from the browser; the address stays in the fragment.

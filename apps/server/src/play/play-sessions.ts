@@ -5,13 +5,12 @@ import { CoworldManifest, rosterBounds, type CreatePlaySession, type PlaySession
 import type { Kysely } from "kysely";
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { fixedSeat, type Seat } from "../evaluations/roster.ts";
 import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
-import { loadSession, maySee, openSession, settleSession, webSocketBase, type SessionState } from "./sessions.ts";
+import { coworldOfBody, loadSession, maySee, openSession, personLabelOf, settleSession, variantOf, webSocketBase, type SessionState } from "./sessions.ts";
 
 function view(state: SessionState, joinUrl: string | null): PlaySession {
   const { row, seats } = state;
@@ -40,20 +39,16 @@ export function playerUrl(base: string, sessionId: string, joinToken: string): s
 
 export async function createPlaySession(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: CreatePlaySession, base: string): Promise<PlaySession> {
   if (!actsAsUser(identity)) throw forbidden("a play session is for a person: use a user's token");
-  const coworld = await getCoworldRow(db, body.coworld_id).catch(() => {
-    throw invalidInput(["body", "coworld_id"], `no coworld ${body.coworld_id}`, "value_error", body.coworld_id);
-  });
+  const coworld = await coworldOfBody(db, body.coworld_id);
   const client = await playModuleOf(db, coworld.id, "player_client");
   if (!client) throw invalidInput(["body", "coworld_id"], `${coworld.name} ${coworld.version} has no player_client play module to play it with`, "value_error", body.coworld_id);
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   const bounds = rosterBounds(manifest);
   const count = body.opponents.length + 1;
   if (count < bounds.min || count > bounds.max) throw invalidInput(["body", "opponents"], `${coworld.name} seats ${bounds.min}–${bounds.max} players; you and ${body.opponents.length} opponent(s) are ${count}`);
-  const variant = body.variant_id === undefined ? manifest.variants[0] : manifest.variants.find((v) => v.id === body.variant_id);
-  if (!variant) throw invalidInput(["body", "variant_id"], `${coworld.name} has no variant ${JSON.stringify(body.variant_id)}`, "value_error", body.variant_id);
+  const variant = variantOf(manifest, coworld.name, body.variant_id);
   const opponents: Seat[] = [];
   for (const [i, ref] of body.opponents.entries()) opponents.push(await fixedSeat(db, identity, ref, ["body", "opponents", i]));
-  const user = await db.selectFrom("users").select("email").where("id", "=", identity.userId).executeTakeFirst();
 
   const { state, joinTokens } = await openSession(
     db,
@@ -67,7 +62,7 @@ export async function createPlaySession(db: Kysely<Database>, box: SecretBox, id
       allowSpectators: false,
       lobbyId: null,
       seats: [
-        { kind: "human", label: user?.email.split("@")[0] ?? "you", userId: identity.userId, joined: true },
+        { kind: "human", label: await personLabelOf(db, identity.userId), userId: identity.userId, joined: true },
         ...opponents.map((seat) => ({ kind: "policy" as const, label: seat.displayName, policyVersionId: seat.policyVersionId, playerId: seat.playerId })),
       ],
     },

@@ -5,7 +5,7 @@ import { getPlayModule, listPlayModules, readPlayModuleFile, uploadPlayModule } 
 import { createHostedGame, createReplaySession, getHostedGame, joinHostedGame, joinPageUrl, listHostedGames, lobbyPageUrl, terminateHostedGame } from "./hosted-games.ts";
 import { joinPage, lobbyPage } from "./hosted-pages.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
-import { loadSession, settleSession } from "./sessions.ts";
+import { currentSession } from "./sessions.ts";
 import { ServiceError } from "../shared/errors.ts";
 
 export const playModuleHandlers = defineHandlers({
@@ -40,7 +40,7 @@ export const hostedGameHandlers = defineHandlers({
   joinHostedGame: async ({ identity, params, app, request }) => joinHostedGame(app.store.db, app.secrets, identity, params.session_id, app.baseUrl(request)),
   terminateHostedGame: async ({ identity, params, app, request }) => terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id, app.baseUrl(request)),
   hostedGameJoinPage: async ({ params, app, request }) => {
-    const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+    const state = await currentSession(app.store.db, params.session_id);
     return joinPage(state, lobbyPageUrl(app.baseUrl(request), state.row.id));
   },
   hostedGameJoinSubmit: async ({ params, app, request, reply }) => {
@@ -52,13 +52,13 @@ export const hostedGameHandlers = defineHandlers({
       return REPLIED;
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 409) throw error;
-      const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+      const state = await currentSession(app.store.db, params.session_id);
       reply.code(409);
       return joinPage(state, lobbyPageUrl(base, state.row.id), error.message);
     }
   },
   hostedGameLobbyPage: async ({ params, app, request }) => {
-    const state = await settleSession(app.store.db, await loadSession(app.store.db, params.session_id));
+    const state = await currentSession(app.store.db, params.session_id);
     return lobbyPage(state, joinPageUrl(app.baseUrl(request), state.row.id));
   },
   createReplaySession: async ({ body, app, request }) => createReplaySession(app.store.db, body, app.baseUrl(request)),

@@ -3,7 +3,7 @@
 // each human slot is relayed through the server (relay.ts) by the runner's human relay. A
 // session ends with its episode, or when its creator terminates it. No replica keeps a session
 // in memory: its state is read from its rows and its episode's.
-import { newId } from "@gauntlet/core";
+import { newId, type CoworldManifest } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
 import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -11,7 +11,7 @@ import { hashToken, newSecret } from "../auth/secrets.ts";
 import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { cancelEpisode, createEpisode } from "../episodes/episodes.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { conflict, forbidden, notFound } from "../shared/errors.ts";
+import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { CoworldsTable, Database, PlaySessionKind, PlaySessionSeatsTable, PlaySessionsTable } from "../store/schema.ts";
 
 /** A person needs longer than a policy: the episode's deadline (its job) is an hour. */
@@ -103,6 +103,34 @@ export async function loadSession(db: Kysely<Database> | Transaction<Database>, 
   return { row, seats };
 }
 
+/** The session as it stands now: ended with its episode if that has ended. */
+export async function currentSession(db: Kysely<Database>, id: string): Promise<SessionState> {
+  return settleSession(db, await loadSession(db, id));
+}
+
+/** How a person is named in a slot: the local part of their email. */
+export const personLabel = (email: string): string => email.split("@")[0] || email;
+
+/** A person's slot label, read by user id ("you" for a user that cannot be read). */
+export async function personLabelOf(db: Kysely<Database>, userId: string): Promise<string> {
+  const user = await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+  return user ? personLabel(user.email) : "you";
+}
+
+/** The coworld a create body names; 422 at `body.coworld_id` when there is none. */
+export async function coworldOfBody(db: Kysely<Database>, coworldId: string): Promise<CoworldsTable> {
+  return getCoworldRow(db, coworldId).catch(() => {
+    throw invalidInput(["body", "coworld_id"], `no coworld ${coworldId}`, "value_error", coworldId);
+  });
+}
+
+/** The manifest's variant by id, its first when none is given; 422 at `body.variant_id` when it has no such variant. */
+export function variantOf(manifest: CoworldManifest, coworldName: string, variantId: string | null | undefined): CoworldManifest["variants"][number] {
+  const variant = variantId === null || variantId === undefined ? manifest.variants[0] : manifest.variants.find((v) => v.id === variantId);
+  if (!variant) throw invalidInput(["body", "variant_id"], `${coworldName} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`, "value_error", variantId);
+  return variant;
+}
+
 class AlreadyStarted extends Error {}
 
 /**
@@ -178,10 +206,10 @@ function guestLabel(position: number): string {
  */
 export async function joinSeat(db: Kysely<Database>, box: SecretBox, identity: Identity, id: string, base: string): Promise<JoinedSeat> {
   const person = isAuthenticated(identity) && actsAsUser(identity) ? identity : null;
-  const name = person ? ((await db.selectFrom("users").select("email").where("id", "=", person.userId).executeTakeFirst())?.email.split("@")[0] ?? "you") : null;
+  const name = person ? await personLabelOf(db, person.userId) : null;
   // Two tries: a slot can be taken between the read and the conditional update.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const state = await settleSession(db, await loadSession(db, id));
+    const state = await currentSession(db, id);
     if (isFinal(state.row.status)) throw conflict(`play session ${id} has ended (${state.row.status})`, "session_ended", { status: state.row.status });
     const humans = state.seats.filter((s) => s.kind === "human");
     const held = person ? humans.find((s) => s.user_id === person.userId) : undefined;
@@ -225,7 +253,7 @@ export async function admitSocket(db: Kysely<Database>, id: string, side: Socket
   const column = side === "browser" ? "join_token_hash" : "relay_token_hash";
   const seat = await db.selectFrom("play_session_seats").select("position").where("play_session_id", "=", id).where(column, "=", hashToken(token)).executeTakeFirst();
   if (!seat) return { admitted: "unknown", position: -1 };
-  const state = await settleSession(db, await loadSession(db, id));
+  const state = await currentSession(db, id);
   if (isFinal(state.row.status)) return { admitted: "ended", position: seat.position };
   if (side === "game") await db.updateTable("play_sessions").set({ status: "playing" }).where("id", "=", id).where("status", "=", "waiting").execute();
   return { admitted: "ok", position: seat.position };
@@ -242,7 +270,7 @@ export function maySee(identity: Identity, state: SessionState): identity is Aut
  * next heartbeat and stops the game). Its creator or an admin; 409 once it has ended.
  */
 export async function terminateSession(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, reason: string): Promise<SessionState> {
-  const state = await settleSession(db, await loadSession(db, id));
+  const state = await currentSession(db, id);
   if (!maySee(identity, state)) throw notFound("play session", id);
   if (state.row.user_id !== identity.userId && !identity.isAdmin) throw forbidden(`only the creator of play session ${id} or an admin ends it`);
   if (isFinal(state.row.status)) throw conflict(`play session ${id} has already ended (${state.row.status})`, "session_ended", { status: state.row.status });
