@@ -7,7 +7,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 
 const root = resolve(process.argv[2] ?? ".");
-const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "*.md"], { cwd: root, encoding: "utf8" })
+const files = execFileSync(
+  "git",
+  ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "*.md"],
+  { cwd: root, encoding: "utf8" },
+)
   .split("\0")
   .filter((file) => file !== "" && existsSync(resolve(root, file)));
 
@@ -51,13 +55,17 @@ for (const file of files) {
   const text = withoutCode(readFileSync(resolve(root, file), "utf8"));
   for (const { target, line } of targetsOf(text)) {
     // Addresses with a scheme (https:, mailto:) and in-page anchors are not files.
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("//")) continue;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#") || target.startsWith("//"))
+      continue;
     const path = decodeURIComponent(target.replace(/[?#].*$/, ""));
     if (path === "") continue;
-    const resolved = path.startsWith("/") ? resolve(root, `.${path}`) : resolve(dirname(resolve(root, file)), path);
+    const resolved = path.startsWith("/")
+      ? resolve(root, `.${path}`)
+      : resolve(dirname(resolve(root, file)), path);
     const inside = resolved === root || resolved.startsWith(root + sep);
     if (!inside) problems.push(`${file}:${line}: ${target} points outside the repository`);
-    else if (!existsSync(resolved)) problems.push(`${file}:${line}: ${target} does not exist (${relative(root, resolved)})`);
+    else if (!existsSync(resolved))
+      problems.push(`${file}:${line}: ${target} does not exist (${relative(root, resolved)})`);
   }
 }
 

@@ -7,7 +7,9 @@ const [dir, failedStepCount = "0", ...failedSteps] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;

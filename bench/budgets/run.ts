@@ -10,13 +10,20 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism, cpus } from "node:os";
 import { Worker } from "node:worker_threads";
-import { decideBudget, USER_CAPACITIES, type BudgetState } from "@gauntlet/core";
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import { createClient } from "redis";
+
+import { decideBudget, USER_CAPACITIES, type BudgetState } from "@gauntlet/core";
+import { startTestServer } from "@gauntlet/server/testing";
+
 import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts";
 import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
 import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
-import { startTestServer } from "@gauntlet/server/testing";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -87,7 +94,9 @@ function gauntlet(store: BudgetStore): Decide {
 }
 
 /** The four buckets as four rate-limiter-flexible limiters, all consumed for every request. */
-function flexibleUnion(make: (points: number, duration: number, name: string) => RateLimiterAbstract): Decide {
+function flexibleUnion(
+  make: (points: number, duration: number, name: string) => RateLimiterAbstract,
+): Decide {
   const requestsMinute = make(USER_CAPACITIES.requestsPerMinute, 60, "rm");
   const requestsHour = make(USER_CAPACITIES.requestsPerHour, 3600, "rh");
   const complexityMinute = make(USER_CAPACITIES.complexityPerMinute, 60, "cm");
@@ -111,13 +120,26 @@ function flexibleUnion(make: (points: number, duration: number, name: string) =>
  * The three servers run side by side and take turns, best of three rounds, so that drift in
  * the machine's load falls on all of them alike.
  */
-async function measureServerThroughput(): Promise<{ setting: string; perSecond: number; statuses: Record<number, number> }[]> {
+async function measureServerThroughput(): Promise<
+  { setting: string; perSecond: number; statuses: Record<number, number> }[]
+> {
   const huge = 1_000_000_000;
-  const capacities = JSON.stringify({ requestsPerMinute: huge, requestsPerHour: huge, complexityPerMinute: huge, complexityPerHour: huge });
+  const capacities = JSON.stringify({
+    requestsPerMinute: huge,
+    requestsPerHour: huge,
+    complexityPerMinute: huge,
+    complexityPerHour: huge,
+  });
   const settings: [string, Record<string, string>][] = [
     ["limiter off", { GAUNTLET_RATE_LIMIT_MODE: "off" }],
-    ["enforced, memory store", { GAUNTLET_RATE_LIMIT_MODE: "enforced", GAUNTLET_USER_CAPACITIES: capacities }],
-    ["enforced, Redis store", { GAUNTLET_RATE_LIMIT_MODE: "enforced", GAUNTLET_USER_CAPACITIES: capacities, REDIS_URL }],
+    [
+      "enforced, memory store",
+      { GAUNTLET_RATE_LIMIT_MODE: "enforced", GAUNTLET_USER_CAPACITIES: capacities },
+    ],
+    [
+      "enforced, Redis store",
+      { GAUNTLET_RATE_LIMIT_MODE: "enforced", GAUNTLET_USER_CAPACITIES: capacities, REDIS_URL },
+    ],
   ];
   const servers: Awaited<ReturnType<typeof startTestServer>>[] = [];
   try {
@@ -127,21 +149,41 @@ async function measureServerThroughput(): Promise<{ setting: string; perSecond: 
       servers.push(server);
       const { token } = await server.newUser();
       // Wait for the budget store (Redis connects in the background).
-      for (let i = 0; i < 100 && (await fetch(`${server.url}/readyz`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 20));
-      targets.push({ setting, url: server.url, token, best: { perSecond: 0, statuses: {} as Record<number, number> } });
+      for (let i = 0; i < 100 && (await fetch(`${server.url}/readyz`)).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      targets.push({
+        setting,
+        url: server.url,
+        token,
+        best: { perSecond: 0, statuses: {} as Record<number, number> },
+      });
     }
     const load = (options: LoadOptions) =>
       new Promise<LoadResult>((resolve, reject) => {
-        const worker = new Worker(new URL("../shared/http-load.ts", import.meta.url), { workerData: options });
+        const worker = new Worker(new URL("../shared/http-load.ts", import.meta.url), {
+          workerData: options,
+        });
         worker.once("message", (result: LoadResult) => resolve(result));
         worker.once("error", reject);
       });
-    for (const target of targets) await load({ url: `${target.url}/whoami`, token: target.token, concurrency: IN_FLIGHT, seconds: 0.5 });
+    for (const target of targets)
+      await load({
+        url: `${target.url}/whoami`,
+        token: target.token,
+        concurrency: IN_FLIGHT,
+        seconds: 0.5,
+      });
     for (let round = 0; round < 3; round++) {
       for (const target of targets) {
-        const result = await load({ url: `${target.url}/whoami`, token: target.token, concurrency: IN_FLIGHT, seconds: SECONDS });
+        const result = await load({
+          url: `${target.url}/whoami`,
+          token: target.token,
+          concurrency: IN_FLIGHT,
+          seconds: SECONDS,
+        });
         const perSecond = result.requests / (result.elapsedMs / 1000);
-        if (perSecond > target.best.perSecond) target.best = { perSecond, statuses: result.statuses };
+        if (perSecond > target.best.perSecond)
+          target.best = { perSecond, statuses: result.statuses };
       }
     }
     return targets.map((t) => ({ setting: t.setting, ...t.best }));
@@ -159,14 +201,23 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
 
   log("pure function…");
-  rows.push({ workload: "pure decision (no store, no promise)", gauntlet: measurePure(), peer: null });
+  rows.push({
+    workload: "pure decision (no store, no promise)",
+    gauntlet: measurePure(),
+    peer: null,
+  });
 
   log("memory stores…");
   const memory = new MemoryBudgetStore();
   rows.push({
     workload: "memory store, sequential",
     gauntlet: await measure(gauntlet(memory), 1),
-    peer: await measure(flexibleUnion((points, duration, name) => new RateLimiterMemory({ points, duration, keyPrefix: name })), 1),
+    peer: await measure(
+      flexibleUnion(
+        (points, duration, name) => new RateLimiterMemory({ points, duration, keyPrefix: name }),
+      ),
+      1,
+    ),
   });
   await memory.close();
 
@@ -176,7 +227,14 @@ async function main(): Promise<void> {
   const peerClient = createClient({ url: REDIS_URL });
   await Promise.all([redisStore.ready, peerClient.connect()]);
   const peer = flexibleUnion(
-    (points, duration, name) => new RateLimiterRedis({ storeClient: peerClient, useRedisPackage: true, points, duration, keyPrefix: `${prefix}f:${name}` }),
+    (points, duration, name) =>
+      new RateLimiterRedis({
+        storeClient: peerClient,
+        useRedisPackage: true,
+        points,
+        duration,
+        keyPrefix: `${prefix}f:${name}`,
+      }),
   );
   for (const inFlight of [1, IN_FLIGHT]) {
     rows.push({
@@ -192,18 +250,37 @@ async function main(): Promise<void> {
   await peerClient.close();
 
   const cpu = cpus()[0]?.model ?? "unknown CPU";
-  console.log(`\nShared-budget decisions per second — ${cpu}, ${availableParallelism()} cores, Node ${process.versions.node}, ${SECONDS} s each`);
-  console.log(`Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, spec 8.2 user capacities; all four buckets per decision.\n`);
+  console.log(
+    `\nShared-budget decisions per second — ${cpu}, ${availableParallelism()} cores, Node ${process.versions.node}, ${SECONDS} s each`,
+  );
+  console.log(
+    `Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, spec 8.2 user capacities; all four buckets per decision.\n`,
+  );
   const header = ["workload", "gauntlet (GCRA)", "rate-limiter-flexible", "ratio"];
-  const cell = (m: Measured) => `${format(m.perSecond)}${m.allowed < 1 ? ` (${(m.allowed * 100).toFixed(0)}% allowed)` : ""}`;
-  const table = rows.map((r) => [r.workload, cell(r.gauntlet), r.peer === null ? "—" : cell(r.peer), r.peer === null ? "—" : `${(r.gauntlet.perSecond / r.peer.perSecond).toFixed(2)}×`]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
+  const cell = (m: Measured) =>
+    `${format(m.perSecond)}${m.allowed < 1 ? ` (${(m.allowed * 100).toFixed(0)}% allowed)` : ""}`;
+  const table = rows.map((r) => [
+    r.workload,
+    cell(r.gauntlet),
+    r.peer === null ? "—" : cell(r.peer),
+    r.peer === null ? "—" : `${(r.gauntlet.perSecond / r.peer.perSecond).toFixed(2)}×`,
+  ]);
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
   console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  console.log(
+    `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`,
+  );
   for (const row of table) console.log(line(row));
-  console.log("\nratio = gauntlet / rate-limiter-flexible (higher is faster). The peer's four limiters are fixed-window");
-  console.log("counters consumed independently (one EVAL each on Redis, four commands a decision); Gauntlet's decision");
+  console.log(
+    "\nratio = gauntlet / rate-limiter-flexible (higher is faster). The peer's four limiters are fixed-window",
+  );
+  console.log(
+    "counters consumed independently (one EVAL each on Redis, four commands a decision); Gauntlet's decision",
+  );
   console.log("is one EVALSHA that checks and debits all four buckets or none.");
 
   log("server throughput…");
@@ -211,16 +288,24 @@ async function main(): Promise<void> {
   try {
     server = await measureServerThroughput();
   } catch (error) {
-    console.log(`\nServer throughput: not measured, the server did not start (${error instanceof Error ? error.message : String(error)}).`);
+    console.log(
+      `\nServer throughput: not measured, the server did not start (${error instanceof Error ? error.message : String(error)}).`,
+    );
     return;
   }
   const off = server[0]?.perSecond ?? 1;
-  console.log(`\nServer: GET /whoami with a user token, ${IN_FLIGHT} keep-alive connections from a worker thread, best of 3 × ${SECONDS} s\n`);
+  console.log(
+    `\nServer: GET /whoami with a user token, ${IN_FLIGHT} keep-alive connections from a worker thread, best of 3 × ${SECONDS} s\n`,
+  );
   console.log("| limiter                | requests/s | vs off | statuses |");
   console.log("|------------------------|-----------:|-------:|----------|");
   for (const r of server) {
-    const statuses = Object.entries(r.statuses).map(([code, n]) => `${code}: ${n}`).join(", ");
-    console.log(`| ${r.setting.padEnd(22)} | ${format(r.perSecond).padStart(10)} | ${(r.perSecond / off).toFixed(2).padStart(5)}× | ${statuses} |`);
+    const statuses = Object.entries(r.statuses)
+      .map(([code, n]) => `${code}: ${n}`)
+      .join(", ");
+    console.log(
+      `| ${r.setting.padEnd(22)} | ${format(r.perSecond).padStart(10)} | ${(r.perSecond / off).toFixed(2).padStart(5)}× | ${statuses} |`,
+    );
   }
 }
 

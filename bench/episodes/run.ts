@@ -11,10 +11,12 @@ import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+
 import { CoworldManifest } from "@gauntlet/core";
-import { createEpisode } from "../../apps/server/src/episodes/episodes.ts";
-import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
 import { startTestServer } from "@gauntlet/server/testing";
+
+import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
+import { createEpisode } from "../../apps/server/src/episodes/episodes.ts";
 
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 30);
 const VARIANT = process.env.BENCH_VARIANT ?? "duel-small";
@@ -42,11 +44,18 @@ if (!registered) throw new Error("the example coworld was not registered");
 const coworld = registered;
 const manifest = CoworldManifest.parse(coworld.manifest);
 const found = manifest.variants.find((v) => v.id === VARIANT);
-if (!found) throw new Error(`gridrush has no variant ${VARIANT} (try ${manifest.variants.map((v) => v.id).join(", ")})`);
+if (!found)
+  throw new Error(
+    `gridrush has no variant ${VARIANT} (try ${manifest.variants.map((v) => v.id).join(", ")})`,
+  );
 const variant = found;
 const seats = Array.isArray(variant.game_config.players) ? variant.game_config.players.length : 2;
 const roster = ["greedy", "wanderer", "random", "greedy"].slice(0, seats);
-const admin = await db.selectFrom("users").select("id").where("is_admin", "=", 1).executeTakeFirstOrThrow();
+const admin = await db
+  .selectFrom("users")
+  .select("id")
+  .where("is_admin", "=", 1)
+  .executeTakeFirstOrThrow();
 const token = await server.machineToken("bench-runner");
 const workDir = join(server.testStore.dataDir, "runner");
 
@@ -58,7 +67,11 @@ async function enqueue(count: number): Promise<void> {
         purpose: "manual",
         coworld,
         gameConfig: variant.game_config,
-        participants: roster.map((id, position) => ({ position, bundledPlayerId: id, displayName: id })),
+        participants: roster.map((id, position) => ({
+          position,
+          bundledPlayerId: id,
+          displayName: id,
+        })),
       });
     }
   });
@@ -67,10 +80,26 @@ async function enqueue(count: number): Promise<void> {
 /** Runs `count` queued episodes on a fresh runner process and returns its job lines. */
 async function runLevel(concurrency: number, count: number): Promise<JobLine[]> {
   await enqueue(count);
-  const child = spawn(process.execPath, [RUNNER_MAIN, "--server", server.url, "--concurrency", String(concurrency), "--log-format", "json", "--log-level", "debug", "--work-dir", workDir], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      RUNNER_MAIN,
+      "--server",
+      server.url,
+      "--concurrency",
+      String(concurrency),
+      "--log-format",
+      "json",
+      "--log-level",
+      "debug",
+      "--work-dir",
+      workDir,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const lines: JobLine[] = [];
   let ended = 0;
   await new Promise<void>((resolve, reject) => {
@@ -78,8 +107,14 @@ async function runLevel(concurrency: number, count: number): Promise<JobLine[]> 
     createInterface({ input: child.stdout }).on("line", (text) => {
       const line = JSON.parse(text) as JobLine;
       lines.push(line);
-      if (line.msg === "job failed on the runner" || line.msg === "job failed") process.stderr.write(`episode failed: ${text}\n`);
-      if (line.msg === "job completed" || line.msg === "job failed" || line.msg === "job failed on the runner") ended += 1;
+      if (line.msg === "job failed on the runner" || line.msg === "job failed")
+        process.stderr.write(`episode failed: ${text}\n`);
+      if (
+        line.msg === "job completed" ||
+        line.msg === "job failed" ||
+        line.msg === "job failed on the runner"
+      )
+        ended += 1;
       if (ended === count) resolve();
     });
   });
@@ -93,7 +128,9 @@ async function runLevel(concurrency: number, count: number): Promise<JobLine[]> 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 interface LevelResult {
@@ -107,7 +144,11 @@ function summarize(lines: JobLine[]): LevelResult {
   const ends = lines.filter((l) => l.msg === "job completed" || l.msg === "job failed");
   const windowMs = Math.max(...ends.map((l) => Date.parse(l.time))) - Math.min(...leased);
   const of = (key: keyof JobLine) => median(ends.map((l) => Number(l[key] ?? 0)));
-  const teardown = median(ends.map((l) => (l.episode_ms ?? 0) - (l.start_ms ?? 0) - (l.healthy_ms ?? 0) - (l.game_ms ?? 0)));
+  const teardown = median(
+    ends.map(
+      (l) => (l.episode_ms ?? 0) - (l.start_ms ?? 0) - (l.healthy_ms ?? 0) - (l.game_ms ?? 0),
+    ),
+  );
   return {
     perMinute: (ends.length / windowMs) * 60_000,
     failed: ends.filter((l) => l.msg === "job failed").length,
@@ -124,21 +165,31 @@ function summarize(lines: JobLine[]): LevelResult {
   };
 }
 
-process.stdout.write(`GridRush ${VARIANT} (${seats} seats: ${roster.join(", ")}), ${EPISODES} episodes per level, ${availableParallelism()} CPUs, Node ${process.version}\n`);
+process.stdout.write(
+  `GridRush ${VARIANT} (${seats} seats: ${roster.join(", ")}), ${EPISODES} episodes per level, ${availableParallelism()} CPUs, Node ${process.version}\n`,
+);
 // Warm-up: the bundle is downloaded and extracted once, Node's compile cache filled.
 const warm = await runLevel(1, 2);
 const first = warm.find((l) => l.msg === "job completed");
-process.stdout.write(`warm-up: the first episode spent ${first?.prepare_ms ?? "?"} ms downloading and extracting the coworld bundle\n\n`);
+process.stdout.write(
+  `warm-up: the first episode spent ${first?.prepare_ms ?? "?"} ms downloading and extracting the coworld bundle\n\n`,
+);
 
 const results: LevelResult[] = [];
 for (const concurrency of LEVELS) results.push(summarize(await runLevel(concurrency, EPISODES)));
 
 const col = (s: string) => s.padStart(16);
 process.stdout.write(`${"".padEnd(42)}${LEVELS.map((c) => col(`concurrency ${c}`)).join("")}\n`);
-process.stdout.write(`${"episodes per minute".padEnd(42)}${results.map((r) => col(r.perMinute.toFixed(1))).join("")}\n`);
-process.stdout.write(`${"failed episodes".padEnd(42)}${results.map((r) => col(String(r.failed))).join("")}\n`);
+process.stdout.write(
+  `${"episodes per minute".padEnd(42)}${results.map((r) => col(r.perMinute.toFixed(1))).join("")}\n`,
+);
+process.stdout.write(
+  `${"failed episodes".padEnd(42)}${results.map((r) => col(String(r.failed))).join("")}\n`,
+);
 process.stdout.write("median ms per episode:\n");
 for (const part of Object.keys(results[0]?.parts ?? {})) {
-  process.stdout.write(`  ${part.padEnd(40)}${results.map((r) => col(String(Math.round(r.parts[part] ?? 0)))).join("")}\n`);
+  process.stdout.write(
+    `  ${part.padEnd(40)}${results.map((r) => col(String(Math.round(r.parts[part] ?? 0)))).join("")}\n`,
+  );
 }
 await server.close();

@@ -26,7 +26,10 @@ const HEADER_END = Buffer.from("\r\n\r\n");
 const LAST_CHUNK = Buffer.from("\r\n0\r\n\r\n");
 // Header names as node and fastify write them; the loader reads no header but these.
 const LENGTHS = [Buffer.from("\r\ncontent-length:"), Buffer.from("\r\nContent-Length:")];
-const CHUNKED = [Buffer.from("\r\ntransfer-encoding: chunked"), Buffer.from("\r\nTransfer-Encoding: chunked")];
+const CHUNKED = [
+  Buffer.from("\r\ntransfer-encoding: chunked"),
+  Buffer.from("\r\nTransfer-Encoding: chunked"),
+];
 
 function headerAt(buf: Buffer, names: readonly Buffer[], end: number): number {
   for (const name of names) {
@@ -45,7 +48,8 @@ function completeResponse(buf: Buffer): { length: number; status: number } | nul
   if (at !== -1) {
     let length = 0;
     while (buf[at] === 32) at += 1;
-    for (let c = buf[at] ?? 0; c >= 48 && c <= 57; c = buf[++at] ?? 0) length = length * 10 + (c - 48);
+    for (let c = buf[at] ?? 0; c >= 48 && c <= 57; c = buf[++at] ?? 0)
+      length = length * 10 + (c - 48);
     const total = headerEnd + 4 + length;
     return buf.length >= total ? { length: total, status } : null;
   }
@@ -58,8 +62,12 @@ function completeResponse(buf: Buffer): { length: number; status: number } | nul
 
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const url = new URL(spec.url);
-  const extra = Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("");
-  const request = Buffer.from(`GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\n${extra}\r\n`);
+  const extra = Object.entries(spec.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  const request = Buffer.from(
+    `GET ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\n${extra}\r\n`,
+  );
   const statuses: Record<string, number> = {};
   let requests = 0;
   const started = performance.now();
@@ -88,7 +96,11 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         }
       });
     });
-  return Promise.all(Array.from({ length: spec.connections }, one)).then(() => ({ requests, statuses, elapsedMs: performance.now() - started }));
+  return Promise.all(Array.from({ length: spec.connections }, one)).then(() => ({
+    requests,
+    statuses,
+    elapsedMs: performance.now() - started,
+  }));
 }
 
 if (import.meta.main) {

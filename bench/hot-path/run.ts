@@ -25,7 +25,11 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
+
 import Fastify from "fastify";
+
+import { createTestStore, type TestStore } from "@gauntlet/server/testing";
+
 import { resolveConfig } from "../../apps/server/src/config.ts";
 import { createDemoLeague, DEMO_EMAIL } from "../../apps/server/src/embedded/demo.ts";
 import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
@@ -33,7 +37,6 @@ import { FIRST_ADMIN_EMAIL } from "../../apps/server/src/identity/first-admin.ts
 import { createApiToken } from "../../apps/server/src/identity/tokens.ts";
 import { createUser, findUserByEmail } from "../../apps/server/src/identity/users.ts";
 import { startServer, type RunningServer } from "../../apps/server/src/server.ts";
-import { createTestStore, type TestStore } from "@gauntlet/server/testing";
 import type { LoadResult, LoadSpec } from "./load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -44,49 +47,91 @@ const HUGE = 1e9;
 const ENV = {
   GAUNTLET_SCHEDULER: "off",
   GAUNTLET_RATE_LIMIT_MODE: process.env.BENCH_LIMITER ?? "enforced",
-  GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
-  GAUNTLET_MACHINE_CAPACITIES: JSON.stringify({ requestsPerMinute: HUGE, requestsPerHour: HUGE, complexityPerMinute: HUGE, complexityPerHour: HUGE }),
-  ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${Date.now()}` } : {}),
+  GAUNTLET_USER_CAPACITIES: JSON.stringify({
+    requestsPerMinute: HUGE,
+    requestsPerHour: HUGE,
+    complexityPerMinute: HUGE,
+    complexityPerHour: HUGE,
+  }),
+  GAUNTLET_MACHINE_CAPACITIES: JSON.stringify({
+    requestsPerMinute: HUGE,
+    requestsPerHour: HUGE,
+    complexityPerMinute: HUGE,
+    complexityPerHour: HUGE,
+  }),
+  ...(process.env.REDIS_URL
+    ? { REDIS_URL: process.env.REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${Date.now()}` }
+    : {}),
 };
 
 const exec = promisify(execFile);
 
 async function load(spec: LoadSpec): Promise<LoadResult> {
-  const { stdout } = await exec(process.execPath, [new URL("./load.ts", import.meta.url).pathname, JSON.stringify(spec)]);
+  const { stdout } = await exec(process.execPath, [
+    new URL("./load.ts", import.meta.url).pathname,
+    JSON.stringify(spec),
+  ]);
   return JSON.parse(stdout) as LoadResult;
 }
 
 /** A bare node:http server answering every request with one canned response. */
-async function bareNode(canned: { headers: [string, string][]; body: Buffer }): Promise<{ url: string; close: () => void }> {
+async function bareNode(canned: {
+  headers: [string, string][];
+  body: Buffer;
+}): Promise<{ url: string; close: () => void }> {
   const headers = [...canned.headers, ["content-length", String(canned.body.length)]].flat();
   const server = createServer((_req, res) => {
     res.writeHead(200, headers);
     res.end(canned.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => server.close(),
+  };
 }
 
-const HELLO = { headers: [["content-type", "application/json; charset=utf-8"]] as [string, string][], body: Buffer.from(JSON.stringify({ hello: "world" })) };
+const HELLO = {
+  headers: [["content-type", "application/json; charset=utf-8"]] as [string, string][],
+  body: Buffer.from(JSON.stringify({ hello: "world" })),
+};
 
 /** The real server's answer to `url`, as bytes and headers to replay (less those node:http writes itself). */
-async function capture(url: string, headers: Record<string, string>): Promise<{ headers: [string, string][]; body: Buffer }> {
+async function capture(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: [string, string][]; body: Buffer }> {
   const res = await fetch(url, { headers });
   const own = new Set(["date", "connection", "keep-alive", "content-length", "transfer-encoding"]);
-  return { headers: [...res.headers].filter(([name]) => !own.has(name)), body: Buffer.from(await res.arrayBuffer()) };
+  return {
+    headers: [...res.headers].filter(([name]) => !own.has(name)),
+    body: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
 async function bareFastify(): Promise<{ url: string; close: () => Promise<void> }> {
   const app = Fastify({ logger: false });
   app.get("/", async () => ({ hello: "world" }));
   await app.listen({ port: 0, host: "127.0.0.1" });
-  return { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`, close: () => app.close() };
+  return {
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`,
+    close: () => app.close(),
+  };
 }
 
-async function call(server: RunningServer, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+async function call(
+  server: RunningServer,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
@@ -94,8 +139,19 @@ async function call(server: RunningServer, token: string, method: string, path: 
 }
 
 /** The real server with the demo league, one round of it settled (so its standings have rows), and a user token. */
-async function realServer(testStore: TestStore): Promise<{ server: RunningServer; division: string; other: string; token: string }> {
-  const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, databaseSchema: testStore.pgSchema }, ENV);
+async function realServer(
+  testStore: TestStore,
+): Promise<{ server: RunningServer; division: string; other: string; token: string }> {
+  const config = resolveConfig(
+    {
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: testStore.dataDir,
+      databaseUrl: testStore.databaseUrl,
+      databaseSchema: testStore.pgSchema,
+    },
+    ENV,
+  );
   const server = await startServer(config, { env: ENV, store: testStore.store });
   const { db } = server.store;
   const coworld = await registerExampleCoworld(server.store, server.context.blobs);
@@ -107,22 +163,42 @@ async function realServer(testStore: TestStore): Promise<{ server: RunningServer
   const demoUser = await findUserByEmail(db, DEMO_EMAIL);
   const admin = await findUserByEmail(db, FIRST_ADMIN_EMAIL);
   if (!demoUser || !admin) throw new Error("no demo or admin user");
-  const commissioner = (await createApiToken(db, { userId: demoUser.id, name: "bench", kind: "user" })).token;
-  const machine = (await createApiToken(db, { userId: admin.id, name: "bench-runner", kind: "machine", machineName: "bench-runner" })).token;
+  const commissioner = (
+    await createApiToken(db, { userId: demoUser.id, name: "bench", kind: "user" })
+  ).token;
+  const machine = (
+    await createApiToken(db, {
+      userId: admin.id,
+      name: "bench-runner",
+      kind: "machine",
+      machineName: "bench-runner",
+    })
+  ).token;
   await call(server, commissioner, "POST", `/v2/leagues/${demo.league.id}/trigger-round`, {});
   // A scripted runner: the first seat wins every episode.
   for (;;) {
-    const { jobs } = (await call(server, machine, "POST", "/v2/runner/jobs/lease", { runner_id: "bench-runner", capacity: 32, runtimes: ["process"] })) as { jobs: { job_id: string; players: unknown[] }[] };
+    const { jobs } = (await call(server, machine, "POST", "/v2/runner/jobs/lease", {
+      runner_id: "bench-runner",
+      capacity: 32,
+      runtimes: ["process"],
+    })) as { jobs: { job_id: string; players: unknown[] }[] };
     if (jobs.length === 0) break;
     for (const job of jobs) {
       const scores = job.players.map((_, i) => (i === 0 ? 1 : 0));
-      await call(server, machine, "POST", `/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "bench-runner", results: { scores, winner_slot: 0, turns: 5, seed: 1 } });
+      await call(server, machine, "POST", `/v2/runner/jobs/${job.job_id}/complete`, {
+        runner_id: "bench-runner",
+        results: { scores, winner_slot: 0, turns: 5, seed: 1 },
+      });
     }
   }
-  const user = await createUser(db, { email: "reader@example.test", password: "correct horse battery" });
+  const user = await createUser(db, {
+    email: "reader@example.test",
+    password: "correct horse battery",
+  });
   const token = (await createApiToken(db, { userId: user.id, name: "reader", kind: "user" })).token;
   const rows = await call(server, token, "GET", `/v2/divisions/${division}/leaderboard`);
-  if (!Array.isArray(rows) || rows.length === 0) throw new Error("the demo division has no standings rows after its round");
+  if (!Array.isArray(rows) || rows.length === 0)
+    throw new Error("the demo division has no standings rows after its round");
   return { server, division, other, token };
 }
 
@@ -130,10 +206,23 @@ async function realServer(testStore: TestStore): Promise<{ server: RunningServer
  * Past episodes and rounds written straight into the store (as settled rounds would leave them)
  * for one division, so that its standings read can be compared with a division of a short past.
  */
-async function seedHistory(server: RunningServer, divisionId: string, episodes: number): Promise<void> {
+async function seedHistory(
+  server: RunningServer,
+  divisionId: string,
+  episodes: number,
+): Promise<void> {
   const { db } = server.store;
-  const division = await db.selectFrom("divisions").select(["id", "league_id"]).where("id", "=", divisionId).executeTakeFirstOrThrow();
-  const coworld = await db.selectFrom("rounds").select(["coworld_id", "round_number"]).where("division_id", "=", divisionId).orderBy("round_number", "desc").executeTakeFirstOrThrow();
+  const division = await db
+    .selectFrom("divisions")
+    .select(["id", "league_id"])
+    .where("id", "=", divisionId)
+    .executeTakeFirstOrThrow();
+  const coworld = await db
+    .selectFrom("rounds")
+    .select(["coworld_id", "round_number"])
+    .where("division_id", "=", divisionId)
+    .orderBy("round_number", "desc")
+    .executeTakeFirstOrThrow();
   const user = await db.selectFrom("users").select("id").executeTakeFirstOrThrow();
   const perRound = 100;
   const at = new Date(Date.UTC(2025, 0, 1)).toISOString();
@@ -141,15 +230,52 @@ async function seedHistory(server: RunningServer, divisionId: string, episodes: 
     const roundId = `round_${randomUUID()}`;
     await db
       .insertInto("rounds")
-      .values({ id: roundId, league_id: division.league_id, division_id: divisionId, round_number: coworld.round_number + 1 + r, status: "completed", active: null, commissioner_key: "default", execution_backend: "runners", coworld_id: coworld.coworld_id, round_config: "{}", round_display: "{}", episode_count: perRound, error: null, started_at: at, completed_at: at, created_at: at })
+      .values({
+        id: roundId,
+        league_id: division.league_id,
+        division_id: divisionId,
+        round_number: coworld.round_number + 1 + r,
+        status: "completed",
+        active: null,
+        commissioner_key: "default",
+        execution_backend: "runners",
+        coworld_id: coworld.coworld_id,
+        round_config: "{}",
+        round_display: "{}",
+        episode_count: perRound,
+        error: null,
+        started_at: at,
+        completed_at: at,
+        created_at: at,
+      })
       .execute();
     await db
       .insertInto("episode_requests")
       .values(
         Array.from({ length: perRound }, (_, e) => ({
-          id: `ereq_${randomUUID()}`, requester_user_id: user.id, purpose: "round", coworld_id: coworld.coworld_id, league_id: division.league_id, division_id: divisionId, round_id: roundId, pool_id: null,
-          experience_request_id: null, bulk_upload_id: null, game_config: "{}", seed: e, max_steps: null, status: "completed" as const, job_id: null, error_type: null, error: null, failed_policy_index: null,
-          results: "{}", scores: "[]", change_seq: 0, created_at: at, updated_at: at,
+          id: `ereq_${randomUUID()}`,
+          requester_user_id: user.id,
+          purpose: "round",
+          coworld_id: coworld.coworld_id,
+          league_id: division.league_id,
+          division_id: divisionId,
+          round_id: roundId,
+          pool_id: null,
+          experience_request_id: null,
+          bulk_upload_id: null,
+          game_config: "{}",
+          seed: e,
+          max_steps: null,
+          status: "completed" as const,
+          job_id: null,
+          error_type: null,
+          error: null,
+          failed_policy_index: null,
+          results: "{}",
+          scores: "[]",
+          change_seq: 0,
+          created_at: at,
+          updated_at: at,
         })),
       )
       .execute();
@@ -161,23 +287,37 @@ async function seedHistory(server: RunningServer, divisionId: string, episodes: 
  * `seconds`, with the server's heap (after a full collection, when run with --expose-gc) and
  * RSS printed every 30 s. Flat means the last figures are within noise of the first.
  */
-async function soak(seconds: number, spec: Omit<LoadSpec, "connections" | "seconds">): Promise<void> {
+async function soak(
+  seconds: number,
+  spec: Omit<LoadSpec, "connections" | "seconds">,
+): Promise<void> {
   const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
   const collect = (globalThis as { gc?: () => void }).gc;
-  process.stdout.write(`\nsoak: the token leaderboard read for ${seconds} s${collect ? "" : " (heap without a forced GC: run node with --expose-gc)"}\n`);
-  process.stdout.write(`${"elapsed s".padStart(9)} ${"requests".padStart(10)} ${"req/s".padStart(7)} ${"heap MiB".padStart(9)} ${"RSS MiB".padStart(8)}\n`);
+  process.stdout.write(
+    `\nsoak: the token leaderboard read for ${seconds} s${collect ? "" : " (heap without a forced GC: run node with --expose-gc)"}\n`,
+  );
+  process.stdout.write(
+    `${"elapsed s".padStart(9)} ${"requests".padStart(10)} ${"req/s".padStart(7)} ${"heap MiB".padStart(9)} ${"RSS MiB".padStart(8)}\n`,
+  );
   const started = performance.now();
   let total = 0;
-  for (let done = 0; done < seconds; ) {
+  for (let done = 0; done < seconds;) {
     const chunk = Math.min(30, seconds - done);
     const result = await load({ ...spec, connections: CONNECTIONS, seconds: chunk });
-    if ((result.statuses["200"] ?? 0) !== result.requests) throw new Error(`soak: statuses ${JSON.stringify(result.statuses)}`);
+    if ((result.statuses["200"] ?? 0) !== result.requests)
+      throw new Error(`soak: statuses ${JSON.stringify(result.statuses)}`);
     done += chunk;
     total += result.requests;
     collect?.();
     const { heapUsed, rss } = process.memoryUsage();
     const elapsed = (performance.now() - started) / 1000;
-    process.stdout.write(`${elapsed.toFixed(0).padStart(9)} ${String(total).padStart(10)} ${Math.round(result.requests / chunk).toString().padStart(7)} ${mib(heapUsed).padStart(9)} ${mib(rss).padStart(8)}\n`);
+    process.stdout.write(
+      `${elapsed.toFixed(0).padStart(9)} ${String(total).padStart(10)} ${Math.round(
+        result.requests / chunk,
+      )
+        .toString()
+        .padStart(7)} ${mib(heapUsed).padStart(9)} ${mib(rss).padStart(8)}\n`,
+    );
   }
 }
 
@@ -204,39 +344,81 @@ if (HISTORY) {
   await seedHistory(real.server, real.division, 100_000);
 }
 try {
-  const rows: { name: string; spec: Omit<LoadSpec, "connections" | "seconds">; budgeted?: boolean }[] = [
+  const rows: {
+    name: string;
+    spec: Omit<LoadSpec, "connections" | "seconds">;
+    budgeted?: boolean;
+  }[] = [
     ...(PROFILE
       ? []
       : [
           { name: "bare node:http hello", spec: { url: node.url } },
           { name: "bare fastify hello", spec: { url: fastify.url } },
-          { name: "bare node:http, the token leaderboard's bytes", spec: { url: replay.url, headers: auth } },
+          {
+            name: "bare node:http, the token leaderboard's bytes",
+            spec: { url: replay.url, headers: auth },
+          },
         ]),
     { name: "GET /healthz", spec: { url: `${real.server.url}/healthz` } },
     { name: "GET /whoami, anonymous", spec: { url: `${real.server.url}/whoami` } },
     { name: "GET /v2/divisions/{id}/leaderboard, anonymous", spec: { url: leaderboard } },
-    { name: "GET /whoami with a token", spec: { url: `${real.server.url}/whoami`, headers: auth }, budgeted: true },
-    { name: "GET /v2/divisions/{id}/leaderboard with a token", spec: { url: leaderboard, headers: auth }, budgeted: true },
+    {
+      name: "GET /whoami with a token",
+      spec: { url: `${real.server.url}/whoami`, headers: auth },
+      budgeted: true,
+    },
+    {
+      name: "GET /v2/divisions/{id}/leaderboard with a token",
+      spec: { url: leaderboard, headers: auth },
+      budgeted: true,
+    },
     ...(HISTORY
       ? [
-          { name: "leaderboard with a token, 1,000 past episodes", spec: { url: `${real.server.url}/v2/divisions/${real.other}/leaderboard`, headers: auth }, budgeted: true },
-          { name: "leaderboard with a token, 100,000 past episodes", spec: { url: leaderboard, headers: auth }, budgeted: true },
+          {
+            name: "leaderboard with a token, 1,000 past episodes",
+            spec: {
+              url: `${real.server.url}/v2/divisions/${real.other}/leaderboard`,
+              headers: auth,
+            },
+            budgeted: true,
+          },
+          {
+            name: "leaderboard with a token, 100,000 past episodes",
+            spec: { url: leaderboard, headers: auth },
+            budgeted: true,
+          },
         ]
       : []),
   ];
   // BENCH_ONLY=text keeps the rows whose name contains it (and the bare node:http base row).
   const only = process.env.BENCH_ONLY;
-  if (only) rows.splice(0, rows.length, ...rows.filter((row, i) => (i === 0 && !PROFILE) || row.name.includes(only)));
+  if (only)
+    rows.splice(
+      0,
+      rows.length,
+      ...rows.filter((row, i) => (i === 0 && !PROFILE) || row.name.includes(only)),
+    );
   for (const row of rows) {
     // The Redis budget store connects after the server starts: until then decisions are "unavailable".
     let probe = await fetch(row.spec.url, { headers: row.spec.headers ?? {} });
-    for (let tries = 0; row.budgeted && tries < 100 && probe.headers.get("x-ratelimit-outcome") === "unavailable"; tries += 1) {
+    for (
+      let tries = 0;
+      row.budgeted && tries < 100 && probe.headers.get("x-ratelimit-outcome") === "unavailable";
+      tries += 1
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       probe = await fetch(row.spec.url, { headers: row.spec.headers ?? {} });
     }
     await probe.arrayBuffer();
     if (probe.status !== 200) throw new Error(`${row.name}: ${probe.status}`);
-    if (row.budgeted && !process.env.BENCH_LIMITER && probe.headers.get("x-ratelimit-outcome") !== "allowed") throw new Error(`${row.name} was not budgeted (x-ratelimit-outcome ${probe.headers.get("x-ratelimit-outcome")})`);
+    if (
+      row.budgeted &&
+      !process.env.BENCH_LIMITER &&
+      probe.headers.get("x-ratelimit-outcome") !== "allowed"
+    )
+      throw new Error(
+        `${row.name} was not budgeted (x-ratelimit-outcome ${probe.headers.get("x-ratelimit-outcome")})`,
+      );
     await load({ ...row.spec, connections: CONNECTIONS, seconds: 0.5 });
   }
   const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
@@ -251,20 +433,34 @@ try {
       const result = await load({ ...row.spec, connections: CONNECTIONS, seconds: SECONDS });
       const used = process.cpuUsage(before);
       cpu[i]?.push((used.user + used.system) / result.requests);
-      if (process.env.BENCH_SPLIT) console.error(row.name, "user", (used.user / result.requests).toFixed(1), "sys", (used.system / result.requests).toFixed(1));
-      if ((result.statuses["200"] ?? 0) !== result.requests) throw new Error(`${row.name}: statuses ${JSON.stringify(result.statuses)}`);
+      if (process.env.BENCH_SPLIT)
+        console.error(
+          row.name,
+          "user",
+          (used.user / result.requests).toFixed(1),
+          "sys",
+          (used.system / result.requests).toFixed(1),
+        );
+      if ((result.statuses["200"] ?? 0) !== result.requests)
+        throw new Error(`${row.name}: statuses ${JSON.stringify(result.statuses)}`);
       samples[i]?.push(result.requests / (result.elapsedMs / 1000));
     }
   }
   const engine = process.env.DATABASE_URL ? "PostgreSQL" : "SQLite";
   const budgets = process.env.REDIS_URL ? "Redis" : "memory";
-  process.stdout.write(`\nhot path (${engine}, budgets enforced in ${budgets}; ${CONNECTIONS} connections, ${REPEATS}×${SECONDS} s, median req/s; Node ${process.version})\n`);
+  process.stdout.write(
+    `\nhot path (${engine}, budgets enforced in ${budgets}; ${CONNECTIONS} connections, ${REPEATS}×${SECONDS} s, median req/s; Node ${process.version})\n`,
+  );
   const base = median(samples[0] ?? []);
-  process.stdout.write(`${"request".padEnd(50)} ${"req/s".padStart(8)}  ÷ bare node:http  server CPU µs/req\n`);
+  process.stdout.write(
+    `${"request".padEnd(50)} ${"req/s".padStart(8)}  ÷ bare node:http  server CPU µs/req\n`,
+  );
   for (const [i, row] of rows.entries()) {
     const rate = median(samples[i] ?? []);
     const ratio = PROFILE ? "" : (rate / base).toFixed(2);
-    process.stdout.write(`${row.name.padEnd(50)} ${Math.round(rate).toString().padStart(8)}  ${ratio.padEnd(16)}  ${median(cpu[i] ?? []).toFixed(1)}\n`);
+    process.stdout.write(
+      `${row.name.padEnd(50)} ${Math.round(rate).toString().padStart(8)}  ${ratio.padEnd(16)}  ${median(cpu[i] ?? []).toFixed(1)}\n`,
+    );
   }
 } finally {
   await real.server.close();

@@ -5,7 +5,15 @@
 //
 //   node bench/league/run.ts [--seats N] [--episodes N]
 import { parseLadderSettings, type LadderSettings, type RankingKind } from "@gauntlet/core";
-import { applyEpisode, closeRound, createRng, type RatingState, type Rng, type SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
+
+import {
+  applyEpisode,
+  closeRound,
+  createRng,
+  type RatingState,
+  type Rng,
+  type SettledEpisode,
+} from "../../apps/server/src/leagues/rules/index.ts";
 
 const PLAYERS = 1_000;
 const ROUND_SIZE = 1_000;
@@ -29,7 +37,10 @@ function episodes(count: number, rng: Rng, startIndex: number): SettledEpisode[]
     const chosen = new Set<number>();
     while (chosen.size < seats) chosen.add(rng.int(PLAYERS));
     out.push({
-      participants: [...chosen].map((p) => ({ subjectId: `player-${p}`, score: p / PLAYERS + rng.next() })),
+      participants: [...chosen].map((p) => ({
+        subjectId: `player-${p}`,
+        score: p / PLAYERS + rng.next(),
+      })),
       at: new Date(t0 + (startIndex + e) * 60_000),
     });
   }
@@ -37,7 +48,11 @@ function episodes(count: number, rng: Rng, startIndex: number): SettledEpisode[]
 }
 
 /** Applies episodes into `states` in place, closing a round every ROUND_SIZE episodes. */
-function play(states: Map<string, RatingState>, list: readonly SettledEpisode[], settings: LadderSettings): void {
+function play(
+  states: Map<string, RatingState>,
+  list: readonly SettledEpisode[],
+  settings: LadderSettings,
+): void {
   let inRound = new Set<string>();
   list.forEach((episode, i) => {
     for (const [id, state] of applyEpisode(states, episode, settings)) {
@@ -91,7 +106,14 @@ function timeBatch(d: Division): number {
  * Both divisions are built first, then timed in alternation, so a busy moment of the machine
  * falls on both sides alike; the first batch of each only warms the JIT up.
  */
-function compare(ranking: RankingKind): { ranking: RankingKind; small: number; large: number; smallMedian: number; largeMedian: number; ratio: number } {
+function compare(ranking: RankingKind): {
+  ranking: RankingKind;
+  small: number;
+  large: number;
+  smallMedian: number;
+  largeMedian: number;
+  ratio: number;
+} {
   const small = division(ranking, 1_000);
   const large = division(ranking, 100_000);
   timeBatch(small);
@@ -103,13 +125,22 @@ function compare(ranking: RankingKind): { ranking: RankingKind; small: number; l
   // The best batch is the cost with the least interference from other work on the machine.
   const s = Math.min(...small.runs);
   const l = Math.min(...large.runs);
-  return { ranking, small: s, large: l, smallMedian: median(small.runs), largeMedian: median(large.runs), ratio: l / s };
+  return {
+    ranking,
+    small: s,
+    large: l,
+    smallMedian: median(small.runs),
+    largeMedian: median(large.runs),
+    ratio: l / s,
+  };
 }
 
 const rows = (["elo", "score", "openskill"] as const).map(compare);
 
 const fmt = (us: number) => us.toFixed(2).padStart(7);
-console.log(`League rating update per settled episode: ${PLAYERS} players, ${seats} seats/episode, batches of ${timedEpisodes}, best (median) of ${REPEATS}`);
+console.log(
+  `League rating update per settled episode: ${PLAYERS} players, ${seats} seats/episode, batches of ${timedEpisodes}, best (median) of ${REPEATS}`,
+);
 console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
 console.log("ranking     µs @ 1k past        µs @ 100k past      ratio 100k/1k   under 1 ms");
 for (const r of rows) {

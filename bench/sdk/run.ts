@@ -12,7 +12,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus } from "node:os";
+
 import { contract } from "@gauntlet/core";
+
 import { createClient } from "../../packages/sdk/src/index.ts";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 3_000);
@@ -59,12 +61,20 @@ interface Timing {
 
 function summarize(samples: number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 1000;
-  return { meanUs: (samples.reduce((a, b) => a + b, 0) / samples.length) * 1000, p50Us: at(0.5), p99Us: at(0.99) };
+  const at = (q: number) =>
+    (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 1000;
+  return {
+    meanUs: (samples.reduce((a, b) => a + b, 0) / samples.length) * 1000,
+    p50Us: at(0.5),
+    p99Us: at(0.99),
+  };
 }
 
 /** Alternates the two so that both see the same machine state; returns per-call times. */
-async function compare(bare: () => Promise<unknown>, sdk: () => Promise<unknown>): Promise<{ bare: Timing; sdk: Timing }> {
+async function compare(
+  bare: () => Promise<unknown>,
+  sdk: () => Promise<unknown>,
+): Promise<{ bare: Timing; sdk: Timing }> {
   for (let i = 0; i < WARMUP; i++) {
     await bare();
     await sdk();
@@ -88,7 +98,9 @@ function report(label: string, r: { bare: Timing; sdk: Timing }): void {
   console.log(`                 mean µs   p50 µs   p99 µs`);
   console.log(`  bare fetch      ${f(r.bare.meanUs)}   ${f(r.bare.p50Us)}   ${f(r.bare.p99Us)}`);
   console.log(`  SDK             ${f(r.sdk.meanUs)}   ${f(r.sdk.p50Us)}   ${f(r.sdk.p99Us)}`);
-  console.log(`  SDK overhead    ${f(r.sdk.meanUs - r.bare.meanUs)}   ${f(r.sdk.p50Us - r.bare.p50Us)}   (per call)`);
+  console.log(
+    `  SDK overhead    ${f(r.sdk.meanUs - r.bare.meanUs)}   ${f(r.sdk.p50Us - r.bare.p50Us)}   (per call)`,
+  );
 }
 
 async function trivialServer(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -99,7 +111,10 @@ async function trivialServer(): Promise<{ url: string; close: () => Promise<void
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 function schemaOnly(): number {
@@ -125,16 +140,25 @@ async function main(): Promise<void> {
   } finally {
     await trivial.close();
   }
-  console.log(`\n  of which the contract's schema check (League.parse): ${schemaOnly().toFixed(1)} µs per call`);
+  console.log(
+    `\n  of which the contract's schema check (League.parse): ${schemaOnly().toFixed(1)} µs per call`,
+  );
 
   if (process.argv.includes("--real")) {
     const { startTestServer } = await import("@gauntlet/server/testing");
     // Budgets off: the bench makes more calls than a user's minute allows.
     const real = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off" } });
     try {
-      const admin = createClient({ env: {}, useSavedCredentials: false, baseUrl: real.url, token: real.adminToken });
+      const admin = createClient({
+        env: {},
+        useSavedCredentials: false,
+        baseUrl: real.url,
+        token: real.adminToken,
+      });
       const created = await admin.games.create({ body: { name: "Bench" } });
-      const made = await admin.leagues.create({ body: { name: "Bench", game_id: created.id, public: true } });
+      const made = await admin.leagues.create({
+        body: { name: "Bench", game_id: created.id, public: true },
+      });
       const url = `${real.url}/v2/leagues/${made.id}`;
       const headers = { accept: "application/json", authorization: `Bearer ${real.adminToken}` };
       const result = await compare(

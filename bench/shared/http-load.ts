@@ -18,7 +18,9 @@ export interface LoadResult {
 async function run(options: LoadOptions): Promise<LoadResult> {
   const statuses: Record<number, number> = {};
   let requests = 0;
-  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const headers: Record<string, string> = options.token
+    ? { authorization: `Bearer ${options.token}` }
+    : {};
   const started = performance.now();
   const until = started + options.seconds * 1000;
   async function loop(): Promise<void> {

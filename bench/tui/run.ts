@@ -14,19 +14,28 @@
 //   BENCH_ROUNDS=20 BENCH_EVENTS=20000 node bench/tui/run.ts
 //
 // Not a test: numbers depend on the machine.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+
 import type { Division, LeasedJob, TriggerRoundResponse } from "@gauntlet/core";
-import { client, createTestLeague, scriptedRunner, startTestServer } from "@gauntlet/server/testing";
+import {
+  client,
+  createTestLeague,
+  scriptedRunner,
+  startTestServer,
+} from "@gauntlet/server/testing";
+
 import { withEvents } from "../../apps/server/src/events/record.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
-const HEAP_AT = [100, 1_000, 5_000, EVENTS].filter((n, i, all) => n <= EVENTS && all.indexOf(n) === i);
+const HEAP_AT = [100, 1_000, 5_000, EVENTS].filter(
+  (n, i, all) => n <= EVENTS && all.indexOf(n) === i,
+);
 const BATCH = 100;
 const PATIENCE_MS = 120_000;
 const PLAYERS = ["Ada Lovelace", "Grace Hopper", "Alan Turing", "Edsger Dijkstra"];
@@ -34,7 +43,15 @@ const engine = process.env.DATABASE_URL ? "PostgreSQL" : "SQLite";
 const WATCH_MAIN = new URL("../../apps/tui/src/bin.ts", import.meta.url).pathname;
 const HEAP_PROBE = new URL("./heap-probe.ts", import.meta.url).pathname;
 // Large budgets: the limiter decides every request but never refuses one.
-const BASE_ENV = { GAUNTLET_SCHEDULER: "off", GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 1e9, requestsPerHour: 1e9, complexityPerMinute: 1e9, complexityPerHour: 1e9 }) };
+const BASE_ENV = {
+  GAUNTLET_SCHEDULER: "off",
+  GAUNTLET_USER_CAPACITIES: JSON.stringify({
+    requestsPerMinute: 1e9,
+    requestsPerHour: 1e9,
+    complexityPerMinute: 1e9,
+    complexityPerHour: 1e9,
+  }),
+};
 
 const COLUMNS = 120;
 const ROWS = 40;
@@ -91,15 +108,34 @@ class Screen {
       if (row) for (let x = from; x < to; x += 1) row[x] = " ";
     };
     switch (final) {
-      case "A": this.#y = clampY(this.#y - n); break;
-      case "B": this.#y = clampY(this.#y + n); break;
-      case "C": this.#x = clampX(this.#x + n); break;
-      case "D": this.#x = clampX(this.#x - n); break;
-      case "E": this.#y = clampY(this.#y + n); this.#x = 0; break;
-      case "F": this.#y = clampY(this.#y - n); this.#x = 0; break;
-      case "G": this.#x = clampX(n - 1); break;
+      case "A":
+        this.#y = clampY(this.#y - n);
+        break;
+      case "B":
+        this.#y = clampY(this.#y + n);
+        break;
+      case "C":
+        this.#x = clampX(this.#x + n);
+        break;
+      case "D":
+        this.#x = clampX(this.#x - n);
+        break;
+      case "E":
+        this.#y = clampY(this.#y + n);
+        this.#x = 0;
+        break;
+      case "F":
+        this.#y = clampY(this.#y - n);
+        this.#x = 0;
+        break;
+      case "G":
+        this.#x = clampX(n - 1);
+        break;
       case "H":
-      case "f": this.#y = clampY((numbers[0] ?? 1) - 1); this.#x = clampX((numbers[1] ?? 1) - 1); break;
+      case "f":
+        this.#y = clampY((numbers[0] ?? 1) - 1);
+        this.#x = clampX((numbers[1] ?? 1) - 1);
+        break;
       case "K": {
         const mode = numbers[0] ?? 0;
         const row = this.#rows[this.#y];
@@ -119,7 +155,8 @@ class Screen {
         } else for (const row of this.#rows) blank(row, 0, COLUMNS);
         break;
       }
-      default: break; // colours and modes: nothing to place on the grid
+      default:
+        break; // colours and modes: nothing to place on the grid
     }
   }
 
@@ -155,7 +192,10 @@ class Terminal {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const found = new Promise<number>((resolve) => this.#waiters.push({ holds, resolve }));
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the screen never showed ${what}; it shows:\n${this.text()}`)), PATIENCE_MS);
+      timer = setTimeout(
+        () => reject(new Error(`the screen never showed ${what}; it shows:\n${this.text()}`)),
+        PATIENCE_MS,
+      );
     });
     try {
       return await Promise.race([found, late]);
@@ -167,7 +207,9 @@ class Terminal {
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+  );
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -175,7 +217,8 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -210,11 +253,16 @@ try {
   for (const name of PLAYERS) await tl.submit(await tl.addPlayer(name));
   const api = client(t.url, tl.commissioner.token);
   const runner = await scriptedRunner(t);
-  const scores = (job: LeasedJob, i: number) => job.players.map((p, seat) => (PLAYERS.indexOf(p.display_name) * 7 + seat + i) % 10);
+  const scores = (job: LeasedJob, i: number) =>
+    job.players.map((p, seat) => (PLAYERS.indexOf(p.display_name) * 7 + seat + i) % 10);
   const trigger = async () => {
-    const started = await api.post<TriggerRoundResponse>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+    const started = await api.post<TriggerRoundResponse>(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+      {},
+    );
     const round = started.body.rounds[0];
-    if (started.status !== 200 || !round) throw new Error(`trigger-round: ${started.status} ${started.text}`);
+    if (started.status !== 200 || !round)
+      throw new Error(`trigger-round: ${started.status} ${started.text}`);
     return round;
   };
   // One settled round first, so that the standings have their rows.
@@ -225,21 +273,46 @@ try {
   // 1. Time to first paint with standings.
   const command = `stty cols ${COLUMNS} rows ${ROWS}; exec ${process.execPath} --expose-gc --import ${HEAP_PROBE} ${WATCH_MAIN} --server ${t.url} --token ${tl.commissioner.token} --league '${tl.league.name}' --division '${division.name}'`;
   const spawnedAt = performance.now();
-  ui = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1", BENCH_HEAP_FILE: heapFile, XDG_CONFIG_HOME: join(dir, "config") } });
+  ui = spawn("script", ["-qfec", command, "/dev/null"], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      BENCH_HEAP_FILE: heapFile,
+      XDG_CONFIG_HOME: join(dir, "config"),
+    },
+  });
   const term = new Terminal(ui);
   const anyFrame = await term.until("anything", (text) => text.trim().length > 0);
-  const painted = await term.until("the standings with every player", (text) => PLAYERS.every((name) => text.includes(name)));
+  const painted = await term.until("the standings with every player", (text) =>
+    PLAYERS.every((name) => text.includes(name)),
+  );
   await term.until("the live connection", (text) => text.includes("● live"));
-  console.log(`Terminal UI benchmarks — ${engine}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; the UI in a 120×40 pseudo terminal\n`);
+  console.log(
+    `Terminal UI benchmarks — ${engine}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; the UI in a 120×40 pseudo terminal\n`,
+  );
   console.log("1. Time to first paint (from spawning `gauntlet-watch --league … --division …`)\n");
-  console.log(table(["frame", "after"], [["first output", ms(anyFrame - spawnedAt)], ["standings with every player's name", ms(painted - spawnedAt)]]));
+  console.log(
+    table(
+      ["frame", "after"],
+      [
+        ["first output", ms(anyFrame - spawnedAt)],
+        ["standings with every player's name", ms(painted - spawnedAt)],
+      ],
+    ),
+  );
 
   // 2. Completion → changed frame.
   const latencies: number[] = [];
   const answered: number[] = [];
   for (let r = 0; r < ROUNDS; r += 1) {
     const round = await trigger();
-    await term.until(`round ${round.round_number} running`, (text) => text.includes(`Round ${round.round_number} running`) && text.includes(`0/${first.length} episodes`));
+    await term.until(
+      `round ${round.round_number} running`,
+      (text) =>
+        text.includes(`Round ${round.round_number} running`) &&
+        text.includes(`0/${first.length} episodes`),
+    );
     const jobs = await runner.lease(64);
     for (const [k, job] of jobs.entries()) {
       const shows = `${k + 1}/${jobs.length} episodes`;
@@ -251,13 +324,25 @@ try {
       latencies.push(drawn - t0);
     }
   }
-  console.log(`\n2. Episode completion → the frame showing it (${latencies.length} completions in ${ROUNDS} rounds of ${latencies.length / ROUNDS}; from the completion POST being sent)\n`);
+  console.log(
+    `\n2. Episode completion → the frame showing it (${latencies.length} completions in ${ROUNDS} rounds of ${latencies.length / ROUNDS}; from the completion POST being sent)\n`,
+  );
   console.log(
     table(
       ["measure", "p50", "p99", "max"],
       [
-        ["completion POST answered", ms(percentile(answered, 50)), ms(percentile(answered, 99)), ms(Math.max(...answered))],
-        ["→ changed frame (\"k/N episodes\")", ms(percentile(latencies, 50)), ms(percentile(latencies, 99)), ms(Math.max(...latencies))],
+        [
+          "completion POST answered",
+          ms(percentile(answered, 50)),
+          ms(percentile(answered, 99)),
+          ms(Math.max(...answered)),
+        ],
+        [
+          '→ changed frame ("k/N episodes")',
+          ms(percentile(latencies, 50)),
+          ms(percentile(latencies, 99)),
+          ms(Math.max(...latencies)),
+        ],
       ],
     ),
   );
@@ -265,20 +350,43 @@ try {
   // 3. Heap after many live events: episodes of the last round settling again (no-ops for the
   // round bar, as a repeated event would be), feed entries and standings changes, in batches
   // through the server's own event log and bus, each batch drawn before the next is sent.
-  const lastRound = (await api.get<{ entries: { id: string }[] }>(`/v2/rounds?division_id=${division.id}&limit=1`)).body.entries[0];
-  const episodes = (await api.get<{ entries: { id: string }[] }>(`/v2/episode-requests?round_id=${lastRound?.id ?? ""}&limit=100`)).body.entries;
-  const divisionRef = { id: division.id, name: division.name, level: division.level, type: division.type, league_id: tl.league.id };
+  const lastRound = (
+    await api.get<{ entries: { id: string }[] }>(`/v2/rounds?division_id=${division.id}&limit=1`)
+  ).body.entries[0];
+  const episodes = (
+    await api.get<{ entries: { id: string }[] }>(
+      `/v2/episode-requests?round_id=${lastRound?.id ?? ""}&limit=100`,
+    )
+  ).body.entries;
+  const divisionRef = {
+    id: division.id,
+    name: division.name,
+    level: division.level,
+    type: division.type,
+    league_id: tl.league.id,
+  };
   const leagueRef = { id: tl.league.id, name: tl.league.name };
   const { db, bus } = t.server.leaguePlay;
   const heaps: string[][] = [];
   const startedAt = performance.now();
-  for (let sent = 0; sent < EVENTS; ) {
+  for (let sent = 0; sent < EVENTS;) {
     const upTo = Math.min(EVENTS, sent + BATCH);
     await withEvents(db, bus, async (_trx, emit) => {
       for (let i = sent + 1; i <= upTo; i += 1) {
-        const type = i % 50 === 25 ? "standings_changed" : i % 5 === 2 ? "player_promoted" : "episode_completed";
+        const type =
+          i % 50 === 25
+            ? "standings_changed"
+            : i % 5 === 2
+              ? "player_promoted"
+              : "episode_completed";
         const episode = episodes[i % Math.max(1, episodes.length)]?.id ?? null;
-        emit({ type, refs: { league: leagueRef, division: divisionRef }, roundId: lastRound?.id ?? null, episodeRequestId: type === "episode_completed" ? episode : null, headline: `bench event ${i}` });
+        emit({
+          type,
+          refs: { league: leagueRef, division: divisionRef },
+          roundId: lastRound?.id ?? null,
+          episodeRequestId: type === "episode_completed" ? episode : null,
+          headline: `bench event ${i}`,
+        });
       }
     });
     sent = upTo;
@@ -286,11 +394,18 @@ try {
     if (HEAP_AT.includes(sent)) {
       await sleep(500); // the standings reloads that the batch asked for
       const memory = await heapOf(heapFile);
-      heaps.push([sent.toLocaleString("en"), mib(memory.heapUsed), mib(memory.heapTotal), mib(memory.rss)]);
+      heaps.push([
+        sent.toLocaleString("en"),
+        mib(memory.heapUsed),
+        mib(memory.heapTotal),
+        mib(memory.rss),
+      ]);
     }
   }
   const rate = EVENTS / ((performance.now() - startedAt) / 1000);
-  console.log(`\n3. The UI's memory after a full GC, by live events received (batches of ${BATCH}, each drawn before the next; ${Math.round(rate)} events/s end to end)\n`);
+  console.log(
+    `\n3. The UI's memory after a full GC, by live events received (batches of ${BATCH}, each drawn before the next; ${Math.round(rate)} events/s end to end)\n`,
+  );
   console.log(table(["events", "heap used", "heap total", "rss"], heaps));
 
   const exited = new Promise<number | null>((resolve) => ui?.once("exit", resolve));

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
+
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 export const E2E_FILES = ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"];
@@ -23,7 +24,9 @@ export function testWorkers(env: Record<string, string | undefined> = process.en
 /** Whether the package has a `test:e2e` script to run its end-to-end files. */
 function hasE2eScript(packageDir: string): boolean {
   try {
-    const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+    const json = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+    };
     return typeof json.scripts?.["test:e2e"] === "string";
   } catch {
     return false;
@@ -31,11 +34,15 @@ function hasE2eScript(packageDir: string): boolean {
 }
 
 /** Which files a run takes, by the package script that started it. */
-function selection(packageDir: string, script: string | undefined): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
+function selection(
+  packageDir: string,
+  script: string | undefined,
+): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
   const all = ["src/**/*.test.ts", "test/**/*.test.ts"];
   if (script === "test:e2e") return { include: E2E_FILES };
   // `test` leaves the end-to-end files to `test:e2e` — only where that script exists to run them.
-  if (script === "test" && hasE2eScript(packageDir)) return { include: all, exclude: ["**/node_modules/**", ...E2E_FILES] };
+  if (script === "test" && hasE2eScript(packageDir))
+    return { include: all, exclude: ["**/node_modules/**", ...E2E_FILES] };
   return { include: all };
 }
 

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { CliError, EXIT } from "./exit-codes.ts";
 
 export interface PendingLogin {
@@ -17,7 +18,10 @@ export interface PendingLogin {
 
 const DONE_PAGE = `<!doctype html><meta charset="utf-8"><title>Gauntlet</title><body style="font-family:sans-serif;margin:3em"><h1>Signed in</h1><p>You can close this tab and return to the terminal.</p></body>`;
 
-export async function startBrowserLogin(server: string, timeoutMs = 10 * 60_000): Promise<PendingLogin> {
+export async function startBrowserLogin(
+  server: string,
+  timeoutMs = 10 * 60_000,
+): Promise<PendingLogin> {
   const state = randomBytes(16).toString("hex");
   let settle: { resolve: (code: string) => void; reject: (error: Error) => void } | null = null;
   const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
@@ -29,10 +33,14 @@ export async function startBrowserLogin(server: string, timeoutMs = 10 * 60_000)
     }
     const got = url.searchParams.get("code");
     if (url.searchParams.get("state") !== state || !got) {
-      res.writeHead(400, { "content-type": "text/plain" }).end("This sign-in link is not the one this terminal is waiting for.");
+      res
+        .writeHead(400, { "content-type": "text/plain" })
+        .end("This sign-in link is not the one this terminal is waiting for.");
       return;
     }
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", connection: "close" }).end(DONE_PAGE);
+    res
+      .writeHead(200, { "content-type": "text/html; charset=utf-8", connection: "close" })
+      .end(DONE_PAGE);
     settle?.resolve(got);
   });
   await new Promise<void>((resolve, reject) => {
@@ -40,7 +48,13 @@ export async function startBrowserLogin(server: string, timeoutMs = 10 * 60_000)
     listener.listen(0, "127.0.0.1", () => resolve());
   });
   const { port } = listener.address() as AddressInfo;
-  const timer = setTimeout(() => settle?.reject(new CliError("sign-in timed out: nobody finished signing in within 10 minutes", EXIT.auth)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      settle?.reject(
+        new CliError("sign-in timed out: nobody finished signing in within 10 minutes", EXIT.auth),
+      ),
+    timeoutMs,
+  );
   const close = () => {
     clearTimeout(timer);
     listener.closeAllConnections();

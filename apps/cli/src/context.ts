@@ -1,8 +1,10 @@
 // What every command shares: the global options, the SDK client (loaded on first use, so
 // `--help` never pays for it), and argument checks that name the argument in their error.
 import type { Command } from "commander";
-import type { Gauntlet, RetryEvent } from "@gauntlet/sdk";
+
 import type { IdKind } from "@gauntlet/core";
+import type { Gauntlet, RetryEvent } from "@gauntlet/sdk";
+
 import { CliError, EXIT, HOW_TO_CONFIGURE } from "./exit-codes.ts";
 import { startSpinner } from "./spinner.ts";
 
@@ -23,14 +25,18 @@ export function wantsJson(command: Command): boolean {
 export async function serverOf(command: Command): Promise<string> {
   const { resolveServer } = await import("@gauntlet/core");
   const resolved = resolveServer({ explicit: globals(command).server });
-  if (!resolved) throw new CliError(`no Gauntlet server configured: ${HOW_TO_CONFIGURE}`, EXIT.auth);
+  if (!resolved)
+    throw new CliError(`no Gauntlet server configured: ${HOW_TO_CONFIGURE}`, EXIT.auth);
   return resolved.url;
 }
 
 /** A 429 is waited out by the SDK; say so on a terminal while it waits. */
 function onRetry(event: RetryEvent): void {
   const seconds = Math.ceil(event.delayMs / 1000);
-  const why = event.reason === "shared_budget" || event.reason === "retry_after" ? "rate limited by the server" : "the server did not answer";
+  const why =
+    event.reason === "shared_budget" || event.reason === "retry_after"
+      ? "rate limited by the server"
+      : "the server did not answer";
   const spinner = startSpinner(`${why}; retrying in ${seconds}s (try ${event.attempt + 1})`);
   setTimeout(() => spinner.stop(), event.delayMs).unref();
 }
@@ -48,7 +54,11 @@ export async function clientOf(command: Command, choice: ClientChoice = {}): Pro
   return createClient({
     baseUrl,
     onRetry,
-    ...(choice.anonymous ? { token: null } : choice.token !== undefined ? { token: choice.token } : {}),
+    ...(choice.anonymous
+      ? { token: null }
+      : choice.token !== undefined
+        ? { token: choice.token }
+        : {}),
   });
 }
 
@@ -57,7 +67,10 @@ export async function checkId(kind: IdKind, value: string, label: string): Promi
   const { idPattern, idPrefixes } = await import("@gauntlet/core");
   const trimmed = value.trim();
   if (!idPattern(kind).test(trimmed)) {
-    throw new CliError(`${label}: '${value}' is not a valid id (expected ${idPrefixes[kind]}<uuid>, e.g. ${idPrefixes[kind]}00000000-0000-4000-8000-000000000000)`, EXIT.usage);
+    throw new CliError(
+      `${label}: '${value}' is not a valid id (expected ${idPrefixes[kind]}<uuid>, e.g. ${idPrefixes[kind]}00000000-0000-4000-8000-000000000000)`,
+      EXIT.usage,
+    );
   }
   return trimmed;
 }
@@ -65,13 +78,15 @@ export async function checkId(kind: IdKind, value: string, label: string): Promi
 /** A policy version id is a bare UUID. */
 export async function checkUuid(value: string, label: string): Promise<string> {
   const { uuidPattern } = await import("@gauntlet/core");
-  if (!uuidPattern.test(value.trim())) throw new CliError(`${label}: '${value}' is not a valid id (expected a UUID)`, EXIT.usage);
+  if (!uuidPattern.test(value.trim()))
+    throw new CliError(`${label}: '${value}' is not a valid id (expected a UUID)`, EXIT.usage);
   return value.trim();
 }
 
 export function parsePositiveInt(value: string, label: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CliError(`${label}: expected a positive whole number, got '${value}'`, EXIT.usage);
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(`${label}: expected a positive whole number, got '${value}'`, EXIT.usage);
   return n;
 }
 
@@ -83,6 +98,7 @@ export function parseJsonObject(text: string, label: string): Record<string, unk
   } catch {
     value = null;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError(`${label}: expected a JSON object, got '${text}'`, EXIT.usage);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new CliError(`${label}: expected a JSON object, got '${text}'`, EXIT.usage);
   return value as Record<string, unknown>;
 }

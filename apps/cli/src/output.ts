@@ -19,9 +19,14 @@ function width(value: string): number {
   return [...value.replace(/\u001b\[[0-9;]*m/g, "")].length;
 }
 
-export function formatTable(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly (readonly Cell[])[],
+): string {
   const cells = rows.map((row) => headers.map((_, i) => text(row[i])));
-  const widths = headers.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i] ?? ""))));
+  const widths = headers.map((h, i) =>
+    Math.max(width(h), ...cells.map((row) => width(row[i] ?? ""))),
+  );
   const line = (values: readonly string[]) =>
     values
       .map((v, i) => (i === values.length - 1 ? v : v + " ".repeat((widths[i] ?? 0) - width(v))))
@@ -30,7 +35,11 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   return [bold(line(headers.map((h) => h.toUpperCase()))), ...cells.map(line)].join("\n");
 }
 
-export function printTable(headers: readonly string[], rows: readonly (readonly Cell[])[], empty = "nothing to show"): void {
+export function printTable(
+  headers: readonly string[],
+  rows: readonly (readonly Cell[])[],
+  empty = "nothing to show",
+): void {
   if (rows.length === 0) {
     process.stderr.write(`${empty}\n`);
     return;
@@ -40,7 +49,9 @@ export function printTable(headers: readonly string[], rows: readonly (readonly 
 
 export function printFields(fields: readonly (readonly [string, Cell])[]): void {
   const w = Math.max(...fields.map(([k]) => k.length));
-  process.stdout.write(`${fields.map(([k, v]) => `${bold(`${k}:`)}${" ".repeat(w - k.length + 1)}${text(v)}`).join("\n")}\n`);
+  process.stdout.write(
+    `${fields.map(([k, v]) => `${bold(`${k}:`)}${" ".repeat(w - k.length + 1)}${text(v)}`).join("\n")}\n`,
+  );
 }
 
 /** A line for people on standard error (confirmations), so stdout stays the result. */

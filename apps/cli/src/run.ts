@@ -1,6 +1,7 @@
 // Builds the program and runs one command line, turning every failure into one line on
 // standard error and an exit code.
 import { Command, CommanderError } from "commander";
+
 import { commandGroups } from "./commands/index.ts";
 import { globals } from "./context.ts";
 import { explain } from "./errors.ts";
@@ -47,13 +48,17 @@ export function buildProgram(state: { exitCode: number }): Command {
   const program = new Command("gauntlet")
     .description("The command line for Gauntlet, the tournament service for AI policies.")
     .version(version, "-V, --version")
-    .option("--server <url>", "the Gauntlet server (default: GAUNTLET_SERVER, else the last sign-in)")
+    .option(
+      "--server <url>",
+      "the Gauntlet server (default: GAUNTLET_SERVER, else the last sign-in)",
+    )
     .option("--json", "print the API's response as JSON instead of a table")
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .exitOverride()
     .configureOutput({
-      outputError: (message, write) => write(`gauntlet: ${red(oneLine(message), process.stderr)}\n`),
+      outputError: (message, write) =>
+        write(`gauntlet: ${red(oneLine(message), process.stderr)}\n`),
     })
     .addHelpText("after", ROOT_HELP);
   for (const group of commandGroups) group.register(program, state);
@@ -81,7 +86,9 @@ export async function run(argv: readonly string[]): Promise<number> {
       // Help and --version end with code 0; commander has already printed any message.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    const server = state.command ? (globals(state.command).server ?? process.env.GAUNTLET_SERVER ?? null) : null;
+    const server = state.command
+      ? (globals(state.command).server ?? process.env.GAUNTLET_SERVER ?? null)
+      : null;
     const { message, exitCode } = await explain(error, server);
     process.stderr.write(`gauntlet: ${red(message, process.stderr)}\n`);
     return exitCode;

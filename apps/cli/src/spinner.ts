@@ -7,7 +7,10 @@ export interface Spinner {
   stop(): void;
 }
 
-export function startSpinner(message: string, stream: NodeJS.WriteStream = process.stderr): Spinner {
+export function startSpinner(
+  message: string,
+  stream: NodeJS.WriteStream = process.stderr,
+): Spinner {
   if (!stream.isTTY) return { text: () => undefined, stop: () => undefined };
   let current = message;
   let frame = 0;
@@ -30,7 +33,10 @@ export function startSpinner(message: string, stream: NodeJS.WriteStream = proce
 }
 
 /** Runs `work` with a spinner that is always stopped afterwards. */
-export async function withSpinner<T>(message: string, work: (spinner: Spinner) => Promise<T>): Promise<T> {
+export async function withSpinner<T>(
+  message: string,
+  work: (spinner: Spinner) => Promise<T>,
+): Promise<T> {
   const spinner = startSpinner(message);
   try {
     return await work(spinner);

@@ -7,7 +7,8 @@ export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): bool
 }
 
 function wrap(open: number, close: number) {
-  return (text: string, stream: NodeJS.WriteStream = process.stdout): string => (colourEnabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return (text: string, stream: NodeJS.WriteStream = process.stdout): string =>
+    colourEnabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 }
 
 export const bold = wrap(1, 22);

@@ -1,5 +1,13 @@
 // The package's version, read from package.json (present both in the workspace and packed).
 import { readFileSync } from "node:fs";
 
-const manifest: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-export const version = typeof manifest === "object" && manifest !== null && "version" in manifest && typeof manifest.version === "string" ? manifest.version : "0.0.0";
+const manifest: unknown = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+);
+export const version =
+  typeof manifest === "object" &&
+  manifest !== null &&
+  "version" in manifest &&
+  typeof manifest.version === "string"
+    ? manifest.version
+    : "0.0.0";

@@ -1,8 +1,11 @@
 // Bad input and failures: one plain line on standard error (never a stack trace) and the
 // documented exit code.
 import { rmSync } from "node:fs";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
+
 import { newConfigHome, runCli, type CliResult } from "./run-cli.ts";
 
 let server: TestServer;
@@ -18,7 +21,14 @@ afterAll(async () => {
 });
 
 function cli(args: readonly string[], env: Record<string, string | undefined> = {}) {
-  return runCli(args, { env: { GAUNTLET_SERVER: server.url, GAUNTLET_TOKEN: server.adminToken, XDG_CONFIG_HOME: home, ...env } });
+  return runCli(args, {
+    env: {
+      GAUNTLET_SERVER: server.url,
+      GAUNTLET_TOKEN: server.adminToken,
+      XDG_CONFIG_HOME: home,
+      ...env,
+    },
+  });
 }
 
 function oneLine(result: CliResult): string {
@@ -40,10 +50,19 @@ describe("bad input", () => {
   it("a malformed id: which argument and the expected form (exit 2, no request)", async () => {
     const result = await cli(["leaderboard", "nope"]);
     expect(result.code).toBe(2);
-    expect(oneLine(result)).toBe("gauntlet: DIVISION: 'nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)");
-    const flag = await cli(["division", "list", "--league", "div_00000000-0000-4000-8000-000000000000"]);
+    expect(oneLine(result)).toBe(
+      "gauntlet: DIVISION: 'nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)",
+    );
+    const flag = await cli([
+      "division",
+      "list",
+      "--league",
+      "div_00000000-0000-4000-8000-000000000000",
+    ]);
     expect(flag.code).toBe(2);
-    expect(oneLine(flag)).toMatch(/^gauntlet: --league: 'div_.*' is not a valid id \(expected league_<uuid>/);
+    expect(oneLine(flag)).toMatch(
+      /^gauntlet: --league: 'div_.*' is not a valid id \(expected league_<uuid>/,
+    );
   });
 
   it("an unknown command: the nearest command (exit 2)", async () => {
@@ -62,7 +81,14 @@ describe("bad input", () => {
   });
 
   it("input the server refuses: the field and why (exit 2)", async () => {
-    const result = await cli(["league", "create", "--name", " ", "--game", "game_00000000-0000-4000-8000-000000000000"]);
+    const result = await cli([
+      "league",
+      "create",
+      "--name",
+      " ",
+      "--game",
+      "game_00000000-0000-4000-8000-000000000000",
+    ]);
     expect(result.code).toBe(2);
     expect(oneLine(result)).toMatch(/^gauntlet: invalid name/);
   });
@@ -70,7 +96,10 @@ describe("bad input", () => {
 
 describe("failures", () => {
   it("no server and no sign-in: says how to configure one (exit 4)", async () => {
-    const result = await cli(["league", "list"], { GAUNTLET_SERVER: undefined, GAUNTLET_TOKEN: undefined });
+    const result = await cli(["league", "list"], {
+      GAUNTLET_SERVER: undefined,
+      GAUNTLET_TOKEN: undefined,
+    });
     expect(result.code).toBe(4);
     const line = oneLine(result);
     expect(line).toContain("gauntlet auth login");
@@ -87,20 +116,37 @@ describe("failures", () => {
   it("a server that does not answer: cannot reach it (exit 1)", async () => {
     const result = await cli(["league", "list"], { GAUNTLET_SERVER: "http://127.0.0.1:9" });
     expect(result.code).toBe(1);
-    expect(oneLine(result)).toMatch(/^gauntlet: cannot reach the Gauntlet server \(http:\/\/127\.0\.0\.1:9\)/);
+    expect(oneLine(result)).toMatch(
+      /^gauntlet: cannot reach the Gauntlet server \(http:\/\/127\.0\.0\.1:9\)/,
+    );
   }, 120_000);
 
   it("a directory that is not there (exit 2)", async () => {
-    const result = await cli(["policy", "upload", "/nonexistent/bot", "--name", "x", "--run", "node bot.ts"]);
+    const result = await cli([
+      "policy",
+      "upload",
+      "/nonexistent/bot",
+      "--name",
+      "x",
+      "--run",
+      "node bot.ts",
+    ]);
     expect(result.code).toBe(2);
     expect(oneLine(result)).toBe("gauntlet: DIR: '/nonexistent/bot' is not a directory");
   });
 
   it("not allowed (403): says so (exit 1)", async () => {
     const { createClient } = await import("@gauntlet/sdk");
-    const admin = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token: server.adminToken });
+    const admin = createClient({
+      env: {},
+      useSavedCredentials: false,
+      baseUrl: server.url,
+      token: server.adminToken,
+    });
     const game = await admin.games.create({ body: { name: "Forbidden" } });
-    const league = await admin.leagues.create({ body: { name: "Not yours", game_id: game.id, public: true } });
+    const league = await admin.leagues.create({
+      body: { name: "Not yours", game_id: game.id, public: true },
+    });
     const user = await server.newUser();
     const result = await cli(["league", "pause", league.id], { GAUNTLET_TOKEN: user.token });
     expect(result.code).toBe(1);

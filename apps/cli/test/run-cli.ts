@@ -39,9 +39,17 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   return runCommand(process.execPath, [MAIN, ...args], options);
 }
 
-export function runCommand(command: string, args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: CliOptions = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: cleanEnv(options.env ?? {}), cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      env: cleanEnv(options.env ?? {}),
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -4,11 +4,14 @@
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { createClient } from "@gauntlet/sdk";
+
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+
+import { createClient } from "@gauntlet/sdk";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
-import { MAIN, cleanEnv, json, newConfigHome, runCli } from "./run-cli.ts";
+
+import { cleanEnv, json, MAIN, newConfigHome, runCli } from "./run-cli.ts";
 
 const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 const PASSWORD = "correct horse battery";
@@ -18,12 +21,25 @@ let browser: Browser;
 let home: string;
 
 beforeAll(async () => {
-  execFileSync(join(import.meta.dirname, "../../../tooling/scripts/ensure-system-packages.sh"), ["chromium"], { stdio: "inherit" });
+  execFileSync(
+    join(import.meta.dirname, "../../../tooling/scripts/ensure-system-packages.sh"),
+    ["chromium"],
+    { stdio: "inherit" },
+  );
   server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   home = newConfigHome();
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 afterAll(async () => {
@@ -35,10 +51,15 @@ afterAll(async () => {
 it("signs in through the browser, uploads a policy, submits it and sees it on the leaderboard", async () => {
   const user = await server.newUser();
   const env = { XDG_CONFIG_HOME: home };
-  const gauntlet = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
+  const gauntlet = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { env: { ...env, ...extra } });
 
   // 1. `gauntlet auth login --no-browser` prints the sign-in address and waits for the browser.
-  const login = spawn(process.execPath, [MAIN, "--server", server.url, "auth", "login", "--no-browser"], { env: cleanEnv(env) });
+  const login = spawn(
+    process.execPath,
+    [MAIN, "--server", server.url, "auth", "login", "--no-browser"],
+    { env: cleanEnv(env) },
+  );
   let stderr = "";
   login.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => login.on("close", resolve));
@@ -58,7 +79,10 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
   await page.getByRole("heading", { name: "Signed in" }).waitFor();
   expect(await exited).toBe(0);
   expect(stderr).toContain(`as ${user.email}`);
-  const saved = JSON.parse(readFileSync(join(home, "gauntlet", "credentials.json"), "utf8")) as { default_server: string; servers: Record<string, { token: string }> };
+  const saved = JSON.parse(readFileSync(join(home, "gauntlet", "credentials.json"), "utf8")) as {
+    default_server: string;
+    servers: Record<string, { token: string }>;
+  };
   expect(saved.default_server).toBe(server.url);
   const status = await gauntlet(["auth", "status"]);
   expect(status.code).toBe(0);
@@ -66,27 +90,100 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
 
   // A league to play in (the admin's part, also through gauntlet).
   const admin = { GAUNTLET_TOKEN: server.adminToken, GAUNTLET_SERVER: server.url };
-  const coworld = json(await gauntlet(["coworld", "upload", gridrush, "--json"], admin)) as { game_id: string };
-  const league = json(await gauntlet(["league", "create", "--name", "E2E", "--game", coworld.game_id, "--division", "Top", "--public", "--json"], admin)) as { id: string };
-  const [division] = json(await gauntlet(["division", "list", "--league", league.id, "--json"])) as { id: string }[];
+  const coworld = json(await gauntlet(["coworld", "upload", gridrush, "--json"], admin)) as {
+    game_id: string;
+  };
+  const league = json(
+    await gauntlet(
+      [
+        "league",
+        "create",
+        "--name",
+        "E2E",
+        "--game",
+        coworld.game_id,
+        "--division",
+        "Top",
+        "--public",
+        "--json",
+      ],
+      admin,
+    ),
+  ) as { id: string };
+  const [division] = json(
+    await gauntlet(["division", "list", "--league", league.id, "--json"]),
+  ) as { id: string }[];
 
   // 2. Upload two policies and submit them, as the signed-in user (no token in the environment).
   for (const name of ["greedy", "wanderer"]) {
-    const player = json(await gauntlet(["auth", "player", "create", `e2e-${name}`, "--json"])) as { id: string };
-    expect((await gauntlet(["policy", "upload", join(gridrush, "players"), "--name", `e2e-${name}`, "--run", `node ${name}.ts`, "--player", player.id])).code).toBe(0);
-    const submitted = await gauntlet(["submit", `e2e-${name}`, "--league", league.id, "--player", player.id]);
+    const player = json(await gauntlet(["auth", "player", "create", `e2e-${name}`, "--json"])) as {
+      id: string;
+    };
+    expect(
+      (
+        await gauntlet([
+          "policy",
+          "upload",
+          join(gridrush, "players"),
+          "--name",
+          `e2e-${name}`,
+          "--run",
+          `node ${name}.ts`,
+          "--player",
+          player.id,
+        ])
+      ).code,
+    ).toBe(0);
+    const submitted = await gauntlet([
+      "submit",
+      `e2e-${name}`,
+      "--league",
+      league.id,
+      "--player",
+      player.id,
+    ]);
     expect(submitted.code, submitted.stderr).toBe(0);
     expect(submitted.stderr).toContain("placed");
   }
 
   // 3. A round: triggered through gauntlet, played by the test as the runner.
-  const triggered = json(await gauntlet(["league", "trigger-round", league.id, "--json"], admin)) as { rounds: { id: string }[] };
+  const triggered = json(
+    await gauntlet(["league", "trigger-round", league.id, "--json"], admin),
+  ) as { rounds: { id: string }[] };
   const roundId = triggered.rounds[0]?.id ?? "";
-  const sdk = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token: server.adminToken });
-  const runner = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token: await server.machineToken("e2e-runner") });
-  for (let i = 0; i < 10 && (await sdk.rounds.get({ round_id: roundId })).status !== "completed"; i++) {
-    const { jobs } = await runner.runner.lease({ body: { runner_id: "e2e", capacity: 8, runtimes: ["process"] } });
-    for (const job of jobs) await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "e2e", results: { scores: job.players.map((p) => 10 - p.position), winner_slot: 0, turns: 40, seed: 1 } } });
+  const sdk = createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: server.adminToken,
+  });
+  const runner = createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: await server.machineToken("e2e-runner"),
+  });
+  for (
+    let i = 0;
+    i < 10 && (await sdk.rounds.get({ round_id: roundId })).status !== "completed";
+    i++
+  ) {
+    const { jobs } = await runner.runner.lease({
+      body: { runner_id: "e2e", capacity: 8, runtimes: ["process"] },
+    });
+    for (const job of jobs)
+      await runner.runner.complete({
+        job_id: job.job_id,
+        body: {
+          runner_id: "e2e",
+          results: {
+            scores: job.players.map((p) => 10 - p.position),
+            winner_slot: 0,
+            turns: 40,
+            seed: 1,
+          },
+        },
+      });
   }
 
   // 4. The leaderboard shows both, for people and for scripts.
@@ -94,6 +191,12 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
   expect(table.code).toBe(0);
   expect(table.stdout).toContain("e2e-greedy");
   expect(table.stdout).toContain("e2e-wanderer");
-  const rows = json(await gauntlet(["leaderboard", division?.id ?? "", "--json"])) as { player_name: string; rounds_played: number }[];
-  expect(rows.map((r) => [r.player_name, r.rounds_played]).sort()).toEqual([["e2e-greedy", 1], ["e2e-wanderer", 1]]);
+  const rows = json(await gauntlet(["leaderboard", division?.id ?? "", "--json"])) as {
+    player_name: string;
+    rounds_played: number;
+  }[];
+  expect(rows.map((r) => [r.player_name, r.rounds_played]).sort()).toEqual([
+    ["e2e-greedy", 1],
+    ["e2e-wanderer", 1],
+  ]);
 });

@@ -1,11 +1,17 @@
 // The runner's command line as an operator meets it: a real process.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "main.ts"), ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
+    const child = spawn(process.execPath, [join(import.meta.dirname, "main.ts"), ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -16,12 +22,22 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe("gauntlet-runner", () => {
   it("answers bad flags with one plain line on stderr and exit code 2", async () => {
-    const bad = await run(["--server", "http://127.0.0.1:9", "--token", "t", "--concurrency", "-1"]);
+    const bad = await run([
+      "--server",
+      "http://127.0.0.1:9",
+      "--token",
+      "t",
+      "--concurrency",
+      "-1",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^gauntlet-runner: [^\n]+\n$/);
     expect(bad.stdout).toBe("");
     const missing = await run([]);
-    expect(missing).toMatchObject({ code: 2, stderr: "gauntlet-runner: no server: pass --server <url> or set GAUNTLET_SERVER\n" });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: "gauntlet-runner: no server: pass --server <url> or set GAUNTLET_SERVER\n",
+    });
   });
 
   it("exits 1 with one line when the server refuses its token", async () => {
@@ -29,9 +45,14 @@ describe("gauntlet-runner", () => {
     const server = await startTestServer();
     try {
       const user = await server.newUser();
-      const refused = await run(["--server", server.url, "--work-dir", join(server.testStore.dataDir, "runner")], { GAUNTLET_TOKEN: user.token });
+      const refused = await run(
+        ["--server", server.url, "--work-dir", join(server.testStore.dataDir, "runner")],
+        { GAUNTLET_TOKEN: user.token },
+      );
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^gauntlet-runner: the server refused this runner's token \([^\n]*\); a runner needs a machine token\n$/);
+      expect(refused.stderr).toMatch(
+        /^gauntlet-runner: the server refused this runner's token \([^\n]*\); a runner needs a machine token\n$/,
+      );
       expect(refused.stdout).not.toContain(user.token);
     } finally {
       await server.close();

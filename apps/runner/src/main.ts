@@ -3,8 +3,9 @@
 // them until SIGTERM or SIGINT (a second signal aborts what still runs). Started by a parent
 // over IPC (the embedded runner of `gauntlet-server start`), it also stops when the parent goes.
 import { createClient } from "@gauntlet/sdk";
-import { HelpShown, parseRunnerArgs, type RunnerSettings, UsageError } from "./cli/options.ts";
-import { type Runner, RunnerRefusedError, startRunner } from "./worker/lease-loop.ts";
+
+import { HelpShown, parseRunnerArgs, UsageError, type RunnerSettings } from "./cli/options.ts";
+import { RunnerRefusedError, startRunner, type Runner } from "./worker/lease-loop.ts";
 import { createLog } from "./worker/log.ts";
 import { queueOver } from "./worker/queue.ts";
 import { Redactor } from "./worker/redactor.ts";
@@ -25,8 +26,18 @@ try {
 const redactor = new Redactor();
 // The runner's own token is never logged either.
 redactor.hold([settings.token]);
-const log = createLog({ format: settings.logFormat, level: settings.logLevel, redactor, write: (line) => process.stdout.write(line) });
-const client = createClient({ baseUrl: settings.server, token: settings.token, useSavedCredentials: false, env: {} });
+const log = createLog({
+  format: settings.logFormat,
+  level: settings.logLevel,
+  redactor,
+  write: (line) => process.stdout.write(line),
+});
+const client = createClient({
+  baseUrl: settings.server,
+  token: settings.token,
+  useSavedCredentials: false,
+  env: {},
+});
 
 // Listening from the start: a signal with no listener would end the process at once.
 let runner: Runner | null = null;
@@ -36,7 +47,9 @@ const onSignal = (signal: string) => {
   // Nothing is leased before the runner has started.
   if (runner === null) process.exit(0);
   if (signals === 1) {
-    log.info(`${signal}: finishing running episodes (a second signal aborts them)`, { grace_ms: settings.graceMs });
+    log.info(`${signal}: finishing running episodes (a second signal aborts them)`, {
+      grace_ms: settings.graceMs,
+    });
     void runner.stop(settings.graceMs);
   } else void runner.stop(0);
 };
@@ -64,7 +77,13 @@ try {
 } catch (error) {
   fatal(`cannot start: ${(error as Error).message}`, 1);
 }
-log.info("runner started", { server: settings.server, runner_id: settings.runnerId, concurrency: settings.concurrency, runtime: settings.runtime, work_dir: settings.workDir });
+log.info("runner started", {
+  server: settings.server,
+  runner_id: settings.runnerId,
+  concurrency: settings.concurrency,
+  runtime: settings.runtime,
+  work_dir: settings.workDir,
+});
 const started = runner;
 
 try {

@@ -3,12 +3,25 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { Coworld } from "@gauntlet/core";
 import type { FetchLike, Gauntlet } from "@gauntlet/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
+
 import { isRunning } from "../src/episode/test-support.ts";
-import { apiClient, certify, gridrushDir, killRunners, manifestOf, secretEchoDir, spawnRunner, uploadCoworld, waitFor } from "./support.ts";
+import {
+  apiClient,
+  certify,
+  gridrushDir,
+  killRunners,
+  manifestOf,
+  secretEchoDir,
+  spawnRunner,
+  uploadCoworld,
+  waitFor,
+} from "./support.ts";
 
 let server: TestServer;
 let admin: Gauntlet;
@@ -31,7 +44,11 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString("utf8");
 const workDir = (name: string) => join(server.testStore.dataDir, `runner-${name}`);
 
 async function jobRow(jobId: string) {
-  return server.server.store.db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirstOrThrow();
+  return server.server.store.db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("id", "=", jobId)
+    .executeTakeFirstOrThrow();
 }
 
 describe("episodes on runners", () => {
@@ -42,18 +59,51 @@ describe("episodes on runners", () => {
 
     const episodeId = verdict.episode_request_id ?? "";
     const episode = await admin.episodeRequests.get({ episode_request_id: episodeId });
-    expect(episode).toMatchObject({ status: "completed", coworld_id: gridrush.id, error_type: null });
+    expect(episode).toMatchObject({
+      status: "completed",
+      coworld_id: gridrush.id,
+      error_type: null,
+    });
     expect(episode.scores).toHaveLength(3);
-    const results = JSON.parse(text(await admin.episodeRequests.getArtifact({ episode_request_id: episodeId, artifact_type: "results" }))) as Record<string, unknown>;
+    const results = JSON.parse(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: episodeId,
+          artifact_type: "results",
+        }),
+      ),
+    ) as Record<string, unknown>;
     expect(results).toMatchObject({ turns: 30, seed: 7 });
     expect(episode.scores.map((s) => s.score)).toEqual(results.scores);
-    expect(text(await admin.episodeRequests.getArtifact({ episode_request_id: episodeId, artifact_type: "replay" }))).toContain('"type":"header"');
-    expect(text(await admin.episodeRequests.getArtifact({ episode_request_id: episodeId, artifact_type: "logs" }))).toContain("finished: scores");
-    const seats = await admin.episodeRequests.listPolicyArtifacts({ episode_request_id: episodeId });
+    expect(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: episodeId,
+          artifact_type: "replay",
+        }),
+      ),
+    ).toContain('"type":"header"');
+    expect(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: episodeId,
+          artifact_type: "logs",
+        }),
+      ),
+    ).toContain("finished: scores");
+    const seats = await admin.episodeRequests.listPolicyArtifacts({
+      episode_request_id: episodeId,
+    });
     expect(seats.map((s) => s.has_log)).toEqual([true, true, true]);
-    const log = await admin.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 2 });
+    const log = await admin.episodeRequests.getPolicyLog({
+      episode_request_id: episodeId,
+      policy_version_id: "bundled",
+      idx: 2,
+    });
     expect(log).toContain("episode finished");
-    expect((await admin.episodeRequests.getStats({ episode_request_id: episodeId })).steps).toBe(30);
+    expect((await admin.episodeRequests.getStats({ episode_request_id: episodeId })).steps).toBe(
+      30,
+    );
 
     runner.child.kill("SIGTERM");
     expect(await runner.exited).toEqual({ code: 0, signal: null });
@@ -69,16 +119,25 @@ describe("episodes on runners", () => {
     first.child.kill("SIGKILL");
     await first.exited;
     expect(await jobRow(jobId)).toMatchObject({ status: "leased", attempts: 1 });
-    const leftBehind = [...first.output().matchAll(/runnable=\S+ pid=(\d+)/g)].map((m) => Number(m[1]));
+    const leftBehind = [...first.output().matchAll(/runnable=\S+ pid=(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(leftBehind.length).toBeGreaterThan(0);
     // The lease runs out: set its end in the past rather than wait for it (a short lease could
     // also run out under a healthy runner on a busy machine).
-    await server.server.store.db.updateTable("jobs").set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() }).where("id", "=", jobId).execute();
+    await server.server.store.db
+      .updateTable("jobs")
+      .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", jobId)
+      .execute();
 
     // The next runner on the same work directory ends what the dead one left running.
     const second = spawnRunner(server.url, token, ["--work-dir", dir, "--runner-id", "second"]);
     await second.line(/runner started/);
-    await waitFor(() => `the dead runner's processes ${leftBehind.filter(isRunning).join(", ")} to end`, () => leftBehind.filter(isRunning).length === 0);
+    await waitFor(
+      () => `the dead runner's processes ${leftBehind.filter(isRunning).join(", ")} to end`,
+      () => leftBehind.filter(isRunning).length === 0,
+    );
     await second.line(new RegExp(`job completed job=${jobId} attempt=2`));
 
     const verdict = await waitFor("certified", async () => {
@@ -93,7 +152,13 @@ describe("episodes on runners", () => {
     const episodeId = verdict.episode_request_id ?? "";
     const before = await admin.episodeRequests.get({ episode_request_id: episodeId });
     const machine = apiClient(server.url, token);
-    const again = await machine.runner.complete({ job_id: jobId, body: { runner_id: "second", results: { scores: [9, 9, 9], turns: 30, seed: 7, winner_slot: 0 } } });
+    const again = await machine.runner.complete({
+      job_id: jobId,
+      body: {
+        runner_id: "second",
+        results: { scores: [9, 9, 9], turns: 30, seed: 7, winner_slot: 0 },
+      },
+    });
     expect(again).toMatchObject({ status: "completed", attempts: 2 });
     const after = await admin.episodeRequests.get({ episode_request_id: episodeId });
     expect(after.scores).toEqual(before.scores);
@@ -110,9 +175,16 @@ describe("episodes on runners", () => {
     patient.child.kill("SIGTERM");
     expect(await patient.exited).toEqual({ code: 0, signal: null });
     expect(patient.output()).toMatch(/job completed job=\S+ attempt=1[\s\S]*runner stopped/);
-    expect((await admin.coworlds.getCertification({ coworld_id: gridrush.id })).state).toBe("certified");
+    expect((await admin.coworlds.getCertification({ coworld_id: gridrush.id })).state).toBe(
+      "certified",
+    );
 
-    const hasty = spawnRunner(server.url, token, ["--work-dir", workDir("hasty"), "--grace-seconds", "0"]);
+    const hasty = spawnRunner(server.url, token, [
+      "--work-dir",
+      workDir("hasty"),
+      "--grace-seconds",
+      "0",
+    ]);
     await admin.coworlds.certify({ coworld_id: gridrush.id });
     const jobId = (await hasty.line(/job leased job=(\S+)/))[1] ?? "";
     await hasty.line(/game healthy/);
@@ -125,7 +197,11 @@ describe("episodes on runners", () => {
 
     const next = spawnRunner(server.url, token, ["--work-dir", workDir("next")]);
     await next.line(new RegExp(`job completed job=${jobId} attempt=1`));
-    await waitFor("certified", async () => (await admin.coworlds.getCertification({ coworld_id: gridrush.id })).state === "certified");
+    await waitFor(
+      "certified",
+      async () =>
+        (await admin.coworlds.getCertification({ coworld_id: gridrush.id })).state === "certified",
+    );
     next.child.kill("SIGTERM");
     await next.exited;
   });
@@ -134,14 +210,30 @@ describe("episodes on runners", () => {
     const manifest = manifestOf(gridrushDir);
     const broken = await uploadCoworld(admin, gridrushDir, {
       ...manifest,
-      game: { ...manifest.game, name: "gridrush-broken", runnable: { type: "game", run: ["node", "-e", "console.error('no config for me'); process.exit(7)"] } },
+      game: {
+        ...manifest.game,
+        name: "gridrush-broken",
+        runnable: {
+          type: "game",
+          run: ["node", "-e", "console.error('no config for me'); process.exit(7)"],
+        },
+      },
     });
-    const crasher = { type: "player", id: "crasher", name: "Crasher", description: "Dies at turn 3.", run: ["node", "test-fixtures/crasher.ts"] };
+    const crasher = {
+      type: "player",
+      id: "crasher",
+      name: "Crasher",
+      description: "Dies at turn 3.",
+      run: ["node", "test-fixtures/crasher.ts"],
+    };
     const crashing = await uploadCoworld(admin, gridrushDir, {
       ...manifest,
       game: { ...manifest.game, name: "gridrush-crashing" },
       player: [...manifest.player, crasher],
-      certification: { ...manifest.certification, players: [{ player_id: "greedy" }, { player_id: "crasher" }, { player_id: "random" }] },
+      certification: {
+        ...manifest.certification,
+        players: [{ player_id: "greedy" }, { player_id: "crasher" }, { player_id: "random" }],
+      },
     });
     const runner = spawnRunner(server.url, token, ["--work-dir", workDir("faults")]);
 
@@ -149,18 +241,54 @@ describe("episodes on runners", () => {
     expect(unhealthy.state).toBe("failed");
     expect(unhealthy.error).toContain("exited with code 7");
     const unhealthyId = unhealthy.episode_request_id ?? "";
-    expect(await admin.episodeRequests.get({ episode_request_id: unhealthyId })).toMatchObject({ status: "failed", error_type: "game_unhealthy", failed_policy_index: null });
-    const info = JSON.parse(text(await admin.episodeRequests.getArtifact({ episode_request_id: unhealthyId, artifact_type: "error-info" }))) as Record<string, unknown>;
+    expect(await admin.episodeRequests.get({ episode_request_id: unhealthyId })).toMatchObject({
+      status: "failed",
+      error_type: "game_unhealthy",
+      failed_policy_index: null,
+    });
+    const info = JSON.parse(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: unhealthyId,
+          artifact_type: "error-info",
+        }),
+      ),
+    ) as Record<string, unknown>;
     expect(info).toMatchObject({ error_type: "game_unhealthy", failed_policy_index: null });
-    expect(text(await admin.episodeRequests.getArtifact({ episode_request_id: unhealthyId, artifact_type: "logs" }))).toContain("no config for me");
+    expect(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: unhealthyId,
+          artifact_type: "logs",
+        }),
+      ),
+    ).toContain("no config for me");
 
     const crashed = await certify(admin, crashing.id);
     expect(crashed.state).toBe("failed");
     const crashedId = crashed.episode_request_id ?? "";
-    expect(await admin.episodeRequests.get({ episode_request_id: crashedId })).toMatchObject({ status: "failed", error_type: "player_failure", failed_policy_index: 1, failed_agent_index: 1 });
-    const crashInfo = JSON.parse(text(await admin.episodeRequests.getArtifact({ episode_request_id: crashedId, artifact_type: "error-info" }))) as Record<string, unknown>;
+    expect(await admin.episodeRequests.get({ episode_request_id: crashedId })).toMatchObject({
+      status: "failed",
+      error_type: "player_failure",
+      failed_policy_index: 1,
+      failed_agent_index: 1,
+    });
+    const crashInfo = JSON.parse(
+      text(
+        await admin.episodeRequests.getArtifact({
+          episode_request_id: crashedId,
+          artifact_type: "error-info",
+        }),
+      ),
+    ) as Record<string, unknown>;
     expect(crashInfo).toMatchObject({ error_type: "player_failure", failed_policy_index: 1 });
-    expect(await admin.episodeRequests.getPolicyLog({ episode_request_id: crashedId, policy_version_id: "bundled", idx: 1 })).toContain("crashing at turn 3");
+    expect(
+      await admin.episodeRequests.getPolicyLog({
+        episode_request_id: crashedId,
+        policy_version_id: "bundled",
+        idx: 1,
+      }),
+    ).toContain("crashing at turn 3");
 
     // Neither fault touched the runner: it is still there, and reported both as episode failures.
     expect(runner.child.exitCode).toBeNull();
@@ -179,7 +307,11 @@ describe("episodes on runners", () => {
     const owner = apiClient(server.url, server.adminToken, recording);
     const echo = await uploadCoworld(owner, secretEchoDir);
     const secret = `echo-${randomUUID()}`;
-    const record = await owner.coworldSecrets.put({ coworld_name: "secret-echo", secret_name: "ECHO_SECRET", body: Buffer.from(secret) });
+    const record = await owner.coworldSecrets.put({
+      coworld_name: "secret-echo",
+      secret_name: "ECHO_SECRET",
+      body: Buffer.from(secret),
+    });
     expect(record).toMatchObject({ secret_name: "ECHO_SECRET", size_bytes: secret.length });
     await owner.coworldSecrets.list({ coworld_name: "secret-echo" });
     const runner = spawnRunner(server.url, token, ["--work-dir", workDir("secrets")]);
@@ -187,12 +319,25 @@ describe("episodes on runners", () => {
     const verdict = await certify(owner, echo.id);
     expect(verdict.state).toBe("certified");
     const episodeId = verdict.episode_request_id ?? "";
-    const artifact = async (type: "logs" | "replay" | "results") => text(await owner.episodeRequests.getArtifact({ episode_request_id: episodeId, artifact_type: type }));
+    const artifact = async (type: "logs" | "replay" | "results") =>
+      text(
+        await owner.episodeRequests.getArtifact({
+          episode_request_id: episodeId,
+          artifact_type: type,
+        }),
+      );
     const results = JSON.parse(await artifact("results")) as { secret_sha256: string | null };
     expect(results.secret_sha256).toBe(createHash("sha256").update(secret).digest("hex"));
     expect(await artifact("logs")).toContain("ECHO_SECRET is present");
     await artifact("replay");
-    for (const idx of [0, 1]) expect(await owner.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx })).toContain("ECHO_SECRET is absent");
+    for (const idx of [0, 1])
+      expect(
+        await owner.episodeRequests.getPolicyLog({
+          episode_request_id: episodeId,
+          policy_version_id: "bundled",
+          idx,
+        }),
+      ).toContain("ECHO_SECRET is absent");
     await owner.episodeRequests.get({ episode_request_id: episodeId });
     await owner.episodeRequests.getStats({ episode_request_id: episodeId });
 
@@ -205,7 +350,12 @@ describe("episodes on runners", () => {
     });
     const carelessVerdict = await certify(owner, careless.id);
     expect(carelessVerdict.state).toBe("certified");
-    const carelessLog = text(await owner.episodeRequests.getArtifact({ episode_request_id: carelessVerdict.episode_request_id ?? "", artifact_type: "logs" }));
+    const carelessLog = text(
+      await owner.episodeRequests.getArtifact({
+        episode_request_id: carelessVerdict.episode_request_id ?? "",
+        artifact_type: "logs",
+      }),
+    );
     expect(carelessLog).toContain("careless game: ECHO_SECRET=[redacted]");
 
     runner.child.kill("SIGTERM");
@@ -214,36 +364,82 @@ describe("episodes on runners", () => {
     expect(bodies.filter((body) => body.includes(secret))).toEqual([]);
     expect(runner.output()).not.toContain(secret);
     const blobs = join(server.testStore.dataDir, "blobs");
-    const stored = readdirSync(blobs, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const stored = readdirSync(blobs, { recursive: true, withFileTypes: true }).filter((entry) =>
+      entry.isFile(),
+    );
     expect(stored.length).toBeGreaterThan(0);
-    expect(stored.filter((entry) => readFileSync(join(entry.parentPath, entry.name)).includes(secret))).toEqual([]);
+    expect(
+      stored.filter((entry) => readFileSync(join(entry.parentPath, entry.name)).includes(secret)),
+    ).toEqual([]);
   });
 });
 
 describe("player artifacts", () => {
   it("stores what a player uploads to COWORLD_PLAYER_ARTIFACT_UPLOAD_URL; an upload over the limit is refused and the episode still completes", async () => {
     const owner = apiClient(server.url, server.adminToken);
-    const manifest = manifestOf(secretEchoDir) as { game: Record<string, unknown>; player: Record<string, unknown>[]; certification: Record<string, unknown> };
+    const manifest = manifestOf(secretEchoDir) as {
+      game: Record<string, unknown>;
+      player: Record<string, unknown>[];
+      certification: Record<string, unknown>;
+    };
     const quiet = manifest.player[0] ?? {};
     const notes = await uploadCoworld(owner, secretEchoDir, {
       ...manifest,
       game: { ...manifest.game, version: "0.3.0" },
-      player: [...manifest.player, { ...quiet, id: "notes", name: "Notes", env: { ARTIFACT_BYTES: "2048" } }, { ...quiet, id: "hoarder", name: "Hoarder", env: { ARTIFACT_BYTES: "100000" } }],
-      certification: { ...manifest.certification, players: [{ player_id: "notes" }, { player_id: "hoarder" }] },
+      player: [
+        ...manifest.player,
+        { ...quiet, id: "notes", name: "Notes", env: { ARTIFACT_BYTES: "2048" } },
+        { ...quiet, id: "hoarder", name: "Hoarder", env: { ARTIFACT_BYTES: "100000" } },
+      ],
+      certification: {
+        ...manifest.certification,
+        players: [{ player_id: "notes" }, { player_id: "hoarder" }],
+      },
     });
-    const runner = spawnRunner(server.url, token, ["--work-dir", workDir("artifacts"), "--artifact-max-bytes", "4096"]);
+    const runner = spawnRunner(server.url, token, [
+      "--work-dir",
+      workDir("artifacts"),
+      "--artifact-max-bytes",
+      "4096",
+    ]);
     const verdict = await certify(owner, notes.id);
     expect(verdict.state).toBe("certified");
     const episodeId = verdict.episode_request_id ?? "";
-    expect((await owner.episodeRequests.get({ episode_request_id: episodeId })).status).toBe("completed");
-    const seats = await owner.episodeRequests.listPolicyArtifacts({ episode_request_id: episodeId });
+    expect((await owner.episodeRequests.get({ episode_request_id: episodeId })).status).toBe(
+      "completed",
+    );
+    const seats = await owner.episodeRequests.listPolicyArtifacts({
+      episode_request_id: episodeId,
+    });
     expect(seats.map((s) => s.has_artifact)).toEqual([true, false]);
-    const stored = await owner.episodeRequests.getPolicyArtifact({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 0 });
+    const stored = await owner.episodeRequests.getPolicyArtifact({
+      episode_request_id: episodeId,
+      policy_version_id: "bundled",
+      idx: 0,
+    });
     expect(stored.byteLength).toBe(2048);
     expect([...stored.slice(250, 253)]).toEqual([250, 0, 1]);
-    expect(await owner.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 0 })).toContain("artifact upload of 2048 bytes: 201");
-    expect(await owner.episodeRequests.getPolicyLog({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 1 })).toContain("artifact upload of 100000 bytes: 413");
-    await expect(owner.episodeRequests.getPolicyArtifact({ episode_request_id: episodeId, policy_version_id: "bundled", idx: 1 })).rejects.toMatchObject({ status: 404 });
+    expect(
+      await owner.episodeRequests.getPolicyLog({
+        episode_request_id: episodeId,
+        policy_version_id: "bundled",
+        idx: 0,
+      }),
+    ).toContain("artifact upload of 2048 bytes: 201");
+    expect(
+      await owner.episodeRequests.getPolicyLog({
+        episode_request_id: episodeId,
+        policy_version_id: "bundled",
+        idx: 1,
+      }),
+    ).toContain("artifact upload of 100000 bytes: 413");
+    await expect(
+      owner.episodeRequests.getPolicyArtifact({
+        episode_request_id: episodeId,
+        policy_version_id: "bundled",
+        idx: 1,
+      }),
+    ).rejects.toMatchObject({ status: 404 });
     runner.child.kill("SIGTERM");
     await runner.exited;
   });

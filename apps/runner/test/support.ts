@@ -1,8 +1,9 @@
 // Helpers for the end-to-end tests: runner processes with their output, coworld uploads over
 // the API, and waiting for a state without fixed sleeps.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import type { Certification, Coworld } from "@gauntlet/core";
 import { createClient, type FetchLike, type Gauntlet } from "@gauntlet/sdk";
 import { packDirectory } from "@gauntlet/server/testing";
@@ -13,33 +14,62 @@ export const PATIENCE_MS = 120_000;
 export const gridrushDir = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 export const secretEchoDir = join(import.meta.dirname, "fixtures/secret-echo");
 
-export function manifestOf(dir: string): Record<string, unknown> & { game: Record<string, unknown>; player: Record<string, unknown>[]; certification: Record<string, unknown> } {
-  return JSON.parse(readFileSync(join(dir, "coworld_manifest.json"), "utf8")) as ReturnType<typeof manifestOf>;
+export function manifestOf(
+  dir: string,
+): Record<string, unknown> & {
+  game: Record<string, unknown>;
+  player: Record<string, unknown>[];
+  certification: Record<string, unknown>;
+} {
+  return JSON.parse(readFileSync(join(dir, "coworld_manifest.json"), "utf8")) as ReturnType<
+    typeof manifestOf
+  >;
 }
 
 export function apiClient(url: string, token: string, fetch?: FetchLike): Gauntlet {
-  return createClient({ baseUrl: url, token, useSavedCredentials: false, env: {}, ...(fetch ? { fetch } : {}) });
+  return createClient({
+    baseUrl: url,
+    token,
+    useSavedCredentials: false,
+    env: {},
+    ...(fetch ? { fetch } : {}),
+  });
 }
 
 /** Uploads a directory's files and a manifest (the directory's own unless given). */
-export async function uploadCoworld(client: Gauntlet, dir: string, manifest: Record<string, unknown> = manifestOf(dir)): Promise<Coworld> {
+export async function uploadCoworld(
+  client: Gauntlet,
+  dir: string,
+  manifest: Record<string, unknown> = manifestOf(dir),
+): Promise<Coworld> {
   const bundle = await client.coworlds.uploadBundle({ body: await packDirectory(dir) });
   return client.coworlds.upload({ body: { manifest, bundle_upload_id: bundle.upload_id } });
 }
 
 /** Polls a condition; the deadline only turns a hang into a message (the machine may be busy). */
-export async function waitFor<T>(what: string | (() => string), probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = PATIENCE_MS): Promise<T> {
+export async function waitFor<T>(
+  what: string | (() => string),
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = PATIENCE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== null && value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** Queues a certification and waits for its verdict. */
-export async function certify(client: Gauntlet, coworldId: string, timeoutMs = PATIENCE_MS): Promise<Certification> {
+export async function certify(
+  client: Gauntlet,
+  coworldId: string,
+  timeoutMs = PATIENCE_MS,
+): Promise<Certification> {
   await client.coworlds.certify({ coworld_id: coworldId });
   return waitFor(
     `the certification of ${coworldId}`,
@@ -63,10 +93,14 @@ const live = new Set<ChildProcess>();
 
 export function spawnRunner(url: string, token: string, args: string[]): RunnerProcess {
   // debug: the tests follow each job through its lines (leased, healthy, each runnable's pid).
-  const child = spawn(process.execPath, [runnerMain, "--server", url, "--log-level", "debug", ...args], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [runnerMain, "--server", url, "--log-level", "debug", ...args],
+    {
+      env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   live.add(child);
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
@@ -80,7 +114,12 @@ export function spawnRunner(url: string, token: string, args: string[]): RunnerP
   return {
     child,
     output: () => output,
-    line: (pattern, timeoutMs = PATIENCE_MS) => waitFor(() => `${pattern} in the runner's output:\n${output}`, () => pattern.exec(output), timeoutMs),
+    line: (pattern, timeoutMs = PATIENCE_MS) =>
+      waitFor(
+        () => `${pattern} in the runner's output:\n${output}`,
+        () => pattern.exec(output),
+        timeoutMs,
+      ),
     exited,
   };
 }

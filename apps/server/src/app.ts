@@ -1,53 +1,56 @@
 // Assembles the HTTP service: base paths, request ids, body parsers, the request gate
 // (authentication + shared budgets), one route per contract operation, and error bodies.
 import { randomUUID } from "node:crypto";
+
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from "fastify";
+
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from "fastify";
+
 import { Authenticator } from "./auth/authenticate.ts";
 import { installRequestIdentity } from "./auth/request-identity.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
+import { campaignHandlers } from "./campaign/routes.ts";
 import type { ServerConfig } from "./config.ts";
+import { coworldHandlers } from "./coworlds/routes.ts";
+import { runnerHandlers } from "./episodes/queue-routes.ts";
+import { episodeHandlers } from "./episodes/routes.ts";
+import { experienceTopicRules } from "./evaluations/event-topics.ts";
+import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
 import type { SignalChannel } from "./events/signals.ts";
+import { combineTopicRules } from "./events/topic-rules.ts";
 import { installLiveEvents } from "./events/websocket-route.ts";
-import { leagueTopicRules } from "./leagues/event-topics.ts";
-import type { LeaguePlay } from "./leagues/league-play.ts";
-import type { Store } from "./store/database.ts";
+import { forumHandlers } from "./forums/routes.ts";
+import { gameHandlers } from "./games/routes.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter, hostnameOf } from "./http/base-path.ts";
-import type { BudgetGate } from "./http/budget-gate.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
+import type { BudgetGate } from "./http/budget-gate.ts";
 import { clientErrorHandler } from "./http/client-errors.ts";
 import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
-import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
-import { competitionEventHandlers } from "./leagues/feed-routes.ts";
-import { coworldHandlers } from "./coworlds/routes.ts";
-import { episodeHandlers } from "./episodes/routes.ts";
-import { gameHandlers } from "./games/routes.ts";
-import { identityHandlers } from "./identity/routes.ts";
-import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
-import { leagueHandlers } from "./leagues/routes.ts";
-import { policyHandlers } from "./policies/routes.ts";
-import { roundHandlers } from "./leagues/round-routes.ts";
-import { runnerHandlers } from "./episodes/queue-routes.ts";
-import { type BudgetsInfo, serviceHandlers } from "./service/routes.ts";
-import { standingsHandlers } from "./leagues/standings-routes.ts";
+import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
 import { registerOperations } from "./http/register-operations.ts";
-import { experienceTopicRules } from "./evaluations/event-topics.ts";
-import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
-import { combineTopicRules } from "./events/topic-rules.ts";
-import { reporterHandlers } from "./reporters/routes.ts";
-import { forumHandlers } from "./forums/routes.ts";
-import { wikiHandlers } from "./wikis/routes.ts";
-import { profileHandlers } from "./profiles/routes.ts";
-import { campaignHandlers } from "./campaign/routes.ts";
-import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
-import { installPlayRelay, PlayRelay } from "./play/relay.ts";
+import { identityHandlers } from "./identity/routes.ts";
+import { leagueTopicRules } from "./leagues/event-topics.ts";
+import { competitionEventHandlers } from "./leagues/feed-routes.ts";
+import type { LeaguePlay } from "./leagues/league-play.ts";
+import { roundHandlers } from "./leagues/round-routes.ts";
+import { leagueHandlers } from "./leagues/routes.ts";
+import { standingsHandlers } from "./leagues/standings-routes.ts";
+import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
+import { installPlayRelay, PlayRelay } from "./play/relay.ts";
+import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
+import { policyHandlers } from "./policies/routes.ts";
+import { profileHandlers } from "./profiles/routes.ts";
+import { reporterHandlers } from "./reporters/routes.ts";
+import { serviceHandlers, type BudgetsInfo } from "./service/routes.ts";
+import type { Store } from "./store/database.ts";
 import { tournamentHandlers } from "./tournaments/routes.ts";
+import { wikiHandlers } from "./wikis/routes.ts";
 
 export interface AppDeps {
   config: ServerConfig;
@@ -67,16 +70,27 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; context: AppContext }> {
+export async function buildApp(
+  deps: AppDeps,
+): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const app = Fastify({
     // Access logs are info lines: asking for them lowers a quieter level to info.
-    logger: deps.logger === false ? false : { level: config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel },
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level:
+              config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel,
+          },
     bodyLimit: MAX_BODY_BYTES,
     clientErrorHandler,
     // A line per request only when asked for (GAUNTLET_ACCESS_LOG=true, or debug); errors are always logged.
-    logController: new LogController({ disableRequestLogging: !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace" }),
+    logController: new LogController({
+      disableRequestLogging:
+        !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace",
+    }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
     // Errors fastify raises before routing (a malformed URL) get the same body as ours.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -100,12 +114,24 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     if (depth > MAX_JSON_DEPTH) done(new JsonTooDeepError(depth), undefined);
     else parseJson(request, text, done);
   });
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : body.toString("utf8"))));
-  });
-  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string" },
+    (_req, body, done) => {
+      done(
+        null,
+        Object.fromEntries(
+          new URLSearchParams(typeof body === "string" ? body : body.toString("utf8")),
+        ),
+      );
+    },
+  );
+  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) =>
+    done(null, body),
+  );
 
-  const basePathFor = (host: string) => (config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "");
+  const basePathFor = (host: string) =>
+    config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "";
   const base = buildOpenApi(operations);
   const openApiByHost = new Map<string, Record<string, unknown>>();
   const playRelay = new PlayRelay();
@@ -130,7 +156,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
   // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
   // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
   installPlayRelay(app, { db: store.db, relay: playRelay });
-  await installLiveEvents(app, { db: store.db, hub: deps.leaguePlay.hub, rules: combineTopicRules(leagueTopicRules, experienceTopicRules) });
+  await installLiveEvents(app, {
+    db: store.db,
+    hub: deps.leaguePlay.hub,
+    rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
+  });
   // Every answer, a 404 included, carries its request id and its CORS headers: one callback
   // hook for both (a callback hook costs no promise).
   const cors = corsHeaders(config.corsOrigins);
@@ -139,7 +169,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
     cors(request, reply);
     done();
   });
-  const gateFor = createRequestGate(context.auth, deps.budgets, (request, path) => `${context.baseUrl(request)}${path}`);
+  const gateFor = createRequestGate(
+    context.auth,
+    deps.budgets,
+    (request, path) => `${context.baseUrl(request)}${path}`,
+  );
 
   const handlers: Handlers = {
     ...serviceHandlers(deps.budgetsInfo),
@@ -172,7 +206,15 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; c
       let doc = openApiByHost.get(host);
       if (!doc) {
         const prefix = basePathFor(host);
-        doc = { ...base, servers: [{ url: `${request.protocol}://${host}${prefix}`, description: prefix ? "data host" : "alt host" }] };
+        doc = {
+          ...base,
+          servers: [
+            {
+              url: `${request.protocol}://${host}${prefix}`,
+              description: prefix ? "data host" : "alt host",
+            },
+          ],
+        };
         if (openApiByHost.size < 100) openApiByHost.set(host, doc);
       }
       return doc;

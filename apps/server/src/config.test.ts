@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { resolveConfig } from "./config.ts";
 
 const S3 = {
@@ -12,14 +13,40 @@ const S3 = {
 describe("the blob store's configuration", () => {
   it("is the data directory's blobs/ unless GAUNTLET_BLOB_STORE says s3", () => {
     expect(resolveConfig({}, {}).blobStore).toEqual({ kind: "directory" });
-    expect(resolveConfig({}, S3).blobStore).toEqual({ kind: "s3", endpoint: "http://127.0.0.1:9000", bucket: "episodes", region: "us-east-1", accessKeyId: "key", secretAccessKey: "secret", pathStyle: true });
-    expect(resolveConfig({}, { ...S3, GAUNTLET_S3_REGION: "eu-west-1", GAUNTLET_S3_PREFIX: "/prod/", GAUNTLET_S3_PATH_STYLE: "false" }).blobStore).toMatchObject({ region: "eu-west-1", prefix: "/prod/", pathStyle: false });
+    expect(resolveConfig({}, S3).blobStore).toEqual({
+      kind: "s3",
+      endpoint: "http://127.0.0.1:9000",
+      bucket: "episodes",
+      region: "us-east-1",
+      accessKeyId: "key",
+      secretAccessKey: "secret",
+      pathStyle: true,
+    });
+    expect(
+      resolveConfig(
+        {},
+        {
+          ...S3,
+          GAUNTLET_S3_REGION: "eu-west-1",
+          GAUNTLET_S3_PREFIX: "/prod/",
+          GAUNTLET_S3_PATH_STYLE: "false",
+        },
+      ).blobStore,
+    ).toMatchObject({ region: "eu-west-1", prefix: "/prod/", pathStyle: false });
   });
 
   it("names every missing or malformed setting", () => {
-    expect(() => resolveConfig({}, { GAUNTLET_BLOB_STORE: "s3" })).toThrow("GAUNTLET_BLOB_STORE=s3 needs GAUNTLET_S3_ENDPOINT, GAUNTLET_S3_BUCKET, GAUNTLET_S3_ACCESS_KEY_ID, GAUNTLET_S3_SECRET_ACCESS_KEY");
-    expect(() => resolveConfig({}, { ...S3, GAUNTLET_S3_ENDPOINT: "ftp://x" })).toThrow('GAUNTLET_S3_ENDPOINT must be an http(s) address, not "ftp://x"');
-    expect(() => resolveConfig({}, { ...S3, GAUNTLET_S3_PATH_STYLE: "yes" })).toThrow('GAUNTLET_S3_PATH_STYLE must be true or false, not "yes"');
-    expect(() => resolveConfig({}, { GAUNTLET_BLOB_STORE: "gcs" })).toThrow('GAUNTLET_BLOB_STORE must be directory or s3, not "gcs"');
+    expect(() => resolveConfig({}, { GAUNTLET_BLOB_STORE: "s3" })).toThrow(
+      "GAUNTLET_BLOB_STORE=s3 needs GAUNTLET_S3_ENDPOINT, GAUNTLET_S3_BUCKET, GAUNTLET_S3_ACCESS_KEY_ID, GAUNTLET_S3_SECRET_ACCESS_KEY",
+    );
+    expect(() => resolveConfig({}, { ...S3, GAUNTLET_S3_ENDPOINT: "ftp://x" })).toThrow(
+      'GAUNTLET_S3_ENDPOINT must be an http(s) address, not "ftp://x"',
+    );
+    expect(() => resolveConfig({}, { ...S3, GAUNTLET_S3_PATH_STYLE: "yes" })).toThrow(
+      'GAUNTLET_S3_PATH_STYLE must be true or false, not "yes"',
+    );
+    expect(() => resolveConfig({}, { GAUNTLET_BLOB_STORE: "gcs" })).toThrow(
+      'GAUNTLET_BLOB_STORE must be directory or s3, not "gcs"',
+    );
   });
 });

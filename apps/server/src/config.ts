@@ -1,5 +1,6 @@
 // Server configuration: command-line options first, then the environment, then defaults.
 import { resolve } from "node:path";
+
 import type { S3BlobStoreOptions } from "./blobs/s3-blob-store.ts";
 
 export interface ServerConfig {
@@ -35,11 +36,15 @@ export const DEFAULT_PORT = 8787;
 
 function list(value: string | undefined, fallback: string[]): string[] {
   if (!value) return fallback;
-  return value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  return value
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function schemaName(value: string | undefined): string | undefined {
-  if (value !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(value)) throw new Error(`invalid database schema name: ${value} (lowercase letters, digits, _)`);
+  if (value !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(value))
+    throw new Error(`invalid database schema name: ${value} (lowercase letters, digits, _)`);
   return value;
 }
 
@@ -47,14 +52,28 @@ function schemaName(value: string | undefined): string | undefined {
 function blobStoreFrom(env: Env): ServerConfig["blobStore"] {
   const kind = env.GAUNTLET_BLOB_STORE?.trim() || "directory";
   if (kind === "directory") return { kind };
-  if (kind !== "s3") throw new Error(`GAUNTLET_BLOB_STORE must be directory or s3, not ${JSON.stringify(env.GAUNTLET_BLOB_STORE)}`);
-  const required = ["GAUNTLET_S3_ENDPOINT", "GAUNTLET_S3_BUCKET", "GAUNTLET_S3_ACCESS_KEY_ID", "GAUNTLET_S3_SECRET_ACCESS_KEY"] as const;
+  if (kind !== "s3")
+    throw new Error(
+      `GAUNTLET_BLOB_STORE must be directory or s3, not ${JSON.stringify(env.GAUNTLET_BLOB_STORE)}`,
+    );
+  const required = [
+    "GAUNTLET_S3_ENDPOINT",
+    "GAUNTLET_S3_BUCKET",
+    "GAUNTLET_S3_ACCESS_KEY_ID",
+    "GAUNTLET_S3_SECRET_ACCESS_KEY",
+  ] as const;
   const missing = required.filter((name) => !env[name]?.trim());
   if (missing.length) throw new Error(`GAUNTLET_BLOB_STORE=s3 needs ${missing.join(", ")}`);
   const endpoint = env.GAUNTLET_S3_ENDPOINT?.trim() ?? "";
-  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) throw new Error(`GAUNTLET_S3_ENDPOINT must be an http(s) address, not ${JSON.stringify(endpoint)}`);
+  if (!URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol))
+    throw new Error(
+      `GAUNTLET_S3_ENDPOINT must be an http(s) address, not ${JSON.stringify(endpoint)}`,
+    );
   const pathStyle = env.GAUNTLET_S3_PATH_STYLE?.trim() ?? "true";
-  if (pathStyle !== "true" && pathStyle !== "false") throw new Error(`GAUNTLET_S3_PATH_STYLE must be true or false, not ${JSON.stringify(pathStyle)}`);
+  if (pathStyle !== "true" && pathStyle !== "false")
+    throw new Error(
+      `GAUNTLET_S3_PATH_STYLE must be true or false, not ${JSON.stringify(pathStyle)}`,
+    );
   return {
     kind,
     endpoint,
@@ -67,22 +86,35 @@ function blobStoreFrom(env: Env): ServerConfig["blobStore"] {
   };
 }
 
-export function resolveConfig(options: Partial<ServerConfig>, env: Env = process.env): ServerConfig {
+export function resolveConfig(
+  options: Partial<ServerConfig>,
+  env: Env = process.env,
+): ServerConfig {
   const port = options.port ?? (env.PORT ? Number(env.PORT) : DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT ?? String(options.port)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid port: ${env.PORT ?? String(options.port)}`);
   const prefix = options.apiPrefix ?? env.GAUNTLET_API_PREFIX ?? "/observatory";
-  if (!/^\/[a-z0-9._~-]+(\/[a-z0-9._~-]+)*$/i.test(prefix)) throw new Error(`invalid API prefix: ${prefix} (expected e.g. /observatory)`);
+  if (!/^\/[a-z0-9._~-]+(\/[a-z0-9._~-]+)*$/i.test(prefix))
+    throw new Error(`invalid API prefix: ${prefix} (expected e.g. /observatory)`);
   return {
     port,
     host: options.host ?? env.HOST ?? "127.0.0.1",
     dataDir: resolve(options.dataDir ?? env.GAUNTLET_DATA_DIR ?? ".gauntlet"),
     databaseUrl: options.databaseUrl ?? (env.DATABASE_URL || undefined),
-    databaseSchema: schemaName(options.databaseSchema ?? (env.GAUNTLET_DATABASE_SCHEMA || undefined)),
+    databaseSchema: schemaName(
+      options.databaseSchema ?? (env.GAUNTLET_DATABASE_SCHEMA || undefined),
+    ),
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     apiPrefix: prefix,
     dataHosts: options.dataHosts ?? list(env.GAUNTLET_DATA_HOSTS, ["localhost"]),
     logLevel: options.logLevel ?? env.GAUNTLET_LOG_LEVEL ?? "info",
-    corsOrigins: options.corsOrigins ?? (env.GAUNTLET_CORS_ORIGINS ? env.GAUNTLET_CORS_ORIGINS.split(",").map((o) => o.trim()).filter(Boolean) : []),
+    corsOrigins:
+      options.corsOrigins ??
+      (env.GAUNTLET_CORS_ORIGINS
+        ? env.GAUNTLET_CORS_ORIGINS.split(",")
+            .map((o) => o.trim())
+            .filter(Boolean)
+        : []),
     validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES === "true",
     accessLog: options.accessLog ?? env.GAUNTLET_ACCESS_LOG === "true",
     blobStore: options.blobStore ?? blobStoreFrom(env),

@@ -1,20 +1,22 @@
 // Starts the service: store (migrated), first admin, shared budgets, HTTP.
 import { join } from "node:path";
+
 import type { FastifyInstance } from "fastify";
+
+import { buildApp } from "./app.ts";
 import { loadSecretBox } from "./auth/secret-box.ts";
 import { DirectoryBlobStore } from "./blobs/blob-store.ts";
 import { S3BlobStore } from "./blobs/s3-blob-store.ts";
-import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { Env, ServerConfig } from "./config.ts";
-import { buildApp } from "./app.ts";
-import type { AppContext } from "./http/handler.ts";
 import { Evaluations } from "./evaluations/runtime.ts";
 import { RedisSignalChannel } from "./events/redis-signals.ts";
 import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
-import { TournamentPlay } from "./tournaments/runtime.ts";
+import type { AppContext } from "./http/handler.ts";
+import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
+import { TournamentPlay } from "./tournaments/runtime.ts";
 
 export interface RunningServer {
   readonly app: FastifyInstance;
@@ -47,7 +49,10 @@ function positiveMs(env: Env, name: string): number | undefined {
   const text = env[name];
   if (!text) return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, not ${JSON.stringify(text)}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(
+      `${name} must be a positive number of milliseconds, not ${JSON.stringify(text)}`,
+    );
   return value;
 }
 
@@ -61,9 +66,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   ]).finally(() => clearTimeout(timer));
 }
 
-export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServerConfig,
+  options: StartOptions = {},
+): Promise<RunningServer> {
   const env = options.env ?? process.env;
-  const store = options.store ?? openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema });
+  const store =
+    options.store ??
+    openStore({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      pgSchema: config.databaseSchema,
+    });
   let leaguePlay: LeaguePlay | undefined;
   let signals: SignalChannel | undefined;
   try {
@@ -77,22 +91,41 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       scheduler: env.GAUNTLET_SCHEDULER !== "off",
       schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
       eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
-      onError: (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`),
+      onError: (error, context) =>
+        process.stderr.write(
+          `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
     });
     leaguePlay = play;
     // Token revocations reach every replica's authentication cache on this channel.
     signals = config.redisUrl
-      ? new RedisSignalChannel({ url: config.redisUrl, channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:signals`, onError: (error) => process.stderr.write(`gauntlet-server: signals: redis: ${error.message}\n`) })
+      ? new RedisSignalChannel({
+          url: config.redisUrl,
+          channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:signals`,
+          onError: (error) =>
+            process.stderr.write(`gauntlet-server: signals: redis: ${error.message}\n`),
+        })
       : new LocalSignalChannel();
     const channel = signals;
-    const evaluations = new Evaluations(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    const evaluations = new Evaluations(store.db, play.bus, (error, context) =>
+      process.stderr.write(
+        `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+    );
     evaluations.sweep();
-    const tournaments = new TournamentPlay(store.db, play.bus, (error, context) => process.stderr.write(`gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`));
+    const tournaments = new TournamentPlay(store.db, play.bus, (error, context) =>
+      process.stderr.write(
+        `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+    );
     tournaments.sweep();
     const { app, context } = await buildApp({
       config,
       store,
-      blobs: config.blobStore.kind === "s3" ? new S3BlobStore(config.blobStore) : new DirectoryBlobStore(join(config.dataDir, "blobs")),
+      blobs:
+        config.blobStore.kind === "s3"
+          ? new S3BlobStore(config.blobStore)
+          : new DirectoryBlobStore(join(config.dataDir, "blobs")),
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,
@@ -103,7 +136,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       signals: channel,
       logger: options.logger ?? true,
-      readiness: limiter.readiness ? [{ name: limiter.readiness.name, check: () => withTimeout(limiter.readiness?.check() ?? Promise.resolve(), 1000, "the budget store did not answer within 1 s") }] : [],
+      readiness: limiter.readiness
+        ? [
+            {
+              name: limiter.readiness.name,
+              check: () =>
+                withTimeout(
+                  limiter.readiness?.check() ?? Promise.resolve(),
+                  1000,
+                  "the budget store did not answer within 1 s",
+                ),
+            },
+          ]
+        : [],
     });
     options.extraRoutes?.(app);
     await app.listen({ port: config.port, host: config.host });

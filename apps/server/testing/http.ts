@@ -13,7 +13,11 @@ export interface HttpOptions {
   redirect?: "manual" | "follow" | "error";
 }
 
-export async function http<T = unknown>(method: string, url: string, options: HttpOptions = {}): Promise<HttpResult<T>> {
+export async function http<T = unknown>(
+  method: string,
+  url: string,
+  options: HttpOptions = {},
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
@@ -34,10 +38,15 @@ export async function http<T = unknown>(method: string, url: string, options: Ht
 /** Binds a base URL and token. */
 export function client(base: string, token?: string) {
   return {
-    get: <T = unknown>(path: string, o: HttpOptions = {}) => http<T>("GET", base + path, { token, ...o }),
-    post: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) => http<T>("POST", base + path, { token, body, ...o }),
-    put: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) => http<T>("PUT", base + path, { token, body, ...o }),
-    patch: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) => http<T>("PATCH", base + path, { token, body, ...o }),
-    delete: <T = unknown>(path: string, o: HttpOptions = {}) => http<T>("DELETE", base + path, { token, ...o }),
+    get: <T = unknown>(path: string, o: HttpOptions = {}) =>
+      http<T>("GET", base + path, { token, ...o }),
+    post: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) =>
+      http<T>("POST", base + path, { token, body, ...o }),
+    put: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) =>
+      http<T>("PUT", base + path, { token, body, ...o }),
+    patch: <T = unknown>(path: string, body?: unknown, o: HttpOptions = {}) =>
+      http<T>("PATCH", base + path, { token, body, ...o }),
+    delete: <T = unknown>(path: string, o: HttpOptions = {}) =>
+      http<T>("DELETE", base + path, { token, ...o }),
   };
 }

@@ -1,9 +1,10 @@
 // A real runner (apps/runner) as a child process of a test, leasing from a test server with a
 // machine token of its own; its output is kept for failure messages.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import type { TestServer } from "./start-server.ts";
 
 const RUNNER_MAIN = join(import.meta.dirname, "../../runner/src/main.ts");
@@ -17,13 +18,33 @@ export interface RunnerProcess {
   stop(): Promise<void>;
 }
 
-export async function startRunnerProcess(t: TestServer, runnerId: string, concurrency = 1): Promise<RunnerProcess> {
+export async function startRunnerProcess(
+  t: TestServer,
+  runnerId: string,
+  concurrency = 1,
+): Promise<RunnerProcess> {
   const workDir = mkdtempSync(join(tmpdir(), `gauntlet-${runnerId}-`));
   let output = "";
-  const runner: ChildProcess = spawn(process.execPath, [RUNNER_MAIN, "--server", t.url, "--runner-id", runnerId, "--work-dir", workDir, "--concurrency", String(concurrency), "--grace-seconds", "1"], {
-    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken(runnerId) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const runner: ChildProcess = spawn(
+    process.execPath,
+    [
+      RUNNER_MAIN,
+      "--server",
+      t.url,
+      "--runner-id",
+      runnerId,
+      "--work-dir",
+      workDir,
+      "--concurrency",
+      String(concurrency),
+      "--grace-seconds",
+      "1",
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken(runnerId) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   runner.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   runner.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {

@@ -3,7 +3,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import S3rver from "s3rver";
+
 import type { S3BlobStoreOptions } from "../src/blobs/s3-blob-store.ts";
 
 export interface TestS3Server {
@@ -15,12 +17,25 @@ export interface TestS3Server {
 
 export async function startS3Server(bucket = "gauntlet"): Promise<TestS3Server> {
   const dir = mkdtempSync(join(tmpdir(), "gauntlet-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
-    options: { endpoint, bucket, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", pathStyle: true },
+    options: {
+      endpoint,
+      bucket,
+      region: "us-east-1",
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+      pathStyle: true,
+    },
     async close() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

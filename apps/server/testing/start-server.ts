@@ -1,9 +1,9 @@
 // Starts the real server on a free port for a test, with its own store (see test-store.ts),
 // and hands out tokens for the first admin and for new users.
 import { resolveConfig, type Env, type ServerConfig } from "../src/config.ts";
+import { FIRST_ADMIN_EMAIL } from "../src/identity/first-admin.ts";
 import { createApiToken } from "../src/identity/tokens.ts";
 import { createUser } from "../src/identity/users.ts";
-import { FIRST_ADMIN_EMAIL } from "../src/identity/first-admin.ts";
 import { startServer, type RunningServer, type StartOptions } from "../src/server.ts";
 import { createTestStore, type TestStore } from "./test-store.ts";
 
@@ -16,7 +16,10 @@ export interface TestServer {
   server: RunningServer;
   testStore: TestStore;
   /** A new (non-admin unless asked) user and a token of theirs. */
-  newUser(options?: { admin?: boolean; email?: string }): Promise<{ id: string; email: string; token: string }>;
+  newUser(options?: {
+    admin?: boolean;
+    email?: string;
+  }): Promise<{ id: string; email: string; token: string }>;
   /** A machine token owned by the first admin. */
   machineToken(name: string): Promise<string>;
   close(): Promise<void>;
@@ -37,11 +40,33 @@ let userCounter = 0;
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = options.testStore ?? (await createTestStore());
   const env: Env = { GAUNTLET_RATE_LIMIT_MODE: "enforced", ...options.env };
-  const config = resolveConfig({ port: 0, host: "127.0.0.1", dataDir: testStore.dataDir, databaseUrl: testStore.databaseUrl, logLevel: "warn", validateResponses: true, ...options.config }, env);
-  const server = await startServer(config, { env, logger: false, store: testStore.store, ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}) });
+  const config = resolveConfig(
+    {
+      port: 0,
+      host: "127.0.0.1",
+      dataDir: testStore.dataDir,
+      databaseUrl: testStore.databaseUrl,
+      logLevel: "warn",
+      validateResponses: true,
+      ...options.config,
+    },
+    env,
+  );
+  const server = await startServer(config, {
+    env,
+    logger: false,
+    store: testStore.store,
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+  });
   const db = server.store.db;
-  const admin = await db.selectFrom("users").select("id").where("email", "=", FIRST_ADMIN_EMAIL).executeTakeFirstOrThrow();
-  const adminToken = (await createApiToken(db, { userId: admin.id, name: "test admin", kind: "user" })).token;
+  const admin = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", FIRST_ADMIN_EMAIL)
+    .executeTakeFirstOrThrow();
+  const adminToken = (
+    await createApiToken(db, { userId: admin.id, name: "test admin", kind: "user" })
+  ).token;
   const port = new URL(server.url).port;
   return {
     url: server.url,
@@ -52,12 +77,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async newUser(opts = {}) {
       userCounter += 1;
       const email = opts.email ?? `user${userCounter}-${Date.now()}@example.test`;
-      const user = await createUser(db, { email, password: "correct horse battery", isAdmin: opts.admin ?? false });
-      const token = (await createApiToken(db, { userId: user.id, name: "test", kind: "user" })).token;
+      const user = await createUser(db, {
+        email,
+        password: "correct horse battery",
+        isAdmin: opts.admin ?? false,
+      });
+      const token = (await createApiToken(db, { userId: user.id, name: "test", kind: "user" }))
+        .token;
       return { id: user.id, email, token };
     },
     async machineToken(name: string) {
-      return (await createApiToken(db, { userId: admin.id, name, kind: "machine", machineName: name })).token;
+      return (
+        await createApiToken(db, { userId: admin.id, name, kind: "machine", machineName: name })
+      ).token;
     },
     async close() {
       await server.close();

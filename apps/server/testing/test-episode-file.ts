@@ -31,7 +31,8 @@ export async function writeEpisodeFile(path: string, options: EpisodeFileOptions
     for (const [table, select] of Object.entries(tables)) {
       if (options.omitTable === table) continue;
       await conn.run(`create table ${table} as ${select}`);
-      if (options.omitColumn?.table === table) await conn.run(`alter table ${table} drop column ${options.omitColumn.column}`);
+      if (options.omitColumn?.table === table)
+        await conn.run(`alter table ${table} drop column ${options.omitColumn.column}`);
     }
   } finally {
     conn.closeSync();

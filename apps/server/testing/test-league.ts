@@ -4,11 +4,20 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Division, DivisionInput, LeaderboardRow, League, LeagueSubmission, LeasedJob } from "@gauntlet/core";
+
+import type {
+  Division,
+  DivisionInput,
+  LeaderboardRow,
+  League,
+  LeagueSubmission,
+  LeasedJob,
+} from "@gauntlet/core";
+
 import { packDirectory } from "../src/blobs/tarball.ts";
 import { client } from "./http.ts";
-import type { TestServer } from "./start-server.ts";
 import { PATIENCE_MS } from "./patience.ts";
+import type { TestServer } from "./start-server.ts";
 
 export const GRIDRUSH_DIR = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 
@@ -20,12 +29,18 @@ export function gridrushBundle(): Promise<Buffer> {
 }
 
 export function gridrushManifest(name: string): Record<string, unknown> {
-  const manifest = JSON.parse(readFileSync(join(GRIDRUSH_DIR, "coworld_manifest.json"), "utf8")) as { game: Record<string, unknown> };
+  const manifest = JSON.parse(
+    readFileSync(join(GRIDRUSH_DIR, "coworld_manifest.json"), "utf8"),
+  ) as { game: Record<string, unknown> };
   return { ...manifest, game: { ...manifest.game, name } };
 }
 
 async function postBytes<T>(url: string, token: string, bytes: Buffer): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" }, body: new Uint8Array(bytes) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+    body: new Uint8Array(bytes),
+  });
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -43,10 +58,17 @@ export interface TestLeague {
   commissioner: { id: string; token: string };
   coworldId: string;
   /** A player of `owner` (the commissioner unless given) with a policy version of the example's baseline `baseline`. */
-  addPlayer(name: string, options?: { owner?: { token: string }; baseline?: "greedy" | "wanderer" | "random" }): Promise<TestPlayer>;
+  addPlayer(
+    name: string,
+    options?: { owner?: { token: string }; baseline?: "greedy" | "wanderer" | "random" },
+  ): Promise<TestPlayer>;
   /** A further policy version for a player (same policy name gives the next version). */
   addVersion(player: TestPlayer, policyName: string, owner?: { token: string }): Promise<string>;
-  submit(player: TestPlayer, body?: Record<string, unknown>, token?: string): Promise<LeagueSubmission>;
+  submit(
+    player: TestPlayer,
+    body?: Record<string, unknown>,
+    token?: string,
+  ): Promise<LeagueSubmission>;
   leaderboard(divisionId: string): Promise<LeaderboardRow[] | null>;
 }
 
@@ -57,16 +79,35 @@ export interface TestLeagueOptions {
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
-export const FAST_LADDER = { ranking: "elo", seating: "round_robin", players_per_episode: 2, game_config: { turns: 5, width: 5, height: 5 } };
+export const FAST_LADDER = {
+  ranking: "elo",
+  seating: "round_robin",
+  players_per_episode: 2,
+  game_config: { turns: 5, width: 5, height: 5 },
+};
 
-export async function createTestLeague(t: TestServer, options: TestLeagueOptions = {}): Promise<TestLeague> {
+export async function createTestLeague(
+  t: TestServer,
+  options: TestLeagueOptions = {},
+): Promise<TestLeague> {
   const commissioner = await t.newUser();
   const api = client(t.url, commissioner.token);
   const name = `gridrush-${randomBytes(4).toString("hex")}`;
-  const upload = await postBytes<{ upload_id: string }>(`${t.url}/v2/coworlds/bundles`, commissioner.token, await gridrushBundle());
-  const coworld = await api.post<{ id: string; game_id: string }>("/v2/coworlds/upload", { manifest: gridrushManifest(name), bundle_upload_id: upload.upload_id });
+  const upload = await postBytes<{ upload_id: string }>(
+    `${t.url}/v2/coworlds/bundles`,
+    commissioner.token,
+    await gridrushBundle(),
+  );
+  const coworld = await api.post<{ id: string; game_id: string }>("/v2/coworlds/upload", {
+    manifest: gridrushManifest(name),
+    bundle_upload_id: upload.upload_id,
+  });
   if (coworld.status !== 200) throw new Error(`coworld upload: ${coworld.status} ${coworld.text}`);
-  const divisions = (options.divisions ?? [{ name: "Premier", level: 1 }]).map((d, i) => ({ name: `Division ${i + 1}`, level: i + 1, ...d }));
+  const divisions = (options.divisions ?? [{ name: "Premier", level: 1 }]).map((d, i) => ({
+    name: `Division ${i + 1}`,
+    level: i + 1,
+    ...d,
+  }));
   const created = await api.post<League>("/v2/leagues", {
     name: `League of ${name}`,
     game_id: coworld.body.game_id,
@@ -80,18 +121,27 @@ export async function createTestLeague(t: TestServer, options: TestLeagueOptions
   const bundleOf = async (token: string) => {
     let id = bundles.get(token);
     if (!id) {
-      id = (await postBytes<{ id: string }>(`${t.url}/v2/policy-bundles/upload`, token, await gridrushBundle())).id;
+      id = (
+        await postBytes<{ id: string }>(
+          `${t.url}/v2/policy-bundles/upload`,
+          token,
+          await gridrushBundle(),
+        )
+      ).id;
       bundles.set(token, id);
     }
     return id;
   };
   const version = async (token: string, policyName: string, baseline: string, playerId: string) => {
-    const res = await client(t.url, token).post<{ id: string }>("/stats/policies/docker-img/complete", {
-      name: policyName,
-      policy_bundle_id: await bundleOf(token),
-      run: ["node", `players/${baseline}.ts`],
-      player_id: playerId,
-    });
+    const res = await client(t.url, token).post<{ id: string }>(
+      "/stats/policies/docker-img/complete",
+      {
+        name: policyName,
+        policy_bundle_id: await bundleOf(token),
+        run: ["node", `players/${baseline}.ts`],
+        player_id: playerId,
+      },
+    );
     if (res.status !== 200) throw new Error(`policy version: ${res.status} ${res.text}`);
     return res.body.id;
   };
@@ -102,10 +152,22 @@ export async function createTestLeague(t: TestServer, options: TestLeagueOptions
     coworldId: coworld.body.id,
     async addPlayer(playerName, opts = {}) {
       const token = opts.owner?.token ?? commissioner.token;
-      const player = await client(t.url, token).post<{ id: string }>("/players", { name: playerName });
-      if (player.status !== 201 && player.status !== 200) throw new Error(`player: ${player.status} ${player.text}`);
+      const player = await client(t.url, token).post<{ id: string }>("/players", {
+        name: playerName,
+      });
+      if (player.status !== 201 && player.status !== 200)
+        throw new Error(`player: ${player.status} ${player.text}`);
       const baseline = opts.baseline ?? "greedy";
-      return { id: player.body.id, name: playerName, policyVersionId: await version(token, `${baseline}-${playerName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`, baseline, player.body.id) };
+      return {
+        id: player.body.id,
+        name: playerName,
+        policyVersionId: await version(
+          token,
+          `${baseline}-${playerName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+          baseline,
+          player.body.id,
+        ),
+      };
     },
     async addVersion(player, policyName, owner) {
       return version(owner?.token ?? commissioner.token, policyName, "greedy", player.id);
@@ -121,7 +183,9 @@ export async function createTestLeague(t: TestServer, options: TestLeagueOptions
       return res.body;
     },
     async leaderboard(divisionId) {
-      return (await client(t.url).get<LeaderboardRow[] | null>(`/v2/divisions/${divisionId}/leaderboard`)).body;
+      return (
+        await client(t.url).get<LeaderboardRow[] | null>(`/v2/divisions/${divisionId}/leaderboard`)
+      ).body;
     },
   };
 }
@@ -141,33 +205,57 @@ export interface ScriptedRunner {
   complete(job: LeasedJob, scores: number[]): Promise<number>;
 }
 
-export async function scriptedRunner(t: TestServer, name = `scripted-${randomBytes(3).toString("hex")}`): Promise<ScriptedRunner> {
+export async function scriptedRunner(
+  t: TestServer,
+  name = `scripted-${randomBytes(3).toString("hex")}`,
+): Promise<ScriptedRunner> {
   const api = client(t.url, await t.machineToken(name));
   const lease = async (capacity = 32) => {
-    const res = await api.post<{ jobs: LeasedJob[] }>("/v2/runner/jobs/lease", { runner_id: name, capacity, runtimes: ["process"] });
+    const res = await api.post<{ jobs: LeasedJob[] }>("/v2/runner/jobs/lease", {
+      runner_id: name,
+      capacity,
+      runtimes: ["process"],
+    });
     if (res.status !== 200) throw new Error(`lease: ${res.status} ${res.text}`);
     return res.body.jobs;
   };
   const complete = async (job: LeasedJob, scores: number[]) =>
-    (await api.post(`/v2/runner/jobs/${job.job_id}/complete`, { runner_id: name, results: { scores, winner_slot: null, turns: 5, seed: 1 } })).status;
+    (
+      await api.post(`/v2/runner/jobs/${job.job_id}/complete`, {
+        runner_id: name,
+        results: { scores, winner_slot: null, turns: 5, seed: 1 },
+      })
+    ).status;
   return {
     lease,
     complete,
     async runQueued(scorer) {
       const jobs = await lease();
-      for (const job of jobs) await complete(job, scorer(job.players.map((p) => p.display_name), job));
+      for (const job of jobs)
+        await complete(
+          job,
+          scorer(
+            job.players.map((p) => p.display_name),
+            job,
+          ),
+        );
       return jobs;
     },
   };
 }
 
 /** Polls until `probe` gives a value (no fixed sleeps); `timeoutMs` only turns a hang into a message. */
-export async function eventually<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = PATIENCE_MS): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = PATIENCE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== null && value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

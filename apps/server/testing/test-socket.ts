@@ -1,6 +1,7 @@
 // Test support: a live-events WebSocket client (Node's own WebSocket) that keeps every message
 // and waits for the ones a test expects.
 import { LiveEventMessage, type LiveEvent } from "@gauntlet/core";
+
 import { PATIENCE_MS } from "./patience.ts";
 
 export interface TestSocket {
@@ -12,7 +13,10 @@ export interface TestSocket {
   events(): LiveEvent[];
   send(message: unknown): void;
   /** The first message (from the start) that matches, waiting for it if need be. */
-  next(match: (message: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  next(
+    match: (message: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Subscribes and waits for the server's `subscribed` answer. */
   subscribe(topics: string[], sinceSeq?: number): Promise<{ topics: string[]; seq: number }>;
   close(): void;
@@ -23,7 +27,10 @@ export function eventsUrl(base: string): string {
 }
 
 export function openSocket(base: string, token?: string): TestSocket {
-  const ws = new WebSocket(eventsUrl(base), token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
+  const ws = new WebSocket(
+    eventsUrl(base),
+    token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+  );
   const messages: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
   const opened = new Promise<void>((resolve, reject) => {
@@ -32,7 +39,9 @@ export function openSocket(base: string, token?: string): TestSocket {
   });
   // A refused upgrade rejects `opened`; a test that expects it awaits that rejection.
   opened.catch(() => undefined);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
+  );
   ws.addEventListener("message", (e) => {
     messages.push(JSON.parse(String(e.data)) as Record<string, unknown>);
     for (const wake of waiters) wake();
@@ -48,7 +57,9 @@ export function openSocket(base: string, token?: string): TestSocket {
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`));
+        reject(
+          new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
@@ -57,10 +68,11 @@ export function openSocket(base: string, token?: string): TestSocket {
     opened,
     closed,
     messages,
-    events: () => messages.flatMap((m) => {
-      const parsed = LiveEventMessage.safeParse(m);
-      return parsed.success ? [parsed.data] : [];
-    }),
+    events: () =>
+      messages.flatMap((m) => {
+        const parsed = LiveEventMessage.safeParse(m);
+        return parsed.success ? [parsed.data] : [];
+      }),
     send: (message) => ws.send(JSON.stringify(message)),
     next,
     async subscribe(topics, sinceSeq) {
@@ -69,7 +81,13 @@ export function openSocket(base: string, token?: string): TestSocket {
       // already in (a test waits for the answers of messages it sent raw before calling this).
       const acks = () => messages.filter((m) => m.type === "subscribed");
       const before = acks().length;
-      ws.send(JSON.stringify({ type: "subscribe", topics, ...(sinceSeq === undefined ? {} : { since_seq: sinceSeq }) }));
+      ws.send(
+        JSON.stringify({
+          type: "subscribe",
+          topics,
+          ...(sinceSeq === undefined ? {} : { since_seq: sinceSeq }),
+        }),
+      );
       await next(() => acks().length > before);
       const ack = acks()[before] ?? {};
       return { topics: ack.topics as string[], seq: ack.seq as number };

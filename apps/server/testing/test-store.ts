@@ -4,7 +4,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import pg from "pg";
+
 import { openStore, type Store } from "../src/store/database.ts";
 
 export interface TestStore {
@@ -15,7 +17,9 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
-export async function createTestStore(databaseUrl = process.env.DATABASE_URL || undefined): Promise<TestStore> {
+export async function createTestStore(
+  databaseUrl = process.env.DATABASE_URL || undefined,
+): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-test-"));
   let pgSchema: string | undefined;
   if (databaseUrl) {

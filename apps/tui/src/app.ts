@@ -1,10 +1,19 @@
 // The whole UI: a header, the screen on top of the navigation stack, and the status line.
 // The app owns the keys every screen shares (q, Ctrl+C, ?, Esc) and keeps the watched
 // division's live data running while detail screens are open above it.
+import { Box, Text, useApp, useInput } from "ink";
+import {
+  createElement as h,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from "react";
+
 import type { CompetitionEvent } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
-import { Box, Text, useApp, useInput } from "ink";
-import { type ReactNode, createElement as h, useCallback, useEffect, useMemo, useState } from "react";
+
 import { ErrorBoundary } from "./components/error-boundary.ts";
 import { Header } from "./components/header.ts";
 import { HelpOverlay } from "./components/help-overlay.ts";
@@ -14,7 +23,7 @@ import { loadCatalog } from "./data/catalog.ts";
 import { describeError } from "./data/describe-error.ts";
 import { loadEpisode, loadPlayerEpisodes, loadRound } from "./data/loaders.ts";
 import type { Notices } from "./data/notices.ts";
-import { type TargetFlags, resolveTarget } from "./data/resolve-target.ts";
+import { resolveTarget, type TargetFlags } from "./data/resolve-target.ts";
 import { useDivisionWatch } from "./hooks/use-division-watch.ts";
 import { useNotice } from "./hooks/use-notice.ts";
 import { useNow } from "./hooks/use-now.ts";
@@ -25,7 +34,7 @@ import { PickerScreen } from "./screens/picker-screen.ts";
 import { PlayerScreen } from "./screens/player-screen.ts";
 import { RoundScreen } from "./screens/round-screen.ts";
 import { WatchScreen } from "./screens/watch-screen.ts";
-import { type Route, pop, push, replaceTop, watchedDivision } from "./state/routes.ts";
+import { pop, push, replaceTop, watchedDivision, type Route } from "./state/routes.ts";
 
 export interface AppProps {
   client: Gauntlet;
@@ -54,7 +63,8 @@ function crumbsOf(stack: readonly Route[]): string[] {
   const crumbs: string[] = [];
   for (const route of stack) {
     if (route.kind === "picker") crumbs.push("leagues");
-    else if (route.kind === "watch") crumbs.splice(0, crumbs.length, route.league.name, route.division.name);
+    else if (route.kind === "watch")
+      crumbs.splice(0, crumbs.length, route.league.name, route.division.name);
     else if (route.kind === "player") crumbs.push(route.row.player_name);
     else if (route.kind === "round") crumbs.push("round");
     else crumbs.push("episode");
@@ -82,7 +92,16 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
     resolveTarget(client, flags, abort.signal).then(
       (target) => {
         if (abort.signal.aborted) return;
-        if (target.found) setStack([{ kind: "picker" }, { kind: "watch", league: target.league, division: target.division, divisions: target.divisions }]);
+        if (target.found)
+          setStack([
+            { kind: "picker" },
+            {
+              kind: "watch",
+              league: target.league,
+              division: target.division,
+              divisions: target.divisions,
+            },
+          ]);
         else {
           notices.report("error", target.message);
           setStack([{ kind: "picker" }]);
@@ -125,7 +144,8 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
   const open = useCallback((route: Route) => setStack((s) => push(s, route)), []);
   const openEvent = useCallback(
     (event: CompetitionEvent) => {
-      if (event.episode_request_id !== null) open({ kind: "episode", episodeId: event.episode_request_id });
+      if (event.episode_request_id !== null)
+        open({ kind: "episode", episodeId: event.episode_request_id });
       else if (event.round_id !== null) open({ kind: "round", roundId: event.round_id });
       else notices.report("info", `nothing more to show for: ${event.headline}`);
     },
@@ -135,13 +155,26 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
     if (top === null) return null;
     switch (top.kind) {
       case "picker":
-        return { kind: top.kind, load: (signal: AbortSignal) => loadCatalog(client, signal) } as const;
+        return {
+          kind: top.kind,
+          load: (signal: AbortSignal) => loadCatalog(client, signal),
+        } as const;
       case "player":
-        return { kind: top.kind, load: (signal: AbortSignal) => loadPlayerEpisodes(client, top.row.player_id, top.division.id, signal) } as const;
+        return {
+          kind: top.kind,
+          load: (signal: AbortSignal) =>
+            loadPlayerEpisodes(client, top.row.player_id, top.division.id, signal),
+        } as const;
       case "round":
-        return { kind: top.kind, load: (signal: AbortSignal) => loadRound(client, top.roundId, signal) } as const;
+        return {
+          kind: top.kind,
+          load: (signal: AbortSignal) => loadRound(client, top.roundId, signal),
+        } as const;
       case "episode":
-        return { kind: top.kind, load: (signal: AbortSignal) => loadEpisode(client, top.episodeId, signal) } as const;
+        return {
+          kind: top.kind,
+          load: (signal: AbortSignal) => loadEpisode(client, top.episodeId, signal),
+        } as const;
       case "watch":
         return null;
     }
@@ -175,7 +208,8 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
       width: columns,
       height: screenHeight,
       active,
-      onOpen: (entry, division) => open({ kind: "watch", league: entry.league, division, divisions: entry.divisions }),
+      onOpen: (entry, division) =>
+        open({ kind: "watch", league: entry.league, division, divisions: entry.divisions }),
     });
   } else if (top.kind === "player" && loaders?.kind === "player") {
     screen = h(PlayerScreen, {
@@ -190,9 +224,22 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
       onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }),
     });
   } else if (top.kind === "round" && loaders?.kind === "round") {
-    screen = h(RoundScreen, { load: loaders.load, notices, width: columns, height: screenHeight, active, onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }) });
+    screen = h(RoundScreen, {
+      load: loaders.load,
+      notices,
+      width: columns,
+      height: screenHeight,
+      active,
+      onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }),
+    });
   } else if (top.kind === "episode" && loaders?.kind === "episode") {
-    screen = h(EpisodeScreen, { load: loaders.load, baseUrl: server, notices, width: columns, height: screenHeight });
+    screen = h(EpisodeScreen, {
+      load: loaders.load,
+      baseUrl: server,
+      notices,
+      width: columns,
+      height: screenHeight,
+    });
   }
 
   const onScreenError = useCallback(
@@ -209,8 +256,21 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
     h(
       Box,
       { flexDirection: "column", width: columns, height: rows },
-      h(Header, { crumbs: crumbsOf(stack), connection: watched ? snapshot.connection : null, server, width: columns }),
-      h(Box, { width: columns, height: screenHeight, flexShrink: 0, overflow: "hidden" }, h(ErrorBoundary, { key: `${stack.length}:${top?.kind ?? "boot"}`, onError: onScreenError }, screen)),
+      h(Header, {
+        crumbs: crumbsOf(stack),
+        connection: watched ? snapshot.connection : null,
+        server,
+        width: columns,
+      }),
+      h(
+        Box,
+        { width: columns, height: screenHeight, flexShrink: 0, overflow: "hidden" },
+        h(
+          ErrorBoundary,
+          { key: `${stack.length}:${top?.kind ?? "boot"}`, onError: onScreenError },
+          screen,
+        ),
+      ),
       h(StatusBar, { notice, hints: HINTS[help ? "help" : (top?.kind ?? "boot")], width: columns }),
     ),
   );

@@ -2,6 +2,7 @@
 // `gauntlet-watch`: the TUI on its own, with the flags of `gauntlet watch`.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+
 import { EXIT_USAGE, runWatch } from "./run-watch.ts";
 
 const USAGE = `Usage: gauntlet-watch [options]
@@ -22,8 +23,15 @@ Keys: arrows or j/k move, Tab switches pane, Enter opens, Esc goes back, / filte
 `;
 
 function version(): string {
-  const pkg: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  return typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";
+  const pkg: unknown = JSON.parse(
+    readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+  );
+  return typeof pkg === "object" &&
+    pkg !== null &&
+    "version" in pkg &&
+    typeof pkg.version === "string"
+    ? pkg.version
+    : "unknown";
 }
 
 let values;
@@ -42,7 +50,9 @@ try {
     allowPositionals: false,
   }));
 } catch (error) {
-  process.stderr.write(`gauntlet-watch: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  process.stderr.write(
+    `gauntlet-watch: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`,
+  );
   process.exit(EXIT_USAGE);
 }
 
@@ -61,7 +71,11 @@ if (values.anonymous && values.token !== undefined) {
 
 const code = await runWatch({
   ...(values.server !== undefined ? { server: values.server } : {}),
-  ...(values.anonymous ? { token: null } : values.token !== undefined ? { token: values.token } : {}),
+  ...(values.anonymous
+    ? { token: null }
+    : values.token !== undefined
+      ? { token: values.token }
+      : {}),
   ...(values.league !== undefined ? { league: values.league } : {}),
   ...(values.division !== undefined ? { division: values.division } : {}),
 });

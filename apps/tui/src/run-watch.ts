@@ -1,8 +1,8 @@
 // `gauntlet watch`: resolves the server and token the way the SDK does (option, then
 // GAUNTLET_SERVER / GAUNTLET_TOKEN, then the saved login), checks for a terminal, and runs the
 // UI until the user quits. Resolves with the exit code; never throws for a user's mistake.
-import { type Env, NO_SERVER_MESSAGE_HINT } from "./messages.ts";
 import { Notices } from "./data/notices.ts";
+import { NO_SERVER_MESSAGE_HINT, type Env } from "./messages.ts";
 
 export interface WatchOptions {
   /** The server's base address; default GAUNTLET_SERVER, then the saved login. */
@@ -35,11 +35,14 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
     stderr.write(`gauntlet watch: ${message}\n`);
     return EXIT_USAGE;
   };
-  if (!stdin.isTTY || !stdout.isTTY) return fail("needs an interactive terminal (standard input and output must be a TTY)");
+  if (!stdin.isTTY || !stdout.isTTY)
+    return fail("needs an interactive terminal (standard input and output must be a TTY)");
 
   // React picks its build when first loaded: the production one unless told otherwise.
   if (env === process.env) process.env.NODE_ENV ??= "production";
-  const [{ createClient, isGauntletConfigError }, { themeFor }, { mountWatch }] = await Promise.all([import("@gauntlet/sdk"), import("./components/theme.ts"), import("./start-watch.ts")]);
+  const [{ createClient, isGauntletConfigError }, { themeFor }, { mountWatch }] = await Promise.all(
+    [import("@gauntlet/sdk"), import("./components/theme.ts"), import("./start-watch.ts")],
+  );
 
   const notices = new Notices();
   let client;
@@ -50,7 +53,12 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
       env,
       onRetry: (event) => {
         const seconds = (event.delayMs / 1000).toFixed(1);
-        const why = event.reason === "shared_budget" || event.reason === "retry_after" ? "rate limited (429)" : event.reason === "server_error" ? "server error" : "connection trouble";
+        const why =
+          event.reason === "shared_budget" || event.reason === "retry_after"
+            ? "rate limited (429)"
+            : event.reason === "server_error"
+              ? "server error"
+              : "connection trouble";
         notices.report("warn", `${why}: retrying ${event.operationId} in ${seconds}s`);
       },
     });
@@ -60,6 +68,14 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
   }
   if (client.baseUrl === null) return fail(NO_SERVER_MESSAGE_HINT);
 
-  const { exited } = mountWatch({ client, notices, flags: { league: options.league, division: options.division }, theme: themeFor(env), stdin, stdout, stderr });
+  const { exited } = mountWatch({
+    client,
+    notices,
+    flags: { league: options.league, division: options.division },
+    theme: themeFor(env),
+    stdin,
+    stdout,
+    stderr,
+  });
   return exited;
 }

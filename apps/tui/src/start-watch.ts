@@ -1,10 +1,12 @@
 // Mounts the app with Ink on a terminal and settles with the exit code when it quits. Loaded
 // lazily by run-watch.ts, so that importing the package does not load React.
-import type { Gauntlet } from "@gauntlet/sdk";
-import { type Instance, type RenderOptions, render } from "ink";
+import { render, type Instance, type RenderOptions } from "ink";
 import { createElement as h } from "react";
+
+import type { Gauntlet } from "@gauntlet/sdk";
+
 import { App } from "./app.ts";
-import { type Theme, ThemeContext } from "./components/theme.ts";
+import { ThemeContext, type Theme } from "./components/theme.ts";
 import { describeError } from "./data/describe-error.ts";
 import type { Notices } from "./data/notices.ts";
 import type { TargetFlags } from "./data/resolve-target.ts";
@@ -48,7 +50,11 @@ export function mountWatch(options: MountOptions): MountedWatch {
   process.on("uncaughtException", onFault);
   process.on("unhandledRejection", onFault);
   const instance = render(
-    h(ThemeContext.Provider, { value: theme }, h(App, { client, notices, server, flags, onExit: (c: number) => (code = c) })),
+    h(
+      ThemeContext.Provider,
+      { value: theme },
+      h(App, { client, notices, server, flags, onExit: (c: number) => (code = c) }),
+    ),
     {
       stdin: options.stdin,
       stdout: options.stdout,

@@ -1,10 +1,11 @@
 // The terminal UI in a real terminal: tmux runs `gauntlet-watch` against a started server whose
 // demo league plays by itself; the test reads the screen with capture-pane and types with
 // send-keys, as a person would.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../../..");
@@ -35,12 +36,19 @@ async function waitForScreen(what: string, holds: (text: string) => boolean): Pr
   throw new Error(`the screen never showed ${what}; it shows:\n${text}`);
 }
 
-const roundNumber = (text: string) => Number(/Round (\d+) (?:running|completed|pending)/.exec(text)?.[1] ?? Number.NaN);
+const roundNumber = (text: string) =>
+  Number(/Round (\d+) (?:running|completed|pending)/.exec(text)?.[1] ?? Number.NaN);
 
 beforeAll(async () => {
-  execFileSync("bash", [join(ROOT, "tooling/scripts/ensure-system-packages.sh"), "tmux"], { stdio: "inherit" });
+  execFileSync("bash", [join(ROOT, "tooling/scripts/ensure-system-packages.sh"), "tmux"], {
+    stdio: "inherit",
+  });
   dir = mkdtempSync(join(tmpdir(), "gauntlet-watch-e2e-"));
-  server = spawn(process.execPath, [SERVER_MAIN, "start", "--port", "0", "--data-dir", join(dir, "data")], { stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn(
+    process.execPath,
+    [SERVER_MAIN, "start", "--port", "0", "--data-dir", join(dir, "data")],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
     server?.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -66,42 +74,65 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it("shows the demo league's standings moving by themselves, opens details, shows help, resizes and quits", async () => {
-  const command = [
-    // CI set, as in a shell that exports it: the UI still draws live on a terminal.
-    `env -u GAUNTLET_TOKEN -u GAUNTLET_SERVER CI=true NO_COLOR=1 XDG_CONFIG_HOME=${join(dir, "config")}`,
-    `${process.execPath} ${WATCH_MAIN} --server ${url} --league 'GridRush demo league' --division Premier`,
-    "; echo EXIT=$?; sleep 60",
-  ].join(" ");
-  tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command);
+it(
+  "shows the demo league's standings moving by themselves, opens details, shows help, resizes and quits",
+  async () => {
+    const command = [
+      // CI set, as in a shell that exports it: the UI still draws live on a terminal.
+      `env -u GAUNTLET_TOKEN -u GAUNTLET_SERVER CI=true NO_COLOR=1 XDG_CONFIG_HOME=${join(dir, "config")}`,
+      `${process.execPath} ${WATCH_MAIN} --server ${url} --league 'GridRush demo league' --division Premier`,
+      "; echo EXIT=$?; sleep 60",
+    ].join(" ");
+    tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", command);
 
-  // The standings appear with the players' names.
-  // "● live": subscribed to the league's events over the WebSocket.
-  const first = await waitForScreen("the Premier standings with the demo players, live", (t) => t.includes("Standings · Premier") && t.includes("Greedy A") && t.includes("● live") && !Number.isNaN(roundNumber(t)));
-  const startRound = roundNumber(first);
+    // The standings appear with the players' names.
+    // "● live": subscribed to the league's events over the WebSocket.
+    const first = await waitForScreen(
+      "the Premier standings with the demo players, live",
+      (t) =>
+        t.includes("Standings · Premier") &&
+        t.includes("Greedy A") &&
+        t.includes("● live") &&
+        !Number.isNaN(roundNumber(t)),
+    );
+    const startRound = roundNumber(first);
 
-  // The round number moves on without a keypress.
-  await waitForScreen(`a round after round ${startRound}`, (t) => roundNumber(t) > startRound);
+    // The round number moves on without a keypress.
+    await waitForScreen(`a round after round ${startRound}`, (t) => roundNumber(t) > startRound);
 
-  // Enter opens the selected player's detail; Esc returns to the standings.
-  tmux("send-keys", "-t", SESSION, "Enter");
-  await waitForScreen("a player's detail", (t) => t.includes("Recent rounds") && /rank \d+/.test(t));
-  tmux("send-keys", "-t", SESSION, "Escape");
-  await waitForScreen("the standings again", (t) => t.includes("Standings · Premier") && !t.includes("Recent rounds"));
+    // Enter opens the selected player's detail; Esc returns to the standings.
+    tmux("send-keys", "-t", SESSION, "Enter");
+    await waitForScreen(
+      "a player's detail",
+      (t) => t.includes("Recent rounds") && /rank \d+/.test(t),
+    );
+    tmux("send-keys", "-t", SESSION, "Escape");
+    await waitForScreen(
+      "the standings again",
+      (t) => t.includes("Standings · Premier") && !t.includes("Recent rounds"),
+    );
 
-  // ? shows the keys; Esc closes the help.
-  tmux("send-keys", "-t", SESSION, "?");
-  await waitForScreen("the help", (t) => t.includes("move the selection") && t.includes("quit"));
-  tmux("send-keys", "-t", SESSION, "Escape");
-  await waitForScreen("the help closed", (t) => !t.includes("move the selection"));
+    // ? shows the keys; Esc closes the help.
+    tmux("send-keys", "-t", SESSION, "?");
+    await waitForScreen("the help", (t) => t.includes("move the selection") && t.includes("quit"));
+    tmux("send-keys", "-t", SESSION, "Escape");
+    await waitForScreen("the help closed", (t) => !t.includes("move the selection"));
 
-  // At 80×24 the standings stay, and nothing spills past the edge.
-  tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "24");
-  const small = await waitForScreen("the standings at 80×24", (t) => t.includes("Standings · Premier") && t.includes("Greedy") && t.split("\n").every((line) => [...line].length <= 80));
-  expect(small.split("\n").length).toBeLessThanOrEqual(25);
+    // At 80×24 the standings stay, and nothing spills past the edge.
+    tmux("resize-window", "-t", SESSION, "-x", "80", "-y", "24");
+    const small = await waitForScreen(
+      "the standings at 80×24",
+      (t) =>
+        t.includes("Standings · Premier") &&
+        t.includes("Greedy") &&
+        t.split("\n").every((line) => [...line].length <= 80),
+    );
+    expect(small.split("\n").length).toBeLessThanOrEqual(25);
 
-  // q quits with exit 0.
-  tmux("send-keys", "-t", SESSION, "q");
-  await waitForScreen("the exit code", (t) => t.includes("EXIT="));
-  expect(screen()).toContain("EXIT=0");
-}, PATIENCE_MS * 4);
+    // q quits with exit 0.
+    tmux("send-keys", "-t", SESSION, "q");
+    await waitForScreen("the exit code", (t) => t.includes("EXIT="));
+    expect(screen()).toContain("EXIT=0");
+  },
+  PATIENCE_MS * 4,
+);

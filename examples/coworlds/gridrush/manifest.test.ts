@@ -1,10 +1,14 @@
 // The package's manifest against Gauntlet's model of it, and against its own schemas.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CoworldManifest, rosterBounds } from "@gauntlet/core";
+
 import { describe, expect, it } from "vitest";
 
-const manifest = CoworldManifest.parse(JSON.parse(readFileSync(join(import.meta.dirname, "coworld_manifest.json"), "utf8")));
+import { CoworldManifest, rosterBounds } from "@gauntlet/core";
+
+const manifest = CoworldManifest.parse(
+  JSON.parse(readFileSync(join(import.meta.dirname, "coworld_manifest.json"), "utf8")),
+);
 
 describe("gridrush's coworld_manifest.json", () => {
   it("seats 2 to 4 players", () => {
@@ -12,11 +16,16 @@ describe("gridrush's coworld_manifest.json", () => {
   });
 
   it("certifies with every bundled player", () => {
-    expect(new Set(manifest.certification.players.map((seat) => seat.player_id))).toEqual(new Set(manifest.player.map((p) => p.id)));
+    expect(new Set(manifest.certification.players.map((seat) => seat.player_id))).toEqual(
+      new Set(manifest.player.map((p) => p.id)),
+    );
   });
 
   it("runs every runnable from a file of this package", () => {
-    const scripts = [manifest.game.runnable, ...manifest.player].map((runnable) => runnable.run?.[1] ?? "");
-    for (const script of scripts) expect(() => readFileSync(join(import.meta.dirname, script))).not.toThrow();
+    const scripts = [manifest.game.runnable, ...manifest.player].map(
+      (runnable) => runnable.run?.[1] ?? "",
+    );
+    for (const script of scripts)
+      expect(() => readFileSync(join(import.meta.dirname, script))).not.toThrow();
   });
 });

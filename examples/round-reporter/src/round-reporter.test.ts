@@ -2,10 +2,21 @@
 // the division's live events through the SDK) publishes its HTML summary as a reporter run,
 // and the summary reads back through spec 4.5 with the same bytes.
 import { createHash } from "node:crypto";
-import { createClient } from "@gauntlet/sdk";
-import { byStrength, client, createTestLeague, eventually, scriptedRunner, startTestServer, type TestServer } from "@gauntlet/server/testing";
-import type { ReporterRunOutput, Round } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { ReporterRunOutput, Round } from "@gauntlet/core";
+import { createClient } from "@gauntlet/sdk";
+import {
+  byStrength,
+  client,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  startTestServer,
+  type TestServer,
+} from "@gauntlet/server/testing";
+
 import { startRoundReporter } from "./round-reporter.ts";
 import { roundSummaryHtml } from "./summary-html.ts";
 
@@ -28,8 +39,15 @@ describe("round reporter", () => {
     await tl.submit(await tl.addPlayer("Bo"));
 
     const owner = await t.newUser();
-    const sdk = createClient({ env: {}, useSavedCredentials: false, baseUrl: t.url, token: owner.token });
-    const registered = await sdk.reporters.register({ body: { name: "Round Recap", type: "round-summary", mode: "live" } });
+    const sdk = createClient({
+      env: {},
+      useSavedCredentials: false,
+      baseUrl: t.url,
+      token: owner.token,
+    });
+    const registered = await sdk.reporters.register({
+      body: { name: "Round Recap", type: "round-summary", mode: "live" },
+    });
     const published: ReporterRunOutput[] = [];
     const errors: unknown[] = [];
     const { last_seq } = await sdk.events.info();
@@ -43,7 +61,10 @@ describe("round reporter", () => {
       onError: (error) => errors.push(error),
     });
     try {
-      const triggered = await client(t.url, tl.commissioner.token).post<{ rounds: Round[] }>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+      const triggered = await client(t.url, tl.commissioner.token).post<{ rounds: Round[] }>(
+        `/v2/leagues/${tl.league.id}/trigger-round`,
+        {},
+      );
       expect(triggered.status, triggered.text).toBe(200);
       const roundId = triggered.body.rounds[0]?.id;
       if (!roundId) throw new Error("no round started");
@@ -56,9 +77,19 @@ describe("round reporter", () => {
       expect(errors).toEqual([]);
 
       // Spec 4.5: the run's outputs, every field of Reporter run output.
-      const outputs = await createClient({ env: {}, useSavedCredentials: false, baseUrl: t.url, token: null }).reporterRuns.output({ reporter_run_id: output.reporter_run_id });
+      const outputs = await createClient({
+        env: {},
+        useSavedCredentials: false,
+        baseUrl: t.url,
+        token: null,
+      }).reporterRuns.output({ reporter_run_id: output.reporter_run_id });
       expect(outputs).toEqual([output]);
-      expect(output).toMatchObject({ reporter_id: registered.id, name: "round-1.html", type: "html", media_type: "text/html; charset=utf-8" });
+      expect(output).toMatchObject({
+        reporter_id: registered.id,
+        name: "round-1.html",
+        type: "html",
+        media_type: "text/html; charset=utf-8",
+      });
       const served = await fetch(output.url);
       expect(served.headers.get("content-type")).toBe("text/html; charset=utf-8");
       const html = Buffer.from(await served.arrayBuffer());
@@ -79,8 +110,22 @@ describe("round reporter", () => {
       divisionName: "Top",
       headline: "Top: round 2 completed",
       summary: "2 episode(s) settled",
-      round: { round_number: 2, status: "completed", completed_at: "2026-01-01T00:00:00Z" } as Parameters<typeof roundSummaryHtml>[0]["round"],
-      standings: [{ rank: 1, player_id: "ply_00000000-0000-4000-8000-000000000000", player_name: "<script>alert(1)</script>", score: 1516, rounds_played: 2, recent_rounds: [], episodes_played: 4 }],
+      round: {
+        round_number: 2,
+        status: "completed",
+        completed_at: "2026-01-01T00:00:00Z",
+      } as Parameters<typeof roundSummaryHtml>[0]["round"],
+      standings: [
+        {
+          rank: 1,
+          player_id: "ply_00000000-0000-4000-8000-000000000000",
+          player_name: "<script>alert(1)</script>",
+          score: 1516,
+          rounds_played: 2,
+          recent_rounds: [],
+          episodes_played: 4,
+        },
+      ],
     });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");

@@ -3,6 +3,7 @@
 // reporter's key. Runs act under the reporter owner's budgets (spec 5.6).
 import { CompetitionEvent, type ReporterRunOutput } from "@gauntlet/core";
 import type { Gauntlet, LiveEvent } from "@gauntlet/sdk";
+
 import { roundSummaryHtml } from "./summary-html.ts";
 
 export interface RoundReporterOptions {
@@ -24,15 +25,35 @@ export interface RoundReporter {
   close(): void;
 }
 
-async function publish(options: RoundReporterOptions, event: CompetitionEvent): Promise<ReporterRunOutput | null> {
+async function publish(
+  options: RoundReporterOptions,
+  event: CompetitionEvent,
+): Promise<ReporterRunOutput | null> {
   const roundId = event.round_id;
   if (event.event_type !== "round_completed" || roundId === null) return null;
   const { client } = options;
-  const [round, standings] = await Promise.all([client.rounds.get({ round_id: roundId }), client.divisions.leaderboard({ division_id: options.divisionId })]);
-  const html = roundSummaryHtml({ divisionName: event.division?.name ?? options.divisionId, headline: event.headline, summary: event.summary, round, standings });
-  const run = await client.reporterRuns.open({ reporter_id: options.reporterId, body: { subject_type: "round", subject_id: roundId } });
+  const [round, standings] = await Promise.all([
+    client.rounds.get({ round_id: roundId }),
+    client.divisions.leaderboard({ division_id: options.divisionId }),
+  ]);
+  const html = roundSummaryHtml({
+    divisionName: event.division?.name ?? options.divisionId,
+    headline: event.headline,
+    summary: event.summary,
+    round,
+    standings,
+  });
+  const run = await client.reporterRuns.open({
+    reporter_id: options.reporterId,
+    body: { subject_type: "round", subject_id: roundId },
+  });
   return client.reporterOutputs.post(
-    { reporter_run_id: run.id, name: `round-${round.round_number}.html`, type: "html", body: new TextEncoder().encode(html) },
+    {
+      reporter_run_id: run.id,
+      name: `round-${round.round_number}.html`,
+      type: "html",
+      body: new TextEncoder().encode(html),
+    },
     { headers: { "X-Reporter-Key": options.reporterKey } },
   );
 }

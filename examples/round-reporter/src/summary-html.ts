@@ -17,7 +17,10 @@ export interface RoundSummaryInput {
 export function roundSummaryHtml(input: RoundSummaryInput): string {
   const { round, standings } = input;
   const rows = (standings ?? [])
-    .map((row) => `<tr><td>${row.rank}</td><td>${escapeHtml(row.player_name)}</td><td>${row.score.toFixed(1)}</td><td>${row.rounds_played}</td></tr>`)
+    .map(
+      (row) =>
+        `<tr><td>${row.rank}</td><td>${escapeHtml(row.player_name)}</td><td>${row.score.toFixed(1)}</td><td>${row.rounds_played}</td></tr>`,
+    )
     .join("\n");
   const title = `${input.divisionName}: round ${round.round_number}`;
   return `<!doctype html>

@@ -2,6 +2,7 @@
 // host's root, to the file named on the command line (`lint:openapi` lints that file).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+
 import { buildOpenApi, operations } from "../src/index.ts";
 
 const target = process.argv[2];
@@ -11,5 +12,7 @@ if (!target) {
 }
 const file = resolve(target);
 mkdirSync(dirname(file), { recursive: true });
-const document = buildOpenApi(operations, { servers: [{ url: "http://127.0.0.1:8787", description: "alt host" }] });
+const document = buildOpenApi(operations, {
+  servers: [{ url: "http://127.0.0.1:8787", description: "alt host" }],
+});
 writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);

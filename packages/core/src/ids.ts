@@ -1,6 +1,7 @@
 // Identifier formats (API.md conventions): a prefix and a UUID. The patterns are the single
 // source for validation on the server and in clients.
 import { randomUUID } from "node:crypto";
+
 import { z } from "zod";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -57,7 +58,10 @@ export function idSchema(kind: IdKind) {
   return z.string().regex(idPattern(kind));
 }
 
-export const LeagueId = idSchema("league").meta({ description: "League identifier", example: "league_00000000-0000-4000-8000-000000000000" });
+export const LeagueId = idSchema("league").meta({
+  description: "League identifier",
+  example: "league_00000000-0000-4000-8000-000000000000",
+});
 export const DivisionId = idSchema("division");
 export const GameId = idSchema("game");
 export const ModId = idSchema("mod");

@@ -1,10 +1,16 @@
 // One call of one operation: encode, try, retry as retry.ts decides, decode.
-import { type BudgetSnapshot, type OperationDef, readBudgetSnapshot } from "@gauntlet/core";
+import { readBudgetSnapshot, type BudgetSnapshot, type OperationDef } from "@gauntlet/core";
+
 import { decodeReply, parseErrorBody } from "./decode.ts";
 import { encodeRequest } from "./encode.ts";
-import { APIUserAbortError, type GauntletError, errorFromResponse, isAPIConnectionError } from "./errors.ts";
+import {
+  APIUserAbortError,
+  errorFromResponse,
+  isAPIConnectionError,
+  type GauntletError,
+} from "./errors.ts";
 import type { RequestConfig, RequestOptions } from "./options.ts";
-import { IDEMPOTENT_METHODS, decideRetry, sleep } from "./retry.ts";
+import { decideRetry, IDEMPOTENT_METHODS, sleep } from "./retry.ts";
 import { send } from "./transport.ts";
 
 export interface CallMeta {
@@ -39,15 +45,21 @@ function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }
 
-export async function callOperation(op: OperationDef, input: Readonly<Record<string, unknown>> | undefined, ctx: CallContext): Promise<CallOutcome> {
+export async function callOperation(
+  op: OperationDef,
+  input: Readonly<Record<string, unknown>> | undefined,
+  ctx: CallContext,
+): Promise<CallOutcome> {
   const { config, options } = ctx;
   const encoded = encodeRequest(op, input);
   const headers = new Headers(config.headers);
   headers.set("accept", ACCEPT[op.responseKind ?? "json"] ?? "*/*");
   if (encoded.contentType) headers.set("content-type", encoded.contentType);
-  if (config.token !== null && op.auth !== "none") headers.set("authorization", `Bearer ${config.token}`);
+  if (config.token !== null && op.auth !== "none")
+    headers.set("authorization", `Bearer ${config.token}`);
   // One key per call, the same on every retry, so the server does the write at most once.
-  const idempotencyKey = options.idempotencyKey ?? (op.idempotent ? newIdempotencyKey() : undefined);
+  const idempotencyKey =
+    options.idempotencyKey ?? (op.idempotent ? newIdempotencyKey() : undefined);
   if (idempotencyKey !== undefined) headers.set("idempotency-key", idempotencyKey);
   const replayable = IDEMPOTENT_METHODS.has(op.method) || idempotencyKey !== undefined;
 
@@ -71,21 +83,49 @@ export async function callOperation(op: OperationDef, input: Readonly<Record<str
       if (budget) ctx.onBudget(budget);
       const redirected = op.status === 302 && reply.status >= 300 && reply.status < 400;
       if ((reply.status >= 200 && reply.status < 300) || redirected) {
-        const meta = { status: reply.status, headers: reply.headers, requestId: reply.headers.get("x-request-id"), budget, attempts: attempt };
+        const meta = {
+          status: reply.status,
+          headers: reply.headers,
+          requestId: reply.headers.get("x-request-id"),
+          budget,
+          attempts: attempt,
+        };
         return { data: decodeReply(op, reply), meta };
       }
-      error = errorFromResponse({ status: reply.status, headers: reply.headers, body: parseErrorBody(reply.payload), operationId: op.id });
+      error = errorFromResponse({
+        status: reply.status,
+        headers: reply.headers,
+        body: parseErrorBody(reply.payload),
+        operationId: op.id,
+      });
     } catch (caught) {
       if (!isAPIConnectionError(caught)) throw caught;
       error = caught;
     }
-    const decision = decideRetry({ error, attempt, elapsedMs: performance.now() - started, policy: config.retry, replayable });
+    const decision = decideRetry({
+      error,
+      attempt,
+      elapsedMs: performance.now() - started,
+      policy: config.retry,
+      replayable,
+    });
     if (!decision.retry) throw error;
-    if (config.onRetry?.({ operationId: op.id, attempt, delayMs: decision.delayMs, reason: decision.reason, error }) === false) throw error;
+    if (
+      config.onRetry?.({
+        operationId: op.id,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+        error,
+      }) === false
+    )
+      throw error;
     try {
       await sleep(decision.delayMs, options.signal);
     } catch (reason) {
-      throw new APIUserAbortError(`${op.id}: aborted by the caller while waiting to retry`, { cause: reason });
+      throw new APIUserAbortError(`${op.id}: aborted by the caller while waiting to retry`, {
+        cause: reason,
+      });
     }
   }
 }

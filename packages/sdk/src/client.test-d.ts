@@ -1,9 +1,11 @@
 // Compile-time behaviour: inputs and results come from the contract, so a wrong parameter
 // or a misread response field does not compile.
-import type { EpisodeRequest, League, OperationId, PolicyVersion } from "@gauntlet/core";
 import { describe, expectTypeOf, it } from "vitest";
+
+import type { EpisodeRequest, League, OperationId, PolicyVersion } from "@gauntlet/core";
+
 import { createClient } from "./client.ts";
-import { isNotFoundError, isAPIError, type NotFoundError, type ConflictError } from "./errors.ts";
+import { isAPIError, isNotFoundError, type ConflictError, type NotFoundError } from "./errors.ts";
 import type { resources } from "./resources.ts";
 import type { InputOf, ItemOf, ResultOf } from "./types.ts";
 
@@ -46,13 +48,27 @@ describe("inputs", () => {
   });
 
   it("take bytes for an octet-stream body", () => {
-    void client.coworldSecrets.put({ coworld_name: "tag", secret_name: "API_KEY", body: new TextEncoder().encode("s3cret") });
-    // @ts-expect-error the secret value is bytes
-    void client.coworldSecrets.put({ coworld_name: "tag", secret_name: "API_KEY", body: { value: "s3cret" } });
+    void client.coworldSecrets.put({
+      coworld_name: "tag",
+      secret_name: "API_KEY",
+      body: new TextEncoder().encode("s3cret"),
+    });
+    void client.coworldSecrets.put({
+      coworld_name: "tag",
+      secret_name: "API_KEY",
+      // @ts-expect-error the secret value is bytes
+      body: { value: "s3cret" },
+    });
   });
 
   it("accept request options as the second argument", () => {
-    void client.whoami(undefined, { timeout: 1_000, retries: 0, token: null, idempotencyKey: "k", signal: AbortSignal.timeout(5) });
+    void client.whoami(undefined, {
+      timeout: 1_000,
+      retries: 0,
+      token: null,
+      idempotencyKey: "k",
+      signal: AbortSignal.timeout(5),
+    });
     // @ts-expect-error no such option
     void client.whoami(undefined, { timeoutMs: 1_000 });
   });
@@ -75,7 +91,9 @@ describe("results", () => {
     // @ts-expect-error it may be null
     void league.mod.name;
     const who = await client.whoami();
-    expectTypeOf(who.subject_type).toEqualTypeOf<"anonymous" | "user" | "player" | "machine" | "reporter">();
+    expectTypeOf(who.subject_type).toEqualTypeOf<
+      "anonymous" | "user" | "player" | "machine" | "reporter"
+    >();
     // @ts-expect-error a subject type that does not exist
     if (who.subject_type === "admin") void who;
     expectTypeOf(await client.service.docs()).toEqualTypeOf<string>();
@@ -95,16 +113,26 @@ describe("results", () => {
   });
 
   it("iterate cursor and offset pages item by item", () => {
-    expectTypeOf(client.episodeRequests.list.iterate).returns.toEqualTypeOf<AsyncIterableIterator<EpisodeRequest>>();
+    expectTypeOf(client.episodeRequests.list.iterate).returns.toEqualTypeOf<
+      AsyncIterableIterator<EpisodeRequest>
+    >();
     expectTypeOf<ItemOf<"searchPolicyVersions">>().toEqualTypeOf<PolicyVersion>();
     // @ts-expect-error the cursor is a string
     void client.episodeRequests.list.iterate({ cursor: 3 });
   });
 
   it("resolve binary operations to bytes", async () => {
-    expectTypeOf(await client.episodeRequests.getArtifact({ episode_request_id: "ereq_1", artifact_type: "replay" })).toEqualTypeOf<Uint8Array>();
-    // @ts-expect-error not an artifact type of the contract
-    void client.episodeRequests.getArtifact({ episode_request_id: "ereq_1", artifact_type: "video" });
+    expectTypeOf(
+      await client.episodeRequests.getArtifact({
+        episode_request_id: "ereq_1",
+        artifact_type: "replay",
+      }),
+    ).toEqualTypeOf<Uint8Array>();
+    void client.episodeRequests.getArtifact({
+      episode_request_id: "ereq_1",
+      // @ts-expect-error not an artifact type of the contract
+      artifact_type: "video",
+    });
   });
 });
 

@@ -1,11 +1,23 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { saveCredential } from "@gauntlet/core";
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedServer, budgetHeaders, sampleLeague, startScriptedServer } from "../test/scripted-server.ts";
+
+import { saveCredential } from "@gauntlet/core";
+
+import {
+  budgetHeaders,
+  sampleLeague,
+  startScriptedServer,
+  type ScriptedServer,
+} from "../test/scripted-server.ts";
 import { createClient, Gauntlet } from "./client.ts";
-import { GauntletConfigError, ResponseValidationError, isResponseValidationError } from "./errors.ts";
+import {
+  GauntletConfigError,
+  isResponseValidationError,
+  ResponseValidationError,
+} from "./errors.ts";
 
 const LEAGUE_ID = "league_00000000-0000-4000-8000-000000000001";
 let server: ScriptedServer;
@@ -39,7 +51,11 @@ describe("calls", () => {
     await client.divisions.list({ league_id: LEAGUE_ID, include_archived: true });
     await client.divisions.list({ league_id: undefined });
     await client.divisions.list();
-    expect(server.requests.map((r) => r.url)).toEqual([`/v2/divisions?league_id=${LEAGUE_ID}&include_archived=true`, "/v2/divisions", "/v2/divisions"]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      `/v2/divisions?league_id=${LEAGUE_ID}&include_archived=true`,
+      "/v2/divisions",
+      "/v2/divisions",
+    ]);
   });
 
   it("sends the body as JSON, with path parameters alongside", async () => {
@@ -55,7 +71,10 @@ describe("calls", () => {
   it("sends an array body as it is (replace the division set)", async () => {
     server.setScript(() => ({ json: [] }));
     const client = createClient({ ...noEnv, baseUrl: server.url, token: "t" });
-    await client.leagues.replaceDivisions({ league_id: LEAGUE_ID, body: [{ name: "Top", level: 0 }] });
+    await client.leagues.replaceDivisions({
+      league_id: LEAGUE_ID,
+      body: [{ name: "Top", level: 0 }],
+    });
     expect(JSON.parse(server.requests[0]?.body ?? "")).toEqual([{ name: "Top", level: 0 }]);
   });
 
@@ -67,7 +86,10 @@ describe("calls", () => {
   });
 
   it("returns an HTML page as text", async () => {
-    server.setScript(() => ({ text: "<html>docs</html>", headers: { "content-type": "text/html" } }));
+    server.setScript(() => ({
+      text: "<html>docs</html>",
+      headers: { "content-type": "text/html" },
+    }));
     const client = createClient({ ...noEnv, baseUrl: server.url });
     expect(await client.service.docs()).toBe("<html>docs</html>");
   });
@@ -75,15 +97,31 @@ describe("calls", () => {
   it("sends an octet-stream body as raw bytes and reads a binary response as bytes", async () => {
     server.setScript((req) =>
       req.method === "PUT"
-        ? { json: { coworld_id: "cow_1", coworld_name: "tag", owner_user_id: "u", secret_name: "API_KEY", size_bytes: req.body.length, updated_at: "2025-01-01T00:00:00Z" } }
+        ? {
+            json: {
+              coworld_id: "cow_1",
+              coworld_name: "tag",
+              owner_user_id: "u",
+              secret_name: "API_KEY",
+              size_bytes: req.body.length,
+              updated_at: "2025-01-01T00:00:00Z",
+            },
+          }
         : { text: "\u0000replay-bytes", headers: { "content-type": "application/octet-stream" } },
     );
     const client = createClient({ ...noEnv, baseUrl: server.url, token: "t" });
-    const record = await client.coworldSecrets.put({ coworld_name: "tag", secret_name: "API_KEY", body: new TextEncoder().encode("s3cret") });
+    const record = await client.coworldSecrets.put({
+      coworld_name: "tag",
+      secret_name: "API_KEY",
+      body: new TextEncoder().encode("s3cret"),
+    });
     expect(record.size_bytes).toBe(6);
     expect(server.requests[0]?.headers["content-type"]).toBe("application/octet-stream");
     expect(server.requests[0]?.body).toBe("s3cret");
-    const bytes = await client.episodeRequests.getArtifact({ episode_request_id: "ereq_00000000-0000-4000-8000-000000000001", artifact_type: "replay" });
+    const bytes = await client.episodeRequests.getArtifact({
+      episode_request_id: "ereq_00000000-0000-4000-8000-000000000001",
+      artifact_type: "replay",
+    });
     expect(bytes).toBeInstanceOf(Uint8Array);
     expect(new TextDecoder().decode(bytes)).toBe("\u0000replay-bytes");
   });
@@ -92,13 +130,18 @@ describe("calls", () => {
     const client = createClient({ ...noEnv, baseUrl: server.url });
     // Untyped callers (plain JS) can still pass anything.
     const get = client.leagues.get as (input: Record<string, unknown>) => Promise<unknown>;
-    await expect(get({ league_id: LEAGUE_ID, leagueId: "x" })).rejects.toThrow(/unknown input field "leagueId" \(expected league_id\)/);
+    await expect(get({ league_id: LEAGUE_ID, leagueId: "x" })).rejects.toThrow(
+      /unknown input field "leagueId" \(expected league_id\)/,
+    );
     await expect(get({})).rejects.toThrow(/missing path parameter league_id/);
     expect(server.requests).toHaveLength(0);
   });
 
   it("exposes status, headers, request id and budget with requestWithMeta, and keeps the last budget", async () => {
-    server.setScript(() => ({ json: sampleLeague(), headers: { "x-request-id": "req-42", ...budgetHeaders("allowed") } }));
+    server.setScript(() => ({
+      json: sampleLeague(),
+      headers: { "x-request-id": "req-42", ...budgetHeaders("allowed") },
+    }));
     const client = createClient({ ...noEnv, baseUrl: server.url, token: "t" });
     expect(client.lastBudget).toBeNull();
     const { data, meta } = await client.requestWithMeta("getLeague", { league_id: LEAGUE_ID });
@@ -106,7 +149,11 @@ describe("calls", () => {
     expect(meta.status).toBe(200);
     expect(meta.requestId).toBe("req-42");
     expect(meta.attempts).toBe(1);
-    expect(meta.budget?.buckets.requestsMinute).toEqual({ limit: 100, remaining: 42, resetUnixSeconds: 1767225600 });
+    expect(meta.budget?.buckets.requestsMinute).toEqual({
+      limit: 100,
+      remaining: 42,
+      resetUnixSeconds: 1767225600,
+    });
     expect(client.lastBudget).toEqual(meta.budget);
   });
 });
@@ -114,22 +161,34 @@ describe("calls", () => {
 describe("responses off the contract", () => {
   it("fail with ResponseValidationError naming the wrong field", async () => {
     const league = sampleLeague();
-    server.setScript(() => ({ json: [{ ...league, game: { ...league.game, created_at: "yesterday" } }], headers: { "x-request-id": "r-1" } }));
+    server.setScript(() => ({
+      json: [{ ...league, game: { ...league.game, created_at: "yesterday" } }],
+      headers: { "x-request-id": "r-1" },
+    }));
     const client = createClient({ ...noEnv, baseUrl: server.url });
     const error = await client.leagues.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(isResponseValidationError(error) && error.path).toBe("[0].game.created_at");
     expect(isResponseValidationError(error) && error.requestId).toBe("r-1");
-    expect(String(error)).toMatch(/listLeagues: response is off the contract at \[0\]\.game\.created_at/);
+    expect(String(error)).toMatch(
+      /listLeagues: response is off the contract at \[0\]\.game\.created_at/,
+    );
   });
 
   it("fail when a required field is missing or the body is not JSON", async () => {
     const { name: _name, ...nameless } = sampleLeague();
     server.setScript(() => ({ json: nameless }));
     const client = createClient({ ...noEnv, baseUrl: server.url });
-    await expect(client.leagues.get({ league_id: LEAGUE_ID })).rejects.toThrow(/off the contract at name/);
-    server.setScript(() => ({ text: "<html>oops</html>", headers: { "content-type": "text/html" } }));
-    await expect(client.leagues.get({ league_id: LEAGUE_ID })).rejects.toThrow(/at \(root\): not JSON/);
+    await expect(client.leagues.get({ league_id: LEAGUE_ID })).rejects.toThrow(
+      /off the contract at name/,
+    );
+    server.setScript(() => ({
+      text: "<html>oops</html>",
+      headers: { "content-type": "text/html" },
+    }));
+    await expect(client.leagues.get({ league_id: LEAGUE_ID })).rejects.toThrow(
+      /at \(root\): not JSON/,
+    );
   });
 });
 
@@ -151,7 +210,10 @@ describe("configuration", () => {
 
   it("reads GAUNTLET_SERVER and GAUNTLET_TOKEN", async () => {
     server.setScript(() => ({ json: [] }));
-    const client = createClient({ env: { GAUNTLET_SERVER: server.url, GAUNTLET_TOKEN: "env-token" }, useSavedCredentials: false });
+    const client = createClient({
+      env: { GAUNTLET_SERVER: server.url, GAUNTLET_TOKEN: "env-token" },
+      useSavedCredentials: false,
+    });
     await client.players.list();
     expect(server.requests[0]?.headers.authorization).toBe("Bearer env-token");
   });
@@ -170,11 +232,19 @@ describe("configuration", () => {
     const other = await startScriptedServer(() => ({ json: [] }));
     try {
       server.setScript(() => ({ json: [] }));
-      const client = createClient({ ...noEnv, baseUrl: server.url, token: "client-token", headers: { "x-team": "a" } });
+      const client = createClient({
+        ...noEnv,
+        baseUrl: server.url,
+        token: "client-token",
+        headers: { "x-team": "a" },
+      });
       await client.players.list(undefined, { token: "request-token", headers: { "x-trace": "1" } });
       await client.players.list(undefined, { token: null });
       await client.players.list(undefined, { baseUrl: other.url });
-      expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer request-token", undefined]);
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+        "Bearer request-token",
+        undefined,
+      ]);
       expect(server.requests[0]?.headers["x-team"]).toBe("a");
       expect(server.requests[0]?.headers["x-trace"]).toBe("1");
       expect(other.requests[0]?.headers.authorization).toBeUndefined();
@@ -190,7 +260,9 @@ describe("configuration", () => {
       baseUrl: "http://gauntlet.invalid",
       fetch: async (input) => {
         seen.push(input instanceof Request ? input.url : String(input));
-        return new Response(JSON.stringify({ status: "ok" }), { headers: { "content-type": "application/json" } });
+        return new Response(JSON.stringify({ status: "ok" }), {
+          headers: { "content-type": "application/json" },
+        });
       },
     });
     expect(await client.service.health()).toEqual({ status: "ok" });

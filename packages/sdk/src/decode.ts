@@ -1,8 +1,10 @@
 // Reads a successful response as its operation says: JSON checked against the response
 // schema (a mismatch names the field that is wrong), text, bytes, or a redirect's Location.
-import type { OperationDef } from "@gauntlet/core";
 import type { z } from "zod";
-import { type OffContractIssue, ResponseValidationError } from "./errors.ts";
+
+import type { OperationDef } from "@gauntlet/core";
+
+import { ResponseValidationError, type OffContractIssue } from "./errors.ts";
 
 export interface RawReply {
   status: number;
@@ -25,8 +27,19 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function offContract(op: OperationDef, reply: RawReply, body: unknown, issues: OffContractIssue[]): ResponseValidationError {
-  return new ResponseValidationError({ operationId: op.id, status: reply.status, headers: reply.headers, body, issues });
+function offContract(
+  op: OperationDef,
+  reply: RawReply,
+  body: unknown,
+  issues: OffContractIssue[],
+): ResponseValidationError {
+  return new ResponseValidationError({
+    operationId: op.id,
+    status: reply.status,
+    headers: reply.headers,
+    body,
+    issues,
+  });
 }
 
 function check(op: OperationDef, reply: RawReply, value: unknown): unknown {
@@ -49,14 +62,20 @@ export function decodeReply(op: OperationDef, reply: RawReply): unknown {
   if (op.status === 302) {
     if (reply.status >= 300 && reply.status < 400) {
       const location = reply.headers.get("location");
-      if (location === null) throw offContract(op, reply, undefined, [{ path: "(header Location)", message: "missing on a redirect" }]);
+      if (location === null)
+        throw offContract(op, reply, undefined, [
+          { path: "(header Location)", message: "missing on a redirect" },
+        ]);
       return location;
     }
     return asText(reply.payload);
   }
   if (reply.status === 204 || op.status === 204) return undefined;
   const kind = op.responseKind ?? "json";
-  if (kind === "bytes") return typeof reply.payload === "string" ? new TextEncoder().encode(reply.payload) : reply.payload;
+  if (kind === "bytes")
+    return typeof reply.payload === "string"
+      ? new TextEncoder().encode(reply.payload)
+      : reply.payload;
   const text = asText(reply.payload);
   if (kind !== "json") return check(op, reply, text);
   let json: unknown;
@@ -64,7 +83,9 @@ export function decodeReply(op: OperationDef, reply: RawReply): unknown {
     json = JSON.parse(text);
   } catch {
     const snippet = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    throw offContract(op, reply, text, [{ path: "(root)", message: `not JSON: ${JSON.stringify(snippet)}` }]);
+    throw offContract(op, reply, text, [
+      { path: "(root)", message: `not JSON: ${JSON.stringify(snippet)}` },
+    ]);
   }
   return check(op, reply, json);
 }

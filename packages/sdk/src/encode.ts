@@ -1,7 +1,7 @@
 // Turns a call's single input object into the parts of an HTTP request: path parameters
 // into the path, query parameters into the search string, `body` into the payload in the
 // content type the operation declares.
-import { type OperationDef, fillPath } from "@gauntlet/core";
+import { fillPath, type OperationDef } from "@gauntlet/core";
 
 export interface EncodedRequest {
   /** Path and search string, relative to the base address. */
@@ -25,21 +25,33 @@ function encodeBody(op: OperationDef, body: unknown): Pick<EncodedRequest, "body
   switch (op.bodyContentType) {
     case "application/x-www-form-urlencoded": {
       const form = new URLSearchParams();
-      if (typeof body !== "object" || body === null) throw new TypeError(`${op.id}: body must be an object of form fields`);
-      for (const [k, v] of Object.entries(body)) if (v !== undefined && v !== null) form.append(k, queryValue(v));
+      if (typeof body !== "object" || body === null)
+        throw new TypeError(`${op.id}: body must be an object of form fields`);
+      for (const [k, v] of Object.entries(body))
+        if (v !== undefined && v !== null) form.append(k, queryValue(v));
       return { body: form, contentType: op.bodyContentType };
     }
     case "application/octet-stream":
-      if (typeof body === "string" || body instanceof Uint8Array || body instanceof ArrayBuffer || body instanceof Blob) {
+      if (
+        typeof body === "string" ||
+        body instanceof Uint8Array ||
+        body instanceof ArrayBuffer ||
+        body instanceof Blob
+      ) {
         return { body, contentType: op.bodyContentType };
       }
-      throw new TypeError(`${op.id}: body must be bytes (Uint8Array, ArrayBuffer, Blob) or a string`);
+      throw new TypeError(
+        `${op.id}: body must be bytes (Uint8Array, ArrayBuffer, Blob) or a string`,
+      );
     default:
       return { body: JSON.stringify(body), contentType: "application/json" };
   }
 }
 
-export function encodeRequest(op: OperationDef, input: Readonly<Record<string, unknown>> | undefined): EncodedRequest {
+export function encodeRequest(
+  op: OperationDef,
+  input: Readonly<Record<string, unknown>> | undefined,
+): EncodedRequest {
   const paramNames = namesOf(op.params);
   const queryNames = namesOf(op.query);
   const params: Record<string, unknown> = {};
@@ -53,14 +65,18 @@ export function encodeRequest(op: OperationDef, input: Readonly<Record<string, u
       else search.append(key, queryValue(value));
     } else {
       const expected = [...paramNames, ...queryNames, ...(op.body ? ["body"] : [])];
-      throw new TypeError(`${op.id}: unknown input field "${key}" (expected ${expected.length ? expected.join(", ") : "none"})`);
+      throw new TypeError(
+        `${op.id}: unknown input field "${key}" (expected ${expected.length ? expected.join(", ") : "none"})`,
+      );
     }
   }
   let path: string;
   try {
     path = fillPath(op.path, params);
   } catch (error) {
-    throw new TypeError(`${op.id}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new TypeError(`${op.id}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   const query = search.toString();
   return { target: query ? `${path}?${query}` : path, ...encodeBody(op, input?.body) };

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedServer, budgetHeaders, sharedBudgetBody, startScriptedServer } from "../test/scripted-server.ts";
+
+import {
+  budgetHeaders,
+  sharedBudgetBody,
+  startScriptedServer,
+  type ScriptedServer,
+} from "../test/scripted-server.ts";
 import { createClient } from "./client.ts";
 import * as errors from "./errors.ts";
 
@@ -12,10 +18,20 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function client() {
-  return createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token: "t", retries: 0 });
+  return createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: "t",
+    retries: 0,
+  });
 }
 
-async function errorFor(status: number, json: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+async function errorFor(
+  status: number,
+  json: unknown,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   server.setScript(() => ({ status, json, headers }));
   return client()
     .leagues.get({ league_id: LEAGUE_ID })
@@ -53,14 +69,21 @@ describe("error classes by status", () => {
 
   it("422 → UnprocessableEntityError with the spec 7.1 items", async () => {
     const detail = [
-      { loc: ["path", "league_id"], msg: "String should match pattern", type: "string_pattern_mismatch", input: "nope" },
+      {
+        loc: ["path", "league_id"],
+        msg: "String should match pattern",
+        type: "string_pattern_mismatch",
+        input: "nope",
+      },
       { loc: ["body", "name"], msg: "Field required", type: "missing" },
     ];
     const error = await errorFor(422, { detail });
     expect(error).toBeInstanceOf(errors.UnprocessableEntityError);
     if (!errors.isUnprocessableEntityError(error)) return;
     expect(error.errors).toEqual(detail);
-    expect(error.message).toBe("422 validation error at path.league_id: String should match pattern (and 1 more) (getLeague)");
+    expect(error.message).toBe(
+      "422 validation error at path.league_id: String should match pattern (and 1 more) (getLeague)",
+    );
   });
 
   it("429 → RateLimitError with Retry-After, the budget snapshot and whether it was the shared budget", async () => {
@@ -70,8 +93,14 @@ describe("error classes by status", () => {
     expect(error.retryAfterSeconds).toBe(7);
     expect(error.sharedBudget).toBe(true);
     expect(error.budget?.outcome).toBe("rejected");
-    expect(error.budget?.buckets.complexityHour).toEqual({ limit: 100, remaining: 0, resetUnixSeconds: 1767225600 });
-    const other = await errorFor(429, { detail: { type: "too_many_concurrent", message: "slow down" } });
+    expect(error.budget?.buckets.complexityHour).toEqual({
+      limit: 100,
+      remaining: 0,
+      resetUnixSeconds: 1767225600,
+    });
+    const other = await errorFor(429, {
+      detail: { type: "too_many_concurrent", message: "slow down" },
+    });
     expect(errors.isRateLimitError(other) && other.sharedBudget).toBe(false);
     expect(errors.isRateLimitError(other) && other.retryAfterSeconds).toBeNull();
   });
@@ -87,7 +116,12 @@ describe("error classes by status", () => {
 
 describe("guards", () => {
   it("narrow without swallowing siblings: a NotFoundError is no ConflictError", () => {
-    const e = new errors.NotFoundError({ status: 404, headers: new Headers(), body: undefined, operationId: "x" });
+    const e = new errors.NotFoundError({
+      status: 404,
+      headers: new Headers(),
+      body: undefined,
+      operationId: "x",
+    });
     expect(errors.isConflictError(e)).toBe(false);
     expect(e instanceof errors.ConflictError).toBe(false);
     expect(errors.isAPIConnectionError(e)).toBe(false);
@@ -104,12 +138,26 @@ describe("guards", () => {
     const specifier = "./errors.ts?second-copy";
     const copy = (await import(specifier)) as typeof errors;
     expect(copy.NotFoundError).not.toBe(errors.NotFoundError);
-    const fromCopy = new copy.NotFoundError({ status: 404, headers: new Headers(), body: undefined, operationId: "x" });
+    const fromCopy = new copy.NotFoundError({
+      status: 404,
+      headers: new Headers(),
+      body: undefined,
+      operationId: "x",
+    });
     expect(errors.isNotFoundError(fromCopy)).toBe(true);
     expect(errors.isAPIError(fromCopy)).toBe(true);
     expect(fromCopy instanceof errors.NotFoundError).toBe(true);
     expect(fromCopy instanceof errors.GauntletError).toBe(true);
     expect(fromCopy instanceof errors.ConflictError).toBe(false);
-    expect(copy.isRateLimitError(new errors.RateLimitError({ status: 429, headers: new Headers(), body: undefined, operationId: "x" }))).toBe(true);
+    expect(
+      copy.isRateLimitError(
+        new errors.RateLimitError({
+          status: 429,
+          headers: new Headers(),
+          body: undefined,
+          operationId: "x",
+        }),
+      ),
+    ).toBe(true);
   });
 });

@@ -3,7 +3,13 @@
 // package are loaded (a CLI and a plugin each bundling their own). Each class's `name`
 // is a literal type, so that a guard's `else` branch still narrows (the classes would
 // otherwise be structurally identical).
-import { type BudgetSnapshot, type ValidationErrorItem, ValidationErrorBody, isSharedBudgetRejection, readBudgetSnapshot } from "@gauntlet/core";
+import {
+  isSharedBudgetRejection,
+  readBudgetSnapshot,
+  ValidationErrorBody,
+  type BudgetSnapshot,
+  type ValidationErrorItem,
+} from "@gauntlet/core";
 
 const BRAND = Symbol.for("@gauntlet/sdk.error");
 
@@ -43,7 +49,11 @@ export class GauntletError extends Error {
     super(message, options);
     // Each instance records its whole lineage, read by the guards across package copies.
     const kinds: Kind[] = [];
-    for (let ctor: unknown = new.target; typeof ctor === "function" && "kind" in ctor; ctor = Object.getPrototypeOf(ctor)) {
+    for (
+      let ctor: unknown = new.target;
+      typeof ctor === "function" && "kind" in ctor;
+      ctor = Object.getPrototypeOf(ctor)
+    ) {
       if (!kinds.includes(ctor.kind as Kind)) kinds.push(ctor.kind as Kind);
     }
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
@@ -93,7 +103,10 @@ export class APIError extends GauntletError {
 
   constructor(init: APIErrorInit, message?: string) {
     const detail = detailOf(init.body);
-    super(message ?? `${init.status} ${detail.type ?? "error"}${detail.message ? `: ${detail.message}` : ""} (${init.operationId})`);
+    super(
+      message ??
+        `${init.status} ${detail.type ?? "error"}${detail.message ? `: ${detail.message}` : ""} (${init.operationId})`,
+    );
     this.status = init.status;
     this.headers = init.headers;
     this.body = init.body;
@@ -139,7 +152,12 @@ export class UnprocessableEntityError extends APIError {
     const errors = parsed.success ? parsed.data.detail : [];
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-    super(init, first ? `422 validation error at ${locText(first)}: ${first.msg}${more} (${init.operationId})` : undefined);
+    super(
+      init,
+      first
+        ? `422 validation error at ${locText(first)}: ${first.msg}${more} (${init.operationId})`
+        : undefined,
+    );
     this.errors = errors;
   }
 }
@@ -154,7 +172,12 @@ function parseRetryAfter(headers: Headers, body: unknown): number | null {
   }
   if (typeof body === "object" && body !== null && "detail" in body) {
     const detail = body.detail;
-    if (typeof detail === "object" && detail !== null && "retry_after_seconds" in detail && typeof detail.retry_after_seconds === "number") {
+    if (
+      typeof detail === "object" &&
+      detail !== null &&
+      "retry_after_seconds" in detail &&
+      typeof detail.retry_after_seconds === "number"
+    ) {
       return detail.retry_after_seconds;
     }
   }
@@ -222,10 +245,18 @@ export class ResponseValidationError extends GauntletError {
   readonly body: unknown;
   readonly requestId: string | null;
 
-  constructor(init: { operationId: string; status: number; headers: Headers; body: unknown; issues: readonly OffContractIssue[] }) {
+  constructor(init: {
+    operationId: string;
+    status: number;
+    headers: Headers;
+    body: unknown;
+    issues: readonly OffContractIssue[];
+  }) {
     const first = init.issues[0] ?? { path: "(root)", message: "invalid" };
     const more = init.issues.length > 1 ? ` (and ${init.issues.length - 1} more)` : "";
-    super(`${init.operationId}: response is off the contract at ${first.path}: ${first.message}${more}`);
+    super(
+      `${init.operationId}: response is off the contract at ${first.path}: ${first.message}${more}`,
+    );
     this.operationId = init.operationId;
     this.status = init.status;
     this.issues = init.issues;
@@ -271,18 +302,29 @@ export function errorFromResponse(init: APIErrorInit): APIError {
 
 // Guards: brand checks, so they hold across copies of the package.
 export const isGauntletError = (e: unknown): e is GauntletError => hasKind(e, "GauntletError");
-export const isGauntletConfigError = (e: unknown): e is GauntletConfigError => hasKind(e, "GauntletConfigError");
+export const isGauntletConfigError = (e: unknown): e is GauntletConfigError =>
+  hasKind(e, "GauntletConfigError");
 export const isAPIError = (e: unknown): e is APIError => hasKind(e, "APIError");
-export const isBadRequestError = (e: unknown): e is BadRequestError => hasKind(e, "BadRequestError");
-export const isAuthenticationError = (e: unknown): e is AuthenticationError => hasKind(e, "AuthenticationError");
-export const isPermissionDeniedError = (e: unknown): e is PermissionDeniedError => hasKind(e, "PermissionDeniedError");
+export const isBadRequestError = (e: unknown): e is BadRequestError =>
+  hasKind(e, "BadRequestError");
+export const isAuthenticationError = (e: unknown): e is AuthenticationError =>
+  hasKind(e, "AuthenticationError");
+export const isPermissionDeniedError = (e: unknown): e is PermissionDeniedError =>
+  hasKind(e, "PermissionDeniedError");
 export const isNotFoundError = (e: unknown): e is NotFoundError => hasKind(e, "NotFoundError");
 export const isConflictError = (e: unknown): e is ConflictError => hasKind(e, "ConflictError");
-export const isUnprocessableEntityError = (e: unknown): e is UnprocessableEntityError => hasKind(e, "UnprocessableEntityError");
+export const isUnprocessableEntityError = (e: unknown): e is UnprocessableEntityError =>
+  hasKind(e, "UnprocessableEntityError");
 export const isRateLimitError = (e: unknown): e is RateLimitError => hasKind(e, "RateLimitError");
-export const isInternalServerError = (e: unknown): e is InternalServerError => hasKind(e, "InternalServerError");
-export const isAPIConnectionError = (e: unknown): e is APIConnectionError => hasKind(e, "APIConnectionError");
-export const isAPITimeoutError = (e: unknown): e is APITimeoutError => hasKind(e, "APITimeoutError");
-export const isAPIUserAbortError = (e: unknown): e is APIUserAbortError => hasKind(e, "APIUserAbortError");
-export const isLiveEventsError = (e: unknown): e is LiveEventsError => hasKind(e, "LiveEventsError");
-export const isResponseValidationError = (e: unknown): e is ResponseValidationError => hasKind(e, "ResponseValidationError");
+export const isInternalServerError = (e: unknown): e is InternalServerError =>
+  hasKind(e, "InternalServerError");
+export const isAPIConnectionError = (e: unknown): e is APIConnectionError =>
+  hasKind(e, "APIConnectionError");
+export const isAPITimeoutError = (e: unknown): e is APITimeoutError =>
+  hasKind(e, "APITimeoutError");
+export const isAPIUserAbortError = (e: unknown): e is APIUserAbortError =>
+  hasKind(e, "APIUserAbortError");
+export const isLiveEventsError = (e: unknown): e is LiveEventsError =>
+  hasKind(e, "LiveEventsError");
+export const isResponseValidationError = (e: unknown): e is ResponseValidationError =>
+  hasKind(e, "ResponseValidationError");

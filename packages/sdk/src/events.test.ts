@@ -3,8 +3,10 @@
 // WebSocket has its own tests in apps/server).
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type WebSocket as ServerSocket, WebSocketServer } from "ws";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
+
 import { createClient } from "./client.ts";
 import { LiveEventsError } from "./errors.ts";
 import type { LiveEvent, SubscriptionStatus } from "./events.ts";
@@ -25,8 +27,8 @@ beforeEach(async () => {
   waiters = [];
   wss = new WebSocketServer({ port: 0, host: "127.0.0.1", path: "/observatory/v2/events" });
   wss.on("connection", (socket, request) => {
-    const subscribe = new Promise<Connection["subscribe"] extends Promise<infer T> ? T : never>((resolve) =>
-      socket.once("message", (data) => resolve(JSON.parse(String(data)))),
+    const subscribe = new Promise<Connection["subscribe"] extends Promise<infer T> ? T : never>(
+      (resolve) => socket.once("message", (data) => resolve(JSON.parse(String(data)))),
     );
     connections.push({ socket, request, subscribe });
     for (const w of waiters.splice(0)) w();
@@ -54,7 +56,13 @@ function until(predicate: () => boolean): Promise<void> {
   });
 }
 
-const event = (seq: number, type = "standings.changed"): LiveEvent => ({ seq, topic: "division:d1", type, data: { seq }, at: "2025-01-01T00:00:00Z" });
+const event = (seq: number, type = "standings.changed"): LiveEvent => ({
+  seq,
+  topic: "division:d1",
+  type,
+  data: { seq },
+  at: "2025-01-01T00:00:00Z",
+});
 const send = (c: Connection, message: unknown) => c.socket.send(JSON.stringify(message));
 
 function client() {
@@ -65,7 +73,10 @@ describe("live events", () => {
   it("subscribes with the token, delivers events in order, and closes on request", async () => {
     const received: LiveEvent[] = [];
     const statuses: SubscriptionStatus[] = [];
-    const sub = client().events.subscribe(["division:d1", "league:l1"], { onEvent: (e) => received.push(e), onStatus: (s) => statuses.push(s) });
+    const sub = client().events.subscribe(["division:d1", "league:l1"], {
+      onEvent: (e) => received.push(e),
+      onStatus: (s) => statuses.push(s),
+    });
     const c = await connection(0);
     expect(c.request.headers.authorization).toBe("Bearer live-token");
     expect(await c.subscribe).toEqual({ type: "subscribe", topics: ["division:d1", "league:l1"] });
@@ -81,7 +92,10 @@ describe("live events", () => {
 
   it("reconnects after a drop, resumes after the last seq, and does not deliver an event twice", async () => {
     const received: number[] = [];
-    const sub = client().events.subscribe(["division:d1"], { onEvent: (e) => received.push(e.seq), reconnect: { baseDelayMs: 20, maxDelayMs: 50 } });
+    const sub = client().events.subscribe(["division:d1"], {
+      onEvent: (e) => received.push(e.seq),
+      reconnect: { baseDelayMs: 20, maxDelayMs: 50 },
+    });
     const first = await connection(0);
     await first.subscribe;
     send(first, event(1));
@@ -89,7 +103,11 @@ describe("live events", () => {
     await until(() => received.length === 2);
     first.socket.terminate();
     const second = await connection(1);
-    expect(await second.subscribe).toEqual({ type: "subscribe", topics: ["division:d1"], since_seq: 2 });
+    expect(await second.subscribe).toEqual({
+      type: "subscribe",
+      topics: ["division:d1"],
+      since_seq: 2,
+    });
     // The server may replay from an earlier point; the client drops what it has.
     send(second, event(2));
     send(second, event(3));
@@ -100,14 +118,21 @@ describe("live events", () => {
   });
 
   it("starts after sinceSeq when given", async () => {
-    const sub = client().events.subscribe(["league:l1"], { onEvent: () => undefined, sinceSeq: 40 });
+    const sub = client().events.subscribe(["league:l1"], {
+      onEvent: () => undefined,
+      sinceSeq: 40,
+    });
     expect((await (await connection(0)).subscribe).since_seq).toBe(40);
     sub.close();
   });
 
   it("does not reconnect after the server refuses the subscription (close code 1008)", async () => {
     const errors: LiveEventsError[] = [];
-    const sub = client().events.subscribe(["division:secret"], { onEvent: () => undefined, onError: (e) => errors.push(e), reconnect: { baseDelayMs: 10 } });
+    const sub = client().events.subscribe(["division:secret"], {
+      onEvent: () => undefined,
+      onError: (e) => errors.push(e),
+      reconnect: { baseDelayMs: 10 },
+    });
     const c = await connection(0);
     await c.subscribe;
     c.socket.close(1008, "not allowed");
@@ -121,21 +146,32 @@ describe("live events", () => {
   it("reports server error notices and messages that are not JSON, and goes on", async () => {
     const errors: string[] = [];
     const received: number[] = [];
-    const sub = client().events.subscribe(["division:d1"], { onEvent: (e) => received.push(e.seq), onError: (e) => errors.push(e.message) });
+    const sub = client().events.subscribe(["division:d1"], {
+      onEvent: (e) => received.push(e.seq),
+      onError: (e) => errors.push(e.message),
+    });
     const c = await connection(0);
     await c.subscribe;
     send(c, { type: "error", message: "unknown topic division:x" });
     c.socket.send("{oops");
     send(c, event(5));
     await until(() => received.length === 1);
-    expect(errors).toEqual(["live events: unknown topic division:x", "live events: a message that is not JSON"]);
+    expect(errors).toEqual([
+      "live events: unknown topic division:x",
+      "live events: a message that is not JSON",
+    ]);
     sub.close();
   });
 
   it("stops when the caller's signal aborts", async () => {
     const controller = new AbortController();
-    const sub = client().events.subscribe(["division:d1"], { onEvent: () => undefined, signal: controller.signal });
-    await (await connection(0)).subscribe;
+    const sub = client().events.subscribe(["division:d1"], {
+      onEvent: () => undefined,
+      signal: controller.signal,
+    });
+    await (
+      await connection(0)
+    ).subscribe;
     controller.abort();
     await sub.closed;
     expect(sub.status).toBe("closed");

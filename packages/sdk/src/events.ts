@@ -3,7 +3,14 @@
 // last `seq` seen; events already delivered are not delivered again.
 // Node's global WebSocket (undici) is used; it accepts headers, so the token travels as
 // `Authorization: Bearer …` like every HTTP call.
-import { type LiveEvent, LiveControlMessage, LiveEventMessage, type SubscribeMessage, contract } from "@gauntlet/core";
+import {
+  contract,
+  LiveControlMessage,
+  LiveEventMessage,
+  type LiveEvent,
+  type SubscribeMessage,
+} from "@gauntlet/core";
+
 import { LiveEventsError } from "./errors.ts";
 
 export type { LiveEvent } from "@gauntlet/core";
@@ -57,7 +64,11 @@ export interface Connection {
   token: string | null;
 }
 
-export function subscribe(connection: Connection, topics: readonly string[], options: SubscribeOptions): EventSubscription {
+export function subscribe(
+  connection: Connection,
+  topics: readonly string[],
+  options: SubscribeOptions,
+): EventSubscription {
   if (topics.length === 0) throw new TypeError("subscribe: give at least one topic");
   const baseDelay = options.reconnect?.baseDelayMs ?? 500;
   const maxDelay = options.reconnect?.maxDelayMs ?? 15_000;
@@ -93,7 +104,9 @@ export function subscribe(connection: Connection, topics: readonly string[], opt
   const handleMessage = (raw: unknown) => {
     let message: unknown;
     try {
-      message = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw as ArrayBuffer));
+      message = JSON.parse(
+        typeof raw === "string" ? raw : new TextDecoder().decode(raw as ArrayBuffer),
+      );
     } catch {
       report(new LiveEventsError("live events: a message that is not JSON"));
       return;
@@ -107,17 +120,24 @@ export function subscribe(connection: Connection, topics: readonly string[], opt
       return;
     }
     const control = LiveControlMessage.safeParse(message);
-    if (control.success && control.data.type === "error") report(new LiveEventsError(`live events: ${control.data.message ?? "server error"}`));
+    if (control.success && control.data.type === "error")
+      report(new LiveEventsError(`live events: ${control.data.message ?? "server error"}`));
   };
 
   const connect = () => {
     if (finished) return;
-    const init = connection.token ? { headers: { authorization: `Bearer ${connection.token}` } } : undefined;
+    const init = connection.token
+      ? { headers: { authorization: `Bearer ${connection.token}` } }
+      : undefined;
     let ws: WebSocket;
     try {
       ws = new WebSocket(connection.url, init);
     } catch (error) {
-      report(new LiveEventsError(`live events: cannot open ${connection.url}: ${error instanceof Error ? error.message : String(error)}`));
+      report(
+        new LiveEventsError(
+          `live events: cannot open ${connection.url}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
       finish();
       return;
     }
@@ -125,7 +145,11 @@ export function subscribe(connection: Connection, topics: readonly string[], opt
     ws.binaryType = "arraybuffer";
     ws.onopen = () => {
       failures = 0;
-      const subscribeMessage: SubscribeMessage = { type: "subscribe", topics: [...topics], ...(lastSeq !== null ? { since_seq: lastSeq } : {}) };
+      const subscribeMessage: SubscribeMessage = {
+        type: "subscribe",
+        topics: [...topics],
+        ...(lastSeq !== null ? { since_seq: lastSeq } : {}),
+      };
       ws.send(JSON.stringify(subscribeMessage));
       setStatus("open");
     };
@@ -135,13 +159,20 @@ export function subscribe(connection: Connection, topics: readonly string[], opt
       socket = null;
       if (finished) return;
       if (isTerminalClose(close.code)) {
-        report(new LiveEventsError(`live events: the server closed the connection (${close.code}${close.reason ? ` ${close.reason}` : ""})`, close.code));
+        report(
+          new LiveEventsError(
+            `live events: the server closed the connection (${close.code}${close.reason ? ` ${close.reason}` : ""})`,
+            close.code,
+          ),
+        );
         finish();
         return;
       }
       failures += 1;
       if (failures > maxAttempts) {
-        report(new LiveEventsError(`live events: gave up after ${maxAttempts} reconnects`, close.code));
+        report(
+          new LiveEventsError(`live events: gave up after ${maxAttempts} reconnects`, close.code),
+        );
         finish();
         return;
       }

@@ -1,7 +1,14 @@
 // Client and per-request settings, and how they are resolved: explicit option →
 // GAUNTLET_SERVER / GAUNTLET_TOKEN → the credentials the CLI's login saved. There is no
 // built-in host: with none configured a call fails with a GauntletConfigError.
-import { DEFAULT_PACING, type Env, normalizeServerUrl, resolveServer, resolveToken } from "@gauntlet/core";
+import {
+  DEFAULT_PACING,
+  normalizeServerUrl,
+  resolveServer,
+  resolveToken,
+  type Env,
+} from "@gauntlet/core";
+
 import { GauntletConfigError, type GauntletError } from "./errors.ts";
 
 export interface RetryOptions {
@@ -27,7 +34,8 @@ export const DEFAULT_RETRY: RetryPolicy = Object.freeze({
   backoffMaxMs: 8_000,
 });
 
-export type RetryReason = "shared_budget" | "retry_after" | "server_error" | "connection" | "timeout";
+export type RetryReason =
+  "shared_budget" | "retry_after" | "server_error" | "connection" | "timeout";
 
 export interface RetryEvent {
   operationId: string;
@@ -102,11 +110,17 @@ export interface RequestConfig {
 }
 
 function checkMs(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new GauntletConfigError(`${name} must be a non-negative number of milliseconds, got ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new GauntletConfigError(
+      `${name} must be a non-negative number of milliseconds, got ${value}`,
+    );
   return value;
 }
 
-export function mergeRetry(base: RetryPolicy, over: number | RetryOptions | undefined): RetryPolicy {
+export function mergeRetry(
+  base: RetryPolicy,
+  over: number | RetryOptions | undefined,
+): RetryPolicy {
   if (over === undefined) return base;
   const o: RetryOptions = typeof over === "number" ? { maxRetries: over } : over;
   const merged: Required<RetryOptions> = {
@@ -116,17 +130,27 @@ export function mergeRetry(base: RetryPolicy, over: number | RetryOptions | unde
     backoffBaseMs: o.backoffBaseMs ?? base.backoffBaseMs,
     backoffMaxMs: o.backoffMaxMs ?? base.backoffMaxMs,
   };
-  if (!Number.isInteger(merged.maxRetries) || merged.maxRetries < 0) throw new GauntletConfigError(`retries must be a non-negative integer, got ${merged.maxRetries}`);
-  for (const key of ["deadlineMs", "maxJitterMs", "backoffBaseMs", "backoffMaxMs"] as const) checkMs(`retries.${key}`, merged[key]);
+  if (!Number.isInteger(merged.maxRetries) || merged.maxRetries < 0)
+    throw new GauntletConfigError(
+      `retries must be a non-negative integer, got ${merged.maxRetries}`,
+    );
+  for (const key of ["deadlineMs", "maxJitterMs", "backoffBaseMs", "backoffMaxMs"] as const)
+    checkMs(`retries.${key}`, merged[key]);
   return Object.freeze(merged);
 }
 
 function configError(error: unknown): GauntletConfigError {
-  return new GauntletConfigError(error instanceof Error ? error.message : String(error), { cause: error });
+  return new GauntletConfigError(error instanceof Error ? error.message : String(error), {
+    cause: error,
+  });
 }
 
 export function resolveClientConfig(options: ClientOptions): ClientConfig {
-  const lookup = { env: options.env, path: options.credentialsPath, useSavedCredentials: options.useSavedCredentials };
+  const lookup = {
+    env: options.env,
+    path: options.credentialsPath,
+    useSavedCredentials: options.useSavedCredentials,
+  };
   try {
     const server = resolveServer({ ...lookup, explicit: options.baseUrl });
     const token = resolveToken({ ...lookup, server: server?.url ?? null, explicit: options.token });
@@ -149,13 +173,17 @@ export function resolveClientConfig(options: ClientOptions): ClientConfig {
  * A request's own `baseUrl` pointing at another server does not inherit the client's
  * token: that server gets its own (request option → GAUNTLET_TOKEN → saved for it).
  */
-export function resolveRequestConfig(client: ClientConfig, options: RequestOptions = {}): RequestConfig {
+export function resolveRequestConfig(
+  client: ClientConfig,
+  options: RequestOptions = {},
+): RequestConfig {
   let baseUrl = client.baseUrl;
   let token = client.token;
   try {
     if (options.baseUrl !== undefined) {
       const url = normalizeServerUrl(options.baseUrl);
-      if (url !== client.baseUrl) token = resolveToken({ ...client.lookup, server: url })?.token ?? null;
+      if (url !== client.baseUrl)
+        token = resolveToken({ ...client.lookup, server: url })?.token ?? null;
       baseUrl = url;
     }
   } catch (error) {
@@ -166,7 +194,8 @@ export function resolveRequestConfig(client: ClientConfig, options: RequestOptio
   return {
     baseUrl,
     token,
-    timeoutMs: options.timeout === undefined ? client.timeoutMs : checkMs("timeout", options.timeout),
+    timeoutMs:
+      options.timeout === undefined ? client.timeoutMs : checkMs("timeout", options.timeout),
     retry: mergeRetry(client.retry, options.retries),
     fetch: options.fetch ?? client.fetch,
     headers: options.headers ? { ...client.headers, ...options.headers } : client.headers,

@@ -1,7 +1,9 @@
-import { type OperationDef, contract, defineOperation } from "@gauntlet/core";
-import { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ScriptedServer, sampleLeague, startScriptedServer } from "../test/scripted-server.ts";
+import { z } from "zod";
+
+import { contract, defineOperation, type OperationDef } from "@gauntlet/core";
+
+import { sampleLeague, startScriptedServer, type ScriptedServer } from "../test/scripted-server.ts";
 import { callOperation } from "./call.ts";
 import { createClient } from "./client.ts";
 import { DEFAULT_RETRY } from "./options.ts";
@@ -20,7 +22,12 @@ const offsetOp = defineOperation({
   complexity: 10,
   query: z.object({ limit: z.coerce.number().optional(), offset: z.coerce.number().optional() }),
   status: 200,
-  response: z.object({ entries: z.array(Item), total_count: z.number(), limit: z.number(), offset: z.number() }),
+  response: z.object({
+    entries: z.array(Item),
+    total_count: z.number(),
+    limit: z.number(),
+    offset: z.number(),
+  }),
 });
 const cursorOp = defineOperation({
   id: "listThingsByCursor",
@@ -46,8 +53,17 @@ beforeEach(() => {
 
 function fetcher(op: OperationDef) {
   return async (input: Readonly<Record<string, unknown>> | undefined) => {
-    const config = { baseUrl: server.url, token: null, timeoutMs: 5_000, retry: DEFAULT_RETRY, fetch: undefined, headers: {}, onRetry: undefined };
-    return (await callOperation(op, input, { config, options: {}, onBudget: () => undefined })).data;
+    const config = {
+      baseUrl: server.url,
+      token: null,
+      timeoutMs: 5_000,
+      retry: DEFAULT_RETRY,
+      fetch: undefined,
+      headers: {},
+      onRetry: undefined,
+    };
+    return (await callOperation(op, input, { config, options: {}, onBudget: () => undefined }))
+      .data;
   };
 }
 
@@ -85,13 +101,24 @@ describe("iteration", () => {
       const url = new URL(req.url, "http://x");
       const offset = Number(url.searchParams.get("offset"));
       const limit = Number(url.searchParams.get("limit"));
-      return { json: { entries: all.slice(offset, offset + limit), total_count: all.length, limit, offset } };
+      return {
+        json: {
+          entries: all.slice(offset, offset + limit),
+          total_count: all.length,
+          limit,
+          offset,
+        },
+      };
     });
     const items = iterateItems("offset", fetcher(offsetOp), { limit: 2 });
     expect((await items.next()).value).toEqual({ n: 0 });
     expect(server.requests).toHaveLength(1);
     expect(await collect(items)).toEqual(all.slice(1));
-    expect(server.requests.map((r) => r.url)).toEqual(["/things?limit=2&offset=0", "/things?limit=2&offset=2", "/things?limit=2&offset=4"]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/things?limit=2&offset=0",
+      "/things?limit=2&offset=2",
+      "/things?limit=2&offset=4",
+    ]);
   });
 
   it("walks cursor pages until next_cursor is null", async () => {
@@ -100,18 +127,32 @@ describe("iteration", () => {
       c2: { entries: [{ n: 3 }], next_cursor: "c3" },
       c3: { entries: [], next_cursor: null },
     };
-    server.setScript((req) => ({ json: pages[new URL(req.url, "http://x").searchParams.get("cursor") ?? ""] }));
-    expect(await collect(iterateItems("cursor", fetcher(cursorOp), { limit: 2 }))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-    expect(server.requests.map((r) => r.url)).toEqual(["/things?limit=2", "/things?limit=2&cursor=c2", "/things?limit=2&cursor=c3"]);
+    server.setScript((req) => ({
+      json: pages[new URL(req.url, "http://x").searchParams.get("cursor") ?? ""],
+    }));
+    expect(await collect(iterateItems("cursor", fetcher(cursorOp), { limit: 2 }))).toEqual([
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+    ]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/things?limit=2",
+      "/things?limit=2&cursor=c2",
+      "/things?limit=2&cursor=c3",
+    ]);
   });
 
   it("stops when a server repeats the same cursor", async () => {
     server.setScript(() => ({ json: { entries: [{ n: 1 }], next_cursor: "same" } }));
-    expect(await collect(iterateItems("cursor", fetcher(cursorOp), { cursor: "same" }))).toEqual([{ n: 1 }]);
+    expect(await collect(iterateItems("cursor", fetcher(cursorOp), { cursor: "same" }))).toEqual([
+      { n: 1 },
+    ]);
   });
 
   it("yields the items of a bare-array list through the client", async () => {
-    server.setScript(() => ({ json: [sampleLeague(), sampleLeague("league_00000000-0000-4000-8000-000000000002")] }));
+    server.setScript(() => ({
+      json: [sampleLeague(), sampleLeague("league_00000000-0000-4000-8000-000000000002")],
+    }));
     const client = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url });
     const ids: string[] = [];
     for await (const league of client.leagues.list.iterate({ mine: true })) ids.push(league.id);

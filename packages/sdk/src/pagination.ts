@@ -21,7 +21,8 @@ const WRAPPERS = new Set(["nullable", "optional", "default", "readonly", "prefau
 /** The schema under nullable/optional/default wrappers. Read by `def.type` so that it holds across copies of zod. */
 function unwrap(schema: SchemaLike): SchemaLike {
   let current = schema;
-  while (WRAPPERS.has(current._zod.def.type) && current._zod.def.innerType) current = current._zod.def.innerType;
+  while (WRAPPERS.has(current._zod.def.type) && current._zod.def.innerType)
+    current = current._zod.def.innerType;
   return current;
 }
 
@@ -45,7 +46,8 @@ type Input = Readonly<Record<string, unknown>> | undefined;
 type Fetch = (input: Input) => Promise<unknown>;
 
 function entriesOf(page: unknown): readonly unknown[] {
-  if (typeof page === "object" && page !== null && "entries" in page && Array.isArray(page.entries)) return page.entries;
+  if (typeof page === "object" && page !== null && "entries" in page && Array.isArray(page.entries))
+    return page.entries;
   return [];
 }
 
@@ -56,7 +58,11 @@ function numberField(page: unknown, key: string): number | null {
 }
 
 /** Every item of a list operation, fetching the next page only when the caller reaches it. */
-export async function* iterateItems(shape: PageShape, fetchPage: Fetch, input: Input): AsyncGenerator<unknown, void, undefined> {
+export async function* iterateItems(
+  shape: PageShape,
+  fetchPage: Fetch,
+  input: Input,
+): AsyncGenerator<unknown, void, undefined> {
   if (shape === "array") {
     const list = await fetchPage(input);
     if (Array.isArray(list)) yield* list;
@@ -75,9 +81,12 @@ export async function* iterateItems(shape: PageShape, fetchPage: Fetch, input: I
   }
   let cursor = input?.cursor;
   for (;;) {
-    const page = await fetchPage(cursor === undefined || cursor === null ? input : { ...input, cursor });
+    const page = await fetchPage(
+      cursor === undefined || cursor === null ? input : { ...input, cursor },
+    );
     yield* entriesOf(page);
-    const next = typeof page === "object" && page !== null && "next_cursor" in page ? page.next_cursor : null;
+    const next =
+      typeof page === "object" && page !== null && "next_cursor" in page ? page.next_cursor : null;
     // A server that hands back the same cursor would loop forever.
     if (next === null || next === undefined || next === "" || next === cursor) return;
     cursor = next;

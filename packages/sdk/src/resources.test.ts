@@ -1,5 +1,7 @@
-import { contract, type OperationId } from "@gauntlet/core";
 import { describe, expect, it } from "vitest";
+
+import { contract, type OperationId } from "@gauntlet/core";
+
 import { createClient } from "./client.ts";
 import { resources } from "./resources.ts";
 
@@ -11,9 +13,14 @@ describe("resources table", () => {
   });
 
   it("puts every operation on the client where the table says", () => {
-    const client = createClient({ env: {}, useSavedCredentials: false, baseUrl: "http://gauntlet.invalid" });
+    const client = createClient({
+      env: {},
+      useSavedCredentials: false,
+      baseUrl: "http://gauntlet.invalid",
+    });
     for (const [id, [group, method]] of Object.entries(resources)) {
-      const holder: unknown = group === null ? client : (client as unknown as Record<string, unknown>)[group];
+      const holder: unknown =
+        group === null ? client : (client as unknown as Record<string, unknown>)[group];
       expect(typeof (holder as Record<string, unknown>)[method], `${id}`).toBe("function");
     }
   });

@@ -4,16 +4,30 @@
 // A 5xx or a lost connection is retried with exponential backoff only when repeating the
 // request cannot do a thing twice: GET/PUT/DELETE, or a write that carries an Idempotency-Key.
 import { advise429 } from "@gauntlet/core";
-import { type GauntletError, isAPIConnectionError, isAPITimeoutError, isInternalServerError, isRateLimitError } from "./errors.ts";
+
+import {
+  isAPIConnectionError,
+  isAPITimeoutError,
+  isInternalServerError,
+  isRateLimitError,
+  type GauntletError,
+} from "./errors.ts";
 import type { RetryPolicy, RetryReason } from "./options.ts";
 
 /** Methods whose repetition has the effect of one request (RFC 9110 idempotent methods). */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "PUT",
+  "DELETE",
+]);
 
 /** 501 and 505 are answers about the request itself; trying again changes nothing. */
 const RETRYABLE_5XX: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
-export type RetryDecision = { retry: true; delayMs: number; reason: RetryReason } | { retry: false };
+export type RetryDecision =
+  { retry: true; delayMs: number; reason: RetryReason } | { retry: false };
 
 export interface RetryInput {
   error: GauntletError;
@@ -33,7 +47,10 @@ function retryAfterMs(headers: Headers): number | null {
 
 /** A 5xx, a timeout or a lost connection: the failures that backoff may cure. */
 function retryableFailure(error: GauntletError): { reason: RetryReason; floorMs: number } | null {
-  if (isInternalServerError(error)) return RETRYABLE_5XX.has(error.status) ? { reason: "server_error", floorMs: retryAfterMs(error.headers) ?? 0 } : null;
+  if (isInternalServerError(error))
+    return RETRYABLE_5XX.has(error.status)
+      ? { reason: "server_error", floorMs: retryAfterMs(error.headers) ?? 0 }
+      : null;
   if (isAPITimeoutError(error)) return { reason: "timeout", floorMs: 0 };
   if (isAPIConnectionError(error)) return { reason: "connection", floorMs: 0 };
   return null;
@@ -49,10 +66,15 @@ export function decideRetry(input: RetryInput): RetryDecision {
       body: error.body,
       attempt,
       elapsedMs,
-      policy: { maxAttempts: policy.maxRetries + 1, deadlineMs: policy.deadlineMs, maxJitterMs: policy.maxJitterMs },
+      policy: {
+        maxAttempts: policy.maxRetries + 1,
+        deadlineMs: policy.deadlineMs,
+        maxJitterMs: policy.maxJitterMs,
+      },
       random,
     });
-    if (!advice.retry || (advice.reason !== "shared_budget" && advice.reason !== "retry_after")) return { retry: false };
+    if (!advice.retry || (advice.reason !== "shared_budget" && advice.reason !== "retry_after"))
+      return { retry: false };
     return { retry: true, delayMs: advice.delayMs, reason: advice.reason };
   }
   const retryable = retryableFailure(error);

@@ -1,7 +1,9 @@
 // What a caller passes to and gets from each operation, derived from the contract's schemas
 // (no request or response type is written here by hand).
-import type { Contract, OperationDef, OperationId, OperationResponse } from "@gauntlet/core";
 import type { z } from "zod";
+
+import type { Contract, OperationDef, OperationId, OperationResponse } from "@gauntlet/core";
+
 import type { RequestOptions } from "./options.ts";
 
 type Simplify<T> = { [K in keyof T]: T[K] };
@@ -28,7 +30,9 @@ type BodyField<O extends OperationDef> = O["body"] extends z.ZodType
  * One argument per call: path parameters and query parameters by name, side by side, and
  * the request body (when the operation has one) under `body`.
  */
-export type OperationInput<O extends OperationDef> = Simplify<CallerFields<O["params"]> & CallerFields<O["query"]> & BodyField<O>>;
+export type OperationInput<O extends OperationDef> = Simplify<
+  CallerFields<O["params"]> & CallerFields<O["query"]> & BodyField<O>
+>;
 
 /** What a call resolves to: the parsed response; bytes for `bytes`, the Location for a 302. */
 export type OperationResult<O extends OperationDef> = O["status"] extends 204
@@ -54,18 +58,25 @@ type PageItemOf<R, Q> = R extends readonly (infer T)[]
         : never
       : never;
 
-export type PageItem<O extends OperationDef> = PageItemOf<NonNullable<OperationResponse<O>>, CallerFields<O["query"]>>;
+export type PageItem<O extends OperationDef> = PageItemOf<
+  NonNullable<OperationResponse<O>>,
+  CallerFields<O["query"]>
+>;
 
-type CallSignature<O extends OperationDef, R> = NoFields extends OperationInput<O>
-  ? (input?: OperationInput<O>, options?: RequestOptions) => R
-  : (input: OperationInput<O>, options?: RequestOptions) => R;
+type CallSignature<O extends OperationDef, R> =
+  NoFields extends OperationInput<O>
+    ? (input?: OperationInput<O>, options?: RequestOptions) => R
+    : (input: OperationInput<O>, options?: RequestOptions) => R;
 
 /** Present on operations whose response is a list: every item, page after page. */
 export interface Paginated<O extends OperationDef> {
   iterate: CallSignature<O, AsyncIterableIterator<PageItem<O>>>;
 }
 
-export type OperationMethod<O extends OperationDef> = CallSignature<O, Promise<OperationResult<O>>> &
+export type OperationMethod<O extends OperationDef> = CallSignature<
+  O,
+  Promise<OperationResult<O>>
+> &
   ([PageItem<O>] extends [never] ? NoFields : Paginated<O>);
 
 export type InputOf<Id extends OperationId> = OperationInput<Contract[Id]>;

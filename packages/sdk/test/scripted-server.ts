@@ -1,6 +1,6 @@
 // A real HTTP server for unit tests: each request is recorded and answered by the test's
 // script, so retries, pacing, timeouts and error bodies run over real sockets.
-import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface RecordedRequest {
@@ -33,7 +33,9 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(script: Script = () => ({ json: {} })): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  script: Script = () => ({ json: {} }),
+): Promise<ScriptedServer> {
   let current = script;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -56,7 +58,12 @@ export async function startScriptedServer(script: Script = () => ({ json: {} }))
           return;
         }
         const text = reply.text ?? (reply.json === undefined ? "" : JSON.stringify(reply.json));
-        const headers: Record<string, string> = { ...(reply.text === undefined && reply.json !== undefined ? { "content-type": "application/json" } : {}), ...reply.headers };
+        const headers: Record<string, string> = {
+          ...(reply.text === undefined && reply.json !== undefined
+            ? { "content-type": "application/json" }
+            : {}),
+          ...reply.headers,
+        };
         res.writeHead(reply.status ?? 200, headers);
         res.end(text);
       };
@@ -120,7 +127,10 @@ export function sampleLeague(id = "league_00000000-0000-4000-8000-000000000001")
 }
 
 /** The headers of an enforced shared-budget rejection (spec 7.2, 8.3). */
-export function budgetHeaders(outcome: "allowed" | "rejected", retryAfter = 0): Record<string, string> {
+export function budgetHeaders(
+  outcome: "allowed" | "rejected",
+  retryAfter = 0,
+): Record<string, string> {
   const h: Record<string, string> = {
     "x-complexity": "1",
     "x-ratelimit-mode": "enforced",
@@ -137,5 +147,10 @@ export function budgetHeaders(outcome: "allowed" | "rejected", retryAfter = 0): 
 }
 
 export const sharedBudgetBody = (seconds: number) => ({
-  detail: { type: "api_rate_limit_exceeded", message: "over budget", retry_after_seconds: seconds, documentation_url: "https://x/docs/rate-limits" },
+  detail: {
+    type: "api_rate_limit_exceeded",
+    message: "over budget",
+    retry_after_seconds: seconds,
+    documentation_url: "https://x/docs/rate-limits",
+  },
 });

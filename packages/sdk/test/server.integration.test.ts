@@ -5,23 +5,31 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contract, type OperationId } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { packDirectory, startTestServer, writeEpisodeFile, type TestServer } from "@gauntlet/server/testing";
+
+import { contract, type OperationId } from "@gauntlet/core";
+import {
+  packDirectory,
+  startTestServer,
+  writeEpisodeFile,
+  type TestServer,
+} from "@gauntlet/server/testing";
+
 import {
   APIConnectionError,
   APITimeoutError,
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  createClient,
   InternalServerError,
+  isRateLimitError,
+  isUnprocessableEntityError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-  createClient,
-  isRateLimitError,
-  isUnprocessableEntityError,
   type ClientOptions,
   type FetchLike,
   type LiveEvent,
@@ -31,7 +39,9 @@ import {
 const covered = new Set<OperationId>();
 const routes = (Object.keys(contract) as OperationId[]).map((id) => {
   const op = contract[id];
-  const pattern = new RegExp(`^${op.path.replace(/\./g, "\\.").replace(/\{[a-z][a-z0-9_]*\}/g, "[^/]+")}$`);
+  const pattern = new RegExp(
+    `^${op.path.replace(/\./g, "\\.").replace(/\{[a-z][a-z0-9_]*\}/g, "[^/]+")}$`,
+  );
   // Literal segments win over parameters (`/v2/leagues/game-of-week` over `{league_id}`).
   const literal = op.path.replace(/\{[a-z][a-z0-9_]*\}/g, "").length;
   return { id, method: op.method, pattern, literal };
@@ -42,7 +52,9 @@ function recordingFetch(basePath: string): FetchLike {
   return async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init);
     const path = new URL(request.url).pathname.slice(basePath.length) || "/";
-    const match = routes.filter((r) => r.method === request.method && r.pattern.test(path)).sort((a, b) => b.literal - a.literal)[0];
+    const match = routes
+      .filter((r) => r.method === request.method && r.pattern.test(path))
+      .sort((a, b) => b.literal - a.literal)[0];
     const response = await fetch(request);
     if (match && response.status < 500) covered.add(match.id);
     return response;
@@ -55,7 +67,15 @@ let user: { id: string; email: string; token: string };
 let userClient: ReturnType<typeof createClient>;
 
 function clientFor(token: string | null, extra: ClientOptions = {}) {
-  return createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token, fetch: recordingFetch(""), retries: { maxRetries: 1, backoffBaseMs: 10 }, ...extra });
+  return createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token,
+    fetch: recordingFetch(""),
+    retries: { maxRetries: 1, backoffBaseMs: 10 },
+    ...extra,
+  });
 }
 
 beforeAll(async () => {
@@ -80,9 +100,14 @@ describe("service", () => {
   });
 
   it("answers on the data host under its prefix, and 404s the prefix on the alt host (spec 9)", async () => {
-    const data = clientFor(server.adminToken, { baseUrl: server.dataUrl, fetch: recordingFetch(new URL(server.dataUrl).pathname) });
+    const data = clientFor(server.adminToken, {
+      baseUrl: server.dataUrl,
+      fetch: recordingFetch(new URL(server.dataUrl).pathname),
+    });
     expect((await data.whoami()).is_admin).toBe(true);
-    await expect(clientFor(server.adminToken, { baseUrl: `${server.url}/observatory` }).whoami()).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      clientFor(server.adminToken, { baseUrl: `${server.url}/observatory` }).whoami(),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -98,7 +123,9 @@ describe("identity", () => {
     const callback = "http://127.0.0.1:9/callback";
     const anonymous = clientFor(null);
     expect(await anonymous.auth.loginPage({ callback, state: "st" })).toMatch(/<form/i);
-    const location = await anonymous.auth.submitLogin({ body: { email: user.email, password: "correct horse battery", callback, state: "st" } });
+    const location = await anonymous.auth.submitLogin({
+      body: { email: user.email, password: "correct horse battery", callback, state: "st" },
+    });
     const redirect = new URL(location);
     expect(redirect.origin + redirect.pathname).toBe(callback);
     expect(redirect.searchParams.get("state")).toBe("st");
@@ -115,7 +142,9 @@ describe("identity", () => {
     expect((await userClient.tokens.list()).map((t) => t.id)).toContain(created.id);
     const revoked = await userClient.tokens.revoke({ token_id: created.id });
     expect(revoked.id).toBe(created.id);
-    await expect(clientFor(created.token).tokens.list()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(clientFor(created.token).tokens.list()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it("creates players, signs in as one, and manages its credentials", async () => {
@@ -123,15 +152,24 @@ describe("identity", () => {
     expect((await userClient.players.list()).map((p) => p.id)).toContain(player.id);
     const login = await userClient.players.login({ player_id: player.id });
     expect((await clientFor(login.token).whoami()).subject_type).toBe("player");
-    const credential = await userClient.playerCredentials.create({ player_id: player.id, body: { name: "ci" } });
+    const credential = await userClient.playerCredentials.create({
+      player_id: player.id,
+      body: { name: "ci" },
+    });
     expect(credential.name).toBe("ci");
-    expect((await userClient.playerCredentials.list({ player_id: player.id })).map((c) => c.id)).toEqual([credential.id]);
-    expect(await userClient.playerCredentials.revokeAll({ player_id: player.id })).toEqual({ revoked: 1 });
+    expect(
+      (await userClient.playerCredentials.list({ player_id: player.id })).map((c) => c.id),
+    ).toEqual([credential.id]);
+    expect(await userClient.playerCredentials.revokeAll({ player_id: player.id })).toEqual({
+      revoked: 1,
+    });
   });
 
   it("creates a player credential with no body, which the contract makes optional", async () => {
     const player = await userClient.players.create({ body: { name: "bodyless" } });
-    expect((await userClient.playerCredentials.create({ player_id: player.id })).name).toBe("default");
+    expect((await userClient.playerCredentials.create({ player_id: player.id })).name).toBe(
+      "default",
+    );
   });
 });
 
@@ -144,36 +182,72 @@ describe("games, leagues and divisions", () => {
     expect((await admin.mods.list({ game_id: game.id })).map((m) => m.id)).toEqual([mod.id]);
     expect((await admin.mods.get({ mod_id: mod.id })).game.id).toBe(game.id);
 
-    const league = await admin.leagues.create({ body: { name: "Ladder", game_id: game.id, public: true, divisions: [{ name: "Top", level: 0 }] } });
+    const league = await admin.leagues.create({
+      body: {
+        name: "Ladder",
+        game_id: game.id,
+        public: true,
+        divisions: [{ name: "Top", level: 0 }],
+      },
+    });
     expect(league.game.id).toBe(game.id);
     expect((await admin.leagues.list({ game_id: game.id })).map((l) => l.id)).toEqual([league.id]);
     expect((await userClient.leagues.get({ league_id: league.id })).name).toBe("Ladder");
-    expect((await admin.leagues.update({ league_id: league.id, body: { description: "weekly" } })).description).toBe("weekly");
+    expect(
+      (await admin.leagues.update({ league_id: league.id, body: { description: "weekly" } }))
+        .description,
+    ).toBe("weekly");
     expect(await admin.leagues.gameOfWeek()).toBeNull();
     await admin.leagues.update({ league_id: league.id, body: { is_game_of_week: true } });
     expect((await admin.leagues.gameOfWeek())?.id).toBe(league.id);
 
-    expect(await admin.leagues.replaceSettings({ league_id: league.id, body: { ladder: { ranking: "elo" } } })).toEqual({ ladder: { ranking: "elo" } });
-    expect(await admin.leagues.getSettings({ league_id: league.id })).toEqual({ ladder: { ranking: "elo" } });
-    expect(await admin.leagues.updateLocks({ league_id: league.id, body: { submissions_locked: true } })).toEqual({ submissions_locked: true, game_version_locked: false });
-    expect(await admin.leagues.getLocks({ league_id: league.id })).toEqual({ submissions_locked: true, game_version_locked: false });
-    expect((await admin.leagues.setRoundsPaused({ league_id: league.id, body: { paused: true } })).rounds_paused_at).not.toBeNull();
+    expect(
+      await admin.leagues.replaceSettings({
+        league_id: league.id,
+        body: { ladder: { ranking: "elo" } },
+      }),
+    ).toEqual({ ladder: { ranking: "elo" } });
+    expect(await admin.leagues.getSettings({ league_id: league.id })).toEqual({
+      ladder: { ranking: "elo" },
+    });
+    expect(
+      await admin.leagues.updateLocks({ league_id: league.id, body: { submissions_locked: true } }),
+    ).toEqual({ submissions_locked: true, game_version_locked: false });
+    expect(await admin.leagues.getLocks({ league_id: league.id })).toEqual({
+      submissions_locked: true,
+      game_version_locked: false,
+    });
+    expect(
+      (await admin.leagues.setRoundsPaused({ league_id: league.id, body: { paused: true } }))
+        .rounds_paused_at,
+    ).not.toBeNull();
 
     const board = await userClient.campaign.get({ league_id: league.id });
     expect(board.geometry).toEqual({ width: 6, height: 6 });
     expect(await userClient.campaign.history({ league_id: league.id })).toEqual([]);
     const preview = await admin.campaign.migrate({ league_id: league.id });
     expect(preview).toMatchObject({ dry_run: true, applied: false, cells_after: 36 });
-    expect((await admin.campaign.migrate({ league_id: league.id, body: { dry_run: false } })).applied).toBe(true);
+    expect(
+      (await admin.campaign.migrate({ league_id: league.id, body: { dry_run: false } })).applied,
+    ).toBe(true);
 
     const [top] = await admin.divisions.list({ league_id: league.id });
     if (!top) throw new Error("the league has no division");
-    const replaced = await admin.leagues.replaceDivisions({ league_id: league.id, body: [{ id: top.id, name: "Top", level: 0 }, { name: "Second", level: 1 }] });
+    const replaced = await admin.leagues.replaceDivisions({
+      league_id: league.id,
+      body: [
+        { id: top.id, name: "Top", level: 0 },
+        { name: "Second", level: 1 },
+      ],
+    });
     expect(replaced.map((d) => d.name).sort()).toEqual(["Second", "Top"]);
-    expect((await admin.leagues.divisionLadder({ league_id: league.id })).map((d) => d.level)).toEqual([0, 1]);
+    expect(
+      (await admin.leagues.divisionLadder({ league_id: league.id })).map((d) => d.level),
+    ).toEqual([0, 1]);
     expect((await admin.divisions.get({ division_id: top.id })).league.id).toBe(league.id);
     const names: string[] = [];
-    for await (const division of admin.divisions.list.iterate({ league_id: league.id })) names.push(division.name);
+    for await (const division of admin.divisions.list.iterate({ league_id: league.id }))
+      names.push(division.name);
     expect(names.sort()).toEqual(["Second", "Top"]);
   });
 
@@ -184,7 +258,9 @@ describe("games, leagues and divisions", () => {
     const again = await admin.leagues.create({ body }, { idempotencyKey: "key-1" });
     expect(again.id).toBe(first.id);
     expect((await admin.leagues.list({ game_id: game.id })).map((l) => l.id)).toEqual([first.id]);
-    const error = await admin.leagues.create({ body: { ...body, name: "Other" } }, { idempotencyKey: "key-1" }).catch((e: unknown) => e);
+    const error = await admin.leagues
+      .create({ body: { ...body, name: "Other" } }, { idempotencyKey: "key-1" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect(error instanceof ConflictError && error.errorType).toBe("idempotency_key_reused");
   });
@@ -208,7 +284,10 @@ describe("a write whose response is lost", () => {
       }
       return response;
     };
-    const sdk = clientFor(server.adminToken, { fetch: flaky, retries: { maxRetries: 2, backoffBaseMs: 10 } });
+    const sdk = clientFor(server.adminToken, {
+      fetch: flaky,
+      retries: { maxRetries: 2, backoffBaseMs: 10 },
+    });
     const league = await sdk.leagues.create({ body: { name: "Exactly once", game_id: game.id } });
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/.+/);
@@ -219,7 +298,9 @@ describe("a write whose response is lost", () => {
 
 describe("coworlds, the runner queue and episodes", () => {
   const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
-  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as {
+    game: { name: string; version: string };
+  };
   const results = { scores: [5, 2, 0], winner_slot: 0, turns: 30, seed: 7 };
 
   it("uploads and certifies a coworld; a runner leases, runs and completes the episode; its results read back", async () => {
@@ -227,129 +308,290 @@ describe("coworlds, the runner queue and episodes", () => {
     const bundle = new Uint8Array(await packDirectory(gridrush));
     const uploaded = await admin.coworlds.uploadBundle({ body: bundle });
     expect(uploaded.size_bytes).toBe(bundle.length);
-    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "7.0.0" } }, bundle_upload_id: uploaded.upload_id } });
+    const coworld = await admin.coworlds.upload({
+      body: {
+        manifest: { ...manifest, game: { ...manifest.game, version: "7.0.0" } },
+        bundle_upload_id: uploaded.upload_id,
+      },
+    });
     expect(coworld.canonical).toBe(true);
-    expect((await admin.coworlds.list({ name: manifest.game.name, canonical_only: true })).map((c) => c.id)).toEqual([coworld.id]);
+    expect(
+      (await admin.coworlds.list({ name: manifest.game.name, canonical_only: true })).map(
+        (c) => c.id,
+      ),
+    ).toEqual([coworld.id]);
     expect((await admin.coworlds.get({ coworld_id: coworld.id })).version).toBe("7.0.0");
-    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("never_run");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe(
+      "never_run",
+    );
 
-    const secret = await admin.coworldSecrets.put({ coworld_name: manifest.game.name, secret_name: "API_KEY", body: new TextEncoder().encode("s3cr3t") });
+    const secret = await admin.coworldSecrets.put({
+      coworld_name: manifest.game.name,
+      secret_name: "API_KEY",
+      body: new TextEncoder().encode("s3cr3t"),
+    });
     expect(secret.size_bytes).toBe(6);
-    expect((await admin.coworldSecrets.list({ coworld_name: manifest.game.name })).map((r) => r.secret_name)).toContain("API_KEY");
+    expect(
+      (await admin.coworldSecrets.list({ coworld_name: manifest.game.name })).map(
+        (r) => r.secret_name,
+      ),
+    ).toContain("API_KEY");
 
     const queued = await admin.coworlds.certify({ coworld_id: coworld.id });
     expect(queued.state).toBe("queued");
-    const { jobs } = await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } });
+    const { jobs } = await runner.runner.lease({
+      body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] },
+    });
     const job = jobs[0];
     if (!job) throw new Error("no job leased");
     expect(job.episode_request_id).toBe(queued.episode_request_id);
     expect(job.secrets).toEqual({ API_KEY: "s3cr3t" });
-    expect((await runner.runner.heartbeat({ job_id: job.job_id, body: { runner_id: "sdk" } })).cancel).toBe(false);
+    expect(
+      (await runner.runner.heartbeat({ job_id: job.job_id, body: { runner_id: "sdk" } })).cancel,
+    ).toBe(false);
     const blob = await runner.runner.downloadBlob({ sha256: job.coworld.bundle_sha256 ?? "" });
     expect(Buffer.from(blob).equals(Buffer.from(bundle))).toBe(true);
-    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "replay", body: new TextEncoder().encode('{"turn":1}\n') });
-    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-log-0", body: new TextEncoder().encode("seat 0 says hi\n") });
-    await runner.runner.uploadArtifact({ job_id: job.job_id, artifact_name: "policy-artifact-1", body: new Uint8Array([1, 2, 3]) });
-    expect((await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } })).status).toBe("completed");
-    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("certified");
+    await runner.runner.uploadArtifact({
+      job_id: job.job_id,
+      artifact_name: "replay",
+      body: new TextEncoder().encode('{"turn":1}\n'),
+    });
+    await runner.runner.uploadArtifact({
+      job_id: job.job_id,
+      artifact_name: "policy-log-0",
+      body: new TextEncoder().encode("seat 0 says hi\n"),
+    });
+    await runner.runner.uploadArtifact({
+      job_id: job.job_id,
+      artifact_name: "policy-artifact-1",
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(
+      (await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } }))
+        .status,
+    ).toBe("completed");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe(
+      "certified",
+    );
 
     const episode = await admin.episodeRequests.get({ episode_request_id: job.episode_request_id });
     expect(episode.status).toBe("completed");
     expect(episode.scores.map((x) => x.score)).toEqual([5, 2, 0]);
-    const replay = await admin.episodeRequests.getArtifact({ episode_request_id: job.episode_request_id, artifact_type: "replay" });
+    const replay = await admin.episodeRequests.getArtifact({
+      episode_request_id: job.episode_request_id,
+      artifact_type: "replay",
+    });
     expect(new TextDecoder().decode(replay)).toBe('{"turn":1}\n');
-    expect((await admin.episodeRequests.getStats({ episode_request_id: job.episode_request_id })).steps).toBe(30);
-    const seats = await admin.episodeRequests.listPolicyArtifacts({ episode_request_id: job.episode_request_id });
+    expect(
+      (await admin.episodeRequests.getStats({ episode_request_id: job.episode_request_id })).steps,
+    ).toBe(30);
+    const seats = await admin.episodeRequests.listPolicyArtifacts({
+      episode_request_id: job.episode_request_id,
+    });
     expect(seats[0]?.has_log).toBe(true);
-    expect(await admin.episodeRequests.getPolicyLog({ episode_request_id: job.episode_request_id, policy_version_id: seats[0]?.policy_version_id ?? "bundled", idx: 0 })).toBe("seat 0 says hi\n");
+    expect(
+      await admin.episodeRequests.getPolicyLog({
+        episode_request_id: job.episode_request_id,
+        policy_version_id: seats[0]?.policy_version_id ?? "bundled",
+        idx: 0,
+      }),
+    ).toBe("seat 0 says hi\n");
     expect(seats.map((s) => s.has_artifact)).toEqual([false, true, false]);
-    expect([...(await admin.episodeRequests.getPolicyArtifact({ episode_request_id: job.episode_request_id, policy_version_id: seats[1]?.policy_version_id ?? "bundled", idx: 1 }))]).toEqual([1, 2, 3]);
+    expect([
+      ...(await admin.episodeRequests.getPolicyArtifact({
+        episode_request_id: job.episode_request_id,
+        policy_version_id: seats[1]?.policy_version_id ?? "bundled",
+        idx: 1,
+      })),
+    ]).toEqual([1, 2, 3]);
     const listed: string[] = [];
-    for await (const request of admin.episodeRequests.list.iterate({ limit: 1 })) listed.push(request.id);
+    for await (const request of admin.episodeRequests.list.iterate({ limit: 1 }))
+      listed.push(request.id);
     expect(listed).toContain(job.episode_request_id);
     const changes = await admin.episodeRequests.changes();
     expect(changes.entries.map((e) => e.id)).toContain(job.episode_request_id);
 
-    expect((await admin.coworldSecrets.delete({ coworld_name: manifest.game.name, secret_name: "API_KEY" })).secret_name).toBe("API_KEY");
+    expect(
+      (
+        await admin.coworldSecrets.delete({
+          coworld_name: manifest.game.name,
+          secret_name: "API_KEY",
+        })
+      ).secret_name,
+    ).toBe("API_KEY");
   });
 
   it("records a failed episode reported by the runner", async () => {
     const runner = clientFor(await server.machineToken("sdk-runner-2"));
-    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "7.1.0" } } } });
+    const coworld = await admin.coworlds.upload({
+      body: { manifest: { ...manifest, game: { ...manifest.game, version: "7.1.0" } } },
+    });
     await admin.coworlds.certify({ coworld_id: coworld.id });
-    const [job] = (await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } })).jobs;
+    const [job] = (
+      await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } })
+    ).jobs;
     if (!job) throw new Error("no job leased");
-    const failed = await runner.runner.fail({ job_id: job.job_id, body: { runner_id: "sdk", error_type: "player_failure", error: "slot 1 left", failed_policy_index: 1 } });
+    const failed = await runner.runner.fail({
+      job_id: job.job_id,
+      body: {
+        runner_id: "sdk",
+        error_type: "player_failure",
+        error: "slot 1 left",
+        failed_policy_index: 1,
+      },
+    });
     expect(failed.status).toBe("failed");
-    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe("failed");
+    expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe(
+      "failed",
+    );
   });
 
   it("registers container images, policy bundles, secret environments and policy versions", async () => {
-    const { image } = await userClient.containerImages.upload({ body: { name: "ghcr.io/me/policy:1", client_hash: "sha256:abc" } });
-    expect((await userClient.containerImages.complete({ body: { id: image.id } })).status).toBe("complete");
+    const { image } = await userClient.containerImages.upload({
+      body: { name: "ghcr.io/me/policy:1", client_hash: "sha256:abc" },
+    });
+    expect((await userClient.containerImages.complete({ body: { id: image.id } })).status).toBe(
+      "complete",
+    );
     expect((await userClient.containerImages.list()).map((i) => i.id)).toContain(image.id);
-    expect((await userClient.containerImages.get({ image_id: image.id })).name).toBe("ghcr.io/me/policy:1");
+    expect((await userClient.containerImages.get({ image_id: image.id })).name).toBe(
+      "ghcr.io/me/policy:1",
+    );
 
-    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
-    expect((await userClient.policyBundles.complete({ body: { id: policyBundle.id } })).status).toBe("complete");
-    const secretEnv = await userClient.policies.createSecretEnv({ body: { env: { TOKEN: "t0k" } } });
+    const policyBundle = await userClient.policyBundles.upload({
+      body: new Uint8Array(await packDirectory(join(gridrush, "players"))),
+    });
+    expect(
+      (await userClient.policyBundles.complete({ body: { id: policyBundle.id } })).status,
+    ).toBe("complete");
+    const secretEnv = await userClient.policies.createSecretEnv({
+      body: { env: { TOKEN: "t0k" } },
+    });
     expect(secretEnv.variable_names).toEqual(["TOKEN"]);
 
-    const v1 = await userClient.policyVersions.create({ body: { name: "sdk-bot", container_image_id: image.id, policy_secret_env_id: secretEnv.id } });
-    const v2 = await userClient.policyVersions.create({ body: { name: "sdk-bot", policy_bundle_id: policyBundle.id, run: ["node", "greedy.ts"] } });
+    const v1 = await userClient.policyVersions.create({
+      body: { name: "sdk-bot", container_image_id: image.id, policy_secret_env_id: secretEnv.id },
+    });
+    const v2 = await userClient.policyVersions.create({
+      body: { name: "sdk-bot", policy_bundle_id: policyBundle.id, run: ["node", "greedy.ts"] },
+    });
     expect([v1.version, v2.version]).toEqual([1, 2]);
-    expect((await userClient.policyVersions.get({ policy_version_id: v1.id })).has_secret_env).toBe(true);
-    expect((await userClient.policyVersions.list({ name: "sdk-bot", mine: true })).map((v) => v.version).sort()).toEqual([1, 2]);
+    expect((await userClient.policyVersions.get({ policy_version_id: v1.id })).has_secret_env).toBe(
+      true,
+    );
+    expect(
+      (await userClient.policyVersions.list({ name: "sdk-bot", mine: true }))
+        .map((v) => v.version)
+        .sort(),
+    ).toEqual([1, 2]);
     const page = await userClient.policyVersions.search({ name_exact: "sdk-bot", version: 2 });
     expect(page.entries.map((v) => v.id)).toEqual([v2.id]);
     const all: number[] = [];
-    for await (const v of userClient.policyVersions.search.iterate({ name_exact: "sdk-bot", limit: 1 })) all.push(v.version);
+    for await (const v of userClient.policyVersions.search.iterate({
+      name_exact: "sdk-bot",
+      limit: 1,
+    }))
+      all.push(v.version);
     expect(all.sort()).toEqual([1, 2]);
   });
 });
 
 describe("league play", () => {
   const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
-  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as {
+    game: { name: string; version: string };
+  };
 
   it("submits, seats a round, settles it through the runner, and shows standings, feed and live events", async () => {
     const bundle = new Uint8Array(await packDirectory(gridrush));
     const { upload_id } = await admin.coworlds.uploadBundle({ body: bundle });
-    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "9.0.0" } }, bundle_upload_id: upload_id } });
-    const league = await admin.leagues.create({ body: { name: "Play", game_id: coworld.game_id, public: true, divisions: [{ name: "Top", level: 0 }] } });
+    const coworld = await admin.coworlds.upload({
+      body: {
+        manifest: { ...manifest, game: { ...manifest.game, version: "9.0.0" } },
+        bundle_upload_id: upload_id,
+      },
+    });
+    const league = await admin.leagues.create({
+      body: {
+        name: "Play",
+        game_id: coworld.game_id,
+        public: true,
+        divisions: [{ name: "Top", level: 0 }],
+      },
+    });
     const [division] = await admin.divisions.list({ league_id: league.id });
     if (!division) throw new Error("no division");
 
     const live: LiveEvent[] = [];
     const info = await admin.events.info();
     expect(info.protocol).toBe("websocket");
-    const subscription = admin.events.subscribe([`league:${league.id}`], { onEvent: (e) => live.push(e), sinceSeq: info.last_seq });
+    const subscription = admin.events.subscribe([`league:${league.id}`], {
+      onEvent: (e) => live.push(e),
+      sinceSeq: info.last_seq,
+    });
 
-    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
+    const policyBundle = await userClient.policyBundles.upload({
+      body: new Uint8Array(await packDirectory(join(gridrush, "players"))),
+    });
     await userClient.policyBundles.complete({ body: { id: policyBundle.id } });
     const seats = [];
     for (const name of ["greedy", "wanderer"]) {
       const player = await userClient.players.create({ body: { name: `p-${name}` } });
-      const version = await userClient.policyVersions.create({ body: { name: `lp-${name}`, policy_bundle_id: policyBundle.id, run: ["node", `${name}.ts`], player_id: player.id } });
-      const submission = await userClient.leagueSubmissions.create({ body: { league_id: league.id, policy_version_id: version.id, player_id: player.id } });
+      const version = await userClient.policyVersions.create({
+        body: {
+          name: `lp-${name}`,
+          policy_bundle_id: policyBundle.id,
+          run: ["node", `${name}.ts`],
+          player_id: player.id,
+        },
+      });
+      const submission = await userClient.leagueSubmissions.create({
+        body: { league_id: league.id, policy_version_id: version.id, player_id: player.id },
+      });
       expect(submission.status).toBe("placed");
       seats.push({ player, version, submission });
     }
     expect((await userClient.leagueSubmissions.list({ league_id: league.id })).length).toBe(2);
-    const memberships = await userClient.memberships.list({ league_id: league.id, champions_only: true });
+    const memberships = await userClient.memberships.list({
+      league_id: league.id,
+      champions_only: true,
+    });
     expect(memberships.map((m) => m.is_champion)).toEqual([true, true]);
     const first = memberships[0];
     if (!first) throw new Error("no membership");
-    expect((await userClient.memberships.setChampion({ membership_id: first.id })).is_champion).toBe(true);
+    expect(
+      (await userClient.memberships.setChampion({ membership_id: first.id })).is_champion,
+    ).toBe(true);
 
     const seedVersion = seats[0]?.version.id ?? "";
-    expect((await admin.leagues.replaceSeedPolicies({ league_id: league.id, body: { policy_version_ids: [seedVersion] } })).policy_version_ids).toEqual([seedVersion]);
-    expect((await admin.leagues.getSeedPolicies({ league_id: league.id })).policy_version_ids).toEqual([seedVersion]);
+    expect(
+      (
+        await admin.leagues.replaceSeedPolicies({
+          league_id: league.id,
+          body: { policy_version_ids: [seedVersion] },
+        })
+      ).policy_version_ids,
+    ).toEqual([seedVersion]);
+    expect(
+      (await admin.leagues.getSeedPolicies({ league_id: league.id })).policy_version_ids,
+    ).toEqual([seedVersion]);
 
-    const cup = await admin.tournaments.create({ league_id: league.id, body: { name: "SDK Cup", format: "single_elimination", policy_version_ids: seats.map((s) => s.version.id) } });
+    const cup = await admin.tournaments.create({
+      league_id: league.id,
+      body: {
+        name: "SDK Cup",
+        format: "single_elimination",
+        policy_version_ids: seats.map((s) => s.version.id),
+      },
+    });
     expect(cup).toMatchObject({ status: "draft", seeding: "given" });
-    expect((await admin.tournaments.update({ tournament_id: cup.id, body: { episodes_per_match: 2 } })).episodes_per_match).toBe(2);
-    expect((await userClient.tournaments.list({ league_id: league.id })).map((x) => x.id)).toContain(cup.id);
+    expect(
+      (await admin.tournaments.update({ tournament_id: cup.id, body: { episodes_per_match: 2 } }))
+        .episodes_per_match,
+    ).toBe(2);
+    expect(
+      (await userClient.tournaments.list({ league_id: league.id })).map((x) => x.id),
+    ).toContain(cup.id);
     expect((await admin.tournaments.lock({ tournament_id: cup.id })).matches).toHaveLength(1);
     const running = await admin.tournaments.start({ tournament_id: cup.id });
     expect(running.waves).toHaveLength(1);
@@ -364,7 +606,8 @@ describe("league play", () => {
     const page = await admin.rounds.list({ league_id: league.id });
     expect(page.entries.map((r) => r.id)).toEqual([round.id]);
     const walked: string[] = [];
-    for await (const r of admin.rounds.list.iterate({ league_id: league.id, limit: 1 })) walked.push(r.id);
+    for await (const r of admin.rounds.list.iterate({ league_id: league.id, limit: 1 }))
+      walked.push(r.id);
     expect(walked).toEqual([round.id]);
     const pools = await admin.pools.list({ round_id: round.id });
     const pool = pools[0];
@@ -374,9 +617,27 @@ describe("league play", () => {
     const runner = clientFor(await server.machineToken("league-runner"));
     // The round's episodes, played by this test as the runner. (A settled round starts the
     // next one, so the queue never runs dry: stop when this round is done.)
-    for (let i = 0; i < 5 && (await admin.rounds.get({ round_id: round.id })).status !== "completed"; i++) {
-      const { jobs } = await runner.runner.lease({ body: { runner_id: "lp", capacity: 4, runtimes: ["process"] } });
-      for (const job of jobs) await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "lp", results: { scores: job.players.map((p) => 10 - p.position), winner_slot: 0, turns: 40, seed: 1 } } });
+    for (
+      let i = 0;
+      i < 5 && (await admin.rounds.get({ round_id: round.id })).status !== "completed";
+      i++
+    ) {
+      const { jobs } = await runner.runner.lease({
+        body: { runner_id: "lp", capacity: 4, runtimes: ["process"] },
+      });
+      for (const job of jobs)
+        await runner.runner.complete({
+          job_id: job.job_id,
+          body: {
+            runner_id: "lp",
+            results: {
+              scores: job.players.map((p) => 10 - p.position),
+              winner_slot: 0,
+              turns: 40,
+              seed: 1,
+            },
+          },
+        });
     }
     expect((await admin.rounds.get({ round_id: round.id })).status).toBe("completed");
     const board = await admin.divisions.leaderboard({ division_id: division.id });
@@ -386,29 +647,72 @@ describe("league play", () => {
 
     const feed = await admin.competitionEvents.list({ league_id: league.id });
     expect(feed.map((e) => e.event_type)).toContain("submission_placed");
-    const retired = await userClient.memberships.retire({ membership_id: first.id, body: { reason: "done" } });
+    const retired = await userClient.memberships.retire({
+      membership_id: first.id,
+      body: { reason: "done" },
+    });
     expect(retired.status).toBe("retired");
 
     expect((await userClient.lobbies.access({ league_id: league.id })).can_create).toBe(true);
-    const lobby = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "human_open" }] } });
-    await userClient.lobbies.claim({ lobby_id: lobby.id, position: 0, body: { policy_version_id: seats[0]?.version.id ?? "" } });
-    expect((await userClient.lobbies.leave({ lobby_id: lobby.id })).seats[0]?.claimed_at).toBeNull();
-    for (const [position, seat] of seats.entries()) await userClient.lobbies.claim({ lobby_id: lobby.id, position, body: { policy_version_id: seat.version.id } });
+    const lobby = await userClient.lobbies.create({
+      league_id: league.id,
+      body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "human_open" }] },
+    });
+    await userClient.lobbies.claim({
+      lobby_id: lobby.id,
+      position: 0,
+      body: { policy_version_id: seats[0]?.version.id ?? "" },
+    });
+    expect(
+      (await userClient.lobbies.leave({ lobby_id: lobby.id })).seats[0]?.claimed_at,
+    ).toBeNull();
+    for (const [position, seat] of seats.entries())
+      await userClient.lobbies.claim({
+        lobby_id: lobby.id,
+        position,
+        body: { policy_version_id: seat.version.id },
+      });
     const started = await userClient.lobbies.start({ lobby_id: lobby.id });
     expect(started.experience_request_id).toMatch(/^xreq_/);
     expect((await admin.lobbies.get({ lobby_id: lobby.id })).status).toBe("running");
-    const other = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
+    const other = await userClient.lobbies.create({
+      league_id: league.id,
+      body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] },
+    });
     expect((await userClient.lobbies.cancel({ lobby_id: other.id })).status).toBe("cancelled");
-    const live1 = await userClient.lobbies.create({ league_id: league.id, body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] } });
-    expect((await userClient.lobbies.update({ lobby_id: live1.id, body: { game_config_overrides: { turns: 3 } } })).game_config_overrides).toEqual({ turns: 3 });
-    expect((await userClient.lobbies.setSeat({ lobby_id: live1.id, position: 1, body: { kind: "human_open" } })).seats[1]?.kind).toBe("human_open");
+    const live1 = await userClient.lobbies.create({
+      league_id: league.id,
+      body: { num_players: 2, seats: [{ kind: "human_open" }, { kind: "random" }] },
+    });
+    expect(
+      (
+        await userClient.lobbies.update({
+          lobby_id: live1.id,
+          body: { game_config_overrides: { turns: 3 } },
+        })
+      ).game_config_overrides,
+    ).toEqual({ turns: 3 });
+    expect(
+      (
+        await userClient.lobbies.setSeat({
+          lobby_id: live1.id,
+          position: 1,
+          body: { kind: "human_open" },
+        })
+      ).seats[1]?.kind,
+    ).toBe("human_open");
     await userClient.lobbies.claim({ lobby_id: live1.id, position: 0, body: {} });
-    expect((await userClient.lobbies.removeSeatPlayer({ lobby_id: live1.id, position: 0 })).seats[0]?.claimed_at).toBeNull();
+    expect(
+      (await userClient.lobbies.removeSeatPlayer({ lobby_id: live1.id, position: 0 })).seats[0]
+        ?.claimed_at,
+    ).toBeNull();
     const launched = await userClient.lobbies.launch({ lobby_id: live1.id });
     expect(launched.play_session_id).toMatch(/^ps_/);
     expect((await userClient.lobbies.end({ lobby_id: live1.id })).status).toBe("cancelled");
 
-    await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), { timeout: 5_000 });
+    await vi.waitFor(() => expect(live.map((e) => e.type)).toContain("round_completed"), {
+      timeout: 5_000,
+    });
     expect(live.map((e) => e.seq)).toEqual([...live.map((e) => e.seq)].sort((a, b) => a - b));
     expect(new Set(live.map((e) => e.seq)).size).toBe(live.length);
     expect(live.map((e) => e.type)).toContain("submission_placed");
@@ -419,66 +723,154 @@ describe("league play", () => {
 
 describe("evaluations", () => {
   const gridrush = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
-  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as { game: { name: string; version: string } };
+  const manifest = JSON.parse(readFileSync(join(gridrush, "coworld_manifest.json"), "utf8")) as {
+    game: { name: string; version: string };
+  };
 
   it("creates, reads and cancels an experience request, downloads an episode bundle, and uploads episodes in bulk", async () => {
-    const { upload_id } = await admin.coworlds.uploadBundle({ body: new Uint8Array(await packDirectory(gridrush)) });
-    const coworld = await admin.coworlds.upload({ body: { manifest: { ...manifest, game: { ...manifest.game, version: "9.1.0" } }, bundle_upload_id: upload_id } });
-    const policyBundle = await userClient.policyBundles.upload({ body: new Uint8Array(await packDirectory(join(gridrush, "players"))) });
+    const { upload_id } = await admin.coworlds.uploadBundle({
+      body: new Uint8Array(await packDirectory(gridrush)),
+    });
+    const coworld = await admin.coworlds.upload({
+      body: {
+        manifest: { ...manifest, game: { ...manifest.game, version: "9.1.0" } },
+        bundle_upload_id: upload_id,
+      },
+    });
+    const policyBundle = await userClient.policyBundles.upload({
+      body: new Uint8Array(await packDirectory(join(gridrush, "players"))),
+    });
     await userClient.policyBundles.complete({ body: { id: policyBundle.id } });
     const versions = [];
-    for (const name of ["greedy", "random"]) versions.push(await userClient.policyVersions.create({ body: { name: `ev-${name}`, policy_bundle_id: policyBundle.id, run: ["node", `${name}.ts`] } }));
+    for (const name of ["greedy", "random"])
+      versions.push(
+        await userClient.policyVersions.create({
+          body: {
+            name: `ev-${name}`,
+            policy_bundle_id: policyBundle.id,
+            run: ["node", `${name}.ts`],
+          },
+        }),
+      );
 
-    const created = await userClient.experienceRequests.create({ body: { coworld_id: coworld.id, roster: versions.map((v) => ({ player: { policy_ref: v.id } })), num_episodes: 2 } });
+    const created = await userClient.experienceRequests.create({
+      body: {
+        coworld_id: coworld.id,
+        roster: versions.map((v) => ({ player: { policy_ref: v.id } })),
+        num_episodes: 2,
+      },
+    });
     expect(created.episode_count).toBe(2);
-    expect((await userClient.experienceRequests.list({ mine: true })).entries.map((r) => r.id)).toContain(created.id);
+    expect(
+      (await userClient.experienceRequests.list({ mine: true })).entries.map((r) => r.id),
+    ).toContain(created.id);
     const detail = await userClient.experienceRequests.get({ experience_request_id: created.id });
     expect(detail.episodes).toHaveLength(2);
-    const episodes = await userClient.experienceRequests.episodes({ experience_request_id: created.id });
+    const episodes = await userClient.experienceRequests.episodes({
+      experience_request_id: created.id,
+    });
     expect(episodes.map((e) => e.id).sort()).toEqual(detail.episodes.map((e) => e.id).sort());
 
-    const playModule = await admin.playModules.upload({ coworld_id: coworld.id, kind: "player_client", body: new Uint8Array(await packDirectory(join(gridrush, "play", "client"))) });
-    expect((await userClient.playModules.list({ coworld_id: coworld.id })).map((m) => m.id)).toEqual([playModule.id]);
-    expect((await userClient.playModules.get({ play_module_id: playModule.id })).entry).toBe("index.html");
-    const page = await userClient.playModules.getFile({ play_module_id: playModule.id, file_path: "index.html" });
+    const playModule = await admin.playModules.upload({
+      coworld_id: coworld.id,
+      kind: "player_client",
+      body: new Uint8Array(await packDirectory(join(gridrush, "play", "client"))),
+    });
+    expect(
+      (await userClient.playModules.list({ coworld_id: coworld.id })).map((m) => m.id),
+    ).toEqual([playModule.id]);
+    expect((await userClient.playModules.get({ play_module_id: playModule.id })).entry).toBe(
+      "index.html",
+    );
+    const page = await userClient.playModules.getFile({
+      play_module_id: playModule.id,
+      file_path: "index.html",
+    });
     expect(new TextDecoder().decode(page)).toContain("client.js");
 
-    const session = await userClient.playSessions.create({ body: { coworld_id: coworld.id, opponents: [versions[0]?.id ?? ""] } });
+    const session = await userClient.playSessions.create({
+      body: { coworld_id: coworld.id, opponents: [versions[0]?.id ?? ""] },
+    });
     expect(session.join_url).toContain(`/v2/play-modules/${playModule.id}/files/index.html#ws=`);
-    expect((await userClient.playSessions.get({ play_session_id: session.id })).status).toBe("waiting");
-    expect((await userClient.playSessions.socketInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
-    expect((await userClient.playSessions.relayInfo({ play_session_id: session.id, token: "t" })).protocol).toBe("websocket");
+    expect((await userClient.playSessions.get({ play_session_id: session.id })).status).toBe(
+      "waiting",
+    );
+    expect(
+      (await userClient.playSessions.socketInfo({ play_session_id: session.id, token: "t" }))
+        .protocol,
+    ).toBe("websocket");
+    expect(
+      (await userClient.playSessions.relayInfo({ play_session_id: session.id, token: "t" }))
+        .protocol,
+    ).toBe("websocket");
 
-    const hosted = await userClient.hostedGames.create({ body: { coworld_id: coworld.id, variant_id: null, allow_spectators: true } });
+    const hosted = await userClient.hostedGames.create({
+      body: { coworld_id: coworld.id, variant_id: null, allow_spectators: true },
+    });
     expect(hosted.player_count).toBe(2);
-    expect(await userClient.hostedGames.joinPage({ session_id: hosted.session_id })).toContain("Join a slot");
-    expect(await userClient.hostedGames.joinFromPage({ session_id: hosted.session_id, body: {} })).toContain("#ws=");
+    expect(await userClient.hostedGames.joinPage({ session_id: hosted.session_id })).toContain(
+      "Join a slot",
+    );
+    expect(
+      await userClient.hostedGames.joinFromPage({ session_id: hosted.session_id, body: {} }),
+    ).toContain("#ws=");
     const joined = await userClient.hostedGames.join({ session_id: hosted.session_id });
     expect(joined.slot).toBe(1);
-    expect((await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id).toMatch(/^ereq_/);
-    expect((await userClient.hostedGames.list()).map((g) => g.session_id)).toContain(hosted.session_id);
-    expect(await userClient.hostedGames.lobbyPage({ session_id: hosted.session_id })).toContain("2 of 2 player slot(s) joined");
-    expect((await userClient.hostedGames.terminate({ session_id: hosted.session_id })).status).toBe("cancelled");
-    const viewer = await admin.playModules.upload({ coworld_id: coworld.id, kind: "replay_viewer", body: new Uint8Array(await packDirectory(join(gridrush, "play", "replay"))) });
-    const replay = await userClient.replays.createSession({ body: { coworld_id: coworld.id, replay_uri: "https://example.org/r.jsonl" } });
+    expect(
+      (await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id,
+    ).toMatch(/^ereq_/);
+    expect((await userClient.hostedGames.list()).map((g) => g.session_id)).toContain(
+      hosted.session_id,
+    );
+    expect(await userClient.hostedGames.lobbyPage({ session_id: hosted.session_id })).toContain(
+      "2 of 2 player slot(s) joined",
+    );
+    expect((await userClient.hostedGames.terminate({ session_id: hosted.session_id })).status).toBe(
+      "cancelled",
+    );
+    const viewer = await admin.playModules.upload({
+      coworld_id: coworld.id,
+      kind: "replay_viewer",
+      body: new Uint8Array(await packDirectory(join(gridrush, "play", "replay"))),
+    });
+    const replay = await userClient.replays.createSession({
+      body: { coworld_id: coworld.id, replay_uri: "https://example.org/r.jsonl" },
+    });
     expect(replay.viewer_url).toContain(`/v2/play-modules/${viewer.id}/files/index.html#replay=`);
 
-    const zip = await userClient.episodeRequests.getBundle({ episode_request_id: episodes[0]?.id ?? "" });
+    const zip = await userClient.episodeRequests.getBundle({
+      episode_request_id: episodes[0]?.id ?? "",
+    });
     expect(new TextDecoder().decode(zip.slice(0, 2))).toBe("PK");
 
-    const cancelled = await userClient.experienceRequests.cancel({ experience_request_id: created.id });
+    const cancelled = await userClient.experienceRequests.cancel({
+      experience_request_id: created.id,
+    });
     expect(cancelled.status).toBe("cancelled");
-    const again = await userClient.experienceRequests.cancel({ experience_request_id: created.id }).catch((e: unknown) => e);
+    const again = await userClient.experienceRequests
+      .cancel({ experience_request_id: created.id })
+      .catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ConflictError);
 
     const dir = mkdtempSync(join(tmpdir(), "gauntlet-sdk-bulk-"));
     try {
       const file = join(dir, "episodes.duckdb");
-      await writeEpisodeFile(file, { episodes: 3, coworldId: coworld.id, policyVersionIds: [versions[0]?.id ?? "", versions[1]?.id ?? ""] });
+      await writeEpisodeFile(file, {
+        episodes: 3,
+        coworldId: coworld.id,
+        policyVersionIds: [versions[0]?.id ?? "", versions[1]?.id ?? ""],
+      });
       const started = await userClient.bulkUploads.start();
       const url = new URL(started.upload_url);
-      await userClient.bulkUploads.putFile({ upload_id: started.upload_id, expires: Number(url.searchParams.get("expires")), signature: url.searchParams.get("signature") ?? "", body: new Uint8Array(readFileSync(file)) });
-      const completed = await userClient.bulkUploads.complete({ body: { upload_id: started.upload_id } });
+      await userClient.bulkUploads.putFile({
+        upload_id: started.upload_id,
+        expires: Number(url.searchParams.get("expires")),
+        signature: url.searchParams.get("signature") ?? "",
+        body: new Uint8Array(readFileSync(file)),
+      });
+      const completed = await userClient.bulkUploads.complete({
+        body: { upload_id: started.upload_id },
+      });
       expect(completed.episodes_created).toBe(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -488,31 +880,54 @@ describe("evaluations", () => {
 
 describe("reporters", () => {
   it("registers a reporter, opens a run, posts an output with its key, reads it through spec 4.5, and rotates the key", async () => {
-    const reporter = await userClient.reporters.register({ body: { name: "SDK Recap", type: "round-summary" } });
+    const reporter = await userClient.reporters.register({
+      body: { name: "SDK Recap", type: "round-summary" },
+    });
     expect(reporter.reporter_key).toMatch(/^rptk_/);
-    expect((await clientFor(null).reporters.list({ q: "sdk recap" })).map((r) => r.id)).toContain(reporter.id);
-    expect((await clientFor(null).reporters.get({ reporter_id: reporter.id })).name).toBe("SDK Recap");
-    const run = await userClient.reporterRuns.open({ reporter_id: reporter.id, body: { subject_type: "text", subject_text: "sdk" } });
+    expect((await clientFor(null).reporters.list({ q: "sdk recap" })).map((r) => r.id)).toContain(
+      reporter.id,
+    );
+    expect((await clientFor(null).reporters.get({ reporter_id: reporter.id })).name).toBe(
+      "SDK Recap",
+    );
+    const run = await userClient.reporterRuns.open({
+      reporter_id: reporter.id,
+      body: { subject_type: "text", subject_text: "sdk" },
+    });
     const html = new TextEncoder().encode("<h1>Recap</h1>");
     const posted = await clientFor(null).reporterOutputs.post(
       { reporter_run_id: run.id, name: "recap.html", type: "html", body: html },
       { headers: { "X-Reporter-Key": reporter.reporter_key } },
     );
-    expect(posted).toMatchObject({ reporter_run_id: run.id, size_bytes: html.byteLength, media_type: "text/html; charset=utf-8" });
+    expect(posted).toMatchObject({
+      reporter_run_id: run.id,
+      size_bytes: html.byteLength,
+      media_type: "text/html; charset=utf-8",
+    });
     const outputs = await clientFor(null).reporterRuns.output({ reporter_run_id: run.id });
     expect(outputs.map((o) => o.content_hash)).toEqual([posted.content_hash]);
-    expect((await clientFor(null).reporters.listOutputs({ reporter_id: reporter.id })).map((o) => o.id)).toEqual([posted.id]);
+    expect(
+      (await clientFor(null).reporters.listOutputs({ reporter_id: reporter.id })).map((o) => o.id),
+    ).toEqual([posted.id]);
     const bytes = await clientFor(null).reporterOutputs.get({ output_id: posted.id });
     expect(new TextDecoder().decode(bytes)).toBe("<h1>Recap</h1>");
 
     const rotated = await userClient.reporters.rotateKey({ reporter_id: reporter.id });
     const stale = await clientFor(null)
-      .reporterOutputs.post({ reporter_run_id: run.id, name: "late.html", type: "html", body: html }, { headers: { "X-Reporter-Key": reporter.reporter_key } })
+      .reporterOutputs.post(
+        { reporter_run_id: run.id, name: "late.html", type: "html", body: html },
+        { headers: { "X-Reporter-Key": reporter.reporter_key } },
+      )
       .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(AuthenticationError);
     expect(rotated.reporter_key).not.toBe(reporter.reporter_key);
-    const invalid = await clientFor(null).reporterRuns.output({ reporter_run_id: "rrun_bad" }).catch((e: unknown) => e);
-    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual(["path", "reporter_run_id"]);
+    const invalid = await clientFor(null)
+      .reporterRuns.output({ reporter_run_id: "rrun_bad" })
+      .catch((e: unknown) => e);
+    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual([
+      "path",
+      "reporter_run_id",
+    ]);
   });
 });
 
@@ -520,61 +935,153 @@ describe("forums, wikis and player profiles", () => {
   it("posts, comments and votes; edits a wiki page and meets the edit conflict; reads and sets a player's profile", async () => {
     const forums = await userClient.forums.list();
     expect(forums[0]?.slug).toBe("general");
-    const post = await userClient.posts.create({ body: { forum: "general", title: "SDK post", body: "Hello *forum*", idempotency_key: "sdk-post-1" } });
-    expect((await userClient.posts.create({ body: { forum: "general", title: "SDK post", body: "Hello *forum*", idempotency_key: "sdk-post-1" } })).id).toBe(post.id);
-    expect((await userClient.forums.posts({ slug: "general", sort: "new" })).entries.map((p) => p.id)).toContain(post.id);
-    expect((await userClient.forums.search({ slug: "general", q: "sdk post" })).entries.map((p) => p.id)).toEqual([post.id]);
-    expect(await userClient.posts.markdown({ post_id: post.id })).toBe("# SDK post\n\nHello *forum*\n");
+    const post = await userClient.posts.create({
+      body: {
+        forum: "general",
+        title: "SDK post",
+        body: "Hello *forum*",
+        idempotency_key: "sdk-post-1",
+      },
+    });
+    expect(
+      (
+        await userClient.posts.create({
+          body: {
+            forum: "general",
+            title: "SDK post",
+            body: "Hello *forum*",
+            idempotency_key: "sdk-post-1",
+          },
+        })
+      ).id,
+    ).toBe(post.id);
+    expect(
+      (await userClient.forums.posts({ slug: "general", sort: "new" })).entries.map((p) => p.id),
+    ).toContain(post.id);
+    expect(
+      (await userClient.forums.search({ slug: "general", q: "sdk post" })).entries.map((p) => p.id),
+    ).toEqual([post.id]);
+    expect(await userClient.posts.markdown({ post_id: post.id })).toBe(
+      "# SDK post\n\nHello *forum*\n",
+    );
     expect((await admin.posts.vote({ post_id: post.id, body: { value: 1 } })).score).toBe(1);
-    expect((await userClient.posts.update({ post_id: post.id, body: { title: "SDK post, edited" } })).edited).toBe(true);
+    expect(
+      (await userClient.posts.update({ post_id: post.id, body: { title: "SDK post, edited" } }))
+        .edited,
+    ).toBe(true);
     const comment = await admin.comments.create({ post_id: post.id, body: { body: "Welcome" } });
-    expect((await userClient.comments.vote({ post_id: post.id, comment_id: comment.id, body: { value: -1 } })).score).toBe(-1);
-    const denied = await userClient.comments.update({ post_id: post.id, comment_id: comment.id, body: { body: "not mine" } }).catch((e: unknown) => e);
+    expect(
+      (
+        await userClient.comments.vote({
+          post_id: post.id,
+          comment_id: comment.id,
+          body: { value: -1 },
+        })
+      ).score,
+    ).toBe(-1);
+    const denied = await userClient.comments
+      .update({ post_id: post.id, comment_id: comment.id, body: { body: "not mine" } })
+      .catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(PermissionDeniedError);
-    expect((await admin.comments.update({ post_id: post.id, comment_id: comment.id, body: { body: "Welcome!" } })).body).toBe("Welcome!");
-    expect((await userClient.posts.get({ post_id: post.id })).comments.map((c) => c.id)).toEqual([comment.id]);
-    expect(await admin.comments.delete({ post_id: post.id, comment_id: comment.id })).toEqual({ id: comment.id, deleted: true });
-    expect(await userClient.posts.delete({ post_id: post.id })).toEqual({ id: post.id, deleted: true });
+    expect(
+      (
+        await admin.comments.update({
+          post_id: post.id,
+          comment_id: comment.id,
+          body: { body: "Welcome!" },
+        })
+      ).body,
+    ).toBe("Welcome!");
+    expect((await userClient.posts.get({ post_id: post.id })).comments.map((c) => c.id)).toEqual([
+      comment.id,
+    ]);
+    expect(await admin.comments.delete({ post_id: post.id, comment_id: comment.id })).toEqual({
+      id: comment.id,
+      deleted: true,
+    });
+    expect(await userClient.posts.delete({ post_id: post.id })).toEqual({
+      id: post.id,
+      deleted: true,
+    });
 
     const wiki = (await userClient.wikis.list())[0];
     if (!wiki) throw new Error("no wiki: a coworld was uploaded above, so there should be one");
-    const page = await userClient.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "first", base_revision_id: null } });
-    await admin.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "second", base_revision_id: page.revision_id } });
-    const stale = await userClient.wikis.replacePage({ slug: wiki.slug, page: "SDK", body: { body: "third", base_revision_id: page.revision_id } }).catch((e: unknown) => e);
+    const page = await userClient.wikis.replacePage({
+      slug: wiki.slug,
+      page: "SDK",
+      body: { body: "first", base_revision_id: null },
+    });
+    await admin.wikis.replacePage({
+      slug: wiki.slug,
+      page: "SDK",
+      body: { body: "second", base_revision_id: page.revision_id },
+    });
+    const stale = await userClient.wikis
+      .replacePage({
+        slug: wiki.slug,
+        page: "SDK",
+        body: { body: "third", base_revision_id: page.revision_id },
+      })
+      .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ConflictError);
     expect(stale instanceof ConflictError && stale.errorType).toBe("wiki_edit_conflict");
     expect((await userClient.wikis.getPage({ slug: wiki.slug, page: "SDK" })).body).toBe("second");
-    expect((await userClient.wikis.revisions({ page_id: page.id })).map((r) => r.body)).toEqual(["second", "first"]);
-    expect((await userClient.wikis.search({ slug: wiki.slug, q: "SECOND" })).map((h) => h.page)).toEqual(["SDK"]);
+    expect((await userClient.wikis.revisions({ page_id: page.id })).map((r) => r.body)).toEqual([
+      "second",
+      "first",
+    ]);
+    expect(
+      (await userClient.wikis.search({ slug: wiki.slug, q: "SECOND" })).map((h) => h.page),
+    ).toEqual(["SDK"]);
 
     const player = await userClient.players.create({ body: { name: "profiled" } });
-    expect((await userClient.players.updateProfile({ player_id: player.id, body: { display_name: "Profiled One" } })).display_name).toBe("Profiled One");
-    expect((await clientFor(null).players.profile({ player_id: player.id })).display_name).toBe("Profiled One");
+    expect(
+      (
+        await userClient.players.updateProfile({
+          player_id: player.id,
+          body: { display_name: "Profiled One" },
+        })
+      ).display_name,
+    ).toBe("Profiled One");
+    expect((await clientFor(null).players.profile({ player_id: player.id })).display_name).toBe(
+      "Profiled One",
+    );
   });
 });
 
 describe("errors from the real server", () => {
   it("400 BadRequestError for a request the HTTP layer cannot read", async () => {
-    const error = await clientFor(null, { baseUrl: `${server.url}/%zz` }).whoami().catch((e: unknown) => e);
+    const error = await clientFor(null, { baseUrl: `${server.url}/%zz` })
+      .whoami()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
   });
 
   it("401, 403, 404, 422 with their bodies", async () => {
-    const bad = await clientFor("not-a-token").tokens.list().catch((e: unknown) => e);
+    const bad = await clientFor("not-a-token")
+      .tokens.list()
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(AuthenticationError);
     expect(bad instanceof AuthenticationError && bad.errorType).toBe("unauthorized");
     expect(bad instanceof AuthenticationError && bad.requestId).toMatch(/./);
 
-    const denied = await userClient.games.create({ body: { name: "Nope" } }).catch((e: unknown) => e);
+    const denied = await userClient.games
+      .create({ body: { name: "Nope" } })
+      .catch((e: unknown) => e);
     expect(denied).toBeInstanceOf(PermissionDeniedError);
 
-    const missing = await admin.leagues.get({ league_id: "league_00000000-0000-4000-8000-00000000dead" }).catch((e: unknown) => e);
+    const missing = await admin.leagues
+      .get({ league_id: "league_00000000-0000-4000-8000-00000000dead" })
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing instanceof NotFoundError && missing.errorType).toBe("not_found");
 
     const invalid = await admin.leagues.get({ league_id: "nope" }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(UnprocessableEntityError);
-    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual(["path", "league_id"]);
+    expect(isUnprocessableEntityError(invalid) && invalid.errors[0]?.loc).toEqual([
+      "path",
+      "league_id",
+    ]);
   });
 
   it("5xx InternalServerError after retrying: readiness answers 503 when its store is gone", async () => {
@@ -582,7 +1089,13 @@ describe("errors from the real server", () => {
     try {
       await broken.testStore.store.close();
       const events: RetryEvent[] = [];
-      const error = await createClient({ env: {}, useSavedCredentials: false, baseUrl: broken.url, retries: { maxRetries: 1, backoffBaseMs: 10 }, onRetry: (e) => void events.push(e) })
+      const error = await createClient({
+        env: {},
+        useSavedCredentials: false,
+        baseUrl: broken.url,
+        retries: { maxRetries: 1, backoffBaseMs: 10 },
+        onRetry: (e) => void events.push(e),
+      })
         .service.ready()
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InternalServerError);
@@ -596,7 +1109,9 @@ describe("errors from the real server", () => {
   it("APITimeoutError and APIConnectionError", async () => {
     const slow = await startTestServer();
     try {
-      await expect(clientFor(slow.adminToken, { baseUrl: slow.url, timeout: 1, retries: 0 }).leagues.list()).rejects.toBeInstanceOf(APITimeoutError);
+      await expect(
+        clientFor(slow.adminToken, { baseUrl: slow.url, timeout: 1, retries: 0 }).leagues.list(),
+      ).rejects.toBeInstanceOf(APITimeoutError);
     } finally {
       // A try aborted within 1 ms can leave a connection that never sent a request, which
       // the server's close() waits for (reported to the server's owner); end it here.
@@ -606,16 +1121,26 @@ describe("errors from the real server", () => {
     const gone = await startTestServer();
     const url = gone.url;
     await gone.close();
-    await expect(clientFor(null, { baseUrl: url, retries: 0 }).whoami()).rejects.toBeInstanceOf(APIConnectionError);
+    await expect(clientFor(null, { baseUrl: url, retries: 0 }).whoami()).rejects.toBeInstanceOf(
+      APIConnectionError,
+    );
   });
 });
 
 describe("shared budgets of the real server", () => {
   it("paces a 429 by Retry-After and then succeeds; without retries it is a RateLimitError with the budget", async () => {
     // 60 requests a minute: a burst of 60, then one credit a second.
-    const limited = await startTestServer({ env: { GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 60 }) } });
+    const limited = await startTestServer({
+      env: { GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 60 }) },
+    });
     try {
-      const c = createClient({ env: {}, useSavedCredentials: false, baseUrl: limited.url, token: limited.adminToken, retries: 0 });
+      const c = createClient({
+        env: {},
+        useSavedCredentials: false,
+        baseUrl: limited.url,
+        token: limited.adminToken,
+        retries: 0,
+      });
       await Promise.all(Array.from({ length: 60 }, () => c.whoami()));
       expect(c.lastBudget?.buckets.requestsMinute?.limit).toBe(60);
       const error = await c.whoami().catch((e: unknown) => e);
@@ -627,11 +1152,20 @@ describe("shared budgets of the real server", () => {
       expect(error.budget?.buckets.requestsMinute?.remaining).toBe(0);
 
       const events: RetryEvent[] = [];
-      const paced = createClient({ env: {}, useSavedCredentials: false, baseUrl: limited.url, token: limited.adminToken, retries: { maxJitterMs: 200 }, onRetry: (e) => void events.push(e) });
+      const paced = createClient({
+        env: {},
+        useSavedCredentials: false,
+        baseUrl: limited.url,
+        token: limited.adminToken,
+        retries: { maxJitterMs: 200 },
+        onRetry: (e) => void events.push(e),
+      });
       const started = performance.now();
       expect((await paced.whoami()).is_admin).toBe(true);
       expect(events[0]?.reason).toBe("shared_budget");
-      expect(performance.now() - started).toBeGreaterThanOrEqual((error.retryAfterSeconds ?? 1) * 1000 - 50);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(
+        (error.retryAfterSeconds ?? 1) * 1000 - 50,
+      );
       expect(paced.lastBudget?.outcome).toBe("allowed");
     } finally {
       await limited.close();

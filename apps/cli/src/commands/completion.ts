@@ -1,6 +1,7 @@
 // gauntlet completion bash|zsh|fish: a completion script built from the command tree itself,
 // so a new command group completes without touching this file.
 import type { Command } from "commander";
+
 import { CliError, EXIT } from "../exit-codes.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -11,7 +12,10 @@ interface Tree {
 }
 
 function walk(command: Command, path: string[], out: Tree[]): void {
-  const words = [...command.commands.map((c) => c.name()), ...command.options.map((o) => o.long ?? "").filter(Boolean)];
+  const words = [
+    ...command.commands.map((c) => c.name()),
+    ...command.options.map((o) => o.long ?? "").filter(Boolean),
+  ];
   out.push({ path: path.join(" "), words });
   for (const sub of command.commands) walk(sub, [...path, sub.name()], out);
 }
@@ -26,7 +30,10 @@ _gauntlet() {
     w="\${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "$path\${path:+ }$w" in
-${trees.map((t) => `      "${t.path}") ;;`).filter((l) => !l.includes('"")')).join("\n")}
+${trees
+  .map((t) => `      "${t.path}") ;;`)
+  .filter((l) => !l.includes('"")'))
+  .join("\n")}
       *) continue ;;
     esac
     path="$path\${path:+ }$w"
@@ -49,12 +56,20 @@ ${bash(trees)}`;
 }
 
 function fish(trees: Tree[]): string {
-  const lines = ["# gauntlet completion for fish: gauntlet completion fish | source", "complete -c gauntlet -f"];
+  const lines = [
+    "# gauntlet completion for fish: gauntlet completion fish | source",
+    "complete -c gauntlet -f",
+  ];
   for (const t of trees) {
     const parts = t.path ? t.path.split(" ") : [];
-    const condition = parts.length === 0 ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${parts[parts.length - 1] ?? ""}`;
-    for (const w of t.words.filter((x) => !x.startsWith("-"))) lines.push(`complete -c gauntlet -n '${condition}' -a '${w}'`);
-    for (const w of t.words.filter((x) => x.startsWith("--"))) lines.push(`complete -c gauntlet -n '${condition}' -l '${w.slice(2)}'`);
+    const condition =
+      parts.length === 0
+        ? "__fish_use_subcommand"
+        : `__fish_seen_subcommand_from ${parts[parts.length - 1] ?? ""}`;
+    for (const w of t.words.filter((x) => !x.startsWith("-")))
+      lines.push(`complete -c gauntlet -n '${condition}' -a '${w}'`);
+    for (const w of t.words.filter((x) => x.startsWith("--")))
+      lines.push(`complete -c gauntlet -n '${condition}' -l '${w.slice(2)}'`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -65,12 +80,26 @@ export const completion: CommandGroup = {
       .command("completion")
       .description("Print a shell completion script (bash, zsh or fish)")
       .argument("<shell>", "bash, zsh or fish")
-      .addHelpText("after", "\nExamples:\n  $ echo 'eval \"$(gauntlet completion bash)\"' >> ~/.bashrc\n  $ gauntlet completion fish > ~/.config/fish/completions/gauntlet.fish")
+      .addHelpText(
+        "after",
+        "\nExamples:\n  $ echo 'eval \"$(gauntlet completion bash)\"' >> ~/.bashrc\n  $ gauntlet completion fish > ~/.config/fish/completions/gauntlet.fish",
+      )
       .action((shell: string) => {
         const trees: Tree[] = [];
         walk(program, [], trees);
-        const script = shell === "bash" ? bash(trees) : shell === "zsh" ? zsh(trees) : shell === "fish" ? fish(trees) : null;
-        if (script === null) throw new CliError(`SHELL: '${shell}' is not supported (expected bash, zsh or fish)`, EXIT.usage);
+        const script =
+          shell === "bash"
+            ? bash(trees)
+            : shell === "zsh"
+              ? zsh(trees)
+              : shell === "fish"
+                ? fish(trees)
+                : null;
+        if (script === null)
+          throw new CliError(
+            `SHELL: '${shell}' is not supported (expected bash, zsh or fish)`,
+            EXIT.usage,
+          );
         process.stdout.write(script);
       });
   },

@@ -1,7 +1,9 @@
 // gauntlet coworld upload DIR|list|show|certify [--wait]|secret put|list|delete
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import type { Command } from "commander";
+
 import { checkId, clientOf, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { note, printFields, printJson, printTable, shortTime } from "../output.ts";
@@ -21,7 +23,8 @@ function readManifest(dir: string): Record<string, unknown> {
   }
   try {
     const json: unknown = JSON.parse(text);
-    if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error("not an object");
+    if (typeof json !== "object" || json === null || Array.isArray(json))
+      throw new Error("not an object");
     return json as Record<string, unknown>;
   } catch {
     throw new CliError(`${path}: not a JSON object`, EXIT.usage);
@@ -29,7 +32,11 @@ function readManifest(dir: string): Record<string, unknown> {
 }
 
 async function readSecretValue(): Promise<Uint8Array> {
-  if (process.stdin.isTTY) throw new CliError("the secret's value is read from standard input: gauntlet coworld secret put NAME SECRET < value.txt", EXIT.usage);
+  if (process.stdin.isTTY)
+    throw new CliError(
+      "the secret's value is read from standard input: gauntlet coworld secret put NAME SECRET < value.txt",
+      EXIT.usage,
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return new Uint8Array(Buffer.concat(chunks));
@@ -37,7 +44,9 @@ async function readSecretValue(): Promise<Uint8Array> {
 
 export const coworld: CommandGroup = {
   register(program) {
-    const group = program.command("coworld").description("Coworlds: the packaged games episodes run in");
+    const group = program
+      .command("coworld")
+      .description("Coworlds: the packaged games episodes run in");
 
     group
       .command("upload")
@@ -47,12 +56,17 @@ export const coworld: CommandGroup = {
         const manifest = readManifest(dir);
         const bundle = await packDirectory(dir, "DIR");
         const client = await clientOf(cmd);
-        const created = await withSpinner(`uploading ${megabytes(bundle.byteLength)}`, async (spinner) => {
-          const { upload_id } = await client.coworlds.uploadBundle({ body: bundle });
-          spinner.text("registering the coworld");
-          // The manifest is checked by the server against the contract; its errors name the field.
-          return client.coworlds.upload({ body: { manifest: manifest as never, bundle_upload_id: upload_id } });
-        });
+        const created = await withSpinner(
+          `uploading ${megabytes(bundle.byteLength)}`,
+          async (spinner) => {
+            const { upload_id } = await client.coworlds.uploadBundle({ body: bundle });
+            spinner.text("registering the coworld");
+            // The manifest is checked by the server against the contract; its errors name the field.
+            return client.coworlds.upload({
+              body: { manifest: manifest as never, bundle_upload_id: upload_id },
+            });
+          },
+        );
         if (wantsJson(cmd)) return printJson(created);
         note(`uploaded coworld ${created.name} ${created.version} (${created.id})`);
       });
@@ -64,9 +78,22 @@ export const coworld: CommandGroup = {
       .option("--canonical", "only the canonical version of each")
       .action(async (opts: { name?: string; canonical?: boolean }, cmd: Command) => {
         const client = await clientOf(cmd);
-        const list = await client.coworlds.list({ ...(opts.name ? { name: opts.name } : {}), ...(opts.canonical ? { canonical_only: true } : {}) });
+        const list = await client.coworlds.list({
+          ...(opts.name ? { name: opts.name } : {}),
+          ...(opts.canonical ? { canonical_only: true } : {}),
+        });
         if (wantsJson(cmd)) return printJson(list);
-        printTable(["id", "name", "version", "canonical", "created"], list.map((c) => [c.id, c.name, c.version, c.canonical ? "yes" : "no", shortTime(c.created_at)]), "no coworlds");
+        printTable(
+          ["id", "name", "version", "canonical", "created"],
+          list.map((c) => [
+            c.id,
+            c.name,
+            c.version,
+            c.canonical ? "yes" : "no",
+            shortTime(c.created_at),
+          ]),
+          "no coworlds",
+        );
       });
 
     group
@@ -109,8 +136,17 @@ export const coworld: CommandGroup = {
           });
         }
         if (wantsJson(cmd)) printJson(cert);
-        else printFields(Object.entries(cert).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : (v as string | number | boolean | null)]));
-        if (opts.wait && cert.state !== "certified") throw new CliError(`certification of ${coworld_id} ended ${cert.state}`, EXIT.failure);
+        else
+          printFields(
+            Object.entries(cert).map(([k, v]) => [
+              k,
+              typeof v === "object" && v !== null
+                ? JSON.stringify(v)
+                : (v as string | number | boolean | null),
+            ]),
+          );
+        if (opts.wait && cert.state !== "certified")
+          throw new CliError(`certification of ${coworld_id} ended ${cert.state}`, EXIT.failure);
       });
 
     const secret = group.command("secret").description("Secrets handed to a coworld's episodes");
@@ -122,7 +158,11 @@ export const coworld: CommandGroup = {
       .action(async (name: string, secretName: string, _opts: unknown, cmd: Command) => {
         const value = await readSecretValue();
         const client = await clientOf(cmd);
-        const saved = await client.coworldSecrets.put({ coworld_name: name, secret_name: secretName, body: value });
+        const saved = await client.coworldSecrets.put({
+          coworld_name: name,
+          secret_name: secretName,
+          body: value,
+        });
         if (wantsJson(cmd)) return printJson(saved);
         note(`saved secret ${saved.secret_name} for ${name} (${saved.size_bytes} bytes)`);
       });
@@ -134,7 +174,11 @@ export const coworld: CommandGroup = {
         const client = await clientOf(cmd);
         const list = await client.coworldSecrets.list({ coworld_name: name });
         if (wantsJson(cmd)) return printJson(list);
-        printTable(["secret", "bytes"], list.map((s) => [s.secret_name, s.size_bytes]), "no secrets");
+        printTable(
+          ["secret", "bytes"],
+          list.map((s) => [s.secret_name, s.size_bytes]),
+          "no secrets",
+        );
       });
     secret
       .command("delete")
@@ -143,7 +187,10 @@ export const coworld: CommandGroup = {
       .argument("<secret>", "the secret's name")
       .action(async (name: string, secretName: string, _opts: unknown, cmd: Command) => {
         const client = await clientOf(cmd);
-        const deleted = await client.coworldSecrets.delete({ coworld_name: name, secret_name: secretName });
+        const deleted = await client.coworldSecrets.delete({
+          coworld_name: name,
+          secret_name: secretName,
+        });
         if (wantsJson(cmd)) return printJson(deleted);
         note(`deleted secret ${deleted.secret_name} of ${name}`);
       });

@@ -1,5 +1,6 @@
 // gauntlet division list --league L
 import type { Command } from "commander";
+
 import { checkId, clientOf, wantsJson } from "../context.ts";
 import { printJson, printTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
@@ -15,9 +16,16 @@ export const division: CommandGroup = {
       .action(async (opts: { league: string; archived?: boolean }, cmd: Command) => {
         const league_id = await checkId("league", opts.league, "--league");
         const client = await clientOf(cmd);
-        const divisions = await client.divisions.list({ league_id, ...(opts.archived ? { include_archived: true } : {}) });
+        const divisions = await client.divisions.list({
+          league_id,
+          ...(opts.archived ? { include_archived: true } : {}),
+        });
         if (wantsJson(cmd)) return printJson(divisions);
-        printTable(["id", "name", "level", "type"], divisions.map((d) => [d.id, d.name, d.level, d.type]), "no divisions");
+        printTable(
+          ["id", "name", "level", "type"],
+          divisions.map((d) => [d.id, d.name, d.level, d.type]),
+          "no divisions",
+        );
       });
   },
 };

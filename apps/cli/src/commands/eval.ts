@@ -1,8 +1,14 @@
 // gauntlet eval create|list|get|episodes|cancel: hosted evaluations (experience requests), a
 // roster played over N episodes by the same runners as league rounds.
-import type { CreateExperienceRequest, ExperienceRequestDetail, ExperienceRequestRow } from "@gauntlet/core";
-import type { Gauntlet } from "@gauntlet/sdk";
 import type { Command } from "commander";
+
+import type {
+  CreateExperienceRequest,
+  ExperienceRequestDetail,
+  ExperienceRequestRow,
+} from "@gauntlet/core";
+import type { Gauntlet } from "@gauntlet/sdk";
+
 import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { note, printFields, printJson, printTable, shortTime } from "../output.ts";
@@ -31,16 +37,24 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** The `target` of the request: ids pass as ids, anything else is a league or division name. */
 async function targetOf(opts: CreateOptions): Promise<CreateExperienceRequest["target"]> {
   const given = [opts.coworld, opts.league, opts.division].filter((v) => v !== undefined);
-  if (given.length === 0) throw new CliError("give where to play: --coworld, --league or --division", EXIT.usage);
-  if (opts.coworld !== undefined && given.length > 1) throw new CliError("--coworld plays on the coworld alone: not with --league or --division", EXIT.usage);
+  if (given.length === 0)
+    throw new CliError("give where to play: --coworld, --league or --division", EXIT.usage);
+  if (opts.coworld !== undefined && given.length > 1)
+    throw new CliError(
+      "--coworld plays on the coworld alone: not with --league or --division",
+      EXIT.usage,
+    );
   const target: NonNullable<CreateExperienceRequest["target"]> = {};
-  if (opts.coworld !== undefined) target.coworld_id = await checkId("coworld", opts.coworld, "--coworld");
+  if (opts.coworld !== undefined)
+    target.coworld_id = await checkId("coworld", opts.coworld, "--coworld");
   if (opts.league !== undefined) {
-    if (opts.league.startsWith("league_")) target.league_id = await checkId("league", opts.league, "--league");
+    if (opts.league.startsWith("league_"))
+      target.league_id = await checkId("league", opts.league, "--league");
     else target.league_name = opts.league;
   }
   if (opts.division !== undefined) {
-    if (opts.division.startsWith("div_")) target.division_id = await checkId("division", opts.division, "--division");
+    if (opts.division.startsWith("div_"))
+      target.division_id = await checkId("division", opts.division, "--division");
     else target.division_name = opts.division;
   }
   if (opts.variant !== undefined) target.variant_id = opts.variant;
@@ -53,11 +67,13 @@ function rosterOf(opts: CreateOptions): CreateExperienceRequest["roster"] {
     ...opts.top.map((n) => ({ player: { top_n: parsePositiveInt(n, "--top") } })),
     ...(opts.random ? [{ player: { random: true } }] : []),
   ];
-  if (roster.length === 0) throw new CliError("give the roster: --policy (repeatable), --top N or --random", EXIT.usage);
+  if (roster.length === 0)
+    throw new CliError("give the roster: --policy (repeatable), --top N or --random", EXIT.usage);
   return roster;
 }
 
-const progressOf = (r: ExperienceRequestRow) => `${r.completed_count + r.failed_count + r.cancelled_count}/${r.episode_count}`;
+const progressOf = (r: ExperienceRequestRow) =>
+  `${r.completed_count + r.failed_count + r.cancelled_count}/${r.episode_count}`;
 
 function printRequest(r: ExperienceRequestDetail): void {
   printFields([
@@ -67,7 +83,10 @@ function printRequest(r: ExperienceRequestDetail): void {
     ["variant", r.variant_id],
     ["league", r.league_id],
     ["division", r.division_id],
-    ["episodes", `${r.episode_count}: ${r.completed_count} completed, ${r.running_count} running, ${r.pending_count + r.submitted_count} queued, ${r.failed_count} failed, ${r.cancelled_count} cancelled`],
+    [
+      "episodes",
+      `${r.episode_count}: ${r.completed_count} completed, ${r.running_count} running, ${r.pending_count + r.submitted_count} queued, ${r.failed_count} failed, ${r.cancelled_count} cancelled`,
+    ],
     ["notes", r.notes],
     ["error", r.error],
     ["created", shortTime(r.created_at)],
@@ -76,14 +95,27 @@ function printRequest(r: ExperienceRequestDetail): void {
 }
 
 function printEpisodes(episodes: ExperienceRequestDetail["episodes"]): void {
-  printTable(["episode", "status", "scores", "created"], episodes.map((e) => [e.id, e.status, e.scores.map((s) => s.score).join(" "), shortTime(e.created_at)]), "no episodes");
+  printTable(
+    ["episode", "status", "scores", "created"],
+    episodes.map((e) => [
+      e.id,
+      e.status,
+      e.scores.map((s) => s.score).join(" "),
+      shortTime(e.created_at),
+    ]),
+    "no episodes",
+  );
 }
 
 /**
  * Reads the request until it has ended: again on each of its live events
  * (`experience-request:{id}`), and every POLL_MS in case the socket cannot be had.
  */
-async function waitForEnd(client: Gauntlet, id: string, onProgress: (r: ExperienceRequestDetail) => void): Promise<ExperienceRequestDetail> {
+async function waitForEnd(
+  client: Gauntlet,
+  id: string,
+  onProgress: (r: ExperienceRequestDetail) => void,
+): Promise<ExperienceRequestDetail> {
   let last = await client.experienceRequests.get({ experience_request_id: id });
   if (ENDED.has(last.status)) return last;
   const info = await client.events.info().catch(() => null);
@@ -99,7 +131,8 @@ async function waitForEnd(client: Gauntlet, id: string, onProgress: (r: Experien
       client.experienceRequests.get({ experience_request_id: id }).then(
         (current) => {
           reading = false;
-          if (current.status !== last.status || progressOf(current) !== progressOf(last)) onProgress(current);
+          if (current.status !== last.status || progressOf(current) !== progressOf(last))
+            onProgress(current);
           last = current;
           if (ENDED.has(current.status)) finish();
           else if (again) {
@@ -153,11 +186,24 @@ Examples:
       .command("create")
       .description("Start an evaluation: the roster's episodes are queued at once")
       .option("--coworld <coworld>", "play on this coworld (cow_…)")
-      .option("--league <league>", "play on this league's game, with its members for --top/--random (id or name)")
+      .option(
+        "--league <league>",
+        "play on this league's game, with its members for --top/--random (id or name)",
+      )
       .option("--division <division>", "as --league, with this division's standings (id or name)")
       .option("--variant <variant>", "the coworld's variant")
-      .option("--policy <ref>", "a seat for this policy: a version id, name (newest version) or name:vN; repeatable", collect, [])
-      .option("--top <n>", "a seat for one of the division's N best champions, drawn per episode; repeatable", collect, [])
+      .option(
+        "--policy <ref>",
+        "a seat for this policy: a version id, name (newest version) or name:vN; repeatable",
+        collect,
+        [],
+      )
+      .option(
+        "--top <n>",
+        "a seat for one of the division's N best champions, drawn per episode; repeatable",
+        collect,
+        [],
+      )
       .option("--random", "a seat for a random competing champion, drawn per episode")
       .option("--episodes <n>", "how many episodes (1–100)", "10")
       .option("--notes <text>", "a note kept with the request")
@@ -187,7 +233,13 @@ Examples:
           printRequest(created);
           return;
         }
-        if (!json) note(dim(`${created.id}: ${created.episode_count} episodes queued; waiting for them (Ctrl-C stops waiting, the evaluation goes on)`, process.stderr));
+        if (!json)
+          note(
+            dim(
+              `${created.id}: ${created.episode_count} episodes queued; waiting for them (Ctrl-C stops waiting, the evaluation goes on)`,
+              process.stderr,
+            ),
+          );
         const ended = await waitForEnd(client, created.id, (r) => {
           if (!json) note(`${r.id}: ${r.status}, ${progressOf(r)} episodes settled`);
         });
@@ -196,7 +248,11 @@ Examples:
           printRequest(ended);
           printEpisodes(ended.episodes);
         }
-        if (ended.status !== "completed") throw new CliError(`evaluation ${ended.id} ended ${ended.status}${ended.error ? `: ${ended.error}` : ""}`, EXIT.failure);
+        if (ended.status !== "completed")
+          throw new CliError(
+            `evaluation ${ended.id} ended ${ended.status}${ended.error ? `: ${ended.error}` : ""}`,
+            EXIT.failure,
+          );
       });
 
     group
@@ -207,12 +263,36 @@ Examples:
       .option("--offset <n>", "skip this many", "0")
       .action(async (opts: { mine?: boolean; limit: string; offset: string }, cmd: Command) => {
         const offset = Number(opts.offset);
-        if (!Number.isInteger(offset) || offset < 0) throw new CliError(`--offset: expected 0 or a positive whole number, got '${opts.offset}'`, EXIT.usage);
+        if (!Number.isInteger(offset) || offset < 0)
+          throw new CliError(
+            `--offset: expected 0 or a positive whole number, got '${opts.offset}'`,
+            EXIT.usage,
+          );
         const client = await clientOf(cmd);
-        const page = await client.experienceRequests.list({ limit: parsePositiveInt(opts.limit, "--limit"), offset, ...(opts.mine ? { mine: true } : {}) });
+        const page = await client.experienceRequests.list({
+          limit: parsePositiveInt(opts.limit, "--limit"),
+          offset,
+          ...(opts.mine ? { mine: true } : {}),
+        });
         if (wantsJson(cmd)) return printJson(page);
-        printTable(["id", "status", "coworld", "settled", "created"], page.entries.map((r) => [r.id, r.status, r.coworld_name, progressOf(r), shortTime(r.created_at)]), "no evaluations");
-        if (page.total_count > page.offset + page.entries.length) note(dim(`${page.total_count} in all: --offset ${page.offset + page.entries.length} for more`, process.stderr));
+        printTable(
+          ["id", "status", "coworld", "settled", "created"],
+          page.entries.map((r) => [
+            r.id,
+            r.status,
+            r.coworld_name,
+            progressOf(r),
+            shortTime(r.created_at),
+          ]),
+          "no evaluations",
+        );
+        if (page.total_count > page.offset + page.entries.length)
+          note(
+            dim(
+              `${page.total_count} in all: --offset ${page.offset + page.entries.length} for more`,
+              process.stderr,
+            ),
+          );
       });
 
     group

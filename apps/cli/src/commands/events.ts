@@ -1,5 +1,6 @@
 // gauntlet events --league L [--limit N] [--follow]: the league's feed, then live events.
 import type { Command } from "commander";
+
 import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { note, printJson, printTable, shortTime } from "../output.ts";
 import { dim } from "../terminal.ts";
@@ -13,7 +14,10 @@ export const events: CommandGroup = {
       .requiredOption("--league <league>", "league id (league_…)")
       .option("--limit <n>", "how many recent events", "20")
       .option("--follow", "stay connected and print live events as they happen (Ctrl-C to stop)")
-      .addHelpText("after", "\nWith --json and --follow, live events are printed one JSON object a line after the feed.")
+      .addHelpText(
+        "after",
+        "\nWith --json and --follow, live events are printed one JSON object a line after the feed.",
+      )
       .action(async (opts: { league: string; limit: string; follow?: boolean }, cmd: Command) => {
         const league_id = await checkId("league", opts.league, "--league");
         const limit = parsePositiveInt(opts.limit, "--limit");
@@ -21,16 +25,25 @@ export const events: CommandGroup = {
         const feed = await client.competitionEvents.list({ league_id, limit });
         const json = wantsJson(cmd);
         if (json) printJson(feed);
-        else printTable(["time", "event", "headline"], feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]), "no events yet");
+        else
+          printTable(
+            ["time", "event", "headline"],
+            feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]),
+            "no events yet",
+          );
         if (!opts.follow) return;
         const info = await client.events.info();
-        if (!json) note(dim(`following live events of ${league_id} (Ctrl-C to stop)`, process.stderr));
+        if (!json)
+          note(dim(`following live events of ${league_id} (Ctrl-C to stop)`, process.stderr));
         await new Promise<void>((resolve, reject) => {
           const sub = client.events.subscribe([`league:${league_id}`], {
             sinceSeq: info.last_seq,
             onEvent: (e) => {
               if (json) process.stdout.write(`${JSON.stringify(e)}\n`);
-              else process.stdout.write(`${shortTime(new Date().toISOString())}  ${e.type}  ${e.topic}\n`);
+              else
+                process.stdout.write(
+                  `${shortTime(new Date().toISOString())}  ${e.type}  ${e.topic}\n`,
+                );
             },
             onError: (error) => {
               // A refused subscription ends the command; a notice or a dropped connection does not (the SDK reconnects).

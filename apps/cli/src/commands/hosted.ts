@@ -1,8 +1,10 @@
 // gauntlet hosted create|list|get|join|end|replay: games hosted live, whose slots people (in the
 // browser) and programs (over the coworld's player protocol) join, and replays opened in the
 // coworld's replay viewer. The hosted service's `coworld hosted-game` commands, here.
-import type { HostedGameSession } from "@gauntlet/core";
 import type { Command } from "commander";
+
+import type { HostedGameSession } from "@gauntlet/core";
+
 import { checkId, clientOf, parseJsonObject, parsePositiveInt, wantsJson } from "../context.ts";
 import { printFields, printJson, printTable, shortTime } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
@@ -26,13 +28,21 @@ function show(cmd: Command, session: HostedGameSession): void {
   ]);
   printTable(
     ["slot", "player", "user", "policy", "joined"],
-    session.players.map((p) => [p.slot, p.label, p.user_id, p.player_name, p.joined_at ? shortTime(p.joined_at) : "open"]),
+    session.players.map((p) => [
+      p.slot,
+      p.label,
+      p.user_id,
+      p.player_name,
+      p.joined_at ? shortTime(p.joined_at) : "open",
+    ]),
   );
 }
 
 export const hosted: CommandGroup = {
   register(program) {
-    const group = program.command("hosted").description("Hosted games people and programs join live, and hosted replays");
+    const group = program
+      .command("hosted")
+      .description("Hosted games people and programs join live, and hosted replays");
 
     group
       .command("create")
@@ -40,30 +50,45 @@ export const hosted: CommandGroup = {
       .argument("<coworld>", "coworld version id (cow_…)")
       .option("--variant <id>", "the coworld's variant")
       .option("--players <n>", "how many slots (the coworld's smallest roster by default)")
-      .option("--config <json>", "game config overrides, a JSON object (e.g. a longer turn timeout for people)")
+      .option(
+        "--config <json>",
+        "game config overrides, a JSON object (e.g. a longer turn timeout for people)",
+      )
       .option("--spectators", "show who joined on the lobby page")
-      .action(async (id: string, opts: { variant?: string; players?: string; config?: string; spectators?: boolean }, cmd: Command) => {
-        const coworld_id = await checkId("coworld", id, "COWORLD");
-        const players = opts.players === undefined ? undefined : parsePositiveInt(opts.players, "--players");
-        const config = opts.config === undefined ? undefined : parseJsonObject(opts.config, "--config");
-        const created = await (await clientOf(cmd)).hostedGames.create({
-          body: {
-            coworld_id,
-            allow_spectators: opts.spectators ?? false,
-            ...(opts.variant ? { variant_id: opts.variant } : {}),
-            ...(players !== undefined ? { player_count: players } : {}),
-            ...(config ? { game_config: config } : {}),
-          },
-        });
-        if (wantsJson(cmd)) return printJson(created);
-        printFields([
-          ["session", created.session_id],
-          ["slots", created.player_count],
-          ["join", created.join_url],
-          ["lobby", created.lobby_url],
-        ]);
-        process.stderr.write(`Open the join page in a browser, or join from a program: gauntlet hosted join ${created.session_id}\n`);
-      });
+      .action(
+        async (
+          id: string,
+          opts: { variant?: string; players?: string; config?: string; spectators?: boolean },
+          cmd: Command,
+        ) => {
+          const coworld_id = await checkId("coworld", id, "COWORLD");
+          const players =
+            opts.players === undefined ? undefined : parsePositiveInt(opts.players, "--players");
+          const config =
+            opts.config === undefined ? undefined : parseJsonObject(opts.config, "--config");
+          const created = await (
+            await clientOf(cmd)
+          ).hostedGames.create({
+            body: {
+              coworld_id,
+              allow_spectators: opts.spectators ?? false,
+              ...(opts.variant ? { variant_id: opts.variant } : {}),
+              ...(players !== undefined ? { player_count: players } : {}),
+              ...(config ? { game_config: config } : {}),
+            },
+          });
+          if (wantsJson(cmd)) return printJson(created);
+          printFields([
+            ["session", created.session_id],
+            ["slots", created.player_count],
+            ["join", created.join_url],
+            ["lobby", created.lobby_url],
+          ]);
+          process.stderr.write(
+            `Open the join page in a browser, or join from a program: gauntlet hosted join ${created.session_id}\n`,
+          );
+        },
+      );
 
     group
       .command("list")
@@ -73,7 +98,13 @@ export const hosted: CommandGroup = {
         if (wantsJson(cmd)) return printJson(sessions);
         printTable(
           ["id", "status", "slots", "joined", "created"],
-          sessions.map((s) => [s.session_id, s.status, s.player_count, s.players.filter((p) => p.joined_at !== null).length, shortTime(s.created_at)]),
+          sessions.map((s) => [
+            s.session_id,
+            s.status,
+            s.player_count,
+            s.players.filter((p) => p.joined_at !== null).length,
+            shortTime(s.created_at),
+          ]),
         );
       });
 
@@ -82,19 +113,28 @@ export const hosted: CommandGroup = {
       .description("Show a session: its slots, who joined, its episode")
       .argument("<session>", "play session id (ps_…)")
       .action(async (id: string, _opts: unknown, cmd: Command) => {
-        show(cmd, await (await clientOf(cmd)).hostedGames.get({ session_id: await sessionArg(id) }));
+        show(
+          cmd,
+          await (await clientOf(cmd)).hostedGames.get({ session_id: await sessionArg(id) }),
+        );
       });
 
     group
       .command("join")
-      .description("Take a slot (yours again if you hold one): prints its player address (WebSocket)")
+      .description(
+        "Take a slot (yours again if you hold one): prints its player address (WebSocket)",
+      )
       .argument("<session>", "play session id (ps_…)")
       .action(async (id: string, _opts: unknown, cmd: Command) => {
-        const joined = await (await clientOf(cmd)).hostedGames.join({ session_id: await sessionArg(id) });
+        const joined = await (
+          await clientOf(cmd)
+        ).hostedGames.join({ session_id: await sessionArg(id) });
         if (wantsJson(cmd)) return printJson(joined);
         process.stdout.write(`${joined.player_url}\n`);
         const browser = joined.client_url ? `; in a browser: ${joined.client_url}` : "";
-        process.stderr.write(`Slot ${joined.slot} (${joined.player.label}): connect a player program to the address above${browser}\n`);
+        process.stderr.write(
+          `Slot ${joined.slot} (${joined.player.label}): connect a player program to the address above${browser}\n`,
+        );
       });
 
     group
@@ -102,7 +142,10 @@ export const hosted: CommandGroup = {
       .description("End a session now (its episode is cancelled)")
       .argument("<session>", "play session id (ps_…)")
       .action(async (id: string, _opts: unknown, cmd: Command) => {
-        show(cmd, await (await clientOf(cmd)).hostedGames.terminate({ session_id: await sessionArg(id) }));
+        show(
+          cmd,
+          await (await clientOf(cmd)).hostedGames.terminate({ session_id: await sessionArg(id) }),
+        );
       });
 
     group
@@ -113,7 +156,15 @@ export const hosted: CommandGroup = {
       .option("--episode <id>", "the episode the replay is of")
       .action(async (id: string, replayUri: string, opts: { episode?: string }, cmd: Command) => {
         const coworld_id = await checkId("coworld", id, "COWORLD");
-        const opened = await (await clientOf(cmd)).replays.createSession({ body: { coworld_id, replay_uri: replayUri, ...(opts.episode ? { episode_id: opts.episode } : {}) } });
+        const opened = await (
+          await clientOf(cmd)
+        ).replays.createSession({
+          body: {
+            coworld_id,
+            replay_uri: replayUri,
+            ...(opts.episode ? { episode_id: opts.episode } : {}),
+          },
+        });
         if (wantsJson(cmd)) return printJson(opened);
         process.stdout.write(`${opened.viewer_url}\n`);
       });

@@ -1,26 +1,48 @@
 // Every command group, in the order `gauntlet --help` lists them. A new group of the
 // service is one file in this folder exporting a CommandGroup, added to this list.
-import type { CommandGroup } from "./group.ts";
 import { auth } from "./auth.ts";
-import { league } from "./league.ts";
-import { division } from "./division.ts";
 import { campaign } from "./campaign.ts";
-import { tournament } from "./tournament.ts";
-import { leaderboard } from "./leaderboard.ts";
-import { round } from "./round.ts";
-import { events } from "./events.ts";
+import { completion } from "./completion.ts";
 import { coworld } from "./coworld.ts";
-import { policy } from "./policy.ts";
-import { submit } from "./submit.ts";
+import { division } from "./division.ts";
 import { episode } from "./episode.ts";
 import { evaluation } from "./eval.ts";
-import { reporter } from "./reporter.ts";
+import { events } from "./events.ts";
+import type { CommandGroup } from "./group.ts";
 import { hosted } from "./hosted.ts";
+import { leaderboard } from "./leaderboard.ts";
+import { league } from "./league.ts";
 import { lobby } from "./lobby.ts";
 import { play } from "./play.ts";
-import { watch } from "./watch.ts";
+import { policy } from "./policy.ts";
 import { post } from "./post.ts";
+import { reporter } from "./reporter.ts";
+import { round } from "./round.ts";
+import { submit } from "./submit.ts";
+import { tournament } from "./tournament.ts";
+import { watch } from "./watch.ts";
 import { wiki } from "./wiki.ts";
-import { completion } from "./completion.ts";
 
-export const commandGroups: readonly CommandGroup[] = [auth, league, division, campaign, tournament, leaderboard, round, events, coworld, policy, submit, episode, evaluation, lobby, play, hosted, reporter, post, wiki, watch, completion];
+export const commandGroups: readonly CommandGroup[] = [
+  auth,
+  league,
+  division,
+  campaign,
+  tournament,
+  leaderboard,
+  round,
+  events,
+  coworld,
+  policy,
+  submit,
+  episode,
+  evaluation,
+  lobby,
+  play,
+  hosted,
+  reporter,
+  post,
+  wiki,
+  watch,
+  completion,
+];

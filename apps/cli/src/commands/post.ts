@@ -2,6 +2,7 @@
 // post create --forum F --title T (--body TEXT | --file PATH) [--key K], post comment POST,
 // post vote POST up|down|none
 import type { Command } from "commander";
+
 import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { note, printFields, printJson, printTable, shortTime } from "../output.ts";
@@ -27,20 +28,41 @@ export const post: CommandGroup = {
       .option("--sort <sort>", "hot, new or top", "hot")
       .option("--search <q>", "only posts whose title or body contains this")
       .option("--limit <n>", "at most this many", "25")
-      .action(async (opts: { forum?: string; sort: string; search?: string; limit: string }, cmd: Command) => {
-        const limit = parsePositiveInt(opts.limit, "--limit");
-        const sort = sortOf(opts.sort);
-        const client = await clientOf(cmd);
-        if (!opts.forum) {
-          if (opts.search) throw new CliError("--search needs --forum F", EXIT.usage);
-          const forums = await client.forums.list();
-          if (wantsJson(cmd)) return printJson(forums);
-          return printTable(["slug", "name", "kind", "posts"], forums.map((f) => [f.slug, f.name, f.kind, f.post_count]), "no forums");
-        }
-        const page = opts.search ? await client.forums.search({ slug: opts.forum, q: opts.search, limit }) : await client.forums.posts({ slug: opts.forum, sort, limit });
-        if (wantsJson(cmd)) return printJson(page);
-        printTable(["id", "score", "comments", "title", "created"], page.entries.map((p) => [p.id, p.score, p.comment_count, p.title, shortTime(p.created_at)]), "no posts");
-      });
+      .action(
+        async (
+          opts: { forum?: string; sort: string; search?: string; limit: string },
+          cmd: Command,
+        ) => {
+          const limit = parsePositiveInt(opts.limit, "--limit");
+          const sort = sortOf(opts.sort);
+          const client = await clientOf(cmd);
+          if (!opts.forum) {
+            if (opts.search) throw new CliError("--search needs --forum F", EXIT.usage);
+            const forums = await client.forums.list();
+            if (wantsJson(cmd)) return printJson(forums);
+            return printTable(
+              ["slug", "name", "kind", "posts"],
+              forums.map((f) => [f.slug, f.name, f.kind, f.post_count]),
+              "no forums",
+            );
+          }
+          const page = opts.search
+            ? await client.forums.search({ slug: opts.forum, q: opts.search, limit })
+            : await client.forums.posts({ slug: opts.forum, sort, limit });
+          if (wantsJson(cmd)) return printJson(page);
+          printTable(
+            ["id", "score", "comments", "title", "created"],
+            page.entries.map((p) => [
+              p.id,
+              p.score,
+              p.comment_count,
+              p.title,
+              shortTime(p.created_at),
+            ]),
+            "no posts",
+          );
+        },
+      );
     group
       .command("get")
       .description("Show a post with its comments")
@@ -49,7 +71,8 @@ export const post: CommandGroup = {
       .action(async (id: string, opts: { markdown?: boolean }, cmd: Command) => {
         const post_id = await checkId("post", id, "POST");
         const client = await clientOf(cmd);
-        if (opts.markdown) return void process.stdout.write(await client.posts.markdown({ post_id }));
+        if (opts.markdown)
+          return void process.stdout.write(await client.posts.markdown({ post_id }));
         const p = await client.posts.get({ post_id });
         if (wantsJson(cmd)) return printJson(p);
         printFields([
@@ -61,7 +84,10 @@ export const post: CommandGroup = {
           ["created", shortTime(p.created_at)],
         ]);
         process.stdout.write(`\n${p.body}\n`);
-        for (const c of p.comments) process.stdout.write(`\n— ${c.author.user_id} (${c.score}) ${shortTime(c.created_at)} ${c.id}\n${c.body}\n`);
+        for (const c of p.comments)
+          process.stdout.write(
+            `\n— ${c.author.user_id} (${c.score}) ${shortTime(c.created_at)} ${c.id}\n${c.body}\n`,
+          );
       });
     group
       .command("create")
@@ -71,14 +97,37 @@ export const post: CommandGroup = {
       .option("--body <text>", "the post's markdown")
       .option("--file <path>", "read the markdown from a file (- for standard input)")
       .option("--text", "the body is plain text, not markdown")
-      .option("--key <key>", "idempotency key: repeating the command with it returns the first post")
-      .action(async (opts: { forum: string; title: string; body?: string; file?: string; text?: boolean; key?: string }, cmd: Command) => {
-        const body = await textOf(opts, "post create");
-        const client = await clientOf(cmd);
-        const p = await client.posts.create({ body: { forum: opts.forum, title: opts.title, body, content_format: opts.text ? "text" : "markdown", ...(opts.key ? { idempotency_key: opts.key } : {}) } });
-        if (wantsJson(cmd)) return printJson(p);
-        note(`posted ${p.id} in ${p.forum}`);
-      });
+      .option(
+        "--key <key>",
+        "idempotency key: repeating the command with it returns the first post",
+      )
+      .action(
+        async (
+          opts: {
+            forum: string;
+            title: string;
+            body?: string;
+            file?: string;
+            text?: boolean;
+            key?: string;
+          },
+          cmd: Command,
+        ) => {
+          const body = await textOf(opts, "post create");
+          const client = await clientOf(cmd);
+          const p = await client.posts.create({
+            body: {
+              forum: opts.forum,
+              title: opts.title,
+              body,
+              content_format: opts.text ? "text" : "markdown",
+              ...(opts.key ? { idempotency_key: opts.key } : {}),
+            },
+          });
+          if (wantsJson(cmd)) return printJson(p);
+          note(`posted ${p.id} in ${p.forum}`);
+        },
+      );
     group
       .command("comment")
       .description("Comment on a post")
@@ -86,15 +135,26 @@ export const post: CommandGroup = {
       .option("--body <text>", "the comment's markdown")
       .option("--file <path>", "read the markdown from a file (- for standard input)")
       .option("--reply-to <comment>", "answer this comment (cmt_…)")
-      .action(async (id: string, opts: { body?: string; file?: string; replyTo?: string }, cmd: Command) => {
-        const post_id = await checkId("post", id, "POST");
-        const parent = opts.replyTo ? await checkId("comment", opts.replyTo, "--reply-to") : undefined;
-        const body = await textOf(opts, "post comment");
-        const client = await clientOf(cmd);
-        const c = await client.comments.create({ post_id, body: { body, ...(parent ? { parent_comment_id: parent } : {}) } });
-        if (wantsJson(cmd)) return printJson(c);
-        note(`commented ${c.id} on ${post_id}`);
-      });
+      .action(
+        async (
+          id: string,
+          opts: { body?: string; file?: string; replyTo?: string },
+          cmd: Command,
+        ) => {
+          const post_id = await checkId("post", id, "POST");
+          const parent = opts.replyTo
+            ? await checkId("comment", opts.replyTo, "--reply-to")
+            : undefined;
+          const body = await textOf(opts, "post comment");
+          const client = await clientOf(cmd);
+          const c = await client.comments.create({
+            post_id,
+            body: { body, ...(parent ? { parent_comment_id: parent } : {}) },
+          });
+          if (wantsJson(cmd)) return printJson(c);
+          note(`commented ${c.id} on ${post_id}`);
+        },
+      );
     group
       .command("vote")
       .description("Vote on a post (or on one of its comments with --comment)")
@@ -104,7 +164,8 @@ export const post: CommandGroup = {
       .action(async (id: string, vote: string, opts: { comment?: string }, cmd: Command) => {
         const post_id = await checkId("post", id, "POST");
         const value = Object.entries(VOTES).find(([name]) => name === vote)?.[1];
-        if (value === undefined) throw new CliError(`VOTE: '${vote}' is not one of up, down, none`, EXIT.usage);
+        if (value === undefined)
+          throw new CliError(`VOTE: '${vote}' is not one of up, down, none`, EXIT.usage);
         const client = await clientOf(cmd);
         if (opts.comment) {
           const comment_id = await checkId("comment", opts.comment, "--comment");

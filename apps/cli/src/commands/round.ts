@@ -1,5 +1,6 @@
 // gauntlet round list --division D | --league L, round show ROUND
 import type { Command } from "commander";
+
 import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { printFields, printJson, printTable, shortTime } from "../output.ts";
@@ -7,7 +8,9 @@ import type { CommandGroup } from "./group.ts";
 
 export const round: CommandGroup = {
   register(program) {
-    const group = program.command("round").description("Rounds: a division's scheduled sets of episodes");
+    const group = program
+      .command("round")
+      .description("Rounds: a division's scheduled sets of episodes");
     group
       .command("list")
       .description("List rounds of a division or a league, newest first")
@@ -15,20 +18,39 @@ export const round: CommandGroup = {
       .option("--league <league>", "league id (league_…)")
       .option("--status <status>", "pending, running, completed or failed")
       .option("--limit <n>", "at most this many", "20")
-      .action(async (opts: { division?: string; league?: string; status?: string; limit: string }, cmd: Command) => {
-        if (!opts.division && !opts.league) throw new CliError("round list needs --division D or --league L", EXIT.usage);
-        const limit = parsePositiveInt(opts.limit, "--limit");
-        const query = {
-          ...(opts.division ? { division_id: await checkId("division", opts.division, "--division") } : {}),
-          ...(opts.league ? { league_id: await checkId("league", opts.league, "--league") } : {}),
-          ...(opts.status ? { status: opts.status as "pending" } : {}),
-          limit,
-        };
-        const client = await clientOf(cmd);
-        const page = await client.rounds.list(query);
-        if (wantsJson(cmd)) return printJson(page);
-        printTable(["id", "division", "number", "status", "started", "completed"], page.entries.map((r) => [r.id, r.division.name, r.round_number, r.status, shortTime(r.started_at), shortTime(r.completed_at)]), "no rounds");
-      });
+      .action(
+        async (
+          opts: { division?: string; league?: string; status?: string; limit: string },
+          cmd: Command,
+        ) => {
+          if (!opts.division && !opts.league)
+            throw new CliError("round list needs --division D or --league L", EXIT.usage);
+          const limit = parsePositiveInt(opts.limit, "--limit");
+          const query = {
+            ...(opts.division
+              ? { division_id: await checkId("division", opts.division, "--division") }
+              : {}),
+            ...(opts.league ? { league_id: await checkId("league", opts.league, "--league") } : {}),
+            ...(opts.status ? { status: opts.status as "pending" } : {}),
+            limit,
+          };
+          const client = await clientOf(cmd);
+          const page = await client.rounds.list(query);
+          if (wantsJson(cmd)) return printJson(page);
+          printTable(
+            ["id", "division", "number", "status", "started", "completed"],
+            page.entries.map((r) => [
+              r.id,
+              r.division.name,
+              r.round_number,
+              r.status,
+              shortTime(r.started_at),
+              shortTime(r.completed_at),
+            ]),
+            "no rounds",
+          );
+        },
+      );
     group
       .command("show")
       .description("Show one round")

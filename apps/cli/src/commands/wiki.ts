@@ -1,6 +1,7 @@
 // gauntlet wiki list, wiki get WIKI PAGE, wiki edit WIKI PAGE (--body TEXT | --file PATH)
 // [--base REV|none], wiki history WIKI PAGE, wiki search WIKI QUERY
 import type { Command } from "commander";
+
 import { clientOf, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
 import { note, printJson, printTable, shortTime } from "../output.ts";
@@ -8,26 +9,37 @@ import { textOf } from "../text-input.ts";
 import type { CommandGroup } from "./group.ts";
 
 /** The page's current revision, or null when it does not exist yet (the edit creates it). */
-async function currentRevision(client: Awaited<ReturnType<typeof clientOf>>, slug: string, page: string): Promise<string | null> {
+async function currentRevision(
+  client: Awaited<ReturnType<typeof clientOf>>,
+  slug: string,
+  page: string,
+): Promise<string | null> {
   const { isNotFoundError } = await import("@gauntlet/sdk");
   try {
     return (await client.wikis.getPage({ slug, page })).revision_id;
   } catch (error) {
-    if (isNotFoundError(error) && (await client.wikis.list()).some((w) => w.slug === slug)) return null;
+    if (isNotFoundError(error) && (await client.wikis.list()).some((w) => w.slug === slug))
+      return null;
     throw error;
   }
 }
 
 export const wiki: CommandGroup = {
   register(program) {
-    const group = program.command("wiki").description("Wikis: one per coworld; read, edit, history, search");
+    const group = program
+      .command("wiki")
+      .description("Wikis: one per coworld; read, edit, history, search");
     group
       .command("list")
       .description("List the wikis")
       .action(async (_opts: unknown, cmd: Command) => {
         const wikis = await (await clientOf(cmd)).wikis.list();
         if (wantsJson(cmd)) return printJson(wikis);
-        printTable(["slug", "name", "pages"], wikis.map((w) => [w.slug, w.name, w.page_count]), "no wikis");
+        printTable(
+          ["slug", "name", "pages"],
+          wikis.map((w) => [w.slug, w.name, w.page_count]),
+          "no wikis",
+        );
       });
     group
       .command("get")
@@ -47,25 +59,52 @@ export const wiki: CommandGroup = {
       .argument("<page>", "page name")
       .option("--body <text>", "the page's markdown")
       .option("--file <path>", "read the markdown from a file (- for standard input)")
-      .option("--base <revision>", "the revision the edit started from (default: the current one; none creates)")
+      .option(
+        "--base <revision>",
+        "the revision the edit started from (default: the current one; none creates)",
+      )
       .option("--summary <text>", "what changed")
-      .action(async (slug: string, page: string, opts: { body?: string; file?: string; base?: string; summary?: string }, cmd: Command) => {
-        const body = await textOf(opts, "wiki edit");
-        const client = await clientOf(cmd);
-        const base = opts.base === undefined ? await currentRevision(client, slug, page) : opts.base === "none" ? null : opts.base;
-        const { isConflictError } = await import("@gauntlet/sdk");
-        try {
-          const p = await client.wikis.replacePage({ slug, page, body: { body, base_revision_id: base, ...(opts.summary ? { summary: opts.summary } : {}) } });
-          if (wantsJson(cmd)) return printJson(p);
-          note(`saved ${slug}/${page} as ${p.revision_id}`);
-        } catch (error) {
-          if (isConflictError(error) && error.errorType === "wiki_edit_conflict") {
-            const current = (error.body as { detail?: { current_revision_id?: string | null } }).detail?.current_revision_id ?? "none";
-            throw new CliError(`edit conflict: ${slug}/${page} is now at revision ${current}; merge with \`gauntlet wiki get ${slug} ${page}\` and run again with --base ${current}`);
+      .action(
+        async (
+          slug: string,
+          page: string,
+          opts: { body?: string; file?: string; base?: string; summary?: string },
+          cmd: Command,
+        ) => {
+          const body = await textOf(opts, "wiki edit");
+          const client = await clientOf(cmd);
+          const base =
+            opts.base === undefined
+              ? await currentRevision(client, slug, page)
+              : opts.base === "none"
+                ? null
+                : opts.base;
+          const { isConflictError } = await import("@gauntlet/sdk");
+          try {
+            const p = await client.wikis.replacePage({
+              slug,
+              page,
+              body: {
+                body,
+                base_revision_id: base,
+                ...(opts.summary ? { summary: opts.summary } : {}),
+              },
+            });
+            if (wantsJson(cmd)) return printJson(p);
+            note(`saved ${slug}/${page} as ${p.revision_id}`);
+          } catch (error) {
+            if (isConflictError(error) && error.errorType === "wiki_edit_conflict") {
+              const current =
+                (error.body as { detail?: { current_revision_id?: string | null } }).detail
+                  ?.current_revision_id ?? "none";
+              throw new CliError(
+                `edit conflict: ${slug}/${page} is now at revision ${current}; merge with \`gauntlet wiki get ${slug} ${page}\` and run again with --base ${current}`,
+              );
+            }
+            throw error;
           }
-          throw error;
-        }
-      });
+        },
+      );
     group
       .command("history")
       .description("A page's revisions, newest first")
@@ -78,7 +117,11 @@ export const wiki: CommandGroup = {
         const { id } = await client.wikis.getPage({ slug, page });
         const revisions = await client.wikis.revisions({ page_id: id, limit });
         if (wantsJson(cmd)) return printJson(revisions);
-        printTable(["revision", "author", "when", "summary"], revisions.map((r) => [r.id, r.author_user_id, shortTime(r.created_at), r.summary ?? ""]), "no revisions");
+        printTable(
+          ["revision", "author", "when", "summary"],
+          revisions.map((r) => [r.id, r.author_user_id, shortTime(r.created_at), r.summary ?? ""]),
+          "no revisions",
+        );
       });
     group
       .command("search")
@@ -89,7 +132,11 @@ export const wiki: CommandGroup = {
         if (!q.trim()) throw new CliError("QUERY: give some text to look for", EXIT.usage);
         const hits = await (await clientOf(cmd)).wikis.search({ slug, q });
         if (wantsJson(cmd)) return printJson(hits);
-        printTable(["page", "updated", "snippet"], hits.map((h) => [h.page, shortTime(h.updated_at), h.snippet]), "no pages found");
+        printTable(
+          ["page", "updated", "snippet"],
+          hits.map((h) => [h.page, shortTime(h.updated_at), h.snippet]),
+          "no pages found",
+        );
       });
   },
 };

@@ -1,24 +1,67 @@
 import { describe, expect, it } from "vitest";
+
 import { HelpShown, parseRunnerArgs, UsageError } from "./options.ts";
 
 const noOutput = () => {};
 
 describe("parseRunnerArgs", () => {
   it("takes the server and token from flags, else from GAUNTLET_SERVER and GAUNTLET_TOKEN", () => {
-    const fromFlags = parseRunnerArgs(["--server", "HTTP://Example.com/observatory/", "--token", "gntm_a", "--concurrency", "3", "--runtime", "docker", "--runner-id", "r1", "--grace-seconds", "2.5"], {});
-    expect(fromFlags).toMatchObject({ server: "http://example.com/observatory", token: "gntm_a", concurrency: 3, runtime: "docker", runnerId: "r1", graceMs: 2500, logFormat: "text" });
-    const fromEnv = parseRunnerArgs([], { GAUNTLET_SERVER: "http://127.0.0.1:8787", GAUNTLET_TOKEN: "gntm_b" });
-    expect(fromEnv).toMatchObject({ server: "http://127.0.0.1:8787", token: "gntm_b", concurrency: 1, runtime: "process", graceMs: 30_000 });
+    const fromFlags = parseRunnerArgs(
+      [
+        "--server",
+        "HTTP://Example.com/observatory/",
+        "--token",
+        "gntm_a",
+        "--concurrency",
+        "3",
+        "--runtime",
+        "docker",
+        "--runner-id",
+        "r1",
+        "--grace-seconds",
+        "2.5",
+      ],
+      {},
+    );
+    expect(fromFlags).toMatchObject({
+      server: "http://example.com/observatory",
+      token: "gntm_a",
+      concurrency: 3,
+      runtime: "docker",
+      runnerId: "r1",
+      graceMs: 2500,
+      logFormat: "text",
+    });
+    const fromEnv = parseRunnerArgs([], {
+      GAUNTLET_SERVER: "http://127.0.0.1:8787",
+      GAUNTLET_TOKEN: "gntm_b",
+    });
+    expect(fromEnv).toMatchObject({
+      server: "http://127.0.0.1:8787",
+      token: "gntm_b",
+      concurrency: 1,
+      runtime: "process",
+      graceMs: 30_000,
+    });
     expect(fromEnv.runnerId).toContain(String(process.pid));
   });
 
   it.each([
-    [["--concurrency", "0"], "option '--concurrency <n>' argument '0' is invalid. expected a whole number from 1 to 64"],
-    [["--concurrency", "two"], "option '--concurrency <n>' argument 'two' is invalid. expected a whole number from 1 to 64"],
-    [["--runtime", "vm"], "option '--runtime <runtime>' argument 'vm' is invalid. Allowed choices are process, docker."],
+    [
+      ["--concurrency", "0"],
+      "option '--concurrency <n>' argument '0' is invalid. expected a whole number from 1 to 64",
+    ],
+    [
+      ["--concurrency", "two"],
+      "option '--concurrency <n>' argument 'two' is invalid. expected a whole number from 1 to 64",
+    ],
+    [
+      ["--runtime", "vm"],
+      "option '--runtime <runtime>' argument 'vm' is invalid. Allowed choices are process, docker.",
+    ],
     [["--bogus"], "unknown option '--bogus'"],
     [["extra"], "too many arguments. Expected 0 arguments but got 1: extra."],
-    [["--server", "ftp://x"], "server URL must be http or https, got ftp: in \"ftp://x\""],
+    [["--server", "ftp://x"], 'server URL must be http or https, got ftp: in "ftp://x"'],
   ])("refuses %j with one line", (args, message) => {
     const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
     expect(() => parseRunnerArgs(args, env, noOutput)).toThrow(new UsageError(message));
@@ -27,16 +70,26 @@ describe("parseRunnerArgs", () => {
   it("takes the log level from --log-level, else LOG_LEVEL (the server's names too), else info", () => {
     const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
     expect(parseRunnerArgs([], env).logLevel).toBe("info");
-    expect(parseRunnerArgs(["--log-level", "warn"], { ...env, LOG_LEVEL: "debug" }).logLevel).toBe("warn");
+    expect(parseRunnerArgs(["--log-level", "warn"], { ...env, LOG_LEVEL: "debug" }).logLevel).toBe(
+      "warn",
+    );
     expect(parseRunnerArgs([], { ...env, LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
     expect(parseRunnerArgs([], { ...env, LOG_LEVEL: "trace" }).logLevel).toBe("debug");
-    expect(() => parseRunnerArgs([], { ...env, LOG_LEVEL: "loud" }, noOutput)).toThrow(new UsageError('LOG_LEVEL must be one of debug, info, warn, error, not "loud"'));
-    expect(() => parseRunnerArgs(["--log-level", "loud"], env, noOutput)).toThrow("Allowed choices are debug, info, warn, error.");
+    expect(() => parseRunnerArgs([], { ...env, LOG_LEVEL: "loud" }, noOutput)).toThrow(
+      new UsageError('LOG_LEVEL must be one of debug, info, warn, error, not "loud"'),
+    );
+    expect(() => parseRunnerArgs(["--log-level", "loud"], env, noOutput)).toThrow(
+      "Allowed choices are debug, info, warn, error.",
+    );
   });
 
   it("says what is missing when no server or token is configured", () => {
-    expect(() => parseRunnerArgs([], {}, noOutput)).toThrow("no server: pass --server <url> or set GAUNTLET_SERVER");
-    expect(() => parseRunnerArgs(["--server", "http://127.0.0.1:1"], {}, noOutput)).toThrow("no token: set GAUNTLET_TOKEN (or pass --token) to a machine token");
+    expect(() => parseRunnerArgs([], {}, noOutput)).toThrow(
+      "no server: pass --server <url> or set GAUNTLET_SERVER",
+    );
+    expect(() => parseRunnerArgs(["--server", "http://127.0.0.1:1"], {}, noOutput)).toThrow(
+      "no token: set GAUNTLET_TOKEN (or pass --token) to a machine token",
+    );
   });
 
   it("prints its help on --help", () => {

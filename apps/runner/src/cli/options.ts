@@ -2,8 +2,18 @@
 // resolution, without the CLI's saved sign-in: a runner needs a machine token of its own).
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Env, InvalidServerUrlError, resolveServer, resolveToken, SERVER_ENV, TOKEN_ENV } from "@gauntlet/core";
+
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+
+import {
+  InvalidServerUrlError,
+  resolveServer,
+  resolveToken,
+  SERVER_ENV,
+  TOKEN_ENV,
+  type Env,
+} from "@gauntlet/core";
+
 import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
 import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 
@@ -34,20 +44,23 @@ export class HelpShown extends Error {
 function integer(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
     return n;
   };
 }
 
 function seconds(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 86_400) throw new InvalidArgumentError("expected seconds from 0 to 86400");
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 86_400)
+    throw new InvalidArgumentError("expected seconds from 0 to 86400");
   return n;
 }
 
 function runnerId(value: string): string {
   const id = value.trim();
-  if (id.length === 0 || id.length > 100) throw new InvalidArgumentError("expected 1 to 100 characters");
+  if (id.length === 0 || id.length > 100)
+    throw new InvalidArgumentError("expected 1 to 100 characters");
   return id;
 }
 
@@ -68,15 +81,48 @@ function command(writeOut: (text: string) => void): Command {
   return new Command("gauntlet-runner")
     .description("Lease episode jobs from a Gauntlet server and run them (RUNTIME.md).")
     .option("--server <url>", `the server's base address (env ${SERVER_ENV})`)
-    .option("--token <token>", `a machine token (env ${TOKEN_ENV}; prefer the environment: arguments show in ps)`)
+    .option(
+      "--token <token>",
+      `a machine token (env ${TOKEN_ENV}; prefer the environment: arguments show in ps)`,
+    )
     .option("--concurrency <n>", "episodes run at once", integer(1, 64), 1)
-    .addOption(new Option("--runtime <runtime>", "where runnables run").choices(["process", "docker"]).default("process"))
-    .option("--work-dir <dir>", "bundles and episode files (default: a directory under the system's temp directory)")
-    .option("--runner-id <id>", "this runner's name in leases (default: host name and process id)", runnerId)
-    .option("--grace-seconds <s>", "on SIGTERM or SIGINT, how long running episodes may take to finish", seconds, 30)
-    .option("--artifact-max-bytes <n>", "size limit of a player's artifact upload (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers none", integer(0, 1024 * 1024 * 1024), DEFAULT_ARTIFACT_MAX_BYTES)
-    .addOption(new Option("--log-format <format>", "log lines for people or for collectors").choices(["text", "json"]).default("text"))
-    .addOption(new Option("--log-level <level>", "debug: each runnable's start and exit; info: a line per job (env LOG_LEVEL; default info)").choices(LOG_LEVELS))
+    .addOption(
+      new Option("--runtime <runtime>", "where runnables run")
+        .choices(["process", "docker"])
+        .default("process"),
+    )
+    .option(
+      "--work-dir <dir>",
+      "bundles and episode files (default: a directory under the system's temp directory)",
+    )
+    .option(
+      "--runner-id <id>",
+      "this runner's name in leases (default: host name and process id)",
+      runnerId,
+    )
+    .option(
+      "--grace-seconds <s>",
+      "on SIGTERM or SIGINT, how long running episodes may take to finish",
+      seconds,
+      30,
+    )
+    .option(
+      "--artifact-max-bytes <n>",
+      "size limit of a player's artifact upload (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers none",
+      integer(0, 1024 * 1024 * 1024),
+      DEFAULT_ARTIFACT_MAX_BYTES,
+    )
+    .addOption(
+      new Option("--log-format <format>", "log lines for people or for collectors")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .addOption(
+      new Option(
+        "--log-level <level>",
+        "debug: each runnable's start and exit; info: a line per job (env LOG_LEVEL; default info)",
+      ).choices(LOG_LEVELS),
+    )
     .helpOption("-h, --help", "show this help")
     .exitOverride()
     .configureOutput({ writeOut, writeErr: () => {}, outputError: () => {} })
@@ -89,17 +135,25 @@ function logLevelFromEnv(env: Env): LogLevel {
   // The server's level names (pino) mean the same here.
   const named = value === "trace" ? "debug" : value === "fatal" ? "error" : value;
   const level = LOG_LEVELS.find((l) => l === named);
-  if (!level) throw new UsageError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(env.LOG_LEVEL)}`);
+  if (!level)
+    throw new UsageError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(env.LOG_LEVEL)}`,
+    );
   return level;
 }
 
-export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut: (text: string) => void = (t) => process.stdout.write(t)): RunnerSettings {
+export function parseRunnerArgs(
+  argv: string[],
+  env: Env = process.env,
+  writeOut: (text: string) => void = (t) => process.stdout.write(t),
+): RunnerSettings {
   const program = command(writeOut);
   try {
     program.parse(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.help") throw new HelpShown();
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.help")
+        throw new HelpShown();
       throw new UsageError(error.message.replace(/^error: /, ""));
     }
     throw error;
@@ -113,14 +167,22 @@ export function parseRunnerArgs(argv: string[], env: Env = process.env, writeOut
     throw error;
   }
   if (server === null) throw new UsageError(`no server: pass --server <url> or set ${SERVER_ENV}`);
-  const token = resolveToken({ server: server.url, explicit: flags.token, env, useSavedCredentials: false });
-  if (token === null) throw new UsageError(`no token: set ${TOKEN_ENV} (or pass --token) to a machine token`);
+  const token = resolveToken({
+    server: server.url,
+    explicit: flags.token,
+    env,
+    useSavedCredentials: false,
+  });
+  if (token === null)
+    throw new UsageError(`no token: set ${TOKEN_ENV} (or pass --token) to a machine token`);
   return {
     server: server.url,
     token: token.token,
     concurrency: flags.concurrency,
     runtime: flags.runtime,
-    workDir: resolve(flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`)),
+    workDir: resolve(
+      flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`),
+    ),
     runnerId: flags.runnerId ?? `${hostname()}-${process.pid}`.slice(0, 100),
     graceMs: Math.round(flags.graceSeconds * 1000),
     artifactMaxBytes: flags.artifactMaxBytes,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type ArtifactReceiver, startArtifactReceiver } from "./artifact-receiver.ts";
+
+import { startArtifactReceiver, type ArtifactReceiver } from "./artifact-receiver.ts";
 
 let receiver: ArtifactReceiver | undefined;
 afterEach(async () => {
@@ -7,7 +8,8 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-const put = (url: string, bytes: number, method = "PUT") => fetch(url, { method, body: new Uint8Array(bytes).fill(7) });
+const put = (url: string, bytes: number, method = "PUT") =>
+  fetch(url, { method, body: new Uint8Array(bytes).fill(7) });
 
 describe("the artifact receiver", () => {
   it("keeps each slot's upload, the last one winning", async () => {

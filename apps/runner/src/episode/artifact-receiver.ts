@@ -23,7 +23,11 @@ function answer(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ status, message }));
 }
 
-export async function startArtifactReceiver(slots: number, maxBytes: number, host = "127.0.0.1"): Promise<ArtifactReceiver> {
+export async function startArtifactReceiver(
+  slots: number,
+  maxBytes: number,
+  host = "127.0.0.1",
+): Promise<ArtifactReceiver> {
   const keys = Array.from({ length: slots }, () => randomBytes(24).toString("hex"));
   const stored: (Buffer | null)[] = Array.from({ length: slots }, () => null);
 

@@ -43,6 +43,8 @@ export class CappedLog {
   text(): string {
     const head = Buffer.concat(this.head).toString("utf8");
     const tail = Buffer.concat(this.tail).toString("utf8");
-    return this.dropped === 0 ? head + tail : `${head}\n[… ${this.dropped} bytes dropped …]\n${tail}`;
+    return this.dropped === 0
+      ? head + tail
+      : `${head}\n[… ${this.dropped} bytes dropped …]\n${tail}`;
   }
 }

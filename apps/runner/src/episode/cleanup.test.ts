@@ -2,9 +2,19 @@
 // reach the game only.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { runEpisode } from "./run-episode.ts";
-import { bundledPlayer, gridrushDir, gridrushEpisode, gridrushManifest, inline, isRunning, removeWorkDirs } from "./test-support.ts";
+import {
+  bundledPlayer,
+  gridrushDir,
+  gridrushEpisode,
+  gridrushManifest,
+  inline,
+  isRunning,
+  removeWorkDirs,
+} from "./test-support.ts";
 import type { EpisodeEvent } from "./types.ts";
 
 afterEach(removeWorkDirs);
@@ -53,9 +63,15 @@ describe("runEpisode ends what it started", () => {
     // (how close to the deadline is a figure of bench/episodes, not a test).
     const outcome = await runEpisode(input);
 
-    expect(outcome).toMatchObject({ status: "failed", error_type: "timeout", failed_policy_index: null });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "timeout",
+      failed_policy_index: null,
+    });
     // The player shrugs off SIGTERM: it was killed.
-    expect(events).toContainEqual(expect.objectContaining({ type: "exited", runnable: "player-1", signal: "SIGKILL" }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "exited", runnable: "player-1", signal: "SIGKILL" }),
+    );
     const grandchild = grandchildPid(outcome.playerLogs[1]);
     expect([...pids(), grandchild].filter(isRunning)).toEqual([]);
   });
@@ -71,7 +87,9 @@ describe("runEpisode ends what it started", () => {
     const outcome = await runEpisode(input);
 
     expect(outcome.status).toBe("completed");
-    expect(events).toContainEqual(expect.objectContaining({ type: "exited", runnable: "player-1", signal: "SIGKILL" }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "exited", runnable: "player-1", signal: "SIGKILL" }),
+    );
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
@@ -86,7 +104,8 @@ describe("runEpisode ends what it started", () => {
       killGraceMs: 200,
       onEvent: (event) => {
         events.push(event);
-        if (event.type === "started" && event.runnable === "player-1") setTimeout(() => controller.abort(), 50);
+        if (event.type === "started" && event.runnable === "player-1")
+          setTimeout(() => controller.abort(), 50);
       },
     });
     const outcome = await runEpisode(input);
@@ -103,9 +122,16 @@ describe("runEpisode ends what it started", () => {
     const manifest = gridrushManifest();
     const dumpingGame = {
       type: "game" as const,
-      ...inline("fs.writeFileSync(path.join(path.dirname(url.fileURLToPath(process.env.COGAME_CONFIG_URI)), 'game-env.json'), JSON.stringify(process.env)); import('./game/server.ts');"),
+      ...inline(
+        "fs.writeFileSync(path.join(path.dirname(url.fileURLToPath(process.env.COGAME_CONFIG_URI)), 'game-env.json'), JSON.stringify(process.env)); import('./game/server.ts');",
+      ),
     };
-    const showingPlayer = { ...bundledPlayer(manifest, "random"), runnable: inline("console.log('env names: ' + Object.keys(process.env).sort().join(',')); import('./players/greedy.ts');") };
+    const showingPlayer = {
+      ...bundledPlayer(manifest, "random"),
+      runnable: inline(
+        "console.log('env names: ' + Object.keys(process.env).sort().join(',')); import('./players/greedy.ts');",
+      ),
+    };
     const { input, events } = gridrushEpisode({
       manifest: { ...manifest, game: { ...manifest.game, runnable: dumpingGame } },
       players: [bundledPlayer(manifest, "greedy"), showingPlayer],
@@ -115,7 +141,9 @@ describe("runEpisode ends what it started", () => {
       const outcome = await runEpisode(input);
       expect(outcome.status).toBe("completed");
 
-      const gameEnv = JSON.parse(readFileSync(join(input.workDir, "game-env.json"), "utf8")) as Record<string, string>;
+      const gameEnv = JSON.parse(
+        readFileSync(join(input.workDir, "game-env.json"), "utf8"),
+      ) as Record<string, string>;
       expect(gameEnv.GRIDRUSH_API_KEY).toBe(secret);
       expect(Object.keys(gameEnv).sort()).toEqual([
         "COGAME_CONFIG_URI",
@@ -129,8 +157,15 @@ describe("runEpisode ends what it started", () => {
         "PATH",
       ]);
       // The contract's two addresses (its game socket, its artifact upload) and nothing of the runner's.
-      expect(outcome.playerLogs[1]).toContain("env names: COWORLD_PLAYER_ARTIFACT_UPLOAD_URL,COWORLD_PLAYER_WS_URL,NODE_COMPILE_CACHE,PATH\n");
-      const written = JSON.stringify([events, outcome.gameLog, outcome.playerLogs, outcome.status === "failed" ? outcome.error : ""]);
+      expect(outcome.playerLogs[1]).toContain(
+        "env names: COWORLD_PLAYER_ARTIFACT_UPLOAD_URL,COWORLD_PLAYER_WS_URL,NODE_COMPILE_CACHE,PATH\n",
+      );
+      const written = JSON.stringify([
+        events,
+        outcome.gameLog,
+        outcome.playerLogs,
+        outcome.status === "failed" ? outcome.error : "",
+      ]);
       expect(written).not.toContain(secret);
       expect(written).toContain("GRIDRUSH_API_KEY");
     } finally {

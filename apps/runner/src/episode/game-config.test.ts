@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { buildGameConfig } from "./game-config.ts";
 import { gridrushManifest } from "./test-support.ts";
 import { EpisodeInputError } from "./types.ts";
@@ -21,18 +22,28 @@ describe("buildGameConfig", () => {
   });
 
   it("adds no names when the schema declares none", () => {
-    const schema = structuredClone(manifest.game.config_schema) as { properties: Record<string, unknown> };
+    const schema = structuredClone(manifest.game.config_schema) as {
+      properties: Record<string, unknown>;
+    };
     delete schema.properties.players;
     const plain = { ...manifest, game: { ...manifest.game, config_schema: schema } };
-    expect(buildGameConfig(plain, {}, [{ displayName: "Ada" }, {}]).config).not.toHaveProperty("players");
+    expect(buildGameConfig(plain, {}, [{ displayName: "Ada" }, {}]).config).not.toHaveProperty(
+      "players",
+    );
   });
 
   it("refuses a config that carries tokens, or that breaks the config schema", () => {
-    expect(() => buildGameConfig(manifest, { tokens: ["a", "b"] }, [{}, {}])).toThrow(EpisodeInputError);
-    expect(() => buildGameConfig(manifest, { width: 100 }, [{}, {}])).toThrow(/config_schema: \/width must be <= 32/);
+    expect(() => buildGameConfig(manifest, { tokens: ["a", "b"] }, [{}, {}])).toThrow(
+      EpisodeInputError,
+    );
+    expect(() => buildGameConfig(manifest, { width: 100 }, [{}, {}])).toThrow(
+      /config_schema: \/width must be <= 32/,
+    );
   });
 
   it("refuses a roster outside the bounds of tokens", () => {
-    expect(() => buildGameConfig(manifest, {}, [{}, {}, {}, {}, {}])).toThrow("5 players; gridrush seats 2 to 4");
+    expect(() => buildGameConfig(manifest, {}, [{}, {}, {}, {}, {}])).toThrow(
+      "5 players; gridrush seats 2 to 4",
+    );
   });
 });

@@ -1,7 +1,9 @@
 // Builds the concrete runtime config of one episode (RUNTIME.md, "One episode"): the variant's
 // config with overrides, fresh per-slot tokens, and display names where the schema has them.
 import { randomBytes } from "node:crypto";
+
 import { rosterBounds, type CoworldManifest } from "@gauntlet/core";
+
 import { compileSchema, schemaProblems } from "./json-schema.ts";
 import { EpisodeInputError } from "./types.ts";
 
@@ -24,10 +26,13 @@ export function buildGameConfig(
   gameConfig: Record<string, unknown>,
   players: { displayName?: string | undefined }[],
 ): { config: Record<string, unknown>; tokens: string[] } {
-  if ("tokens" in gameConfig) throw new EpisodeInputError("gameConfig must not carry `tokens`: each episode gets fresh ones");
+  if ("tokens" in gameConfig)
+    throw new EpisodeInputError("gameConfig must not carry `tokens`: each episode gets fresh ones");
   const bounds = rosterBounds(manifest);
   if (players.length < bounds.min || players.length > bounds.max) {
-    throw new EpisodeInputError(`${players.length} players; ${manifest.game.name} seats ${bounds.min} to ${bounds.max}`);
+    throw new EpisodeInputError(
+      `${players.length} players; ${manifest.game.name} seats ${bounds.min} to ${bounds.max}`,
+    );
   }
   const tokens = players.map(() => newToken());
   const config: Record<string, unknown> = { ...gameConfig, tokens };
@@ -35,8 +40,10 @@ export function buildGameConfig(
     const given = Array.isArray(gameConfig.players) ? (gameConfig.players as unknown[]) : [];
     config.players = players.map((player, slot) => {
       const entry = given[slot];
-      const base = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>) : {};
-      const fallback = typeof base.name === "string" && base.name !== "" ? base.name : `Player ${slot + 1}`;
+      const base =
+        typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>) : {};
+      const fallback =
+        typeof base.name === "string" && base.name !== "" ? base.name : `Player ${slot + 1}`;
       return { ...base, name: player.displayName ?? fallback };
     });
   }
@@ -47,6 +54,9 @@ export function buildGameConfig(
     throw new EpisodeInputError(`the config schema does not compile: ${(error as Error).message}`);
   }
   const problems = schemaProblems(validate, config);
-  if (problems.length > 0) throw new EpisodeInputError(`the episode config does not satisfy config_schema: ${problems.slice(0, 5).join("; ")}`);
+  if (problems.length > 0)
+    throw new EpisodeInputError(
+      `the episode config does not satisfy config_schema: ${problems.slice(0, 5).join("; ")}`,
+    );
   return { config, tokens };
 }

@@ -25,7 +25,8 @@ function bridge(from: WebSocket, to: WebSocket, name: string): void {
   });
   from.addEventListener("close", (event: CloseEvent) => {
     console.log(`human relay: the ${name} side closed (${event.code})`);
-    if (to.readyState === WebSocket.OPEN || to.readyState === WebSocket.CONNECTING) to.close(1000, `the ${name} side closed`);
+    if (to.readyState === WebSocket.OPEN || to.readyState === WebSocket.CONNECTING)
+      to.close(1000, `the ${name} side closed`);
     setTimeout(() => process.exit(0), 100).unref();
   });
   from.addEventListener("error", () => console.error(`human relay: the ${name} side failed`));

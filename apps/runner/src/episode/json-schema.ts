@@ -2,8 +2,8 @@
 // 2020-12 by default; a schema that declares draft-07 is checked as draft-07. Compiled
 // validators are kept per schema object, so a manifest's schemas compile once.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { Ajv2020 } from "ajv/dist/2020.js";
 
 // ajv-formats is CommonJS: its default export arrives as the module object under ESM type checking.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
@@ -30,5 +30,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
 /** The problems of `value` against `validate`, as `path message` lines; empty when valid. */
 export function schemaProblems(validate: ValidateFunction, value: unknown): string[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error: ErrorObject) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
+  return (validate.errors ?? []).map(
+    (error: ErrorObject) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`,
+  );
 }

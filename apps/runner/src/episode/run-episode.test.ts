@@ -1,9 +1,19 @@
 // The executor on real processes: the example coworld, and games and players that misbehave.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { runEpisode } from "./run-episode.ts";
-import { bundledPlayer, gridrushDir, gridrushEpisode, gridrushManifest, inline, isRunning, removeWorkDirs } from "./test-support.ts";
+import {
+  bundledPlayer,
+  gridrushDir,
+  gridrushEpisode,
+  gridrushManifest,
+  inline,
+  isRunning,
+  removeWorkDirs,
+} from "./test-support.ts";
 import { EpisodeInputError } from "./types.ts";
 
 afterEach(removeWorkDirs);
@@ -17,7 +27,9 @@ describe("runEpisode", () => {
     const manifest = gridrushManifest();
     const { input, pids } = gridrushEpisode({
       gameConfig: manifest.certification.game_config,
-      players: manifest.certification.players.map((seat) => bundledPlayer(manifest, seat.player_id)),
+      players: manifest.certification.players.map((seat) =>
+        bundledPlayer(manifest, seat.player_id),
+      ),
     });
     const outcome = await runEpisode(input);
 
@@ -29,9 +41,14 @@ describe("runEpisode", () => {
     expect(outcome.gameLog).toContain("finished: scores");
     expect(outcome.playerLogs).toHaveLength(3);
     outcome.playerLogs.forEach((log) => expect(log).toContain("episode finished"));
-    expect(outcome.timings.totalMs).toBeGreaterThanOrEqual(outcome.timings.startMs + outcome.timings.healthyMs + outcome.timings.gameMs);
+    expect(outcome.timings.totalMs).toBeGreaterThanOrEqual(
+      outcome.timings.startMs + outcome.timings.healthyMs + outcome.timings.gameMs,
+    );
 
-    const config = JSON.parse(readFileSync(join(input.workDir, "config.json"), "utf8")) as { tokens: string[]; players: { name: string }[] };
+    const config = JSON.parse(readFileSync(join(input.workDir, "config.json"), "utf8")) as {
+      tokens: string[];
+      players: { name: string }[];
+    };
     expect(new Set(config.tokens).size).toBe(3);
     expect(config.players.map((p) => p.name)).toEqual(["Greedy", "Wanderer", "Random"]);
     expect(pids()).toHaveLength(4);
@@ -40,12 +57,20 @@ describe("runEpisode", () => {
 
   it("fails with results_invalid when the results break results_schema", async () => {
     const manifest = gridrushManifest();
-    const schema = structuredClone(manifest.game.results_schema) as { properties: { turns: { minimum: number } } };
+    const schema = structuredClone(manifest.game.results_schema) as {
+      properties: { turns: { minimum: number } };
+    };
     schema.properties.turns.minimum = 1000;
-    const { input, pids } = gridrushEpisode({ manifest: { ...manifest, game: { ...manifest.game, results_schema: schema } } });
+    const { input, pids } = gridrushEpisode({
+      manifest: { ...manifest, game: { ...manifest.game, results_schema: schema } },
+    });
     const outcome = await runEpisode(input);
 
-    expect(outcome).toMatchObject({ status: "failed", error_type: "results_invalid", failed_policy_index: null });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "results_invalid",
+      failed_policy_index: null,
+    });
     if (outcome.status === "failed") expect(outcome.error).toContain("/turns");
     expect(outcome.replay).not.toBeNull();
     expect(pids().filter(isRunning)).toEqual([]);
@@ -53,31 +78,59 @@ describe("runEpisode", () => {
 
   it("fails with player_failure naming the slot of a player that crashes mid-game", async () => {
     const manifest = gridrushManifest();
-    const { input, pids } = gridrushEpisode({ players: [bundledPlayer(manifest, "greedy"), crasher, bundledPlayer(manifest, "random")] });
+    const { input, pids } = gridrushEpisode({
+      players: [bundledPlayer(manifest, "greedy"), crasher, bundledPlayer(manifest, "random")],
+    });
     const outcome = await runEpisode(input);
 
-    expect(outcome).toMatchObject({ status: "failed", error_type: "player_failure", failed_policy_index: 1 });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "player_failure",
+      failed_policy_index: 1,
+    });
     expect(outcome.playerLogs[1]).toContain("crashing at turn 3");
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
   it("fails with game_unhealthy when /healthz never answers within the health timeout", async () => {
     const manifest = gridrushManifest();
-    const silent = { ...manifest, game: { ...manifest.game, runnable: { type: "game" as const, ...inline("setInterval(() => {}, 1000)") } } };
+    const silent = {
+      ...manifest,
+      game: {
+        ...manifest.game,
+        runnable: { type: "game" as const, ...inline("setInterval(() => {}, 1000)") },
+      },
+    };
     const { input, pids, events } = gridrushEpisode({ manifest: silent, healthTimeoutMs: 400 });
     const outcome = await runEpisode(input);
 
     expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
-    if (outcome.status === "failed") expect(outcome.error).toContain("within 400 ms (last: ECONNREFUSED)");
-    expect(events.filter((e) => e.type === "started").map((e) => e.type === "started" && e.runnable)).toEqual(["game"]);
+    if (outcome.status === "failed")
+      expect(outcome.error).toContain("within 400 ms (last: ECONNREFUSED)");
+    expect(
+      events.filter((e) => e.type === "started").map((e) => e.type === "started" && e.runnable),
+    ).toEqual(["game"]);
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
   it("fails with game_unhealthy at once when the game exits before it is healthy", async () => {
     const manifest = gridrushManifest();
-    const broken = { ...manifest, game: { ...manifest.game, runnable: { type: "game" as const, ...inline("console.error('no config for me'); process.exit(7)") } } };
+    const broken = {
+      ...manifest,
+      game: {
+        ...manifest.game,
+        runnable: {
+          type: "game" as const,
+          ...inline("console.error('no config for me'); process.exit(7)"),
+        },
+      },
+    };
     // A health timeout and a deadline no test would wait for: only the exit can end this episode.
-    const { input, pids } = gridrushEpisode({ manifest: broken, healthTimeoutMs: 3_600_000, deadlineMs: 3_600_000 });
+    const { input, pids } = gridrushEpisode({
+      manifest: broken,
+      healthTimeoutMs: 3_600_000,
+      deadlineMs: 3_600_000,
+    });
     const outcome = await runEpisode(input);
 
     expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
@@ -88,11 +141,29 @@ describe("runEpisode", () => {
 
   it("fails with game_crashed when the game dies mid-episode without results", async () => {
     const manifest = gridrushManifest();
-    const dying = { ...manifest, game: { ...manifest.game, runnable: { type: "game" as const, ...inline("import('./game/server.ts'); setTimeout(() => process.exit(5), 300)") } } };
-    const { input, pids } = gridrushEpisode({ manifest: dying, players: [bundledPlayer(manifest, "greedy"), idle], playerGraceMs: 100, killGraceMs: 100 });
+    const dying = {
+      ...manifest,
+      game: {
+        ...manifest.game,
+        runnable: {
+          type: "game" as const,
+          ...inline("import('./game/server.ts'); setTimeout(() => process.exit(5), 300)"),
+        },
+      },
+    };
+    const { input, pids } = gridrushEpisode({
+      manifest: dying,
+      players: [bundledPlayer(manifest, "greedy"), idle],
+      playerGraceMs: 100,
+      killGraceMs: 100,
+    });
     const outcome = await runEpisode(input);
 
-    expect(outcome).toMatchObject({ status: "failed", error_type: "game_crashed", failed_policy_index: null });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "game_crashed",
+      failed_policy_index: null,
+    });
     if (outcome.status === "failed") expect(outcome.error).toContain("exited with code 5");
     expect(pids().filter(isRunning)).toEqual([]);
   });

@@ -4,30 +4,54 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { EpisodeErrorInfo, EpisodeResults } from "@gauntlet/core";
+
 import type { ValidateFunction } from "ajv";
-import { type ArtifactReceiver, DEFAULT_ARTIFACT_MAX_BYTES, startArtifactReceiver } from "./artifact-receiver.ts";
+
+import type { EpisodeErrorInfo, EpisodeResults } from "@gauntlet/core";
+
+import {
+  DEFAULT_ARTIFACT_MAX_BYTES,
+  startArtifactReceiver,
+  type ArtifactReceiver,
+} from "./artifact-receiver.ts";
 import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "./episode-files.ts";
 import { buildGameConfig } from "./game-config.ts";
 import { compileSchema } from "./json-schema.ts";
 import { dockerRuntime } from "./runtimes/docker.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
-import type { ExitStatus, Runtime, RunnableSpec, StartedRunnable } from "./runtimes/runtime.ts";
-import { EpisodeInputError, type EpisodeEvent, type EpisodeOutcome, type RunEpisodeInput } from "./types.ts";
+import type { ExitStatus, RunnableSpec, Runtime, StartedRunnable } from "./runtimes/runtime.ts";
+import {
+  EpisodeInputError,
+  type EpisodeEvent,
+  type EpisodeOutcome,
+  type RunEpisodeInput,
+} from "./types.ts";
 
-const DEFAULTS = { healthTimeoutMs: 15_000, playerGraceMs: 1_000, killGraceMs: 500, logCapBytes: 1 << 20 };
+const DEFAULTS = {
+  healthTimeoutMs: 15_000,
+  playerGraceMs: 1_000,
+  killGraceMs: 500,
+  logCapBytes: 1 << 20,
+};
 const HEALTH_POLL_MS = 20;
 
-type Verdict = { status: "completed"; results: EpisodeResults } | ({ status: "failed" } & EpisodeErrorInfo);
+type Verdict =
+  { status: "completed"; results: EpisodeResults } | ({ status: "failed" } & EpisodeErrorInfo);
 type Halt = "timeout" | "cancelled";
 
-function failed(error_type: EpisodeErrorInfo["error_type"], error: string, failed_policy_index: number | null = null): Verdict {
+function failed(
+  error_type: EpisodeErrorInfo["error_type"],
+  error: string,
+  failed_policy_index: number | null = null,
+): Verdict {
   return { status: "failed", error_type, error, failed_policy_index };
 }
 
 function describeExit(status: ExitStatus): string {
   if (status.error !== undefined) return `could not start (${status.error})`;
-  return status.signal !== null ? `was killed by ${status.signal}` : `exited with code ${status.code ?? "?"}`;
+  return status.signal !== null
+    ? `was killed by ${status.signal}`
+    : `exited with code ${status.code ?? "?"}`;
 }
 
 /** The deadline and the caller's signal, as one promise that settles with why the episode must stop. */
@@ -57,7 +81,9 @@ function haltOn(deadlineMs: number, signal: AbortSignal | undefined) {
 }
 
 function haltVerdict(why: Halt, deadlineMs: number): Verdict {
-  return why === "timeout" ? failed("timeout", `the episode did not end within its ${deadlineMs} ms deadline`) : failed("cancelled", "the episode was cancelled");
+  return why === "timeout"
+    ? failed("timeout", `the episode did not end within its ${deadlineMs} ms deadline`)
+    : failed("cancelled", "the episode was cancelled");
 }
 
 export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome> {
@@ -78,12 +104,23 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   // Input checks first: nothing is started for an episode that cannot be.
   const runtimeOptions = { logCapBytes: settings.logCapBytes, killGraceMs: settings.killGraceMs };
-  const runtime: Runtime = input.runtime === "docker" ? dockerRuntime(runtimeOptions) : processRuntime(runtimeOptions);
+  const runtime: Runtime =
+    input.runtime === "docker" ? dockerRuntime(runtimeOptions) : processRuntime(runtimeOptions);
   const gameRunnable = input.manifest.game.runnable;
-  const playerRunnables = input.players.map((p) => ({ run: p.runnable.run ?? undefined, image: p.runnable.image ?? undefined, env: p.runnable.env ?? {} }));
-  const unusable = [runtime.unusable(gameRunnable), ...playerRunnables.map((r) => runtime.unusable(r))];
+  const playerRunnables = input.players.map((p) => ({
+    run: p.runnable.run ?? undefined,
+    image: p.runnable.image ?? undefined,
+    env: p.runnable.env ?? {},
+  }));
+  const unusable = [
+    runtime.unusable(gameRunnable),
+    ...playerRunnables.map((r) => runtime.unusable(r)),
+  ];
   unusable.forEach((problem, index) => {
-    if (problem !== null) throw new EpisodeInputError(`${index === 0 ? "the game" : `the player in slot ${index - 1}`}: ${problem}`);
+    if (problem !== null)
+      throw new EpisodeInputError(
+        `${index === 0 ? "the game" : `the player in slot ${index - 1}`}: ${problem}`,
+      );
   });
   const { config, tokens } = buildGameConfig(input.manifest, input.gameConfig, input.players);
   let validateResults: ValidateFunction;
@@ -103,7 +140,13 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   const start = async (spec: RunnableSpec): Promise<StartedRunnable> => {
     const started = await runtime.start(spec);
-    emit({ type: "started", runnable: spec.name, pid: started.pid, argv: spec.run ?? [spec.image ?? ""], env_names: Object.keys(spec.env).sort() });
+    emit({
+      type: "started",
+      runnable: spec.name,
+      pid: started.pid,
+      argv: spec.run ?? [spec.image ?? ""],
+      env_names: Object.keys(spec.env).sort(),
+    });
     void started.exited.then((status) => emit({ type: "exited", runnable: spec.name, ...status }));
     return started;
   };
@@ -125,20 +168,38 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       COGAME_SAVE_REPLAY_URI: uri(FILE_NAMES.replay),
       COGAME_PLAYER_FAILURE_URI: uri(FILE_NAMES.failure),
     };
-    const gameProcess = await start({ name: "game", run: gameRunnable.run, image: gameRunnable.image, cwd: input.coworldDir, env: gameEnv, mountsWorkDir: true });
+    const gameProcess = await start({
+      name: "game",
+      run: gameRunnable.run,
+      image: gameRunnable.image,
+      cwd: input.coworldDir,
+      env: gameEnv,
+      mountsWorkDir: true,
+    });
     game.runnable = gameProcess;
     marks.started = performance.now();
 
-    const health = await waitHealthy(runtime, gameProcess, Math.min(settings.healthTimeoutMs, input.deadlineMs), halt, input.deadlineMs);
+    const health = await waitHealthy(
+      runtime,
+      gameProcess,
+      Math.min(settings.healthTimeoutMs, input.deadlineMs),
+      halt,
+      input.deadlineMs,
+    );
     if (health !== "healthy") return health;
     marks.healthy = performance.now();
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
-    const receiver = input.runtime === "process" && artifactMaxBytes > 0 ? await startArtifactReceiver(input.players.length, artifactMaxBytes) : null;
+    const receiver =
+      input.runtime === "process" && artifactMaxBytes > 0
+        ? await startArtifactReceiver(input.players.length, artifactMaxBytes)
+        : null;
     uploads.receiver = receiver;
     for (const [slot, player] of input.players.entries()) {
       const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
-      const upload: Record<string, string> = receiver ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) } : {};
+      const upload: Record<string, string> = receiver
+        ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) }
+        : {};
       const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
       for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
       players[slot] = await start({
@@ -146,7 +207,12 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         run: runnable.run,
         image: runnable.image,
         cwd: player.cwd,
-        env: { ...runnable.env, ...player.env, ...upload, COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}` },
+        env: {
+          ...runnable.env,
+          ...player.env,
+          ...upload,
+          COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+        },
         mountsWorkDir: false,
       });
     }
@@ -172,7 +238,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         emit({ type: "stopped", runnable: names[index] ?? "?", pid: runnable.pid });
       }),
     );
-    await runtime.dispose().catch((error: unknown) => emit({ type: "note", message: `cleanup: ${(error as Error).message}` }));
+    await runtime
+      .dispose()
+      .catch((error: unknown) =>
+        emit({ type: "note", message: `cleanup: ${(error as Error).message}` }),
+      );
     await uploads.receiver?.close();
     halt.dispose();
   }
@@ -217,12 +287,19 @@ async function waitHealthy(
   for (;;) {
     const why = halt.reason();
     if (why) return haltVerdict(why, deadlineMs);
-    if (exit !== null) return failed("game_unhealthy", `the game ${describeExit(exit)} before it answered /healthz`);
+    if (exit !== null)
+      return failed("game_unhealthy", `the game ${describeExit(exit)} before it answered /healthz`);
     const remaining = until - performance.now();
-    if (remaining <= 0) return failed("game_unhealthy", `the game did not answer 200 on /healthz within ${timeoutMs} ms (last: ${last})`);
+    if (remaining <= 0)
+      return failed(
+        "game_unhealthy",
+        `the game did not answer 200 on /healthz within ${timeoutMs} ms (last: ${last})`,
+      );
     try {
       const url = await runtime.gameUrl(game);
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(Math.ceil(Math.min(1_000, remaining))) });
+      const response = await fetch(`${url}/healthz`, {
+        signal: AbortSignal.timeout(Math.ceil(Math.min(1_000, remaining))),
+      });
       await response.body?.cancel();
       if (response.status === 200) return "healthy";
       last = `status ${response.status}`;
@@ -235,17 +312,34 @@ async function waitHealthy(
 }
 
 /** After the game's exit: its declaration, its results, or its failure to give either. */
-async function judge(workDir: string, exit: ExitStatus, validate: ValidateFunction, slots: number): Promise<Verdict> {
+async function judge(
+  workDir: string,
+  exit: ExitStatus,
+  validate: ValidateFunction,
+  slots: number,
+): Promise<Verdict> {
   const failure = await readFailure(workDir, slots);
   if (failure.found) {
-    if (!failure.ok) return failed("results_invalid", `the player-failure declaration is invalid: ${failure.problem}`);
+    if (!failure.ok)
+      return failed(
+        "results_invalid",
+        `the player-failure declaration is invalid: ${failure.problem}`,
+      );
     return failed("player_failure", failure.value.message, failure.value.failed_policy_index);
   }
   const results = await readResults(workDir, validate, slots);
   if (results.found) {
-    if (!results.ok) return failed("results_invalid", `the results are invalid: ${results.problem}`);
+    if (!results.ok)
+      return failed("results_invalid", `the results are invalid: ${results.problem}`);
     return { status: "completed", results: results.value };
   }
-  if (exit.code === 0) return failed("results_invalid", "the game exited without writing results or a player-failure declaration");
-  return failed("game_crashed", `the game ${describeExit(exit)} without writing results; see the game log`);
+  if (exit.code === 0)
+    return failed(
+      "results_invalid",
+      "the game exited without writing results or a player-failure declaration",
+    );
+  return failed(
+    "game_crashed",
+    `the game ${describeExit(exit)} without writing results; see the game log`,
+  );
 }

@@ -3,13 +3,17 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { CoworldManifest } from "@gauntlet/core";
+
 import type { EpisodeEvent, EpisodePlayer, RunEpisodeInput } from "./types.ts";
 
 export const gridrushDir = join(import.meta.dirname, "../../../../examples/coworlds/gridrush");
 
 export function gridrushManifest(): CoworldManifest {
-  return CoworldManifest.parse(JSON.parse(readFileSync(join(gridrushDir, "coworld_manifest.json"), "utf8")));
+  return CoworldManifest.parse(
+    JSON.parse(readFileSync(join(gridrushDir, "coworld_manifest.json"), "utf8")),
+  );
 }
 
 export function bundledPlayer(manifest: CoworldManifest, id: string): EpisodePlayer {
@@ -51,7 +55,11 @@ export function removeWorkDirs(): void {
 }
 
 /** An episode input for gridrush with a recorder of the executor's events. */
-export function gridrushEpisode(overrides: Partial<RunEpisodeInput> = {}): { input: RunEpisodeInput; events: EpisodeEvent[]; pids: () => number[] } {
+export function gridrushEpisode(overrides: Partial<RunEpisodeInput> = {}): {
+  input: RunEpisodeInput;
+  events: EpisodeEvent[];
+  pids: () => number[];
+} {
   const manifest = overrides.manifest ?? gridrushManifest();
   const events: EpisodeEvent[] = [];
   const input: RunEpisodeInput = {

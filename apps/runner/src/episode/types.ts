@@ -1,9 +1,18 @@
 // The executor's input and outcome. The API shapes (results, error info, timings) are core's.
-import type { CoworldManifest, EpisodeErrorInfo, EpisodeResults, EpisodeTimings } from "@gauntlet/core";
+import type {
+  CoworldManifest,
+  EpisodeErrorInfo,
+  EpisodeResults,
+  EpisodeTimings,
+} from "@gauntlet/core";
 
 export interface EpisodePlayer {
   /** A bundled player's runnable, or a policy's (null and absent mean the same: not given). */
-  runnable: { run?: string[] | null | undefined; image?: string | null | undefined; env?: Record<string, string> | null | undefined };
+  runnable: {
+    run?: string[] | null | undefined;
+    image?: string | null | undefined;
+    env?: Record<string, string> | null | undefined;
+  };
   /** Working directory on the process runtime: the coworld's directory for bundled players, the policy's otherwise. */
   cwd: string;
   /** Extra environment for this player only, e.g. a policy's secret env. */

@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+
 import * as tar from "tar";
 import { afterAll, describe, expect, it } from "vitest";
+
 import { BundleCache } from "./bundle-cache.ts";
 
 const root = mkdtempSync(join(tmpdir(), "gauntlet-cache-"));
@@ -36,7 +38,11 @@ describe("BundleCache", () => {
       downloads.push(sha);
       return bundle.bytes;
     });
-    const dirs = await Promise.all([cache.directory(bundle.sha256), cache.directory(bundle.sha256), cache.directory(bundle.sha256)]);
+    const dirs = await Promise.all([
+      cache.directory(bundle.sha256),
+      cache.directory(bundle.sha256),
+      cache.directory(bundle.sha256),
+    ]);
     expect(new Set(dirs).size).toBe(1);
     expect(readFileSync(join(dirs[0] ?? "", "player.ts"), "utf8")).toBe("// a policy");
     // A second runner process on the same work directory finds it extracted.
@@ -51,7 +57,9 @@ describe("BundleCache", () => {
     const wanted = await bundleOf({ "a.ts": "wanted" });
     const other = await bundleOf({ "a.ts": "something else" });
     const cache = new BundleCache(join(root, "b"), async () => other.bytes);
-    await expect(cache.directory(wanted.sha256)).rejects.toThrow(`bundle ${wanted.sha256} arrived with hash ${other.sha256}`);
+    await expect(cache.directory(wanted.sha256)).rejects.toThrow(
+      `bundle ${wanted.sha256} arrived with hash ${other.sha256}`,
+    );
     await expect(cache.directory("../../etc")).rejects.toThrow("not a bundle hash");
   });
 });

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+
 import { BundleError, extractBundle } from "./extract-bundle.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;

@@ -3,7 +3,9 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { CoworldManifest, type LeasedJob } from "@gauntlet/core";
+
 import { EpisodeInputError, type EpisodePlayer, type RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
 
@@ -12,19 +14,28 @@ const HUMAN_RELAY = fileURLToPath(new URL("../episode/human-relay.ts", import.me
 
 export type PreparedEpisode = Omit<RunEpisodeInput, "signal" | "onEvent">;
 
-export async function prepareEpisode(job: LeasedJob, options: { cache: BundleCache; jobDir: string; runtime: "process" | "docker" }): Promise<PreparedEpisode> {
+export async function prepareEpisode(
+  job: LeasedJob,
+  options: { cache: BundleCache; jobDir: string; runtime: "process" | "docker" },
+): Promise<PreparedEpisode> {
   const parsed = CoworldManifest.safeParse(job.manifest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EpisodeInputError(`the coworld's manifest is invalid at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "unknown problem"}`);
+    throw new EpisodeInputError(
+      `the coworld's manifest is invalid at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "unknown problem"}`,
+    );
   }
   const seats = [...job.players].sort((a, b) => a.position - b.position);
   seats.forEach((seat, index) => {
-    if (seat.position !== index) throw new EpisodeInputError(`the seats are not numbered 0 to ${seats.length - 1} (found position ${seat.position})`);
+    if (seat.position !== index)
+      throw new EpisodeInputError(
+        `the seats are not numbered 0 to ${seats.length - 1} (found position ${seat.position})`,
+      );
   });
 
   let coworldDir: string;
-  if (job.coworld.bundle_sha256 !== null) coworldDir = await options.cache.directory(job.coworld.bundle_sha256);
+  if (job.coworld.bundle_sha256 !== null)
+    coworldDir = await options.cache.directory(job.coworld.bundle_sha256);
   else {
     // An image-only coworld: on the process runtime the executor refuses it for want of argv.
     coworldDir = join(options.jobDir, "coworld");
@@ -33,13 +44,24 @@ export async function prepareEpisode(job: LeasedJob, options: { cache: BundleCac
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
     if (seat.human_relay) {
-      if (options.runtime !== "process") throw new EpisodeInputError("a seat a person plays needs the process runtime");
-      players.push({ runnable: { run: [process.execPath, HUMAN_RELAY], env: { GAUNTLET_RELAY_URL: seat.human_relay.url } }, cwd: coworldDir, displayName: seat.display_name });
+      if (options.runtime !== "process")
+        throw new EpisodeInputError("a seat a person plays needs the process runtime");
+      players.push({
+        runnable: {
+          run: [process.execPath, HUMAN_RELAY],
+          env: { GAUNTLET_RELAY_URL: seat.human_relay.url },
+        },
+        cwd: coworldDir,
+        displayName: seat.display_name,
+      });
       continue;
     }
     players.push({
       runnable: seat.runnable,
-      cwd: seat.bundle_sha256 === null ? coworldDir : await options.cache.directory(seat.bundle_sha256),
+      cwd:
+        seat.bundle_sha256 === null
+          ? coworldDir
+          : await options.cache.directory(seat.bundle_sha256),
       env: seat.secret_env,
       displayName: seat.display_name,
     });

@@ -4,8 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+
 import * as tar from "tar";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { BundleError, extractBundle } from "./extract-bundle.ts";
 
 const dirs: string[] = [];
@@ -18,10 +20,17 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function pack(cwd: string, paths: string[], options: { preservePaths?: boolean } = {}): Promise<Buffer> {
+async function pack(
+  cwd: string,
+  paths: string[],
+  options: { preservePaths?: boolean } = {},
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await pipeline(
-    tar.c({ gzip: true, cwd, portable: true, preservePaths: options.preservePaths ?? false }, paths),
+    tar.c(
+      { gzip: true, cwd, portable: true, preservePaths: options.preservePaths ?? false },
+      paths,
+    ),
     new Writable({
       write(chunk: Buffer, _enc, done) {
         chunks.push(chunk);
@@ -48,7 +57,9 @@ describe("extractBundle", () => {
     const src = tempDir();
     writeFileSync(join(src, "ok.txt"), "ok");
     symlinkSync("/etc/passwd", join(src, "passwd"));
-    await expect(extractBundle(await pack(src, ["."]), join(tempDir(), "out"))).rejects.toThrow(/SymbolicLink entry/);
+    await expect(extractBundle(await pack(src, ["."]), join(tempDir(), "out"))).rejects.toThrow(
+      /SymbolicLink entry/,
+    );
   });
 
   it("refuses a path that climbs out with ..", async () => {
@@ -63,7 +74,14 @@ describe("extractBundle", () => {
   it("refuses more than the limits allow, and bytes that are not a tar.gz", async () => {
     const src = tempDir();
     writeFileSync(join(src, "big.bin"), Buffer.alloc(4096));
-    await expect(extractBundle(await pack(src, ["."]), join(tempDir(), "out"), { maxFiles: 10, maxBytes: 1000 })).rejects.toThrow(/more than 1000 bytes/);
-    await expect(extractBundle(Buffer.from("not a tarball"), join(tempDir(), "out"))).rejects.toThrow(BundleError);
+    await expect(
+      extractBundle(await pack(src, ["."]), join(tempDir(), "out"), {
+        maxFiles: 10,
+        maxBytes: 1000,
+      }),
+    ).rejects.toThrow(/more than 1000 bytes/);
+    await expect(
+      extractBundle(Buffer.from("not a tarball"), join(tempDir(), "out")),
+    ).rejects.toThrow(BundleError);
   });
 });

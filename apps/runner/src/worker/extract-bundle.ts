@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+
 import * as tar from "tar";
 
 export const BUNDLE_LIMITS = { maxFiles: 20_000, maxBytes: 1 << 30 };
@@ -14,7 +15,11 @@ export class BundleError extends Error {
   override readonly name = "BundleError";
 }
 
-export async function extractBundle(bytes: Uint8Array, dest: string, limits = BUNDLE_LIMITS): Promise<{ files: number; bytes: number }> {
+export async function extractBundle(
+  bytes: Uint8Array,
+  dest: string,
+  limits = BUNDLE_LIMITS,
+): Promise<{ files: number; bytes: number }> {
   await mkdir(dest, { recursive: true });
   let files = 0;
   let total = 0;
@@ -34,8 +39,10 @@ export async function extractBundle(bytes: Uint8Array, dest: string, limits = BU
         filter: (path, entry) => {
           if (problem !== null) return false;
           const type = "type" in entry ? entry.type : entry.isDirectory() ? "Directory" : "File";
-          if (type !== "File" && type !== "OldFile" && type !== "Directory") return refuse(`${path}: a ${type} entry (bundles hold only files and directories)`);
-          if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) return refuse(`${path}: an unsafe path`);
+          if (type !== "File" && type !== "OldFile" && type !== "Directory")
+            return refuse(`${path}: a ${type} entry (bundles hold only files and directories)`);
+          if (isAbsolute(path) || path.split(/[\\/]/).includes(".."))
+            return refuse(`${path}: an unsafe path`);
           if (type === "Directory") return true;
           files += 1;
           total += entry.size;

@@ -3,6 +3,7 @@
 // leased to another runner after an expiry), or not knowing the job, means this runner must
 // stop the episode and report nothing.
 import { isNotFoundError } from "@gauntlet/sdk";
+
 import type { RunnerLog } from "./log.ts";
 import type { Queue } from "./queue.ts";
 
@@ -12,7 +13,13 @@ export interface Heartbeat {
   stop(): void;
 }
 
-export function startHeartbeat(options: { queue: Queue; jobId: string; leaseSeconds: number; log: RunnerLog; onLost: () => void }): Heartbeat {
+export function startHeartbeat(options: {
+  queue: Queue;
+  jobId: string;
+  leaseSeconds: number;
+  log: RunnerLog;
+  onLost: () => void;
+}): Heartbeat {
   const intervalMs = Math.max(200, Math.floor((options.leaseSeconds * 1000) / 3));
   let lost = false;
   let stopped = false;
@@ -26,7 +33,11 @@ export function startHeartbeat(options: { queue: Queue; jobId: string; leaseSeco
     } catch (error) {
       if (isNotFoundError(error)) markLost("the server no longer knows the job");
       // Anything else (a lost connection, a 5xx) may pass: the lease outlives two missed beats.
-      else options.log.warn("heartbeat failed", { job: options.jobId, error: (error as Error).message });
+      else
+        options.log.warn("heartbeat failed", {
+          job: options.jobId,
+          error: (error as Error).message,
+        });
     }
     return !lost;
   };

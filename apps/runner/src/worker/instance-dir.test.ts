@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { isRunning } from "../episode/test-support.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
 import { allProcesses, procInfo } from "./proc.ts";
@@ -50,8 +52,18 @@ async function deadPid(): Promise<number> {
 async function fakeRunnerDir(name: string, ownerPid: number, groups: number[]): Promise<string> {
   const dir = join(workDir, "runners", name);
   await mkdir(join(dir, "jobs", "job-1"), { recursive: true });
-  await writeFile(join(dir, "runner.json"), JSON.stringify({ pid: ownerPid, start_time: procInfo(ownerPid)?.startTime ?? 1, host: hostname() }));
-  await writeFile(join(dir, "jobs", "job-1", "pids"), groups.map((pid) => `${pid} ${procInfo(pid)?.startTime ?? ""}\n`).join(""));
+  await writeFile(
+    join(dir, "runner.json"),
+    JSON.stringify({
+      pid: ownerPid,
+      start_time: procInfo(ownerPid)?.startTime ?? 1,
+      host: hostname(),
+    }),
+  );
+  await writeFile(
+    join(dir, "jobs", "job-1", "pids"),
+    groups.map((pid) => `${pid} ${procInfo(pid)?.startTime ?? ""}\n`).join(""),
+  );
   return dir;
 }
 
@@ -91,7 +103,10 @@ describe("sweepDeadRunners", () => {
     const stranger = orphanGroup();
     const dir = await fakeRunnerDir("dead-2", await deadPid(), []);
     // The record says the group's leader started at another time than the stranger did.
-    await writeFile(join(dir, "jobs", "job-1", "pids"), `${stranger} ${(procInfo(stranger)?.startTime ?? 0) - 1}\n`);
+    await writeFile(
+      join(dir, "jobs", "job-1", "pids"),
+      `${stranger} ${(procInfo(stranger)?.startTime ?? 0) - 1}\n`,
+    );
 
     expect(await sweepDeadRunners(workDir)).toEqual({ runners: 1, groups: 0 });
     expect(isRunning(stranger)).toBe(true);

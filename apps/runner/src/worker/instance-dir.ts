@@ -7,6 +7,7 @@ import { appendFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+
 import { allProcesses, procInfo, stillRunning } from "./proc.ts";
 
 const OWNER_FILE = "runner.json";
@@ -32,7 +33,11 @@ interface Owner {
 export async function claimInstance(workDir: string): Promise<Instance> {
   const dir = join(workDir, "runners", `${process.pid}-${randomBytes(4).toString("hex")}`);
   await mkdir(join(dir, "jobs"), { recursive: true });
-  const owner: Owner = { pid: process.pid, start_time: procInfo(process.pid)?.startTime ?? null, host: hostname() };
+  const owner: Owner = {
+    pid: process.pid,
+    start_time: procInfo(process.pid)?.startTime ?? null,
+    host: hostname(),
+  };
   await writeFile(join(dir, OWNER_FILE), JSON.stringify(owner));
   return {
     dir,
@@ -71,7 +76,8 @@ export async function sweepDeadRunners(workDir: string): Promise<SweepReport> {
     const dir = join(root, name);
     const owner = await readOwner(dir);
     // Another host's runner (a shared network directory) is not ours to judge.
-    if (owner !== null && (owner.host !== hostname() || stillRunning(owner.pid, owner.start_time))) continue;
+    if (owner !== null && (owner.host !== hostname() || stillRunning(owner.pid, owner.start_time)))
+      continue;
     report.groups += await endRecordedGroups(dir);
     await rm(dir, { recursive: true, force: true });
     report.runners += 1;
@@ -83,7 +89,11 @@ async function readOwner(dir: string): Promise<Owner | null> {
   try {
     const parsed = JSON.parse(await readFile(join(dir, OWNER_FILE), "utf8")) as Partial<Owner>;
     if (typeof parsed.pid !== "number" || typeof parsed.host !== "string") return null;
-    return { pid: parsed.pid, start_time: typeof parsed.start_time === "number" ? parsed.start_time : null, host: parsed.host };
+    return {
+      pid: parsed.pid,
+      start_time: typeof parsed.start_time === "number" ? parsed.start_time : null,
+      host: parsed.host,
+    };
   } catch {
     return null;
   }
@@ -108,7 +118,8 @@ async function endRecordedGroups(dir: string): Promise<number> {
       const [pidText, startText] = line.trim().split(" ");
       const pid = Number(pidText);
       const startTime = startText ? Number(startText) : null;
-      if (!Number.isInteger(pid) || pid <= 1 || startTime === null || !Number.isFinite(startTime)) continue;
+      if (!Number.isInteger(pid) || pid <= 1 || startTime === null || !Number.isFinite(startTime))
+        continue;
       if (groupIsOurs(pid, startTime) && killGroup(pid)) ended += 1;
     }
   }

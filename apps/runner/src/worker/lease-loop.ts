@@ -3,13 +3,15 @@
 // episodes finish within a grace period, then aborts the rest and gives their jobs back.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
+
 import { BundleCache } from "./bundle-cache.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
 import type { RunnerLog } from "./log.ts";
 import type { Queue } from "./queue.ts";
 import type { Redactor } from "./redactor.ts";
-import { type EpisodeSettings, type JobEnd, runJob } from "./run-job.ts";
+import { runJob, type EpisodeSettings, type JobEnd } from "./run-job.ts";
 
 export interface RunnerOptions {
   queue: Queue;
@@ -47,7 +49,11 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const { queue, log } = options;
   await mkdir(options.workDir, { recursive: true });
   const swept = await sweepDeadRunners(options.workDir);
-  if (swept.runners > 0) log.info("cleaned up after runners that died", { runners: swept.runners, process_groups_ended: swept.groups });
+  if (swept.runners > 0)
+    log.info("cleaned up after runners that died", {
+      runners: swept.runners,
+      process_groups_ended: swept.groups,
+    });
   const instance = await claimInstance(options.workDir);
   const cache = new BundleCache(join(options.workDir, "bundles"), (sha) => queue.download(sha));
   const idle = options.idle ?? DEFAULT_IDLE;
@@ -72,10 +78,24 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     });
 
   const launch = (job: Parameters<typeof runJob>[1]) => {
-    const deps = { queue, cache, instance, log, redactor: options.redactor, runtime: options.runtime, leaseSeconds, episode: options.episode };
+    const deps = {
+      queue,
+      cache,
+      instance,
+      log,
+      redactor: options.redactor,
+      runtime: options.runtime,
+      leaseSeconds,
+      episode: options.episode,
+    };
     const running: Promise<void> = runJob(deps, job, abortJobs.signal)
       .then((end) => options.onJobEnd?.(job.job_id, end))
-      .catch((error: unknown) => log.error("job crashed the runner's handler", { job: job.job_id, error: (error as Error).message }))
+      .catch((error: unknown) =>
+        log.error("job crashed the runner's handler", {
+          job: job.job_id,
+          error: (error as Error).message,
+        }),
+      )
       .finally(() => {
         jobs.delete(running);
         wake();
@@ -102,18 +122,31 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
         failures = 0;
       } catch (error) {
         if (isAuthenticationError(error) || isPermissionDeniedError(error)) {
-          throw new RunnerRefusedError(`the server refused this runner's token (${(error as Error).message}); a runner needs a machine token`);
+          throw new RunnerRefusedError(
+            `the server refused this runner's token (${(error as Error).message}); a runner needs a machine token`,
+          );
         }
         failures += 1;
         // The first failure and then one in twenty: a server that is down should not flood the log.
-        if (failures === 1 || failures % 20 === 0) log.warn("could not lease jobs", { error: (error as Error).message, failures });
+        if (failures === 1 || failures % 20 === 0)
+          log.warn("could not lease jobs", { error: (error as Error).message, failures });
         await pause(errorPauseMs);
         continue;
       }
       for (const job of leased) {
         if (stopLeasing.signal.aborted) {
           // Leased while stopping: give it back at once.
-          await queue.fail(job.job_id, { error_type: "returned", error: "the runner is shutting down", failed_policy_index: null }, { timeout: 5_000, retries: 1 }).catch(() => undefined);
+          await queue
+            .fail(
+              job.job_id,
+              {
+                error_type: "returned",
+                error: "the runner is shutting down",
+                failed_policy_index: null,
+              },
+              { timeout: 5_000, retries: 1 },
+            )
+            .catch(() => undefined);
           continue;
         }
         launch(job);
@@ -137,11 +170,16 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     stopping = (async () => {
       await looping.catch(() => undefined);
       if (jobs.size > 0) {
-        log.info("stopping: waiting for running episodes", { running: jobs.size, grace_ms: graceMs });
+        log.info("stopping: waiting for running episodes", {
+          running: jobs.size,
+          grace_ms: graceMs,
+        });
         await Promise.race([settled(), delay(graceMs, abortJobs.signal)]);
       }
       if (jobs.size > 0) {
-        log.info("stopping: aborting episodes still running; their jobs go back to the queue", { running: jobs.size });
+        log.info("stopping: aborting episodes still running; their jobs go back to the queue", {
+          running: jobs.size,
+        });
         abortJobs.abort();
         await settled();
       }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { createLog } from "./log.ts";
 import { Redactor } from "./redactor.ts";
 
@@ -6,7 +7,13 @@ const now = () => new Date("2026-01-02T03:04:05.000Z");
 
 function linesAt(level?: "debug" | "info" | "warn" | "error"): string[] {
   const lines: string[] = [];
-  const log = createLog({ format: "text", redactor: new Redactor(), write: (l) => lines.push(l.trim()), now, ...(level ? { level } : {}) });
+  const log = createLog({
+    format: "text",
+    redactor: new Redactor(),
+    write: (l) => lines.push(l.trim()),
+    now,
+    ...(level ? { level } : {}),
+  });
   log.debug("started", { runnable: "game" });
   log.info("job completed", { job: "j1" });
   log.warn("heartbeat failed");

@@ -2,8 +2,10 @@
 // runs, its artifacts, and one report — complete, or fail with what went wrong. A job whose
 // lease is lost is dropped without a report; one interrupted by shutdown is given back.
 import { rm } from "node:fs/promises";
+
 import type { LeasedJob } from "@gauntlet/core";
 import { isConflictError } from "@gauntlet/sdk";
+
 import { runEpisode } from "../episode/run-episode.ts";
 import type { EpisodeEvent, EpisodeOutcome, RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
@@ -17,7 +19,12 @@ import type { Redactor } from "./redactor.ts";
 /** How a job left this runner. */
 export type JobEnd = "completed" | "failed" | "returned" | "lost" | "unreported";
 
-export type EpisodeSettings = Partial<Pick<RunEpisodeInput, "healthTimeoutMs" | "playerGraceMs" | "killGraceMs" | "logCapBytes" | "artifactMaxBytes">>;
+export type EpisodeSettings = Partial<
+  Pick<
+    RunEpisodeInput,
+    "healthTimeoutMs" | "playerGraceMs" | "killGraceMs" | "logCapBytes" | "artifactMaxBytes"
+  >
+>;
 
 export interface JobDeps {
   queue: Queue;
@@ -33,10 +40,17 @@ export interface JobDeps {
 const ms = (from: number, to: number) => Math.max(0, Math.round(to - from));
 
 function secretValues(job: LeasedJob): string[] {
-  return [...Object.values(job.secrets), ...job.players.flatMap((p) => Object.values(p.secret_env))];
+  return [
+    ...Object.values(job.secrets),
+    ...job.players.flatMap((p) => Object.values(p.secret_env)),
+  ];
 }
 
-export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSignal): Promise<JobEnd> {
+export async function runJob(
+  deps: JobDeps,
+  job: LeasedJob,
+  shutdown: AbortSignal,
+): Promise<JobEnd> {
   const { log, queue } = deps;
   const t0 = performance.now();
   const release = deps.redactor.hold(secretValues(job));
@@ -50,14 +64,29 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
   const onShutdown = () => halt("shutdown");
   if (shutdown.aborted) onShutdown();
   else shutdown.addEventListener("abort", onShutdown, { once: true });
-  const heartbeat = startHeartbeat({ queue, jobId: job.job_id, leaseSeconds: deps.leaseSeconds, log, onLost: () => halt("lost") });
+  const heartbeat = startHeartbeat({
+    queue,
+    jobId: job.job_id,
+    leaseSeconds: deps.leaseSeconds,
+    log,
+    onLost: () => halt("lost"),
+  });
   let jobDir: string | null = null;
-  log.debug("job leased", { ...ids, coworld: `${job.coworld.name}@${job.coworld.version}`, episode_request: job.episode_request_id, seats: job.players.length });
+  log.debug("job leased", {
+    ...ids,
+    coworld: `${job.coworld.name}@${job.coworld.version}`,
+    episode_request: job.episode_request_id,
+    seats: job.players.length,
+  });
 
   const runnerError = async (error: unknown): Promise<JobEnd> => {
     const message = deps.redactor.redact(error instanceof Error ? error.message : String(error));
     log.error("job failed on the runner", { ...ids, error: message });
-    await queue.fail(job.job_id, { error_type: "runner_error", error: `runner: ${message}`.slice(0, 10_000), failed_policy_index: null });
+    await queue.fail(job.job_id, {
+      error_type: "runner_error",
+      error: `runner: ${message}`.slice(0, 10_000),
+      failed_policy_index: null,
+    });
     return "failed";
   };
   const afterHalt = async (): Promise<JobEnd> => {
@@ -65,7 +94,15 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
       log.warn("job dropped: its lease is no longer ours", ids);
       return "lost";
     }
-    await queue.fail(job.job_id, { error_type: "returned", error: "the runner shut down before the episode ended", failed_policy_index: null }, { timeout: 5_000, retries: 1 });
+    await queue.fail(
+      job.job_id,
+      {
+        error_type: "returned",
+        error: "the runner shut down before the episode ended",
+        failed_policy_index: null,
+      },
+      { timeout: 5_000, retries: 1 },
+    );
     log.info("job returned unrun (shutdown)", ids);
     return "returned";
   };
@@ -76,7 +113,11 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
     let outcome: EpisodeOutcome;
     let prepared = t0;
     try {
-      const input = await prepareEpisode(job, { cache: deps.cache, jobDir: dir, runtime: deps.runtime });
+      const input = await prepareEpisode(job, {
+        cache: deps.cache,
+        jobDir: dir,
+        runtime: deps.runtime,
+      });
       prepared = performance.now();
       const onEvent = (event: EpisodeEvent) => logEvent(deps, ids, dir, event);
       outcome = await runEpisode({ ...input, ...deps.episode, signal: stop.signal, onEvent });
@@ -96,7 +137,9 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
         log.warn("job ended elsewhere while its artifacts were uploaded; dropped", ids);
         return "lost";
       }
-      return await runnerError(new Error(`could not upload the artifacts: ${(error as Error).message}`));
+      return await runnerError(
+        new Error(`could not upload the artifacts: ${(error as Error).message}`),
+      );
     }
     const reportStart = performance.now();
     let end: JobEnd;
@@ -105,13 +148,24 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
       end = "completed";
     } else {
       const error = deps.redactor.redact(outcome.error).slice(0, 10_000);
-      await queue.fail(job.job_id, { error_type: outcome.error_type, error, failed_policy_index: outcome.failed_policy_index, timings: outcome.timings });
+      await queue.fail(job.job_id, {
+        error_type: outcome.error_type,
+        error,
+        failed_policy_index: outcome.failed_policy_index,
+        timings: outcome.timings,
+      });
       end = "failed";
     }
     const done = performance.now();
     log.info(`job ${end}`, {
       ...ids,
-      ...(outcome.status === "failed" ? { error_type: outcome.error_type, failed_policy_index: outcome.failed_policy_index, error: outcome.error } : {}),
+      ...(outcome.status === "failed"
+        ? {
+            error_type: outcome.error_type,
+            failed_policy_index: outcome.failed_policy_index,
+            error: outcome.error,
+          }
+        : {}),
       prepare_ms: ms(t0, prepared),
       start_ms: outcome.timings.startMs,
       healthy_ms: outcome.timings.healthyMs,
@@ -124,7 +178,10 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
     return end;
   } catch (error) {
     // The report itself could not be delivered: the lease will expire and the job run again.
-    log.error("job outcome could not be reported", { ...ids, error: deps.redactor.redact((error as Error).message) });
+    log.error("job outcome could not be reported", {
+      ...ids,
+      error: deps.redactor.redact((error as Error).message),
+    });
     return "unreported";
   } finally {
     heartbeat.stop();
@@ -134,7 +191,11 @@ export async function runJob(deps: JobDeps, job: LeasedJob, shutdown: AbortSigna
   }
 }
 
-async function uploadArtifacts(deps: JobDeps, jobId: string, outcome: EpisodeOutcome): Promise<void> {
+async function uploadArtifacts(
+  deps: JobDeps,
+  jobId: string,
+  outcome: EpisodeOutcome,
+): Promise<void> {
   const text = (value: string) => Buffer.from(deps.redactor.redact(value), "utf8");
   const artifacts: [string, Uint8Array][] = [["logs", text(outcome.gameLog)]];
   outcome.playerLogs.forEach((log, slot) => artifacts.push([`policy-log-${slot}`, text(log)]));
@@ -142,11 +203,17 @@ async function uploadArtifacts(deps: JobDeps, jobId: string, outcome: EpisodeOut
     if (bytes !== null) artifacts.push([`policy-artifact-${slot}`, bytes]);
   });
   if (outcome.replay !== null) artifacts.push(["replay", outcome.replay]);
-  if (outcome.status === "completed") artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
+  if (outcome.status === "completed")
+    artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
   await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(jobId, name, bytes)));
 }
 
-function logEvent(deps: JobDeps, ids: { job: string; attempt: number }, jobDir: string, event: EpisodeEvent): void {
+function logEvent(
+  deps: JobDeps,
+  ids: { job: string; attempt: number },
+  jobDir: string,
+  event: EpisodeEvent,
+): void {
   switch (event.type) {
     case "started":
       if (event.pid !== null) deps.instance.recordGroup(jobDir, event.pid);
@@ -156,7 +223,13 @@ function logEvent(deps: JobDeps, ids: { job: string; attempt: number }, jobDir: 
       deps.log.debug("game healthy", { ...ids, after_ms: event.after_ms });
       return;
     case "exited":
-      deps.log.debug("exited", { ...ids, runnable: event.runnable, code: event.code, signal: event.signal, error: event.error });
+      deps.log.debug("exited", {
+        ...ids,
+        runnable: event.runnable,
+        code: event.code,
+        signal: event.signal,
+        error: event.error,
+      });
       return;
     case "note":
       deps.log.warn(event.message, ids);

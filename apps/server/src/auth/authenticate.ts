@@ -4,9 +4,10 @@
 // before it settles); entries also expire after CACHE_TTL_MS, which bounds what a replica that
 // missed a signal (Redis down, or replicas without Redis) keeps serving.
 import type { Kysely } from "kysely";
+
 import type { SignalChannel } from "../events/signals.ts";
-import type { AuthenticatedIdentity } from "./identity.ts";
 import type { Database } from "../store/schema.ts";
+import type { AuthenticatedIdentity } from "./identity.ts";
 import { hashToken } from "./secrets.ts";
 
 const CACHE_TTL_MS = 10_000;
@@ -27,8 +28,11 @@ export interface Revocation {
 
 function isRevocation(value: unknown): value is Revocation {
   if (typeof value !== "object" || value === null) return false;
-  const ids = (list: unknown) => list === undefined || (Array.isArray(list) && list.every((id) => typeof id === "string"));
-  return "tokenIds" in value ? ids(value.tokenIds) && (!("playerIds" in value) || ids(value.playerIds)) : "playerIds" in value && ids(value.playerIds);
+  const ids = (list: unknown) =>
+    list === undefined || (Array.isArray(list) && list.every((id) => typeof id === "string"));
+  return "tokenIds" in value
+    ? ids(value.tokenIds) && (!("playerIds" in value) || ids(value.playerIds))
+    : "playerIds" in value && ids(value.playerIds);
 }
 
 export class Authenticator {
@@ -41,9 +45,10 @@ export class Authenticator {
   constructor(db: Kysely<Database>, signals?: SignalChannel) {
     this.#db = db;
     this.#signals = signals;
-    this.#unsubscribe = signals?.subscribe((message) => {
-      if (isRevocation(message)) this.#drop(message);
-    }) ?? (() => undefined);
+    this.#unsubscribe =
+      signals?.subscribe((message) => {
+        if (isRevocation(message)) this.#drop(message);
+      }) ?? (() => undefined);
   }
 
   /**
@@ -85,11 +90,32 @@ export class Authenticator {
       const isAdmin = row.is_admin === 1 && row.kind === "user";
       const base = { userId: row.user_id, email: row.email, tokenId: row.token_id };
       if (row.kind === "machine" && row.machine_id) {
-        identity = { ...base, kind: "machine", subjectId: row.machine_id, isAdmin: false, scopes: ["runner"], budget: { key: row.machine_id, kind: "machine" } };
+        identity = {
+          ...base,
+          kind: "machine",
+          subjectId: row.machine_id,
+          isAdmin: false,
+          scopes: ["runner"],
+          budget: { key: row.machine_id, kind: "machine" },
+        };
       } else if (row.kind === "player" && row.player_id) {
-        identity = { ...base, kind: "player", subjectId: row.player_id, isAdmin: false, scopes: ["player"], budget: { key: row.user_id, kind: "user" } };
+        identity = {
+          ...base,
+          kind: "player",
+          subjectId: row.player_id,
+          isAdmin: false,
+          scopes: ["player"],
+          budget: { key: row.user_id, kind: "user" },
+        };
       } else if (row.kind === "user") {
-        identity = { ...base, kind: "user", subjectId: row.user_id, isAdmin, scopes: isAdmin ? ["user", "admin"] : ["user"], budget: { key: row.user_id, kind: "user" } };
+        identity = {
+          ...base,
+          kind: "user",
+          subjectId: row.user_id,
+          isAdmin,
+          scopes: isAdmin ? ["user", "admin"] : ["user"],
+          budget: { key: row.user_id, kind: "user" },
+        };
       }
     }
     this.#cache.delete(token);
@@ -152,7 +178,12 @@ export class Authenticator {
     const players = new Set(revocation.playerIds ?? []);
     for (const [token, entry] of this.#cache) {
       const identity = entry.identity;
-      if (identity && (tokens.has(identity.tokenId) || (identity.kind === "player" && players.has(identity.subjectId)))) this.#cache.delete(token);
+      if (
+        identity &&
+        (tokens.has(identity.tokenId) ||
+          (identity.kind === "player" && players.has(identity.subjectId)))
+      )
+        this.#cache.delete(token);
     }
   }
 

@@ -2,6 +2,7 @@
 // handlers and by the WebSocket upgrade. A request decoration rather than a WeakMap beside the
 // request: a WeakMap entry per request is a measurable share of a budgeted read (bench/hot-path).
 import type { FastifyInstance, FastifyRequest } from "fastify";
+
 import { ANONYMOUS, type Identity } from "./identity.ts";
 
 declare module "fastify" {

@@ -2,19 +2,34 @@
 // store (PostgreSQL in the PostgreSQL suite) and Redis, each with the token in its authentication
 // cache, then a revocation on one of them.
 import { randomBytes } from "node:crypto";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestStore, startTestServer, type TestServer, type TestStore } from "../../testing/index.ts";
+
+import {
+  client,
+  createTestStore,
+  startTestServer,
+  type TestServer,
+  type TestStore,
+} from "../../testing/index.ts";
 
 describe("revoking a token with two replicas sharing the store and Redis", () => {
   let shared: TestStore;
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    const env = { GAUNTLET_SCHEDULER: "off", REDIS_URL: "redis://127.0.0.1:6379", GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}` };
+    const env = {
+      GAUNTLET_SCHEDULER: "off",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
+    };
     shared = await createTestStore();
     a = await startTestServer({ testStore: shared, env });
     // The second replica shares the first one's store object; only the first closes it.
-    b = await startTestServer({ testStore: { ...shared, store: { ...shared.store, close: async () => undefined } }, env });
+    b = await startTestServer({
+      testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
+      env,
+    });
     await Promise.all([a.server.signals.ready(), b.server.signals.ready()]);
   });
   afterAll(async () => {
@@ -24,17 +39,24 @@ describe("revoking a token with two replicas sharing the store and Redis", () =>
   });
 
   // whoami is always 200 (an invalid token reads as anonymous); GET /v2/tokens needs a valid one.
-  const subjectOf = async (t: TestServer, token: string) => (await client(t.url, token).get<{ subject_type: string }>("/whoami")).body.subject_type;
+  const subjectOf = async (t: TestServer, token: string) =>
+    (await client(t.url, token).get<{ subject_type: string }>("/whoami")).body.subject_type;
   const tokensRead = (t: TestServer, token: string) => client(t.url, token).get("/v2/tokens");
 
   it("refuses a revoked API token on both replicas at once", async () => {
     const user = await a.newUser();
-    const made = await client(a.url, user.token).post<{ id: string; token: string }>("/v2/tokens", { name: "doomed", kind: "user" });
+    const made = await client(a.url, user.token).post<{ id: string; token: string }>("/v2/tokens", {
+      name: "doomed",
+      kind: "user",
+    });
     expect(made.status).toBe(201);
     // Both replicas have the token cached (twice: the second answer is the cache's).
     for (const t of [a, b, a, b]) expect((await tokensRead(t, made.body.token)).status).toBe(200);
     expect((await client(a.url, user.token).delete(`/v2/tokens/${made.body.id}`)).status).toBe(200);
-    const [onA, onB] = await Promise.all([tokensRead(a, made.body.token), tokensRead(b, made.body.token)]);
+    const [onA, onB] = await Promise.all([
+      tokensRead(a, made.body.token),
+      tokensRead(b, made.body.token),
+    ]);
     expect(onA.status).toBe(401);
     expect(onB.status).toBe(401);
     expect(onB.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
@@ -44,12 +66,19 @@ describe("revoking a token with two replicas sharing the store and Redis", () =>
 
   it("refuses a player's revoked credentials on both replicas at once", async () => {
     const user = await a.newUser();
-    const player = await client(a.url, user.token).post<{ id: string }>("/players", { name: `p${randomBytes(3).toString("hex")}` });
+    const player = await client(a.url, user.token).post<{ id: string }>("/players", {
+      name: `p${randomBytes(3).toString("hex")}`,
+    });
     expect(player.status).toBe(201);
-    const credential = await client(a.url, user.token).post<{ token: string }>(`/players/${player.body.id}/credentials`, { name: "bot" });
+    const credential = await client(a.url, user.token).post<{ token: string }>(
+      `/players/${player.body.id}/credentials`,
+      { name: "bot" },
+    );
     expect(credential.status).toBe(201);
     for (const t of [a, b, a, b]) expect(await subjectOf(t, credential.body.token)).toBe("player");
-    expect((await client(b.url, user.token).delete(`/players/${player.body.id}/credentials`)).status).toBe(200);
+    expect(
+      (await client(b.url, user.token).delete(`/players/${player.body.id}/credentials`)).status,
+    ).toBe(200);
     expect(await subjectOf(a, credential.body.token)).toBe("anonymous");
     expect(await subjectOf(b, credential.body.token)).toBe("anonymous");
   });

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+
 import { describe, expect, it } from "vitest";
+
 import { SecretBox } from "./secret-box.ts";
 
 describe("SecretBox", () => {
@@ -14,7 +16,9 @@ describe("SecretBox", () => {
   it("refuses a tampered value and another key", () => {
     const sealed = box.seal("value");
     const parts = sealed.split(".");
-    const tampered = [parts[0], parts[1], parts[2], Buffer.from("other").toString("base64")].join(".");
+    const tampered = [parts[0], parts[1], parts[2], Buffer.from("other").toString("base64")].join(
+      ".",
+    );
     expect(() => box.open(tampered)).toThrow();
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
   });

@@ -11,7 +11,8 @@ export class SecretBox {
   readonly #key: Buffer;
 
   constructor(key: Buffer) {
-    if (key.length !== KEY_BYTES) throw new Error(`the secret key must be ${KEY_BYTES} bytes, not ${key.length}`);
+    if (key.length !== KEY_BYTES)
+      throw new Error(`the secret key must be ${KEY_BYTES} bytes, not ${key.length}`);
     this.#key = key;
   }
 
@@ -19,15 +20,23 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
     const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-    return ["v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), body.toString("base64")].join(".");
+    return [
+      "v1",
+      iv.toString("base64"),
+      cipher.getAuthTag().toString("base64"),
+      body.toString("base64"),
+    ].join(".");
   }
 
   open(sealed: string): string {
     const [version, iv, tag, body] = sealed.split(".");
-    if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("not a sealed secret");
+    if (version !== "v1" || !iv || !tag || body === undefined)
+      throw new Error("not a sealed secret");
     const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(iv, "base64"));
     decipher.setAuthTag(Buffer.from(tag, "base64"));
-    return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString(
+      "utf8",
+    );
   }
 }
 

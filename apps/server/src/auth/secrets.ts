@@ -3,9 +3,18 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
 
-function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keylen: number): Promise<Buffer> {
+function scryptAsync(
+  password: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+  keylen: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, keylen, { N, r, p, maxmem: 128 * N * r * 2 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keylen, { N, r, p, maxmem: 128 * N * r * 2 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -19,12 +28,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split("$");
   if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const key = await scryptAsync(password, Buffer.from(salt, "base64url"), Number(n), Number(r), Number(p), expected.length);
+  const key = await scryptAsync(
+    password,
+    Buffer.from(salt, "base64url"),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
 /** Token prefixes tell the subject (API.md): user, machine, player (`ply_`), sign-in code, reporter key. */
-export const tokenPrefixes = { user: "gnt_", machine: "gntm_", player: "ply_", code: "gcode_", reporter: "rptk_" } as const;
+export const tokenPrefixes = {
+  user: "gnt_",
+  machine: "gntm_",
+  player: "ply_",
+  code: "gcode_",
+  reporter: "rptk_",
+} as const;
 
 export function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString("base64url")}`;

@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startS3Server, type TestS3Server } from "../../testing/s3-server.ts";
-import { type BlobStore, DirectoryBlobStore } from "./blob-store.ts";
+import { DirectoryBlobStore, type BlobStore } from "./blob-store.ts";
 import { S3BlobStore } from "./s3-blob-store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gauntlet-blobs-"));
@@ -70,6 +72,8 @@ describe("S3BlobStore's presigned uploads", () => {
 
   it("says which request the service refused", async () => {
     const store = new S3BlobStore({ ...s3.options, bucket: "no-such-bucket" });
-    await expect(store.put(Buffer.from("x"))).rejects.toThrow(/^the S3 store answered PUT sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64} with 404/);
+    await expect(store.put(Buffer.from("x"))).rejects.toThrow(
+      /^the S3 store answered PUT sha256\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64} with 404/,
+    );
   });
 });

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { insufficientStorage } from "../shared/errors.ts";
 
 /** No space (or quota) left on the device. */

@@ -3,7 +3,9 @@
 // prefix), requests signed with SigV4 by aws4fetch. It also hands out presigned PUT addresses,
 // so a bulk-upload file goes straight to the bucket instead of through the server.
 import { createHash } from "node:crypto";
+
 import { AwsClient } from "aws4fetch";
+
 import type { BlobStore, StoredBlob } from "./blob-store.ts";
 
 export interface S3BlobStoreOptions {
@@ -29,10 +31,19 @@ export class S3BlobStore implements BlobStore {
 
   constructor(options: S3BlobStoreOptions) {
     // Few retries: a caller waiting on an upload hears of a dead service within seconds.
-    this.#client = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region, service: "s3", retries: 2 });
+    this.#client = new AwsClient({
+      accessKeyId: options.accessKeyId,
+      secretAccessKey: options.secretAccessKey,
+      region: options.region,
+      service: "s3",
+      retries: 2,
+    });
     const endpoint = new URL(options.endpoint);
     const base = endpoint.href.replace(/\/+$/, "");
-    this.#bucketUrl = options.pathStyle === false ? `${endpoint.protocol}//${options.bucket}.${endpoint.host}` : `${base}/${options.bucket}`;
+    this.#bucketUrl =
+      options.pathStyle === false
+        ? `${endpoint.protocol}//${options.bucket}.${endpoint.host}`
+        : `${base}/${options.bucket}`;
     this.#bucket = options.bucket;
     this.#prefix = options.prefix ? `${options.prefix.replace(/^\/+|\/+$/g, "")}/` : "";
   }
@@ -47,11 +58,16 @@ export class S3BlobStore implements BlobStore {
   }
 
   async #send(method: "GET" | "HEAD" | "PUT", key: string, body?: Uint8Array): Promise<Response> {
-    const res = await this.#client.fetch(this.#url(key), { method, ...(body ? { body, headers: { "content-length": String(body.byteLength) } } : {}) });
+    const res = await this.#client.fetch(this.#url(key), {
+      method,
+      ...(body ? { body, headers: { "content-length": String(body.byteLength) } } : {}),
+    });
     // A missing object is an answer to a read; to a write (no such bucket) it is a failure.
     if (res.ok || (res.status === 404 && method !== "PUT")) return res;
     const detail = (await res.text()).slice(0, 300);
-    throw new Error(`the S3 store answered ${method} ${this.#prefix}${key} with ${res.status}${detail ? `: ${detail}` : ""}`);
+    throw new Error(
+      `the S3 store answered ${method} ${this.#prefix}${key} with ${res.status}${detail ? `: ${detail}` : ""}`,
+    );
   }
 
   async put(bytes: Uint8Array): Promise<StoredBlob> {

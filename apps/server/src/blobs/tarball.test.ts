@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { inspectTarGz, packDirectory } from "./tarball.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "gauntlet-tar-"));
@@ -20,8 +22,13 @@ describe("tar.gz bundles", () => {
   });
 
   it("refuses bytes that are not a gzip tar", async () => {
-    expect(await inspectTarGz(Buffer.from("plain text"))).toEqual({ ok: false, error: "the bytes are not gzip" });
-    const notTar = await inspectTarGz(gzipSync(Buffer.from("gzip but not tar, long enough to be read as a header ".repeat(20))));
+    expect(await inspectTarGz(Buffer.from("plain text"))).toEqual({
+      ok: false,
+      error: "the bytes are not gzip",
+    });
+    const notTar = await inspectTarGz(
+      gzipSync(Buffer.from("gzip but not tar, long enough to be read as a header ".repeat(20))),
+    );
     expect(notTar.ok).toBe(false);
   });
 });

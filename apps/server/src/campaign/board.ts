@@ -2,34 +2,89 @@
 // up with the rounds settled since (territory.ts holds the rule), and re-carved by
 // migrate-board (spec 4.1).
 import { randomUUID } from "node:crypto";
-import type { BodyOf, CampaignBoard, CampaignHistoryEntry, CampaignTerritory, MigrateBoardReport } from "@gauntlet/core";
+
 import type { Kysely, Transaction } from "kysely";
+
+import type {
+  BodyOf,
+  CampaignBoard,
+  CampaignHistoryEntry,
+  CampaignTerritory,
+  MigrateBoardReport,
+} from "@gauntlet/core";
+
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { getCommissionedLeagueRow, getVisibleLeagueRow } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import type { CampaignBoardsTable, CampaignHistoryTable, Database, LeaguesTable } from "../store/schema.ts";
-import { captureTarget, geometryOf, mapPoint, recarve, territory, type BoardCell } from "./territory.ts";
+import type {
+  CampaignBoardsTable,
+  CampaignHistoryTable,
+  Database,
+  LeaguesTable,
+} from "../store/schema.ts";
+import {
+  captureTarget,
+  geometryOf,
+  mapPoint,
+  recarve,
+  territory,
+  type BoardCell,
+} from "./territory.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 async function ensureBoard(db: Db, league: LeaguesTable): Promise<CampaignBoardsTable> {
-  const existing = await db.selectFrom("campaign_boards").selectAll().where("league_id", "=", league.id).executeTakeFirst();
+  const existing = await db
+    .selectFrom("campaign_boards")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .executeTakeFirst();
   if (existing) return existing;
   const { width, height } = geometryOf(parseJson<Record<string, unknown>>(league.settings));
   const now = nowIso();
-  const board: CampaignBoardsTable = { league_id: league.id, width, height, created_at: now, updated_at: now };
-  const inserted = await db.insertInto("campaign_boards").values(board).onConflict((oc) => oc.column("league_id").doNothing()).returning("league_id").executeTakeFirst();
+  const board: CampaignBoardsTable = {
+    league_id: league.id,
+    width,
+    height,
+    created_at: now,
+    updated_at: now,
+  };
+  const inserted = await db
+    .insertInto("campaign_boards")
+    .values(board)
+    .onConflict((oc) => oc.column("league_id").doNothing())
+    .returning("league_id")
+    .executeTakeFirst();
   if (inserted) {
     const cells = [];
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells.push({ league_id: league.id, x, y, owner_player_id: null, captured_round_id: null, captured_at: null });
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        cells.push({
+          league_id: league.id,
+          x,
+          y,
+          owner_player_id: null,
+          captured_round_id: null,
+          captured_at: null,
+        });
     await db.insertInto("campaign_cells").values(cells).execute();
     return board;
   }
-  return db.selectFrom("campaign_boards").selectAll().where("league_id", "=", league.id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom("campaign_boards")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .executeTakeFirstOrThrow();
 }
 
 async function readCells(db: Db, leagueId: string) {
-  return db.selectFrom("campaign_cells").selectAll().where("league_id", "=", leagueId).orderBy("y").orderBy("x").execute();
+  return db
+    .selectFrom("campaign_cells")
+    .selectAll()
+    .where("league_id", "=", leagueId)
+    .orderBy("y")
+    .orderBy("x")
+    .execute();
 }
 
 /** Apply every completed round of the league not yet on the board, oldest first. The history
@@ -37,7 +92,11 @@ async function readCells(db: Db, leagueId: string) {
 async function catchUp(trx: Transaction<Database>, leagueId: string): Promise<void> {
   const pending = await trx
     .selectFrom("rounds")
-    .leftJoin("campaign_history", (j) => j.onRef("campaign_history.round_id", "=", "rounds.id").on("campaign_history.league_id", "=", leagueId))
+    .leftJoin("campaign_history", (j) =>
+      j
+        .onRef("campaign_history.round_id", "=", "rounds.id")
+        .on("campaign_history.league_id", "=", leagueId),
+    )
     .select(["rounds.id", "rounds.completed_at"])
     .where("rounds.league_id", "=", leagueId)
     .where("rounds.status", "=", "completed")
@@ -67,7 +126,12 @@ async function catchUp(trx: Transaction<Database>, leagueId: string): Promise<vo
       previous_owner_player_id: target?.owner_player_id ?? null,
       created_at: now,
     };
-    const inserted = await trx.insertInto("campaign_history").values(entry).onConflict((oc) => oc.columns(["league_id", "round_id"]).doNothing()).returning("id").executeTakeFirst();
+    const inserted = await trx
+      .insertInto("campaign_history")
+      .values(entry)
+      .onConflict((oc) => oc.columns(["league_id", "round_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
     if (!inserted || !target) continue;
     await trx
       .updateTable("campaign_cells")
@@ -76,7 +140,11 @@ async function catchUp(trx: Transaction<Database>, leagueId: string): Promise<vo
       .where("x", "=", target.x)
       .where("y", "=", target.y)
       .execute();
-    await trx.updateTable("campaign_boards").set({ updated_at: now }).where("league_id", "=", leagueId).execute();
+    await trx
+      .updateTable("campaign_boards")
+      .set({ updated_at: now })
+      .where("league_id", "=", leagueId)
+      .execute();
   }
 }
 
@@ -100,10 +168,21 @@ async function territoryOf(db: Db, cells: readonly BoardCell[]): Promise<Campaig
   const held = territory(cells);
   const ids = Object.keys(held);
   const names = new Map<string, string>();
-  if (ids.length > 0) for (const p of await db.selectFrom("players").select(["id", "name"]).where("id", "in", ids).execute()) names.set(p.id, p.name);
+  if (ids.length > 0)
+    for (const p of await db
+      .selectFrom("players")
+      .select(["id", "name"])
+      .where("id", "in", ids)
+      .execute())
+      names.set(p.id, p.name);
   return ids
     .map((id) => ({ player_id: id, player_name: names.get(id) ?? null, cells: held[id] ?? 0 }))
-    .sort((a, b) => b.cells - a.cells || byName(a.player_name, b.player_name) || a.player_id.localeCompare(b.player_id));
+    .sort(
+      (a, b) =>
+        b.cells - a.cells ||
+        byName(a.player_name, b.player_name) ||
+        a.player_id.localeCompare(b.player_id),
+    );
 }
 
 /** Named players before players that no longer exist. */
@@ -113,12 +192,20 @@ function byName(a: string | null, b: string | null): number {
 }
 
 /** The board as the caller may see it (404 for a league they cannot see). */
-export async function getCampaignBoard(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<CampaignBoard> {
+export async function getCampaignBoard(
+  db: Kysely<Database>,
+  identity: Identity,
+  leagueId: string,
+): Promise<CampaignBoard> {
   const league = await getVisibleLeagueRow(db, identity, leagueId);
   return db.transaction().execute(async (trx) => {
     await ensureBoard(trx, league);
     await catchUp(trx, league.id);
-    const board = await trx.selectFrom("campaign_boards").selectAll().where("league_id", "=", league.id).executeTakeFirstOrThrow();
+    const board = await trx
+      .selectFrom("campaign_boards")
+      .selectAll()
+      .where("league_id", "=", league.id)
+      .executeTakeFirstOrThrow();
     const cells = (await readCells(trx, league.id)).map(({ league_id: _league, ...cell }) => cell);
     return {
       league_id: league.id,
@@ -131,7 +218,11 @@ export async function getCampaignBoard(db: Kysely<Database>, identity: Identity,
   });
 }
 
-export async function getCampaignHistory(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<CampaignHistoryEntry[]> {
+export async function getCampaignHistory(
+  db: Kysely<Database>,
+  identity: Identity,
+  leagueId: string,
+): Promise<CampaignHistoryEntry[]> {
   return (await getCampaignBoard(db, identity, leagueId)).history;
 }
 
@@ -160,7 +251,11 @@ export async function migrateCampaignBoard(
       const to = geometryOf(parseJson<Record<string, unknown>>(league.settings));
       const oldCells = await readCells(trx, league.id);
       const newCells: BoardCell[] = recarve(from, oldCells, to);
-      const history = await trx.selectFrom("campaign_history").selectAll().where("league_id", "=", league.id).execute();
+      const history = await trx
+        .selectFrom("campaign_history")
+        .selectAll()
+        .where("league_id", "=", league.id)
+        .execute();
       report = {
         league_id: league.id,
         dry_run: dryRun,
@@ -183,8 +278,18 @@ export async function migrateCampaignBoard(
             newCells.map((c) => {
               const centre = mapPoint(to, from, c.x, c.y);
               const old = kept.get(`${centre.x},${centre.y}`);
-              const same = old !== undefined && old.owner_player_id === c.owner_player_id && c.owner_player_id !== null;
-              return { league_id: league.id, x: c.x, y: c.y, owner_player_id: c.owner_player_id, captured_round_id: same ? old.captured_round_id : null, captured_at: same ? old.captured_at : null };
+              const same =
+                old !== undefined &&
+                old.owner_player_id === c.owner_player_id &&
+                c.owner_player_id !== null;
+              return {
+                league_id: league.id,
+                x: c.x,
+                y: c.y,
+                owner_player_id: c.owner_player_id,
+                captured_round_id: same ? old.captured_round_id : null,
+                captured_at: same ? old.captured_at : null,
+              };
             }),
           )
           .execute();
@@ -194,7 +299,11 @@ export async function migrateCampaignBoard(
         const moved = mapPoint(from, to, entry.x, entry.y);
         await trx.updateTable("campaign_history").set(moved).where("id", "=", entry.id).execute();
       }
-      await trx.updateTable("campaign_boards").set({ width: to.width, height: to.height, updated_at: nowIso() }).where("league_id", "=", league.id).execute();
+      await trx
+        .updateTable("campaign_boards")
+        .set({ width: to.width, height: to.height, updated_at: nowIso() })
+        .where("league_id", "=", league.id)
+        .execute();
       if (dryRun) throw rollback;
     });
   } catch (error) {

@@ -1,12 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
-type Cell = { x: number; y: number; owner_player_id: string | null; captured_round_id: string | null };
-type History = { round_id: string; player_id: string; x: number | null; y: number | null; previous_owner_player_id: string | null };
+type Cell = {
+  x: number;
+  y: number;
+  owner_player_id: string | null;
+  captured_round_id: string | null;
+};
+type History = {
+  round_id: string;
+  player_id: string;
+  x: number | null;
+  y: number | null;
+  previous_owner_player_id: string | null;
+};
 type Territory = { player_id: string; player_name: string | null; cells: number };
-type Board = { league_id: string; geometry: { width: number; height: number }; cells: Cell[]; territory: Territory[]; history: History[] };
-type Report = { dry_run: boolean; applied: boolean; from: { width: number; height: number }; to: { width: number; height: number }; cells_before: number; cells_after: number; territory_before: Record<string, number>; territory_after: Record<string, number>; history_entries: number };
+type Board = {
+  league_id: string;
+  geometry: { width: number; height: number };
+  cells: Cell[];
+  territory: Territory[];
+  history: History[];
+};
+type Report = {
+  dry_run: boolean;
+  applied: boolean;
+  from: { width: number; height: number };
+  to: { width: number; height: number };
+  cells_before: number;
+  cells_after: number;
+  territory_before: Record<string, number>;
+  territory_after: Record<string, number>;
+  history_entries: number;
+};
 type ValidationBody = { detail: { loc: (string | number)[]; msg: string; type: string }[] };
 
 let t: TestServer;
@@ -16,7 +44,12 @@ let other: { id: string; token: string };
 
 beforeAll(async () => {
   t = await startTestServer();
-  gameId = (await client(t.url, t.adminToken).post<{ id: string }>("/v2/games", { name: "gridrush", description: "a grid contest" })).body.id;
+  gameId = (
+    await client(t.url, t.adminToken).post<{ id: string }>("/v2/games", {
+      name: "gridrush",
+      description: "a grid contest",
+    })
+  ).body.id;
   owner = await t.newUser();
   other = await t.newUser();
 });
@@ -24,10 +57,21 @@ afterAll(async () => {
   await t.close();
 });
 
-async function newLeague(settings: Record<string, unknown>, isPublic = true): Promise<{ id: string; divisionId: string }> {
-  const res = await client(t.url, owner.token).post<{ id: string }>("/v2/leagues", { name: "Campaign", game_id: gameId, public: isPublic, settings, divisions: [{ name: "Premier", level: 1 }] });
+async function newLeague(
+  settings: Record<string, unknown>,
+  isPublic = true,
+): Promise<{ id: string; divisionId: string }> {
+  const res = await client(t.url, owner.token).post<{ id: string }>("/v2/leagues", {
+    name: "Campaign",
+    game_id: gameId,
+    public: isPublic,
+    settings,
+    divisions: [{ name: "Premier", level: 1 }],
+  });
   expect(res.status).toBe(201);
-  const divisions = await client(t.url, owner.token).get<{ id: string }[]>(`/v2/divisions?league_id=${res.body.id}`);
+  const divisions = await client(t.url, owner.token).get<{ id: string }[]>(
+    `/v2/divisions?league_id=${res.body.id}`,
+  );
   const division = divisions.body[0];
   if (!division) throw new Error("the league was created with one division");
   return { id: res.body.id, divisionId: division.id };
@@ -35,18 +79,50 @@ async function newLeague(settings: Record<string, unknown>, isPublic = true): Pr
 
 let roundNumber = 0;
 /** A settled round as round-settle.ts leaves it: status completed with its ranked results. */
-async function settleRound(league: { id: string; divisionId: string }, ranking: string[]): Promise<string> {
+async function settleRound(
+  league: { id: string; divisionId: string },
+  ranking: string[],
+): Promise<string> {
   const db = t.server.leaguePlay.db;
   roundNumber += 1;
   const id = `round_${String(roundNumber).padStart(8, "0")}-0000-4000-8000-000000000000`;
   const at = new Date(Date.UTC(2026, 0, 1, 0, roundNumber)).toISOString();
   await db
     .insertInto("rounds")
-    .values({ id, league_id: league.id, division_id: league.divisionId, round_number: roundNumber, status: "completed", active: null, commissioner_key: "default", execution_backend: "runners", coworld_id: "cw", round_config: "{}", round_display: "{}", episode_count: 1, error: null, started_at: at, completed_at: at, created_at: at })
+    .values({
+      id,
+      league_id: league.id,
+      division_id: league.divisionId,
+      round_number: roundNumber,
+      status: "completed",
+      active: null,
+      commissioner_key: "default",
+      execution_backend: "runners",
+      coworld_id: "cw",
+      round_config: "{}",
+      round_display: "{}",
+      episode_count: 1,
+      error: null,
+      started_at: at,
+      completed_at: at,
+      created_at: at,
+    })
     .execute();
   await db
     .insertInto("round_results")
-    .values(ranking.map((player, i) => ({ id: `${id}-${i}`, round_id: id, division_id: league.divisionId, player_id: player, policy_version_id: null, rank: i + 1, score: ranking.length - i, result_metadata: "{}", created_at: at })))
+    .values(
+      ranking.map((player, i) => ({
+        id: `${id}-${i}`,
+        round_id: id,
+        division_id: league.divisionId,
+        player_id: player,
+        policy_version_id: null,
+        rank: i + 1,
+        score: ranking.length - i,
+        result_metadata: "{}",
+        created_at: at,
+      })),
+    )
     .execute();
   return id;
 }
@@ -55,7 +131,9 @@ async function settleRound(league: { id: string; divisionId: string }, ranking: 
 const migrate = (leagueId: string, body?: unknown, token: string | null = owner.token) =>
   http<Report & ValidationBody>("POST", `${t.url}/v2/leagues/${leagueId}/campaign/migrate-board`, {
     ...(token === null ? {} : { token }),
-    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
   });
 
 describe("the campaign board", () => {
@@ -86,13 +164,20 @@ describe("the campaign board", () => {
     await settleRound(league, ["ply_b"]);
     const board = (await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body;
     expect(board.cells.map((c) => c.owner_player_id)).toEqual(["ply_b", "ply_b"]);
-    expect(board.history[0]).toMatchObject({ player_id: "ply_b", x: 0, y: 0, previous_owner_player_id: "ply_a" });
+    expect(board.history[0]).toMatchObject({
+      player_id: "ply_b",
+      x: 0,
+      y: 0,
+      previous_owner_player_id: "ply_a",
+    });
   });
 
   it("names who holds how many cells, most first", async () => {
     const league = await newLeague({ campaign_board: { width: 2, height: 2 } });
-    const ada = (await client(t.url, owner.token).post<{ id: string }>("/players", { name: "ada" })).body.id;
-    const bob = (await client(t.url, other.token).post<{ id: string }>("/players", { name: "bob" })).body.id;
+    const ada = (await client(t.url, owner.token).post<{ id: string }>("/players", { name: "ada" }))
+      .body.id;
+    const bob = (await client(t.url, other.token).post<{ id: string }>("/players", { name: "bob" }))
+      .body.id;
     await settleRound(league, [bob, ada]);
     await settleRound(league, [ada, bob]);
     await settleRound(league, [bob, ada]);
@@ -107,8 +192,12 @@ describe("the campaign board", () => {
 
   it("hides a private league's board from others", async () => {
     const league = await newLeague({}, false);
-    expect((await client(t.url, other.token).get(`/v2/leagues/${league.id}/campaign`)).status).toBe(404);
-    expect((await client(t.url, owner.token).get(`/v2/leagues/${league.id}/campaign`)).status).toBe(200);
+    expect((await client(t.url, other.token).get(`/v2/leagues/${league.id}/campaign`)).status).toBe(
+      404,
+    );
+    expect((await client(t.url, owner.token).get(`/v2/leagues/${league.id}/campaign`)).status).toBe(
+      200,
+    );
   });
 });
 
@@ -128,7 +217,14 @@ describe("migrate-board (spec 4.1)", () => {
     const league = await newLeague({ campaign_board: { width: 2, height: 2 } });
     for (const res of [await migrate(league.id), await migrate(league.id, null)]) {
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ dry_run: true, applied: false, from: { width: 2, height: 2 }, to: { width: 2, height: 2 }, cells_before: 4, cells_after: 4 });
+      expect(res.body).toMatchObject({
+        dry_run: true,
+        applied: false,
+        from: { width: 2, height: 2 },
+        to: { width: 2, height: 2 },
+        cells_before: 4,
+        cells_after: 4,
+      });
     }
   });
 
@@ -157,13 +253,26 @@ describe("migrate-board (spec 4.1)", () => {
     for (let i = 0; i < 4; i++) await settleRound(league, ["ply_b", "ply_a"]);
     const before = (await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body;
     // Rows 0 and 1 of the 4×4 board: ply_a holds the first row, ply_b the second.
-    const update = await client(t.url, owner.token).post(`/v2/leagues/${league.id}/settings`, { campaign_board: { width: 2, height: 2 } });
+    const update = await client(t.url, owner.token).post(`/v2/leagues/${league.id}/settings`, {
+      campaign_board: { width: 2, height: 2 },
+    });
     expect(update.status).toBe(200);
 
     const preview = await migrate(league.id, { dry_run: true });
     expect(preview.status).toBe(200);
-    expect(preview.body).toMatchObject({ dry_run: true, applied: false, from: { width: 4, height: 4 }, to: { width: 2, height: 2 }, cells_before: 16, cells_after: 4, territory_before: { ply_a: 4, ply_b: 4 }, history_entries: 8 });
-    expect((await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body).toEqual(before);
+    expect(preview.body).toMatchObject({
+      dry_run: true,
+      applied: false,
+      from: { width: 4, height: 4 },
+      to: { width: 2, height: 2 },
+      cells_before: 16,
+      cells_after: 4,
+      territory_before: { ply_a: 4, ply_b: 4 },
+      history_entries: 8,
+    });
+    expect((await client(t.url).get<Board>(`/v2/leagues/${league.id}/campaign`)).body).toEqual(
+      before,
+    );
 
     const done = await migrate(league.id, { dry_run: false });
     expect(done.status).toBe(200);
@@ -175,7 +284,9 @@ describe("migrate-board (spec 4.1)", () => {
     // the tie goes to the earlier old cell (ply_a); the bottom half was unowned.
     expect(after.cells.map((c) => c.owner_player_id)).toEqual(["ply_a", "ply_a", null, null]);
     expect(after.history).toHaveLength(8);
-    expect(after.history.every((h) => h.x !== null && h.y !== null && h.x < 2 && h.y < 2)).toBe(true);
+    expect(after.history.every((h) => h.x !== null && h.y !== null && h.x < 2 && h.y < 2)).toBe(
+      true,
+    );
     expect(preview.body.territory_after).toEqual({ ply_a: 2 });
   });
 });

@@ -12,9 +12,17 @@ import type { StorageFlags } from "./storage-options.ts";
 
 const MACHINE_NAME = /^[a-z0-9][a-z0-9._-]{0,62}$/;
 
-async function withStore<T>(flags: StorageFlags, run: (store: Store) => Promise<T>, options: { migrate?: "always" | "when-pending" } = {}): Promise<T> {
+async function withStore<T>(
+  flags: StorageFlags,
+  run: (store: Store) => Promise<T>,
+  options: { migrate?: "always" | "when-pending" } = {},
+): Promise<T> {
   const config = resolveConfig({ dataDir: flags.dataDir, databaseUrl: flags.databaseUrl });
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema });
+  const store = openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    pgSchema: config.databaseSchema,
+  });
   try {
     if (options.migrate === "always" || (await store.hasPendingMigrations())) await store.migrate();
     return await run(store);
@@ -33,7 +41,9 @@ export async function migrate(flags: StorageFlags): Promise<void> {
   );
 }
 
-export async function addUser(flags: StorageFlags & { email: string; admin: boolean }): Promise<void> {
+export async function addUser(
+  flags: StorageFlags & { email: string; admin: boolean },
+): Promise<void> {
   const password = await readSecretFromStdin(`Password for ${flags.email}: `);
   await withStore(flags, async (store) => {
     const user = await createUser(store.db, { email: flags.email, password, isAdmin: flags.admin });
@@ -41,23 +51,49 @@ export async function addUser(flags: StorageFlags & { email: string; admin: bool
   });
 }
 
-export async function createToken(flags: StorageFlags & { email: string; machine?: string; name: string; json: boolean }): Promise<void> {
-  if (flags.machine !== undefined && !MACHINE_NAME.test(flags.machine)) throw new Error(`invalid machine name ${flags.machine}: use lowercase letters, digits, . _ -`);
+export async function createToken(
+  flags: StorageFlags & { email: string; machine?: string; name: string; json: boolean },
+): Promise<void> {
+  if (flags.machine !== undefined && !MACHINE_NAME.test(flags.machine))
+    throw new Error(`invalid machine name ${flags.machine}: use lowercase letters, digits, . _ -`);
   await withStore(flags, async (store) => {
     const user = await findUserByEmail(store.db, flags.email);
     if (!user) throw new Error(`no user with email ${flags.email}`);
-    const created = await createApiToken(store.db, { userId: user.id, name: flags.name, kind: flags.machine ? "machine" : "user", machineName: flags.machine });
-    process.stdout.write(flags.json ? `${JSON.stringify({ token: created.token })}\n` : `${created.token}\n`);
+    const created = await createApiToken(store.db, {
+      userId: user.id,
+      name: flags.name,
+      kind: flags.machine ? "machine" : "user",
+      machineName: flags.machine,
+    });
+    process.stdout.write(
+      flags.json ? `${JSON.stringify({ token: created.token })}\n` : `${created.token}\n`,
+    );
   });
 }
 
-export async function addGame(flags: StorageFlags & { name: string; description?: string; ownerEmail?: string }): Promise<void> {
+export async function addGame(
+  flags: StorageFlags & { name: string; description?: string; ownerEmail?: string },
+): Promise<void> {
   await withStore(flags, async (store) => {
     const owner = flags.ownerEmail
       ? await findUserByEmail(store.db, flags.ownerEmail)
-      : await store.db.selectFrom("users").selectAll().where("is_admin", "=", 1).orderBy("created_at").executeTakeFirst();
-    if (!owner) throw new Error(flags.ownerEmail ? `no user with email ${flags.ownerEmail}` : "no admin exists yet: start the server once or add one with `users add --admin`");
-    const game = await createGame(store.db, { name: flags.name, ownerUserId: owner.id, description: flags.description });
+      : await store.db
+          .selectFrom("users")
+          .selectAll()
+          .where("is_admin", "=", 1)
+          .orderBy("created_at")
+          .executeTakeFirst();
+    if (!owner)
+      throw new Error(
+        flags.ownerEmail
+          ? `no user with email ${flags.ownerEmail}`
+          : "no admin exists yet: start the server once or add one with `users add --admin`",
+      );
+    const game = await createGame(store.db, {
+      name: flags.name,
+      ownerUserId: owner.id,
+      description: flags.description,
+    });
     process.stdout.write(`${game.id}\n`);
   });
 }

@@ -1,8 +1,9 @@
 // What `gauntlet-server start` prints once it runs: the addresses, the first admin, the demo
 // league, and commands that work as printed (see invocation.ts).
 import type { Coworld } from "@gauntlet/core";
-import type { FirstAdmin } from "../identity/first-admin.ts";
+
 import type { DemoLeague } from "../embedded/demo.ts";
+import type { FirstAdmin } from "../identity/first-admin.ts";
 
 export interface BannerInput {
   apiPrefix: string;
@@ -36,17 +37,31 @@ export function bannerLines(b: BannerInput): string[] {
       "First start: an admin account was created.",
       `  email:    ${b.firstAdmin.email}`,
       `  password: ${b.firstAdmin.password}`,
-      ...(b.firstAdmin.credentialsFile ? [`  (also saved, readable only by you, in ${b.firstAdmin.credentialsFile})`] : []),
+      ...(b.firstAdmin.credentialsFile
+        ? [`  (also saved, readable only by you, in ${b.firstAdmin.credentialsFile})`]
+        : []),
       `  Sign in from a browser at ${b.url}/cli-login?callback=…, or make a token now:`,
       `  ${b.commands.server} tokens create --email ${b.firstAdmin.email}${b.storageArgs}`,
     );
   }
-  if (b.example) lines.push("", `Example coworld registered: ${b.example.name} ${b.example.version} (${b.example.id}).`, `  Certify it: POST ${b.url}/v2/coworlds/${b.example.id}/certify`);
+  if (b.example)
+    lines.push(
+      "",
+      `Example coworld registered: ${b.example.name} ${b.example.version} (${b.example.id}).`,
+      `  Certify it: POST ${b.url}/v2/coworlds/${b.example.id}/certify`,
+    );
   if (b.demo) {
-    lines.push("", `Demo league: ${b.demo.league.name} (${b.demo.league.id}), ${b.demo.players} baseline players playing by themselves (--no-demo leaves it out).`);
-    for (const d of b.demo.divisions) lines.push(`  ${d.name} standings: ${b.url}/v2/divisions/${d.id}/leaderboard`);
-    lines.push(`  Live: ws://${b.url.replace(/^https?:\/\//, "")}/v2/events, topic league:${b.demo.league.id}`);
-    if (b.commands.cli) lines.push(`  Watch it in the terminal: ${b.commands.cli} watch --server ${b.url}`);
+    lines.push(
+      "",
+      `Demo league: ${b.demo.league.name} (${b.demo.league.id}), ${b.demo.players} baseline players playing by themselves (--no-demo leaves it out).`,
+    );
+    for (const d of b.demo.divisions)
+      lines.push(`  ${d.name} standings: ${b.url}/v2/divisions/${d.id}/leaderboard`);
+    lines.push(
+      `  Live: ws://${b.url.replace(/^https?:\/\//, "")}/v2/events, topic league:${b.demo.league.id}`,
+    );
+    if (b.commands.cli)
+      lines.push(`  Watch it in the terminal: ${b.commands.cli} watch --server ${b.url}`);
   }
   lines.push(
     "",

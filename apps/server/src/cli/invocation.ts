@@ -22,15 +22,22 @@ export function shellWord(word: string): string {
  * The command that runs `script` the way this process was run: through pnpm from npx, pnpm,
  * npm, an installed bin, or node and a path.
  */
-export function commandFor(what: Invocation, env: Env = process.env, argv1: string = process.argv[1] ?? "", cwd: string = process.cwd()): string {
+export function commandFor(
+  what: Invocation,
+  env: Env = process.env,
+  argv1: string = process.argv[1] ?? "",
+  cwd: string = process.cwd(),
+): string {
   const agent = env.npm_config_user_agent ?? "";
   if (env.npm_lifecycle_event !== undefined && agent.startsWith("pnpm/")) {
     const silent = what.silent ? " --silent" : "";
     // pnpm run from npx's cache has no `pnpm` of its own on the user's PATH.
-    if (/[\\/]_npx[\\/]/.test(env.npm_execpath ?? "")) return `npx -y pnpm@${/^pnpm\/(\d+)/.exec(agent)?.[1] ?? "10"}${silent} ${what.script}`;
+    if (/[\\/]_npx[\\/]/.test(env.npm_execpath ?? ""))
+      return `npx -y pnpm@${/^pnpm\/(\d+)/.exec(agent)?.[1] ?? "10"}${silent} ${what.script}`;
     return `pnpm${silent} ${what.script}`;
   }
-  if (env.npm_lifecycle_event !== undefined && agent.startsWith("npm/")) return `npm run${what.silent ? " --silent" : ""} ${what.script} --`;
+  if (env.npm_lifecycle_event !== undefined && agent.startsWith("npm/"))
+    return `npm run${what.silent ? " --silent" : ""} ${what.script} --`;
   if (basename(argv1) === what.script) return what.script;
   return `node ${shellWord(relative(cwd, what.main) || what.main)}`;
 }

@@ -1,17 +1,26 @@
 // The server's command line as an operator uses it: real processes on one data directory.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 
 const MAIN = join(import.meta.dirname, "main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-cli-"));
-const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" };
+const baseEnv = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  GAUNTLET_LOG_LEVEL: "warn",
+};
 
-function run(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, ...args], { env: baseEnv });
     let stdout = "";
@@ -28,7 +37,9 @@ let output = "";
 let url = "";
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir], { env: baseEnv });
+  server = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir], {
+    env: baseEnv,
+  });
   server.stdout.on("data", (d: Buffer) => (output += d.toString()));
   server.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const deadline = Date.now() + PATIENCE_MS;
@@ -54,28 +65,65 @@ describe("gauntlet-server", () => {
   });
 
   it("adds a user and creates a token while the server runs on the same storage", async () => {
-    const added = await run(["users", "add", "--email", "ops@example.test", "--data-dir", dataDir], "s3cret-password\n");
+    const added = await run(
+      ["users", "add", "--email", "ops@example.test", "--data-dir", dataDir],
+      "s3cret-password\n",
+    );
     expect(added.stderr).toBe("");
     expect(added.code).toBe(0);
-    const created = await run(["tokens", "create", "--email", "ops@example.test", "--json", "--data-dir", dataDir]);
+    const created = await run([
+      "tokens",
+      "create",
+      "--email",
+      "ops@example.test",
+      "--json",
+      "--data-dir",
+      dataDir,
+    ]);
     expect(created.code).toBe(0);
     const { token } = JSON.parse(created.stdout) as { token: string };
-    const who = await client(url, token).get<{ subject_type: string; user_email: string }>("/whoami");
+    const who = await client(url, token).get<{ subject_type: string; user_email: string }>(
+      "/whoami",
+    );
     expect(who.body).toMatchObject({ subject_type: "user", user_email: "ops@example.test" });
-    const machine = await run(["tokens", "create", "--email", "ops@example.test", "--machine", "runner-a", "--data-dir", dataDir]);
+    const machine = await run([
+      "tokens",
+      "create",
+      "--email",
+      "ops@example.test",
+      "--machine",
+      "runner-a",
+      "--data-dir",
+      dataDir,
+    ]);
     expect(machine.code).toBe(0);
-    const whoMachine = await client(url, machine.stdout.trim()).get<{ subject_type: string }>("/whoami");
+    const whoMachine = await client(url, machine.stdout.trim()).get<{ subject_type: string }>(
+      "/whoami",
+    );
     expect(whoMachine.body.subject_type).toBe("machine");
   });
 
   it("answers bad input with one plain line and a non-zero exit, changing nothing", async () => {
-    const unknown = await run(["tokens", "create", "--email", "nobody@example.test", "--data-dir", dataDir]);
+    const unknown = await run([
+      "tokens",
+      "create",
+      "--email",
+      "nobody@example.test",
+      "--data-dir",
+      dataDir,
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("gauntlet-server: no user with email nobody@example.test\n");
-    const dup = await run(["users", "add", "--email", "ops@example.test", "--data-dir", dataDir], "another-password\n");
+    const dup = await run(
+      ["users", "add", "--email", "ops@example.test", "--data-dir", dataDir],
+      "another-password\n",
+    );
     expect(dup.code).toBe(1);
     expect(dup.stderr).toBe("gauntlet-server: a user with email ops@example.test already exists\n");
-    const short = await run(["users", "add", "--email", "x@example.test", "--data-dir", dataDir], "short\n");
+    const short = await run(
+      ["users", "add", "--email", "x@example.test", "--data-dir", dataDir],
+      "short\n",
+    );
     expect(short.code).toBe(1);
     expect(short.stderr.trim().split("\n")).toHaveLength(1);
     const port = await run(["start", "--port", "eighty"]);
@@ -86,10 +134,20 @@ describe("gauntlet-server", () => {
   it("sets up a data directory nothing has used yet when a user is added to it", async () => {
     const fresh = mkdtempSync(join(tmpdir(), "gauntlet-cli-fresh-"));
     try {
-      const added = await run(["users", "add", "--email", "first@example.test", "--admin", "--data-dir", fresh], "first-password-123\n");
+      const added = await run(
+        ["users", "add", "--email", "first@example.test", "--admin", "--data-dir", fresh],
+        "first-password-123\n",
+      );
       expect(added.stderr).toBe("");
       expect(added.stdout).toMatch(/^added first@example.test \(admin\) as user_/);
-      const token = await run(["tokens", "create", "--email", "first@example.test", "--data-dir", fresh]);
+      const token = await run([
+        "tokens",
+        "create",
+        "--email",
+        "first@example.test",
+        "--data-dir",
+        fresh,
+      ]);
       expect(token.stdout).toMatch(/^gnt_\S+\n$/);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
@@ -103,7 +161,9 @@ describe("gauntlet-server", () => {
   });
 
   it("shuts down gracefully on SIGTERM", async () => {
-    const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      server.on("exit", (code) => resolve(code)),
+    );
     server.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(output).toMatch(/SIGTERM: shutting down…\nGauntlet stopped\.\n$/);

@@ -2,12 +2,14 @@
 // `gauntlet-server`: start the service and administer its storage. Each command loads only
 // what it needs: the administration commands never load the HTTP server (see admin.ts).
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+
 import type { StartFlags } from "./start.ts";
-import { type StorageFlags, withStorageOptions } from "./storage-options.ts";
+import { withStorageOptions, type StorageFlags } from "./storage-options.ts";
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError("expected a port number from 0 to 65535");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError("expected a port number from 0 to 65535");
   return port;
 }
 
@@ -24,13 +26,19 @@ withStorageOptions(
     .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)")
     .option("--no-runner", "do not start the embedded runner (run gauntlet-runner elsewhere)")
     .option("--no-demo", "on an empty data directory, do not create the demo league")
-    .option("--verbose", "log more: the server at info, a line per episode from the runner (env GAUNTLET_LOG_LEVEL or LOG_LEVEL sets a level)", false),
+    .option(
+      "--verbose",
+      "log more: the server at info, a line per episode from the runner (env GAUNTLET_LOG_LEVEL or LOG_LEVEL sets a level)",
+      false,
+    ),
 ).action(async (flags: StartFlags) => {
   const { start } = await import("./start.ts");
   await start(flags);
 });
 
-withStorageOptions(program.command("migrate").description("apply the storage migrations and exit")).action(async (flags: StorageFlags) => {
+withStorageOptions(
+  program.command("migrate").description("apply the storage migrations and exit"),
+).action(async (flags: StorageFlags) => {
   await (await import("./admin.ts")).migrate(flags);
 });
 
@@ -51,12 +59,19 @@ withStorageOptions(
     .command("create")
     .description("create a token for a user (or a machine identity it owns) and print it")
     .requiredOption("--email <email>", "the user who owns the token")
-    .option("--machine <name>", "a machine token for this machine identity (own budget, service capacities)")
+    .option(
+      "--machine <name>",
+      "a machine token for this machine identity (own budget, service capacities)",
+    )
     .option("--name <name>", "a label for the token", "cli")
-    .option("--json", "print {\"token\": …}", false),
-).action(async (flags: StorageFlags & { email: string; machine?: string; name: string; json: boolean }) => {
-  await (await import("./admin.ts")).createToken(flags);
-});
+    .option("--json", 'print {"token": …}', false),
+).action(
+  async (
+    flags: StorageFlags & { email: string; machine?: string; name: string; json: boolean },
+  ) => {
+    await (await import("./admin.ts")).createToken(flags);
+  },
+);
 
 const games = program.command("games").description("manage games");
 withStorageOptions(
@@ -66,14 +81,18 @@ withStorageOptions(
     .requiredOption("--name <name>", "the game's name")
     .option("--description <text>", "a description")
     .option("--owner-email <email>", "the owning user (default: the first admin)"),
-).action(async (flags: StorageFlags & { name: string; description?: string; ownerEmail?: string }) => {
-  await (await import("./admin.ts")).addGame(flags);
-});
+).action(
+  async (flags: StorageFlags & { name: string; description?: string; ownerEmail?: string }) => {
+    await (await import("./admin.ts")).addGame(flags);
+  },
+);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  process.stderr.write(`gauntlet-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `gauntlet-server: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -4,8 +4,11 @@ import { createInterface } from "node:readline/promises";
 export async function readSecretFromStdin(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+    for await (const chunk of process.stdin)
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks)
+      .toString("utf8")
+      .replace(/\r?\n$/, "");
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {

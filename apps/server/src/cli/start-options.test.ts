@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { runnerLogLevel, startLogLevel } from "./start.ts";
 
 describe("how much `start` logs", () => {

@@ -5,7 +5,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { eventually } from "../../testing/test-league.ts";
 
 const ROOT = join(import.meta.dirname, "../../../..");
@@ -15,7 +17,9 @@ const session = "start";
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-terminal-"));
 
 // The pnpm that runs this test (a package script), else the README's route.
-const pnpm = process.env.npm_execpath?.endsWith("pnpm.cjs") ? `${process.execPath} ${process.env.npm_execpath}` : "npx -y pnpm@10";
+const pnpm = process.env.npm_execpath?.endsWith("pnpm.cjs")
+  ? `${process.execPath} ${process.env.npm_execpath}`
+  : "npx -y pnpm@10";
 
 function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
@@ -39,12 +43,22 @@ afterAll(() => {
 
 describe("`pnpm start` in a terminal", () => {
   it("ends on Ctrl-C with the server's own last line", async () => {
-    tmux("send-keys", "-t", session, `cd ${ROOT} && ${pnpm} start --port 0 --data-dir ${dataDir} --no-demo --no-runner; echo "exit=$?"`, "Enter");
-    await eventually("the banner on the screen", async () => (screen().includes("Ctrl-C stops.") ? true : null));
+    tmux(
+      "send-keys",
+      "-t",
+      session,
+      `cd ${ROOT} && ${pnpm} start --port 0 --data-dir ${dataDir} --no-demo --no-runner; echo "exit=$?"`,
+      "Enter",
+    );
+    await eventually("the banner on the screen", async () =>
+      screen().includes("Ctrl-C stops.") ? true : null,
+    );
     tmux("send-keys", "-t", session, "C-c");
     const after = await eventually("the shell's prompt after the server's last line", async () => {
       const text = screen();
-      return /Gauntlet stopped\./.test(text) && /bash-[\d.]+[#$] *$/.test(text.trimEnd()) ? text : null;
+      return /Gauntlet stopped\./.test(text) && /bash-[\d.]+[#$] *$/.test(text.trimEnd())
+        ? text
+        : null;
     });
     expect(after).toMatch(/SIGINT: shutting down…\nGauntlet stopped\.\n/);
     expect(after).not.toContain("ELIFECYCLE");

@@ -1,14 +1,20 @@
 // `gauntlet-server start`: the server, the example coworld and demo league on a first start,
 // the embedded runner, the banner, and a shutdown that ends with the server's own last line.
 import type { Coworld } from "@gauntlet/core";
+
 import { resolveConfig } from "../config.ts";
 import { createDemoLeague, type DemoLeague } from "../embedded/demo.ts";
-import { type EmbeddedRunner, embeddedWorkDir, runnerMain, startEmbeddedRunner } from "../embedded/embedded-runner.ts";
+import {
+  embeddedWorkDir,
+  runnerMain,
+  startEmbeddedRunner,
+  type EmbeddedRunner,
+} from "../embedded/embedded-runner.ts";
 import { registerExampleCoworld } from "../embedded/example-coworld.ts";
 import { embeddedRunnerToken } from "../embedded/runner-token.ts";
 import { startServer } from "../server.ts";
 import { bannerLines } from "./banner.ts";
-import { commandFor, type Env, shellWord } from "./invocation.ts";
+import { commandFor, shellWord, type Env } from "./invocation.ts";
 import type { StorageFlags } from "./storage-options.ts";
 
 export interface StartFlags extends StorageFlags {
@@ -49,22 +55,37 @@ function storageArgs(flags: StorageFlags): string {
 
 export async function start(flags: StartFlags, env: Env = process.env): Promise<void> {
   const logLevel = startLogLevel(flags.verbose, env);
-  const config = resolveConfig({ port: flags.port, host: flags.host, dataDir: flags.dataDir, databaseUrl: flags.databaseUrl, logLevel });
+  const config = resolveConfig({
+    port: flags.port,
+    host: flags.host,
+    dataDir: flags.dataDir,
+    databaseUrl: flags.databaseUrl,
+    logLevel,
+  });
   const server = await startServer(config);
   let example: Coworld | null = null;
   if (server.firstAdmin) {
     try {
       example = await registerExampleCoworld(server.store, server.context.blobs);
     } catch (error) {
-      process.stderr.write(`the example coworld could not be registered: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `the example coworld could not be registered: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
   }
   let demo: DemoLeague | null = null;
   if (example && flags.demo) {
     try {
-      demo = await createDemoLeague(server.store.db, server.context.blobs, server.context.events.bus, example);
+      demo = await createDemoLeague(
+        server.store.db,
+        server.context.blobs,
+        server.context.events.bus,
+        example,
+      );
     } catch (error) {
-      process.stderr.write(`the demo league could not be created: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `the demo league could not be created: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
   }
   const lines = bannerLines({
@@ -77,10 +98,16 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
     demo,
     runner: flags.runner,
     commands: {
-      server: commandFor({ script: "gauntlet-server", main: process.argv[1] ?? "", silent: true }, env),
+      server: commandFor(
+        { script: "gauntlet-server", main: process.argv[1] ?? "", silent: true },
+        env,
+      ),
       runner: commandFor({ script: "gauntlet-runner", main: runnerMain() }, env),
       // The CLI is the workspace's `gauntlet` script when started from the repository, else the npm package.
-      cli: env.npm_lifecycle_event !== undefined ? commandFor({ script: "gauntlet", main: "" }, env) : "npx @gauntlet/cli",
+      cli:
+        env.npm_lifecycle_event !== undefined
+          ? commandFor({ script: "gauntlet", main: "" }, env)
+          : "npx @gauntlet/cli",
     },
     storageArgs: storageArgs(flags),
   });
@@ -108,7 +135,9 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
           process.exit(0);
         },
         (error: unknown) => {
-          process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
           process.exit(1);
         },
       );

@@ -1,15 +1,18 @@
 // The demo league: what createDemoLeague makes, and `gauntlet-server start` on an empty data
 // directory (the README's first command) playing it by itself until its standings move.
 // The command runs on SQLite in a temporary directory, so the PostgreSQL run skips that part.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "../../testing/test-league.ts";
+
+import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { eventually } from "../../testing/test-league.ts";
 import { createDemoLeague, DEMO_LEAGUE_NAME } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
 
@@ -39,13 +42,23 @@ describe("createDemoLeague", () => {
     const { db, bus } = t.server.leaguePlay;
     const demo = await createDemoLeague(db, t.server.context.blobs, bus, example);
     if (!demo) throw new Error("no demo league");
-    expect(demo.league).toMatchObject({ name: DEMO_LEAGUE_NAME, public: true, game: { id: example.game_id } });
+    expect(demo.league).toMatchObject({
+      name: DEMO_LEAGUE_NAME,
+      public: true,
+      game: { id: example.game_id },
+    });
     expect(demo.divisions.map((d) => d.name)).toEqual(["Premier", "Challenger"]);
     expect(demo.players).toBe(6);
     const leagues = await client(t.url).get<League[]>("/v2/leagues");
     expect(leagues.body.map((l) => l.id)).toContain(demo.league.id);
-    const memberships = await client(t.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?league_id=${demo.league.id}&champions_only=true`);
-    const byDivision = (level: number) => memberships.body.filter((m) => m.division.level === level).map((m) => m.player?.name).sort();
+    const memberships = await client(t.url).get<LeaguePolicyMembership[]>(
+      `/v2/league-policy-memberships?league_id=${demo.league.id}&champions_only=true`,
+    );
+    const byDivision = (level: number) =>
+      memberships.body
+        .filter((m) => m.division.level === level)
+        .map((m) => m.player?.name)
+        .sort();
     expect(byDivision(1)).toEqual(["Greedy A", "Random A", "Wanderer A"]);
     expect(byDivision(2)).toEqual(["Greedy B", "Random B", "Wanderer B"]);
     expect(memberships.body.every((m) => m.policy_version.name.startsWith("demo-"))).toBe(true);
@@ -58,12 +71,20 @@ function start(args: string[]) {
   dirs.push(dataDir);
   // No log level: the command's own default (quiet).
   const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
-  const child = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args], { env });
+  const child = spawn(
+    process.execPath,
+    [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args],
+    { env },
+  );
   children.push(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const url = () => eventually(`the address in:\n${output}`, async () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null);
+  const url = () =>
+    eventually(
+      `the address in:\n${output}`,
+      async () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null,
+    );
   const stop = async () => {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
@@ -76,13 +97,20 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
   it("on an empty data directory plays the demo league by itself until its standings move", async () => {
     const server = start([]);
     const url = await server.url();
-    const premier = await eventually(`the demo league in:\n${server.output()}`, async () => /Premier standings: (\S+)/.exec(server.output())?.[1] ?? null);
+    const premier = await eventually(
+      `the demo league in:\n${server.output()}`,
+      async () => /Premier standings: (\S+)/.exec(server.output())?.[1] ?? null,
+    );
     expect(premier.startsWith(url)).toBe(true);
     const moved = await eventually(
       `moving standings (server output:\n${server.output().slice(-3000)})`,
       async () => {
         const rows = (await client(premier).get<LeaderboardRow[] | null>("")).body;
-        return rows && rows.some((r) => r.rounds_played > 0) && new Set(rows.map((r) => r.score)).size > 1 ? rows : null;
+        return rows &&
+          rows.some((r) => r.rounds_played > 0) &&
+          new Set(rows.map((r) => r.score)).size > 1
+          ? rows
+          : null;
       },
     );
     expect(moved).toHaveLength(3);

@@ -2,17 +2,19 @@
 // owns it and enters the coworld's baseline players twice over (an A and a B team), seeded into
 // two divisions; the scheduler and the embedded runner do the rest, so standings move within
 // seconds and promotion reshuffles the divisions every few rounds.
-import { CoworldManifest, type Coworld, type League } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { CoworldManifest, type Coworld, type League } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { newPassword } from "../auth/secrets.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { AuthenticatedIdentity } from "../auth/identity.ts";
-import { createLeague } from "../leagues/leagues.ts";
-import { createPlayer } from "../identity/players.ts";
-import { createPolicyVersion, storeUpload } from "../policies/policies.ts";
-import { createUser, findUserByEmail } from "../identity/users.ts";
 import type { EventBus } from "../events/bus.ts";
+import { createPlayer } from "../identity/players.ts";
+import { createUser, findUserByEmail } from "../identity/users.ts";
+import { createLeague } from "../leagues/leagues.ts";
 import { createSubmission } from "../leagues/submissions.ts";
+import { createPolicyVersion, storeUpload } from "../policies/policies.ts";
 import type { Database } from "../store/schema.ts";
 
 export const DEMO_EMAIL = "demo@localhost";
@@ -36,15 +38,33 @@ export interface DemoLeague {
 }
 
 function demoIdentity(user: { id: string; email: string }): AuthenticatedIdentity {
-  return { kind: "user", subjectId: user.id, userId: user.id, email: user.email, isAdmin: false, scopes: ["user"], tokenId: "server-demo", budget: { key: user.id, kind: "user" } };
+  return {
+    kind: "user",
+    subjectId: user.id,
+    userId: user.id,
+    email: user.email,
+    isAdmin: false,
+    scopes: ["user"],
+    tokenId: "server-demo",
+    budget: { key: user.id, kind: "user" },
+  };
 }
 
 /**
  * Creates the demo league on `coworld` (its game, its bundle, its baseline players) unless the
  * demo account already has one. Returns what it made, or null when there was nothing to do.
  */
-export async function createDemoLeague(db: Kysely<Database>, blobs: BlobStore, bus: Pick<EventBus, "publish">, coworld: Coworld): Promise<DemoLeague | null> {
-  const bundleSha = await db.selectFrom("coworlds").select("bundle_sha256").where("id", "=", coworld.id).executeTakeFirst();
+export async function createDemoLeague(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  bus: Pick<EventBus, "publish">,
+  coworld: Coworld,
+): Promise<DemoLeague | null> {
+  const bundleSha = await db
+    .selectFrom("coworlds")
+    .select("bundle_sha256")
+    .where("id", "=", coworld.id)
+    .executeTakeFirst();
   const bundle = bundleSha?.bundle_sha256 ? await blobs.get(bundleSha.bundle_sha256) : null;
   if (!bundle) return null;
   const manifest = CoworldManifest.parse(coworld.manifest);
@@ -52,7 +72,15 @@ export async function createDemoLeague(db: Kysely<Database>, blobs: BlobStore, b
   if (baselines.length < 2) return null;
 
   let user = await findUserByEmail(db, DEMO_EMAIL);
-  if (user && (await db.selectFrom("leagues").select("id").where("commissioner_user_id", "=", user.id).executeTakeFirst())) return null;
+  if (
+    user &&
+    (await db
+      .selectFrom("leagues")
+      .select("id")
+      .where("commissioner_user_id", "=", user.id)
+      .executeTakeFirst())
+  )
+    return null;
   // Nobody signs in as the demo account: its password is thrown away.
   user ??= await createUser(db, { email: DEMO_EMAIL, password: newPassword() });
   const identity = demoIdentity(user);
@@ -72,13 +100,27 @@ export async function createDemoLeague(db: Kysely<Database>, blobs: BlobStore, b
       { name: "Challenger", level: 2, type: "competition" },
     ],
   });
-  const divisions = await db.selectFrom("divisions").select(["id", "name", "level"]).where("league_id", "=", league.id).orderBy("level").execute();
+  const divisions = await db
+    .selectFrom("divisions")
+    .select(["id", "name", "level"])
+    .where("league_id", "=", league.id)
+    .orderBy("level")
+    .execute();
 
   let players = 0;
   for (const [team, division] of divisions.entries()) {
     for (const baseline of baselines) {
-      const player = await createPlayer(db, user.id, `${baseline.name} ${String.fromCharCode(65 + team)}`);
-      const version = await createPolicyVersion(db, identity, { name: `demo-${baseline.id}`, policy_bundle_id: upload.id, run: baseline.run, player_id: player.id });
+      const player = await createPlayer(
+        db,
+        user.id,
+        `${baseline.name} ${String.fromCharCode(65 + team)}`,
+      );
+      const version = await createPolicyVersion(db, identity, {
+        name: `demo-${baseline.id}`,
+        policy_bundle_id: upload.id,
+        run: baseline.run,
+        player_id: player.id,
+      });
       await createSubmission(db, bus, identity, {
         league_id: league.id,
         policy_version_id: version.id,

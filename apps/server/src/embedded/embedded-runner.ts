@@ -4,7 +4,7 @@
 // if it dies, and ended — SIGTERM, then a wait — when the server stops. It has its own process
 // group (a terminal's Ctrl-C reaches the server only, which then stops it) and an IPC channel,
 // whose loss tells it that the server is gone.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,7 +16,10 @@ import { fileURLToPath } from "node:url";
  * GAUNTLET_RUNNER_MAIN overrides it (an installed runner elsewhere).
  */
 export function runnerMain(env: Record<string, string | undefined> = process.env): string {
-  return env.GAUNTLET_RUNNER_MAIN ?? fileURLToPath(new URL("../../../runner/src/main.ts", import.meta.url));
+  return (
+    env.GAUNTLET_RUNNER_MAIN ??
+    fileURLToPath(new URL("../../../runner/src/main.ts", import.meta.url))
+  );
 }
 
 export interface EmbeddedRunnerOptions {
@@ -51,7 +54,10 @@ function runnerEnv(token: string): Record<string, string> {
 
 export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promise<EmbeddedRunner> {
   const main = runnerMain();
-  if (!existsSync(main)) throw new Error(`the runner is not at ${main}; set GAUNTLET_RUNNER_MAIN or start with --no-runner`);
+  if (!existsSync(main))
+    throw new Error(
+      `the runner is not at ${main}; set GAUNTLET_RUNNER_MAIN or start with --no-runner`,
+    );
   const write = options.write ?? ((line: string) => process.stdout.write(line));
   const graceSeconds = options.graceSeconds ?? 10;
   let child: ChildProcess | null = null;
@@ -71,12 +77,30 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       return;
     }
     if (stopping) return;
-    const args = [main, "--server", options.serverUrl, "--runner-id", "embedded", "--work-dir", options.workDir, "--grace-seconds", String(graceSeconds), ...(options.logLevel ? ["--log-level", options.logLevel] : [])];
-    const started = spawn(process.execPath, args, { env: runnerEnv(token), stdio: ["ignore", "pipe", "pipe", "ipc"], detached: true });
+    const args = [
+      main,
+      "--server",
+      options.serverUrl,
+      "--runner-id",
+      "embedded",
+      "--work-dir",
+      options.workDir,
+      "--grace-seconds",
+      String(graceSeconds),
+      ...(options.logLevel ? ["--log-level", options.logLevel] : []),
+    ];
+    const started = spawn(process.execPath, args, {
+      env: runnerEnv(token),
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      detached: true,
+    });
     const startedAt = Date.now();
     child = started;
     for (const stream of [started.stdout, started.stderr]) {
-      if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => write(`${PREFIX}${line}\n`));
+      if (stream)
+        createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) =>
+          write(`${PREFIX}${line}\n`),
+        );
     }
     exited = new Promise((resolve) => {
       started.once("exit", (code, signal) => {
@@ -110,7 +134,12 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       if (running === null) return;
       running.kill("SIGTERM");
       let timer: NodeJS.Timeout | undefined;
-      const gaveUp = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), (graceSeconds + 5) * 1000)))]);
+      const gaveUp = await Promise.race([
+        exited.then(() => false),
+        new Promise<boolean>(
+          (resolve) => (timer = setTimeout(() => resolve(true), (graceSeconds + 5) * 1000)),
+        ),
+      ]);
       clearTimeout(timer);
       if (gaveUp) {
         running.kill("SIGKILL");

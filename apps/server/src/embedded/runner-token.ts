@@ -3,10 +3,12 @@
 // (owner-only, like first-admin.txt) and reused while it still authenticates.
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import type { Kysely } from "kysely";
+
 import { hashToken } from "../auth/secrets.ts";
-import { nowIso } from "../shared/clock.ts";
 import { createApiToken } from "../identity/tokens.ts";
+import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 import { firstAdminIdentity } from "./first-admin.ts";
 
@@ -35,7 +37,12 @@ export async function embeddedRunnerToken(db: Kysely<Database>, dataDir: string)
   if (saved !== "" && (await stillValid(db, saved))) return saved;
   const admin = await firstAdminIdentity(db);
   if (!admin) throw new Error("no admin exists to own the embedded runner's machine token");
-  const created = await createApiToken(db, { userId: admin.userId, name: "embedded runner", kind: "machine", machineName: EMBEDDED_MACHINE });
+  const created = await createApiToken(db, {
+    userId: admin.userId,
+    name: "embedded runner",
+    kind: "machine",
+    machineName: EMBEDDED_MACHINE,
+  });
   await writeFile(file, `${created.token}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   return created.token;

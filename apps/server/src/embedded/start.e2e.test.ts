@@ -3,19 +3,26 @@
 // works with nothing else.
 // The command uses SQLite in a temporary directory whatever DATABASE_URL says, so the
 // PostgreSQL run of the server's suites skips it rather than repeat it.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Certification, Coworld, PlayModule, Token } from "@gauntlet/core";
+
 import { afterAll, describe, expect, it } from "vitest";
+
+import type { Certification, Coworld, PlayModule, Token } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
-import { TOKEN_FILE } from "./runner-token.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
+import { TOKEN_FILE } from "./runner-token.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-embedded-"));
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" };
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  GAUNTLET_LOG_LEVEL: "warn",
+};
 const started: ChildProcessWithoutNullStreams[] = [];
 
 afterAll(() => {
@@ -23,7 +30,11 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function until<T>(what: () => string, probe: () => Promise<T | null> | T | null, timeoutMs = PATIENCE_MS): Promise<T> {
+async function until<T>(
+  what: () => string,
+  probe: () => Promise<T | null> | T | null,
+  timeoutMs = PATIENCE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -34,21 +45,42 @@ async function until<T>(what: () => string, probe: () => Promise<T | null> | T |
 }
 
 function start(args: string[] = []) {
-  const child = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args], { env });
+  const child = spawn(
+    process.execPath,
+    [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args],
+    { env },
+  );
   started.push(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, exited, output: () => output, url: () => until(() => `the server's address in:\n${output}`, () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null) };
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  return {
+    child,
+    exited,
+    output: () => output,
+    url: () =>
+      until(
+        () => `the server's address in:\n${output}`,
+        () => /alt host, at the root\):\s+(http:\/\/\S+)/.exec(output)?.[1] ?? null,
+      ),
+  };
 }
 
 function adminToken(): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, "tokens", "create", "--email", "admin@localhost", "--data-dir", dataDir], { env });
+    const child = spawn(
+      process.execPath,
+      [MAIN, "tokens", "create", "--email", "admin@localhost", "--data-dir", dataDir],
+      { env },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`tokens create exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new Error(`tokens create exited ${code}`)),
+    );
   });
 }
 
@@ -63,7 +95,10 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     const server = start(["--verbose"]);
     const url = await server.url();
     expect(server.output()).toMatch(/Example coworld registered: gridrush 0\.1\.0 \(cow_/);
-    await until(() => server.output(), () => (/\[runner\] \S+ info {2}runner started/.test(server.output()) ? true : null));
+    await until(
+      () => server.output(),
+      () => (/\[runner\] \S+ info {2}runner started/.test(server.output()) ? true : null),
+    );
     const api = client(url, await adminToken());
 
     const coworlds = await api.get<Coworld[]>("/v2/coworlds?name=gridrush");
@@ -74,17 +109,22 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     // Its browser client and replay viewer come with it, served as they are in the example.
     const modules = (await api.get<PlayModule[]>(`/v2/coworlds/${coworld.id}/play-modules`)).body;
     expect(modules.map((m) => m.kind).sort()).toEqual(["player_client", "replay_viewer"]);
-    for (const m of modules) expect((await fetch(m.entry_url)).headers.get("content-type")).toMatch(/^text\/html/);
+    for (const m of modules)
+      expect((await fetch(m.entry_url)).headers.get("content-type")).toMatch(/^text\/html/);
     expect((await api.post<Certification>(`/v2/coworlds/${coworld.id}/certify`)).status).toBe(200);
     const verdict = await until(
       () => server.output(),
       async () => {
-        const state = (await api.get<Certification>(`/v2/coworlds/${coworld.id}/certification`)).body;
+        const state = (await api.get<Certification>(`/v2/coworlds/${coworld.id}/certification`))
+          .body;
         return state.state === "certified" || state.state === "failed" ? state : null;
       },
     );
     expect(verdict).toMatchObject({ state: "certified", error: null });
-    await until(() => server.output(), () => (/\[runner\] \S+ info {2}job completed job=/.test(server.output()) ? true : null));
+    await until(
+      () => server.output(),
+      () => (/\[runner\] \S+ info {2}job completed job=/.test(server.output()) ? true : null),
+    );
 
     // The runner is a child process: stopping the server stops it, and it cleans up after itself.
     const [instance] = runnerInstances();
@@ -101,12 +141,17 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     const token = readFileSync(join(dataDir, TOKEN_FILE), "utf8");
     const again = start(["--verbose"]);
     const url = await again.url();
-    await until(() => again.output(), () => (again.output().includes("runner started") ? true : null));
+    await until(
+      () => again.output(),
+      () => (again.output().includes("runner started") ? true : null),
+    );
     expect(again.output()).not.toContain("Example coworld registered");
     const api = client(url, await adminToken());
     expect((await api.get<Coworld[]>("/v2/coworlds?name=gridrush")).body).toHaveLength(1);
     expect(readFileSync(join(dataDir, TOKEN_FILE), "utf8")).toBe(token);
-    const machineTokens = (await api.get<Token[]>("/v2/tokens")).body.filter((t) => t.machine_name === "embedded-runner");
+    const machineTokens = (await api.get<Token[]>("/v2/tokens")).body.filter(
+      (t) => t.machine_name === "embedded-runner",
+    );
     expect(machineTokens).toHaveLength(1);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);

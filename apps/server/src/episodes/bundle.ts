@@ -2,29 +2,55 @@
 // game config, the stored results, replay, logs and error info, and the seats' policy logs and
 // uploaded artifacts for those who may read them. Artifacts the episode does not have are left out.
 import { PassThrough, type Readable } from "node:stream";
-import type { BundlePart } from "@gauntlet/core";
+
 import { Zip, ZipPassThrough } from "fflate";
 import type { Kysely } from "kysely";
+
+import type { BundlePart } from "@gauntlet/core";
+
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { derivedArtifact } from "./episodes.ts";
 
-
 /** The seat files of the bundle: each seat's stored artifact of that name, under that folder. */
 const SEAT_FILES = {
-  "policy-logs": { artifact: "policy-log", file: (position: number) => `policy-logs/${position}.txt` },
-  "policy-artifacts": { artifact: "policy-artifact", file: (position: number) => `policy-artifacts/${position}` },
+  "policy-logs": {
+    artifact: "policy-log",
+    file: (position: number) => `policy-logs/${position}.txt`,
+  },
+  "policy-artifacts": {
+    artifact: "policy-artifact",
+    file: (position: number) => `policy-artifacts/${position}`,
+  },
 } as const;
 
-const FILE_NAMES: Record<string, string> = { spec: "spec.json", "game-config": "game-config.json", results: "results.json", replay: "replay", logs: "logs.txt", "error-info": "error-info.json" };
+const FILE_NAMES: Record<string, string> = {
+  spec: "spec.json",
+  "game-config": "game-config.json",
+  results: "results.json",
+  replay: "replay",
+  logs: "logs.txt",
+  "error-info": "error-info.json",
+};
 
 /** The files of the bundle, each read when its turn comes (one blob in memory at a time). */
-async function entries(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, parts: readonly BundlePart[]) {
-  const stored = await db.selectFrom("artifacts").select(["name", "sha256"]).where("episode_request_id", "=", row.id).execute();
+async function entries(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+  parts: readonly BundlePart[],
+) {
+  const stored = await db
+    .selectFrom("artifacts")
+    .select(["name", "sha256"])
+    .where("episode_request_id", "=", row.id)
+    .execute();
   const out: { name: string; read: () => Promise<Buffer | null> }[] = [];
   for (const part of parts) {
-    if (part === "spec" || part === "game-config") out.push({ name: FILE_NAMES[part] ?? part, read: () => derivedArtifact(db, row, part) });
+    if (part === "spec" || part === "game-config")
+      out.push({ name: FILE_NAMES[part] ?? part, read: () => derivedArtifact(db, row, part) });
     else if (part === "policy-logs" || part === "policy-artifacts") {
       const kind = SEAT_FILES[part];
       const seats = await db
@@ -35,9 +61,14 @@ async function entries(db: Kysely<Database>, blobs: BlobStore, identity: Identit
         .where("ep.episode_request_id", "=", row.id)
         .execute();
       for (const seat of seats) {
-        const allowed = isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id || identity.userId === seat.owner_user_id);
+        const allowed =
+          isAuthenticated(identity) &&
+          (identity.isAdmin ||
+            identity.userId === row.requester_user_id ||
+            identity.userId === seat.owner_user_id);
         const blob = stored.find((a) => a.name === `${kind.artifact}-${seat.position}`);
-        if (allowed && blob) out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
+        if (allowed && blob)
+          out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
       }
     } else {
       const blob = stored.find((a) => a.name === part);
@@ -47,7 +78,13 @@ async function entries(db: Kysely<Database>, blobs: BlobStore, identity: Identit
   return out;
 }
 
-export async function episodeBundle(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, parts: readonly BundlePart[]): Promise<Readable> {
+export async function episodeBundle(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+  parts: readonly BundlePart[],
+): Promise<Readable> {
   const files = await entries(db, blobs, identity, row, parts);
   const out = new PassThrough();
   const zip = new Zip((error, chunk, final) => {
@@ -67,6 +104,8 @@ export async function episodeBundle(db: Kysely<Database>, blobs: BlobStore, iden
       entry.push(new Uint8Array(bytes), true);
     }
     zip.end();
-  })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  })().catch((error: unknown) =>
+    out.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
   return out;
 }

@@ -1,14 +1,22 @@
 // Episode requests: creation (with their job), reads, artifacts and stats.
 import { randomInt, randomUUID } from "node:crypto";
-import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
+
 import type { Kysely, Transaction } from "kysely";
+
+import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
+
+import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { CoworldsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
+import { canSeeLeague } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
-import { canSeeLeague } from "../leagues/leagues.ts";
+import type {
+  CoworldsTable,
+  Database,
+  EpisodeParticipantsTable,
+  EpisodeRequestsTable,
+} from "../store/schema.ts";
 
 export const EPISODE_CHANGES = "episode_changes";
 export const DEFAULT_DEADLINE_MS = 120_000;
@@ -41,7 +49,10 @@ export interface NewEpisode {
 }
 
 /** Creates an episode request and queues its job, in the caller's transaction. */
-export async function createEpisode(trx: Transaction<Database>, input: NewEpisode): Promise<{ episodeRequestId: string; jobId: string }> {
+export async function createEpisode(
+  trx: Transaction<Database>,
+  input: NewEpisode,
+): Promise<{ episodeRequestId: string; jobId: string }> {
   const now = nowIso();
   const id = newId("episodeRequest");
   const jobId = randomUUID();
@@ -109,16 +120,33 @@ export async function createEpisode(trx: Transaction<Database>, input: NewEpisod
  * Cancels an episode that has not ended: its job is withdrawn if queued, and a runner holding
  * it learns at its next heartbeat that the job is no longer its own, and stops the game.
  */
-export async function cancelEpisode(trx: Transaction<Database>, id: string, reason: string): Promise<boolean> {
-  const episode = await trx.selectFrom("episode_requests").select("status").where("id", "=", id).executeTakeFirst();
+export async function cancelEpisode(
+  trx: Transaction<Database>,
+  id: string,
+  reason: string,
+): Promise<boolean> {
+  const episode = await trx
+    .selectFrom("episode_requests")
+    .select("status")
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!episode || ["completed", "failed", "cancelled"].includes(episode.status)) return false;
-  await trx.updateTable("jobs").set({ status: "cancelled", updated_at: nowIso() }).where("episode_request_id", "=", id).where("status", "in", ["queued", "leased"]).execute();
+  await trx
+    .updateTable("jobs")
+    .set({ status: "cancelled", updated_at: nowIso() })
+    .where("episode_request_id", "=", id)
+    .where("status", "in", ["queued", "leased"])
+    .execute();
   await touchEpisode(trx, id, { status: "cancelled", error_type: "cancelled", error: reason });
   return true;
 }
 
 /** Marks a change of an episode request for the changes feed. */
-export async function touchEpisode(trx: Transaction<Database>, id: string, set: Partial<EpisodeRequestsTable>): Promise<void> {
+export async function touchEpisode(
+  trx: Transaction<Database>,
+  id: string,
+  set: Partial<EpisodeRequestsTable>,
+): Promise<void> {
   await trx
     .updateTable("episode_requests")
     .set({ ...set, change_seq: await nextValue(trx, EPISODE_CHANGES), updated_at: nowIso() })
@@ -126,9 +154,17 @@ export async function touchEpisode(trx: Transaction<Database>, id: string, set: 
     .execute();
 }
 
-type ParticipantRow = EpisodeParticipantsTable & { policy_id: string | null; policy_name: string | null; version: number | null; player_name: string | null };
+type ParticipantRow = EpisodeParticipantsTable & {
+  policy_id: string | null;
+  policy_name: string | null;
+  version: number | null;
+  player_name: string | null;
+};
 
-async function participantsOf(db: Kysely<Database>, ids: string[]): Promise<Map<string, ParticipantRow[]>> {
+async function participantsOf(
+  db: Kysely<Database>,
+  ids: string[],
+): Promise<Map<string, ParticipantRow[]>> {
   const out = new Map<string, ParticipantRow[]>();
   if (ids.length === 0) return out;
   const rows = await db
@@ -137,7 +173,12 @@ async function participantsOf(db: Kysely<Database>, ids: string[]): Promise<Map<
     .leftJoin("policies as p", "p.id", "pv.policy_id")
     .leftJoin("players as pl", "pl.id", "ep.player_id")
     .selectAll("ep")
-    .select(["p.id as policy_id", "p.name as policy_name", "pv.version as version", "pl.name as player_name"])
+    .select([
+      "p.id as policy_id",
+      "p.name as policy_name",
+      "pv.version as version",
+      "pl.name as player_name",
+    ])
     .where("ep.episode_request_id", "in", ids)
     .orderBy("ep.position")
     .execute();
@@ -161,8 +202,15 @@ function toParticipant(row: ParticipantRow): EpisodeParticipant {
   };
 }
 
-export async function episodeViews(db: Kysely<Database>, rows: EpisodeRequestsTable[], base: string): Promise<EpisodeRequest[]> {
-  const participants = await participantsOf(db, rows.map((r) => r.id));
+export async function episodeViews(
+  db: Kysely<Database>,
+  rows: EpisodeRequestsTable[],
+  base: string,
+): Promise<EpisodeRequest[]> {
+  const participants = await participantsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => {
     const parts = (participants.get(row.id) ?? []).map(toParticipant);
     const scores = parseJson<number[]>(row.scores);
@@ -179,13 +227,20 @@ export async function episodeViews(db: Kysely<Database>, rows: EpisodeRequestsTa
       participants: parts,
       job_id: row.job_id,
       episode_id: row.status === "completed" ? row.job_id : null,
-      replay_url: row.status === "completed" ? `${base}/v2/episode-requests/${row.id}/artifacts/replay` : null,
+      replay_url:
+        row.status === "completed"
+          ? `${base}/v2/episode-requests/${row.id}/artifacts/replay`
+          : null,
       live_url: null,
       error_type: row.error_type,
       error: row.error,
       failed_policy_index: row.failed_policy_index,
       failed_agent_index: row.failed_policy_index,
-      scores: scores.map((score, position) => ({ position, score, policy_version_id: parts[position]?.policy_version_id ?? null })),
+      scores: scores.map((score, position) => ({
+        position,
+        score,
+        policy_version_id: parts[position]?.policy_version_id ?? null,
+      })),
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
@@ -193,10 +248,19 @@ export async function episodeViews(db: Kysely<Database>, rows: EpisodeRequestsTa
 }
 
 /** Episodes of a private league are seen only by those who see the league. */
-async function visible(db: Kysely<Database>, identity: Identity, rows: EpisodeRequestsTable[]): Promise<EpisodeRequestsTable[]> {
+async function visible(
+  db: Kysely<Database>,
+  identity: Identity,
+  rows: EpisodeRequestsTable[],
+): Promise<EpisodeRequestsTable[]> {
   const leagueIds = [...new Set(rows.flatMap((r) => (r.league_id ? [r.league_id] : [])))];
   if (leagueIds.length === 0) return rows;
-  const leagues = new Map((await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]));
+  const leagues = new Map(
+    (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [
+      l.id,
+      l,
+    ]),
+  );
   return rows.filter((r) => {
     if (!r.league_id) return true;
     const league = leagues.get(r.league_id);
@@ -204,9 +268,18 @@ async function visible(db: Kysely<Database>, identity: Identity, rows: EpisodeRe
   });
 }
 
-export async function getEpisodeRow(db: Kysely<Database>, identity: Identity, id: string): Promise<EpisodeRequestsTable> {
-  const row = await db.selectFrom("episode_requests").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row || (await visible(db, identity, [row])).length === 0) throw notFound("episode request", id);
+export async function getEpisodeRow(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+): Promise<EpisodeRequestsTable> {
+  const row = await db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row || (await visible(db, identity, [row])).length === 0)
+    throw notFound("episode request", id);
   return row;
 }
 
@@ -224,68 +297,166 @@ function decodeCursor(cursor: string, loc: (string | number)[]): string[] {
 
 const encodeCursor = (parts: string[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
 
-export async function listEpisodes(db: Kysely<Database>, identity: Identity, filter: EpisodeFilter, base: string) {
+export async function listEpisodes(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: EpisodeFilter,
+  base: string,
+) {
   let q = db.selectFrom("episode_requests").selectAll();
   for (const key of ["coworld_id", "division_id", "round_id", "pool_id", "status"] as const) {
     const value = filter[key];
     if (value) q = q.where(key, "=", value);
   }
-  if (filter.player_id) q = q.where("id", "in", db.selectFrom("episode_participants").select("episode_request_id").where("player_id", "=", filter.player_id));
-  if (filter.policy_version_id) q = q.where("id", "in", db.selectFrom("episode_participants").select("episode_request_id").where("policy_version_id", "=", filter.policy_version_id));
+  if (filter.player_id)
+    q = q.where(
+      "id",
+      "in",
+      db
+        .selectFrom("episode_participants")
+        .select("episode_request_id")
+        .where("player_id", "=", filter.player_id),
+    );
+  if (filter.policy_version_id)
+    q = q.where(
+      "id",
+      "in",
+      db
+        .selectFrom("episode_participants")
+        .select("episode_request_id")
+        .where("policy_version_id", "=", filter.policy_version_id),
+    );
   if (filter.cursor) {
     const [createdAt, id] = decodeCursor(filter.cursor, ["query", "cursor"]);
-    if (createdAt === undefined || id === undefined) throw invalidInput(["query", "cursor"], "not a cursor returned by this endpoint", "value_error", filter.cursor);
-    q = q.where((eb) => eb.or([eb("created_at", "<", createdAt), eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)])]));
+    if (createdAt === undefined || id === undefined)
+      throw invalidInput(
+        ["query", "cursor"],
+        "not a cursor returned by this endpoint",
+        "value_error",
+        filter.cursor,
+      );
+    q = q.where((eb) =>
+      eb.or([
+        eb("created_at", "<", createdAt),
+        eb.and([eb("created_at", "=", createdAt), eb("id", "<", id)]),
+      ]),
+    );
   }
-  const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit + 1).execute();
+  const rows = await q
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(filter.limit + 1)
+    .execute();
   const page = rows.slice(0, filter.limit);
   const last = page[page.length - 1];
   const next = rows.length > filter.limit && last ? encodeCursor([last.created_at, last.id]) : null;
-  return { entries: await episodeViews(db, await visible(db, identity, page), base), next_cursor: next };
+  return {
+    entries: await episodeViews(db, await visible(db, identity, page), base),
+    next_cursor: next,
+  };
 }
 
-export async function listEpisodeChanges(db: Kysely<Database>, identity: Identity, cursor: string | undefined, limit: number, base: string) {
+export async function listEpisodeChanges(
+  db: Kysely<Database>,
+  identity: Identity,
+  cursor: string | undefined,
+  limit: number,
+  base: string,
+) {
   let after = 0;
   if (cursor) {
     const [seq] = decodeCursor(cursor, ["query", "cursor"]);
     after = Number(seq);
-    if (!Number.isInteger(after)) throw invalidInput(["query", "cursor"], "not a cursor returned by this endpoint", "value_error", cursor);
+    if (!Number.isInteger(after))
+      throw invalidInput(
+        ["query", "cursor"],
+        "not a cursor returned by this endpoint",
+        "value_error",
+        cursor,
+      );
   }
-  const rows = await db.selectFrom("episode_requests").selectAll().where("change_seq", ">", after).orderBy("change_seq").limit(limit).execute();
+  const rows = await db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("change_seq", ">", after)
+    .orderBy("change_seq")
+    .limit(limit)
+    .execute();
   const last = rows[rows.length - 1];
   // The cursor always moves forward, so a caller polling an idle feed keeps its place.
-  return { entries: await episodeViews(db, await visible(db, identity, rows), base), next_cursor: encodeCursor([String(last ? last.change_seq : after)]) };
+  return {
+    entries: await episodeViews(db, await visible(db, identity, rows), base),
+    next_cursor: encodeCursor([String(last ? last.change_seq : after)]),
+  };
 }
 
-export async function readArtifact(db: Kysely<Database>, blobs: BlobStore, episodeId: string, name: string): Promise<Buffer> {
-  const row = await db.selectFrom("artifacts").select(["sha256"]).where("episode_request_id", "=", episodeId).where("name", "=", name).executeTakeFirst();
+export async function readArtifact(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  episodeId: string,
+  name: string,
+): Promise<Buffer> {
+  const row = await db
+    .selectFrom("artifacts")
+    .select(["sha256"])
+    .where("episode_request_id", "=", episodeId)
+    .where("name", "=", name)
+    .executeTakeFirst();
   const bytes = row ? await blobs.get(row.sha256) : null;
   if (!bytes) throw notFound(`artifact ${name} of episode request`, episodeId);
   return bytes;
 }
 
 /** The spec and game-config artifacts are derived from the request itself. */
-export async function derivedArtifact(db: Kysely<Database>, row: EpisodeRequestsTable, name: "spec" | "game-config"): Promise<Buffer> {
-  if (name === "game-config") return Buffer.from(JSON.stringify(parseJson(row.game_config), null, 2));
+export async function derivedArtifact(
+  db: Kysely<Database>,
+  row: EpisodeRequestsTable,
+  name: "spec" | "game-config",
+): Promise<Buffer> {
+  if (name === "game-config")
+    return Buffer.from(JSON.stringify(parseJson(row.game_config), null, 2));
   const [view] = await episodeViews(db, [row], "");
-  return Buffer.from(JSON.stringify({ coworld_id: row.coworld_id, game_config: parseJson(row.game_config), seed: row.seed, participants: view?.participants ?? [] }, null, 2));
+  return Buffer.from(
+    JSON.stringify(
+      {
+        coworld_id: row.coworld_id,
+        game_config: parseJson(row.game_config),
+        seed: row.seed,
+        participants: view?.participants ?? [],
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTable) {
-  if (row.status !== "completed" || !row.results) throw notFound("episode stats (the episode has not completed) of", row.id);
+  if (row.status !== "completed" || !row.results)
+    throw notFound("episode stats (the episode has not completed) of", row.id);
   const results = parseJson<Record<string, unknown>>(row.results);
   const [view] = await episodeViews(db, [row], "");
   const scores = parseJson<number[]>(row.scores);
   const { scores: _omit, policy_agents: uploadedAgents, ...gameStats } = results;
-  const steps = typeof results.steps === "number" ? results.steps : typeof results.turns === "number" ? results.turns : null;
+  const steps =
+    typeof results.steps === "number"
+      ? results.steps
+      : typeof results.turns === "number"
+        ? results.turns
+        : null;
   // Bulk-uploaded episodes carry their agents' rewards and metrics per seat.
-  const agentsBySeat = Array.isArray(uploadedAgents) ? (uploadedAgents as { agent_id: number; reward: number; metrics: Record<string, number> }[][]) : null;
+  const agentsBySeat = Array.isArray(uploadedAgents)
+    ? (uploadedAgents as { agent_id: number; reward: number; metrics: Record<string, number> }[][])
+    : null;
   return {
     game_stats: gameStats,
     policy_stats: (view?.participants ?? []).map((p) => {
-      const agents = agentsBySeat?.[p.position] ?? [{ agent_id: 0, reward: scores[p.position] ?? null, metrics: {} }];
+      const agents = agentsBySeat?.[p.position] ?? [
+        { agent_id: 0, reward: scores[p.position] ?? null, metrics: {} },
+      ];
       const avg: Record<string, number> = {};
-      for (const agent of agents) for (const [k, v] of Object.entries(agent.metrics)) avg[k] = (avg[k] ?? 0) + v / agents.length;
+      for (const agent of agents)
+        for (const [k, v] of Object.entries(agent.metrics))
+          avg[k] = (avg[k] ?? 0) + v / agents.length;
       return {
         position: p.position,
         policy_version_id: p.policy_version_id,
@@ -293,7 +464,9 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
         policy_version: p.version,
         num_agents: agents.length,
         avg_metrics: avg,
-        avg_reward: agentsBySeat ? agents.reduce((sum, a) => sum + (a.reward ?? 0), 0) / Math.max(1, agents.length) : (scores[p.position] ?? null),
+        avg_reward: agentsBySeat
+          ? agents.reduce((sum, a) => sum + (a.reward ?? 0), 0) / Math.max(1, agents.length)
+          : (scores[p.position] ?? null),
         agents,
       };
     }),
@@ -303,7 +476,15 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
 
 export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequestsTable) {
   const [view] = await episodeViews(db, [row], "");
-  const names = new Set((await db.selectFrom("artifacts").select("name").where("episode_request_id", "=", row.id).execute()).map((a) => a.name));
+  const names = new Set(
+    (
+      await db
+        .selectFrom("artifacts")
+        .select("name")
+        .where("episode_request_id", "=", row.id)
+        .execute()
+    ).map((a) => a.name),
+  );
   return (view?.participants ?? []).map((p) => ({
     position: p.position,
     policy_version_id: p.policy_version_id,
@@ -314,7 +495,14 @@ export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequests
 }
 
 /** A seat's own files (its log, its artifact) are for the owner of the policy in that seat, the requester, or admins. */
-async function assertSeatReader(db: Kysely<Database>, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number, what: string): Promise<void> {
+async function assertSeatReader(
+  db: Kysely<Database>,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+  policyVersionId: string,
+  idx: number,
+  what: string,
+): Promise<void> {
   const seat = await db
     .selectFrom("episode_participants as ep")
     .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
@@ -323,22 +511,44 @@ async function assertSeatReader(db: Kysely<Database>, identity: Identity, row: E
     .where("ep.episode_request_id", "=", row.id)
     .where("ep.position", "=", idx)
     .executeTakeFirst();
-  if (!seat || (seat.policy_version_id ?? "bundled") !== policyVersionId) throw notFound(`seat ${idx} with policy version ${policyVersionId} in episode request`, row.id);
-  const allowed = isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id || identity.userId === seat.owner_user_id);
+  if (!seat || (seat.policy_version_id ?? "bundled") !== policyVersionId)
+    throw notFound(`seat ${idx} with policy version ${policyVersionId} in episode request`, row.id);
+  const allowed =
+    isAuthenticated(identity) &&
+    (identity.isAdmin ||
+      identity.userId === row.requester_user_id ||
+      identity.userId === seat.owner_user_id);
   if (!allowed) {
-    if (!isAuthenticated(identity)) throw notFound(`${what} of seat ${idx} in episode request`, row.id);
-    throw forbidden(`Only the owner of this seat's policy, the requester or an admin reads its ${what}.`);
+    if (!isAuthenticated(identity))
+      throw notFound(`${what} of seat ${idx} in episode request`, row.id);
+    throw forbidden(
+      `Only the owner of this seat's policy, the requester or an admin reads its ${what}.`,
+    );
   }
 }
 
 /** A seat's log. */
-export async function policyLog(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<string> {
+export async function policyLog(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+  policyVersionId: string,
+  idx: number,
+): Promise<string> {
   await assertSeatReader(db, identity, row, policyVersionId, idx, "policy log");
   return (await readArtifact(db, blobs, row.id, `policy-log-${idx}`)).toString("utf8");
 }
 
 /** What a seat's player uploaded to its artifact address (404 when it uploaded nothing). */
-export async function policyArtifact(db: Kysely<Database>, blobs: BlobStore, identity: Identity, row: EpisodeRequestsTable, policyVersionId: string, idx: number): Promise<Buffer> {
+export async function policyArtifact(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+  policyVersionId: string,
+  idx: number,
+): Promise<Buffer> {
   await assertSeatReader(db, identity, row, policyVersionId, idx, "artifact");
   return readArtifact(db, blobs, row.id, `policy-artifact-${idx}`);
 }

@@ -1,16 +1,37 @@
+import { defineHandlers, type AppContext } from "../http/handler.ts";
 import { notFound } from "../shared/errors.ts";
-import { assertRunner, complete, fail, heartbeat, lease, leaseSeconds, storeArtifact } from "./work-queue.ts";
-import { type AppContext, defineHandlers } from "../http/handler.ts";
-import type { QueueDeps } from "./work-queue.ts";
+import {
+  assertRunner,
+  complete,
+  fail,
+  heartbeat,
+  lease,
+  leaseSeconds,
+  storeArtifact,
+  type QueueDeps,
+} from "./work-queue.ts";
 
 function queueOf(app: AppContext): QueueDeps {
-  return { db: app.store.db, blobs: app.blobs, box: app.secrets, ...(app.onEpisodeSettled ? { onSettled: app.onEpisodeSettled } : {}) };
+  return {
+    db: app.store.db,
+    blobs: app.blobs,
+    box: app.secrets,
+    ...(app.onEpisodeSettled ? { onSettled: app.onEpisodeSettled } : {}),
+  };
 }
 
 export const runnerHandlers = defineHandlers({
   leaseJobs: async ({ identity, body, app }) => {
     assertRunner(identity);
-    return { jobs: await lease(queueOf(app), `${identity.subjectId}/${body.runner_id}`, body.capacity, body.runtimes), lease_seconds: leaseSeconds() };
+    return {
+      jobs: await lease(
+        queueOf(app),
+        `${identity.subjectId}/${body.runner_id}`,
+        body.capacity,
+        body.runtimes,
+      ),
+      lease_seconds: leaseSeconds(),
+    };
   },
   heartbeatJob: async ({ identity, params, body, app }) => {
     assertRunner(identity);

@@ -2,15 +2,26 @@
 // The test plays the runner (no game runs here; apps/runner has the end-to-end test).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packDirectory } from "../blobs/tarball.ts";
+
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { packDirectory } from "../blobs/tarball.ts";
 
 const GRIDRUSH = join(import.meta.dirname, "../../../../examples/coworlds/gridrush");
-const manifest = JSON.parse(readFileSync(join(GRIDRUSH, "coworld_manifest.json"), "utf8")) as { game: { version: string; name: string } };
+const manifest = JSON.parse(readFileSync(join(GRIDRUSH, "coworld_manifest.json"), "utf8")) as {
+  game: { version: string; name: string };
+};
 
-type Job = { job_id: string; episode_request_id: string; players: { position: number; runnable: { run: string[] | null } }[]; secrets: Record<string, string>; coworld: { bundle_sha256: string | null }; game_config: Record<string, unknown> };
+type Job = {
+  job_id: string;
+  episode_request_id: string;
+  players: { position: number; runnable: { run: string[] | null } }[];
+  secrets: Record<string, string>;
+  coworld: { bundle_sha256: string | null };
+  game_config: Record<string, unknown>;
+};
 
 let t: TestServer;
 let runner: ReturnType<typeof client>;
@@ -26,16 +37,29 @@ afterAll(async () => {
 });
 
 async function uploadVersion(token: string, version: string, extra: Record<string, unknown> = {}) {
-  const bytes = await fetch(`${t.url}/v2/coworlds/bundles`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" }, body: bundle });
+  const bytes = await fetch(`${t.url}/v2/coworlds/bundles`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+    body: bundle,
+  });
   const uploaded = (await bytes.json()) as { upload_id: string };
-  return client(t.url, token).post<{ id: string; canonical: boolean; version: string; detail?: unknown }>("/v2/coworlds/upload", {
+  return client(t.url, token).post<{
+    id: string;
+    canonical: boolean;
+    version: string;
+    detail?: unknown;
+  }>("/v2/coworlds/upload", {
     manifest: { ...manifest, game: { ...manifest.game, version }, ...extra },
     bundle_upload_id: uploaded.upload_id,
   });
 }
 
 async function leaseOne(): Promise<Job> {
-  const res = await runner.post<{ jobs: Job[] }>("/v2/runner/jobs/lease", { runner_id: "r1", capacity: 1, runtimes: ["process"] });
+  const res = await runner.post<{ jobs: Job[] }>("/v2/runner/jobs/lease", {
+    runner_id: "r1",
+    capacity: 1,
+    runtimes: ["process"],
+  });
   expect(res.status).toBe(200);
   const job = res.body.jobs[0];
   if (!job) throw new Error("no job leased");
@@ -52,9 +76,13 @@ describe("coworld upload", () => {
     expect(v2.body.canonical).toBe(true);
     const v0 = await uploadVersion(owner.token, "1.9.0");
     expect(v0.body.canonical).toBe(false);
-    const list = await client(t.url).get<{ id: string; version: string; canonical: boolean }[]>(`/v2/coworlds?name=${manifest.game.name}`);
+    const list = await client(t.url).get<{ id: string; version: string; canonical: boolean }[]>(
+      `/v2/coworlds?name=${manifest.game.name}`,
+    );
     expect(list.body.filter((c) => c.canonical).map((c) => c.version)).toEqual(["1.10.0"]);
-    const games = await client(t.url).get<{ name: string; coworld_id: string | null }[]>("/v2/games");
+    const games = await client(t.url).get<{ name: string; coworld_id: string | null }[]>(
+      "/v2/games",
+    );
     expect(games.body.find((g) => g.name === manifest.game.name)?.coworld_id).toBe(v2.body.id);
     const other = await t.newUser();
     const stolen = await uploadVersion(other.token, "2.0.0");
@@ -64,7 +92,10 @@ describe("coworld upload", () => {
 
   it("names the faulty manifest field in a 422 and stores nothing", async () => {
     const owner = await t.newUser();
-    const res = await client(t.url, owner.token).post<{ detail: { loc: (string | number)[] }[] }>("/v2/coworlds/upload", { manifest: { ...manifest, game: { ...manifest.game, name: "broken", version: "one" } } });
+    const res = await client(t.url, owner.token).post<{ detail: { loc: (string | number)[] }[] }>(
+      "/v2/coworlds/upload",
+      { manifest: { ...manifest, game: { ...manifest.game, name: "broken", version: "one" } } },
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail.map((d) => d.loc.join("."))).toContain("body.manifest.game.version");
     expect((await client(t.url).get<unknown[]>("/v2/coworlds?name=broken")).body).toEqual([]);
@@ -72,9 +103,18 @@ describe("coworld upload", () => {
 
   it("refuses a bundle that is not a tar.gz with a 422 of the body", async () => {
     const owner = await t.newUser();
-    const res = await fetch(`${t.url}/v2/coworlds/bundles`, { method: "POST", headers: { authorization: `Bearer ${owner.token}`, "content-type": "application/octet-stream" }, body: "not a tarball" });
+    const res = await fetch(`${t.url}/v2/coworlds/bundles`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        "content-type": "application/octet-stream",
+      },
+      body: "not a tarball",
+    });
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { detail: { loc: string[]; type: string }[] }).detail[0]).toMatchObject({ loc: ["body"], type: "bundle_invalid" });
+    expect(
+      ((await res.json()) as { detail: { loc: string[]; type: string }[] }).detail[0],
+    ).toMatchObject({ loc: ["body"], type: "bundle_invalid" });
   });
 });
 
@@ -84,47 +124,110 @@ describe("certification through the work queue", () => {
     const cw = await uploadVersion(t.adminToken, "3.0.0");
     expect(cw.status).toBe(200);
     void owner;
-    expect((await client(t.url).get<{ state: string }>(`/v2/coworlds/${cw.body.id}/certification`)).body.state).toBe("never_run");
-    const queued = await client(t.url, t.adminToken).post<{ state: string; episode_request_id: string }>(`/v2/coworlds/${cw.body.id}/certify`);
+    expect(
+      (await client(t.url).get<{ state: string }>(`/v2/coworlds/${cw.body.id}/certification`)).body
+        .state,
+    ).toBe("never_run");
+    const queued = await client(t.url, t.adminToken).post<{
+      state: string;
+      episode_request_id: string;
+    }>(`/v2/coworlds/${cw.body.id}/certify`);
     expect(queued.body.state).toBe("queued");
-    expect((await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`)).status).toBe(409);
-    const secret = await http("PUT", `${t.url}/v2/coworlds/secrets/${manifest.game.name}/API_KEY`, { token: t.adminToken, body: "s3cr3t-value", headers: { "content-type": "application/octet-stream" } });
+    expect(
+      (await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`)).status,
+    ).toBe(409);
+    const secret = await http("PUT", `${t.url}/v2/coworlds/secrets/${manifest.game.name}/API_KEY`, {
+      token: t.adminToken,
+      body: "s3cr3t-value",
+      headers: { "content-type": "application/octet-stream" },
+    });
     expect(secret.status).toBe(200);
     expect(secret.text).not.toContain("s3cr3t-value");
 
     const job = await leaseOne();
     expect(job.episode_request_id).toBe(queued.body.episode_request_id);
-    expect(job.players.map((p) => p.runnable.run?.[1])).toEqual(["players/greedy.ts", "players/wanderer.ts", "players/random.ts"].map((p) => expect.stringContaining(p.split("/")[1] ?? p)));
+    expect(job.players.map((p) => p.runnable.run?.[1])).toEqual(
+      ["players/greedy.ts", "players/wanderer.ts", "players/random.ts"].map((p) =>
+        expect.stringContaining(p.split("/")[1] ?? p),
+      ),
+    );
     expect(job.secrets).toEqual({ API_KEY: "s3cr3t-value" });
     expect(job.coworld.bundle_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect((await client(t.url).get<{ state: string }>(`/v2/coworlds/${cw.body.id}/certification`)).body.state).toBe("certifying");
-    expect((await client(t.url).get<{ status: string }>(`/v2/episode-requests/${job.episode_request_id}`)).body.status).toBe("running");
+    expect(
+      (await client(t.url).get<{ state: string }>(`/v2/coworlds/${cw.body.id}/certification`)).body
+        .state,
+    ).toBe("certifying");
+    expect(
+      (
+        await client(t.url).get<{ status: string }>(
+          `/v2/episode-requests/${job.episode_request_id}`,
+        )
+      ).body.status,
+    ).toBe("running");
 
-    const blob = await fetch(`${t.url}/v2/runner/blobs/${job.coworld.bundle_sha256 ?? ""}`, { headers: { authorization: `Bearer ${await t.machineToken("runner-test")}` } });
+    const blob = await fetch(`${t.url}/v2/runner/blobs/${job.coworld.bundle_sha256 ?? ""}`, {
+      headers: { authorization: `Bearer ${await t.machineToken("runner-test")}` },
+    });
     const downloaded = Buffer.from(await blob.arrayBuffer());
-    expect([blob.status, downloaded.length, blob.status === 200 ? "" : downloaded.toString()]).toEqual([200, bundle.length, ""]);
+    expect([
+      blob.status,
+      downloaded.length,
+      blob.status === 200 ? "" : downloaded.toString(),
+    ]).toEqual([200, bundle.length, ""]);
     expect(downloaded.equals(bundle)).toBe(true);
 
-    const replay = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, { method: "PUT", headers: { authorization: `Bearer ${await t.machineToken("runner-test")}`, "content-type": "application/octet-stream" }, body: "{\"turn\":1}\n" });
+    const replay = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, {
+      method: "PUT",
+      headers: {
+        authorization: `Bearer ${await t.machineToken("runner-test")}`,
+        "content-type": "application/octet-stream",
+      },
+      body: '{"turn":1}\n',
+    });
     expect(replay.status).toBe(200);
     const results = { scores: [5, 2, 0], winner_slot: 0, turns: 30, seed: 7 };
-    const done = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "r1", results });
+    const done = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, {
+      runner_id: "r1",
+      results,
+    });
     expect(done.body.status).toBe("completed");
-    const again = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "r1", results: { ...results, scores: [0, 0, 9] } });
+    const again = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, {
+      runner_id: "r1",
+      results: { ...results, scores: [0, 0, 9] },
+    });
     expect(again.body.status).toBe("completed");
 
-    const cert = await client(t.url).get<{ state: string; episode_request_id: string }>(`/v2/coworlds/${cw.body.id}/certification`);
-    expect(cert.body).toMatchObject({ state: "certified", episode_request_id: job.episode_request_id });
-    const ep = await client(t.url).get<{ status: string; scores: { score: number }[]; replay_url: string }>(`/v2/episode-requests/${job.episode_request_id}`);
+    const cert = await client(t.url).get<{ state: string; episode_request_id: string }>(
+      `/v2/coworlds/${cw.body.id}/certification`,
+    );
+    expect(cert.body).toMatchObject({
+      state: "certified",
+      episode_request_id: job.episode_request_id,
+    });
+    const ep = await client(t.url).get<{
+      status: string;
+      scores: { score: number }[];
+      replay_url: string;
+    }>(`/v2/episode-requests/${job.episode_request_id}`);
     expect(ep.body.status).toBe("completed");
     expect(ep.body.scores.map((s) => s.score)).toEqual([5, 2, 0]);
-    expect((await http("GET", ep.body.replay_url)).text).toBe("{\"turn\":1}\n");
-    expect((await client(t.url).get(`/v2/episode-requests/${job.episode_request_id}/artifacts/results`)).text).toContain("\"winner_slot\": 0");
-    const stats = await client(t.url).get<{ policy_stats: { avg_reward: number }[]; steps: number }>(`/v2/episode-requests/${job.episode_request_id}/episode-stats`);
+    expect((await http("GET", ep.body.replay_url)).text).toBe('{"turn":1}\n');
+    expect(
+      (await client(t.url).get(`/v2/episode-requests/${job.episode_request_id}/artifacts/results`))
+        .text,
+    ).toContain('"winner_slot": 0');
+    const stats = await client(t.url).get<{
+      policy_stats: { avg_reward: number }[];
+      steps: number;
+    }>(`/v2/episode-requests/${job.episode_request_id}/episode-stats`);
     expect(stats.body.policy_stats.map((p) => p.avg_reward)).toEqual([5, 2, 0]);
     expect(stats.body.steps).toBe(30);
     // The secret value is in no response a user can read.
-    const everything = JSON.stringify([ep.body, cert.body, (await client(t.url, t.adminToken).get(`/v2/coworlds/secrets/${manifest.game.name}`)).body]);
+    const everything = JSON.stringify([
+      ep.body,
+      cert.body,
+      (await client(t.url, t.adminToken).get(`/v2/coworlds/secrets/${manifest.game.name}`)).body,
+    ]);
     expect(everything).not.toContain("s3cr3t-value");
   });
 
@@ -132,53 +235,111 @@ describe("certification through the work queue", () => {
     const cw = await uploadVersion(t.adminToken, "3.1.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
     const job = await leaseOne();
-    const failed = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/fail`, { runner_id: "r1", error_type: "player_failure", error: "player in slot 1 disconnected", failed_policy_index: 1 });
+    const failed = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/fail`, {
+      runner_id: "r1",
+      error_type: "player_failure",
+      error: "player in slot 1 disconnected",
+      failed_policy_index: 1,
+    });
     expect(failed.body.status).toBe("failed");
-    const cert = await client(t.url).get<{ state: string; error: string }>(`/v2/coworlds/${cw.body.id}/certification`);
+    const cert = await client(t.url).get<{ state: string; error: string }>(
+      `/v2/coworlds/${cw.body.id}/certification`,
+    );
     expect(cert.body).toMatchObject({ state: "failed", error: "player in slot 1 disconnected" });
-    const ep = await client(t.url).get<{ status: string; failed_policy_index: number; error_type: string }>(`/v2/episode-requests/${job.episode_request_id}`);
-    expect(ep.body).toMatchObject({ status: "failed", failed_policy_index: 1, error_type: "player_failure" });
-    const info = await client(t.url).get(`/v2/episode-requests/${job.episode_request_id}/artifacts/error-info`);
-    expect(JSON.parse(info.text)).toEqual({ error_type: "player_failure", error: "player in slot 1 disconnected", failed_policy_index: 1 });
+    const ep = await client(t.url).get<{
+      status: string;
+      failed_policy_index: number;
+      error_type: string;
+    }>(`/v2/episode-requests/${job.episode_request_id}`);
+    expect(ep.body).toMatchObject({
+      status: "failed",
+      failed_policy_index: 1,
+      error_type: "player_failure",
+    });
+    const info = await client(t.url).get(
+      `/v2/episode-requests/${job.episode_request_id}/artifacts/error-info`,
+    );
+    expect(JSON.parse(info.text)).toEqual({
+      error_type: "player_failure",
+      error: "player in slot 1 disconnected",
+      failed_policy_index: 1,
+    });
   });
 
   it("gives a job back unrun without spending an attempt, and only to machines", async () => {
     const cw = await uploadVersion(t.adminToken, "3.2.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
-    expect((await client(t.url, t.adminToken).post("/v2/runner/jobs/lease", { runner_id: "x", capacity: 1, runtimes: ["process"] })).status).toBe(403);
+    expect(
+      (
+        await client(t.url, t.adminToken).post("/v2/runner/jobs/lease", {
+          runner_id: "x",
+          capacity: 1,
+          runtimes: ["process"],
+        })
+      ).status,
+    ).toBe(403);
     const job = await leaseOne();
-    const returned = await runner.post<{ status: string; attempts: number }>(`/v2/runner/jobs/${job.job_id}/fail`, { runner_id: "r1", error_type: "returned", error: "shutting down" });
+    const returned = await runner.post<{ status: string; attempts: number }>(
+      `/v2/runner/jobs/${job.job_id}/fail`,
+      { runner_id: "r1", error_type: "returned", error: "shutting down" },
+    );
     expect(returned.body).toMatchObject({ status: "queued", attempts: 0 });
     const again = await leaseOne();
     expect(again.job_id).toBe(job.job_id);
-    await runner.post(`/v2/runner/jobs/${again.job_id}/complete`, { runner_id: "r1", results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 } });
+    await runner.post(`/v2/runner/jobs/${again.job_id}/complete`, {
+      runner_id: "r1",
+      results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 },
+    });
   });
 
   it("rejects results without one score per seat, keeping the job open", async () => {
     const cw = await uploadVersion(t.adminToken, "3.3.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
     const job = await leaseOne();
-    const bad = await runner.post<{ detail: { loc: string[] }[] }>(`/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "r1", results: { scores: [1] } });
+    const bad = await runner.post<{ detail: { loc: string[] }[] }>(
+      `/v2/runner/jobs/${job.job_id}/complete`,
+      { runner_id: "r1", results: { scores: [1] } },
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]?.loc).toEqual(["body", "results", "scores"]);
-    const hb = await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, { runner_id: "r1" });
+    const hb = await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, {
+      runner_id: "r1",
+    });
     expect(hb.body.cancel).toBe(false);
-    await runner.post(`/v2/runner/jobs/${job.job_id}/complete`, { runner_id: "r1", results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 } });
-    expect((await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, { runner_id: "r1" })).body.cancel).toBe(true);
+    await runner.post(`/v2/runner/jobs/${job.job_id}/complete`, {
+      runner_id: "r1",
+      results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 },
+    });
+    expect(
+      (
+        await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, {
+          runner_id: "r1",
+        })
+      ).body.cancel,
+    ).toBe(true);
   });
 });
 
 describe("episode request reads", () => {
   it("lists newest first with a cursor, and feeds changes in order", async () => {
-    const page1 = await client(t.url).get<{ entries: { id: string }[]; next_cursor: string | null }>("/v2/episode-requests?limit=2");
+    const page1 = await client(t.url).get<{
+      entries: { id: string }[];
+      next_cursor: string | null;
+    }>("/v2/episode-requests?limit=2");
     expect(page1.body.entries).toHaveLength(2);
     expect(page1.body.next_cursor).not.toBeNull();
-    const page2 = await client(t.url).get<{ entries: { id: string }[] }>(`/v2/episode-requests?limit=2&cursor=${page1.body.next_cursor ?? ""}`);
+    const page2 = await client(t.url).get<{ entries: { id: string }[] }>(
+      `/v2/episode-requests?limit=2&cursor=${page1.body.next_cursor ?? ""}`,
+    );
     const ids1 = page1.body.entries.map((e) => e.id);
     expect(page2.body.entries.map((e) => e.id).some((id) => ids1.includes(id))).toBe(false);
-    const changes = await client(t.url).get<{ entries: unknown[]; next_cursor: string }>("/v2/episode-requests/changes?limit=500");
+    const changes = await client(t.url).get<{ entries: unknown[]; next_cursor: string }>(
+      "/v2/episode-requests/changes?limit=500",
+    );
     expect(changes.body.entries.length).toBeGreaterThanOrEqual(4);
-    const after = await client(t.url).get<{ entries: unknown[]; next_cursor: string }>(`/v2/episode-requests/changes?cursor=${changes.body.next_cursor}`);
+    const after = await client(t.url).get<{ entries: unknown[]; next_cursor: string }>(
+      `/v2/episode-requests/changes?cursor=${changes.body.next_cursor}`,
+    );
     expect(after.body.entries).toEqual([]);
     expect(after.body.next_cursor).toBe(changes.body.next_cursor);
     expect((await client(t.url).get("/v2/episode-requests?cursor=garbage")).status).toBe(422);

@@ -1,10 +1,23 @@
-import { derivedArtifact, episodeStats, episodeViews, getEpisodeRow, listEpisodeChanges, listEpisodes, policyArtifact, policyArtifacts, policyLog, readArtifact } from "./episodes.ts";
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { episodeBundle } from "./bundle.ts";
+import {
+  derivedArtifact,
+  episodeStats,
+  episodeViews,
+  getEpisodeRow,
+  listEpisodeChanges,
+  listEpisodes,
+  policyArtifact,
+  policyArtifacts,
+  policyLog,
+  readArtifact,
+} from "./episodes.ts";
 
 export const episodeHandlers = defineHandlers({
-  listEpisodeRequests: async ({ identity, query, app, request }) => listEpisodes(app.store.db, identity, query, app.baseUrl(request)),
-  listEpisodeChanges: async ({ identity, query, app, request }) => listEpisodeChanges(app.store.db, identity, query.cursor, query.limit, app.baseUrl(request)),
+  listEpisodeRequests: async ({ identity, query, app, request }) =>
+    listEpisodes(app.store.db, identity, query, app.baseUrl(request)),
+  listEpisodeChanges: async ({ identity, query, app, request }) =>
+    listEpisodeChanges(app.store.db, identity, query.cursor, query.limit, app.baseUrl(request)),
   getEpisodeRequest: async ({ identity, params, app, request }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
     const [view] = await episodeViews(app.store.db, [row], app.baseUrl(request));
@@ -14,20 +27,52 @@ export const episodeHandlers = defineHandlers({
   getEpisodeArtifact: async ({ identity, params, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
     const type = params.artifact_type;
-    const bytes = type === "spec" || type === "game-config" ? await derivedArtifact(app.store.db, row, type) : await readArtifact(app.store.db, app.blobs, row.id, type);
-    reply.header("content-disposition", `attachment; filename="${row.id}-${type}${type === "replay" || type === "logs" ? "" : ".json"}"`);
+    const bytes =
+      type === "spec" || type === "game-config"
+        ? await derivedArtifact(app.store.db, row, type)
+        : await readArtifact(app.store.db, app.blobs, row.id, type);
+    reply.header(
+      "content-disposition",
+      `attachment; filename="${row.id}-${type}${type === "replay" || type === "logs" ? "" : ".json"}"`,
+    );
     return bytes;
   },
   getEpisodeBundle: async ({ identity, params, query, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
     const stream = await episodeBundle(app.store.db, app.blobs, identity, row, query.include);
-    void reply.code(200).type("application/zip").header("content-disposition", `attachment; filename="${row.id}.zip"`).send(stream);
+    void reply
+      .code(200)
+      .type("application/zip")
+      .header("content-disposition", `attachment; filename="${row.id}.zip"`)
+      .send(stream);
     return REPLIED;
   },
-  getEpisodeStats: async ({ identity, params, app }) => episodeStats(app.store.db, await getEpisodeRow(app.store.db, identity, params.episode_request_id)),
-  listPolicyArtifacts: async ({ identity, params, app }) => policyArtifacts(app.store.db, await getEpisodeRow(app.store.db, identity, params.episode_request_id)),
+  getEpisodeStats: async ({ identity, params, app }) =>
+    episodeStats(
+      app.store.db,
+      await getEpisodeRow(app.store.db, identity, params.episode_request_id),
+    ),
+  listPolicyArtifacts: async ({ identity, params, app }) =>
+    policyArtifacts(
+      app.store.db,
+      await getEpisodeRow(app.store.db, identity, params.episode_request_id),
+    ),
   getPolicyLog: async ({ identity, params, app }) =>
-    policyLog(app.store.db, app.blobs, identity, await getEpisodeRow(app.store.db, identity, params.episode_request_id), params.policy_version_id, params.idx),
+    policyLog(
+      app.store.db,
+      app.blobs,
+      identity,
+      await getEpisodeRow(app.store.db, identity, params.episode_request_id),
+      params.policy_version_id,
+      params.idx,
+    ),
   getPolicyArtifact: async ({ identity, params, app }) =>
-    policyArtifact(app.store.db, app.blobs, identity, await getEpisodeRow(app.store.db, identity, params.episode_request_id), params.policy_version_id, params.idx),
+    policyArtifact(
+      app.store.db,
+      app.blobs,
+      identity,
+      await getEpisodeRow(app.store.db, identity, params.episode_request_id),
+      params.policy_version_id,
+      params.idx,
+    ),
 });

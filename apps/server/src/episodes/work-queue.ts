@@ -1,17 +1,19 @@
 // The runner work queue: leases with expiry, heartbeats, artifacts, completion and failure.
 // Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
 // one database a job is leased by exactly one of them; completion is idempotent.
-import { CoworldManifest, EpisodeResults, type LeasedJob, type BodyOf } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import type { SecretBox } from "../auth/secret-box.ts";
-import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
-import type { BlobStore } from "../blobs/blob-store.ts";
-import type { Database, JobsTable } from "../store/schema.ts";
-import { nowIso, parseJson } from "../shared/clock.ts";
-import { secretsForGame } from "../coworlds/coworlds.ts";
-import { touchEpisode } from "./episodes.ts";
-import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+
+import { CoworldManifest, EpisodeResults, type BodyOf, type LeasedJob } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { secretsForGame } from "../coworlds/coworlds.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import type { Database, JobsTable } from "../store/schema.ts";
+import { touchEpisode } from "./episodes.ts";
 
 export const LEASE_SECONDS = 30;
 
@@ -20,7 +22,10 @@ export function leaseSeconds(env: Record<string, string | undefined> = process.e
   const raw = env.GAUNTLET_LEASE_SECONDS;
   if (raw === undefined || raw.trim() === "") return LEASE_SECONDS;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 3600) throw new Error(`GAUNTLET_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 1 || value > 3600)
+    throw new Error(
+      `GAUNTLET_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(raw)}`,
+    );
   return value;
 }
 
@@ -34,15 +39,30 @@ export interface QueueDeps {
 }
 
 export function assertRunner(identity: AuthenticatedIdentity): void {
-  if (identity.kind !== "machine") throw forbidden("The work queue is for runners: use a machine token.");
+  if (identity.kind !== "machine")
+    throw forbidden("The work queue is for runners: use a machine token.");
 }
 
 function state(job: JobsTable) {
-  return { job_id: job.id, status: job.status, attempts: job.attempts, episode_request_id: job.episode_request_id };
+  return {
+    job_id: job.id,
+    status: job.status,
+    attempts: job.attempts,
+    episode_request_id: job.episode_request_id,
+  };
 }
 
-async function setCertification(trx: Transaction<Database>, episodeId: string, next: "certifying" | "certified" | "failed", error: string | null): Promise<void> {
-  const episode = await trx.selectFrom("episode_requests").select(["purpose", "coworld_id"]).where("id", "=", episodeId).executeTakeFirst();
+async function setCertification(
+  trx: Transaction<Database>,
+  episodeId: string,
+  next: "certifying" | "certified" | "failed",
+  error: string | null,
+): Promise<void> {
+  const episode = await trx
+    .selectFrom("episode_requests")
+    .select(["purpose", "coworld_id"])
+    .where("id", "=", episodeId)
+    .executeTakeFirst();
   if (episode?.purpose !== "certification") return;
   await trx
     .updateTable("certifications")
@@ -54,23 +74,40 @@ async function setCertification(trx: Transaction<Database>, episodeId: string, n
 
 /** Returns expired leases to the queue, or fails their episode when attempts are used up. */
 export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<number> {
-  const expired = await deps.db.selectFrom("jobs").selectAll().where("status", "=", "leased").where("lease_expires_at", "<", now.toISOString()).execute();
+  const expired = await deps.db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("status", "=", "leased")
+    .where("lease_expires_at", "<", now.toISOString())
+    .execute();
   let changed = 0;
   for (const job of expired) {
     const final = job.attempts >= job.max_attempts;
     const error = `the runner stopped reporting ${job.attempts} time(s); the lease expired`;
-    const info = final ? await deps.blobs.put(errorInfo({ error_type: "timeout", error, failed_policy_index: null })) : null;
+    const info = final
+      ? await deps.blobs.put(errorInfo({ error_type: "timeout", error, failed_policy_index: null }))
+      : null;
     const settled = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable("jobs")
-        .set({ status: final ? "failed" : "queued", lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
+        .set({
+          status: final ? "failed" : "queued",
+          lease_owner: null,
+          lease_expires_at: null,
+          updated_at: nowIso(),
+        })
         .where("id", "=", job.id)
         .where("status", "=", "leased")
         .where("lease_expires_at", "=", job.lease_expires_at)
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
       if (info) {
-        await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: "timeout", error, failed_policy_index: null });
+        await touchEpisode(trx, job.episode_request_id, {
+          status: "failed",
+          error_type: "timeout",
+          error,
+          failed_policy_index: null,
+        });
         await setCertification(trx, job.episode_request_id, "failed", error);
         await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
       } else {
@@ -80,7 +117,12 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
     });
     if (settled) {
       changed += 1;
-      if (final) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
+      if (final)
+        deps.onSettled?.({
+          episodeRequestId: job.episode_request_id,
+          status: "failed",
+          purpose: "",
+        });
     }
   }
   return changed;
@@ -88,8 +130,16 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
 
 async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
   const { db } = deps;
-  const episode = await db.selectFrom("episode_requests").selectAll().where("id", "=", job.episode_request_id).executeTakeFirstOrThrow();
-  const coworld = await db.selectFrom("coworlds").selectAll().where("id", "=", episode.coworld_id).executeTakeFirstOrThrow();
+  const episode = await db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("id", "=", job.episode_request_id)
+    .executeTakeFirstOrThrow();
+  const coworld = await db
+    .selectFrom("coworlds")
+    .selectAll()
+    .where("id", "=", episode.coworld_id)
+    .executeTakeFirstOrThrow();
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   const seats = await db
     .selectFrom("episode_participants as ep")
@@ -97,7 +147,16 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
     .leftJoin("uploads as u", "u.id", "pv.bundle_upload_id")
     .leftJoin("container_images as ci", "ci.id", "pv.container_image_id")
     .leftJoin("policy_secret_envs as se", "se.id", "pv.secret_env_id")
-    .select(["ep.position", "ep.bundled_player_id", "ep.display_name", "ep.human_relay", "pv.run", "u.sha256 as bundle_sha256", "ci.name as image", "se.ciphertext as secret_env"])
+    .select([
+      "ep.position",
+      "ep.bundled_player_id",
+      "ep.display_name",
+      "ep.human_relay",
+      "pv.run",
+      "u.sha256 as bundle_sha256",
+      "ci.name as image",
+      "se.ciphertext as secret_env",
+    ])
     .where("ep.episode_request_id", "=", episode.id)
     .orderBy("ep.position")
     .execute();
@@ -105,19 +164,43 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
     if (seat.human_relay !== null) {
       // A person plays this seat: the runner relays it to the server instead of running a policy.
       const relay = parseJson<{ url: string }>(deps.box.open(seat.human_relay));
-      return { position: seat.position, display_name: seat.display_name, runnable: { run: null, image: null, env: {} }, bundle_sha256: null, secret_env: {}, human_relay: { url: relay.url } };
+      return {
+        position: seat.position,
+        display_name: seat.display_name,
+        runnable: { run: null, image: null, env: {} },
+        bundle_sha256: null,
+        secret_env: {},
+        human_relay: { url: relay.url },
+      };
     }
     if (seat.bundled_player_id !== null) {
       const bundled = manifest.player.find((p) => p.id === seat.bundled_player_id);
-      if (!bundled) throw new Error(`coworld ${coworld.id} has no bundled player ${seat.bundled_player_id}`);
-      return { position: seat.position, display_name: seat.display_name, runnable: { run: bundled.run ?? null, image: bundled.image ?? null, env: bundled.env ?? {} }, bundle_sha256: null, secret_env: {} };
+      if (!bundled)
+        throw new Error(`coworld ${coworld.id} has no bundled player ${seat.bundled_player_id}`);
+      return {
+        position: seat.position,
+        display_name: seat.display_name,
+        runnable: {
+          run: bundled.run ?? null,
+          image: bundled.image ?? null,
+          env: bundled.env ?? {},
+        },
+        bundle_sha256: null,
+        secret_env: {},
+      };
     }
     return {
       position: seat.position,
       display_name: seat.display_name,
-      runnable: { run: seat.run ? parseJson<string[]>(seat.run) : null, image: seat.image ?? null, env: {} },
+      runnable: {
+        run: seat.run ? parseJson<string[]>(seat.run) : null,
+        image: seat.image ?? null,
+        env: {},
+      },
       bundle_sha256: seat.bundle_sha256 ?? null,
-      secret_env: seat.secret_env ? parseJson<Record<string, string>>(deps.box.open(seat.secret_env)) : {},
+      secret_env: seat.secret_env
+        ? parseJson<Record<string, string>>(deps.box.open(seat.secret_env))
+        : {},
     };
   });
   return {
@@ -125,7 +208,12 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
     attempt: job.attempts,
     lease_expires_at: job.lease_expires_at ?? nowIso(),
     episode_request_id: episode.id,
-    coworld: { id: coworld.id, name: coworld.name, version: coworld.version, bundle_sha256: coworld.bundle_sha256 },
+    coworld: {
+      id: coworld.id,
+      name: coworld.name,
+      version: coworld.version,
+      bundle_sha256: coworld.bundle_sha256,
+    },
     manifest: parseJson(coworld.manifest),
     game_config: parseJson(episode.game_config),
     players,
@@ -134,7 +222,13 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
   };
 }
 
-export async function lease(deps: QueueDeps, runnerId: string, capacity: number, runtimes: string[], now = new Date()): Promise<LeasedJob[]> {
+export async function lease(
+  deps: QueueDeps,
+  runnerId: string,
+  capacity: number,
+  runtimes: string[],
+  now = new Date(),
+): Promise<LeasedJob[]> {
   await expireLeases(deps, now);
   const candidates = await deps.db
     .selectFrom("jobs")
@@ -152,7 +246,13 @@ export async function lease(deps: QueueDeps, runnerId: string, capacity: number,
     const claimed = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable("jobs")
-        .set({ status: "leased", lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1, updated_at: nowIso() })
+        .set({
+          status: "leased",
+          lease_owner: runnerId,
+          lease_expires_at: expires,
+          attempts: job.attempts + 1,
+          updated_at: nowIso(),
+        })
         .where("id", "=", job.id)
         .where("status", "=", "queued")
         .where("attempts", "=", job.attempts)
@@ -160,7 +260,13 @@ export async function lease(deps: QueueDeps, runnerId: string, capacity: number,
       if (Number(res.numUpdatedRows) !== 1) return null;
       await touchEpisode(trx, job.episode_request_id, { status: "running" });
       await setCertification(trx, job.episode_request_id, "certifying", null);
-      return { ...job, status: "leased" as const, lease_owner: runnerId, lease_expires_at: expires, attempts: job.attempts + 1 };
+      return {
+        ...job,
+        status: "leased" as const,
+        lease_owner: runnerId,
+        lease_expires_at: expires,
+        attempts: job.attempts + 1,
+      };
     });
     if (claimed) leased.push(await leasedJob(deps, claimed));
   }
@@ -173,25 +279,63 @@ async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
   return job;
 }
 
-export async function heartbeat(deps: QueueDeps, jobId: string, runnerId: string, now = new Date()) {
+export async function heartbeat(
+  deps: QueueDeps,
+  jobId: string,
+  runnerId: string,
+  now = new Date(),
+) {
   const job = await jobRow(deps.db, jobId);
-  if (job.status !== "leased" || job.lease_owner !== runnerId) return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
+  if (job.status !== "leased" || job.lease_owner !== runnerId)
+    return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
   const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
-  const res = await deps.db.updateTable("jobs").set({ lease_expires_at: expires, updated_at: nowIso() }).where("id", "=", jobId).where("status", "=", "leased").where("lease_owner", "=", runnerId).executeTakeFirst();
+  const res = await deps.db
+    .updateTable("jobs")
+    .set({ lease_expires_at: expires, updated_at: nowIso() })
+    .where("id", "=", jobId)
+    .where("status", "=", "leased")
+    .where("lease_owner", "=", runnerId)
+    .executeTakeFirst();
   return { lease_expires_at: expires, cancel: Number(res.numUpdatedRows) !== 1 };
 }
 
-const MEDIA_TYPES: Record<string, string> = { results: "application/json", "error-info": "application/json", "game-config": "application/json", replay: "application/octet-stream" };
+const MEDIA_TYPES: Record<string, string> = {
+  results: "application/json",
+  "error-info": "application/json",
+  "game-config": "application/json",
+  replay: "application/octet-stream",
+};
 
-export async function storeArtifact(deps: QueueDeps, jobId: string, name: string, bytes: Uint8Array) {
+export async function storeArtifact(
+  deps: QueueDeps,
+  jobId: string,
+  name: string,
+  bytes: Uint8Array,
+) {
   const job = await jobRow(deps.db, jobId);
-  if (job.status === "completed" || job.status === "failed") throw conflict(`job ${jobId} has ended; its artifacts are final`);
+  if (job.status === "completed" || job.status === "failed")
+    throw conflict(`job ${jobId} has ended; its artifacts are final`);
   const blob = await deps.blobs.put(bytes);
-  const row = { episode_request_id: job.episode_request_id, name, sha256: blob.sha256, size_bytes: blob.size, media_type: MEDIA_TYPES[name] ?? "text/plain; charset=utf-8", created_at: nowIso() };
+  const row = {
+    episode_request_id: job.episode_request_id,
+    name,
+    sha256: blob.sha256,
+    size_bytes: blob.size,
+    media_type: MEDIA_TYPES[name] ?? "text/plain; charset=utf-8",
+    created_at: nowIso(),
+  };
   await deps.db
     .insertInto("artifacts")
     .values(row)
-    .onConflict((oc) => oc.columns(["episode_request_id", "name"]).doUpdateSet({ sha256: row.sha256, size_bytes: row.size_bytes, created_at: row.created_at }))
+    .onConflict((oc) =>
+      oc
+        .columns(["episode_request_id", "name"])
+        .doUpdateSet({
+          sha256: row.sha256,
+          size_bytes: row.size_bytes,
+          created_at: row.created_at,
+        }),
+    )
     .execute();
   return { type: name, sha256: blob.sha256, size_bytes: blob.size };
 }
@@ -202,37 +346,90 @@ export async function complete(deps: QueueDeps, jobId: string, results: Record<s
   if (job.status === "completed") return state(job);
   if (job.status === "failed") throw conflict(`job ${jobId} has already failed`);
   const parsed = EpisodeResults.safeParse(results);
-  if (!parsed.success) throw invalidInput(["body", "results", "scores"], "results need `scores`: one number per seat", "missing");
-  const seats = await deps.db.selectFrom("episode_participants").select((eb) => eb.fn.countAll().as("n")).where("episode_request_id", "=", job.episode_request_id).executeTakeFirstOrThrow();
-  if (parsed.data.scores.length !== Number(seats.n)) throw invalidInput(["body", "results", "scores"], `expected ${Number(seats.n)} scores, one per seat, got ${parsed.data.scores.length}`, "value_error");
+  if (!parsed.success)
+    throw invalidInput(
+      ["body", "results", "scores"],
+      "results need `scores`: one number per seat",
+      "missing",
+    );
+  const seats = await deps.db
+    .selectFrom("episode_participants")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("episode_request_id", "=", job.episode_request_id)
+    .executeTakeFirstOrThrow();
+  if (parsed.data.scores.length !== Number(seats.n))
+    throw invalidInput(
+      ["body", "results", "scores"],
+      `expected ${Number(seats.n)} scores, one per seat, got ${parsed.data.scores.length}`,
+      "value_error",
+    );
   // Artifacts are in place when the final state becomes visible: a reader who sees it finds them.
   const resultsBlob = await deps.blobs.put(Buffer.from(JSON.stringify(results, null, 2)));
   const done = await deps.db.transaction().execute(async (trx) => {
-    const res = await trx.updateTable("jobs").set({ status: "completed", lease_expires_at: null, updated_at: nowIso() }).where("id", "=", jobId).where("status", "in", ["queued", "leased"]).executeTakeFirst();
+    const res = await trx
+      .updateTable("jobs")
+      .set({ status: "completed", lease_expires_at: null, updated_at: nowIso() })
+      .where("id", "=", jobId)
+      .where("status", "in", ["queued", "leased"])
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    await touchEpisode(trx, job.episode_request_id, { status: "completed", results: JSON.stringify(results), scores: JSON.stringify(parsed.data.scores) });
+    await touchEpisode(trx, job.episode_request_id, {
+      status: "completed",
+      results: JSON.stringify(results),
+      scores: JSON.stringify(parsed.data.scores),
+    });
     await setCertification(trx, job.episode_request_id, "certified", null);
     await putArtifactRow(trx, job.episode_request_id, "results", resultsBlob, false);
     return true;
   });
-  if (done) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "completed", purpose: "" });
+  if (done)
+    deps.onSettled?.({
+      episodeRequestId: job.episode_request_id,
+      status: "completed",
+      purpose: "",
+    });
   return state(await jobRow(deps.db, jobId));
 }
 
 /** An artifact row written with the state change it belongs to; `replace` overwrites an earlier one. */
-async function putArtifactRow(trx: Transaction<Database>, episodeId: string, name: string, blob: { sha256: string; size: number }, replace: boolean): Promise<void> {
+async function putArtifactRow(
+  trx: Transaction<Database>,
+  episodeId: string,
+  name: string,
+  blob: { sha256: string; size: number },
+  replace: boolean,
+): Promise<void> {
   await trx
     .insertInto("artifacts")
-    .values({ episode_request_id: episodeId, name, sha256: blob.sha256, size_bytes: blob.size, media_type: MEDIA_TYPES[name] ?? "application/json", created_at: nowIso() })
+    .values({
+      episode_request_id: episodeId,
+      name,
+      sha256: blob.sha256,
+      size_bytes: blob.size,
+      media_type: MEDIA_TYPES[name] ?? "application/json",
+      created_at: nowIso(),
+    })
     .onConflict((oc) => {
       const target = oc.columns(["episode_request_id", "name"]);
-      return replace ? target.doUpdateSet({ sha256: blob.sha256, size_bytes: blob.size }) : target.doNothing();
+      return replace
+        ? target.doUpdateSet({ sha256: blob.sha256, size_bytes: blob.size })
+        : target.doNothing();
     })
     .execute();
 }
 
 function errorInfo(input: FailureInfo): Buffer {
-  return Buffer.from(JSON.stringify({ error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index }, null, 2));
+  return Buffer.from(
+    JSON.stringify(
+      {
+        error_type: input.error_type,
+        error: input.error,
+        failed_policy_index: input.failed_policy_index,
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** What a runner reports when a job fails. */
@@ -244,7 +441,8 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
   const job = await jobRow(deps.db, jobId);
   if (job.status === "completed" || job.status === "failed") return state(job);
   const returned = input.error_type === "returned";
-  const retry = returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
+  const retry =
+    returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
   const info = retry ? null : await deps.blobs.put(errorInfo(input));
   const settled = await deps.db.transaction().execute(async (trx) => {
     const res = await trx
@@ -266,12 +464,18 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
       await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
       return false;
     }
-    await touchEpisode(trx, job.episode_request_id, { status: "failed", error_type: input.error_type, error: input.error, failed_policy_index: input.failed_policy_index });
+    await touchEpisode(trx, job.episode_request_id, {
+      status: "failed",
+      error_type: input.error_type,
+      error: input.error,
+      failed_policy_index: input.failed_policy_index,
+    });
     await setCertification(trx, job.episode_request_id, "failed", input.error);
     await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
     return true;
   });
   if (settled === null) throw conflict(`job ${jobId} is leased by another runner`);
-  if (settled) deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
+  if (settled)
+    deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
   return state(await jobRow(deps.db, jobId));
 }

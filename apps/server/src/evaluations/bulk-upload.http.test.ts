@@ -4,13 +4,25 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BulkUploadCompleted, BulkUploadStarted, EpisodeRequest, EpisodeStats } from "@gauntlet/core";
-import type { z } from "zod";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLeague, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
+import type { z } from "zod";
+
+import type {
+  BulkUploadCompleted,
+  BulkUploadStarted,
+  EpisodeRequest,
+  EpisodeStats,
+} from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { rewardOf, writeEpisodeFile, type EpisodeFileOptions } from "../../testing/test-episode-file.ts";
+import {
+  rewardOf,
+  writeEpisodeFile,
+  type EpisodeFileOptions,
+} from "../../testing/test-episode-file.ts";
+import { createTestLeague, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -36,22 +48,39 @@ let fileNo = 0;
 
 async function file(options: Partial<EpisodeFileOptions> = {}): Promise<Buffer> {
   const path = join(dir, `f${fileNo++}.duckdb`);
-  await writeEpisodeFile(path, { episodes: 50, coworldId: tl.coworldId, policyVersionIds: [ada.policyVersionId, bob.policyVersionId], ...options });
+  await writeEpisodeFile(path, {
+    episodes: 50,
+    coworldId: tl.coworldId,
+    policyVersionIds: [ada.policyVersionId, bob.policyVersionId],
+    ...options,
+  });
   return readFileSync(path);
 }
 
 async function upload(bytes: Buffer): Promise<BulkUploadStarted> {
   const started = await api().post<BulkUploadStarted>("/stats/episodes/bulk_upload/presigned-url");
   expect(started.status, started.text).toBe(200);
-  const put = await fetch(started.body.upload_url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array(bytes) });
+  const put = await fetch(started.body.upload_url, {
+    method: "PUT",
+    headers: { "content-type": "application/octet-stream" },
+    body: new Uint8Array(bytes),
+  });
   expect(put.status, await put.clone().text()).toBe(200);
   return started.body;
 }
 
-const complete = (uploadId: string, token = tl.commissioner.token) => client(t.url, token).post<BulkUploadCompleted & { detail: { type: string; message: string } }>("/stats/episodes/bulk_upload/complete", { upload_id: uploadId });
+const complete = (uploadId: string, token = tl.commissioner.token) =>
+  client(t.url, token).post<BulkUploadCompleted & { detail: { type: string; message: string } }>(
+    "/stats/episodes/bulk_upload/complete",
+    { upload_id: uploadId },
+  );
 
 async function uploadedCount(): Promise<number> {
-  const rows = await t.server.store.db.selectFrom("episode_requests").select((eb) => eb.fn.countAll().as("n")).where("purpose", "=", "upload").executeTakeFirstOrThrow();
+  const rows = await t.server.store.db
+    .selectFrom("episode_requests")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("purpose", "=", "upload")
+    .executeTakeFirstOrThrow();
   return Number(rows.n);
 }
 
@@ -71,17 +100,32 @@ describe("bulk episode upload", () => {
     expect(again.body).toEqual(done.body);
     expect(await uploadedCount()).toBe(before + 50);
 
-    const page = await api().get<{ entries: EpisodeRequest[] }>(`/v2/episode-requests?policy_version_id=${bob.policyVersionId}&limit=100`);
+    const page = await api().get<{ entries: EpisodeRequest[] }>(
+      `/v2/episode-requests?policy_version_id=${bob.policyVersionId}&limit=100`,
+    );
     const uploaded = page.body.entries.filter((e) => e.status === "completed" && e.job_id === null);
     expect(uploaded).toHaveLength(50);
     const first = uploaded.find((e) => e.created_at.startsWith("2026-01-01T00:00:00"));
     if (!first) throw new Error("episode 0 not found");
-    expect(first.participants.map((p) => p.policy_version_id)).toEqual([ada.policyVersionId, bob.policyVersionId]);
+    expect(first.participants.map((p) => p.policy_version_id)).toEqual([
+      ada.policyVersionId,
+      bob.policyVersionId,
+    ]);
     expect(first.scores.map((s) => s.score)).toEqual([rewardOf(0, 0), rewardOf(0, 1)]);
-    const stats = await api().get<z.infer<typeof EpisodeStats>>(`/v2/episode-requests/${first.id}/episode-stats`);
+    const stats = await api().get<z.infer<typeof EpisodeStats>>(
+      `/v2/episode-requests/${first.id}/episode-stats`,
+    );
     expect(stats.status, stats.text).toBe(200);
-    expect(stats.body.policy_stats[1]).toMatchObject({ policy_version_id: bob.policyVersionId, num_agents: 1, avg_reward: rewardOf(0, 1), avg_metrics: { reward: rewardOf(0, 1), hearts: 2 } });
-    expect(stats.body.game_stats).toMatchObject({ source_episode_id: "ep-0000000", tags: { source: "elsewhere" } });
+    expect(stats.body.policy_stats[1]).toMatchObject({
+      policy_version_id: bob.policyVersionId,
+      num_agents: 1,
+      avg_reward: rewardOf(0, 1),
+      avg_metrics: { reward: rewardOf(0, 1), hearts: 2 },
+    });
+    expect(stats.body.game_stats).toMatchObject({
+      source_episode_id: "ep-0000000",
+      tags: { source: "elsewhere" },
+    });
   }, 60_000);
 
   it("answers 404 for an unknown upload, 422 for an id not in UUID format, 403 for a bad signature", async () => {
@@ -89,9 +133,19 @@ describe("bulk episode upload", () => {
     const bad = await complete("not-a-uuid");
     expect(bad.status).toBe(422);
     expect(bad.text).toContain("upload_id");
-    const started = await api().post<BulkUploadStarted>("/stats/episodes/bulk_upload/presigned-url");
+    const started = await api().post<BulkUploadStarted>(
+      "/stats/episodes/bulk_upload/presigned-url",
+    );
     const forged = started.body.upload_url.replace(/signature=[^&]+/, "signature=forged");
-    expect((await fetch(forged, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array([1, 2, 3]) })).status).toBe(403);
+    expect(
+      (
+        await fetch(forged, {
+          method: "PUT",
+          headers: { "content-type": "application/octet-stream" },
+          body: new Uint8Array([1, 2, 3]),
+        })
+      ).status,
+    ).toBe(403);
     // Not yet uploaded: a clear conflict, not a crash.
     expect((await complete(started.body.upload_id)).status).toBe(409);
     // Another user's upload is not found.
@@ -104,10 +158,26 @@ describe("bulk episode upload", () => {
     const cases: [Buffer, string][] = [
       [Buffer.from("episode_id,agent_id\n1,2\n"), "not a DuckDB database"],
       [await file({ omitTable: "episode_agent_metrics" }), "table episode_agent_metrics"],
-      [await file({ omitColumn: { table: "episode_agent_policies", column: "policy_version_id" } }), "column episode_agent_policies.policy_version_id"],
-      [await file({ omitColumn: { table: "episodes", column: "coworld_id" } }), "column episodes.coworld_id"],
-      [await file({ coworldId: "coworld_00000000-0000-4000-8000-000000000000" }), "is not a coworld on this server"],
-      [await file({ policyVersionIds: [ada.policyVersionId, "00000000-0000-4000-8000-000000000000"] }), "is not a policy version on this server"],
+      [
+        await file({
+          omitColumn: { table: "episode_agent_policies", column: "policy_version_id" },
+        }),
+        "column episode_agent_policies.policy_version_id",
+      ],
+      [
+        await file({ omitColumn: { table: "episodes", column: "coworld_id" } }),
+        "column episodes.coworld_id",
+      ],
+      [
+        await file({ coworldId: "coworld_00000000-0000-4000-8000-000000000000" }),
+        "is not a coworld on this server",
+      ],
+      [
+        await file({
+          policyVersionIds: [ada.policyVersionId, "00000000-0000-4000-8000-000000000000"],
+        }),
+        "is not a policy version on this server",
+      ],
     ];
     for (const [bytes, message] of cases) {
       const started = await upload(bytes);

@@ -5,15 +5,23 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
+
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
+
+import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import { EPISODE_CHANGES } from "../episodes/episodes.ts";
 import { nowIso } from "../shared/clock.ts";
 import { reserveValues } from "../shared/counters.ts";
-import { EPISODE_CHANGES } from "../episodes/episodes.ts";
 import { conflict, forbidden, notFound } from "../shared/errors.ts";
-import type { AuthenticatedIdentity } from "../auth/identity.ts";
-import type { BulkUploadsTable, Database, EpisodeParticipantsTable, EpisodeRequestsTable } from "../store/schema.ts";
+import type {
+  BulkUploadsTable,
+  Database,
+  EpisodeParticipantsTable,
+  EpisodeRequestsTable,
+} from "../store/schema.ts";
 import { invalidUpload, readEpisodeFile, type UploadedEpisode } from "./duckdb-episodes.ts";
 
 export const UPLOAD_URL_SECONDS = 3600;
@@ -25,7 +33,13 @@ function sign(key: string, uploadId: string, expires: number): string {
   return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
 }
 
-export async function startBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, base: string, now = new Date()): Promise<BulkUploadStarted> {
+export async function startBulkUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  base: string,
+  now = new Date(),
+): Promise<BulkUploadStarted> {
   const id = randomUUID();
   const expires = Math.floor(now.getTime() / 1000) + UPLOAD_URL_SECONDS;
   const row: BulkUploadsTable = {
@@ -51,31 +65,65 @@ export async function startBulkUpload(db: Kysely<Database>, blobs: BlobStore, id
 }
 
 /** The signed address's PUT: checks signature and expiry, keeps the bytes in the blob store. */
-export async function putBulkUploadFile(db: Kysely<Database>, blobs: BlobStore, uploadId: string, expires: number, signature: string, bytes: Uint8Array, now = new Date()) {
-  const row = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst();
+export async function putBulkUploadFile(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  uploadId: string,
+  expires: number,
+  signature: string,
+  bytes: Uint8Array,
+  now = new Date(),
+) {
+  const row = await db
+    .selectFrom("bulk_uploads")
+    .selectAll()
+    .where("id", "=", uploadId)
+    .executeTakeFirst();
   const expected = row ? Buffer.from(sign(row.signing_key, uploadId, expires)) : null;
   const given = Buffer.from(signature);
-  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw forbidden("The upload address's signature does not match.");
-  if (expires * 1000 < now.getTime()) throw forbidden("The upload address has expired: start a new upload.");
+  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw forbidden("The upload address's signature does not match.");
+  if (expires * 1000 < now.getTime())
+    throw forbidden("The upload address has expired: start a new upload.");
   if (row.status === "completed") throw conflict(`bulk upload ${uploadId} is already completed`);
   const blob = await blobs.put(bytes);
-  await db.updateTable("bulk_uploads").set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size }).where("id", "=", uploadId).where("status", "!=", "completed").execute();
+  await db
+    .updateTable("bulk_uploads")
+    .set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size })
+    .where("id", "=", uploadId)
+    .where("status", "!=", "completed")
+    .execute();
   return { upload_id: uploadId, size_bytes: blob.size };
 }
 
 async function checkReferences(db: Kysely<Database>, episodes: UploadedEpisode[]): Promise<void> {
   const coworlds = [...new Set(episodes.map((e) => e.coworldId))];
-  const known = new Set((await db.selectFrom("coworlds").select("id").where("id", "in", coworlds).execute()).map((r) => r.id));
+  const known = new Set(
+    (await db.selectFrom("coworlds").select("id").where("id", "in", coworlds).execute()).map(
+      (r) => r.id,
+    ),
+  );
   const unknownCoworld = coworlds.find((c) => !known.has(c));
-  if (unknownCoworld) throw invalidUpload(`episodes.coworld_id ${unknownCoworld} is not a coworld on this server`);
-  const versions = [...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId)))];
+  if (unknownCoworld)
+    throw invalidUpload(`episodes.coworld_id ${unknownCoworld} is not a coworld on this server`);
+  const versions = [
+    ...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId))),
+  ];
   const knownVersions = new Set<string>();
   for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
     const chunk = versions.slice(i, i + EPISODE_BATCH);
-    for (const r of await db.selectFrom("policy_versions").select("id").where("id", "in", chunk).execute()) knownVersions.add(r.id);
+    for (const r of await db
+      .selectFrom("policy_versions")
+      .select("id")
+      .where("id", "in", chunk)
+      .execute())
+      knownVersions.add(r.id);
   }
   const unknownVersion = versions.find((v) => !knownVersions.has(v));
-  if (unknownVersion) throw invalidUpload(`episode_agent_policies.policy_version_id ${unknownVersion} is not a policy version on this server`);
+  if (unknownVersion)
+    throw invalidUpload(
+      `episode_agent_policies.policy_version_id ${unknownVersion} is not a policy version on this server`,
+    );
 }
 
 export interface IngestRows {
@@ -84,8 +132,15 @@ export interface IngestRows {
 }
 
 /** The store rows of the uploaded episodes (change_seq filled in by the caller's reservation). */
-export async function ingestRows(db: Kysely<Database>, userId: string, uploadId: string, episodes: UploadedEpisode[]): Promise<IngestRows> {
-  const versions = [...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId)))];
+export async function ingestRows(
+  db: Kysely<Database>,
+  userId: string,
+  uploadId: string,
+  episodes: UploadedEpisode[],
+): Promise<IngestRows> {
+  const versions = [
+    ...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId))),
+  ];
   const names = new Map<string, string>();
   for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
     const rows = await db
@@ -100,7 +155,10 @@ export async function ingestRows(db: Kysely<Database>, userId: string, uploadId:
   const out: IngestRows = { episodes: [], participants: [] };
   for (const e of episodes) {
     const id = newId("episodeRequest");
-    const at = e.createdAt && !Number.isNaN(Date.parse(e.createdAt)) ? new Date(Date.parse(e.createdAt)).toISOString() : now;
+    const at =
+      e.createdAt && !Number.isNaN(Date.parse(e.createdAt))
+        ? new Date(Date.parse(e.createdAt)).toISOString()
+        : now;
     out.episodes.push({
       id,
       requester_user_id: userId,
@@ -133,7 +191,15 @@ export async function ingestRows(db: Kysely<Database>, userId: string, uploadId:
       updated_at: now,
     });
     e.participants.forEach((p, position) =>
-      out.participants.push({ episode_request_id: id, position, policy_version_id: p.policyVersionId, bundled_player_id: null, player_id: null, display_name: names.get(p.policyVersionId) ?? p.policyVersionId, human_relay: null }),
+      out.participants.push({
+        episode_request_id: id,
+        position,
+        policy_version_id: p.policyVersionId,
+        bundled_player_id: null,
+        player_id: null,
+        display_name: names.get(p.policyVersionId) ?? p.policyVersionId,
+        human_relay: null,
+      }),
     );
   }
   return out;
@@ -144,7 +210,12 @@ export async function ingestRows(db: Kysely<Database>, userId: string, uploadId:
  * later full batch reuses its SQL text with its own parameters (row by row, column by column, as
  * Kysely orders them), so the engine prepares it once and no query is rebuilt per batch.
  */
-async function insertBatches<R extends object>(trx: Transaction<Database>, rows: readonly R[], size: number, build: (batch: R[]) => CompiledQuery): Promise<void> {
+async function insertBatches<R extends object>(
+  trx: Transaction<Database>,
+  rows: readonly R[],
+  size: number,
+  build: (batch: R[]) => CompiledQuery,
+): Promise<void> {
   const columns = rows[0] ? (Object.keys(rows[0]) as (keyof R)[]) : [];
   let fullBatchSql: string | undefined;
   for (let i = 0; i < rows.length; i += size) {
@@ -163,28 +234,62 @@ async function insertBatches<R extends object>(trx: Transaction<Database>, rows:
 
 /** Inserts the rows in batches, in the caller's transaction. */
 export async function insertRows(trx: Transaction<Database>, rows: IngestRows): Promise<void> {
-  const first = rows.episodes.length ? await reserveValues(trx, EPISODE_CHANGES, rows.episodes.length) : 0;
+  const first = rows.episodes.length
+    ? await reserveValues(trx, EPISODE_CHANGES, rows.episodes.length)
+    : 0;
   rows.episodes.forEach((e, i) => (e.change_seq = first + i));
-  await insertBatches(trx, rows.episodes, EPISODE_BATCH, (batch) => trx.insertInto("episode_requests").values(batch).compile());
-  await insertBatches(trx, rows.participants, PARTICIPANT_BATCH, (batch) => trx.insertInto("episode_participants").values(batch).compile());
+  await insertBatches(trx, rows.episodes, EPISODE_BATCH, (batch) =>
+    trx.insertInto("episode_requests").values(batch).compile(),
+  );
+  await insertBatches(trx, rows.participants, PARTICIPANT_BATCH, (batch) =>
+    trx.insertInto("episode_participants").values(batch).compile(),
+  );
 }
 
 /** A file PUT to a presigned address: kept content-addressed like the server's own uploads. */
-async function takePresignedUpload(db: Kysely<Database>, blobs: BlobStore, row: BulkUploadsTable): Promise<void> {
+async function takePresignedUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  row: BulkUploadsTable,
+): Promise<void> {
   const bytes = await blobs.readUpload?.(row.s3_key);
   if (!bytes) return;
   const blob = await blobs.put(bytes);
-  await db.updateTable("bulk_uploads").set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size }).where("id", "=", row.id).where("status", "=", "started").execute();
+  await db
+    .updateTable("bulk_uploads")
+    .set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size })
+    .where("id", "=", row.id)
+    .where("status", "=", "started")
+    .execute();
 }
 
-export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, uploadId: string): Promise<BulkUploadCompleted> {
-  const row = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst();
-  if (!row || (row.user_id !== identity.userId && !identity.isAdmin)) throw notFound("bulk upload", uploadId);
-  if (row.status === "completed") return { episodes_created: row.episodes_created ?? 0, duckdb_s3_uri: row.duckdb_uri ?? "" };
+export async function completeBulkUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  uploadId: string,
+): Promise<BulkUploadCompleted> {
+  const row = await db
+    .selectFrom("bulk_uploads")
+    .selectAll()
+    .where("id", "=", uploadId)
+    .executeTakeFirst();
+  if (!row || (row.user_id !== identity.userId && !identity.isAdmin))
+    throw notFound("bulk upload", uploadId);
+  if (row.status === "completed")
+    return { episodes_created: row.episodes_created ?? 0, duckdb_s3_uri: row.duckdb_uri ?? "" };
   if (row.status === "started" && blobs.readUpload) await takePresignedUpload(db, blobs, row);
-  const uploaded = await db.selectFrom("bulk_uploads").select(["status", "sha256"]).where("id", "=", uploadId).executeTakeFirstOrThrow();
+  const uploaded = await db
+    .selectFrom("bulk_uploads")
+    .select(["status", "sha256"])
+    .where("id", "=", uploadId)
+    .executeTakeFirstOrThrow();
   if (uploaded.status === "completed") return completeBulkUpload(db, blobs, identity, uploadId);
-  if (uploaded.status !== "uploaded" || !uploaded.sha256) throw conflict(`bulk upload ${uploadId} has no file yet: PUT the DuckDB file to its upload_url first`, "upload_incomplete");
+  if (uploaded.status !== "uploaded" || !uploaded.sha256)
+    throw conflict(
+      `bulk upload ${uploadId} has no file yet: PUT the DuckDB file to its upload_url first`,
+      "upload_incomplete",
+    );
   const bytes = await blobs.get(uploaded.sha256);
   if (!bytes) throw conflict(`the file of bulk upload ${uploadId} is missing from the blob store`);
   const dir = await mkdtemp(join(tmpdir(), "gauntlet-bulk-"));
@@ -203,7 +308,12 @@ export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore,
     // The claim comes first: a second completion waits here, then finds nothing to claim.
     const claimed = await trx
       .updateTable("bulk_uploads")
-      .set({ status: "completed", episodes_created: rows.episodes.length, duckdb_uri: uri, completed_at: nowIso() })
+      .set({
+        status: "completed",
+        episodes_created: rows.episodes.length,
+        duckdb_uri: uri,
+        completed_at: nowIso(),
+      })
       .where("id", "=", uploadId)
       .where("status", "=", "uploaded")
       .executeTakeFirst();
@@ -212,7 +322,11 @@ export async function completeBulkUpload(db: Kysely<Database>, blobs: BlobStore,
     return true;
   });
   if (!done) {
-    const again = await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirstOrThrow();
+    const again = await db
+      .selectFrom("bulk_uploads")
+      .selectAll()
+      .where("id", "=", uploadId)
+      .executeTakeFirstOrThrow();
     return { episodes_created: again.episodes_created ?? 0, duckdb_s3_uri: again.duckdb_uri ?? "" };
   }
   return { episodes_created: rows.episodes.length, duckdb_s3_uri: uri };

@@ -2,6 +2,7 @@
 // episodes with one participant per distinct policy version (ordered by its lowest agent_id),
 // reward summed per policy version, agent metrics and tags. Pure reading: it writes nothing.
 import { DuckDBInstance } from "@duckdb/node-api";
+
 import { ServiceError } from "../shared/errors.ts";
 
 export const REQUIRED_COLUMNS: Record<string, string[]> = {
@@ -35,11 +36,15 @@ export async function readEpisodeFile(path: string): Promise<UploadedEpisode[]> 
   try {
     instance = await DuckDBInstance.create(path, { access_mode: "READ_ONLY" });
   } catch (error) {
-    throw invalidUpload(`the uploaded file is not a DuckDB database (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`);
+    throw invalidUpload(
+      `the uploaded file is not a DuckDB database (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+    );
   }
   const conn = await instance.connect();
   try {
-    const columns = (await conn.runAndReadAll("select table_name, column_name from information_schema.columns")).getRowObjectsJS();
+    const columns = (
+      await conn.runAndReadAll("select table_name, column_name from information_schema.columns")
+    ).getRowObjectsJS();
     const have = new Map<string, Set<string>>();
     for (const c of columns) {
       const set = have.get(text(c.table_name)) ?? new Set<string>();
@@ -63,19 +68,35 @@ export async function readEpisodeFile(path: string): Promise<UploadedEpisode[]> 
       return row === undefined ? undefined : text(row[0]);
     };
     const checks: [string, (found: string) => string][] = [
-      [`select '' from episodes where id is null or cast(id as varchar) = ''`, () => "episodes.id is empty in a row"],
-      [`select cast(id as varchar) from episodes group by 1 having count(*) > 1`, (id) => `episodes.id ${id} appears twice`],
-      [`select cast(id as varchar) from episodes where coworld_id is null or cast(coworld_id as varchar) = ''`, (id) => `episodes.coworld_id is empty for episode ${id}`],
+      [
+        `select '' from episodes where id is null or cast(id as varchar) = ''`,
+        () => "episodes.id is empty in a row",
+      ],
+      [
+        `select cast(id as varchar) from episodes group by 1 having count(*) > 1`,
+        (id) => `episodes.id ${id} appears twice`,
+      ],
+      [
+        `select cast(id as varchar) from episodes where coworld_id is null or cast(coworld_id as varchar) = ''`,
+        (id) => `episodes.coworld_id is empty for episode ${id}`,
+      ],
       [
         `select cast(s.episode_id as varchar) from episode_agent_policies s anti join episodes e on cast(e.id as varchar) = cast(s.episode_id as varchar)`,
         (id) => `episode_agent_policies names episode ${id}, which is not in episodes`,
       ],
       [
         `select cast(m.agent_id as varchar) || ' of episode ' || cast(m.episode_id as varchar) from episode_agent_metrics m anti join episode_agent_policies s on cast(s.episode_id as varchar) = cast(m.episode_id as varchar) and cast(s.agent_id as integer) = cast(m.agent_id as integer)`,
-        (which) => `episode_agent_metrics has agent ${which}, which episode_agent_policies does not seat`,
+        (which) =>
+          `episode_agent_metrics has agent ${which}, which episode_agent_policies does not seat`,
       ],
-      [`select cast(t.episode_id as varchar) from episode_tags t anti join episodes e on cast(e.id as varchar) = cast(t.episode_id as varchar)`, (id) => `episode_tags names episode ${id}, which is not in episodes`],
-      [`select cast(e.id as varchar) from episodes e anti join episode_agent_policies s on cast(s.episode_id as varchar) = cast(e.id as varchar)`, (id) => `episode ${id} has no rows in episode_agent_policies`],
+      [
+        `select cast(t.episode_id as varchar) from episode_tags t anti join episodes e on cast(e.id as varchar) = cast(t.episode_id as varchar)`,
+        (id) => `episode_tags names episode ${id}, which is not in episodes`,
+      ],
+      [
+        `select cast(e.id as varchar) from episodes e anti join episode_agent_policies s on cast(s.episode_id as varchar) = cast(e.id as varchar)`,
+        (id) => `episode ${id} has no rows in episode_agent_policies`,
+      ],
     ];
     for (const [sql, message] of checks) {
       const found = await first(sql);
@@ -120,15 +141,19 @@ export async function readEpisodeFile(path: string): Promise<UploadedEpisode[]> 
         coworldId: text(coworldId),
         createdAt: created === null || created === undefined ? null : text(created),
         replayUrl: replay === null || replay === undefined ? null : text(replay),
-        tags: tags === null || tags === undefined ? {} : (JSON.parse(text(tags)) as Record<string, string>),
+        tags:
+          tags === null || tags === undefined
+            ? {}
+            : (JSON.parse(text(tags)) as Record<string, string>),
         participants: JSON.parse(text(participants)) as UploadedParticipant[],
       };
     }
     return out;
-
   } catch (error) {
     if (error instanceof ServiceError) throw error;
-    throw invalidUpload(`the DuckDB file could not be read: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    throw invalidUpload(
+      `the DuckDB file could not be read: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
   } finally {
     conn.closeSync();
     instance.closeSync();

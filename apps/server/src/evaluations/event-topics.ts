@@ -1,7 +1,9 @@
 // The live topic `experience-request:{id}`: its requester and admins subscribe, as they read it
 // over HTTP; it carries the request's own events and those of its episodes.
-import { ExperienceRequestId } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { ExperienceRequestId } from "@gauntlet/core";
+
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { TopicRules } from "../events/topic-rules.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
@@ -13,7 +15,8 @@ export interface ExperienceTopic {
 
 const PREFIX = "experience-request:";
 
-const mayRead = (identity: Identity, userId: string | null) => isAuthenticated(identity) && (identity.isAdmin || identity.userId === userId);
+const mayRead = (identity: Identity, userId: string | null) =>
+  isAuthenticated(identity) && (identity.isAdmin || identity.userId === userId);
 
 export const experienceTopicRules: TopicRules<ExperienceTopic> = {
   parse(name) {
@@ -23,18 +26,38 @@ export const experienceTopicRules: TopicRules<ExperienceTopic> = {
   },
   patterns: ["experience-request:{experience_request_id}"],
   async refuse(db, identity, topic) {
-    const row = await db.selectFrom("experience_requests").select(["requester_user_id"]).where("id", "=", topic.id).executeTakeFirst();
-    return row && mayRead(identity, row.requester_user_id) ? null : `${topic.name}: experience request ${topic.id} was not found`;
+    const row = await db
+      .selectFrom("experience_requests")
+      .select(["requester_user_id"])
+      .where("id", "=", topic.id)
+      .executeTakeFirst();
+    return row && mayRead(identity, row.requester_user_id)
+      ? null
+      : `${topic.name}: experience request ${topic.id} was not found`;
   },
-  mayReceive: (identity, row) => row.experience_request_id === null || mayRead(identity, row.user_id),
+  mayReceive: (identity, row) =>
+    row.experience_request_id === null || mayRead(identity, row.user_id),
   topicOf(_identity, topics, row) {
     for (const topic of topics) if (row.experience_request_id === topic.id) return topic.name;
     return null;
   },
-  async backlog(db: Kysely<Database>, _identity, topics, after, limit): Promise<CompetitionEventsTable[]> {
+  async backlog(
+    db: Kysely<Database>,
+    _identity,
+    topics,
+    after,
+    limit,
+  ): Promise<CompetitionEventsTable[]> {
     const ids = topics.map((t) => t.id);
     if (ids.length === 0) return [];
-    const rows = await db.selectFrom("competition_events").selectAll().where("seq", ">", after).where("experience_request_id", "in", ids).orderBy("seq").limit(limit).execute();
+    const rows = await db
+      .selectFrom("competition_events")
+      .selectAll()
+      .where("seq", ">", after)
+      .where("experience_request_id", "in", ids)
+      .orderBy("seq")
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   },
 };

@@ -1,14 +1,23 @@
 // Experience requests: creation (every episode queued as a job on the work queue, as rounds
 // do), reads with counts by episode state, cancellation, and settling when the last episode
 // ends. Counts are read from the episodes themselves, so they always add up to episode_count.
-import { newId, type CreateExperienceRequest, type EpisodeRequest, type ExperienceRequestDetail, type ExperienceRequestRow, type ExperienceRequestStatus } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso } from "../shared/clock.ts";
-import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
-import { conflict, notFound } from "../shared/errors.ts";
+
+import {
+  newId,
+  type CreateExperienceRequest,
+  type EpisodeRequest,
+  type ExperienceRequestDetail,
+  type ExperienceRequestRow,
+  type ExperienceRequestStatus,
+} from "@gauntlet/core";
+
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
+import { nowIso } from "../shared/clock.ts";
+import { conflict, notFound } from "../shared/errors.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
 import { resolveRequest, type Seat } from "./roster.ts";
 
@@ -16,11 +25,30 @@ const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cance
 const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
 
 /** The event types that say an experience request has ended (other features wait on these). */
-export const EXPERIENCE_REQUEST_ENDED = ["experience_request_completed", "experience_request_failed", "experience_request_cancelled"] as const;
+export const EXPERIENCE_REQUEST_ENDED = [
+  "experience_request_completed",
+  "experience_request_failed",
+  "experience_request_cancelled",
+] as const;
 
-type Counts = Pick<ExperienceRequestRow, "pending_count" | "submitted_count" | "running_count" | "completed_count" | "failed_count" | "cancelled_count">;
+type Counts = Pick<
+  ExperienceRequestRow,
+  | "pending_count"
+  | "submitted_count"
+  | "running_count"
+  | "completed_count"
+  | "failed_count"
+  | "cancelled_count"
+>;
 
-const ZERO: Counts = { pending_count: 0, submitted_count: 0, running_count: 0, completed_count: 0, failed_count: 0, cancelled_count: 0 };
+const ZERO: Counts = {
+  pending_count: 0,
+  submitted_count: 0,
+  running_count: 0,
+  completed_count: 0,
+  failed_count: 0,
+  cancelled_count: 0,
+};
 
 async function countsOf(db: Kysely<Database>, ids: string[]): Promise<Map<string, Counts>> {
   const out = new Map<string, Counts>();
@@ -44,15 +72,30 @@ async function countsOf(db: Kysely<Database>, ids: string[]): Promise<Map<string
 /** Running is read from the episodes: the stored status moves only when the request ends. */
 function statusOf(row: ExperienceRequestsTable, counts: Counts): ExperienceRequestStatus {
   if (FINAL_REQUEST.includes(row.status)) return row.status as ExperienceRequestStatus;
-  const moved = counts.running_count + counts.completed_count + counts.failed_count + counts.cancelled_count;
+  const moved =
+    counts.running_count + counts.completed_count + counts.failed_count + counts.cancelled_count;
   return moved > 0 ? "running" : "submitted";
 }
 
-async function rowViews(db: Kysely<Database>, rows: ExperienceRequestsTable[]): Promise<ExperienceRequestRow[]> {
-  const counts = await countsOf(db, rows.map((r) => r.id));
+async function rowViews(
+  db: Kysely<Database>,
+  rows: ExperienceRequestsTable[],
+): Promise<ExperienceRequestRow[]> {
+  const counts = await countsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const coworldIds = [...new Set(rows.map((r) => r.coworld_id))];
   const coworlds = new Map(
-    coworldIds.length ? (await db.selectFrom("coworlds").select(["id", "name", "version"]).where("id", "in", coworldIds).execute()).map((c) => [c.id, c]) : [],
+    coworldIds.length
+      ? (
+          await db
+            .selectFrom("coworlds")
+            .select(["id", "name", "version"])
+            .where("id", "in", coworldIds)
+            .execute()
+        ).map((c) => [c.id, c])
+      : [],
   );
   return rows.map((row) => {
     const c = counts.get(row.id) ?? ZERO;
@@ -67,7 +110,13 @@ async function rowViews(db: Kysely<Database>, rows: ExperienceRequestsTable[]): 
       league_id: row.league_id,
       division_id: row.division_id,
       status: statusOf(row, c),
-      episode_count: c.pending_count + c.submitted_count + c.running_count + c.completed_count + c.failed_count + c.cancelled_count,
+      episode_count:
+        c.pending_count +
+        c.submitted_count +
+        c.running_count +
+        c.completed_count +
+        c.failed_count +
+        c.cancelled_count,
       ...c,
       notes: row.notes,
       error: row.error,
@@ -78,12 +127,26 @@ async function rowViews(db: Kysely<Database>, rows: ExperienceRequestsTable[]): 
   });
 }
 
-async function episodesOf(db: Kysely<Database>, id: string, base: string): Promise<EpisodeRequest[]> {
-  const rows = await db.selectFrom("episode_requests").selectAll().where("experience_request_id", "=", id).orderBy("created_at").orderBy("id").execute();
+async function episodesOf(
+  db: Kysely<Database>,
+  id: string,
+  base: string,
+): Promise<EpisodeRequest[]> {
+  const rows = await db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("experience_request_id", "=", id)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return episodeViews(db, rows, base);
 }
 
-async function detail(db: Kysely<Database>, row: ExperienceRequestsTable, base: string): Promise<ExperienceRequestDetail> {
+async function detail(
+  db: Kysely<Database>,
+  row: ExperienceRequestsTable,
+  base: string,
+): Promise<ExperienceRequestDetail> {
   const [view] = await rowViews(db, [row]);
   if (!view) throw new Error("unreachable: one row gives one view");
   return { ...view, episodes: await episodesOf(db, row.id, base) };
@@ -93,13 +156,27 @@ const mayRead = (identity: Identity, row: Pick<ExperienceRequestsTable, "request
   isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id);
 
 /** The request if the caller may read it (its requester or an admin); otherwise 404. */
-export async function getExperienceRequestRow(db: Kysely<Database>, identity: Identity, id: string): Promise<ExperienceRequestsTable> {
-  const row = await db.selectFrom("experience_requests").selectAll().where("id", "=", id).executeTakeFirst();
+export async function getExperienceRequestRow(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+): Promise<ExperienceRequestsTable> {
+  const row = await db
+    .selectFrom("experience_requests")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row || !mayRead(identity, row)) throw notFound("experience request", id);
   return row;
 }
 
-function endEvent(emit: Emit, row: ExperienceRequestsTable, type: (typeof EXPERIENCE_REQUEST_ENDED)[number] | "experience_request_created", headline: string, payload: Record<string, unknown>): void {
+function endEvent(
+  emit: Emit,
+  row: ExperienceRequestsTable,
+  type: (typeof EXPERIENCE_REQUEST_ENDED)[number] | "experience_request_created",
+  headline: string,
+  payload: Record<string, unknown>,
+): void {
   emit({
     type,
     audience: "owner",
@@ -127,8 +204,14 @@ export async function createExperienceRequest(
   episodeSeats?: readonly (readonly Seat[])[],
 ): Promise<ExperienceRequestDetail> {
   const plan = await resolveRequest(db, identity, body);
-  if (episodeSeats && (episodeSeats.length !== body.num_episodes || episodeSeats.some((s) => s.length !== plan.seats.length))) {
-    throw new Error(`episodeSeats must give ${body.num_episodes} episode(s) of ${plan.seats.length} seat(s)`);
+  if (
+    episodeSeats &&
+    (episodeSeats.length !== body.num_episodes ||
+      episodeSeats.some((s) => s.length !== plan.seats.length))
+  ) {
+    throw new Error(
+      `episodeSeats must give ${body.num_episodes} episode(s) of ${plan.seats.length} seat(s)`,
+    );
   }
   const now = nowIso();
   const row: ExperienceRequestsTable = {
@@ -157,30 +240,66 @@ export async function createExperienceRequest(
         purpose: "experience",
         coworld: plan.coworld,
         gameConfig: plan.gameConfig,
-        participants: seats.map((seat, position) => ({ position, policyVersionId: seat.policyVersionId, playerId: seat.playerId, displayName: seat.displayName })),
+        participants: seats.map((seat, position) => ({
+          position,
+          policyVersionId: seat.policyVersionId,
+          playerId: seat.playerId,
+          displayName: seat.displayName,
+        })),
         experienceRequestId: row.id,
         runtime: plan.runtime,
       });
     }
-    endEvent(emit, row, "experience_request_created", `Experience request of ${body.num_episodes} episode(s) on ${plan.coworld.name} queued`, { episodes: body.num_episodes });
+    endEvent(
+      emit,
+      row,
+      "experience_request_created",
+      `Experience request of ${body.num_episodes} episode(s) on ${plan.coworld.name} queued`,
+      { episodes: body.num_episodes },
+    );
   });
   return detail(db, row, base);
 }
 
-export async function listExperienceRequests(db: Kysely<Database>, identity: AuthenticatedIdentity, query: { mine?: boolean | undefined; limit: number; offset: number }) {
+export async function listExperienceRequests(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  query: { mine?: boolean | undefined; limit: number; offset: number },
+) {
   const own = query.mine === true || !identity.isAdmin;
   let q = db.selectFrom("experience_requests");
   if (own) q = q.where("requester_user_id", "=", identity.userId);
   const total = await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(query.limit).offset(query.offset).execute();
-  return { entries: await rowViews(db, rows), total_count: Number(total.n), limit: query.limit, offset: query.offset };
+  const rows = await q
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  return {
+    entries: await rowViews(db, rows),
+    total_count: Number(total.n),
+    limit: query.limit,
+    offset: query.offset,
+  };
 }
 
-export async function getExperienceRequest(db: Kysely<Database>, identity: Identity, id: string, base: string): Promise<ExperienceRequestDetail> {
+export async function getExperienceRequest(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<ExperienceRequestDetail> {
   return detail(db, await getExperienceRequestRow(db, identity, id), base);
 }
 
-export async function listExperienceRequestEpisodes(db: Kysely<Database>, identity: Identity, id: string, base: string): Promise<EpisodeRequest[]> {
+export async function listExperienceRequestEpisodes(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<EpisodeRequest[]> {
   const row = await getExperienceRequestRow(db, identity, id);
   return episodesOf(db, row.id, base);
 }
@@ -196,15 +315,30 @@ async function withdrawQueued(trx: Transaction<Database>, id: string): Promise<n
     .execute();
   let withdrawn = 0;
   for (const job of queued) {
-    const res = await trx.updateTable("jobs").set({ status: "cancelled", updated_at: nowIso() }).where("id", "=", job.job_id).where("status", "=", "queued").executeTakeFirst();
+    const res = await trx
+      .updateTable("jobs")
+      .set({ status: "cancelled", updated_at: nowIso() })
+      .where("id", "=", job.job_id)
+      .where("status", "=", "queued")
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) continue;
-    await touchEpisode(trx, job.episode_id, { status: "cancelled", error_type: "cancelled", error: "the experience request was cancelled" });
+    await touchEpisode(trx, job.episode_id, {
+      status: "cancelled",
+      error_type: "cancelled",
+      error: "the experience request was cancelled",
+    });
     withdrawn += 1;
   }
   return withdrawn;
 }
 
-export async function cancelExperienceRequest(db: Kysely<Database>, bus: Pick<EventBus, "publish">, identity: Identity, id: string, base: string): Promise<ExperienceRequestDetail> {
+export async function cancelExperienceRequest(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<ExperienceRequestDetail> {
   const row = await getExperienceRequestRow(db, identity, id);
   const cancelled = await withEvents(db, bus, async (trx, emit) => {
     const at = nowIso();
@@ -216,7 +350,13 @@ export async function cancelExperienceRequest(db: Kysely<Database>, bus: Pick<Ev
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     const withdrawn = await withdrawQueued(trx, row.id);
-    endEvent(emit, row, "experience_request_cancelled", `Experience request cancelled (${withdrawn} queued episode(s) withdrawn)`, { status: "cancelled", withdrawn });
+    endEvent(
+      emit,
+      row,
+      "experience_request_cancelled",
+      `Experience request cancelled (${withdrawn} queued episode(s) withdrawn)`,
+      { status: "cancelled", withdrawn },
+    );
     return true;
   });
   const now = await getExperienceRequestRow(db, identity, id);
@@ -228,11 +368,23 @@ export async function cancelExperienceRequest(db: Kysely<Database>, bus: Pick<Ev
  * Ends the request once all its episodes are final: `completed` when any episode completed,
  * else `failed`. A conditional update, so it ends once whichever replica gets there first.
  */
-export async function settleExperienceRequest(db: Kysely<Database>, bus: Pick<EventBus, "publish">, id: string): Promise<boolean> {
-  const row = await db.selectFrom("experience_requests").selectAll().where("id", "=", id).executeTakeFirst();
+export async function settleExperienceRequest(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  id: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("experience_requests")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row || FINAL_REQUEST.includes(row.status)) return false;
   return withEvents(db, bus, async (trx, emit) => {
-    const episodes = await trx.selectFrom("episode_requests").select(["status"]).where("experience_request_id", "=", id).execute();
+    const episodes = await trx
+      .selectFrom("episode_requests")
+      .select(["status"])
+      .where("experience_request_id", "=", id)
+      .execute();
     if (episodes.some((e) => !FINAL_EPISODE.includes(e.status))) return false;
     const completed = episodes.filter((e) => e.status === "completed").length;
     const status = completed > 0 ? "completed" : "failed";
@@ -244,18 +396,31 @@ export async function settleExperienceRequest(db: Kysely<Database>, bus: Pick<Ev
       .where("status", "not in", FINAL_REQUEST)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
-    endEvent(emit, row, status === "completed" ? "experience_request_completed" : "experience_request_failed", `Experience request ${status}: ${completed} of ${episodes.length} episode(s) completed`, {
-      status,
-      episodes: episodes.length,
-      completed,
-    });
+    endEvent(
+      emit,
+      row,
+      status === "completed" ? "experience_request_completed" : "experience_request_failed",
+      `Experience request ${status}: ${completed} of ${episodes.length} episode(s) completed`,
+      {
+        status,
+        episodes: episodes.length,
+        completed,
+      },
+    );
     return true;
   });
 }
 
 /** The experience request an episode belongs to, if any. */
-export async function experienceRequestOfEpisode(db: Kysely<Database>, episodeRequestId: string): Promise<string | null> {
-  const row = await db.selectFrom("episode_requests").select("experience_request_id").where("id", "=", episodeRequestId).executeTakeFirst();
+export async function experienceRequestOfEpisode(
+  db: Kysely<Database>,
+  episodeRequestId: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom("episode_requests")
+    .select("experience_request_id")
+    .where("id", "=", episodeRequestId)
+    .executeTakeFirst();
   return row?.experience_request_id ?? null;
 }
 
@@ -266,16 +431,26 @@ export async function settleableExperienceRequests(db: Kysely<Database>): Promis
     .select("x.id")
     .where("x.status", "not in", FINAL_REQUEST)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("episode_requests as e").select("e.id").whereRef("e.experience_request_id", "=", "x.id").where("e.status", "not in", FINAL_EPISODE))),
+      not(
+        exists(
+          selectFrom("episode_requests as e")
+            .select("e.id")
+            .whereRef("e.experience_request_id", "=", "x.id")
+            .where("e.status", "not in", FINAL_EPISODE),
+        ),
+      ),
     )
     .execute();
   return rows.map((r) => r.id);
 }
 
 /** For features that wait on a request: the ids of requests that ended in these event rows. */
-export function endedExperienceRequests(rows: readonly CompetitionEventsTable[]): { id: string; status: string }[] {
+export function endedExperienceRequests(
+  rows: readonly CompetitionEventsTable[],
+): { id: string; status: string }[] {
   return rows.flatMap((r) =>
-    r.experience_request_id !== null && (EXPERIENCE_REQUEST_ENDED as readonly string[]).includes(r.event_type)
+    r.experience_request_id !== null &&
+    (EXPERIENCE_REQUEST_ENDED as readonly string[]).includes(r.event_type)
       ? [{ id: r.experience_request_id, status: r.event_type.replace("experience_request_", "") }]
       : [],
   );

@@ -2,15 +2,18 @@
 // coworld, and variant) and each roster slot resolved to policy versions — a fixed policy, one
 // of the top N of the division's standings, or a random competing champion, drawn per episode.
 import { randomInt } from "node:crypto";
-import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
+
 import type { Kysely } from "kysely";
-import { parseJson } from "../shared/clock.ts";
-import { invalidInput, notFound } from "../shared/errors.ts";
+
+import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { competingChampions } from "../leagues/champions.ts";
+import { ladderOf } from "../leagues/ladder.ts";
 import { canSeeLeague } from "../leagues/leagues.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
-import { ladderOf } from "../leagues/ladder.ts";
+import { parseJson } from "../shared/clock.ts";
+import { invalidInput, notFound } from "../shared/errors.ts";
 import type { CoworldsTable, Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 
 export interface Seat {
@@ -36,51 +39,146 @@ export interface ResolvedRequest {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function resolveLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, body: CreateExperienceRequest): Promise<{ league: LeaguesTable | null; division: DivisionsTable | null }> {
+async function resolveLeague(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  body: CreateExperienceRequest,
+): Promise<{ league: LeaguesTable | null; division: DivisionsTable | null }> {
   const target = body.target ?? {};
   let league: LeaguesTable | null = null;
   if (target.league_id) {
-    league = (await db.selectFrom("leagues").selectAll().where("id", "=", target.league_id).executeTakeFirst()) ?? null;
+    league =
+      (await db
+        .selectFrom("leagues")
+        .selectAll()
+        .where("id", "=", target.league_id)
+        .executeTakeFirst()) ?? null;
     if (!league || !canSeeLeague(identity, league)) throw notFound("league", target.league_id);
   } else if (target.league_name) {
-    const rows = await db.selectFrom("leagues").selectAll().where("name", "=", target.league_name).execute();
+    const rows = await db
+      .selectFrom("leagues")
+      .selectAll()
+      .where("name", "=", target.league_name)
+      .execute();
     league = rows.find((l) => canSeeLeague(identity, l)) ?? null;
-    if (!league) throw invalidInput(["body", "target", "league_name"], `no league named ${JSON.stringify(target.league_name)} is visible to you`, "value_error", target.league_name);
+    if (!league)
+      throw invalidInput(
+        ["body", "target", "league_name"],
+        `no league named ${JSON.stringify(target.league_name)} is visible to you`,
+        "value_error",
+        target.league_name,
+      );
   }
   let division: DivisionsTable | null = null;
   if (target.division_id) {
-    division = (await db.selectFrom("divisions").selectAll().where("id", "=", target.division_id).executeTakeFirst()) ?? null;
-    const owner = division ? await db.selectFrom("leagues").selectAll().where("id", "=", division.league_id).executeTakeFirst() : undefined;
-    if (!division || !owner || !canSeeLeague(identity, owner)) throw notFound("division", target.division_id);
-    if (league && league.id !== owner.id) throw invalidInput(["body", "target", "division_id"], `division ${division.id} is not in league ${league.id}`, "value_error", target.division_id);
+    division =
+      (await db
+        .selectFrom("divisions")
+        .selectAll()
+        .where("id", "=", target.division_id)
+        .executeTakeFirst()) ?? null;
+    const owner = division
+      ? await db
+          .selectFrom("leagues")
+          .selectAll()
+          .where("id", "=", division.league_id)
+          .executeTakeFirst()
+      : undefined;
+    if (!division || !owner || !canSeeLeague(identity, owner))
+      throw notFound("division", target.division_id);
+    if (league && league.id !== owner.id)
+      throw invalidInput(
+        ["body", "target", "division_id"],
+        `division ${division.id} is not in league ${league.id}`,
+        "value_error",
+        target.division_id,
+      );
     league = owner;
   } else if (target.division_name) {
-    if (!league) throw invalidInput(["body", "target", "division_name"], "a division_name needs league_id or league_name beside it", "value_error", target.division_name);
-    division = (await db.selectFrom("divisions").selectAll().where("league_id", "=", league.id).where("name", "=", target.division_name).executeTakeFirst()) ?? null;
-    if (!division) throw invalidInput(["body", "target", "division_name"], `league ${league.id} has no division named ${JSON.stringify(target.division_name)}`, "value_error", target.division_name);
+    if (!league)
+      throw invalidInput(
+        ["body", "target", "division_name"],
+        "a division_name needs league_id or league_name beside it",
+        "value_error",
+        target.division_name,
+      );
+    division =
+      (await db
+        .selectFrom("divisions")
+        .selectAll()
+        .where("league_id", "=", league.id)
+        .where("name", "=", target.division_name)
+        .executeTakeFirst()) ?? null;
+    if (!division)
+      throw invalidInput(
+        ["body", "target", "division_name"],
+        `league ${league.id} has no division named ${JSON.stringify(target.division_name)}`,
+        "value_error",
+        target.division_name,
+      );
   } else if (league) {
     // A league alone: its top competition division gives top_n and random.
-    division = (await db.selectFrom("divisions").selectAll().where("league_id", "=", league.id).where("type", "=", "competition").where("archived_at", "is", null).orderBy("level").executeTakeFirst()) ?? null;
+    division =
+      (await db
+        .selectFrom("divisions")
+        .selectAll()
+        .where("league_id", "=", league.id)
+        .where("type", "=", "competition")
+        .where("archived_at", "is", null)
+        .orderBy("level")
+        .executeTakeFirst()) ?? null;
   }
   return { league, division };
 }
 
-async function resolveCoworld(db: Kysely<Database>, body: CreateExperienceRequest, league: LeaguesTable | null): Promise<CoworldsTable> {
+async function resolveCoworld(
+  db: Kysely<Database>,
+  body: CreateExperienceRequest,
+  league: LeaguesTable | null,
+): Promise<CoworldsTable> {
   const given = body.target?.coworld_id ?? body.coworld_id;
   if (given) {
-    const row = await db.selectFrom("coworlds").selectAll().where("id", "=", given).executeTakeFirst();
+    const row = await db
+      .selectFrom("coworlds")
+      .selectAll()
+      .where("id", "=", given)
+      .executeTakeFirst();
     if (!row) throw notFound("coworld", given);
     return row;
   }
-  if (!league) throw invalidInput(["body", "target"], "name where to play: target.league_id, target.division_id, target.coworld_id (or coworld_id)", "missing");
-  const game = await db.selectFrom("games").select(["coworld_id"]).where("id", "=", league.game_id).executeTakeFirst();
-  const row = game?.coworld_id ? await db.selectFrom("coworlds").selectAll().where("id", "=", game.coworld_id).executeTakeFirst() : undefined;
-  if (!row) throw invalidInput(["body", "target"], `league ${league.id}'s game has no coworld to play`, "value_error");
+  if (!league)
+    throw invalidInput(
+      ["body", "target"],
+      "name where to play: target.league_id, target.division_id, target.coworld_id (or coworld_id)",
+      "missing",
+    );
+  const game = await db
+    .selectFrom("games")
+    .select(["coworld_id"])
+    .where("id", "=", league.game_id)
+    .executeTakeFirst();
+  const row = game?.coworld_id
+    ? await db
+        .selectFrom("coworlds")
+        .selectAll()
+        .where("id", "=", game.coworld_id)
+        .executeTakeFirst()
+    : undefined;
+  if (!row)
+    throw invalidInput(
+      ["body", "target"],
+      `league ${league.id}'s game has no coworld to play`,
+      "value_error",
+    );
   return row;
 }
 
 /** Competing, active champions of a division, best rated first. */
-export async function divisionChampions(db: Kysely<Database>, league: LeaguesTable, division: DivisionsTable): Promise<Candidate[]> {
+export async function divisionChampions(
+  db: Kysely<Database>,
+  league: LeaguesTable,
+  division: DivisionsTable,
+): Promise<Candidate[]> {
   const ladder = ladderOf(league);
   const rows = await competingChampions(db, division.id);
   const candidates = rows.flatMap((r) => {
@@ -89,15 +187,32 @@ export async function divisionChampions(db: Kysely<Database>, league: LeaguesTab
     if (ladder.ok) {
       const initial = initialRatingState(ladder.settings);
       const state = r.state === null ? initial : parseJson<RatingState>(r.state);
-      rating = displayRating(state.kind === ladder.settings.ranking ? state : initial, ladder.settings);
+      rating = displayRating(
+        state.kind === ladder.settings.ranking ? state : initial,
+        ladder.settings,
+      );
     }
-    return [{ policyVersionId: r.policy_version_id, playerId: r.player_id, displayName: r.player_name, rating }];
+    return [
+      {
+        policyVersionId: r.policy_version_id,
+        playerId: r.player_id,
+        displayName: r.player_name,
+        rating,
+      },
+    ];
   });
-  return candidates.sort((a, b) => b.rating - a.rating || (a.playerId ?? "").localeCompare(b.playerId ?? ""));
+  return candidates.sort(
+    (a, b) => b.rating - a.rating || (a.playerId ?? "").localeCompare(b.playerId ?? ""),
+  );
 }
 
 /** A policy ref (version id, `name` or `name:vN` of the caller's) as a seat; play sessions seat opponents with it too. */
-export async function fixedSeat(db: Kysely<Database>, identity: AuthenticatedIdentity, ref: string, loc: (string | number)[]): Promise<Seat> {
+export async function fixedSeat(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  ref: string,
+  loc: (string | number)[],
+): Promise<Seat> {
   let q = db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
@@ -113,8 +228,18 @@ export async function fixedSeat(db: Kysely<Database>, identity: AuthenticatedIde
     q = q.orderBy("pv.version", "desc");
   }
   const row = await q.executeTakeFirst();
-  if (!row) throw invalidInput(loc, `no policy version ${JSON.stringify(ref)} (give a version id, or the name of one of your policies with an optional :vN)`, "value_error", ref);
-  return { policyVersionId: row.id, playerId: row.player_id, displayName: row.player_name ?? `${row.name} v${row.version}` };
+  if (!row)
+    throw invalidInput(
+      loc,
+      `no policy version ${JSON.stringify(ref)} (give a version id, or the name of one of your policies with an optional :vN)`,
+      "value_error",
+      ref,
+    );
+  return {
+    policyVersionId: row.id,
+    playerId: row.player_id,
+    displayName: row.player_name ?? `${row.name} v${row.version}`,
+  };
 }
 
 const pick = <T>(items: readonly T[]): T => {
@@ -123,21 +248,42 @@ const pick = <T>(items: readonly T[]): T => {
   return item;
 };
 
-export async function resolveRequest(db: Kysely<Database>, identity: AuthenticatedIdentity, body: CreateExperienceRequest): Promise<ResolvedRequest> {
+export async function resolveRequest(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  body: CreateExperienceRequest,
+): Promise<ResolvedRequest> {
   const { league, division } = await resolveLeague(db, identity, body);
   const coworld = await resolveCoworld(db, body, league);
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   const ladder = league ? ladderOf(league) : null;
   const leagueVariant = ladder?.ok ? (ladder.settings.variant_id ?? null) : null;
-  const variantLoc = body.target?.variant_id !== undefined ? ["body", "target", "variant_id"] : ["body", "variant_id"];
+  const variantLoc =
+    body.target?.variant_id !== undefined
+      ? ["body", "target", "variant_id"]
+      : ["body", "variant_id"];
   const variantId = body.target?.variant_id ?? body.variant_id ?? leagueVariant ?? null;
-  const variant = variantId ? manifest.variants.find((v) => v.id === variantId) : manifest.variants[0];
-  if (!variant) throw invalidInput(variantLoc, `coworld ${coworld.name} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`, "value_error", variantId);
+  const variant = variantId
+    ? manifest.variants.find((v) => v.id === variantId)
+    : manifest.variants[0];
+  if (!variant)
+    throw invalidInput(
+      variantLoc,
+      `coworld ${coworld.name} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`,
+      "value_error",
+      variantId,
+    );
   const bounds = rosterBounds(manifest);
   if (body.roster.length < bounds.min || body.roster.length > bounds.max) {
-    throw invalidInput(["body", "roster"], `${coworld.name} seats ${bounds.min}–${bounds.max} players; the roster has ${body.roster.length}`, "value_error");
+    throw invalidInput(
+      ["body", "roster"],
+      `${coworld.name} seats ${bounds.min}–${bounds.max} players; the roster has ${body.roster.length}`,
+      "value_error",
+    );
   }
-  const order = body.roster.map((slot, index) => ({ slot, index })).sort((a, b) => (a.slot.slot ?? a.index) - (b.slot.slot ?? b.index));
+  const order = body.roster
+    .map((slot, index) => ({ slot, index }))
+    .sort((a, b) => (a.slot.slot ?? a.index) - (b.slot.slot ?? b.index));
   let champions: Candidate[] | null = null;
   const seats: (() => Seat)[] = [];
   const fixedVersions: string[] = [];
@@ -150,15 +296,32 @@ export async function resolveRequest(db: Kysely<Database>, identity: Authenticat
       continue;
     }
     const key = slot.player.top_n !== undefined ? "top_n" : "random";
-    if (!league || !division) throw invalidInput([...loc, key], `${key} draws from a division's standings: give target.league_id or target.division_id`, "value_error");
+    if (!league || !division)
+      throw invalidInput(
+        [...loc, key],
+        `${key} draws from a division's standings: give target.league_id or target.division_id`,
+        "value_error",
+      );
     champions ??= await divisionChampions(db, league, division);
-    const pool = slot.player.top_n !== undefined ? champions.slice(0, slot.player.top_n) : champions;
-    if (pool.length === 0) throw invalidInput([...loc, key], `division ${division.id} has no competing champions to draw from`, "value_error");
+    const pool =
+      slot.player.top_n !== undefined ? champions.slice(0, slot.player.top_n) : champions;
+    if (pool.length === 0)
+      throw invalidInput(
+        [...loc, key],
+        `division ${division.id} has no competing champions to draw from`,
+        "value_error",
+      );
     seats.push(() => pick(pool));
   }
   const drawn = champions?.map((c) => c.policyVersionId) ?? [];
   const versions = [...new Set([...fixedVersions, ...drawn])];
-  const bundles = versions.length ? await db.selectFrom("policy_versions").select(["id", "bundle_upload_id"]).where("id", "in", versions).execute() : [];
+  const bundles = versions.length
+    ? await db
+        .selectFrom("policy_versions")
+        .select(["id", "bundle_upload_id"])
+        .where("id", "in", versions)
+        .execute()
+    : [];
   const leagueConfig = ladder?.ok ? (ladder.settings.game_config ?? {}) : {};
   return {
     coworld,
@@ -167,6 +330,8 @@ export async function resolveRequest(db: Kysely<Database>, identity: Authenticat
     division,
     gameConfig: { ...variant.game_config, ...leagueConfig, ...(body.game_config_overrides ?? {}) },
     seats,
-    runtime: body.execution_backend ?? (bundles.every((b) => b.bundle_upload_id !== null) ? "process" : "docker"),
+    runtime:
+      body.execution_backend ??
+      (bundles.every((b) => b.bundle_upload_id !== null) ? "process" : "docker"),
   };
 }

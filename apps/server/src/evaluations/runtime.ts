@@ -1,10 +1,15 @@
 // Evaluations inside one server: when an episode of an experience request ends, the request
 // may end too. Started with the server; its work in flight is awaited when it stops.
 import type { Kysely } from "kysely";
-import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+
 import type { EventBus } from "../events/bus.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { Database } from "../store/schema.ts";
-import { experienceRequestOfEpisode, settleableExperienceRequests, settleExperienceRequest } from "./experience-requests.ts";
+import {
+  experienceRequestOfEpisode,
+  settleableExperienceRequests,
+  settleExperienceRequest,
+} from "./experience-requests.ts";
 
 export class Evaluations {
   readonly #db: Kysely<Database>;
@@ -12,7 +17,11 @@ export class Evaluations {
   readonly #onError: (error: unknown, context: string) => void;
   readonly #pending = new Set<Promise<void>>();
 
-  constructor(db: Kysely<Database>, bus: Pick<EventBus, "publish">, onError: (error: unknown, context: string) => void = () => undefined) {
+  constructor(
+    db: Kysely<Database>,
+    bus: Pick<EventBus, "publish">,
+    onError: (error: unknown, context: string) => void = () => undefined,
+  ) {
     this.#db = db;
     this.#bus = bus;
     this.#onError = onError;
@@ -39,7 +48,8 @@ export class Evaluations {
   sweep(): void {
     this.#track(
       (async () => {
-        for (const id of await settleableExperienceRequests(this.#db)) await settleExperienceRequest(this.#db, this.#bus, id);
+        for (const id of await settleableExperienceRequests(this.#db))
+          await settleExperienceRequest(this.#db, this.#bus, id);
       })(),
       "experience request sweep",
     );

@@ -1,12 +1,17 @@
 // One recorded event on its way to subscribers: the row, its league and division as they are
 // now (for visibility), and its WebSocket message, serialised once for every subscriber.
-import type { CompetitionEvent } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { CompetitionEvent } from "@gauntlet/core";
+
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import type { EventScope } from "./topic-rules.ts";
 
 /** Events as the feed shows them, in the order of the rows (given by the feature that owns them). */
-export type EventRenderer = (db: Kysely<Database>, rows: readonly CompetitionEventsTable[]) => Promise<CompetitionEvent[]>;
+export type EventRenderer = (
+  db: Kysely<Database>,
+  rows: readonly CompetitionEventsTable[],
+) => Promise<CompetitionEvent[]>;
 
 export interface Delivery {
   readonly row: CompetitionEventsTable;
@@ -15,7 +20,11 @@ export interface Delivery {
   message(topic: string): string;
 }
 
-export function makeDelivery(row: CompetitionEventsTable, event: CompetitionEvent, scope: EventScope): Delivery {
+export function makeDelivery(
+  row: CompetitionEventsTable,
+  event: CompetitionEvent,
+  scope: EventScope,
+): Delivery {
   let data: string | undefined;
   return {
     row,
@@ -28,12 +37,28 @@ export function makeDelivery(row: CompetitionEventsTable, event: CompetitionEven
 }
 
 /** Deliveries for rows, loading each league and division once. */
-export async function makeDeliveries(db: Kysely<Database>, rows: readonly CompetitionEventsTable[], render: EventRenderer): Promise<Delivery[]> {
+export async function makeDeliveries(
+  db: Kysely<Database>,
+  rows: readonly CompetitionEventsTable[],
+  render: EventRenderer,
+): Promise<Delivery[]> {
   const events = await render(db, rows);
   const leagueIds = [...new Set(rows.flatMap((r) => (r.league_id ? [r.league_id] : [])))];
   const divisionIds = [...new Set(rows.flatMap((r) => (r.division_id ? [r.division_id] : [])))];
-  const leagues = new Map(leagueIds.length ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]) : []);
-  const divisions = new Map(divisionIds.length ? (await db.selectFrom("divisions").selectAll().where("id", "in", divisionIds).execute()).map((d) => [d.id, d]) : []);
+  const leagues = new Map(
+    leagueIds.length
+      ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map(
+          (l) => [l.id, l],
+        )
+      : [],
+  );
+  const divisions = new Map(
+    divisionIds.length
+      ? (await db.selectFrom("divisions").selectAll().where("id", "in", divisionIds).execute()).map(
+          (d) => [d.id, d],
+        )
+      : [],
+  );
   return rows.map((row, i) => {
     const event = events[i];
     if (!event) throw new Error(`the event renderer gave no event for seq ${row.seq}`);

@@ -3,8 +3,11 @@
 // that transaction commits, so seqs become visible in order and without gaps (a rolled-back
 // transaction gives its number back). Live delivery and resumption both rest on that.
 import { randomUUID } from "node:crypto";
-import type { CompetitionEventType, EventAudience } from "@gauntlet/core";
+
 import type { Kysely, Transaction } from "kysely";
+
+import type { CompetitionEventType, EventAudience } from "@gauntlet/core";
+
 import { nowIso } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
@@ -42,7 +45,10 @@ export interface NewEvent {
 }
 
 /** Appends events in the caller's transaction; returns the stored rows (publish them after commit). */
-export async function appendEvents(trx: Transaction<Database>, events: readonly NewEvent[]): Promise<CompetitionEventsTable[]> {
+export async function appendEvents(
+  trx: Transaction<Database>,
+  events: readonly NewEvent[],
+): Promise<CompetitionEventsTable[]> {
   const rows: CompetitionEventsTable[] = [];
   const at = nowIso();
   for (const event of events) {
@@ -78,12 +84,21 @@ export async function appendEvents(trx: Transaction<Database>, events: readonly 
 
 /** The newest seq, 0 when nothing was ever recorded. */
 export async function lastEventSeq(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("counters").select("value").where("name", "=", EVENT_SEQ).executeTakeFirst();
+  const row = await db
+    .selectFrom("counters")
+    .select("value")
+    .where("name", "=", EVENT_SEQ)
+    .executeTakeFirst();
   return row ? Number(row.value) : 0;
 }
 
 /** Events with after < seq < before (before omitted: no upper bound), oldest first. */
-export async function eventsAfter(db: Kysely<Database>, after: number, limit: number, before?: number): Promise<CompetitionEventsTable[]> {
+export async function eventsAfter(
+  db: Kysely<Database>,
+  after: number,
+  limit: number,
+  before?: number,
+): Promise<CompetitionEventsTable[]> {
   let q = db.selectFrom("competition_events").selectAll().where("seq", ">", after);
   if (before !== undefined) q = q.where("seq", "<", before);
   const rows = await q.orderBy("seq").limit(limit).execute();

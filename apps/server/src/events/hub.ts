@@ -2,6 +2,7 @@
 // (reading what the bus lost from the event log, and polling it now and then), and hands each
 // one, once, to every live subscriber of this replica.
 import type { Kysely } from "kysely";
+
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import type { EventBus } from "./bus.ts";
 import { makeDeliveries, type Delivery, type EventRenderer } from "./delivery.ts";
@@ -33,7 +34,12 @@ export class EventHub {
   #chain: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  private constructor(db: Kysely<Database>, bus: EventBus, lastSeq: number, options: EventHubOptions) {
+  private constructor(
+    db: Kysely<Database>,
+    bus: EventBus,
+    lastSeq: number,
+    options: EventHubOptions,
+  ) {
     this.#db = db;
     this.#lastSeq = lastSeq;
     this.#onError = options.onError ?? (() => undefined);
@@ -43,7 +49,11 @@ export class EventHub {
     this.#timer.unref();
   }
 
-  static async start(db: Kysely<Database>, bus: EventBus, options: EventHubOptions): Promise<EventHub> {
+  static async start(
+    db: Kysely<Database>,
+    bus: EventBus,
+    options: EventHubOptions,
+  ): Promise<EventHub> {
     return new EventHub(db, bus, await lastEventSeq(db), options);
   }
 
@@ -87,7 +97,9 @@ export class EventHub {
 
   // One step at a time, so deliveries keep seq order whatever arrives meanwhile.
   #enqueue(step: () => Promise<void>): Promise<void> {
-    const next = this.#chain.then(() => (this.#stopped ? undefined : step())).catch((error: unknown) => this.#onError(error));
+    const next = this.#chain
+      .then(() => (this.#stopped ? undefined : step()))
+      .catch((error: unknown) => this.#onError(error));
     this.#chain = next;
     return next;
   }

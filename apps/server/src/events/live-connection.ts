@@ -1,9 +1,11 @@
 // One WebSocket subscriber: its identity (fixed at the upgrade), its topics, and the seq of the
 // last event it was sent. A `subscribe` with `since_seq` replays the log first; events the hub
 // delivers meanwhile wait in a buffer, so the client sees one ordered stream without repeats.
-import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
 import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
+
+import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
+
 import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 import type { Delivery } from "./delivery.ts";
@@ -29,7 +31,13 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   #pending: Delivery[] | null = null;
   #work: Promise<void> = Promise.resolve();
 
-  constructor(socket: WebSocket, identity: Identity, db: Kysely<Database>, hub: EventHub, rules: TopicRules<T>) {
+  constructor(
+    socket: WebSocket,
+    identity: Identity,
+    db: Kysely<Database>,
+    hub: EventHub,
+    rules: TopicRules<T>,
+  ) {
     this.#rules = rules;
     this.#socket = socket;
     this.#identity = identity;
@@ -76,13 +84,18 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     const parsed = SubscribeMessage.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      this.#control({ type: "error", message: `expected {type: "subscribe", topics, since_seq?}: ${issue ? `${issue.path.join(".") || "message"}: ${issue.message}` : "invalid"}` });
+      this.#control({
+        type: "error",
+        message: `expected {type: "subscribe", topics, since_seq?}: ${issue ? `${issue.path.join(".") || "message"}: ${issue.message}` : "invalid"}`,
+      });
       return;
     }
     const accepted: string[] = [];
     for (const name of parsed.data.topics) {
       const topic = this.#rules.parse(name);
-      const refusal = topic ? await this.#rules.refuse(this.#db, this.#identity, topic) : `unknown topic ${name} (${this.#rules.patterns.join(", ")})`;
+      const refusal = topic
+        ? await this.#rules.refuse(this.#db, this.#identity, topic)
+        : `unknown topic ${name} (${this.#rules.patterns.join(", ")})`;
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
         accepted.push(topic.name);
@@ -90,8 +103,13 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
         this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
       }
     }
-    if (parsed.data.since_seq !== undefined && this.#topics.size > 0) await this.#replay(parsed.data.since_seq);
-    this.#control({ type: "subscribed", topics: [...this.#topics.keys()], seq: Math.max(this.#lastSent, this.#hub.lastSeq) });
+    if (parsed.data.since_seq !== undefined && this.#topics.size > 0)
+      await this.#replay(parsed.data.since_seq);
+    this.#control({
+      type: "subscribed",
+      topics: [...this.#topics.keys()],
+      seq: Math.max(this.#lastSent, this.#hub.lastSeq),
+    });
   }
 
   async #replay(since: number): Promise<void> {
@@ -100,14 +118,23 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       let after = Math.max(since, this.#lastSent);
       let sent = 0;
       for (;;) {
-        const rows = await this.#rules.backlog(this.#db, this.#identity, [...this.#topics.values()], after, 500);
+        const rows = await this.#rules.backlog(
+          this.#db,
+          this.#identity,
+          [...this.#topics.values()],
+          after,
+          500,
+        );
         for (const delivery of await this.#hub.deliveries(rows)) this.#send(delivery);
         sent += rows.length;
         const last = rows[rows.length - 1];
         if (!last || rows.length < 500) break;
         after = last.seq;
         if (sent >= MAX_REPLAY) {
-          this.#control({ type: "error", message: `replay stopped after ${MAX_REPLAY} events; read older ones from /v2/competition-events` });
+          this.#control({
+            type: "error",
+            message: `replay stopped after ${MAX_REPLAY} events; read older ones from /v2/competition-events`,
+          });
           break;
         }
       }

@@ -1,19 +1,33 @@
 // GET /v2/events over a real WebSocket: subscribing, what each subscriber may see, resuming
 // with since_seq, the budgets it is exempt from, and Redis fan-out between two replicas.
 import { randomBytes } from "node:crypto";
-import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
+
+import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestStore } from "../../testing/test-store.ts";
+import {
+  byStrength,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  type TestLeague,
+} from "../../testing/test-league.ts";
 import { openSocket } from "../../testing/test-socket.ts";
+import { createTestStore } from "../../testing/test-store.ts";
 
 let t: TestServer;
 const sockets: { close(): void }[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off", GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 200 }) } });
+  t = await startTestServer({
+    env: {
+      GAUNTLET_SCHEDULER: "off",
+      GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 200 }),
+    },
+  });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -26,14 +40,22 @@ function socket(base: string, token?: string) {
   return s;
 }
 
-const isEvent = (type: string) => (m: Record<string, unknown>) => m.type === type && typeof m.seq === "number";
+const isEvent = (type: string) => (m: Record<string, unknown>) =>
+  m.type === type && typeof m.seq === "number";
 
 async function triggerAndPlay(tl: TestLeague, strength: Record<string, number>): Promise<void> {
-  const res = await client(t.url, tl.commissioner.token).post<{ rounds: { id: string }[] }>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+  const res = await client(t.url, tl.commissioner.token).post<{ rounds: { id: string }[] }>(
+    `/v2/leagues/${tl.league.id}/trigger-round`,
+    {},
+  );
   expect(res.body.rounds).toHaveLength(1);
   await (await scriptedRunner(t)).runQueued(byStrength(strength));
   const id = res.body.rounds[0]?.id ?? "";
-  await eventually(`round ${id} to settle`, async () => (await client(t.url).get<{ status: string }>(`/v2/rounds/${id}`)).body.status === "completed");
+  await eventually(
+    `round ${id} to settle`,
+    async () =>
+      (await client(t.url).get<{ status: string }>(`/v2/rounds/${id}`)).body.status === "completed",
+  );
 }
 
 describe("subscribing", () => {
@@ -57,10 +79,30 @@ describe("subscribing", () => {
     const changes = events.filter((e) => e.type === "standings_changed");
     expect(changes).toHaveLength(4);
     const last = CompetitionEvent.parse(changes[changes.length - 1]?.data);
-    const rows = (await client(t.url).get<LeaderboardRow[]>(`/v2/divisions/${division}/leaderboard`)).body;
-    expect(last.payload.rows).toEqual(rows.map((r) => ({ rank: r.rank, player_id: r.player_id, player_name: r.player_name, score: r.score, rounds_played: r.rounds_played, episodes_played: r.episodes_played })));
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["submission_placed", "round_started", "episode_completed", "round_completed"]));
-    const feed = await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?division_id=${division}&limit=500`);
+    const rows = (
+      await client(t.url).get<LeaderboardRow[]>(`/v2/divisions/${division}/leaderboard`)
+    ).body;
+    expect(last.payload.rows).toEqual(
+      rows.map((r) => ({
+        rank: r.rank,
+        player_id: r.player_id,
+        player_name: r.player_name,
+        score: r.score,
+        rounds_played: r.rounds_played,
+        episodes_played: r.episodes_played,
+      })),
+    );
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        "submission_placed",
+        "round_started",
+        "episode_completed",
+        "round_completed",
+      ]),
+    );
+    const feed = await client(t.url).get<CompetitionEvent[]>(
+      `/v2/competition-events?division_id=${division}&limit=500`,
+    );
     expect(feed.body.map((e) => e.seq).reverse()).toEqual(events.map((e) => e.seq));
   });
 
@@ -81,10 +123,16 @@ describe("subscribing", () => {
     s.send({ type: "subscribe", topics: ["weather:today"] });
     await s.next((m) => m.type === "subscribed");
     expect(s.messages.filter((m) => m.type === "error")).toHaveLength(3);
-    expect(s.messages.some((m) => m.type === "error" && String(m.message).includes("unknown topic"))).toBe(true);
+    expect(
+      s.messages.some((m) => m.type === "error" && String(m.message).includes("unknown topic")),
+    ).toBe(true);
     const ack = await s.subscribe(["episode-requests:mine"]);
     expect(ack.topics).toEqual([]);
-    expect(s.messages.some((m) => m.type === "error" && String(m.message).includes("needs a bearer token"))).toBe(true);
+    expect(
+      s.messages.some(
+        (m) => m.type === "error" && String(m.message).includes("needs a bearer token"),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -95,10 +143,14 @@ describe("visibility", () => {
     const anonymous = socket(t.url);
     const stranger = socket(t.url, (await t.newUser()).token);
     const commissioner = socket(t.url, tl.commissioner.token);
-    expect((await anonymous.subscribe([`division:${division}`, `league:${tl.league.id}`])).topics).toEqual([]);
+    expect(
+      (await anonymous.subscribe([`division:${division}`, `league:${tl.league.id}`])).topics,
+    ).toEqual([]);
     expect((await stranger.subscribe([`league:${tl.league.id}`])).topics).toEqual([]);
     expect(stranger.messages.find((m) => m.type === "error")?.message).toContain("not found");
-    expect((await commissioner.subscribe([`league:${tl.league.id}`])).topics).toEqual([`league:${tl.league.id}`]);
+    expect((await commissioner.subscribe([`league:${tl.league.id}`])).topics).toEqual([
+      `league:${tl.league.id}`,
+    ]);
     await tl.submit(await tl.addPlayer("Ada"));
     const placed = await commissioner.next(isEvent("submission_placed"));
     expect(placed.topic).toBe(`league:${tl.league.id}`);
@@ -109,13 +161,23 @@ describe("visibility", () => {
     await watcher.subscribe([`league:${open.league.id}`]);
     await open.submit(await open.addPlayer("Bo"));
     await watcher.next(isEvent("submission_placed"));
-    expect((await client(t.url, open.commissioner.token).patch(`/v2/leagues/${open.league.id}`, { public: false })).status).toBe(200);
+    expect(
+      (
+        await client(t.url, open.commissioner.token).patch(`/v2/leagues/${open.league.id}`, {
+          public: false,
+        })
+      ).status,
+    ).toBe(200);
     const ownerView = socket(t.url, open.commissioner.token);
     await ownerView.subscribe([`league:${open.league.id}`]);
     await open.submit(await open.addPlayer("Cy"));
     // One hub hands each event to every subscriber at once: when the commissioner has it, the
     // anonymous watcher has been passed over.
-    await ownerView.next((m) => m.type === "submission_placed" && (m.data as { player: { name: string } }).player.name === "Cy");
+    await ownerView.next(
+      (m) =>
+        m.type === "submission_placed" &&
+        (m.data as { player: { name: string } }).player.name === "Cy",
+    );
     expect(watcher.events().filter((e) => e.type === "submission_placed")).toHaveLength(1);
   });
 
@@ -148,8 +210,15 @@ describe("resuming", () => {
 
     await tl.submit(await tl.addPlayer("Bo"));
     await triggerAndPlay(tl, { Ada: 1, Bo: 0 });
-    const feed = (await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&limit=500`)).body;
-    const missed = feed.map((e) => e.seq).filter((seq) => seq > Number(seen.seq)).sort((a, b) => a - b);
+    const feed = (
+      await client(t.url).get<CompetitionEvent[]>(
+        `/v2/competition-events?league_id=${tl.league.id}&limit=500`,
+      )
+    ).body;
+    const missed = feed
+      .map((e) => e.seq)
+      .filter((seq) => seq > Number(seen.seq))
+      .sort((a, b) => a - b);
     expect(missed.length).toBeGreaterThan(3);
 
     const again = socket(t.url);
@@ -157,7 +226,11 @@ describe("resuming", () => {
     expect(again.events().map((e) => e.seq)).toEqual(missed);
     expect(ack.seq).toBeGreaterThanOrEqual(missed[missed.length - 1] ?? 0);
     await tl.submit(await tl.addPlayer("Cy"));
-    await again.next((m) => m.type === "submission_placed" && (m.data as { player: { name: string } }).player.name === "Cy");
+    await again.next(
+      (m) =>
+        m.type === "submission_placed" &&
+        (m.data as { player: { name: string } }).player.name === "Cy",
+    );
     const seqs = again.events().map((e) => e.seq);
     expect(new Set(seqs).size).toBe(seqs.length);
   });
@@ -180,11 +253,19 @@ describe("budgets", () => {
 
 describe("replicas with Redis", () => {
   it("delivers events recorded on one replica to the subscribers of another", async () => {
-    const env = { GAUNTLET_SCHEDULER: "off", REDIS_URL: "redis://127.0.0.1:6379", GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`, GAUNTLET_EVENTS_POLL_MS: "600000" };
+    const env = {
+      GAUNTLET_SCHEDULER: "off",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
+      GAUNTLET_EVENTS_POLL_MS: "600000",
+    };
     const shared = await createTestStore();
     const a = await startTestServer({ testStore: shared, env });
     // The second replica shares the first one's store object; only the first closes it.
-    const b = await startTestServer({ testStore: { ...shared, store: { ...shared.store, close: async () => undefined } }, env });
+    const b = await startTestServer({
+      testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
+      env,
+    });
     try {
       await Promise.all([a.server.leaguePlay.bus.ready(), b.server.leaguePlay.bus.ready()]);
       const tl = await createTestLeague(a);

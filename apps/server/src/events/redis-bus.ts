@@ -11,7 +11,14 @@ export interface RedisEventBusOptions {
 }
 
 function isRow(value: unknown): value is CompetitionEventsTable {
-  return typeof value === "object" && value !== null && "seq" in value && typeof value.seq === "number" && "id" in value && typeof value.id === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "seq" in value &&
+    typeof value.seq === "number" &&
+    "id" in value &&
+    typeof value.id === "string"
+  );
 }
 
 export class RedisEventBus implements EventBus {
@@ -28,7 +35,13 @@ export class RedisEventBus implements EventBus {
     const channel = options.channel ?? "gauntlet:events";
     this.#onError = options.onError ?? (() => undefined);
     this.#channel = channel;
-    const clients = connectChannel(options.url, "gauntlet-events", channel, (message) => this.#receive(message), this.#onError);
+    const clients = connectChannel(
+      options.url,
+      "gauntlet-events",
+      channel,
+      (message) => this.#receive(message),
+      this.#onError,
+    );
     this.#publisher = clients.publisher;
     this.#subscriber = clients.subscriber;
     this.#ready = clients.ready;

@@ -19,11 +19,21 @@ export interface RedisChannelClients {
 }
 
 /** Connects a publisher and a subscriber of `channel` (named `${name}-pub` / `-sub` for CLIENT LIST). */
-export function connectChannel(url: string, name: string, channel: string, onMessage: (text: string) => void, onError: (error: Error) => void): RedisChannelClients {
-  const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) };
+export function connectChannel(
+  url: string,
+  name: string,
+  channel: string,
+  onMessage: (text: string) => void,
+  onError: (error: Error) => void,
+): RedisChannelClients {
+  const socket = {
+    connectTimeout: 2_000,
+    reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000),
+  };
   const publisher = createClient({ url, name: `${name}-pub`, socket });
   const subscriber = createClient({ url, name: `${name}-sub`, socket });
-  const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
+  const report = (error: unknown) =>
+    onError(error instanceof Error ? error : new Error(String(error)));
   publisher.on("error", report);
   subscriber.on("error", report);
   const ready = (async () => {

@@ -3,6 +3,7 @@
 // every other replica's connection has been sent it too: publish() waits for that echo, and a
 // request that revokes a token answers only after every replica has been told.
 import { randomUUID } from "node:crypto";
+
 import { closeClients, connectChannel, parseMessage, type RedisClient } from "./redis-clients.ts";
 import type { SignalChannel, SignalListener } from "./signals.ts";
 
@@ -20,7 +21,13 @@ interface Envelope {
 }
 
 function isEnvelope(value: unknown): value is Envelope {
-  return typeof value === "object" && value !== null && "id" in value && typeof value.id === "string" && "message" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "id" in value &&
+    typeof value.id === "string" &&
+    "message" in value
+  );
 }
 
 export class RedisSignalChannel implements SignalChannel {
@@ -38,7 +45,13 @@ export class RedisSignalChannel implements SignalChannel {
     this.#channel = options.channel;
     this.#echoTimeoutMs = options.echoTimeoutMs ?? 1_000;
     this.#onError = options.onError ?? (() => undefined);
-    const clients = connectChannel(options.url, "gauntlet-signals", options.channel, (text) => this.#receive(text), this.#onError);
+    const clients = connectChannel(
+      options.url,
+      "gauntlet-signals",
+      options.channel,
+      (text) => this.#receive(text),
+      this.#onError,
+    );
     this.#publisher = clients.publisher;
     this.#subscriber = clients.subscriber;
     this.#ready = clients.ready;
@@ -52,7 +65,8 @@ export class RedisSignalChannel implements SignalChannel {
   #receive(text: string): void {
     const parsed = parseMessage(text, "a signal", this.#onError);
     if (parsed === undefined) return;
-    if (!isEnvelope(parsed)) return this.#onError(new Error("a signal on Redis has no id and message"));
+    if (!isEnvelope(parsed))
+      return this.#onError(new Error("a signal on Redis has no id and message"));
     for (const listener of this.#listeners) listener(parsed.message);
     this.#echoes.get(parsed.id)?.();
   }
@@ -64,12 +78,19 @@ export class RedisSignalChannel implements SignalChannel {
     const echoed = new Promise<void>((resolve) => {
       this.#echoes.set(id, resolve);
       timer = setTimeout(() => {
-        this.#onError(new Error(`a signal did not come back from Redis within ${this.#echoTimeoutMs} ms`));
+        this.#onError(
+          new Error(`a signal did not come back from Redis within ${this.#echoTimeoutMs} ms`),
+        );
         resolve();
       }, this.#echoTimeoutMs);
     });
     try {
-      await Promise.race([this.#ready.then(() => this.#publisher.publish(this.#channel, JSON.stringify({ id, message }))), echoed]);
+      await Promise.race([
+        this.#ready.then(() =>
+          this.#publisher.publish(this.#channel, JSON.stringify({ id, message })),
+        ),
+        echoed,
+      ]);
       await echoed;
     } catch (error) {
       this.#onError(error instanceof Error ? error : new Error(String(error)));

@@ -1,8 +1,14 @@
 // What a live subscriber may subscribe to and receive. The events layer delivers; the rules
 // come from the features that own the topics (league play today), given by the composition root.
 import type { Kysely } from "kysely";
+
 import type { Identity } from "../auth/identity.ts";
-import type { CompetitionEventsTable, Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import type {
+  CompetitionEventsTable,
+  Database,
+  DivisionsTable,
+  LeaguesTable,
+} from "../store/schema.ts";
 
 /** A topic a subscriber holds; `name` is what it subscribed with. */
 export interface LiveTopic {
@@ -27,7 +33,13 @@ export interface TopicRules<T extends LiveTopic = LiveTopic> {
   /** The first of the subscriber's topics that the event belongs to, or null. */
   topicOf(identity: Identity, topics: Iterable<T>, row: CompetitionEventsTable): string | null;
   /** The logged events of these topics after a seq, oldest first (a resuming subscriber's replay). */
-  backlog(db: Kysely<Database>, identity: Identity, topics: readonly T[], after: number, limit: number): Promise<CompetitionEventsTable[]>;
+  backlog(
+    db: Kysely<Database>,
+    identity: Identity,
+    topics: readonly T[],
+    after: number,
+    limit: number,
+  ): Promise<CompetitionEventsTable[]>;
 }
 
 /** A topic of combined rules: the name, and which rules parsed it. */
@@ -59,9 +71,17 @@ function part<T extends LiveTopic>(index: number, rules: TopicRules<T>) {
       const [inner] = own([topic]);
       return inner ? rules.refuse(db, identity, inner) : `${topic.name} is not a topic`;
     },
-    mayReceive: (identity: Identity, row: CompetitionEventsTable, scope: EventScope) => rules.mayReceive(identity, row, scope),
-    topicOf: (identity: Identity, topics: Iterable<CombinedTopic>, row: CompetitionEventsTable) => rules.topicOf(identity, own(topics), row),
-    backlog: (db: Kysely<Database>, identity: Identity, topics: readonly CombinedTopic[], after: number, limit: number) => {
+    mayReceive: (identity: Identity, row: CompetitionEventsTable, scope: EventScope) =>
+      rules.mayReceive(identity, row, scope),
+    topicOf: (identity: Identity, topics: Iterable<CombinedTopic>, row: CompetitionEventsTable) =>
+      rules.topicOf(identity, own(topics), row),
+    backlog: (
+      db: Kysely<Database>,
+      identity: Identity,
+      topics: readonly CombinedTopic[],
+      after: number,
+      limit: number,
+    ) => {
       const mine = own(topics);
       return mine.length ? rules.backlog(db, identity, mine, after, limit) : Promise.resolve([]);
     },
@@ -72,7 +92,10 @@ function part<T extends LiveTopic>(index: number, rules: TopicRules<T>) {
  * The topics of several features as one set of rules: a name belongs to the first rules that
  * parse it; an event is received only when every feature's rules allow it.
  */
-export function combineTopicRules<A extends LiveTopic, B extends LiveTopic>(a: TopicRules<A>, b: TopicRules<B>): TopicRules<LiveTopic> {
+export function combineTopicRules<A extends LiveTopic, B extends LiveTopic>(
+  a: TopicRules<A>,
+  b: TopicRules<B>,
+): TopicRules<LiveTopic> {
   return combineParts([part(0, a), part(1, b)]);
 }
 
@@ -84,16 +107,23 @@ function combineParts(parts: Part[]): TopicRules<LiveTopic> {
     patterns: [...new Set(parts.flatMap((p) => p.patterns))],
     refuse: (db, identity, topic) => {
       const p = parts[(topic as CombinedTopic).rulesIndex];
-      return p ? p.refuse(db, identity, topic as CombinedTopic) : Promise.resolve(`${topic.name} is not a topic`);
+      return p
+        ? p.refuse(db, identity, topic as CombinedTopic)
+        : Promise.resolve(`${topic.name} is not a topic`);
     },
     mayReceive: (identity, row, scope) => parts.every((p) => p.mayReceive(identity, row, scope)),
     topicOf: (identity, topics, row) => {
       // Read once: each part looks through the whole list (the caller may pass an iterator).
       const list = [...topics] as CombinedTopic[];
-      return parts.reduce<string | null>((found, p) => found ?? p.topicOf(identity, list, row), null);
+      return parts.reduce<string | null>(
+        (found, p) => found ?? p.topicOf(identity, list, row),
+        null,
+      );
     },
     backlog: async (db, identity, topics, after, limit) => {
-      const lists = await Promise.all(parts.map((p) => p.backlog(db, identity, topics as readonly CombinedTopic[], after, limit)));
+      const lists = await Promise.all(
+        parts.map((p) => p.backlog(db, identity, topics as readonly CombinedTopic[], after, limit)),
+      );
       const seen = new Set<string>();
       return lists
         .flat()

@@ -5,11 +5,12 @@ import fastifyWebsocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData } from "ws";
+
 import { identityOf } from "../auth/request-identity.ts";
-import type { TopicRules } from "./topic-rules.ts";
 import type { Database } from "../store/schema.ts";
 import type { EventHub } from "./hub.ts";
 import { LiveConnection } from "./live-connection.ts";
+import type { TopicRules } from "./topic-rules.ts";
 
 export const EVENTS_OPERATION_ID = "subscribeEvents";
 const PING_MS = 30_000;
@@ -23,7 +24,10 @@ function text(data: RawData): string {
 }
 
 /** Call before the contract's routes are registered. */
-export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules }): Promise<void> {
+export async function installLiveEvents(
+  app: FastifyInstance,
+  deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules },
+): Promise<void> {
   app.addHook("onRoute", (route) => {
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
@@ -49,7 +53,9 @@ export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely
         }
         connection.receive(text(data)).catch((error: unknown) => {
           request.log.error({ err: error }, "live events: a subscriber's message failed");
-          socket.send(JSON.stringify({ type: "error", message: "the server failed to handle that message" }));
+          socket.send(
+            JSON.stringify({ type: "error", message: "the server failed to handle that message" }),
+          );
         });
       });
       socket.on("close", () => {
@@ -62,7 +68,8 @@ export async function installLiveEvents(app: FastifyInstance, deps: { db: Kysely
     options: { maxPayload: MAX_MESSAGE_BYTES },
     // The plugin's own shutdown closes sockets with no code (1005); say why instead.
     preClose(done) {
-      for (const client of app.websocketServer.clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
+      for (const client of app.websocketServer.clients)
+        client.close(CLOSE_GOING_AWAY, "server shutting down");
       app.websocketServer.close(() => undefined);
       done();
     },

@@ -2,8 +2,10 @@
 // users: the general forum and a coworld's forum exist, posting is idempotent by key, votes
 // are one per user and changeable, pages come in hot/new/top order with cursors, markdown is
 // rendered without script injection, and one user cannot change another's post.
-import type { Comment, Forum, Post, PostDetail, PostPage } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Comment, Forum, Post, PostDetail, PostPage } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, type TestLeague } from "../../testing/test-league.ts";
@@ -27,7 +29,11 @@ afterAll(async () => {
 const as = (user?: { token: string }) => client(t.url, user?.token);
 
 async function post(user: { token: string }, body: Record<string, unknown>): Promise<Post> {
-  const res = await as(user).post<Post>("/v2/posts", { forum: "general", content_format: "markdown", ...body });
+  const res = await as(user).post<Post>("/v2/posts", {
+    forum: "general",
+    content_format: "markdown",
+    ...body,
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -37,14 +43,24 @@ describe("forums", () => {
     const res = await as().get<Forum[]>("/v2/forums");
     expect(res.status).toBe(200);
     expect(res.body[0]).toMatchObject({ slug: "general", kind: "general", coworld_name: null });
-    const coworld = (await as(tl.commissioner).get<{ name: string }>(`/v2/coworlds/${tl.coworldId}`)).body;
-    expect(res.body.find((f) => f.coworld_name === coworld.name)).toMatchObject({ kind: "coworld", slug: coworld.name, name: coworld.name });
+    const coworld = (
+      await as(tl.commissioner).get<{ name: string }>(`/v2/coworlds/${tl.coworldId}`)
+    ).body;
+    expect(res.body.find((f) => f.coworld_name === coworld.name)).toMatchObject({
+      kind: "coworld",
+      slug: coworld.name,
+      name: coworld.name,
+    });
   });
 
   it("is 404 for an unknown forum and 422 for a slug off the pattern", async () => {
     expect((await as().get("/v2/forums/no-such-forum/posts")).status).toBe(404);
     expect((await as().get("/v2/forums/Not%20A%20Slug/posts")).status).toBe(422);
-    const res = await as(ada).post<{ detail: { loc: unknown[] }[] }>("/v2/posts", { forum: "no-such-forum", title: "x", body: "y" });
+    const res = await as(ada).post<{ detail: { loc: unknown[] }[] }>("/v2/posts", {
+      forum: "no-such-forum",
+      title: "x",
+      body: "y",
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0]?.loc).toEqual(["body", "forum"]);
   });
@@ -59,24 +75,38 @@ describe("posts", () => {
     // Another user's key space is their own.
     const bobs = await post(bob, body);
     expect(bobs.id).not.toBe(first.id);
-    const reused = await as(ada).post<{ detail: { type: string } }>("/v2/posts", { forum: "general", ...body, title: "Something else" });
+    const reused = await as(ada).post<{ detail: { type: string } }>("/v2/posts", {
+      forum: "general",
+      ...body,
+      title: "Something else",
+    });
     expect(reused.status).toBe(409);
     expect(reused.body.detail.type).toBe("idempotency_key_reused");
     const page = await as().get<PostPage>("/v2/forums/general/posts?sort=new&limit=100");
     expect(page.body.entries.filter((p) => p.title === "Opening moves")).toHaveLength(2);
-    expect(first).toMatchObject({ forum: "general", author: { user_id: ada.id, player_id: null }, score: 0, comment_count: 0, my_vote: 0, edited: false });
+    expect(first).toMatchObject({
+      forum: "general",
+      author: { user_id: ada.id, player_id: null },
+      score: 0,
+      comment_count: 0,
+      my_vote: 0,
+      edited: false,
+    });
     expect(first.body_html).toContain("<strong>north</strong>");
   });
 
   it("creates one post for concurrent repeats of an idempotency_key", async () => {
     const body = { forum: "general", title: "Raced", body: "once", idempotency_key: "race-1" };
-    const results = await Promise.all([1, 2, 3, 4].map(() => as(bob).post<Post>("/v2/posts", body)));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => as(bob).post<Post>("/v2/posts", body)),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
   });
 
   it("renders markdown without script injection and serves the source as .md", async () => {
-    const source = 'Hello <script>alert("x")</script>\n\n[click](javascript:alert(1)) and <img src=x onerror=alert(1)> and [ok](https://example.org)';
+    const source =
+      'Hello <script>alert("x")</script>\n\n[click](javascript:alert(1)) and <img src=x onerror=alert(1)> and [ok](https://example.org)';
     const created = await post(ada, { title: "Unsafe?", body: source });
     expect(created.body_html).not.toContain("<script");
     expect(created.body_html).toContain("&lt;script&gt;");
@@ -89,12 +119,16 @@ describe("posts", () => {
     expect(md.status).toBe(200);
     expect(md.headers.get("content-type")).toMatch(/^text\/markdown/);
     expect(md.text).toBe(`# Unsafe?\n\n${source}\n`);
-    expect((await as().get("/v2/posts/post_00000000-0000-4000-8000-000000000000.md")).status).toBe(404);
+    expect((await as().get("/v2/posts/post_00000000-0000-4000-8000-000000000000.md")).status).toBe(
+      404,
+    );
   });
 
   it("lets only the author or an admin edit or delete a post (403 to others)", async () => {
     const mine = await post(ada, { title: "Mine", body: "first draft" });
-    const denied = await as(bob).patch<{ detail: { type: string } }>(`/v2/posts/${mine.id}`, { body: "defaced" });
+    const denied = await as(bob).patch<{ detail: { type: string } }>(`/v2/posts/${mine.id}`, {
+      body: "defaced",
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.detail.type).toBe("forbidden");
     expect((await as(bob).delete(`/v2/posts/${mine.id}`)).status).toBe(403);
@@ -105,7 +139,9 @@ describe("posts", () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ body: "second draft", title: "Mine", edited: true });
     expect((await as(ada).patch(`/v2/posts/${mine.id}`, {})).status).toBe(422);
-    const moderated = await client(t.url, t.adminToken).patch<Post>(`/v2/posts/${mine.id}`, { title: "Mine (moderated)" });
+    const moderated = await client(t.url, t.adminToken).patch<Post>(`/v2/posts/${mine.id}`, {
+      title: "Mine (moderated)",
+    });
     expect(moderated.status).toBe(200);
 
     const gone = await as(ada).delete<{ id: string; deleted: boolean }>(`/v2/posts/${mine.id}`);
@@ -123,34 +159,72 @@ describe("posts", () => {
     expect(up.body).toMatchObject({ score: 1, my_vote: 1 });
     expect((await as(bob).put<Post>(`/v2/posts/${p.id}/vote`, { value: 1 })).body.score).toBe(1);
     expect((await as(ada).put<Post>(`/v2/posts/${p.id}/vote`, { value: 1 })).body.score).toBe(2);
-    expect((await as(bob).put<Post>(`/v2/posts/${p.id}/vote`, { value: -1 })).body).toMatchObject({ score: 0, my_vote: -1 });
-    expect((await as(bob).put<Post>(`/v2/posts/${p.id}/vote`, { value: 0 })).body).toMatchObject({ score: 1, my_vote: 0 });
-    for (const value of [2, -2, 0.5, "1", null]) expect((await as(bob).put(`/v2/posts/${p.id}/vote`, { value })).status).toBe(422);
+    expect((await as(bob).put<Post>(`/v2/posts/${p.id}/vote`, { value: -1 })).body).toMatchObject({
+      score: 0,
+      my_vote: -1,
+    });
+    expect((await as(bob).put<Post>(`/v2/posts/${p.id}/vote`, { value: 0 })).body).toMatchObject({
+      score: 1,
+      my_vote: 0,
+    });
+    for (const value of [2, -2, 0.5, "1", null])
+      expect((await as(bob).put(`/v2/posts/${p.id}/vote`, { value })).status).toBe(422);
     expect((await as(bob).put(`/v2/posts/${p.id}/vote`, {})).status).toBe(422);
     expect((await as().put(`/v2/posts/${p.id}/vote`, { value: 1 })).status).toBe(401);
-    expect((await as(bob).put("/v2/posts/post_00000000-0000-4000-8000-000000000000/vote", { value: 1 })).status).toBe(404);
-    expect((await as(ada).get<PostDetail>(`/v2/posts/${p.id}`)).body).toMatchObject({ score: 1, my_vote: 1 });
+    expect(
+      (await as(bob).put("/v2/posts/post_00000000-0000-4000-8000-000000000000/vote", { value: 1 }))
+        .status,
+    ).toBe(404);
+    expect((await as(ada).get<PostDetail>(`/v2/posts/${p.id}`)).body).toMatchObject({
+      score: 1,
+      my_vote: 1,
+    });
     expect((await as().get<PostDetail>(`/v2/posts/${p.id}`)).body.my_vote).toBe(0);
   });
 
   it("takes comments and replies, votes on them, and lets only their author change them", async () => {
     const p = await post(ada, { title: "Discuss", body: "thoughts?" });
-    const c1 = await as(bob).post<Comment>(`/v2/posts/${p.id}/comments`, { body: "I'd go *east*. <script>x</script>" });
+    const c1 = await as(bob).post<Comment>(`/v2/posts/${p.id}/comments`, {
+      body: "I'd go *east*. <script>x</script>",
+    });
     expect(c1.status, c1.text).toBe(201);
     expect(c1.body.body_html).toContain("<em>east</em>");
     expect(c1.body.body_html).not.toContain("<script");
-    const reply = await as(ada).post<Comment>(`/v2/posts/${p.id}/comments`, { body: "why?", parent_comment_id: c1.body.id });
+    const reply = await as(ada).post<Comment>(`/v2/posts/${p.id}/comments`, {
+      body: "why?",
+      parent_comment_id: c1.body.id,
+    });
     expect(reply.status).toBe(201);
     expect(reply.body.parent_comment_id).toBe(c1.body.id);
-    expect((await as(ada).post(`/v2/posts/${p.id}/comments`, { body: "x", parent_comment_id: "cmt_00000000-0000-4000-8000-000000000000" })).status).toBe(422);
+    expect(
+      (
+        await as(ada).post(`/v2/posts/${p.id}/comments`, {
+          body: "x",
+          parent_comment_id: "cmt_00000000-0000-4000-8000-000000000000",
+        })
+      ).status,
+    ).toBe(422);
 
-    const voted = await as(ada).put<Comment>(`/v2/posts/${p.id}/comments/${c1.body.id}/vote`, { value: -1 });
+    const voted = await as(ada).put<Comment>(`/v2/posts/${p.id}/comments/${c1.body.id}/vote`, {
+      value: -1,
+    });
     expect(voted.body).toMatchObject({ score: -1, my_vote: -1 });
-    expect((await as(ada).put(`/v2/posts/${p.id}/comments/${c1.body.id}/vote`, { value: 5 })).status).toBe(422);
+    expect(
+      (await as(ada).put(`/v2/posts/${p.id}/comments/${c1.body.id}/vote`, { value: 5 })).status,
+    ).toBe(422);
 
-    expect((await as(ada).patch(`/v2/posts/${p.id}/comments/${c1.body.id}`, { body: "not yours" })).status).toBe(403);
+    expect(
+      (await as(ada).patch(`/v2/posts/${p.id}/comments/${c1.body.id}`, { body: "not yours" }))
+        .status,
+    ).toBe(403);
     expect((await as(ada).delete(`/v2/posts/${p.id}/comments/${c1.body.id}`)).status).toBe(403);
-    expect((await as(bob).patch<Comment>(`/v2/posts/${p.id}/comments/${c1.body.id}`, { body: "east, then north" })).body.body).toBe("east, then north");
+    expect(
+      (
+        await as(bob).patch<Comment>(`/v2/posts/${p.id}/comments/${c1.body.id}`, {
+          body: "east, then north",
+        })
+      ).body.body,
+    ).toBe("east, then north");
 
     const detail = (await as(ada).get<PostDetail>(`/v2/posts/${p.id}`)).body;
     expect(detail.comment_count).toBe(2);
@@ -163,9 +237,13 @@ describe("posts", () => {
   });
 
   it("pages a forum in new, top and hot order with cursors, and searches it", async () => {
-    const slug = (await as().get<Forum[]>("/v2/forums")).body.find((f) => f.kind === "coworld")?.slug ?? "";
+    const slug =
+      (await as().get<Forum[]>("/v2/forums")).body.find((f) => f.kind === "coworld")?.slug ?? "";
     const made: Post[] = [];
-    for (const n of [1, 2, 3, 4, 5]) made.push(await post(ada, { forum: slug, title: `Tactic ${n}`, body: `Note 100%_sure number ${n}` }));
+    for (const n of [1, 2, 3, 4, 5])
+      made.push(
+        await post(ada, { forum: slug, title: `Tactic ${n}`, body: `Note 100%_sure number ${n}` }),
+      );
     const [p1, p2, p3, p4, p5] = made.map((p) => p.id);
     await as(ada).put(`/v2/posts/${p2}/vote`, { value: 1 });
     await as(bob).put(`/v2/posts/${p2}/vote`, { value: 1 });
@@ -176,7 +254,9 @@ describe("posts", () => {
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: PostPage; text: string } = await as().get<PostPage>(`/v2/forums/${slug}/posts?sort=${sort}&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+        const res: { status: number; body: PostPage; text: string } = await as().get<PostPage>(
+          `/v2/forums/${slug}/posts?sort=${sort}&limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+        );
         expect(res.status, res.text).toBe(200);
         expect(res.body.entries.length).toBeLessThanOrEqual(2);
         ids.push(...res.body.entries.map((p) => p.id));
@@ -196,18 +276,34 @@ describe("posts", () => {
     expect((await as().get(`/v2/forums/${slug}/posts?sort=sideways`)).status).toBe(422);
     expect((await as().get(`/v2/forums/${slug}/posts?limit=0`)).status).toBe(422);
 
-    const found = await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("TACTIC 3")}`);
+    const found = await as().get<PostPage>(
+      `/v2/forums/${slug}/search?q=${encodeURIComponent("TACTIC 3")}`,
+    );
     expect(found.status).toBe(200);
     expect(found.body.entries.map((p) => p.id)).toEqual([p3]);
     // `%` and `_` are searched for literally.
-    expect((await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("100%_sure")}`)).body.entries).toHaveLength(5);
-    expect((await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("0%s")}`)).body.entries).toHaveLength(0);
+    expect(
+      (await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("100%_sure")}`))
+        .body.entries,
+    ).toHaveLength(5);
+    expect(
+      (await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("0%s")}`)).body
+        .entries,
+    ).toHaveLength(0);
     expect((await as().get(`/v2/forums/${slug}/search`)).status).toBe(422);
     expect((await as().get("/v2/forums/nowhere/search?q=x")).status).toBe(404);
   });
 
   it("refuses posts from a runner's machine token", async () => {
     const machine = await t.machineToken("forum-runner");
-    expect((await client(t.url, machine).post("/v2/posts", { forum: "general", title: "beep", body: "boop" })).status).toBe(403);
+    expect(
+      (
+        await client(t.url, machine).post("/v2/posts", {
+          forum: "general",
+          title: "beep",
+          body: "boop",
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -1,6 +1,8 @@
 // The forums: the general one first, then one per coworld name.
-import type { Forum } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { Forum } from "@gauntlet/core";
+
 import { notFound } from "../shared/errors.ts";
 import type { Database, ForumsTable } from "../store/schema.ts";
 
@@ -8,7 +10,13 @@ export async function listForums(db: Kysely<Database>): Promise<Forum[]> {
   const rows = await db
     .selectFrom("forums")
     .selectAll("forums")
-    .select((eb) => eb.selectFrom("posts").select((e) => e.fn.countAll<number | string>().as("n")).whereRef("posts.forum_id", "=", "forums.id").as("post_count"))
+    .select((eb) =>
+      eb
+        .selectFrom("posts")
+        .select((e) => e.fn.countAll<number | string>().as("n"))
+        .whereRef("posts.forum_id", "=", "forums.id")
+        .as("post_count"),
+    )
     .orderBy((eb) => eb.case().when("kind", "=", "general").then(0).else(1).end())
     .orderBy("slug")
     .execute();

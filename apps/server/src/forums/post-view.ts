@@ -1,13 +1,24 @@
 // Rows of posts and comments as the contract shows them, with the caller's own votes.
-import type { Comment, Post, VoteValue } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { Comment, Post, VoteValue } from "@gauntlet/core";
+
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import { renderContent, renderMarkdown } from "../http/markdown.ts";
 import type { Database, PostCommentsTable, PostsTable } from "../store/schema.ts";
 
-export async function myVotes(db: Kysely<Database>, identity: Identity, targetIds: readonly string[]): Promise<Map<string, VoteValue>> {
+export async function myVotes(
+  db: Kysely<Database>,
+  identity: Identity,
+  targetIds: readonly string[],
+): Promise<Map<string, VoteValue>> {
   if (!isAuthenticated(identity) || targetIds.length === 0) return new Map();
-  const rows = await db.selectFrom("forum_votes").select(["target_id", "value"]).where("user_id", "=", identity.userId).where("target_id", "in", targetIds).execute();
+  const rows = await db
+    .selectFrom("forum_votes")
+    .select(["target_id", "value"])
+    .where("user_id", "=", identity.userId)
+    .where("target_id", "in", targetIds)
+    .execute();
   return new Map(rows.map((r) => [r.target_id, asVote(r.value)]));
 }
 
@@ -49,7 +60,15 @@ export function toComment(row: PostCommentsTable, myVote: VoteValue): Comment {
 }
 
 /** Posts joined with their forum's slug, ready for `toPost`. */
-export async function viewPosts(db: Kysely<Database>, identity: Identity, rows: readonly (PostsTable & { forum_slug: string })[]): Promise<Post[]> {
-  const votes = await myVotes(db, identity, rows.map((r) => r.id));
+export async function viewPosts(
+  db: Kysely<Database>,
+  identity: Identity,
+  rows: readonly (PostsTable & { forum_slug: string })[],
+): Promise<Post[]> {
+  const votes = await myVotes(
+    db,
+    identity,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toPost(r, r.forum_slug, votes.get(r.id) ?? 0));
 }

@@ -1,8 +1,18 @@
 // Posts: written in a forum, read in pages (hot, new, top) or found by search; changed or
 // deleted only by their author or an admin. An `idempotency_key` makes a repeated create
 // return the post created first.
-import { newId, type CreatePost, type Post, type PostDetail, type PostPage, type PostSort, type UpdatePost } from "@gauntlet/core";
-import { type Kysely, sql } from "kysely";
+import { sql, type Kysely } from "kysely";
+
+import {
+  newId,
+  type CreatePost,
+  type Post,
+  type PostDetail,
+  type PostPage,
+  type PostSort,
+  type UpdatePost,
+} from "@gauntlet/core";
+
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, invalidInput, notFound } from "../shared/errors.ts";
@@ -16,7 +26,11 @@ import { hotRank } from "./ranking.ts";
 type PostRow = PostsTable & { forum_slug: string };
 
 function postsWithForum(db: Kysely<Database>) {
-  return db.selectFrom("posts").innerJoin("forums", "forums.id", "posts.forum_id").selectAll("posts").select("forums.slug as forum_slug");
+  return db
+    .selectFrom("posts")
+    .innerJoin("forums", "forums.id", "posts.forum_id")
+    .selectAll("posts")
+    .select("forums.slug as forum_slug");
 }
 
 export async function postRow(db: Kysely<Database>, postId: string): Promise<PostRow> {
@@ -25,26 +39,50 @@ export async function postRow(db: Kysely<Database>, postId: string): Promise<Pos
   return row;
 }
 
-export async function viewPost(db: Kysely<Database>, identity: Identity, postId: string): Promise<Post> {
+export async function viewPost(
+  db: Kysely<Database>,
+  identity: Identity,
+  postId: string,
+): Promise<Post> {
   const [post] = await viewPosts(db, identity, [await postRow(db, postId)]);
   if (!post) throw notFound("Post", postId);
   return post;
 }
 
 function sameContent(row: PostsTable, forumId: string, body: CreatePost): boolean {
-  return row.forum_id === forumId && row.title === body.title && row.body === body.body && row.content_format === body.content_format;
+  return (
+    row.forum_id === forumId &&
+    row.title === body.title &&
+    row.body === body.body &&
+    row.content_format === body.content_format
+  );
 }
 
-export async function createPost(db: Kysely<Database>, identity: AuthenticatedIdentity, body: CreatePost): Promise<Post> {
+export async function createPost(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  body: CreatePost,
+): Promise<Post> {
   requireWriter(identity, "Posts");
   const forum = await forumBySlug(db, body.forum).catch(() => {
-    throw invalidInput(["body", "forum"], `no forum has the slug ${body.forum}`, "value_error", body.forum);
+    throw invalidInput(
+      ["body", "forum"],
+      `no forum has the slug ${body.forum}`,
+      "value_error",
+      body.forum,
+    );
   });
   const key = body.idempotency_key ?? null;
   const findRepeat = async () => {
     if (key === null) return undefined;
-    const row = await db.selectFrom("posts").selectAll().where("author_user_id", "=", identity.userId).where("idempotency_key", "=", key).executeTakeFirst();
-    if (row && !sameContent(row, forum.id, body)) throw conflict("This idempotency_key was used for another post.", "idempotency_key_reused");
+    const row = await db
+      .selectFrom("posts")
+      .selectAll()
+      .where("author_user_id", "=", identity.userId)
+      .where("idempotency_key", "=", key)
+      .executeTakeFirst();
+    if (row && !sameContent(row, forum.id, body))
+      throw conflict("This idempotency_key was used for another post.", "idempotency_key_reused");
     return row;
   };
   const repeat = await findRepeat();
@@ -66,19 +104,41 @@ export async function createPost(db: Kysely<Database>, identity: AuthenticatedId
     edited_at: null,
   };
   // Two concurrent repeats: the unique (author, key) index lets one insert; the other reads it.
-  const inserted = await db.insertInto("posts").values(row).onConflict((oc) => oc.columns(["author_user_id", "idempotency_key"]).doNothing()).executeTakeFirst();
+  const inserted = await db
+    .insertInto("posts")
+    .values(row)
+    .onConflict((oc) => oc.columns(["author_user_id", "idempotency_key"]).doNothing())
+    .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
     const winner = await findRepeat();
-    if (!winner) throw conflict("A post with this idempotency_key is being written; retry.", "idempotency_key_in_progress");
+    if (!winner)
+      throw conflict(
+        "A post with this idempotency_key is being written; retry.",
+        "idempotency_key_in_progress",
+      );
     return viewPost(db, identity, winner.id);
   }
   return toPost(row, forum.slug, 0);
 }
 
-export async function getPost(db: Kysely<Database>, identity: Identity, postId: string): Promise<PostDetail> {
+export async function getPost(
+  db: Kysely<Database>,
+  identity: Identity,
+  postId: string,
+): Promise<PostDetail> {
   const post = await viewPost(db, identity, postId);
-  const rows = await db.selectFrom("post_comments").selectAll().where("post_id", "=", postId).orderBy("created_at").orderBy("id").execute();
-  const votes = await myVotes(db, identity, rows.map((r) => r.id));
+  const rows = await db
+    .selectFrom("post_comments")
+    .selectAll()
+    .where("post_id", "=", postId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  const votes = await myVotes(
+    db,
+    identity,
+    rows.map((r) => r.id),
+  );
   return { ...post, comments: rows.map((r) => toComment(r, votes.get(r.id) ?? 0)) };
 }
 
@@ -101,35 +161,72 @@ function decodeCursor(cursor: string, sort: PostSort): [CursorKey, string] {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === "string") {
       const [key, id] = parsed as [unknown, string];
-      if (sort === "new" ? typeof key === "string" : typeof key === "number") return [key as CursorKey, id];
+      if (sort === "new" ? typeof key === "string" : typeof key === "number")
+        return [key as CursorKey, id];
     }
   } catch {
     // falls through to the 422 below
   }
-  throw invalidInput(["query", "cursor"], "not a next_cursor of this listing (with this sort)", "value_error", cursor);
+  throw invalidInput(
+    ["query", "cursor"],
+    "not a next_cursor of this listing (with this sort)",
+    "value_error",
+    cursor,
+  );
 }
 
-export async function listForumPosts(db: Kysely<Database>, identity: Identity, slug: string, query: { sort: PostSort; limit: number; cursor?: string | undefined }): Promise<PostPage> {
+export async function listForumPosts(
+  db: Kysely<Database>,
+  identity: Identity,
+  slug: string,
+  query: { sort: PostSort; limit: number; cursor?: string | undefined },
+): Promise<PostPage> {
   const forum = await forumBySlug(db, slug);
   const column = sql.ref<CursorKey>(SORT_COLUMN[query.sort]);
   let q = postsWithForum(db).where("posts.forum_id", "=", forum.id);
   if (query.cursor !== undefined) {
     const [key, id] = decodeCursor(query.cursor, query.sort);
-    q = q.where((eb) => eb.or([eb(column, "<", key), eb.and([eb(column, "=", key), eb("posts.id", "<", id)])]));
+    q = q.where((eb) =>
+      eb.or([eb(column, "<", key), eb.and([eb(column, "=", key), eb("posts.id", "<", id)])]),
+    );
   }
-  const rows = await q.orderBy(column, "desc").orderBy("posts.id", "desc").limit(query.limit + 1).execute();
+  const rows = await q
+    .orderBy(column, "desc")
+    .orderBy("posts.id", "desc")
+    .limit(query.limit + 1)
+    .execute();
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const next = rows.length > query.limit && last ? encodeCursor(query.sort === "new" ? last.created_at : query.sort === "top" ? Number(last.score) : Number(last.hot_rank), last.id) : null;
+  const next =
+    rows.length > query.limit && last
+      ? encodeCursor(
+          query.sort === "new"
+            ? last.created_at
+            : query.sort === "top"
+              ? Number(last.score)
+              : Number(last.hot_rank),
+          last.id,
+        )
+      : null;
   return { entries: await viewPosts(db, identity, page), next_cursor: next };
 }
 
-export async function searchForumPosts(db: Kysely<Database>, identity: Identity, slug: string, query: { q: string; limit: number }): Promise<PostPage> {
+export async function searchForumPosts(
+  db: Kysely<Database>,
+  identity: Identity,
+  slug: string,
+  query: { q: string; limit: number },
+): Promise<PostPage> {
   const forum = await forumBySlug(db, slug);
   const pattern = containsPattern(query.q);
   const rows = await postsWithForum(db)
     .where("posts.forum_id", "=", forum.id)
-    .where((eb) => eb.or([sql<boolean>`lower(posts.title) like ${pattern} escape '\\'`, sql<boolean>`lower(posts.body) like ${pattern} escape '\\'`]))
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(posts.title) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(posts.body) like ${pattern} escape '\\'`,
+      ]),
+    )
     .orderBy("posts.created_at", "desc")
     .orderBy("posts.id", "desc")
     .limit(query.limit)
@@ -137,7 +234,12 @@ export async function searchForumPosts(db: Kysely<Database>, identity: Identity,
   return { entries: await viewPosts(db, identity, rows), next_cursor: null };
 }
 
-export async function updatePost(db: Kysely<Database>, identity: AuthenticatedIdentity, postId: string, body: UpdatePost): Promise<Post> {
+export async function updatePost(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  postId: string,
+  body: UpdatePost,
+): Promise<Post> {
   const row = await postRow(db, postId);
   requireAuthorOrAdmin(identity, row.author_user_id, "post");
   const now = nowIso();
@@ -155,11 +257,27 @@ export async function updatePost(db: Kysely<Database>, identity: AuthenticatedId
   return viewPost(db, identity, postId);
 }
 
-export async function deletePost(db: Kysely<Database>, identity: AuthenticatedIdentity, postId: string): Promise<{ id: string; deleted: true }> {
+export async function deletePost(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  postId: string,
+): Promise<{ id: string; deleted: true }> {
   const row = await postRow(db, postId);
   requireAuthorOrAdmin(identity, row.author_user_id, "post");
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("forum_votes").where((eb) => eb.or([eb("target_id", "=", postId), eb("target_id", "in", trx.selectFrom("post_comments").select("id").where("post_id", "=", postId))])).execute();
+    await trx
+      .deleteFrom("forum_votes")
+      .where((eb) =>
+        eb.or([
+          eb("target_id", "=", postId),
+          eb(
+            "target_id",
+            "in",
+            trx.selectFrom("post_comments").select("id").where("post_id", "=", postId),
+          ),
+        ]),
+      )
+      .execute();
     await trx.deleteFrom("post_comments").where("post_id", "=", postId).execute();
     await trx.deleteFrom("posts").where("id", "=", postId).execute();
   });

@@ -1,10 +1,12 @@
 // Games and mods. A game is created by hand (admins) or by a coworld upload.
-import { newId, type Game, type Mod } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import type { Database, GamesTable, ModsTable } from "../store/schema.ts";
+
+import { newId, type Game, type Mod } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
-import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { Database, GamesTable, ModsTable } from "../store/schema.ts";
 
 export function toGame(row: GamesTable): Game {
   return {
@@ -40,7 +42,11 @@ export interface NewGame {
 }
 
 export async function createGame(db: Kysely<Database>, input: NewGame): Promise<Game> {
-  const taken = await db.selectFrom("games").select("id").where("name", "=", input.name).executeTakeFirst();
+  const taken = await db
+    .selectFrom("games")
+    .select("id")
+    .where("name", "=", input.name)
+    .executeTakeFirst();
   if (taken) throw conflict(`a game named ${input.name} already exists (${taken.id})`);
   const row: GamesTable = {
     id: newId("game"),
@@ -57,11 +63,19 @@ export async function createGame(db: Kysely<Database>, input: NewGame): Promise<
 }
 
 export async function listGames(db: Kysely<Database>): Promise<Game[]> {
-  const rows = await db.selectFrom("games").selectAll().orderBy("created_at").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("games")
+    .selectAll()
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return rows.map(toGame);
 }
 
-export async function getGameRow(db: Kysely<Database>, id: string): Promise<GamesTable | undefined> {
+export async function getGameRow(
+  db: Kysely<Database>,
+  id: string,
+): Promise<GamesTable | undefined> {
   return db.selectFrom("games").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
@@ -74,13 +88,31 @@ export async function getGame(db: Kysely<Database>, id: string): Promise<Game> {
 export async function createMod(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
-  input: { game_id: string; name: string; description?: string | null | undefined; notes?: string | null | undefined },
+  input: {
+    game_id: string;
+    name: string;
+    description?: string | null | undefined;
+    notes?: string | null | undefined;
+  },
 ): Promise<Mod> {
   const game = await getGameRow(db, input.game_id);
-  if (!game) throw invalidInput(["body", "game_id"], `game ${input.game_id} does not exist`, "value_error", input.game_id);
-  if (game.owner_user_id !== identity.userId && !identity.isAdmin) throw forbidden("Only the game's owner or an admin adds mods to it.");
-  const taken = await db.selectFrom("mods").select("id").where("game_id", "=", game.id).where("name", "=", input.name).executeTakeFirst();
-  if (taken) throw conflict(`game ${game.name} already has a mod named ${input.name} (${taken.id})`);
+  if (!game)
+    throw invalidInput(
+      ["body", "game_id"],
+      `game ${input.game_id} does not exist`,
+      "value_error",
+      input.game_id,
+    );
+  if (game.owner_user_id !== identity.userId && !identity.isAdmin)
+    throw forbidden("Only the game's owner or an admin adds mods to it.");
+  const taken = await db
+    .selectFrom("mods")
+    .select("id")
+    .where("game_id", "=", game.id)
+    .where("name", "=", input.name)
+    .executeTakeFirst();
+  if (taken)
+    throw conflict(`game ${game.name} already has a mod named ${input.name} (${taken.id})`);
   const row: ModsTable = {
     id: newId("mod"),
     game_id: game.id,
@@ -95,15 +127,19 @@ export async function createMod(
 }
 
 export async function listMods(db: Kysely<Database>, gameId?: string): Promise<Mod[]> {
-  let q = db.selectFrom("mods").innerJoin("games", "games.id", "mods.game_id").selectAll("mods").select([
-    "games.name as g_name",
-    "games.owner_user_id as g_owner",
-    "games.coworld_name as g_coworld_name",
-    "games.coworld_id as g_coworld_id",
-    "games.description as g_description",
-    "games.notes as g_notes",
-    "games.created_at as g_created_at",
-  ]);
+  let q = db
+    .selectFrom("mods")
+    .innerJoin("games", "games.id", "mods.game_id")
+    .selectAll("mods")
+    .select([
+      "games.name as g_name",
+      "games.owner_user_id as g_owner",
+      "games.coworld_name as g_coworld_name",
+      "games.coworld_id as g_coworld_id",
+      "games.description as g_description",
+      "games.notes as g_notes",
+      "games.created_at as g_created_at",
+    ]);
   if (gameId) q = q.where("mods.game_id", "=", gameId);
   const rows = await q.orderBy("mods.created_at").execute();
   return rows.map((r) =>

@@ -1,8 +1,10 @@
 // The first two steps of ARCHITECTURE's request path after routing: bearer token → identity,
 // then the identity's shared budgets. Anonymous requests and failed authentication are never
 // budgeted (spec 8.1.6).
-import { BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
+
+import { BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
+
 import type { Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
@@ -15,7 +17,9 @@ declare module "fastify" {
   }
 }
 
-const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(BUDGET_HEADER_NAMES.map((name) => [name, name.toLowerCase()]));
+const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(
+  BUDGET_HEADER_NAMES.map((name) => [name, name.toLowerCase()]),
+);
 
 /** Names already in lower case spare fastify a new string per header (it lower-cases each). */
 function setBudgetHeaders(reply: FastifyReply, headers: Readonly<Record<string, string>>): void {
@@ -28,18 +32,24 @@ function bearerToken(header: string | undefined): string | null | undefined {
   return match?.[1] ?? null;
 }
 
-
 export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
 
 function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: AbsoluteUrl): unknown {
   if (body === null || typeof body !== "object" || !("detail" in body)) return body;
   const detail = body.detail;
-  if (detail === null || typeof detail !== "object" || !("documentation_url" in detail)) return body;
+  if (detail === null || typeof detail !== "object" || !("documentation_url" in detail))
+    return body;
   const url = detail.documentation_url;
-  return typeof url === "string" && url.startsWith("/") ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } } : body;
+  return typeof url === "string" && url.startsWith("/")
+    ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } }
+    : body;
 }
 
-export type RequestGate = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+export type RequestGate = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+) => void;
 
 /**
  * The gate of one operation, an `onRequest` hook of its route alone: operations without
@@ -48,7 +58,11 @@ export type RequestGate = (request: FastifyRequest, reply: FastifyReply, done: (
  * admit the request — pass within the call; the rest (a token to look up, Redis budgets, every
  * refusal) take the asynchronous gate, which replies itself when it refuses.
  */
-export function createRequestGate(auth: Authenticator, budgets: BudgetGate | undefined, absolute: AbsoluteUrl): (op: OperationDef) => RequestGate | undefined {
+export function createRequestGate(
+  auth: Authenticator,
+  budgets: BudgetGate | undefined,
+  absolute: AbsoluteUrl,
+): (op: OperationDef) => RequestGate | undefined {
   return (op) =>
     op.auth === "none"
       ? undefined
@@ -71,7 +85,10 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     const identity = token ? auth.cachedIdentity(token) : undefined;
     if (!identity) return false;
     if (budgets && !op.budgetExempt) {
-      const result = budgets.evaluateNow?.({ budgetKey: identity.budget.key, kind: identity.budget.kind }, op.complexity);
+      const result = budgets.evaluateNow?.(
+        { budgetKey: identity.budget.key, kind: identity.budget.kind },
+        op.complexity,
+      );
       if (!result || result.rejection) return false;
       setBudgetHeaders(reply, result.headers);
     }
@@ -79,13 +96,25 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     return true;
   }
 
-  async function gate(op: OperationDef, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function gate(
+    op: OperationDef,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
     if (op.credentialHeader) {
       // This operation's credential is its own header (a reporter key), never a bearer token.
       const key = request.headers[op.credentialHeader.toLowerCase()];
-      const identity = typeof key === "string" && key.length > 0 ? await auth.authenticateReporterKey(key) : null;
+      const identity =
+        typeof key === "string" && key.length > 0 ? await auth.authenticateReporterKey(key) : null;
       if (!identity) {
-        await reply.code(401).send(errorBody("unauthorized", `This operation needs a valid ${op.credentialHeader} header; the key given is missing, unknown or rotated.`));
+        await reply
+          .code(401)
+          .send(
+            errorBody(
+              "unauthorized",
+              `This operation needs a valid ${op.credentialHeader} header; the key given is missing, unknown or rotated.`,
+            ),
+          );
         return;
       }
       setIdentity(request, identity);
@@ -94,25 +123,40 @@ export function createRequestGate(auth: Authenticator, budgets: BudgetGate | und
     if (token !== undefined) {
       // A hot token is answered from the cache without waiting on a promise.
       const known = token === null ? null : auth.cachedIdentity(token);
-      const identity = known === undefined && token !== null ? await auth.authenticate(token) : (known ?? null);
+      const identity =
+        known === undefined && token !== null ? await auth.authenticate(token) : (known ?? null);
       if (identity) setIdentity(request, identity);
       else if (!op.invalidTokenIsAnonymous) {
         reply.header("www-authenticate", 'Bearer error="invalid_token"');
-        await reply.code(401).send(errorBody("unauthorized", "The bearer token is unknown, revoked or expired."));
+        await reply
+          .code(401)
+          .send(errorBody("unauthorized", "The bearer token is unknown, revoked or expired."));
         return;
       }
     }
     const identity = identityOf(request);
     if (op.auth === "required" && !isAuthenticated(identity)) {
       reply.header("www-authenticate", "Bearer");
-      await reply.code(401).send(errorBody("unauthorized", "This operation needs a bearer token (Authorization: Bearer <token>)."));
+      await reply
+        .code(401)
+        .send(
+          errorBody(
+            "unauthorized",
+            "This operation needs a bearer token (Authorization: Bearer <token>).",
+          ),
+        );
       return;
     }
     if (budgets && isAuthenticated(identity) && !op.budgetExempt) {
-      const result = await budgets.evaluate({ budgetKey: identity.budget.key, kind: identity.budget.kind }, op.complexity);
+      const result = await budgets.evaluate(
+        { budgetKey: identity.budget.key, kind: identity.budget.kind },
+        op.complexity,
+      );
       setBudgetHeaders(reply, result.headers);
       if (result.rejection) {
-        await reply.code(result.rejection.status).send(withAbsoluteDocs(result.rejection.body, request, absolute));
+        await reply
+          .code(result.rejection.status)
+          .send(withAbsoluteDocs(result.rejection.body, request, absolute));
         return;
       }
     }

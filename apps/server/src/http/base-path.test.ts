@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UNROUTABLE, createUrlRewriter, hostnameOf } from "./base-path.ts";
+
+import { createUrlRewriter, hostnameOf, UNROUTABLE } from "./base-path.ts";
 
 describe("base path rewriting (spec part 9)", () => {
   const rewrite = createUrlRewriter("/observatory", ["localhost", "api.example.org"]);
@@ -11,7 +12,9 @@ describe("base path rewriting (spec part 9)", () => {
 
   it("serves the root on an alt host and 404s the prefix there", () => {
     expect(rewrite("/v2/leagues", "127.0.0.1:8787")).toBe("/v2/leagues");
-    expect(rewrite("/observatory/whoami", "127.0.0.1:8787")).toBe(`${UNROUTABLE}/observatory/whoami`);
+    expect(rewrite("/observatory/whoami", "127.0.0.1:8787")).toBe(
+      `${UNROUTABLE}/observatory/whoami`,
+    );
   });
 
   it("does not serve the API without the prefix on a data host, but answers probes", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { boundedEcho, jsonDepth, MAX_ECHO_CHARS } from "./body-bounds.ts";
 
 describe("body bounds", () => {
@@ -14,7 +15,10 @@ describe("body bounds", () => {
     for (let i = 0; i < 5000; i++) deep = { a: deep };
     const echoed = boundedEcho(deep);
     expect(JSON.stringify(echoed)).toBe('{"a":{"a":{"a":{"a":"{…}"}}}}');
-    const huge = boundedEcho({ text: "x".repeat(1_000_000), list: Array.from({ length: 1000 }, (_, i) => i) });
+    const huge = boundedEcho({
+      text: "x".repeat(1_000_000),
+      list: Array.from({ length: 1000 }, (_, i) => i),
+    });
     expect(JSON.stringify(huge).length).toBeLessThanOrEqual(MAX_ECHO_CHARS + 20);
   });
 });

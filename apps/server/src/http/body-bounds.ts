@@ -40,7 +40,8 @@ export class JsonTooDeepError extends Error {
 
 function shrink(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "string" && value.length > MAX_ECHO_CHARS) return `${value.slice(0, MAX_ECHO_CHARS)}… (${value.length} characters)`;
+    if (typeof value === "string" && value.length > MAX_ECHO_CHARS)
+      return `${value.slice(0, MAX_ECHO_CHARS)}… (${value.length} characters)`;
     if (typeof value === "bigint") return String(value);
     return value;
   }
@@ -49,7 +50,9 @@ function shrink(value: unknown, depth: number): unknown {
     const head = value.slice(0, 20).map((v: unknown) => shrink(v, depth + 1));
     return value.length > 20 ? [...head, `… (${value.length} items)`] : head;
   }
-  const entries = Object.entries(value).slice(0, 20).map(([k, v]) => [k.slice(0, 100), shrink(v, depth + 1)] as const);
+  const entries = Object.entries(value)
+    .slice(0, 20)
+    .map(([k, v]) => [k.slice(0, 100), shrink(v, depth + 1)] as const);
   return Object.fromEntries(entries);
 }
 

@@ -12,8 +12,14 @@ export interface BudgetGateResult {
 }
 
 export interface BudgetGate {
-  evaluate(subject: { budgetKey: string; kind: "user" | "machine" }, complexity: number): Promise<BudgetGateResult>;
+  evaluate(
+    subject: { budgetKey: string; kind: "user" | "machine" },
+    complexity: number,
+  ): Promise<BudgetGateResult>;
   /** The same, answered within the call where the budgets are in this process; undefined when it must wait. */
-  evaluateNow?(subject: { budgetKey: string; kind: "user" | "machine" }, complexity: number): BudgetGateResult | undefined;
+  evaluateNow?(
+    subject: { budgetKey: string; kind: "user" | "machine" },
+    complexity: number,
+  ): BudgetGateResult | undefined;
   close(): Promise<void>;
 }

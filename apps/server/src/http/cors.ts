@@ -5,12 +5,17 @@
 // rebuilds its options and an origin callback on every request, which cost a cheap read about
 // 5% of its throughput in bench/hot-path. Requests without an Origin header (every CLI, SDK and
 // runner call) pay for one Vary header and nothing else.
-import { BUDGET_HEADER_NAMES } from "@gauntlet/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
+import { BUDGET_HEADER_NAMES } from "@gauntlet/core";
+
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-const EXPOSED = [...BUDGET_HEADER_NAMES, "retry-after", "x-request-id", "idempotent-replayed"].join(", ");
-const ALLOWED_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"].join(", ");
+const EXPOSED = [...BUDGET_HEADER_NAMES, "retry-after", "x-request-id", "idempotent-replayed"].join(
+  ", ",
+);
+const ALLOWED_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"].join(
+  ", ",
+);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"].join(", ");
 const PREFLIGHT_MAX_AGE = "600";
 
@@ -25,7 +30,9 @@ export function isAllowedOrigin(origin: string, approved: readonly string[]): bo
 }
 
 /** Adds the CORS grant (or only `Vary: Origin`) to an answer; called from the one onRequest hook. */
-export function corsHeaders(approved: readonly string[]): (request: FastifyRequest, reply: FastifyReply) => void {
+export function corsHeaders(
+  approved: readonly string[],
+): (request: FastifyRequest, reply: FastifyReply) => void {
   return (request, reply) => {
     // The answer depends on Origin whatever it is, so caches must key on it.
     void reply.header("vary", "Origin");

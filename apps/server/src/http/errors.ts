@@ -1,6 +1,8 @@
 // Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
-import type { ValidationErrorItem } from "@gauntlet/core";
 import type { FastifyError, FastifyInstance } from "fastify";
+
+import type { ValidationErrorItem } from "@gauntlet/core";
+
 import { InputError, ServiceError } from "../shared/errors.ts";
 import { UNROUTABLE } from "./base-path.ts";
 import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
@@ -13,9 +15,13 @@ export function errorBody(type: string, message: string, extra: Record<string, u
 const MAX_ITEMS = 50;
 
 /** The spec 7.1 body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back whole). */
-export function validationBody(items: readonly ValidationErrorItem[]): { detail: ValidationErrorItem[] } {
+export function validationBody(items: readonly ValidationErrorItem[]): {
+  detail: ValidationErrorItem[];
+} {
   return {
-    detail: items.slice(0, MAX_ITEMS).map((item) => ("input" in item ? { ...item, input: boundedEcho(item.input) } : item)),
+    detail: items
+      .slice(0, MAX_ITEMS)
+      .map((item) => ("input" in item ? { ...item, input: boundedEcho(item.input) } : item)),
   };
 }
 
@@ -25,36 +31,83 @@ function isFastifyError(error: unknown): error is FastifyError {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ServiceError) return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
+    if (error instanceof ServiceError)
+      return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
     if (error instanceof InputError) return reply.code(422).send(validationBody(error.items));
-    if (error instanceof JsonTooDeepError) return reply.code(422).send({ detail: [{ loc: ["body"], msg: error.message, type: "json_too_deep" }] });
+    if (error instanceof JsonTooDeepError)
+      return reply
+        .code(422)
+        .send({ detail: [{ loc: ["body"], msg: error.message, type: "json_too_deep" }] });
     // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the server.
     const code = (error as { code?: unknown }).code;
-    if (code === "22021" || code === "22P05") return reply.code(422).send({ detail: [{ loc: ["request"], msg: "Text must not contain NUL (U+0000) characters.", type: "string_invalid_character" }] });
+    if (code === "22021" || code === "22P05")
+      return reply
+        .code(422)
+        .send({
+          detail: [
+            {
+              loc: ["request"],
+              msg: "Text must not contain NUL (U+0000) characters.",
+              type: "string_invalid_character",
+            },
+          ],
+        });
     if (isStoreUnavailable(error)) {
       request.log.warn({ err: error }, "store unavailable");
       return reply
         .code(503)
         .header("retry-after", String(STORE_RETRY_AFTER_SECONDS))
-        .send(errorBody("service_unavailable", "The service's database is unavailable right now; retry after a few seconds."));
+        .send(
+          errorBody(
+            "service_unavailable",
+            "The service's database is unavailable right now; retry after a few seconds.",
+          ),
+        );
     }
     if (isFastifyError(error)) {
       const status = error.statusCode ?? 500;
       // A body that is not JSON is a validation error of the body (spec 7.1 shape).
-      if (status === 400 && (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY")) {
-        const msg = error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ? "The body is empty but the content type says JSON." : `The body is not valid JSON: ${error.message}`;
+      if (
+        status === 400 &&
+        (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+          error instanceof SyntaxError ||
+          error.code === "FST_ERR_CTP_INVALID_JSON_BODY")
+      ) {
+        const msg =
+          error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+            ? "The body is empty but the content type says JSON."
+            : `The body is not valid JSON: ${error.message}`;
         return reply.code(422).send({ detail: [{ loc: ["body"], msg, type: "json_invalid" }] });
       }
-      if (status === 415) return reply.code(415).send(errorBody("unsupported_media_type", error.message));
-      if (status === 413) return reply.code(413).send(errorBody("payload_too_large", error.message));
-      if (status >= 400 && status < 500) return reply.code(status).send(errorBody("bad_request", error.message));
+      if (status === 415)
+        return reply.code(415).send(errorBody("unsupported_media_type", error.message));
+      if (status === 413)
+        return reply.code(413).send(errorBody("payload_too_large", error.message));
+      if (status >= 400 && status < 500)
+        return reply.code(status).send(errorBody("bad_request", error.message));
     }
     request.log.error({ err: error }, "unhandled error");
-    return reply.code(500).send(errorBody("internal_error", "The server failed to handle this request; it has been logged."));
+    return reply
+      .code(500)
+      .send(
+        errorBody(
+          "internal_error",
+          "The server failed to handle this request; it has been logged.",
+        ),
+      );
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const url = request.url.startsWith(UNROUTABLE) ? request.url.slice(UNROUTABLE.length) : request.url;
-    return reply.code(404).send(errorBody("not_found", `No route ${request.method} ${url.split("?")[0] ?? url} on this host.`));
+    const url = request.url.startsWith(UNROUTABLE)
+      ? request.url.slice(UNROUTABLE.length)
+      : request.url;
+    return reply
+      .code(404)
+      .send(
+        errorBody(
+          "not_found",
+          `No route ${request.method} ${url.split("?")[0] ?? url} on this host.`,
+        ),
+      );
   });
 }

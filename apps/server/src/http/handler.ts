@@ -1,4 +1,6 @@
 // The typed seam between the contract and the domain: one handler per operation.
+import type { FastifyReply, FastifyRequest } from "fastify";
+
 import type {
   Contract,
   OperationBody,
@@ -8,15 +10,15 @@ import type {
   OperationQuery,
   OperationResponseInput,
 } from "@gauntlet/core";
-import type { FastifyReply, FastifyRequest } from "fastify";
+
 import type { Authenticator } from "../auth/authenticate.ts";
+import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import type { ServerConfig } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { EventHub } from "../events/hub.ts";
-import type { ServerConfig } from "../config.ts";
-import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import type { Store } from "../store/database.ts";
 
 /** Returned by a handler that has already sent its reply itself (a redirect, a stream). */
@@ -55,11 +57,15 @@ export interface HandlerContext<O extends OperationDef> {
   readonly app: AppContext;
 }
 
-export type Handler<O extends OperationDef> = (ctx: HandlerContext<O>) => Promise<OperationResponseInput<O> | typeof REPLIED>;
+export type Handler<O extends OperationDef> = (
+  ctx: HandlerContext<O>,
+) => Promise<OperationResponseInput<O> | typeof REPLIED>;
 
 export type Handlers = { [K in OperationId]: Handler<Contract[K]> };
 
 /** Declares the handlers of some operations with their contract types inferred. */
-export function defineHandlers<K extends OperationId>(handlers: { [P in K]: Handler<Contract[P]> }): { [P in K]: Handler<Contract[P]> } {
+export function defineHandlers<K extends OperationId>(handlers: {
+  [P in K]: Handler<Contract[P]>;
+}): { [P in K]: Handler<Contract[P]> } {
   return handlers;
 }

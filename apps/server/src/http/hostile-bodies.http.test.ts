@@ -1,5 +1,6 @@
 // The bodies an outsider first broke the server with: deep nesting echoed back in a 422.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
@@ -14,20 +15,29 @@ describe("hostile bodies", () => {
 
   it("refuses a JSON body nested 5,000 levels deep with a 422 that names the depth", async () => {
     const body = `{"name": ${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`;
-    const res = await http<{ detail: { loc: string[]; type: string; msg: string }[] }>("POST", `${server.url}/v2/leagues`, { token: server.adminToken, body, headers: { "content-type": "application/json" } });
+    const res = await http<{ detail: { loc: string[]; type: string; msg: string }[] }>(
+      "POST",
+      `${server.url}/v2/leagues`,
+      { token: server.adminToken, body, headers: { "content-type": "application/json" } },
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail[0]).toMatchObject({ loc: ["body"], type: "json_too_deep" });
     expect(res.body.detail[0]?.msg).toContain("5001 levels");
   });
 
   it("echoes at most a bounded part of a wrong input", async () => {
-    const res = await http<{ detail: { input?: unknown }[] }>("POST", `${server.url}/v2/leagues`, { token: server.adminToken, body: { name: "x".repeat(300_000), game_id: "nope" } });
+    const res = await http<{ detail: { input?: unknown }[] }>("POST", `${server.url}/v2/leagues`, {
+      token: server.adminToken,
+      body: { name: "x".repeat(300_000), game_id: "nope" },
+    });
     expect(res.status).toBe(422);
     expect(res.text.length).toBeLessThan(5000);
   });
 
   it("answers a header block over the limit in the documented error shape", async () => {
-    const res = await http<{ detail: { type: string } }>("GET", `${server.url}/v2/leagues`, { headers: { "x-padding": "p".repeat(20_000) } });
+    const res = await http<{ detail: { type: string } }>("GET", `${server.url}/v2/leagues`, {
+      headers: { "x-padding": "p".repeat(20_000) },
+    });
     expect(res.status).toBe(431);
     expect(res.body.detail.type).toBe("headers_too_large");
   });

@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
+
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
+
 import { createLazyChildLogger } from "./lazy-child-logger.ts";
 
 function capture(): { lines: Record<string, unknown>[]; stream: Writable } {

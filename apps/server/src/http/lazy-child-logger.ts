@@ -60,10 +60,17 @@ class LazyChildLogger implements FastifyBaseLogger {
   }
 }
 
-export function createLazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildOptions = {}): FastifyBaseLogger {
+export function createLazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildOptions = {},
+): FastifyBaseLogger {
   return new LazyChildLogger(parent, bindings, options);
 }
 
 /** For Fastify's `childLoggerFactory` option. */
-export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions["childLoggerFactory"]> = (logger, bindings, options) =>
-  createLazyChildLogger(logger, bindings, options);
+export const lazyChildLoggerFactory: NonNullable<FastifyServerOptions["childLoggerFactory"]> = (
+  logger,
+  bindings,
+  options,
+) => createLazyChildLogger(logger, bindings, options);

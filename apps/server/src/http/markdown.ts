@@ -2,11 +2,14 @@
 // HTML disabled escapes every tag in the source, and its link check drops `javascript:`,
 // `vbscript:`, `file:` and non-image `data:` addresses; links open without the referrer.
 import MarkdownIt from "markdown-it";
+
 import { escapeHtml } from "./html.ts";
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ??
+  ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
   if (token) token.attrSet("rel", "nofollow noopener noreferrer");

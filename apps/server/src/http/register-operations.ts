@@ -1,16 +1,24 @@
 // Registers one route per contract operation: validation of path, query and body with the
 // contract's schemas (all problems reported at once, spec 7.1), idempotent creation, and
 // responses checked against the contract before they leave.
-import { type OperationDef, routerPath, toValidationItems, type ValidationErrorItem } from "@gauntlet/core";
 import { isDeepStrictEqual } from "node:util";
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
+
+import {
+  routerPath,
+  toValidationItems,
+  type OperationDef,
+  type ValidationErrorItem,
+} from "@gauntlet/core";
+
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
-import { type AppContext, type Handler, type Handlers, REPLIED } from "./handler.ts";
-import { validationBody } from "./errors.ts";
-import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 import type { RequestGate } from "./authenticate-request.ts";
+import { validationBody } from "./errors.ts";
+import { REPLIED, type AppContext, type Handler, type Handlers } from "./handler.ts";
+import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 import { serialiserOf } from "./response-serialiser.ts";
 import { sharedSerialisation } from "./serialised.ts";
 
@@ -35,10 +43,18 @@ function pathParams(op: OperationDef, request: FastifyRequest): Record<string, u
   return params;
 }
 
-function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; value: Parsed } | { ok: false; items: ValidationErrorItem[] } {
+function parseInputs(
+  op: OperationDef,
+  request: FastifyRequest,
+): { ok: true; value: Parsed } | { ok: false; items: ValidationErrorItem[] } {
   const items: ValidationErrorItem[] = [];
   const value: Parsed = { params: undefined, query: undefined, body: undefined };
-  const run = (schema: z.ZodType | undefined, input: unknown, source: "path" | "query" | "body", key: keyof Parsed) => {
+  const run = (
+    schema: z.ZodType | undefined,
+    input: unknown,
+    source: "path" | "query" | "body",
+    key: keyof Parsed,
+  ) => {
     if (!schema) return;
     const result = schema.safeParse(input);
     if (result.success) value[key] = result.data;
@@ -54,43 +70,69 @@ function parseInputs(op: OperationDef, request: FastifyRequest): { ok: true; val
       const empty = omitted.success ? omitted : op.body.safeParse({});
       if (empty.success) value.body = empty.data;
       else items.push(...toValidationItems("body", empty.error.issues, {}));
-    }
-    else if (body === undefined) items.push({ loc: ["body"], msg: "Field required", type: "missing" });
+    } else if (body === undefined)
+      items.push({ loc: ["body"], msg: "Field required", type: "missing" });
     else run(op.body, body, "body", "body");
   }
   return items.length ? { ok: false, items } : { ok: true, value };
 }
 
-function send(op: OperationDef, app: AppContext, request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown) {
+function send(
+  op: OperationDef,
+  app: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  payload: unknown,
+) {
   switch (op.responseKind) {
     case "html":
       return reply.code(status).type("text/html; charset=utf-8").send(payload);
     case "text":
       return reply.code(status).type("text/plain; charset=utf-8").send(payload);
     case "javascript":
-      return reply.code(status).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=3600").send(payload);
+      return reply
+        .code(status)
+        .type("text/javascript; charset=utf-8")
+        .header("cache-control", "public, max-age=3600")
+        .send(payload);
     case "bytes":
       return reply.code(status).type("application/octet-stream").send(payload);
     default: {
       const shared = sharedSerialisation(payload);
-      if (!app.config.validateResponses) return reply.code(status).type(JSON_TYPE).send(shared ?? serialiserOf(op)(payload));
+      if (!app.config.validateResponses)
+        return reply
+          .code(status)
+          .type(JSON_TYPE)
+          .send(shared ?? serialiserOf(op)(payload));
       const checked = op.response.safeParse(payload);
       if (!checked.success) {
         // A response off the contract is our bug: log it precisely and fail loudly.
-        request.log.error({ op: op.id, issues: checked.error.issues }, "response does not match the contract");
+        request.log.error(
+          { op: op.id, issues: checked.error.issues },
+          "response does not match the contract",
+        );
         throw new Error(`response of ${op.id} does not match the contract`);
       }
       // With validation on (tests), what production sends — the compiled serialiser's output, or
       // kept bytes — must be the same JSON as the checked value (fields may come in another order).
       const compiled = serialiserOf(op)(checked.data);
-      if (!isDeepStrictEqual(JSON.parse(compiled), JSON.parse(JSON.stringify(checked.data)))) throw new Error(`the compiled serialiser of ${op.id} changes its response`);
-      if (shared !== undefined && !isDeepStrictEqual(JSON.parse(shared), JSON.parse(compiled))) throw new Error(`the kept serialisation of ${op.id} differs from its checked response`);
+      if (!isDeepStrictEqual(JSON.parse(compiled), JSON.parse(JSON.stringify(checked.data))))
+        throw new Error(`the compiled serialiser of ${op.id} changes its response`);
+      if (shared !== undefined && !isDeepStrictEqual(JSON.parse(shared), JSON.parse(compiled)))
+        throw new Error(`the kept serialisation of ${op.id} differs from its checked response`);
       return reply.code(status).type(JSON_TYPE).send(compiled);
     }
   }
 }
 
-export function registerOperations(app: FastifyInstance, ctx: AppContext, operations: readonly OperationDef[], handlers: Handlers, gateFor: (op: OperationDef) => RequestGate | undefined): void {
+export function registerOperations(
+  app: FastifyInstance,
+  ctx: AppContext,
+  operations: readonly OperationDef[],
+  handlers: Handlers,
+  gateFor: (op: OperationDef) => RequestGate | undefined,
+): void {
   // Each handler is typed against its own operation; here they are driven generically.
   const byId = handlers as unknown as Record<string, AnyHandler | undefined>;
   for (const op of operations) {
@@ -107,23 +149,44 @@ export function registerOperations(app: FastifyInstance, ctx: AppContext, operat
         const parsed = parseInputs(op, request);
         if (!parsed.ok) return reply.code(422).send(validationBody(parsed.items));
         const identity = identityOf(request);
-        const call = () => handler({ ...parsed.value, identity, request, reply, app: ctx } as Parameters<AnyHandler>[0]);
+        const call = () =>
+          handler({
+            ...parsed.value,
+            identity,
+            request,
+            reply,
+            app: ctx,
+          } as Parameters<AnyHandler>[0]);
         const key = request.headers[IDEMPOTENCY_HEADER];
         if (op.idempotent && typeof key === "string" && isAuthenticated(identity)) {
           const scope = `${identity.subjectId}:${op.id}`;
-          const result = await once(ctx.store.db, scope, key, { params: parsed.value.params, body: request.body ?? null }, async () => {
-            const body = await call();
-            if (body === REPLIED) throw new Error(`${op.id} cannot be both idempotent and self-replying`);
-            const checked = ctx.config.validateResponses ? op.response.parse(body) : body;
-            return { status: op.status, body: checked };
-          });
+          const result = await once(
+            ctx.store.db,
+            scope,
+            key,
+            { params: parsed.value.params, body: request.body ?? null },
+            async () => {
+              const body = await call();
+              if (body === REPLIED)
+                throw new Error(`${op.id} cannot be both idempotent and self-replying`);
+              const checked = ctx.config.validateResponses ? op.response.parse(body) : body;
+              return { status: op.status, body: checked };
+            },
+          );
           if (result.replayed) reply.header("idempotent-replayed", "true");
           return reply.code(result.status).send(result.body);
         }
         const body = await call();
         if (body === REPLIED) return reply;
         // A handler may choose another status (e.g. 503 from readyz) by setting it on the reply.
-        return send(op, ctx, request, reply, reply.statusCode !== 200 ? reply.statusCode : op.status, body);
+        return send(
+          op,
+          ctx,
+          request,
+          reply,
+          reply.statusCode !== 200 ? reply.statusCode : op.status,
+          body,
+        );
       },
     });
   }

@@ -3,9 +3,10 @@
 // it writes the known fields of the shape directly. Compiled on an operation's first reply (a few
 // ms each, so a server does not pay for all of them at start). The schema is the response's
 // input side (a field with a default may be absent: the handler's value goes out as it is).
-import type { OperationDef } from "@gauntlet/core";
 import fastJson from "fast-json-stringify";
 import { z } from "zod";
+
+import type { OperationDef } from "@gauntlet/core";
 
 export type Serialise = (value: unknown) => string;
 
@@ -13,7 +14,12 @@ const compiled = new WeakMap<OperationDef, Serialise>();
 
 function compile(op: OperationDef): Serialise {
   try {
-    const schema = z.toJSONSchema(op.response, { target: "draft-7", io: "input", unrepresentable: "any", reused: "inline" });
+    const schema = z.toJSONSchema(op.response, {
+      target: "draft-7",
+      io: "input",
+      unrepresentable: "any",
+      reused: "inline",
+    });
     const serialise = fastJson(schema as Parameters<typeof fastJson>[0]);
     return (value) => serialise(value);
   } catch {

@@ -1,6 +1,11 @@
 import { escapeHtml, page } from "../http/html.ts";
 
-export function cliLoginPage(input: { callback: string; state?: string | undefined; error?: string | undefined; email?: string | undefined }): string {
+export function cliLoginPage(input: {
+  callback: string;
+  state?: string | undefined;
+  error?: string | undefined;
+  email?: string | undefined;
+}): string {
   const callbackHost = (() => {
     try {
       return new URL(input.callback).host;

@@ -1,8 +1,9 @@
 // First start of an empty store: create an admin and say how to sign in.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Store } from "../store/database.ts";
+
 import { newPassword } from "../auth/secrets.ts";
+import type { Store } from "../store/database.ts";
 import { countUsers, createUser } from "./users.ts";
 
 export const FIRST_ADMIN_EMAIL = "admin@localhost";
@@ -27,7 +28,9 @@ export async function ensureFirstAdmin(store: Store, dataDir: string): Promise<F
   let credentialsFile: string | null = null;
   if (store.engine === "sqlite") {
     credentialsFile = join(dataDir, "first-admin.txt");
-    writeFileSync(credentialsFile, `email: ${FIRST_ADMIN_EMAIL}\npassword: ${password}\n`, { mode: 0o600 });
+    writeFileSync(credentialsFile, `email: ${FIRST_ADMIN_EMAIL}\npassword: ${password}\n`, {
+      mode: 0o600,
+    });
   }
   return { email: FIRST_ADMIN_EMAIL, password, credentialsFile };
 }

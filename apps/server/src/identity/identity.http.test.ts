@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
@@ -10,7 +11,14 @@ afterAll(async () => {
   await t.close();
 });
 
-const ANONYMOUS = { subject_type: "anonymous", subject_id: null, user_email: "unknown", owner_user_id: null, scopes: [], is_admin: false };
+const ANONYMOUS = {
+  subject_type: "anonymous",
+  subject_id: null,
+  user_email: "unknown",
+  owner_user_id: null,
+  scopes: [],
+  is_admin: false,
+};
 
 describe("GET /whoami (spec 4.7)", () => {
   it("is anonymous with no token, and carries no budget headers", async () => {
@@ -22,7 +30,9 @@ describe("GET /whoami (spec 4.7)", () => {
 
   it("is anonymous with a garbage or malformed token", async () => {
     expect((await client(t.url, "garbage-token").get("/whoami")).body).toEqual(ANONYMOUS);
-    const malformed = await http("GET", `${t.url}/whoami`, { headers: { authorization: "Basic abc" } });
+    const malformed = await http("GET", `${t.url}/whoami`, {
+      headers: { authorization: "Basic abc" },
+    });
     expect(malformed.status).toBe(200);
     expect(malformed.body).toEqual(ANONYMOUS);
   });
@@ -30,12 +40,21 @@ describe("GET /whoami (spec 4.7)", () => {
   it("names the user for a user token", async () => {
     const user = await t.newUser();
     const res = await client(t.url, user.token).get("/whoami");
-    expect(res.body).toEqual({ subject_type: "user", subject_id: user.id, user_email: user.email, owner_user_id: user.id, scopes: ["user"], is_admin: false });
+    expect(res.body).toEqual({
+      subject_type: "user",
+      subject_id: user.id,
+      user_email: user.email,
+      owner_user_id: user.id,
+      scopes: ["user"],
+      is_admin: false,
+    });
     expect(res.headers.get("x-complexity")).toBe("1");
   });
 
   it("says admin for the first admin", async () => {
-    const res = await client(t.url, t.adminToken).get<{ is_admin: boolean; user_email: string }>("/whoami");
+    const res = await client(t.url, t.adminToken).get<{ is_admin: boolean; user_email: string }>(
+      "/whoami",
+    );
     expect(res.body.is_admin).toBe(true);
     expect(res.body.user_email).toBe("admin@localhost");
   });
@@ -45,10 +64,15 @@ describe("tokens", () => {
   it("creates a token shown once, lists it without its value, and revokes it", async () => {
     const user = await t.newUser();
     const api = client(t.url, user.token);
-    const created = await api.post<{ id: string; token: string; kind: string }>("/v2/tokens", { name: "laptop" });
+    const created = await api.post<{ id: string; token: string; kind: string }>("/v2/tokens", {
+      name: "laptop",
+    });
     expect(created.status).toBe(201);
     expect(created.body.token).toMatch(/^gnt_/);
-    expect((await client(t.url, created.body.token).get<{ subject_type: string }>("/whoami")).body.subject_type).toBe("user");
+    expect(
+      (await client(t.url, created.body.token).get<{ subject_type: string }>("/whoami")).body
+        .subject_type,
+    ).toBe("user");
     const list = await api.get<{ id: string; token?: string }[]>("/v2/tokens");
     const listed = list.body.find((x) => x.id === created.body.id);
     expect(listed).toBeDefined();
@@ -63,27 +87,42 @@ describe("tokens", () => {
     const a = await t.newUser();
     const b = await t.newUser();
     const created = await client(t.url, a.token).post<{ id: string }>("/v2/tokens", { name: "x" });
-    const res = await client(t.url, b.token).delete<{ detail: { type: string } }>(`/v2/tokens/${created.body.id}`);
+    const res = await client(t.url, b.token).delete<{ detail: { type: string } }>(
+      `/v2/tokens/${created.body.id}`,
+    );
     expect(res.status).toBe(404);
     expect(res.body.detail.type).toBe("not_found");
   });
 
   it("gives machine tokens to admins only, with a machine identity of their own", async () => {
     const user = await t.newUser();
-    const denied = await client(t.url, user.token).post<{ detail: { type: string } }>("/v2/tokens", { name: "r", kind: "machine", machine_name: "runner-1" });
+    const denied = await client(t.url, user.token).post<{ detail: { type: string } }>(
+      "/v2/tokens",
+      { name: "r", kind: "machine", machine_name: "runner-1" },
+    );
     expect(denied.status).toBe(403);
     expect(denied.body.detail.type).toBe("forbidden");
-    const created = await client(t.url, t.adminToken).post<{ token: string; machine_name: string }>("/v2/tokens", { name: "r", kind: "machine", machine_name: "runner-1" });
+    const created = await client(t.url, t.adminToken).post<{ token: string; machine_name: string }>(
+      "/v2/tokens",
+      { name: "r", kind: "machine", machine_name: "runner-1" },
+    );
     expect(created.status).toBe(201);
     expect(created.body.machine_name).toBe("runner-1");
-    const who = await client(t.url, created.body.token).get<{ subject_type: string; subject_id: string; is_admin: boolean }>("/whoami");
+    const who = await client(t.url, created.body.token).get<{
+      subject_type: string;
+      subject_id: string;
+      is_admin: boolean;
+    }>("/whoami");
     expect(who.body.subject_type).toBe("machine");
     expect(who.body.subject_id).toMatch(/^mach_/);
     expect(who.body.is_admin).toBe(false);
   });
 
   it("needs a token to create one (401 with the error body)", async () => {
-    const res = await client(t.url).post<{ detail: { type: string; message: string } }>("/v2/tokens", { name: "x" });
+    const res = await client(t.url).post<{ detail: { type: string; message: string } }>(
+      "/v2/tokens",
+      { name: "x" },
+    );
     expect(res.status).toBe(401);
     expect(res.body.detail.type).toBe("unauthorized");
   });
@@ -99,26 +138,41 @@ describe("players", () => {
   it("creates players, signs in as one with a 24-hour ply_ token that acts as the player", async () => {
     const user = await t.newUser();
     const api = client(t.url, user.token);
-    const player = await api.post<{ id: string; name: string; owner_user_id: string }>("/players", { name: "bot-1" });
+    const player = await api.post<{ id: string; name: string; owner_user_id: string }>("/players", {
+      name: "bot-1",
+    });
     expect(player.status).toBe(201);
     expect(player.body.id).toMatch(/^ply_[0-9a-f-]{36}$/);
     expect((await api.get<unknown[]>("/players")).body).toHaveLength(1);
-    const login = await api.post<{ player_id: string; token: string; expires_at: string }>(`/players/${player.body.id}/login`);
+    const login = await api.post<{ player_id: string; token: string; expires_at: string }>(
+      `/players/${player.body.id}/login`,
+    );
     expect(login.status).toBe(200);
     expect(login.body.token).toMatch(/^ply_/);
     const hours = (Date.parse(login.body.expires_at) - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const who = await client(t.url, login.body.token).get("/whoami");
-    expect(who.body).toEqual({ subject_type: "player", subject_id: player.body.id, user_email: user.email, owner_user_id: user.id, scopes: ["player"], is_admin: false });
+    expect(who.body).toEqual({
+      subject_type: "player",
+      subject_id: player.body.id,
+      user_email: user.email,
+      owner_user_id: user.id,
+      scopes: ["player"],
+      is_admin: false,
+    });
   });
 
   it("hides another user's player (404) and validates the id pattern (422)", async () => {
     const a = await t.newUser();
     const b = await t.newUser();
     const player = await client(t.url, a.token).post<{ id: string }>("/players", { name: "p" });
-    expect((await client(t.url, b.token).post(`/players/${player.body.id}/login`)).status).toBe(404);
-    const bad = await client(t.url, a.token).post<{ detail: { loc: unknown[]; type: string }[] }>("/players/not-a-player/login");
+    expect((await client(t.url, b.token).post(`/players/${player.body.id}/login`)).status).toBe(
+      404,
+    );
+    const bad = await client(t.url, a.token).post<{ detail: { loc: unknown[]; type: string }[] }>(
+      "/players/not-a-player/login",
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]?.loc).toEqual(["path", "player_id"]);
   });
@@ -127,14 +181,27 @@ describe("players", () => {
     const user = await t.newUser();
     const api = client(t.url, user.token);
     const player = await api.post<{ id: string }>("/players", { name: "p" });
-    const cred = await api.post<{ token: string; id: string }>(`/players/${player.body.id}/credentials`, { name: "ci" });
+    const cred = await api.post<{ token: string; id: string }>(
+      `/players/${player.body.id}/credentials`,
+      { name: "ci" },
+    );
     expect(cred.status).toBe(201);
-    expect((await client(t.url, cred.body.token).get<{ subject_type: string }>("/whoami")).body.subject_type).toBe("player");
-    const listed = await api.get<{ id: string; token?: string }[]>(`/players/${player.body.id}/credentials`);
+    expect(
+      (await client(t.url, cred.body.token).get<{ subject_type: string }>("/whoami")).body
+        .subject_type,
+    ).toBe("player");
+    const listed = await api.get<{ id: string; token?: string }[]>(
+      `/players/${player.body.id}/credentials`,
+    );
     expect(listed.body.map((c) => c.id)).toEqual([cred.body.id]);
     expect(listed.body[0]?.token).toBeUndefined();
-    expect((await api.delete<{ revoked: number }>(`/players/${player.body.id}/credentials`)).body).toEqual({ revoked: 1 });
-    expect((await client(t.url, cred.body.token).get<{ subject_type: string }>("/whoami")).body.subject_type).toBe("anonymous");
+    expect(
+      (await api.delete<{ revoked: number }>(`/players/${player.body.id}/credentials`)).body,
+    ).toEqual({ revoked: 1 });
+    expect(
+      (await client(t.url, cred.body.token).get<{ subject_type: string }>("/whoami")).body
+        .subject_type,
+    ).toBe("anonymous");
   });
 });
 
@@ -142,35 +209,64 @@ describe("command-line sign-in", () => {
   it("serves a sign-in page, redirects to the callback with a one-time code, and exchanges it once", async () => {
     const user = await t.newUser();
     const callback = "http://127.0.0.1:9/callback";
-    const page = await http("GET", `${t.url}/cli-login?callback=${encodeURIComponent(callback)}&state=xyz`);
+    const page = await http(
+      "GET",
+      `${t.url}/cli-login?callback=${encodeURIComponent(callback)}&state=xyz`,
+    );
     expect(page.status).toBe(200);
     expect(page.text).toContain("<form");
-    const form = new URLSearchParams({ email: user.email, password: "correct horse battery", callback, state: "xyz" });
-    const res = await http("POST", `${t.url}/cli-login`, { body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = new URLSearchParams({
+      email: user.email,
+      password: "correct horse battery",
+      callback,
+      state: "xyz",
+    });
+    const res = await http("POST", `${t.url}/cli-login`, {
+      body: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("location") ?? "");
     expect(location.origin + location.pathname).toBe(callback);
     expect(location.searchParams.get("state")).toBe("xyz");
     const code = location.searchParams.get("code");
     expect(code).toBeTruthy();
-    const exchanged = await client(t.url).post<{ token: string }>("/credentials/auth-codes/exchange", { code });
+    const exchanged = await client(t.url).post<{ token: string }>(
+      "/credentials/auth-codes/exchange",
+      { code },
+    );
     expect(exchanged.status).toBe(200);
-    expect((await client(t.url, exchanged.body.token).get<{ user_email: string }>("/whoami")).body.user_email).toBe(user.email);
-    const again = await client(t.url).post<{ detail: { type: string } }>("/credentials/auth-codes/exchange", { code });
+    expect(
+      (await client(t.url, exchanged.body.token).get<{ user_email: string }>("/whoami")).body
+        .user_email,
+    ).toBe(user.email);
+    const again = await client(t.url).post<{ detail: { type: string } }>(
+      "/credentials/auth-codes/exchange",
+      { code },
+    );
     expect(again.status).toBe(401);
   });
 
   it("shows the form again on a wrong password and never redirects", async () => {
     const user = await t.newUser();
-    const form = new URLSearchParams({ email: user.email, password: "wrong password", callback: "http://localhost:1/cb" });
-    const res = await http("POST", `${t.url}/cli-login`, { body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = new URLSearchParams({
+      email: user.email,
+      password: "wrong password",
+      callback: "http://localhost:1/cb",
+    });
+    const res = await http("POST", `${t.url}/cli-login`, {
+      body: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(401);
     expect(res.text).toContain("Wrong email or password.");
     expect(res.headers.get("location")).toBeNull();
   });
 
   it("refuses a callback that is not on the caller's machine", async () => {
-    const res = await client(t.url).get<{ detail: { loc: unknown[] }[] }>(`/cli-login?callback=${encodeURIComponent("https://evil.example/cb")}`);
+    const res = await client(t.url).get<{ detail: { loc: unknown[] }[] }>(
+      `/cli-login?callback=${encodeURIComponent("https://evil.example/cb")}`,
+    );
     expect(res.status).toBe(422);
     expect(res.body.detail[0]?.loc).toEqual(["query", "callback"]);
   });
@@ -180,7 +276,11 @@ describe("optional bodies and malformed URLs", () => {
   it("fills an omitted optional body with its defaults", async () => {
     const user = await t.newUser();
     const player = await client(t.url, user.token).post<{ id: string }>("/players", { name: "p" });
-    const res = await http<{ name: string }>("POST", `${t.url}/players/${player.body.id}/credentials`, { token: user.token });
+    const res = await http<{ name: string }>(
+      "POST",
+      `${t.url}/players/${player.body.id}/credentials`,
+      { token: user.token },
+    );
     expect(res.status).toBe(201);
     expect(res.body.name).toBe("default");
   });

@@ -1,5 +1,7 @@
 import { isAuthenticated } from "../auth/identity.ts";
-import { forbidden } from "../shared/errors.ts";
+import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { forbidden, invalidInput } from "../shared/errors.ts";
+import { cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
 import { createPlayer, getOwnedPlayer, listPlayers } from "./players.ts";
 import {
   assertCanCreateMachineToken,
@@ -11,9 +13,6 @@ import {
   revokeToken,
 } from "./tokens.ts";
 import { checkPassword } from "./users.ts";
-import { defineHandlers, REPLIED } from "../http/handler.ts";
-import { cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
-import { invalidInput } from "../shared/errors.ts";
 
 export const identityHandlers = defineHandlers({
   whoami: async ({ identity }) =>
@@ -26,19 +25,43 @@ export const identityHandlers = defineHandlers({
           scopes: [...identity.scopes],
           is_admin: identity.isAdmin,
         }
-      : { subject_type: "anonymous", subject_id: null, user_email: "unknown", owner_user_id: null, scopes: [], is_admin: false },
+      : {
+          subject_type: "anonymous",
+          subject_id: null,
+          user_email: "unknown",
+          owner_user_id: null,
+          scopes: [],
+          is_admin: false,
+        },
 
   cliLoginPage: async ({ query }) => {
-    if (!isLoopbackCallback(query.callback)) throw invalidInput(["query", "callback"], "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).", "value_error", query.callback);
+    if (!isLoopbackCallback(query.callback))
+      throw invalidInput(
+        ["query", "callback"],
+        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
+        "value_error",
+        query.callback,
+      );
     return cliLoginPage({ callback: query.callback, state: query.state });
   },
 
   cliLoginSubmit: async ({ body, app, reply }) => {
-    if (!isLoopbackCallback(body.callback)) throw invalidInput(["body", "callback"], "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).", "value_error", body.callback);
+    if (!isLoopbackCallback(body.callback))
+      throw invalidInput(
+        ["body", "callback"],
+        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
+        "value_error",
+        body.callback,
+      );
     const user = await checkPassword(app.store.db, body.email, body.password);
     if (!user) {
       reply.code(401);
-      return cliLoginPage({ callback: body.callback, state: body.state, email: body.email, error: "Wrong email or password." });
+      return cliLoginPage({
+        callback: body.callback,
+        state: body.state,
+        email: body.email,
+        error: "Wrong email or password.",
+      });
     }
     const code = await createAuthCode(app.store.db, user.id);
     const target = new URL(body.callback);
@@ -48,7 +71,9 @@ export const identityHandlers = defineHandlers({
     return REPLIED;
   },
 
-  exchangeAuthCode: async ({ body, app }) => ({ token: await exchangeAuthCode(app.store.db, body.code) }),
+  exchangeAuthCode: async ({ body, app }) => ({
+    token: await exchangeAuthCode(app.store.db, body.code),
+  }),
 
   listTokens: async ({ identity, app }) => {
     if (identity.kind !== "user") throw forbidden("Only a user token manages tokens.");
@@ -59,9 +84,20 @@ export const identityHandlers = defineHandlers({
     if (identity.kind !== "user") throw forbidden("Only a user token creates tokens.");
     if (body.kind === "machine") {
       assertCanCreateMachineToken(identity);
-      if (!body.machine_name) throw invalidInput(["body", "machine_name"], "A machine token needs machine_name: the machine identity that owns its budget.", "missing");
+      if (!body.machine_name)
+        throw invalidInput(
+          ["body", "machine_name"],
+          "A machine token needs machine_name: the machine identity that owns its budget.",
+          "missing",
+        );
     }
-    return createApiToken(app.store.db, { userId: identity.userId, name: body.name, kind: body.kind, machineName: body.machine_name, expiresInDays: body.expires_in_days });
+    return createApiToken(app.store.db, {
+      userId: identity.userId,
+      name: body.name,
+      kind: body.kind,
+      machineName: body.machine_name,
+      expiresInDays: body.expires_in_days,
+    });
   },
 
   revokeToken: async ({ identity, params, app }) => {
@@ -79,7 +115,8 @@ export const identityHandlers = defineHandlers({
   },
 
   playerLogin: async ({ identity, params, app }) => {
-    if (identity.kind !== "user") throw forbidden("Only the player's owner signs in as the player.");
+    if (identity.kind !== "user")
+      throw forbidden("Only the player's owner signs in as the player.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const { row, token } = await createPlayerToken(app.store.db, player, "login", "login");
     return { player_id: player.id, token, expires_at: row.expires_at ?? "" };
@@ -99,14 +136,23 @@ export const identityHandlers = defineHandlers({
   },
 
   createPlayerCredential: async ({ identity, params, body, app }) => {
-    if (identity.kind !== "user") throw forbidden("Only the player's owner creates its credentials.");
+    if (identity.kind !== "user")
+      throw forbidden("Only the player's owner creates its credentials.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const { row, token } = await createPlayerToken(app.store.db, player, "credential", body.name);
-    return { id: row.id, player_id: player.id, name: row.name, created_at: row.created_at, last_used_at: null, token };
+    return {
+      id: row.id,
+      player_id: player.id,
+      name: row.name,
+      created_at: row.created_at,
+      last_used_at: null,
+      token,
+    };
   },
 
   revokePlayerCredentials: async ({ identity, params, app }) => {
-    if (identity.kind !== "user") throw forbidden("Only the player's owner revokes its credentials.");
+    if (identity.kind !== "user")
+      throw forbidden("Only the player's owner revokes its credentials.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const result = await app.store.db
       .updateTable("tokens")

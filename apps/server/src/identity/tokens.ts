@@ -1,12 +1,14 @@
 // API tokens, player tokens and credentials, and the one-time CLI sign-in codes.
 // Only hashes of token values are stored; a value is shown once, at creation.
-import { newId, type Token } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { newId, type Token } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
-import type { Database, TokensTable } from "../store/schema.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound, unauthorized } from "../shared/errors.ts";
-import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { Database, TokensTable } from "../store/schema.ts";
 
 const PLAYER_LOGIN_TTL_MS = 24 * 3600_000;
 const AUTH_CODE_TTL_MS = 5 * 60_000;
@@ -27,8 +29,17 @@ function toToken(row: TokenRow): Token {
   };
 }
 
-async function ensureMachine(db: Kysely<Database>, ownerUserId: string, name: string): Promise<{ id: string; name: string }> {
-  const existing = await db.selectFrom("machines").select(["id", "name"]).where("owner_user_id", "=", ownerUserId).where("name", "=", name).executeTakeFirst();
+async function ensureMachine(
+  db: Kysely<Database>,
+  ownerUserId: string,
+  name: string,
+): Promise<{ id: string; name: string }> {
+  const existing = await db
+    .selectFrom("machines")
+    .select(["id", "name"])
+    .where("owner_user_id", "=", ownerUserId)
+    .where("name", "=", name)
+    .executeTakeFirst();
   if (existing) return existing;
   const row = { id: newId("machine"), name, owner_user_id: ownerUserId, created_at: nowIso() };
   await db.insertInto("machines").values(row).execute();
@@ -44,8 +55,14 @@ export interface NewApiToken {
 }
 
 /** Creates a user or machine token; returns its record and its value (shown once). */
-export async function createApiToken(db: Kysely<Database>, input: NewApiToken): Promise<Token & { token: string }> {
-  const machine = input.kind === "machine" ? await ensureMachine(db, input.userId, input.machineName ?? input.name) : null;
+export async function createApiToken(
+  db: Kysely<Database>,
+  input: NewApiToken,
+): Promise<Token & { token: string }> {
+  const machine =
+    input.kind === "machine"
+      ? await ensureMachine(db, input.userId, input.machineName ?? input.name)
+      : null;
   const token = newSecret(input.kind === "machine" ? tokenPrefixes.machine : tokenPrefixes.user);
   const row: TokensTable = {
     id: newId("token"),
@@ -57,7 +74,9 @@ export async function createApiToken(db: Kysely<Database>, input: NewApiToken): 
     machine_id: machine?.id ?? null,
     player_id: null,
     created_at: nowIso(),
-    expires_at: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86400_000).toISOString() : null,
+    expires_at: input.expiresInDays
+      ? new Date(Date.now() + input.expiresInDays * 86400_000).toISOString()
+      : null,
     last_used_at: null,
     revoked_at: null,
   };
@@ -66,17 +85,34 @@ export async function createApiToken(db: Kysely<Database>, input: NewApiToken): 
 }
 
 function tokenRows(db: Kysely<Database>) {
-  return db.selectFrom("tokens").leftJoin("machines", "machines.id", "tokens.machine_id").selectAll("tokens").select("machines.name as machine_name");
+  return db
+    .selectFrom("tokens")
+    .leftJoin("machines", "machines.id", "tokens.machine_id")
+    .selectAll("tokens")
+    .select("machines.name as machine_name");
 }
 
 export async function listTokens(db: Kysely<Database>, userId: string): Promise<Token[]> {
-  const rows = await tokenRows(db).where("tokens.user_id", "=", userId).where("tokens.revoked_at", "is", null).where("tokens.purpose", "=", "api").orderBy("tokens.created_at").execute();
+  const rows = await tokenRows(db)
+    .where("tokens.user_id", "=", userId)
+    .where("tokens.revoked_at", "is", null)
+    .where("tokens.purpose", "=", "api")
+    .orderBy("tokens.created_at")
+    .execute();
   return rows.map(toToken);
 }
 
-export async function revokeToken(db: Kysely<Database>, identity: AuthenticatedIdentity, tokenId: string): Promise<Token> {
-  const row = await tokenRows(db).where("tokens.id", "=", tokenId).where("tokens.revoked_at", "is", null).executeTakeFirst();
-  if (!row || (row.user_id !== identity.userId && !identity.isAdmin)) throw notFound("token", tokenId);
+export async function revokeToken(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  tokenId: string,
+): Promise<Token> {
+  const row = await tokenRows(db)
+    .where("tokens.id", "=", tokenId)
+    .where("tokens.revoked_at", "is", null)
+    .executeTakeFirst();
+  if (!row || (row.user_id !== identity.userId && !identity.isAdmin))
+    throw notFound("token", tokenId);
   const revokedAt = nowIso();
   await db.updateTable("tokens").set({ revoked_at: revokedAt }).where("id", "=", tokenId).execute();
   return toToken(row);
@@ -99,7 +135,8 @@ export async function createPlayerToken(
     machine_id: null,
     player_id: player.id,
     created_at: nowIso(),
-    expires_at: purpose === "login" ? new Date(Date.now() + PLAYER_LOGIN_TTL_MS).toISOString() : null,
+    expires_at:
+      purpose === "login" ? new Date(Date.now() + PLAYER_LOGIN_TTL_MS).toISOString() : null,
     last_used_at: null,
     revoked_at: null,
   };
@@ -113,7 +150,13 @@ export async function createAuthCode(db: Kysely<Database>, userId: string): Prom
   const now = Date.now();
   await db
     .insertInto("auth_codes")
-    .values({ code_hash: hashToken(code), user_id: userId, created_at: new Date(now).toISOString(), expires_at: new Date(now + AUTH_CODE_TTL_MS).toISOString(), used_at: null })
+    .values({
+      code_hash: hashToken(code),
+      user_id: userId,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + AUTH_CODE_TTL_MS).toISOString(),
+      used_at: null,
+    })
     .execute();
   return code;
 }
@@ -132,10 +175,17 @@ export async function exchangeAuthCode(db: Kysely<Database>, code: string): Prom
     .returning("user_id")
     .executeTakeFirst();
   if (!claimed) throw unauthorized("The sign-in code is unknown, expired or already used.");
-  const created = await createApiToken(db, { userId: claimed.user_id, name: `cli ${now}`, kind: "user" });
+  const created = await createApiToken(db, {
+    userId: claimed.user_id,
+    name: `cli ${now}`,
+    kind: "user",
+  });
   return created.token;
 }
 
 export function assertCanCreateMachineToken(identity: AuthenticatedIdentity): void {
-  if (!identity.isAdmin) throw forbidden("Only admins create machine tokens: machine identities get the service budget.");
+  if (!identity.isAdmin)
+    throw forbidden(
+      "Only admins create machine tokens: machine identities get the service budget.",
+    );
 }

@@ -1,11 +1,16 @@
 // A player seats one champion per round: at most one competing membership per player and
 // league has is_champion = 1.
 import type { Kysely, Transaction } from "kysely";
+
 import type { Database, LeaguePolicyMembershipsTable } from "../store/schema.ts";
 
 export const ACTIVE_STATUSES = ["qualifying", "competing"] as const;
 
-export async function currentChampion(trx: Transaction<Database>, leagueId: string, playerId: string): Promise<LeaguePolicyMembershipsTable | undefined> {
+export async function currentChampion(
+  trx: Transaction<Database>,
+  leagueId: string,
+  playerId: string,
+): Promise<LeaguePolicyMembershipsTable | undefined> {
   return trx
     .selectFrom("league_policy_memberships")
     .selectAll()
@@ -17,7 +22,12 @@ export async function currentChampion(trx: Transaction<Database>, leagueId: stri
 }
 
 /** Makes the membership its player's only champion in the league. */
-export async function makeChampion(trx: Transaction<Database>, leagueId: string, playerId: string, membershipId: string): Promise<void> {
+export async function makeChampion(
+  trx: Transaction<Database>,
+  leagueId: string,
+  playerId: string,
+  membershipId: string,
+): Promise<void> {
   await trx
     .updateTable("league_policy_memberships")
     .set({ is_champion: 0 })
@@ -26,11 +36,20 @@ export async function makeChampion(trx: Transaction<Database>, leagueId: string,
     .where("id", "!=", membershipId)
     .where("is_champion", "=", 1)
     .execute();
-  await trx.updateTable("league_policy_memberships").set({ is_champion: 1 }).where("id", "=", membershipId).execute();
+  await trx
+    .updateTable("league_policy_memberships")
+    .set({ is_champion: 1 })
+    .where("id", "=", membershipId)
+    .execute();
 }
 
 /** Moves a player's active memberships in a league to another division (placement, promotion). */
-export async function moveActiveMemberships(trx: Transaction<Database>, leagueId: string, playerId: string, divisionId: string): Promise<void> {
+export async function moveActiveMemberships(
+  trx: Transaction<Database>,
+  leagueId: string,
+  playerId: string,
+  divisionId: string,
+): Promise<void> {
   await trx
     .updateTable("league_policy_memberships")
     .set({ division_id: divisionId })
@@ -45,7 +64,9 @@ export async function competingChampions(db: Kysely<Database>, divisionId: strin
   return db
     .selectFrom("league_policy_memberships as m")
     .innerJoin("players as p", "p.id", "m.player_id")
-    .leftJoin("ladder_ratings as lr", (join) => join.onRef("lr.league_id", "=", "m.league_id").onRef("lr.player_id", "=", "m.player_id"))
+    .leftJoin("ladder_ratings as lr", (join) =>
+      join.onRef("lr.league_id", "=", "m.league_id").onRef("lr.player_id", "=", "m.player_id"),
+    )
     .select(["m.player_id", "m.policy_version_id", "p.name as player_name", "lr.state"])
     .where("m.division_id", "=", divisionId)
     .where("m.status", "=", "competing")

@@ -1,11 +1,17 @@
 // Building division rows from their input, shared by league creation and division replacement.
-import { newId, type DivisionInput } from "@gauntlet/core";
 import type { Transaction } from "kysely";
-import type { Database, DivisionsTable } from "../store/schema.ts";
+
+import { newId, type DivisionInput } from "@gauntlet/core";
+
 import { nowIso } from "../shared/clock.ts";
 import { invalidInput } from "../shared/errors.ts";
+import type { Database, DivisionsTable } from "../store/schema.ts";
 
-export function rowFromSpec(leagueId: string, spec: DivisionInput, createdAt: string): DivisionsTable {
+export function rowFromSpec(
+  leagueId: string,
+  spec: DivisionInput,
+  createdAt: string,
+): DivisionsTable {
   return {
     id: spec.id ?? newId("division"),
     league_id: leagueId,
@@ -27,17 +33,36 @@ export function assertUniqueNames(specs: DivisionInput[], loc: (string | number)
   const seen = new Map<string, number>();
   specs.forEach((s, i) => {
     const prior = seen.get(s.name);
-    if (prior !== undefined) throw invalidInput([...loc, i, "name"], `division name ${s.name} is used twice (also at ${prior})`, "value_error", s.name);
+    if (prior !== undefined)
+      throw invalidInput(
+        [...loc, i, "name"],
+        `division name ${s.name} is used twice (also at ${prior})`,
+        "value_error",
+        s.name,
+      );
     seen.set(s.name, i);
   });
 }
 
-export async function insertDivisions(trx: Transaction<Database>, leagueId: string, specs: DivisionInput[], loc: (string | number)[]): Promise<void> {
+export async function insertDivisions(
+  trx: Transaction<Database>,
+  leagueId: string,
+  specs: DivisionInput[],
+  loc: (string | number)[],
+): Promise<void> {
   assertUniqueNames(specs, loc);
   specs.forEach((s, i) => {
-    if (s.id) throw invalidInput([...loc, i, "id"], "a new league's divisions cannot name an id", "value_error", s.id);
+    if (s.id)
+      throw invalidInput(
+        [...loc, i, "id"],
+        "a new league's divisions cannot name an id",
+        "value_error",
+        s.id,
+      );
   });
   const now = nowIso();
-  await trx.insertInto("divisions").values(specs.map((s) => rowFromSpec(leagueId, s, now))).execute();
+  await trx
+    .insertInto("divisions")
+    .values(specs.map((s) => rowFromSpec(leagueId, s, now)))
+    .execute();
 }
-

@@ -1,30 +1,53 @@
 // Divisions of a league: the replaceable division set, reads and the division ladder.
-import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
-import { nowIso, parseJson } from "../shared/clock.ts";
-import { assertUniqueNames, rowFromSpec } from "./division-rows.ts";
-import { invalidInput, notFound } from "../shared/errors.ts";
+
+import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
-import { canSeeLeague, getCommissionedLeagueRow, getVisibleLeagueRow, isCommissioner, leagueViews } from "./leagues.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { invalidInput, notFound } from "../shared/errors.ts";
+import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import { assertUniqueNames, rowFromSpec } from "./division-rows.ts";
+import {
+  canSeeLeague,
+  getCommissionedLeagueRow,
+  getVisibleLeagueRow,
+  isCommissioner,
+  leagueViews,
+} from "./leagues.ts";
 
 /**
  * Replaces the league's division set in one transaction: entries with an id update that
  * division, entries without one create a division, and divisions left out are archived
  * (their rounds and memberships keep pointing at them; nothing is deleted).
  */
-export async function replaceDivisions(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, specs: DivisionInput[]): Promise<Division[]> {
+export async function replaceDivisions(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+  specs: DivisionInput[],
+): Promise<Division[]> {
   const league = await getCommissionedLeagueRow(db, identity, leagueId);
   assertUniqueNames(specs, ["body"]);
   await db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom("divisions").selectAll().where("league_id", "=", league.id).execute();
+    const current = await trx
+      .selectFrom("divisions")
+      .selectAll()
+      .where("league_id", "=", league.id)
+      .execute();
     const byId = new Map(current.map((d) => [d.id, d]));
     const now = nowIso();
     const kept = new Set<string>();
     for (const [i, spec] of specs.entries()) {
       if (spec.id) {
         const existing = byId.get(spec.id);
-        if (!existing) throw invalidInput(["body", i, "id"], `division ${spec.id} is not in league ${league.id}`, "value_error", spec.id);
+        if (!existing)
+          throw invalidInput(
+            ["body", i, "id"],
+            `division ${spec.id} is not in league ${league.id}`,
+            "value_error",
+            spec.id,
+          );
         kept.add(spec.id);
         const next = rowFromSpec(league.id, spec, existing.created_at);
         await trx
@@ -33,16 +56,30 @@ export async function replaceDivisions(db: Kysely<Database>, identity: Authentic
           .where("id", "=", existing.id)
           .execute();
       } else {
-        await trx.insertInto("divisions").values(rowFromSpec(league.id, spec, now)).execute();
+        await trx
+          .insertInto("divisions")
+          .values(rowFromSpec(league.id, spec, now))
+          .execute();
       }
     }
-    const toArchive = current.filter((d) => !kept.has(d.id) && d.archived_at === null).map((d) => d.id);
-    if (toArchive.length) await trx.updateTable("divisions").set({ archived_at: now }).where("id", "in", toArchive).execute();
+    const toArchive = current
+      .filter((d) => !kept.has(d.id) && d.archived_at === null)
+      .map((d) => d.id);
+    if (toArchive.length)
+      await trx
+        .updateTable("divisions")
+        .set({ archived_at: now })
+        .where("id", "in", toArchive)
+        .execute();
   });
   return listDivisions(db, identity, { leagueId: league.id });
 }
 
-export async function divisionViews(db: Kysely<Database>, rows: readonly DivisionsTable[], leagues: ReadonlyMap<string, LeaguesTable>): Promise<Division[]> {
+export async function divisionViews(
+  db: Kysely<Database>,
+  rows: readonly DivisionsTable[],
+  leagues: ReadonlyMap<string, LeaguesTable>,
+): Promise<Division[]> {
   const views = new Map((await leagueViews(db, [...leagues.values()])).map((l) => [l.id, l]));
   return rows.flatMap((row) => {
     const league = views.get(row.league_id);
@@ -67,8 +104,14 @@ export async function divisionViews(db: Kysely<Database>, rows: readonly Divisio
   });
 }
 
-function canSeeDivision(identity: Identity, league: LeaguesTable, division: DivisionsTable): boolean {
-  return canSeeLeague(identity, league) && (division.hidden === 0 || isCommissioner(identity, league));
+function canSeeDivision(
+  identity: Identity,
+  league: LeaguesTable,
+  division: DivisionsTable,
+): boolean {
+  return (
+    canSeeLeague(identity, league) && (division.hidden === 0 || isCommissioner(identity, league))
+  );
 }
 
 export async function listDivisions(
@@ -82,20 +125,37 @@ export async function listDivisions(
   const rows = await q.orderBy("level").orderBy("created_at").orderBy("id").execute();
   const leagueIds = [...new Set(rows.map((r) => r.league_id))];
   const leagues = new Map<string, LeaguesTable>(
-    leagueIds.length ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]) : [],
+    leagueIds.length
+      ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map(
+          (l) => [l.id, l],
+        )
+      : [],
   );
   const visible = rows.filter((r) => {
     const league = leagues.get(r.league_id);
     return league !== undefined && canSeeDivision(identity, league, r);
   });
-  const visibleLeagues = new Map([...leagues].filter(([id]) => visible.some((d) => d.league_id === id)));
+  const visibleLeagues = new Map(
+    [...leagues].filter(([id]) => visible.some((d) => d.league_id === id)),
+  );
   return divisionViews(db, visible, visibleLeagues);
 }
 
-export async function getDivision(db: Kysely<Database>, identity: Identity, divisionId: string): Promise<Division> {
-  const row = await db.selectFrom("divisions").selectAll().where("id", "=", divisionId).executeTakeFirst();
-  const league = row ? await db.selectFrom("leagues").selectAll().where("id", "=", row.league_id).executeTakeFirst() : undefined;
-  if (!row || !league || !canSeeDivision(identity, league, row)) throw notFound("division", divisionId);
+export async function getDivision(
+  db: Kysely<Database>,
+  identity: Identity,
+  divisionId: string,
+): Promise<Division> {
+  const row = await db
+    .selectFrom("divisions")
+    .selectAll()
+    .where("id", "=", divisionId)
+    .executeTakeFirst();
+  const league = row
+    ? await db.selectFrom("leagues").selectAll().where("id", "=", row.league_id).executeTakeFirst()
+    : undefined;
+  if (!row || !league || !canSeeDivision(identity, league, row))
+    throw notFound("division", divisionId);
   const [view] = await divisionViews(db, [row], new Map([[league.id, league]]));
   if (!view) throw notFound("division", divisionId);
   return view;
@@ -106,7 +166,9 @@ export async function divisionLadder(db: Kysely<Database>, identity: Identity, l
   const rows = await db
     .selectFrom("divisions")
     .leftJoin("league_policy_memberships as m", (join) =>
-      join.onRef("m.division_id", "=", "divisions.id").on("m.status", "in", ["qualifying", "competing"]),
+      join
+        .onRef("m.division_id", "=", "divisions.id")
+        .on("m.status", "in", ["qualifying", "competing"]),
     )
     .select(["divisions.id", "divisions.name", "divisions.level", "divisions.hidden"])
     .select((eb) => eb.fn.count("m.id").as("member_count"))

@@ -2,17 +2,39 @@
 // feed and the live stream (its requester's `episode-requests:mine`, and its league's topics
 // for round episodes), and tell the caller which round may now settle.
 import type { Kysely } from "kysely";
-import { parseJson } from "../shared/clock.ts";
-import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+
 import type { EventBus } from "../events/bus.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { withEvents } from "../events/record.ts";
+import { parseJson } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 
-export async function recordEpisodeSettled(db: Kysely<Database>, bus: Pick<EventBus, "publish">, event: EpisodeSettledEvent): Promise<{ roundId: string | null }> {
-  const episode = await db.selectFrom("episode_requests").selectAll().where("id", "=", event.episodeRequestId).executeTakeFirst();
-  if (!episode || (episode.status !== "completed" && episode.status !== "failed")) return { roundId: null };
-  const league = episode.league_id ? await db.selectFrom("leagues").selectAll().where("id", "=", episode.league_id).executeTakeFirst() : undefined;
-  const division = episode.division_id ? await db.selectFrom("divisions").selectAll().where("id", "=", episode.division_id).executeTakeFirst() : undefined;
+export async function recordEpisodeSettled(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  event: EpisodeSettledEvent,
+): Promise<{ roundId: string | null }> {
+  const episode = await db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("id", "=", event.episodeRequestId)
+    .executeTakeFirst();
+  if (!episode || (episode.status !== "completed" && episode.status !== "failed"))
+    return { roundId: null };
+  const league = episode.league_id
+    ? await db
+        .selectFrom("leagues")
+        .selectAll()
+        .where("id", "=", episode.league_id)
+        .executeTakeFirst()
+    : undefined;
+  const division = episode.division_id
+    ? await db
+        .selectFrom("divisions")
+        .selectAll()
+        .where("id", "=", episode.division_id)
+        .executeTakeFirst()
+    : undefined;
   const seats = await db
     .selectFrom("episode_participants")
     .select(["position", "player_id", "policy_version_id", "display_name"])
@@ -21,7 +43,9 @@ export async function recordEpisodeSettled(db: Kysely<Database>, bus: Pick<Event
     .execute();
   const scores = parseJson<number[]>(episode.scores);
   const completed = episode.status === "completed";
-  const line = seats.map((s) => `${s.display_name}${completed ? ` ${scores[s.position] ?? "?"}` : ""}`).join(" vs ");
+  const line = seats
+    .map((s) => `${s.display_name}${completed ? ` ${scores[s.position] ?? "?"}` : ""}`)
+    .join(" vs ");
   await withEvents(db, bus, async (_trx, emit) => {
     emit({
       type: completed ? "episode_completed" : "episode_failed",
@@ -41,7 +65,13 @@ export async function recordEpisodeSettled(db: Kysely<Database>, bus: Pick<Event
         round_id: episode.round_id,
         pool_id: episode.pool_id,
         error_type: episode.error_type,
-        seats: seats.map((s) => ({ position: s.position, player_id: s.player_id, policy_version_id: s.policy_version_id, name: s.display_name, score: completed ? (scores[s.position] ?? null) : null })),
+        seats: seats.map((s) => ({
+          position: s.position,
+          player_id: s.player_id,
+          policy_version_id: s.policy_version_id,
+          name: s.display_name,
+          score: completed ? (scores[s.position] ?? null) : null,
+        })),
       },
     });
   });

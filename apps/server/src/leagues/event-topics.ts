@@ -1,14 +1,19 @@
 // Live-event topics (API.md "Live events"): what a subscriber may ask for, and which topic of
 // a subscriber an event arrives on.
 import type { Kysely } from "kysely";
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
-import { canSeeLeague } from "./leagues.ts";
-import { canSeeAudience, canSeeDivision } from "./visibility.ts";
-import type { EventScope, TopicRules } from "../events/topic-rules.ts";
-import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+
 import { DivisionId, LeagueId, liveTopicPatterns } from "@gauntlet/core";
 
-export type Topic = { kind: "division"; id: string; name: string } | { kind: "league"; id: string; name: string } | { kind: "mine"; name: string };
+import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import type { EventScope, TopicRules } from "../events/topic-rules.ts";
+import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+import { canSeeLeague } from "./leagues.ts";
+import { canSeeAudience, canSeeDivision } from "./visibility.ts";
+
+export type Topic =
+  | { kind: "division"; id: string; name: string }
+  | { kind: "league"; id: string; name: string }
+  | { kind: "mine"; name: string };
 
 export function parseTopic(name: string): Topic | null {
   if (name === "episode-requests:mine") return { kind: "mine", name };
@@ -20,23 +25,49 @@ export function parseTopic(name: string): Topic | null {
 }
 
 /** Why the caller may not subscribe to the topic, or null when it may. Unseen and missing look the same. */
-export async function refuseTopic(db: Kysely<Database>, identity: Identity, topic: Topic): Promise<string | null> {
+export async function refuseTopic(
+  db: Kysely<Database>,
+  identity: Identity,
+  topic: Topic,
+): Promise<string | null> {
   switch (topic.kind) {
     case "mine":
       return isAuthenticated(identity) ? null : `${topic.name} needs a bearer token`;
     case "league": {
-      const league = await db.selectFrom("leagues").selectAll().where("id", "=", topic.id).executeTakeFirst();
-      return league && canSeeLeague(identity, league) ? null : `${topic.name}: league ${topic.id} was not found`;
+      const league = await db
+        .selectFrom("leagues")
+        .selectAll()
+        .where("id", "=", topic.id)
+        .executeTakeFirst();
+      return league && canSeeLeague(identity, league)
+        ? null
+        : `${topic.name}: league ${topic.id} was not found`;
     }
     case "division": {
-      const division = await db.selectFrom("divisions").selectAll().where("id", "=", topic.id).executeTakeFirst();
-      const league = division ? await db.selectFrom("leagues").selectAll().where("id", "=", division.league_id).executeTakeFirst() : undefined;
-      return division && league && canSeeDivision(identity, league, division) ? null : `${topic.name}: division ${topic.id} was not found`;
+      const division = await db
+        .selectFrom("divisions")
+        .selectAll()
+        .where("id", "=", topic.id)
+        .executeTakeFirst();
+      const league = division
+        ? await db
+            .selectFrom("leagues")
+            .selectAll()
+            .where("id", "=", division.league_id)
+            .executeTakeFirst()
+        : undefined;
+      return division && league && canSeeDivision(identity, league, division)
+        ? null
+        : `${topic.name}: division ${topic.id} was not found`;
     }
   }
 }
 
-export function mayReceive(identity: Identity, row: CompetitionEventsTable, scope: EventScope): boolean {
+export function mayReceive(
+  identity: Identity,
+  row: CompetitionEventsTable,
+  scope: EventScope,
+): boolean {
   if (!canSeeAudience(identity, row.audience, row.user_id, scope.league)) return false;
   if (row.league_id === null) return true;
   if (!scope.league || !canSeeLeague(identity, scope.league)) return false;
@@ -44,21 +75,38 @@ export function mayReceive(identity: Identity, row: CompetitionEventsTable, scop
 }
 
 /** The first of the subscriber's topics that the event belongs to, or null. */
-export function topicOf(identity: Identity, topics: Iterable<Topic>, row: CompetitionEventsTable): string | null {
+export function topicOf(
+  identity: Identity,
+  topics: Iterable<Topic>,
+  row: CompetitionEventsTable,
+): string | null {
   for (const topic of topics) {
     if (topic.kind === "division" && row.division_id === topic.id) return topic.name;
     if (topic.kind === "league" && row.league_id === topic.id) return topic.name;
-    if (topic.kind === "mine" && row.episode_request_id !== null && isAuthenticated(identity) && row.user_id === identity.userId) return topic.name;
+    if (
+      topic.kind === "mine" &&
+      row.episode_request_id !== null &&
+      isAuthenticated(identity) &&
+      row.user_id === identity.userId
+    )
+      return topic.name;
   }
   return null;
 }
 
 /** The event log read by topic, for a resuming subscriber: the rows of its divisions, leagues and
  * (for `episode-requests:mine`) its own episodes, after a seq, oldest first. */
-export async function eventsForTopics(db: Kysely<Database>, identity: Identity, topics: readonly Topic[], after: number, limit: number): Promise<CompetitionEventsTable[]> {
+export async function eventsForTopics(
+  db: Kysely<Database>,
+  identity: Identity,
+  topics: readonly Topic[],
+  after: number,
+  limit: number,
+): Promise<CompetitionEventsTable[]> {
   const divisions = topics.flatMap((t) => (t.kind === "division" ? [t.id] : []));
   const leagues = topics.flatMap((t) => (t.kind === "league" ? [t.id] : []));
-  const mine = topics.some((t) => t.kind === "mine") && isAuthenticated(identity) ? identity.userId : null;
+  const mine =
+    topics.some((t) => t.kind === "mine") && isAuthenticated(identity) ? identity.userId : null;
   if (divisions.length === 0 && leagues.length === 0 && mine === null) return [];
   const rows = await db
     .selectFrom("competition_events")
@@ -68,7 +116,9 @@ export async function eventsForTopics(db: Kysely<Database>, identity: Identity, 
       eb.or([
         ...(divisions.length ? [eb("division_id", "in", divisions)] : []),
         ...(leagues.length ? [eb("league_id", "in", leagues)] : []),
-        ...(mine !== null ? [eb.and([eb("user_id", "=", mine), eb("episode_request_id", "is not", null)])] : []),
+        ...(mine !== null
+          ? [eb.and([eb("user_id", "=", mine), eb("episode_request_id", "is not", null)])]
+          : []),
       ]),
     )
     .orderBy("seq")

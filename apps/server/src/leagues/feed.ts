@@ -1,8 +1,10 @@
 // The competition feed (GET /v2/competition-events), newest first, with the visibility of the
 // HTTP reads: events of leagues and divisions the caller sees; `owner` events for their user,
 // the league's commissioner and admins.
-import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
+
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
@@ -11,9 +13,21 @@ import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "./visible-sql.ts"
 
 type FeedFilter = QueryOf<"listCompetitionEvents">;
 
-export async function listCompetitionEvents(db: Kysely<Database>, identity: Identity, filter: FeedFilter): Promise<CompetitionEvent[]> {
+export async function listCompetitionEvents(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: FeedFilter,
+): Promise<CompetitionEvent[]> {
   let q = db.selectFrom("competition_events").selectAll();
-  for (const key of ["league_id", "division_id", "round_id", "event_type", "audience", "player_id", "policy_version_id"] as const) {
+  for (const key of [
+    "league_id",
+    "division_id",
+    "round_id",
+    "event_type",
+    "audience",
+    "player_id",
+    "policy_version_id",
+  ] as const) {
     const value = filter[key];
     if (value !== undefined) q = q.where(key, "=", value);
   }
@@ -23,11 +37,26 @@ export async function listCompetitionEvents(db: Kysely<Database>, identity: Iden
       eb.and([
         eb.or([
           eb("league_id", "is", null),
-          eb.and([eb("league_id", "in", visibleLeagueIds(db, identity)), eb.or([eb("division_id", "is", null), eb("division_id", "in", visibleDivisionIds(db, identity))])]),
+          eb.and([
+            eb("league_id", "in", visibleLeagueIds(db, identity)),
+            eb.or([
+              eb("division_id", "is", null),
+              eb("division_id", "in", visibleDivisionIds(db, identity)),
+            ]),
+          ]),
         ]),
         eb.or([
           eb("audience", "=", "public"),
-          ...(me !== null ? [eb("user_id", "=", me), eb("league_id", "in", db.selectFrom("leagues").select("id").where("commissioner_user_id", "=", me))] : []),
+          ...(me !== null
+            ? [
+                eb("user_id", "=", me),
+                eb(
+                  "league_id",
+                  "in",
+                  db.selectFrom("leagues").select("id").where("commissioner_user_id", "=", me),
+                ),
+              ]
+            : []),
         ]),
       ]),
     );
@@ -38,14 +67,30 @@ export async function listCompetitionEvents(db: Kysely<Database>, identity: Iden
 
 /** Events as the feed and the live socket show them: the league, division, player and policy
  * version they are about, embedded whole as they are now, loaded once per batch. */
-export async function renderCompetitionEvents(db: Kysely<Database>, rows: readonly CompetitionEventsTable[]): Promise<CompetitionEvent[]> {
+export async function renderCompetitionEvents(
+  db: Kysely<Database>,
+  rows: readonly CompetitionEventsTable[],
+): Promise<CompetitionEvent[]> {
   const [leagues, divisions, players, versions] = await Promise.all([
-    leaguesById(db, rows.map((r) => r.league_id)),
-    divisionsById(db, rows.map((r) => r.division_id)),
-    playerRefs(db, rows.map((r) => r.player_id)),
-    policyVersionRefs(db, rows.map((r) => r.policy_version_id)),
+    leaguesById(
+      db,
+      rows.map((r) => r.league_id),
+    ),
+    divisionsById(
+      db,
+      rows.map((r) => r.division_id),
+    ),
+    playerRefs(
+      db,
+      rows.map((r) => r.player_id),
+    ),
+    policyVersionRefs(
+      db,
+      rows.map((r) => r.policy_version_id),
+    ),
   ]);
-  const pick = <T>(map: ReadonlyMap<string, T>, id: string | null): T | null => (id === null ? null : (map.get(id) ?? null));
+  const pick = <T>(map: ReadonlyMap<string, T>, id: string | null): T | null =>
+    id === null ? null : (map.get(id) ?? null);
   return rows.map((row) => ({
     id: row.id,
     seq: Number(row.seq),

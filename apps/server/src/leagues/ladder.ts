@@ -1,8 +1,10 @@
 // The ladder settings of a league row. Settings are a free-form document that commissioners
 // replace whole; a malformed ladder section stops its rounds (with the reason) rather than
 // failing the scheduler.
-import { parseLadderSettings, type LadderSettings } from "@gauntlet/core";
 import { ZodError } from "zod";
+
+import { parseLadderSettings, type LadderSettings } from "@gauntlet/core";
+
 import { parseJson } from "../shared/clock.ts";
 import type { LeaguesTable } from "../store/schema.ts";
 
@@ -14,7 +16,10 @@ export function ladderOf(league: Pick<LeaguesTable, "settings">): LadderOf {
   } catch (error) {
     if (!(error instanceof ZodError)) throw error;
     const issue = error.issues[0];
-    return { ok: false, message: `settings.${issue ? `${issue.path.join(".")}: ${issue.message}` : "ladder is invalid"}` };
+    return {
+      ok: false,
+      message: `settings.${issue ? `${issue.path.join(".")}: ${issue.message}` : "ladder is invalid"}`,
+    };
   }
 }
 

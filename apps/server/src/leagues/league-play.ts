@@ -1,16 +1,17 @@
 // League play inside one server: the event bus (Redis when configured), this replica's event
 // hub for WebSocket subscribers, and the scheduler. Started and stopped with the server.
 import type { Kysely } from "kysely";
-import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
+
 import { LocalEventBus, type EventBus } from "../events/bus.ts";
+import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { EventHub } from "../events/hub.ts";
 import { RedisEventBus } from "../events/redis-bus.ts";
 import type { Database } from "../store/schema.ts";
 import { recordEpisodeSettled } from "./episode-events.ts";
 import { renderCompetitionEvents } from "./feed.ts";
-import { StandingsCache } from "./standings-read.ts";
 import { settleRound } from "./round-settle.ts";
 import { LeagueScheduler } from "./scheduler.ts";
+import { StandingsCache } from "./standings-read.ts";
 
 export interface LeaguePlayOptions {
   redisUrl?: string | undefined;
@@ -46,7 +47,13 @@ export class LeaguePlay {
   readonly #onError: (error: unknown, context: string) => void;
   readonly #pending = new Set<Promise<void>>();
 
-  private constructor(db: Kysely<Database>, bus: EventBus, hub: EventHub, scheduler: LeagueScheduler, onError: (error: unknown, context: string) => void) {
+  private constructor(
+    db: Kysely<Database>,
+    bus: EventBus,
+    hub: EventHub,
+    scheduler: LeagueScheduler,
+    onError: (error: unknown, context: string) => void,
+  ) {
     this.db = db;
     this.bus = bus;
     this.hub = hub;
@@ -56,13 +63,26 @@ export class LeaguePlay {
 
   static async start(db: Kysely<Database>, options: LeaguePlayOptions = {}): Promise<LeaguePlay> {
     const onError = options.onError ?? (() => undefined);
-    const bus: EventBus = options.redisUrl ? new RedisEventBus({ url: options.redisUrl, channel: options.eventsChannel, onError: throttled((e) => onError(e, "events: redis")) }) : new LocalEventBus();
+    const bus: EventBus = options.redisUrl
+      ? new RedisEventBus({
+          url: options.redisUrl,
+          channel: options.eventsChannel,
+          onError: throttled((e) => onError(e, "events: redis")),
+        })
+      : new LocalEventBus();
     try {
       // Not waiting for Redis: without it, each hub still reads the event log on its poll, so
       // events arrive late rather than never, and the server starts as the budgets do.
       void bus.ready().catch(() => undefined);
-      const hub = await EventHub.start(db, bus, { render: renderCompetitionEvents, pollMs: options.eventsPollMs, onError: (e) => onError(e, "events: hub") });
-      const scheduler = new LeagueScheduler(db, bus, { tickMs: options.schedulerTickMs, onError: (e) => onError(e, "scheduler") });
+      const hub = await EventHub.start(db, bus, {
+        render: renderCompetitionEvents,
+        pollMs: options.eventsPollMs,
+        onError: (e) => onError(e, "events: hub"),
+      });
+      const scheduler = new LeagueScheduler(db, bus, {
+        tickMs: options.schedulerTickMs,
+        onError: (e) => onError(e, "scheduler"),
+      });
       const play = new LeaguePlay(db, bus, hub, scheduler, onError);
       bus.subscribe((rows) => play.standings.forget(rows));
       hub.onRows((rows) => play.standings.forget(rows));

@@ -1,31 +1,56 @@
 // Leagues: creation, visibility, settings, locks and pausing. Division sets live in
 // divisions.ts. Reads embed the game and mod (spec part 2) and load them in batches.
-import { LadderSettings, newId, toValidationItems, type League, type BodyOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
-import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
-import { nowIso, parseJson } from "../shared/clock.ts";
-import { insertDivisions } from "./division-rows.ts";
-import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
+
+import { LadderSettings, newId, toValidationItems, type BodyOf, type League } from "@gauntlet/core";
+
+import {
+  actsAsUser,
+  isAuthenticated,
+  type AuthenticatedIdentity,
+  type Identity,
+} from "../auth/identity.ts";
 import { toGame, toMod } from "../games/games.ts";
-import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
+import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
+import { insertDivisions } from "./division-rows.ts";
 
 /** Who may see a league: public, unhidden, enabled ones everyone; others their commissioner and admins. */
-export function canSeeLeague(identity: Identity, row: Pick<LeaguesTable, "public" | "hidden" | "disabled_at" | "commissioner_user_id">): boolean {
+export function canSeeLeague(
+  identity: Identity,
+  row: Pick<LeaguesTable, "public" | "hidden" | "disabled_at" | "commissioner_user_id">,
+): boolean {
   if (row.public === 1 && row.hidden === 0 && row.disabled_at === null) return true;
-  return isAuthenticated(identity) && (identity.isAdmin || row.commissioner_user_id === identity.userId);
+  return (
+    isAuthenticated(identity) && (identity.isAdmin || row.commissioner_user_id === identity.userId)
+  );
 }
 
-export function isCommissioner(identity: Identity, row: Pick<LeaguesTable, "commissioner_user_id">): boolean {
-  return isAuthenticated(identity) && (identity.isAdmin || (actsAsUser(identity) && row.commissioner_user_id === identity.userId));
+export function isCommissioner(
+  identity: Identity,
+  row: Pick<LeaguesTable, "commissioner_user_id">,
+): boolean {
+  return (
+    isAuthenticated(identity) &&
+    (identity.isAdmin || (actsAsUser(identity) && row.commissioner_user_id === identity.userId))
+  );
 }
 
 export async function leagueViews(db: Kysely<Database>, rows: LeaguesTable[]): Promise<League[]> {
   if (rows.length === 0) return [];
   const gameIds = [...new Set(rows.map((r) => r.game_id))];
   const modIds = [...new Set(rows.flatMap((r) => (r.mod_id ? [r.mod_id] : [])))];
-  const mods: ModsTable[] = modIds.length ? await db.selectFrom("mods").selectAll().where("id", "in", modIds).execute() : [];
+  const mods: ModsTable[] = modIds.length
+    ? await db.selectFrom("mods").selectAll().where("id", "in", modIds).execute()
+    : [];
   const allGameIds = [...new Set([...gameIds, ...mods.map((m) => m.game_id)])];
-  const games = new Map<string, GamesTable>((await db.selectFrom("games").selectAll().where("id", "in", allGameIds).execute()).map((g) => [g.id, g]));
+  const games = new Map<string, GamesTable>(
+    (await db.selectFrom("games").selectAll().where("id", "in", allGameIds).execute()).map((g) => [
+      g.id,
+      g,
+    ]),
+  );
   const modById = new Map(mods.map((m) => [m.id, m]));
   return rows.map((row) => {
     const game = games.get(row.game_id);
@@ -63,20 +88,37 @@ export async function leagueView(db: Kysely<Database>, row: LeaguesTable): Promi
 }
 
 /** The league row if the caller may see it; 404 otherwise (API.md: hidden is not 403). */
-export async function getVisibleLeagueRow(db: Kysely<Database>, identity: Identity, leagueId: string): Promise<LeaguesTable> {
-  const row = await db.selectFrom("leagues").selectAll().where("id", "=", leagueId).executeTakeFirst();
+export async function getVisibleLeagueRow(
+  db: Kysely<Database>,
+  identity: Identity,
+  leagueId: string,
+): Promise<LeaguesTable> {
+  const row = await db
+    .selectFrom("leagues")
+    .selectAll()
+    .where("id", "=", leagueId)
+    .executeTakeFirst();
   if (!row || !canSeeLeague(identity, row)) throw notFound("league", leagueId);
   return row;
 }
 
 /** The league row if the caller commissions it: 404 when unseen, 403 when seen but not theirs. */
-export async function getCommissionedLeagueRow(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string): Promise<LeaguesTable> {
+export async function getCommissionedLeagueRow(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+): Promise<LeaguesTable> {
   const row = await getVisibleLeagueRow(db, identity, leagueId);
-  if (!isCommissioner(identity, row)) throw forbidden(`Only the commissioner of league ${leagueId} or an admin may change it.`);
+  if (!isCommissioner(identity, row))
+    throw forbidden(`Only the commissioner of league ${leagueId} or an admin may change it.`);
   return row;
 }
 
-export async function listLeagues(db: Kysely<Database>, identity: Identity, filter: { gameId?: string | undefined; mine?: boolean | undefined }): Promise<League[]> {
+export async function listLeagues(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: { gameId?: string | undefined; mine?: boolean | undefined },
+): Promise<League[]> {
   let q = db.selectFrom("leagues").selectAll();
   if (filter.gameId) q = q.where("game_id", "=", filter.gameId);
   if (filter.mine) {
@@ -85,7 +127,11 @@ export async function listLeagues(db: Kysely<Database>, identity: Identity, filt
   }
   const rows = await q.orderBy("created_at").orderBy("id").execute();
   // Listing leaves hidden leagues out even for those who may open them by id, except admins.
-  const visible = rows.filter((r) => canSeeLeague(identity, r) && (r.hidden === 0 || filter.mine || (isAuthenticated(identity) && identity.isAdmin)));
+  const visible = rows.filter(
+    (r) =>
+      canSeeLeague(identity, r) &&
+      (r.hidden === 0 || filter.mine || (isAuthenticated(identity) && identity.isAdmin)),
+  );
   return leagueViews(db, visible);
 }
 
@@ -94,19 +140,51 @@ function assertLadder(settings: Record<string, unknown>, at: string[]): void {
   const ladder = LadderSettings.safeParse(settings.ladder ?? {});
   if (ladder.success) return;
   const issues = ladder.error.issues.map((i) => ({ ...i, path: [...at, "ladder", ...i.path] }));
-  throw new InputError(toValidationItems("body", issues, at.length ? { [at[0] ?? "settings"]: settings } : settings));
+  throw new InputError(
+    toValidationItems("body", issues, at.length ? { [at[0] ?? "settings"]: settings } : settings),
+  );
 }
 
 type NewLeague = BodyOf<"createLeague">;
 
-export async function createLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, input: NewLeague): Promise<League> {
-  const game = await db.selectFrom("games").select("id").where("id", "=", input.game_id).executeTakeFirst();
-  if (!game) throw invalidInput(["body", "game_id"], `game ${input.game_id} does not exist`, "value_error", input.game_id);
+export async function createLeague(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  input: NewLeague,
+): Promise<League> {
+  const game = await db
+    .selectFrom("games")
+    .select("id")
+    .where("id", "=", input.game_id)
+    .executeTakeFirst();
+  if (!game)
+    throw invalidInput(
+      ["body", "game_id"],
+      `game ${input.game_id} does not exist`,
+      "value_error",
+      input.game_id,
+    );
   if (input.settings) assertLadder(input.settings, ["settings"]);
   if (input.mod_id) {
-    const mod = await db.selectFrom("mods").select(["id", "game_id"]).where("id", "=", input.mod_id).executeTakeFirst();
-    if (!mod) throw invalidInput(["body", "mod_id"], `mod ${input.mod_id} does not exist`, "value_error", input.mod_id);
-    if (mod.game_id !== input.game_id) throw invalidInput(["body", "mod_id"], `mod ${input.mod_id} belongs to another game`, "value_error", input.mod_id);
+    const mod = await db
+      .selectFrom("mods")
+      .select(["id", "game_id"])
+      .where("id", "=", input.mod_id)
+      .executeTakeFirst();
+    if (!mod)
+      throw invalidInput(
+        ["body", "mod_id"],
+        `mod ${input.mod_id} does not exist`,
+        "value_error",
+        input.mod_id,
+      );
+    if (mod.game_id !== input.game_id)
+      throw invalidInput(
+        ["body", "mod_id"],
+        `mod ${input.mod_id} belongs to another game`,
+        "value_error",
+        input.mod_id,
+      );
   }
   const now = nowIso();
   const row: LeaguesTable = {
@@ -135,16 +213,23 @@ export async function createLeague(db: Kysely<Database>, identity: Authenticated
   };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("leagues").values(row).execute();
-    if (input.divisions?.length) await insertDivisions(trx, row.id, input.divisions, ["body", "divisions"]);
+    if (input.divisions?.length)
+      await insertDivisions(trx, row.id, input.divisions, ["body", "divisions"]);
   });
   return leagueView(db, row);
 }
 
 type LeaguePatch = BodyOf<"updateLeague">;
 
-export async function updateLeague(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, patch: LeaguePatch): Promise<League> {
+export async function updateLeague(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+  patch: LeaguePatch,
+): Promise<League> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
-  if (patch.is_game_of_week !== undefined && !identity.isAdmin) throw forbidden("Only admins choose the game of the week.");
+  if (patch.is_game_of_week !== undefined && !identity.isAdmin)
+    throw forbidden("Only admins choose the game of the week.");
   const set: Partial<LeaguesTable> = { updated_at: nowIso() };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.description !== undefined) set.description = patch.description;
@@ -153,22 +238,43 @@ export async function updateLeague(db: Kysely<Database>, identity: Authenticated
   if (patch.notes !== undefined) set.notes = patch.notes;
   await db.transaction().execute(async (trx) => {
     // One game of the week at a time.
-    if (patch.is_game_of_week === true) await trx.updateTable("leagues").set({ is_game_of_week: 0 }).where("is_game_of_week", "=", 1).execute();
+    if (patch.is_game_of_week === true)
+      await trx
+        .updateTable("leagues")
+        .set({ is_game_of_week: 0 })
+        .where("is_game_of_week", "=", 1)
+        .execute();
     if (patch.is_game_of_week !== undefined) set.is_game_of_week = patch.is_game_of_week ? 1 : 0;
     await trx.updateTable("leagues").set(set).where("id", "=", row.id).execute();
   });
   return leagueView(db, { ...row, ...set });
 }
 
-export async function getGameOfWeek(db: Kysely<Database>, identity: Identity): Promise<League | null> {
-  const row = await db.selectFrom("leagues").selectAll().where("is_game_of_week", "=", 1).executeTakeFirst();
+export async function getGameOfWeek(
+  db: Kysely<Database>,
+  identity: Identity,
+): Promise<League | null> {
+  const row = await db
+    .selectFrom("leagues")
+    .selectAll()
+    .where("is_game_of_week", "=", 1)
+    .executeTakeFirst();
   return row && canSeeLeague(identity, row) ? leagueView(db, row) : null;
 }
 
-export async function replaceSettings(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, settings: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function replaceSettings(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+  settings: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
   assertLadder(settings, []);
-  await db.updateTable("leagues").set({ settings: JSON.stringify(settings), updated_at: nowIso() }).where("id", "=", row.id).execute();
+  await db
+    .updateTable("leagues")
+    .set({ settings: JSON.stringify(settings), updated_at: nowIso() })
+    .where("id", "=", row.id)
+    .execute();
   return settings;
 }
 
@@ -178,24 +284,48 @@ export interface Locks {
 }
 
 export function locksOf(row: LeaguesTable): Locks {
-  return { submissions_locked: row.submissions_locked === 1, game_version_locked: row.game_version_locked === 1 };
+  return {
+    submissions_locked: row.submissions_locked === 1,
+    game_version_locked: row.game_version_locked === 1,
+  };
 }
 
-export async function updateLocks(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, patch: Partial<Locks>): Promise<Locks> {
+export async function updateLocks(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+  patch: Partial<Locks>,
+): Promise<Locks> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
-  const next = { ...locksOf(row), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+  const next = {
+    ...locksOf(row),
+    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+  };
   await db
     .updateTable("leagues")
-    .set({ submissions_locked: next.submissions_locked ? 1 : 0, game_version_locked: next.game_version_locked ? 1 : 0, updated_at: nowIso() })
+    .set({
+      submissions_locked: next.submissions_locked ? 1 : 0,
+      game_version_locked: next.game_version_locked ? 1 : 0,
+      updated_at: nowIso(),
+    })
     .where("id", "=", row.id)
     .execute();
   return next;
 }
 
-export async function setRoundsPaused(db: Kysely<Database>, identity: AuthenticatedIdentity, leagueId: string, paused: boolean): Promise<League> {
+export async function setRoundsPaused(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  leagueId: string,
+  paused: boolean,
+): Promise<League> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
   // Pausing twice keeps the first pause time: it is when rounds stopped.
   const rounds_paused_at = paused ? (row.rounds_paused_at ?? nowIso()) : null;
-  await db.updateTable("leagues").set({ rounds_paused_at, updated_at: nowIso() }).where("id", "=", row.id).execute();
+  await db
+    .updateTable("leagues")
+    .set({ rounds_paused_at, updated_at: nowIso() })
+    .where("id", "=", row.id)
+    .execute();
   return leagueView(db, { ...row, rounds_paused_at });
 }

@@ -1,6 +1,8 @@
 // Policy memberships over real HTTP: the filters of the list, champion and retire.
-import type { LeaguePolicyMembership } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { LeaguePolicyMembership } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
@@ -14,7 +16,12 @@ let owner: { id: string; token: string };
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  tl = await createTestLeague(t, { divisions: [{ name: "Premier", level: 1 }, { name: "Challenger", level: 2 }] });
+  tl = await createTestLeague(t, {
+    divisions: [
+      { name: "Premier", level: 1 },
+      { name: "Challenger", level: 2 },
+    ],
+  });
   owner = await t.newUser();
   ada = await tl.addPlayer("Ada", { owner });
   bo = await tl.addPlayer("Bo");
@@ -28,7 +35,9 @@ afterAll(async () => {
 });
 
 async function list(query: string, token?: string): Promise<LeaguePolicyMembership[]> {
-  const res = await client(t.url, token).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?${query}`);
+  const res = await client(t.url, token).get<LeaguePolicyMembership[]>(
+    `/v2/league-policy-memberships?${query}`,
+  );
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -36,17 +45,36 @@ async function list(query: string, token?: string): Promise<LeaguePolicyMembersh
 describe("GET /v2/league-policy-memberships", () => {
   it("filters by league, division, player, policy version, champions, activity and ownership", async () => {
     const [premier, challenger] = tl.divisions;
-    expect((await list(`league_id=${tl.league.id}`)).map((m) => m.player?.name).sort()).toEqual(["Ada", "Ada", "Bo"]);
-    expect((await list(`division_id=${premier?.id ?? ""}`)).map((m) => m.player?.name)).toEqual(["Bo"]);
-    expect((await list(`division_id=${challenger?.id ?? ""}`)).map((m) => m.policy_version.id).sort()).toEqual([ada.policyVersionId, adaSecond].sort());
-    expect((await list(`player_id=${ada.id}&champions_only=true`)).map((m) => m.policy_version.id)).toEqual([ada.policyVersionId]);
-    expect((await list(`policy_version_id=${adaSecond}`)).map((m) => m.is_champion)).toEqual([false]);
-    expect((await list(`league_id=${tl.league.id}&mine=true`, owner.token)).map((m) => m.player?.name)).toEqual(["Ada", "Ada"]);
+    expect((await list(`league_id=${tl.league.id}`)).map((m) => m.player?.name).sort()).toEqual([
+      "Ada",
+      "Ada",
+      "Bo",
+    ]);
+    expect((await list(`division_id=${premier?.id ?? ""}`)).map((m) => m.player?.name)).toEqual([
+      "Bo",
+    ]);
+    expect(
+      (await list(`division_id=${challenger?.id ?? ""}`)).map((m) => m.policy_version.id).sort(),
+    ).toEqual([ada.policyVersionId, adaSecond].sort());
+    expect(
+      (await list(`player_id=${ada.id}&champions_only=true`)).map((m) => m.policy_version.id),
+    ).toEqual([ada.policyVersionId]);
+    expect((await list(`policy_version_id=${adaSecond}`)).map((m) => m.is_champion)).toEqual([
+      false,
+    ]);
+    expect(
+      (await list(`league_id=${tl.league.id}&mine=true`, owner.token)).map((m) => m.player?.name),
+    ).toEqual(["Ada", "Ada"]);
     expect(await list(`league_id=${tl.league.id}&mine=true`)).toEqual([]);
     expect(await list(`league_id=${tl.league.id}&limit=1`)).toHaveLength(1);
-    const bad = await client(t.url).get<{ detail: { loc: string[] }[] }>("/v2/league-policy-memberships?limit=0&active_only=maybe");
+    const bad = await client(t.url).get<{ detail: { loc: string[] }[] }>(
+      "/v2/league-policy-memberships?limit=0&active_only=maybe",
+    );
     expect(bad.status).toBe(422);
-    expect(bad.body.detail.map((d) => d.loc.join(".")).sort()).toEqual(["query.active_only", "query.limit"]);
+    expect(bad.body.detail.map((d) => d.loc.join(".")).sort()).toEqual([
+      "query.active_only",
+      "query.limit",
+    ]);
   });
 });
 
@@ -55,38 +83,75 @@ describe("champion and retire", () => {
     const [second] = await list(`policy_version_id=${adaSecond}`);
     if (!second) throw new Error("no membership");
     const stranger = await t.newUser();
-    expect((await client(t.url, stranger.token).post(`/v2/league-policy-memberships/${second.id}/champion`)).status).toBe(403);
-    expect((await client(t.url, owner.token).post("/v2/league-policy-memberships/lpm_00000000-0000-4000-8000-000000000000/champion")).status).toBe(404);
-    const res = await client(t.url, owner.token).post<LeaguePolicyMembership>(`/v2/league-policy-memberships/${second.id}/champion`);
+    expect(
+      (
+        await client(t.url, stranger.token).post(
+          `/v2/league-policy-memberships/${second.id}/champion`,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await client(t.url, owner.token).post(
+          "/v2/league-policy-memberships/lpm_00000000-0000-4000-8000-000000000000/champion",
+        )
+      ).status,
+    ).toBe(404);
+    const res = await client(t.url, owner.token).post<LeaguePolicyMembership>(
+      `/v2/league-policy-memberships/${second.id}/champion`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.is_champion).toBe(true);
-    expect((await list(`player_id=${ada.id}&champions_only=true`)).map((m) => m.id)).toEqual([second.id]);
-    const views = await client(t.url).get<{ views: { rows: { subject_name: string; policy_version_ids: string[] }[] }[] }>(`/v2/divisions/${tl.divisions[1]?.id ?? ""}/leaderboards`);
-    expect(views.body.views[0]?.rows.find((r) => r.subject_name === "Ada")?.policy_version_ids).toEqual([adaSecond]);
+    expect((await list(`player_id=${ada.id}&champions_only=true`)).map((m) => m.id)).toEqual([
+      second.id,
+    ]);
+    const views = await client(t.url).get<{
+      views: { rows: { subject_name: string; policy_version_ids: string[] }[] }[];
+    }>(`/v2/divisions/${tl.divisions[1]?.id ?? ""}/leaderboards`);
+    expect(
+      views.body.views[0]?.rows.find((r) => r.subject_name === "Ada")?.policy_version_ids,
+    ).toEqual([adaSecond]);
   });
 
   it("retires: the champion hands over to the player's other membership; the last one takes the player out of the standings", async () => {
     const [champion] = await list(`player_id=${ada.id}&champions_only=true`);
     if (!champion) throw new Error("no champion");
-    const retired = await client(t.url, owner.token).post<LeaguePolicyMembership>(`/v2/league-policy-memberships/${champion.id}/retire`, { reason: "outclassed" });
+    const retired = await client(t.url, owner.token).post<LeaguePolicyMembership>(
+      `/v2/league-policy-memberships/${champion.id}/retire`,
+      { reason: "outclassed" },
+    );
     expect(retired.status).toBe(200);
-    expect(retired.body).toMatchObject({ status: "retired", is_champion: false, retired_reason: "outclassed" });
+    expect(retired.body).toMatchObject({
+      status: "retired",
+      is_champion: false,
+      retired_reason: "outclassed",
+    });
     expect(retired.body.end_time).not.toBeNull();
     const [next] = await list(`player_id=${ada.id}&champions_only=true`);
     expect(next?.policy_version.id).toBe(ada.policyVersionId);
-    expect((await list(`player_id=${ada.id}&active_only=true`)).map((m) => m.id)).toEqual([next?.id]);
+    expect((await list(`player_id=${ada.id}&active_only=true`)).map((m) => m.id)).toEqual([
+      next?.id,
+    ]);
 
-    const again = await client(t.url, owner.token).post<LeaguePolicyMembership>(`/v2/league-policy-memberships/${champion.id}/retire`);
+    const again = await client(t.url, owner.token).post<LeaguePolicyMembership>(
+      `/v2/league-policy-memberships/${champion.id}/retire`,
+    );
     expect(again.status).toBe(200);
     expect(again.body.retired_reason).toBe("outclassed");
-    const toChampion = await client(t.url, owner.token).post<{ detail: { type: string } }>(`/v2/league-policy-memberships/${champion.id}/champion`);
+    const toChampion = await client(t.url, owner.token).post<{ detail: { type: string } }>(
+      `/v2/league-policy-memberships/${champion.id}/champion`,
+    );
     expect(toChampion.status).toBe(409);
 
     // The commissioner may retire any member's membership.
-    const last = await client(t.url, tl.commissioner.token).post(`/v2/league-policy-memberships/${next?.id ?? ""}/retire`);
+    const last = await client(t.url, tl.commissioner.token).post(
+      `/v2/league-policy-memberships/${next?.id ?? ""}/retire`,
+    );
     expect(last.status).toBe(200);
     expect(await tl.leaderboard(tl.divisions[1]?.id ?? "")).toBeNull();
-    const ladder = await client(t.url).get<{ level: number; member_count: number }[]>(`/v2/leagues/${tl.league.id}/division-ladder`);
+    const ladder = await client(t.url).get<{ level: number; member_count: number }[]>(
+      `/v2/leagues/${tl.league.id}/division-ladder`,
+    );
     expect(ladder.body.map((d) => d.member_count)).toEqual([1, 0]);
   });
 });

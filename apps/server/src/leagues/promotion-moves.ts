@@ -2,21 +2,34 @@
 // who moves). A boundary is decided by the upper division's rounds: after every `every_rounds`
 // of them, the top of the lower division moves up and the bottom of the upper one moves down.
 // A player's memberships and rating move with the player.
-import type { LadderSettings } from "@gauntlet/core";
 import type { Transaction } from "kysely";
-import { nowIso } from "../shared/clock.ts";
+
+import type { LadderSettings } from "@gauntlet/core";
+
 import type { Emit } from "../events/record.ts";
-import { planPromotions, promotionDue } from "./rules/index.ts";
+import { nowIso } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { moveActiveMemberships } from "./champions.ts";
 import { must, playerRefs } from "./refs.ts";
+import { planPromotions, promotionDue } from "./rules/index.ts";
 import { computeStandings } from "./standings-write.ts";
 
 /** Applies the moves due after a round of `division` settled; returns the divisions whose members changed. */
-export async function applyPromotion(trx: Transaction<Database>, emit: Emit, league: LeaguesTable, settings: LadderSettings, division: DivisionsTable): Promise<DivisionsTable[]> {
+export async function applyPromotion(
+  trx: Transaction<Database>,
+  emit: Emit,
+  league: LeaguesTable,
+  settings: LadderSettings,
+  division: DivisionsTable,
+): Promise<DivisionsTable[]> {
   const rules = settings.promotion;
   if (rules.promote === 0 && rules.relegate === 0) return [];
-  const done = await trx.selectFrom("rounds").select((eb) => eb.fn.countAll().as("n")).where("division_id", "=", division.id).where("status", "=", "completed").executeTakeFirstOrThrow();
+  const done = await trx
+    .selectFrom("rounds")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("division_id", "=", division.id)
+    .where("status", "=", "completed")
+    .executeTakeFirstOrThrow();
   const roundsCompleted = Number(done.n);
   if (!promotionDue(rules, roundsCompleted)) return [];
   const lower = await trx
@@ -30,21 +43,40 @@ export async function applyPromotion(trx: Transaction<Database>, emit: Emit, lea
     .executeTakeFirst();
   if (!lower) return [];
 
-  const [upperRows, lowerRows] = [await computeStandings(trx, settings, division), await computeStandings(trx, settings, lower)];
+  const [upperRows, lowerRows] = [
+    await computeStandings(trx, settings, division),
+    await computeStandings(trx, settings, lower),
+  ];
   const moves = planPromotions(
     [
-      { divisionId: division.id, level: division.level, playerIds: upperRows.rows.map((r) => r.player_id) },
-      { divisionId: lower.id, level: lower.level, playerIds: lowerRows.rows.map((r) => r.player_id) },
+      {
+        divisionId: division.id,
+        level: division.level,
+        playerIds: upperRows.rows.map((r) => r.player_id),
+      },
+      {
+        divisionId: lower.id,
+        level: lower.level,
+        playerIds: lowerRows.rows.map((r) => r.player_id),
+      },
     ],
     rules,
     roundsCompleted,
   );
   if (moves.length === 0) return [];
   const byId = new Map([division, lower].map((d) => [d.id, d]));
-  const players = await playerRefs(trx, moves.map((m) => m.playerId));
+  const players = await playerRefs(
+    trx,
+    moves.map((m) => m.playerId),
+  );
   const now = nowIso();
   for (const move of moves) {
-    await trx.updateTable("ladder_ratings").set({ division_id: move.toDivisionId, updated_at: now }).where("league_id", "=", league.id).where("player_id", "=", move.playerId).execute();
+    await trx
+      .updateTable("ladder_ratings")
+      .set({ division_id: move.toDivisionId, updated_at: now })
+      .where("league_id", "=", league.id)
+      .where("player_id", "=", move.playerId)
+      .execute();
     await moveActiveMemberships(trx, league.id, move.playerId, move.toDivisionId);
     const from = must(byId, move.fromDivisionId, "division");
     const to = must(byId, move.toDivisionId, "division");

@@ -1,15 +1,22 @@
 // The objects league-play responses embed, loaded in batches: whole Leagues (with their Game)
 // and Divisions (with their League), as spec part 2 embeds them, and policy versions and
 // players in the hosted service's public form.
-import type { Division, League, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { Division, League, PlayerRef, PolicyVersionRef } from "@gauntlet/core";
+
 import type { Database } from "../store/schema.ts";
 import { divisionViews } from "./divisions.ts";
 import { leagueViews } from "./leagues.ts";
 
-const distinct = (ids: Iterable<string | null>): string[] => [...new Set([...ids].filter((id): id is string => id !== null))];
+const distinct = (ids: Iterable<string | null>): string[] => [
+  ...new Set([...ids].filter((id): id is string => id !== null)),
+];
 
-export async function policyVersionRefs(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, PolicyVersionRef>> {
+export async function policyVersionRefs(
+  db: Kysely<Database>,
+  ids: Iterable<string | null>,
+): Promise<Map<string, PolicyVersionRef>> {
   const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
   const rows = await db
@@ -19,30 +26,59 @@ export async function policyVersionRefs(db: Kysely<Database>, ids: Iterable<stri
     .where("pv.id", "in", wanted)
     .execute();
   return new Map(
-    rows.map((r) => [r.id, { id: r.id, policy: { id: r.policy_id, name: r.name }, version: r.version, player_id: r.player_id, policy_id: r.policy_id, name: r.name }]),
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        policy: { id: r.policy_id, name: r.name },
+        version: r.version,
+        player_id: r.player_id,
+        policy_id: r.policy_id,
+        name: r.name,
+      },
+    ]),
   );
 }
 
-export async function playerRefs(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, PlayerRef>> {
+export async function playerRefs(
+  db: Kysely<Database>,
+  ids: Iterable<string | null>,
+): Promise<Map<string, PlayerRef>> {
   const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom("players").select(["id", "name"]).where("id", "in", wanted).execute();
+  const rows = await db
+    .selectFrom("players")
+    .select(["id", "name"])
+    .where("id", "in", wanted)
+    .execute();
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name }]));
 }
 
-export async function leaguesById(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, League>> {
+export async function leaguesById(
+  db: Kysely<Database>,
+  ids: Iterable<string | null>,
+): Promise<Map<string, League>> {
   const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom("leagues").selectAll().where("id", "in", wanted).execute();
   return new Map((await leagueViews(db, rows)).map((l) => [l.id, l]));
 }
 
-export async function divisionsById(db: Kysely<Database>, ids: Iterable<string | null>): Promise<Map<string, Division>> {
+export async function divisionsById(
+  db: Kysely<Database>,
+  ids: Iterable<string | null>,
+): Promise<Map<string, Division>> {
   const wanted = distinct(ids);
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom("divisions").selectAll().where("id", "in", wanted).execute();
   const leagueIds = distinct(rows.map((r) => r.league_id));
-  const leagues = new Map(leagueIds.length ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [l.id, l]) : []);
+  const leagues = new Map(
+    leagueIds.length
+      ? (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map(
+          (l) => [l.id, l],
+        )
+      : [],
+  );
   return new Map((await divisionViews(db, rows, leagues)).map((d) => [d.id, d]));
 }
 

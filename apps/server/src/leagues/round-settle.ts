@@ -1,77 +1,131 @@
 // Settling a round once all its episodes are final: round results, ratings, standings and
 // promotion, in one transaction that begins with a conditional status change — so a round
 // settles once, whichever replica or delivery gets there first, and a result counts once.
-import type { EpisodeRequest, LadderSettings, LeaderboardRecentRound } from "@gauntlet/core";
-import type { Kysely, Transaction } from "kysely";
 import { randomUUID } from "node:crypto";
-import { nowIso, parseJson } from "../shared/clock.ts";
+
+import type { Kysely, Transaction } from "kysely";
+
+import type { EpisodeRequest, LadderSettings, LeaderboardRecentRound } from "@gauntlet/core";
+
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
-import { applyRound, displayRating, initialRatingState, roundResults, type RatingState, type SettledEpisode } from "./rules/index.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { applyPromotion } from "./promotion-moves.ts";
+import {
+  applyRound,
+  displayRating,
+  initialRatingState,
+  roundResults,
+  type RatingState,
+  type SettledEpisode,
+} from "./rules/index.ts";
 import { RECENT_ROUNDS, refreshStandings } from "./standings-write.ts";
 
 const FINAL: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 /** Recent rounds kept per rating row (the leaderboard shows RECENT_ROUNDS of them). */
 const KEPT_RECENT = RECENT_ROUNDS * 2;
 
-export type SettleOutcome = { settled: false } | { settled: true; round: RoundsTable; status: "completed" | "failed" };
+export type SettleOutcome =
+  { settled: false } | { settled: true; round: RoundsTable; status: "completed" | "failed" };
 
 /** Subject of a seat: its player, or the filler policy version (an anchor, never ranked). */
-export function seatSubject(playerId: string | null, policyVersionId: string | null): { subjectId: string; anchor: boolean } {
-  return playerId !== null ? { subjectId: playerId, anchor: false } : { subjectId: `filler:${policyVersionId ?? "unknown"}`, anchor: true };
+export function seatSubject(
+  playerId: string | null,
+  policyVersionId: string | null,
+): { subjectId: string; anchor: boolean } {
+  return playerId !== null
+    ? { subjectId: playerId, anchor: false }
+    : { subjectId: `filler:${policyVersionId ?? "unknown"}`, anchor: true };
 }
 
 async function settledEpisodes(trx: Transaction<Database>, roundId: string) {
-  const episodes = await trx.selectFrom("episode_requests").select(["id", "status", "scores", "updated_at"]).where("round_id", "=", roundId).execute();
+  const episodes = await trx
+    .selectFrom("episode_requests")
+    .select(["id", "status", "scores", "updated_at"])
+    .where("round_id", "=", roundId)
+    .execute();
   // In the order they finished (an EWMA of a round's episodes depends on it), ties by id.
   const completed = episodes
     .filter((e) => e.status === "completed")
-    .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id < b.id ? -1 : 1));
+    .sort((a, b) =>
+      a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id < b.id ? -1 : 1,
+    );
   const seats = completed.length
     ? await trx
         .selectFrom("episode_participants")
         .select(["episode_request_id", "position", "player_id", "policy_version_id"])
-        .where("episode_request_id", "in", completed.map((e) => e.id))
+        .where(
+          "episode_request_id",
+          "in",
+          completed.map((e) => e.id),
+        )
         .execute()
     : [];
   const seatsOf = new Map<string, typeof seats>();
-  for (const seat of seats) seatsOf.set(seat.episode_request_id, [...(seatsOf.get(seat.episode_request_id) ?? []), seat]);
+  for (const seat of seats)
+    seatsOf.set(seat.episode_request_id, [...(seatsOf.get(seat.episode_request_id) ?? []), seat]);
   const settled: SettledEpisode[] = completed.map((e) => {
     const scores = parseJson<number[]>(e.scores);
     return {
       at: new Date(e.updated_at),
-      participants: (seatsOf.get(e.id) ?? []).map((s) => ({ ...seatSubject(s.player_id, s.policy_version_id), score: scores[s.position] ?? 0 })),
+      participants: (seatsOf.get(e.id) ?? []).map((s) => ({
+        ...seatSubject(s.player_id, s.policy_version_id),
+        score: scores[s.position] ?? 0,
+      })),
     };
   });
   return { all: episodes, settled };
 }
 
 /** The champion each player seated in this round (from its pools). */
-async function championsOf(trx: Transaction<Database>, roundId: string): Promise<Map<string, string>> {
-  const pools = await trx.selectFrom("pools").select(["members"]).where("round_id", "=", roundId).execute();
+async function championsOf(
+  trx: Transaction<Database>,
+  roundId: string,
+): Promise<Map<string, string>> {
+  const pools = await trx
+    .selectFrom("pools")
+    .select(["members"])
+    .where("round_id", "=", roundId)
+    .execute();
   const out = new Map<string, string>();
   for (const pool of pools) {
-    for (const m of parseJson<{ player_id: string | null; policy_version_id: string }[]>(pool.members)) if (m.player_id) out.set(m.player_id, m.policy_version_id);
+    for (const m of parseJson<{ player_id: string | null; policy_version_id: string }[]>(
+      pool.members,
+    ))
+      if (m.player_id) out.set(m.player_id, m.policy_version_id);
   }
   return out;
 }
 
-async function rateRound(trx: Transaction<Database>, league: LeaguesTable, round: RoundsTable, settings: LadderSettings, episodes: SettledEpisode[], completedAt: string): Promise<number> {
+async function rateRound(
+  trx: Transaction<Database>,
+  league: LeaguesTable,
+  round: RoundsTable,
+  settings: LadderSettings,
+  episodes: SettledEpisode[],
+  completedAt: string,
+): Promise<number> {
   const results = roundResults(episodes, settings);
   if (results.length === 0) return 0;
   const playerIds = results.map((r) => r.subjectId);
-  const rows = await trx.selectFrom("ladder_ratings").selectAll().where("league_id", "=", league.id).where("player_id", "in", playerIds).execute();
+  const rows = await trx
+    .selectFrom("ladder_ratings")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .where("player_id", "in", playerIds)
+    .execute();
   const rowOf = new Map(rows.map((r) => [r.player_id, r]));
   const states = new Map<string, RatingState>();
-  for (const row of rows) if (row.state !== null) states.set(row.player_id, parseJson<RatingState>(row.state));
+  for (const row of rows)
+    if (row.state !== null) states.set(row.player_id, parseJson<RatingState>(row.state));
   const updated = applyRound(states, episodes, settings);
   const champions = await championsOf(trx, round.id);
   const initial = initialRatingState(settings);
-  const rating = (state: RatingState | undefined) => displayRating(state && state.kind === settings.ranking ? state : initial, settings);
+  const rating = (state: RatingState | undefined) =>
+    displayRating(state && state.kind === settings.ranking ? state : initial, settings);
   for (const result of results) {
     const before = states.get(result.subjectId);
     const after = updated.get(result.subjectId) ?? before;
@@ -85,7 +139,11 @@ async function rateRound(trx: Transaction<Database>, league: LeaguesTable, round
         policy_version_id: champions.get(result.subjectId) ?? null,
         rank: result.rank,
         score: result.score,
-        result_metadata: JSON.stringify({ episodes: result.episodes, rating_before: rating(before), rating_after: rating(after) }),
+        result_metadata: JSON.stringify({
+          episodes: result.episodes,
+          rating_before: rating(before),
+          rating_after: rating(after),
+        }),
         created_at: completedAt,
       })
       .execute();
@@ -99,21 +157,51 @@ async function rateRound(trx: Transaction<Database>, league: LeaguesTable, round
       completed_at: completedAt,
     };
     const row = rowOf.get(result.subjectId);
-    const recentRounds = [recent, ...(row ? parseJson<LeaderboardRecentRound[]>(row.recent_rounds) : [])].slice(0, KEPT_RECENT);
-    const values = { state: after ? JSON.stringify(after) : null, rounds_played: (row?.rounds_played ?? 0) + 1, recent_rounds: JSON.stringify(recentRounds), updated_at: completedAt };
+    const recentRounds = [
+      recent,
+      ...(row ? parseJson<LeaderboardRecentRound[]>(row.recent_rounds) : []),
+    ].slice(0, KEPT_RECENT);
+    const values = {
+      state: after ? JSON.stringify(after) : null,
+      rounds_played: (row?.rounds_played ?? 0) + 1,
+      recent_rounds: JSON.stringify(recentRounds),
+      updated_at: completedAt,
+    };
     if (row) {
-      await trx.updateTable("ladder_ratings").set(values).where("league_id", "=", league.id).where("player_id", "=", result.subjectId).execute();
+      await trx
+        .updateTable("ladder_ratings")
+        .set(values)
+        .where("league_id", "=", league.id)
+        .where("player_id", "=", result.subjectId)
+        .execute();
     } else {
       // Retired and gone from every division meanwhile: keep the rating for a return, out of the standings.
-      await trx.insertInto("ladder_ratings").values({ league_id: league.id, player_id: result.subjectId, division_id: round.division_id, active: 0, ...values }).execute();
+      await trx
+        .insertInto("ladder_ratings")
+        .values({
+          league_id: league.id,
+          player_id: result.subjectId,
+          division_id: round.division_id,
+          active: 0,
+          ...values,
+        })
+        .execute();
     }
   }
   return results.length;
 }
 
-async function settle(trx: Transaction<Database>, emit: Emit, round: RoundsTable): Promise<SettleOutcome> {
+async function settle(
+  trx: Transaction<Database>,
+  emit: Emit,
+  round: RoundsTable,
+): Promise<SettleOutcome> {
   const league = await lockLeague(trx, round.league_id);
-  const division = await trx.selectFrom("divisions").selectAll().where("id", "=", round.division_id).executeTakeFirst();
+  const division = await trx
+    .selectFrom("divisions")
+    .selectAll()
+    .where("id", "=", round.division_id)
+    .executeTakeFirst();
   if (!league || !division) return { settled: false };
   const { all, settled } = await settledEpisodes(trx, round.id);
   if (all.some((e) => !FINAL.includes(e.status))) return { settled: false };
@@ -129,7 +217,10 @@ async function settle(trx: Transaction<Database>, emit: Emit, round: RoundsTable
   if (Number(claimed.numUpdatedRows) !== 1) return { settled: false };
 
   const settings = ladderOrDefault(league);
-  const ranked = status === "completed" ? await rateRound(trx, league, round, settings, settled, completedAt) : 0;
+  const ranked =
+    status === "completed"
+      ? await rateRound(trx, league, round, settings, settled, completedAt)
+      : 0;
   const refs = { league: league, division: division };
   const failedCount = all.length - settled.length;
   emit({
@@ -137,26 +228,64 @@ async function settle(trx: Transaction<Database>, emit: Emit, round: RoundsTable
     refs,
     roundId: round.id,
     headline: `${division.name}: round ${round.round_number} ${status === "completed" ? "completed" : "failed"}`,
-    summary: status === "completed" ? `${settled.length} episode(s) settled${failedCount ? `, ${failedCount} failed` : ""}; ${ranked} player(s) ranked.` : (error ?? ""),
-    payload: { round_id: round.id, round_number: round.round_number, status, episodes: all.length, failed_episodes: failedCount },
+    summary:
+      status === "completed"
+        ? `${settled.length} episode(s) settled${failedCount ? `, ${failedCount} failed` : ""}; ${ranked} player(s) ranked.`
+        : (error ?? ""),
+    payload: {
+      round_id: round.id,
+      round_number: round.round_number,
+      status,
+      episodes: all.length,
+      failed_episodes: failedCount,
+    },
   });
   await settleStandings(trx, emit, league, settings, division, round, status);
-  return { settled: true, round: { ...round, status, active: null, completed_at: completedAt, error }, status };
+  return {
+    settled: true,
+    round: { ...round, status, active: null, completed_at: completedAt, error },
+    status,
+  };
 }
 
-async function settleStandings(trx: Transaction<Database>, emit: Emit, league: LeaguesTable, settings: LadderSettings, division: DivisionsTable, round: RoundsTable, status: string): Promise<void> {
+async function settleStandings(
+  trx: Transaction<Database>,
+  emit: Emit,
+  league: LeaguesTable,
+  settings: LadderSettings,
+  division: DivisionsTable,
+  round: RoundsTable,
+  status: string,
+): Promise<void> {
   if (status === "completed") {
     const moved = await applyPromotion(trx, emit, league, settings, division);
-    for (const d of moved) await refreshStandings(trx, league, settings, d, d.id === division.id ? round.id : null, emit);
+    for (const d of moved)
+      await refreshStandings(
+        trx,
+        league,
+        settings,
+        d,
+        d.id === division.id ? round.id : null,
+        emit,
+      );
     if (moved.some((d) => d.id === division.id)) return;
   }
   await refreshStandings(trx, league, settings, division, round.id, emit);
 }
 
 /** Settles the round if all its episodes are final and nobody settled it yet. */
-export async function settleRound(db: Kysely<Database>, bus: Pick<EventBus, "publish">, roundId: string): Promise<SettleOutcome> {
-  const round = await db.selectFrom("rounds").selectAll().where("id", "=", roundId).executeTakeFirst();
-  if (!round || (round.status !== "running" && round.status !== "pending")) return { settled: false };
+export async function settleRound(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  roundId: string,
+): Promise<SettleOutcome> {
+  const round = await db
+    .selectFrom("rounds")
+    .selectAll()
+    .where("id", "=", roundId)
+    .executeTakeFirst();
+  if (!round || (round.status !== "running" && round.status !== "pending"))
+    return { settled: false };
   return withEvents(db, bus, (trx, emit) => settle(trx, emit, round));
 }
 
@@ -167,7 +296,14 @@ export async function settleableRounds(db: Kysely<Database>): Promise<string[]> 
     .select("r.id")
     .where("r.status", "in", ["pending", "running"])
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom("episode_requests as e").select("e.id").whereRef("e.round_id", "=", "r.id").where("e.status", "not in", FINAL))),
+      not(
+        exists(
+          selectFrom("episode_requests as e")
+            .select("e.id")
+            .whereRef("e.round_id", "=", "r.id")
+            .where("e.status", "not in", FINAL),
+        ),
+      ),
     )
     .execute();
   return rows.map((r) => r.id);

@@ -2,20 +2,42 @@
 // each planned episode queued as an episode job, in one transaction. The unique index on
 // (division_id, active) lets exactly one unsettled round exist per division, whichever replica
 // tries; the league lock makes the loser wait and then see the winner's round.
-import { CoworldManifest, newId, rosterBounds, type CoworldVariant, type LadderSettings } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso, parseJson } from "../shared/clock.ts";
+
+import {
+  CoworldManifest,
+  newId,
+  rosterBounds,
+  type CoworldVariant,
+  type LadderSettings,
+} from "@gauntlet/core";
+
 import { createEpisode, type NewParticipant } from "../episodes/episodes.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
-import { displayRating, initialRatingState, planRound, type RatedEntrant, type RatingState, type RoundPlan } from "./rules/index.ts";
-import type { CoworldsTable, Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import type {
+  CoworldsTable,
+  Database,
+  DivisionsTable,
+  LeaguesTable,
+  RoundsTable,
+} from "../store/schema.ts";
 import { competingChampions } from "./champions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { policyVersionRefs } from "./refs.ts";
+import {
+  displayRating,
+  initialRatingState,
+  planRound,
+  type RatedEntrant,
+  type RatingState,
+  type RoundPlan,
+} from "./rules/index.ts";
 
-export type StartOutcome = { kind: "started"; round: RoundsTable } | { kind: "skipped"; reason: string; message: string };
+export type StartOutcome =
+  { kind: "started"; round: RoundsTable } | { kind: "skipped"; reason: string; message: string };
 
 interface Setup {
   settings: LadderSettings;
@@ -29,33 +51,76 @@ interface Setup {
   runtime: "process" | "docker";
 }
 
-const skip = (reason: string, message: string): StartOutcome => ({ kind: "skipped", reason, message });
+const skip = (reason: string, message: string): StartOutcome => ({
+  kind: "skipped",
+  reason,
+  message,
+});
 
 /** Everything a round needs, read (not written); or why no round can start. */
-async function prepare(db: Kysely<Database>, league: LeaguesTable, division: DivisionsTable, options: { force: boolean; now: Date }): Promise<Setup | StartOutcome> {
-  if (division.archived_at !== null || division.type !== "competition") return skip("not_competing", `division ${division.id} is not an open competition division`);
-  if (!options.force && (league.rounds_paused_at !== null || league.disabled_at !== null)) return skip("paused", `league ${league.id} has its rounds paused`);
-  const active = await db.selectFrom("rounds").select("id").where("division_id", "=", division.id).where("active", "=", 1).executeTakeFirst();
-  if (active) return skip("round_running", `round ${active.id} is still running in division ${division.id}`);
+async function prepare(
+  db: Kysely<Database>,
+  league: LeaguesTable,
+  division: DivisionsTable,
+  options: { force: boolean; now: Date },
+): Promise<Setup | StartOutcome> {
+  if (division.archived_at !== null || division.type !== "competition")
+    return skip("not_competing", `division ${division.id} is not an open competition division`);
+  if (!options.force && (league.rounds_paused_at !== null || league.disabled_at !== null))
+    return skip("paused", `league ${league.id} has its rounds paused`);
+  const active = await db
+    .selectFrom("rounds")
+    .select("id")
+    .where("division_id", "=", division.id)
+    .where("active", "=", 1)
+    .executeTakeFirst();
+  if (active)
+    return skip("round_running", `round ${active.id} is still running in division ${division.id}`);
   const ladder = ladderOf(league);
   if (!ladder.ok) return skip("invalid_settings", ladder.message);
   const settings = ladder.settings;
-  const last = await db.selectFrom("rounds").select(["round_number", "started_at"]).where("division_id", "=", division.id).orderBy("round_number", "desc").executeTakeFirst();
+  const last = await db
+    .selectFrom("rounds")
+    .select(["round_number", "started_at"])
+    .where("division_id", "=", division.id)
+    .orderBy("round_number", "desc")
+    .executeTakeFirst();
   if (!options.force && settings.round_interval_minutes !== null && last?.started_at) {
     const due = Date.parse(last.started_at) + settings.round_interval_minutes * 60_000;
-    if (options.now.getTime() < due) return skip("not_due", `the next round is due at ${new Date(due).toISOString()}`);
+    if (options.now.getTime() < due)
+      return skip("not_due", `the next round is due at ${new Date(due).toISOString()}`);
   }
 
-  const game = await db.selectFrom("games").select(["coworld_id"]).where("id", "=", league.game_id).executeTakeFirst();
-  const coworld = game?.coworld_id ? await db.selectFrom("coworlds").selectAll().where("id", "=", game.coworld_id).executeTakeFirst() : undefined;
+  const game = await db
+    .selectFrom("games")
+    .select(["coworld_id"])
+    .where("id", "=", league.game_id)
+    .executeTakeFirst();
+  const coworld = game?.coworld_id
+    ? await db
+        .selectFrom("coworlds")
+        .selectAll()
+        .where("id", "=", game.coworld_id)
+        .executeTakeFirst()
+    : undefined;
   if (!coworld) return skip("no_coworld", `the league's game has no coworld to play`);
   const manifest = CoworldManifest.safeParse(parseJson(coworld.manifest));
-  if (!manifest.success) return skip("invalid_coworld", `coworld ${coworld.id} has an invalid manifest`);
-  const variant = settings.variant_id ? manifest.data.variants.find((v) => v.id === settings.variant_id) : manifest.data.variants[0];
-  if (!variant) return skip("unknown_variant", `coworld ${coworld.name} has no variant ${settings.variant_id ?? ""}`);
+  if (!manifest.success)
+    return skip("invalid_coworld", `coworld ${coworld.id} has an invalid manifest`);
+  const variant = settings.variant_id
+    ? manifest.data.variants.find((v) => v.id === settings.variant_id)
+    : manifest.data.variants[0];
+  if (!variant)
+    return skip(
+      "unknown_variant",
+      `coworld ${coworld.name} has no variant ${settings.variant_id ?? ""}`,
+    );
   const bounds = rosterBounds(manifest.data);
   if (settings.players_per_episode < bounds.min || settings.players_per_episode > bounds.max) {
-    return skip("unsupported_players_per_episode", `${coworld.name} seats ${bounds.min}–${bounds.max} players; players_per_episode is ${settings.players_per_episode}`);
+    return skip(
+      "unsupported_players_per_episode",
+      `${coworld.name} seats ${bounds.min}–${bounds.max} players; players_per_episode is ${settings.players_per_episode}`,
+    );
   }
 
   const champions = await competingChampions(db, division.id);
@@ -63,18 +128,38 @@ async function prepare(db: Kysely<Database>, league: LeaguesTable, division: Div
   const entrants: RatedEntrant[] = champions.flatMap((c) => {
     if (c.player_id === null) return [];
     const state = c.state === null ? initial : parseJson<RatingState>(c.state);
-    return [{ playerId: c.player_id, policyVersionId: c.policy_version_id, rating: displayRating(state.kind === settings.ranking ? state : initial, settings) }];
+    return [
+      {
+        playerId: c.player_id,
+        policyVersionId: c.policy_version_id,
+        rating: displayRating(state.kind === settings.ranking ? state : initial, settings),
+      },
+    ];
   });
   const roundId = newId("round");
   const roundNumber = (last?.round_number ?? 0) + 1;
   const fillers = parseJson<string[]>(league.filler_policy_version_ids);
-  const plan = planRound({ entrants, settings, seed: roundId, roundNumber, fillerPolicyVersionIds: fillers });
+  const plan = planRound({
+    entrants,
+    settings,
+    seed: roundId,
+    roundNumber,
+    fillerPolicyVersionIds: fillers,
+  });
   if (plan.kind === "skip") return skip(plan.reason, plan.message);
 
-  const seated = new Set(plan.pools.flatMap((p) => p.episodes.flatMap((e) => e.seats.map((s) => s.policyVersionId))));
-  const versions = await db.selectFrom("policy_versions").select(["id", "bundle_upload_id"]).where("id", "in", [...seated]).execute();
+  const seated = new Set(
+    plan.pools.flatMap((p) => p.episodes.flatMap((e) => e.seats.map((s) => s.policyVersionId))),
+  );
+  const versions = await db
+    .selectFrom("policy_versions")
+    .select(["id", "bundle_upload_id"])
+    .where("id", "in", [...seated])
+    .execute();
   const refs = await policyVersionRefs(db, seated);
-  const names = new Map<string, string>(champions.flatMap((c) => (c.player_id ? [[c.player_id, c.player_name] as const] : [])));
+  const names = new Map<string, string>(
+    champions.flatMap((c) => (c.player_id ? [[c.player_id, c.player_name] as const] : [])),
+  );
   for (const [id, ref] of refs) names.set(id, `${ref.name} v${ref.version}`);
   return {
     settings,
@@ -94,11 +179,19 @@ function isSetup(value: Setup | StartOutcome): value is Setup {
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${"code" in error ? String(error.code) : ""}` : String(error);
+  const text =
+    error instanceof Error
+      ? `${error.message} ${"code" in error ? String(error.code) : ""}`
+      : String(error);
   return /UNIQUE|23505|duplicate key/i.test(text);
 }
 
-async function create(trx: Transaction<Database>, league: LeaguesTable, division: DivisionsTable, setup: Setup): Promise<RoundsTable> {
+async function create(
+  trx: Transaction<Database>,
+  league: LeaguesTable,
+  division: DivisionsTable,
+  setup: Setup,
+): Promise<RoundsTable> {
   const now = nowIso();
   const { plan } = setup;
   const round: RoundsTable = {
@@ -117,7 +210,12 @@ async function create(trx: Transaction<Database>, league: LeaguesTable, division
       variant_id: setup.variant.id,
       game_config: setup.gameConfig,
     }),
-    round_display: JSON.stringify({ seating: plan.seating, pools: plan.pools.length, episodes: plan.episodeCount, players: new Set(plan.pools.flatMap((p) => p.playerIds)).size }),
+    round_display: JSON.stringify({
+      seating: plan.seating,
+      pools: plan.pools.length,
+      episodes: plan.episodeCount,
+      players: new Set(plan.pools.flatMap((p) => p.playerIds)).size,
+    }),
     episode_count: plan.episodeCount,
     error: null,
     started_at: now,
@@ -127,7 +225,15 @@ async function create(trx: Transaction<Database>, league: LeaguesTable, division
   await trx.insertInto("rounds").values(round).execute();
   for (const [position, pool] of plan.pools.entries()) {
     const poolId = newId("pool");
-    const members = new Map<string, { player_id: string | null; player_name: string | null; policy_version_id: string; role: "champion" | "filler" }>();
+    const members = new Map<
+      string,
+      {
+        player_id: string | null;
+        player_name: string | null;
+        policy_version_id: string;
+        role: "champion" | "filler";
+      }
+    >();
     for (const seat of pool.episodes.flatMap((e) => e.seats)) {
       const key = seat.playerId ?? `filler:${seat.policyVersionId}`;
       if (members.has(key)) continue;
@@ -140,14 +246,25 @@ async function create(trx: Transaction<Database>, league: LeaguesTable, division
     }
     await trx
       .insertInto("pools")
-      .values({ id: poolId, round_id: round.id, division_id: division.id, position, members: JSON.stringify([...members.values()]), episode_count: pool.episodes.length, created_at: now })
+      .values({
+        id: poolId,
+        round_id: round.id,
+        division_id: division.id,
+        position,
+        members: JSON.stringify([...members.values()]),
+        episode_count: pool.episodes.length,
+        created_at: now,
+      })
       .execute();
     for (const episode of pool.episodes) {
       const participants: NewParticipant[] = episode.seats.map((seat, i) => ({
         position: i,
         policyVersionId: seat.policyVersionId,
         playerId: seat.playerId,
-        displayName: (seat.playerId ? setup.names.get(seat.playerId) : setup.names.get(seat.policyVersionId)) ?? `seat ${i}`,
+        displayName:
+          (seat.playerId
+            ? setup.names.get(seat.playerId)
+            : setup.names.get(seat.policyVersionId)) ?? `seat ${i}`,
       }));
       await createEpisode(trx, {
         requesterUserId: league.commissioner_user_id,
@@ -170,10 +287,25 @@ async function create(trx: Transaction<Database>, league: LeaguesTable, division
  * Starts a round in the division unless one is running or none can run. `force` (trigger-round)
  * ignores a pause and `round_interval_minutes`.
  */
-export async function startRound(db: Kysely<Database>, bus: Pick<EventBus, "publish">, divisionId: string, options: { force?: boolean; now?: Date } = {}): Promise<StartOutcome> {
+export async function startRound(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  divisionId: string,
+  options: { force?: boolean; now?: Date } = {},
+): Promise<StartOutcome> {
   const opts = { force: options.force ?? false, now: options.now ?? new Date() };
-  const division = await db.selectFrom("divisions").selectAll().where("id", "=", divisionId).executeTakeFirst();
-  const league = division ? await db.selectFrom("leagues").selectAll().where("id", "=", division.league_id).executeTakeFirst() : undefined;
+  const division = await db
+    .selectFrom("divisions")
+    .selectAll()
+    .where("id", "=", divisionId)
+    .executeTakeFirst();
+  const league = division
+    ? await db
+        .selectFrom("leagues")
+        .selectAll()
+        .where("id", "=", division.league_id)
+        .executeTakeFirst()
+    : undefined;
   if (!division || !league) return skip("not_found", `division ${divisionId} was not found`);
   // A cheap look first, without the lock: most idle divisions stop here.
   const precheck = await prepare(db, league, division, opts);
@@ -190,12 +322,21 @@ export async function startRound(db: Kysely<Database>, bus: Pick<EventBus, "publ
         refs: { league: locked, division: division },
         roundId: round.id,
         headline: `${division.name}: round ${round.round_number} started (${setup.plan.episodeCount} episodes, ${setup.plan.seating})`,
-        payload: { round_id: round.id, round_number: round.round_number, episodes: setup.plan.episodeCount, seating: setup.plan.seating },
+        payload: {
+          round_id: round.id,
+          round_number: round.round_number,
+          episodes: setup.plan.episodeCount,
+          seating: setup.plan.seating,
+        },
       });
       return { kind: "started", round };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return skip("round_running", `another server started a round in division ${division.id} first`);
+    if (isUniqueViolation(error))
+      return skip(
+        "round_running",
+        `another server started a round in division ${division.id} first`,
+      );
     throw error;
   }
 }

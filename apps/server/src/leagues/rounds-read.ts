@@ -1,16 +1,24 @@
 // Rounds, their results and pools, as the HTTP reads serve them (visibility of their division).
-import type { Pool, Round, RoundDetail, QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
+
+import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
-import type { Identity } from "../auth/identity.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { visibleDivision } from "./visibility.ts";
 import { isAdmin, visibleDivisionIds } from "./visible-sql.ts";
 
-export async function roundViews(db: Kysely<Database>, rows: readonly RoundsTable[]): Promise<Round[]> {
-  const divisions = await divisionsById(db, rows.map((r) => r.division_id));
+export async function roundViews(
+  db: Kysely<Database>,
+  rows: readonly RoundsTable[],
+): Promise<Round[]> {
+  const divisions = await divisionsById(
+    db,
+    rows.map((r) => r.division_id),
+  );
   return rows.map((r) => ({
     id: r.id,
     round_number: r.round_number,
@@ -35,15 +43,39 @@ export async function listRounds(db: Kysely<Database>, identity: Identity, filte
   if (filter.league_id) q = q.where("league_id", "=", filter.league_id);
   if (filter.division_id) q = q.where("division_id", "=", filter.division_id);
   if (filter.status) q = q.where("status", "=", filter.status);
-  if (filter.division_type) q = q.where("division_id", "in", db.selectFrom("divisions").select("id").where("type", "=", filter.division_type));
+  if (filter.division_type)
+    q = q.where(
+      "division_id",
+      "in",
+      db.selectFrom("divisions").select("id").where("type", "=", filter.division_type),
+    );
   if (!isAdmin(identity)) q = q.where("division_id", "in", visibleDivisionIds(db, identity));
   const total = await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).offset(filter.offset).execute();
-  return { entries: await roundViews(db, rows), total_count: Number(total.n), limit: filter.limit, offset: filter.offset };
+  const rows = await q
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  return {
+    entries: await roundViews(db, rows),
+    total_count: Number(total.n),
+    limit: filter.limit,
+    offset: filter.offset,
+  };
 }
 
-async function visibleRound(db: Kysely<Database>, identity: Identity, roundId: string): Promise<RoundsTable> {
-  const row = await db.selectFrom("rounds").selectAll().where("id", "=", roundId).executeTakeFirst();
+async function visibleRound(
+  db: Kysely<Database>,
+  identity: Identity,
+  roundId: string,
+): Promise<RoundsTable> {
+  const row = await db
+    .selectFrom("rounds")
+    .selectAll()
+    .where("id", "=", roundId)
+    .executeTakeFirst();
   if (!row) throw notFound("round", roundId);
   await visibleDivision(db, identity, row.division_id).catch(() => {
     throw notFound("round", roundId);
@@ -51,12 +83,31 @@ async function visibleRound(db: Kysely<Database>, identity: Identity, roundId: s
   return row;
 }
 
-export async function getRound(db: Kysely<Database>, identity: Identity, roundId: string): Promise<RoundDetail> {
+export async function getRound(
+  db: Kysely<Database>,
+  identity: Identity,
+  roundId: string,
+): Promise<RoundDetail> {
   const row = await visibleRound(db, identity, roundId);
   const [view] = await roundViews(db, [row]);
   if (!view) throw new Error("unreachable: one row gives one view");
-  const results = await db.selectFrom("round_results").selectAll().where("round_id", "=", roundId).orderBy("rank").orderBy("player_id").execute();
-  const [players, versions] = await Promise.all([playerRefs(db, results.map((r) => r.player_id)), policyVersionRefs(db, results.map((r) => r.policy_version_id))]);
+  const results = await db
+    .selectFrom("round_results")
+    .selectAll()
+    .where("round_id", "=", roundId)
+    .orderBy("rank")
+    .orderBy("player_id")
+    .execute();
+  const [players, versions] = await Promise.all([
+    playerRefs(
+      db,
+      results.map((r) => r.player_id),
+    ),
+    policyVersionRefs(
+      db,
+      results.map((r) => r.policy_version_id),
+    ),
+  ]);
   return {
     ...view,
     results: results.map((r) => ({
@@ -83,13 +134,26 @@ function poolView(row: PoolsTable): Pool {
   };
 }
 
-export async function listPools(db: Kysely<Database>, identity: Identity, roundId: string): Promise<Pool[]> {
+export async function listPools(
+  db: Kysely<Database>,
+  identity: Identity,
+  roundId: string,
+): Promise<Pool[]> {
   await visibleRound(db, identity, roundId);
-  const rows = await db.selectFrom("pools").selectAll().where("round_id", "=", roundId).orderBy("position").execute();
+  const rows = await db
+    .selectFrom("pools")
+    .selectAll()
+    .where("round_id", "=", roundId)
+    .orderBy("position")
+    .execute();
   return rows.map(poolView);
 }
 
-export async function getPool(db: Kysely<Database>, identity: Identity, poolId: string): Promise<Pool> {
+export async function getPool(
+  db: Kysely<Database>,
+  identity: Identity,
+  poolId: string,
+): Promise<Pool> {
   const row = await db.selectFrom("pools").selectAll().where("id", "=", poolId).executeTakeFirst();
   if (!row) throw notFound("pool", poolId);
   await visibleRound(db, identity, row.round_id).catch(() => {

@@ -1,17 +1,36 @@
 // Rounds over real HTTP with a scripted runner: the scheduler seats champions, results settle
 // into ratings and standings once, promotion moves players, and a restarted server resumes.
-import type { CompetitionEvent, LeaderboardRow, LeaguePolicyMembership, LeagueSubmission, Pool, RoundDetail, RoundPage, TriggerRoundResponse } from "@gauntlet/core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
+
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import type {
+  CompetitionEvent,
+  LeaderboardRow,
+  LeaguePolicyMembership,
+  LeagueSubmission,
+  Pool,
+  RoundDetail,
+  RoundPage,
+  TriggerRoundResponse,
+} from "@gauntlet/core";
+
+import { client } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import {
+  byStrength,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  type ScriptedRunner,
+  type TestLeague,
+} from "../../testing/test-league.ts";
+import { createTestStore } from "../../testing/test-store.ts";
 import { loadSecretBox } from "../auth/secret-box.ts";
 import { DirectoryBlobStore } from "../blobs/blob-store.ts";
 import { complete } from "../episodes/work-queue.ts";
 import { openStore } from "../store/database.ts";
-import { client } from "../../testing/http.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestStore } from "../../testing/test-store.ts";
 import { startRound } from "./round-start.ts";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type ScriptedRunner, type TestLeague } from "../../testing/test-league.ts";
 
 let auto: TestServer;
 let manual: TestServer;
@@ -42,18 +61,36 @@ async function round(t: TestServer, id: string, token?: string): Promise<RoundDe
   return (await client(t.url, token).get<RoundDetail>(`/v2/rounds/${id}`)).body;
 }
 
-async function trigger(t: TestServer, tl: TestLeague, body: Record<string, unknown> = {}): Promise<TriggerRoundResponse> {
-  const res = await client(t.url, tl.commissioner.token).post<TriggerRoundResponse>(`/v2/leagues/${tl.league.id}/trigger-round`, body);
+async function trigger(
+  t: TestServer,
+  tl: TestLeague,
+  body: Record<string, unknown> = {},
+): Promise<TriggerRoundResponse> {
+  const res = await client(t.url, tl.commissioner.token).post<TriggerRoundResponse>(
+    `/v2/leagues/${tl.league.id}/trigger-round`,
+    body,
+  );
   expect(res.status).toBe(200);
   return res.body;
 }
 
 async function pause(t: TestServer, tl: TestLeague, paused: boolean): Promise<void> {
-  expect((await client(t.url, tl.commissioner.token).post(`/v2/leagues/${tl.league.id}/rounds-paused`, { paused })).status).toBe(200);
+  expect(
+    (
+      await client(t.url, tl.commissioner.token).post(`/v2/leagues/${tl.league.id}/rounds-paused`, {
+        paused,
+      })
+    ).status,
+  ).toBe(200);
 }
 
 /** Runs every queued job of one round (a scripted runner leases everything queued). */
-async function playRound(t: TestServer, runner: ScriptedRunner, roundId: string, strength: Record<string, number>): Promise<RoundDetail> {
+async function playRound(
+  t: TestServer,
+  runner: ScriptedRunner,
+  roundId: string,
+  strength: Record<string, number>,
+): Promise<RoundDetail> {
   await runner.runQueued(byStrength(strength));
   return eventually(`round ${roundId} to settle`, async () => {
     const r = await round(t, roundId);
@@ -73,8 +110,17 @@ describe("the scheduler", () => {
     const division = tl.divisions[0];
     if (!division) throw new Error("no division");
 
-    const first = await eventually("the first round", async () => (await rounds(auto, `league_id=${tl.league.id}`)).entries[0]);
-    expect(first).toMatchObject({ round_number: 1, status: "running", division: { id: division.id }, league_id: tl.league.id, execution_backend: "process" });
+    const first = await eventually(
+      "the first round",
+      async () => (await rounds(auto, `league_id=${tl.league.id}`)).entries[0],
+    );
+    expect(first).toMatchObject({
+      round_number: 1,
+      status: "running",
+      division: { id: division.id },
+      league_id: tl.league.id,
+      execution_backend: "process",
+    });
     expect(first.round_display).toMatchObject({ seating: "round_robin", episodes: 3, players: 3 });
     const pools = await client(auto.url).get<Pool[]>(`/v2/pools?round_id=${first.id}`);
     expect(pools.body).toHaveLength(1);
@@ -84,7 +130,9 @@ describe("the scheduler", () => {
 
     const settled = await playRound(auto, runner, first.id, STRENGTH);
     expect(settled.status).toBe("completed");
-    expect(settled.results.map((r) => [r.player?.name, r.rank, r.result_metadata.episodes])).toEqual([
+    expect(
+      settled.results.map((r) => [r.player?.name, r.rank, r.result_metadata.episodes]),
+    ).toEqual([
       ["Ada", 1, 2],
       ["Bo", 2, 2],
       ["Cy", 3, 2],
@@ -100,10 +148,20 @@ describe("the scheduler", () => {
     ]);
     expect(rows?.[0]?.score).toBeGreaterThan(1500);
     expect(rows?.every((r) => r.recent_rounds.length === 0)).toBe(true);
-    const recent = await client(auto.url).get<LeaderboardRow[]>(`/v2/divisions/${division.id}/leaderboard?include_recent_rounds=true`);
-    expect(recent.body[0]?.recent_rounds[0]).toMatchObject({ id: first.id, round_number: 1, rank: 1, status: "completed" });
+    const recent = await client(auto.url).get<LeaderboardRow[]>(
+      `/v2/divisions/${division.id}/leaderboard?include_recent_rounds=true`,
+    );
+    expect(recent.body[0]?.recent_rounds[0]).toMatchObject({
+      id: first.id,
+      round_number: 1,
+      rank: 1,
+      status: "completed",
+    });
 
-    const second = await eventually("the next round", async () => (await rounds(auto, `league_id=${tl.league.id}&status=running`)).entries[0]);
+    const second = await eventually(
+      "the next round",
+      async () => (await rounds(auto, `league_id=${tl.league.id}&status=running`)).entries[0],
+    );
     expect(second.round_number).toBe(2);
     const page = await rounds(auto, `division_id=${division.id}&limit=1`);
     expect(page).toMatchObject({ total_count: 2, limit: 1, offset: 0 });
@@ -119,7 +177,10 @@ describe("the scheduler", () => {
     const roundId = started.rounds[0]?.id ?? "";
     const [job] = await runner.lease(1);
     if (!job) throw new Error("no job");
-    const scores = byStrength(STRENGTH)(job.players.map((p) => p.display_name), job);
+    const scores = byStrength(STRENGTH)(
+      job.players.map((p) => p.display_name),
+      job,
+    );
     expect(await runner.complete(job, scores)).toBe(200);
     expect(await runner.complete(job, scores)).toBe(200);
     const settled = await eventually("the round to settle", async () => {
@@ -144,21 +205,31 @@ describe("the scheduler", () => {
     await auto.server.leaguePlay.scheduler.tick();
     expect((await rounds(auto, `league_id=${tl.league.id}`)).total_count).toBe(0);
     await pause(auto, tl, false);
-    await eventually("a round after unpausing", async () => (await rounds(auto, `league_id=${tl.league.id}`)).total_count === 1);
+    await eventually(
+      "a round after unpausing",
+      async () => (await rounds(auto, `league_id=${tl.league.id}`)).total_count === 1,
+    );
     await pause(auto, tl, true);
   });
 });
 
 describe("trigger-round and the database's one round per division", () => {
   it("starts a round now, reports a division that cannot, and never runs two rounds in one division", async () => {
-    const tl = await createTestLeague(manual, { divisions: [{ name: "Top", level: 1 }, { name: "Bottom", level: 2 }] });
+    const tl = await createTestLeague(manual, {
+      divisions: [
+        { name: "Top", level: 1 },
+        { name: "Bottom", level: 2 },
+      ],
+    });
     await tl.submit(await tl.addPlayer("Ada"));
     await tl.submit(await tl.addPlayer("Bo"));
     const [top, bottom] = tl.divisions;
     if (!top || !bottom) throw new Error("divisions");
     const first = await trigger(manual, tl);
     expect(first.rounds.map((r) => r.division.id)).toEqual([bottom.id]);
-    expect(first.skipped).toEqual([expect.objectContaining({ division_id: top.id, reason: "below_min_players" })]);
+    expect(first.skipped).toEqual([
+      expect.objectContaining({ division_id: top.id, reason: "below_min_players" }),
+    ]);
 
     const again = await trigger(manual, tl, { division_id: bottom.id });
     expect(again.rounds).toEqual([]);
@@ -166,15 +237,36 @@ describe("trigger-round and the database's one round per division", () => {
 
     // Racing starts (as replicas would): the running round stays the only one.
     const { db, bus } = manual.server.leaguePlay;
-    const raced = await Promise.all(Array.from({ length: 5 }, () => startRound(db, bus, bottom.id, { force: true })));
+    const raced = await Promise.all(
+      Array.from({ length: 5 }, () => startRound(db, bus, bottom.id, { force: true })),
+    );
     expect(raced.every((o) => o.kind === "skipped")).toBe(true);
-    const active = await db.selectFrom("rounds").select("id").where("division_id", "=", bottom.id).where("active", "=", 1).execute();
+    const active = await db
+      .selectFrom("rounds")
+      .select("id")
+      .where("division_id", "=", bottom.id)
+      .where("active", "=", 1)
+      .execute();
     expect(active).toHaveLength(1);
-    const duplicate = db.insertInto("rounds").values({ ...(await db.selectFrom("rounds").selectAll().where("division_id", "=", bottom.id).executeTakeFirstOrThrow()), id: "round_dup", round_number: 99 }).execute();
+    const duplicate = db
+      .insertInto("rounds")
+      .values({
+        ...(await db
+          .selectFrom("rounds")
+          .selectAll()
+          .where("division_id", "=", bottom.id)
+          .executeTakeFirstOrThrow()),
+        id: "round_dup",
+        round_number: 99,
+      })
+      .execute();
     await expect(duplicate).rejects.toThrow();
 
     const stranger = await manual.newUser();
-    const refused = await client(manual.url, stranger.token).post(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+    const refused = await client(manual.url, stranger.token).post(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+      {},
+    );
     expect(refused.status).toBe(403);
   });
 
@@ -184,7 +276,9 @@ describe("trigger-round and the database's one round per division", () => {
     await tl.submit(await tl.addPlayer("Bo"));
     const { db, bus } = manual.server.leaguePlay;
     const division = tl.divisions[0]?.id ?? "";
-    const raced = await Promise.all(Array.from({ length: 4 }, () => startRound(db, bus, division, { force: true })));
+    const raced = await Promise.all(
+      Array.from({ length: 4 }, () => startRound(db, bus, division, { force: true })),
+    );
     expect(raced.filter((o) => o.kind === "started")).toHaveLength(1);
   });
 });
@@ -192,39 +286,62 @@ describe("trigger-round and the database's one round per division", () => {
 describe("too few players", () => {
   it("multiple_seats seats the lone champion twice; filler_policy fills with seed policies that are never ranked; do_not_run skips", async () => {
     const runner = await scriptedRunner(manual);
-    const multiple = await createTestLeague(manual, { settings: { too_few_players: "multiple_seats", min_players: 1 } });
+    const multiple = await createTestLeague(manual, {
+      settings: { too_few_players: "multiple_seats", min_players: 1 },
+    });
     await multiple.submit(await multiple.addPlayer("Ada"));
     const m = await trigger(manual, multiple);
     const [job] = await runner.lease(5);
     expect(job?.players.map((p) => p.display_name)).toEqual(["Ada", "Ada"]);
     if (job) await runner.complete(job, [2, 1]);
-    const mDone = await eventually("the multiple_seats round", async () => ((await round(manual, m.rounds[0]?.id ?? "")).status === "completed" ? true : null));
+    const mDone = await eventually("the multiple_seats round", async () =>
+      (await round(manual, m.rounds[0]?.id ?? "")).status === "completed" ? true : null,
+    );
     expect(mDone).toBe(true);
 
-    const filler = await createTestLeague(manual, { settings: { too_few_players: "filler_policy", min_players: 1 } });
+    const filler = await createTestLeague(manual, {
+      settings: { too_few_players: "filler_policy", min_players: 1 },
+    });
     const ada = await filler.addPlayer("Ada");
     const seed = await filler.addPlayer("Seed");
     await filler.submit(ada);
-    const seeds = await client(manual.url, filler.commissioner.token).post<{ policy_version_ids: string[]; policy_versions: { id: string }[] }>(`/v2/leagues/${filler.league.id}/seed-policies`, {
+    const seeds = await client(manual.url, filler.commissioner.token).post<{
+      policy_version_ids: string[];
+      policy_versions: { id: string }[];
+    }>(`/v2/leagues/${filler.league.id}/seed-policies`, {
       policy_version_ids: [seed.policyVersionId],
     });
     expect(seeds.body.policy_versions.map((v) => v.id)).toEqual([seed.policyVersionId]);
-    expect((await client(manual.url).get<{ policy_version_ids: string[] }>(`/v2/leagues/${filler.league.id}/seed-policies`)).body.policy_version_ids).toEqual([seed.policyVersionId]);
+    expect(
+      (
+        await client(manual.url).get<{ policy_version_ids: string[] }>(
+          `/v2/leagues/${filler.league.id}/seed-policies`,
+        )
+      ).body.policy_version_ids,
+    ).toEqual([seed.policyVersionId]);
     const stranger = await manual.newUser();
     const foreign = await filler.addPlayer("Foreign", { owner: stranger });
-    const refused = await client(manual.url, filler.commissioner.token).post<{ detail: { loc: (string | number)[] }[] }>(`/v2/leagues/${filler.league.id}/seed-policies`, {
+    const refused = await client(manual.url, filler.commissioner.token).post<{
+      detail: { loc: (string | number)[] }[];
+    }>(`/v2/leagues/${filler.league.id}/seed-policies`, {
       policy_version_ids: [seed.policyVersionId, foreign.policyVersionId],
     });
     expect(refused.status).toBe(422);
     expect(refused.body.detail[0]?.loc).toEqual(["body", "policy_version_ids", 1]);
     const f = await trigger(manual, filler);
-    const pools = await client(manual.url).get<Pool[]>(`/v2/pools?round_id=${f.rounds[0]?.id ?? ""}`);
+    const pools = await client(manual.url).get<Pool[]>(
+      `/v2/pools?round_id=${f.rounds[0]?.id ?? ""}`,
+    );
     expect(pools.body[0]?.members.map((x) => x.role).sort()).toEqual(["champion", "filler"]);
     const settled = await playRound(manual, runner, f.rounds[0]?.id ?? "", { Ada: 1 });
     expect(settled.results.map((r) => r.player?.name)).toEqual(["Ada"]);
-    expect((await filler.leaderboard(filler.divisions[0]?.id ?? ""))?.map((r) => r.player_name)).toEqual(["Ada"]);
+    expect(
+      (await filler.leaderboard(filler.divisions[0]?.id ?? ""))?.map((r) => r.player_name),
+    ).toEqual(["Ada"]);
 
-    const none = await createTestLeague(manual, { settings: { too_few_players: "do_not_run", min_players: 1 } });
+    const none = await createTestLeague(manual, {
+      settings: { too_few_players: "do_not_run", min_players: 1 },
+    });
     await none.submit(await none.addPlayer("Ada"));
     const skipped = await trigger(manual, none);
     expect(skipped.skipped[0]?.reason).toBe("too_few_players");
@@ -239,11 +356,17 @@ describe("seating and rankings", () => {
     const first = await trigger(manual, tl);
     await playRound(manual, runner, first.rounds[0]?.id ?? "", STRENGTH);
     const second = await trigger(manual, tl);
-    const pools = await client(manual.url).get<Pool[]>(`/v2/pools?round_id=${second.rounds[0]?.id ?? ""}`);
+    const pools = await client(manual.url).get<Pool[]>(
+      `/v2/pools?round_id=${second.rounds[0]?.id ?? ""}`,
+    );
     // Round 2's windows start at 0: two tables of neighbours, everyone at one of them.
     expect(pools.body).toHaveLength(2);
-    const rating = new Map((await tl.leaderboard(tl.divisions[0]?.id ?? ""))?.map((r) => [r.player_id, r.score]));
-    const ratings = pools.body.map((p) => p.members.map((m) => rating.get(m.player_id ?? "") ?? Number.NaN));
+    const rating = new Map(
+      (await tl.leaderboard(tl.divisions[0]?.id ?? ""))?.map((r) => [r.player_id, r.score]),
+    );
+    const ratings = pools.body.map((p) =>
+      p.members.map((m) => rating.get(m.player_id ?? "") ?? Number.NaN),
+    );
     expect(ratings.flat()).toHaveLength(4);
     const [a = [], b = []] = ratings;
     const [high, low] = Math.max(...a) >= Math.max(...b) ? [a, b] : [b, a];
@@ -252,11 +375,18 @@ describe("seating and rankings", () => {
 
   it("ranks by score (mean) and by OpenSkill (mu − 3·sigma)", async () => {
     const runner = await scriptedRunner(manual);
-    const scored = await createTestLeague(manual, { settings: { ranking: "score", score: { aggregation: "mean" } } });
+    const scored = await createTestLeague(manual, {
+      settings: { ranking: "score", score: { aggregation: "mean" } },
+    });
     for (const name of ["Ada", "Bo"]) await scored.submit(await scored.addPlayer(name));
     const r1 = await trigger(manual, scored);
     await playRound(manual, runner, r1.rounds[0]?.id ?? "", { Ada: 7, Bo: 4 });
-    expect((await scored.leaderboard(scored.divisions[0]?.id ?? ""))?.map((r) => [r.player_name, r.score])).toEqual([
+    expect(
+      (await scored.leaderboard(scored.divisions[0]?.id ?? ""))?.map((r) => [
+        r.player_name,
+        r.score,
+      ]),
+    ).toEqual([
       ["Ada", 7],
       ["Bo", 4],
     ]);
@@ -265,9 +395,12 @@ describe("seating and rankings", () => {
     for (const name of ["Ada", "Bo"]) await skill.submit(await skill.addPlayer(name));
     const r2 = await trigger(manual, skill);
     await playRound(manual, runner, r2.rounds[0]?.id ?? "", STRENGTH);
-    const views = await client(manual.url).get<{ views: { columns: { key: string }[]; rows: { subject_name: string; values: Record<string, number> }[] }[] }>(
-      `/v2/divisions/${skill.divisions[0]?.id ?? ""}/leaderboards`,
-    );
+    const views = await client(manual.url).get<{
+      views: {
+        columns: { key: string }[];
+        rows: { subject_name: string; values: Record<string, number> }[];
+      }[];
+    }>(`/v2/divisions/${skill.divisions[0]?.id ?? ""}/leaderboards`);
     const view = views.body.views[0];
     expect(view?.columns.map((c) => c.key)).toContain("sigma");
     expect(view?.rows.map((r) => r.subject_name)).toEqual(["Ada", "Bo"]);
@@ -280,12 +413,19 @@ describe("promotion and relegation", () => {
   it("moves the weakest of the upper division down and the best of the lower one up", async () => {
     const runner = await scriptedRunner(manual);
     const tl = await createTestLeague(manual, {
-      divisions: [{ name: "Premier", level: 1 }, { name: "Challenger", level: 2 }],
+      divisions: [
+        { name: "Premier", level: 1 },
+        { name: "Challenger", level: 2 },
+      ],
       settings: { promotion: { promote: 1, relegate: 1, every_rounds: 1 } },
     });
     const [premier, challenger] = tl.divisions;
     if (!premier || !challenger) throw new Error("divisions");
-    const players = Object.fromEntries(await Promise.all(["Ada", "Bo", "Cy", "Dee"].map(async (n) => [n, await tl.addPlayer(n)] as const)));
+    const players = Object.fromEntries(
+      await Promise.all(
+        ["Ada", "Bo", "Cy", "Dee"].map(async (n) => [n, await tl.addPlayer(n)] as const),
+      ),
+    );
     const seed = async (name: string, division: string) => {
       const p = players[name];
       if (!p) throw new Error(name);
@@ -301,12 +441,24 @@ describe("promotion and relegation", () => {
     await playRound(manual, runner, upper.rounds[0]?.id ?? "", STRENGTH);
 
     // Winners and losers tie on Elo across the two divisions, so compare as sets.
-    expect((await tl.leaderboard(premier.id))?.map((r) => r.player_name).sort()).toEqual(["Ada", "Bo"]);
-    expect((await tl.leaderboard(challenger.id))?.map((r) => r.player_name).sort()).toEqual(["Cy", "Dee"]);
-    const cy = await client(manual.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?player_id=${players.Cy?.id ?? ""}`);
+    expect((await tl.leaderboard(premier.id))?.map((r) => r.player_name).sort()).toEqual([
+      "Ada",
+      "Bo",
+    ]);
+    expect((await tl.leaderboard(challenger.id))?.map((r) => r.player_name).sort()).toEqual([
+      "Cy",
+      "Dee",
+    ]);
+    const cy = await client(manual.url).get<LeaguePolicyMembership[]>(
+      `/v2/league-policy-memberships?player_id=${players.Cy?.id ?? ""}`,
+    );
     expect(cy.body.map((m) => m.division.id)).toEqual([challenger.id]);
-    const moves = await client(manual.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}`);
-    const kinds = moves.body.filter((e) => e.event_type === "player_promoted" || e.event_type === "player_relegated").map((e) => [e.event_type, e.player?.name]);
+    const moves = await client(manual.url).get<CompetitionEvent[]>(
+      `/v2/competition-events?league_id=${tl.league.id}`,
+    );
+    const kinds = moves.body
+      .filter((e) => e.event_type === "player_promoted" || e.event_type === "player_relegated")
+      .map((e) => [e.event_type, e.player?.name]);
     expect(kinds.sort()).toEqual([
       ["player_promoted", "Bo"],
       ["player_relegated", "Cy"],
@@ -327,11 +479,31 @@ describe("a restarted server", () => {
     await first.server.close();
 
     // The runner finishes while no server runs (as if the last one crashed after recording them).
-    const store = openStore({ dataDir: storeA.dataDir, databaseUrl: storeA.databaseUrl, pgSchema: storeA.pgSchema });
-    const queue = { db: store.db, blobs: new DirectoryBlobStore(join(storeA.dataDir, "blobs")), box: loadSecretBox(storeA.dataDir, undefined) };
-    for (const job of jobs) await complete(queue, job.job_id, { scores: byStrength(STRENGTH)(job.players.map((p) => p.display_name), job), winner_slot: 0, turns: 5, seed: 1 });
+    const store = openStore({
+      dataDir: storeA.dataDir,
+      databaseUrl: storeA.databaseUrl,
+      pgSchema: storeA.pgSchema,
+    });
+    const queue = {
+      db: store.db,
+      blobs: new DirectoryBlobStore(join(storeA.dataDir, "blobs")),
+      box: loadSecretBox(storeA.dataDir, undefined),
+    };
+    for (const job of jobs)
+      await complete(queue, job.job_id, {
+        scores: byStrength(STRENGTH)(
+          job.players.map((p) => p.display_name),
+          job,
+        ),
+        winner_slot: 0,
+        turns: 5,
+        seed: 1,
+      });
 
-    const second = await startTestServer({ testStore: { ...storeA, store }, env: { GAUNTLET_SCHEDULER_TICK_MS: "30" } });
+    const second = await startTestServer({
+      testStore: { ...storeA, store },
+      env: { GAUNTLET_SCHEDULER_TICK_MS: "30" },
+    });
     try {
       const settled = await eventually("the round after the restart", async () => {
         const r = await round(second, roundId);
@@ -355,22 +527,49 @@ describe("embedded resources", () => {
     const detail = await playRound(manual, runner, started.rounds[0]?.id ?? "", STRENGTH);
 
     // A Division carries its whole League, which carries its whole Game.
-    const wholeDivision = { id: expect.any(String), created_at: expect.any(String), league: { id: tl.league.id, created_at: expect.any(String), commissioner_key: expect.any(String), game: { id: expect.any(String), name: expect.any(String), created_at: expect.any(String) } } };
-    const wholeVersion = { id: expect.any(String), version: expect.any(Number), policy: { id: expect.any(String), name: expect.any(String) } };
+    const wholeDivision = {
+      id: expect.any(String),
+      created_at: expect.any(String),
+      league: {
+        id: tl.league.id,
+        created_at: expect.any(String),
+        commissioner_key: expect.any(String),
+        game: { id: expect.any(String), name: expect.any(String), created_at: expect.any(String) },
+      },
+    };
+    const wholeVersion = {
+      id: expect.any(String),
+      version: expect.any(Number),
+      policy: { id: expect.any(String), name: expect.any(String) },
+    };
     expect(detail.division).toMatchObject(wholeDivision);
     expect(detail.results.length).toBeGreaterThan(0);
     for (const result of detail.results) expect(result.policy_version).toMatchObject(wholeVersion);
-    expect((await rounds(manual, `league_id=${tl.league.id}`)).entries[0]?.division).toMatchObject(wholeDivision);
+    expect((await rounds(manual, `league_id=${tl.league.id}`)).entries[0]?.division).toMatchObject(
+      wholeDivision,
+    );
 
-    const memberships = await client(manual.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?league_id=${tl.league.id}`);
+    const memberships = await client(manual.url).get<LeaguePolicyMembership[]>(
+      `/v2/league-policy-memberships?league_id=${tl.league.id}`,
+    );
     expect(memberships.body.length).toBe(2);
-    for (const m of memberships.body) expect(m).toMatchObject({ league: wholeDivision.league, division: wholeDivision, policy_version: wholeVersion });
+    for (const m of memberships.body)
+      expect(m).toMatchObject({
+        league: wholeDivision.league,
+        division: wholeDivision,
+        policy_version: wholeVersion,
+      });
 
-    const submissions = await client(manual.url).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${tl.league.id}`);
+    const submissions = await client(manual.url).get<LeagueSubmission[]>(
+      `/v2/league-submissions?league_id=${tl.league.id}`,
+    );
     expect(submissions.body.length).toBe(2);
-    for (const s of submissions.body) expect(s).toMatchObject({ league: wholeDivision.league, policy_version: wholeVersion });
+    for (const s of submissions.body)
+      expect(s).toMatchObject({ league: wholeDivision.league, policy_version: wholeVersion });
 
-    const feed = await client(manual.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}`);
+    const feed = await client(manual.url).get<CompetitionEvent[]>(
+      `/v2/competition-events?league_id=${tl.league.id}`,
+    );
     const settled = feed.body.find((e) => e.event_type === "round_completed");
     expect(settled).toMatchObject({ league: wholeDivision.league, division: wholeDivision });
     const placed = feed.body.find((e) => e.policy_version !== null);
@@ -388,7 +587,9 @@ describe("round reads", () => {
     expect((await client(manual.url).get(`/v2/pools?round_id=${id}`)).status).toBe(404);
     expect((await rounds(manual, `league_id=${tl.league.id}`)).total_count).toBe(0);
     expect((await round(manual, id, tl.commissioner.token)).id).toBe(id);
-    const unknown = await client(manual.url).get<{ detail: { loc: string[] }[] }>("/v2/rounds/round_x");
+    const unknown = await client(manual.url).get<{ detail: { loc: string[] }[] }>(
+      "/v2/rounds/round_x",
+    );
     expect(unknown.status).toBe(422);
   });
 });

@@ -4,10 +4,11 @@
 // replica) picks up where it left off; the conditional writes of round-start and round-settle
 // make concurrent ticks on several replicas safe.
 import type { Kysely } from "kysely";
+
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
+import { settleableRounds, settleRound } from "./round-settle.ts";
 import { startRound } from "./round-start.ts";
-import { settleRound, settleableRounds } from "./round-settle.ts";
 
 export interface SchedulerOptions {
   /** Between ticks. Default 1000 ms; tests use a few tens. */
@@ -30,7 +31,11 @@ export class LeagueScheduler {
   #again = false;
   #stopped = true;
 
-  constructor(db: Kysely<Database>, bus: Pick<EventBus, "publish">, options: SchedulerOptions = {}) {
+  constructor(
+    db: Kysely<Database>,
+    bus: Pick<EventBus, "publish">,
+    options: SchedulerOptions = {},
+  ) {
     this.#db = db;
     this.#bus = bus;
     this.#tickMs = options.tickMs ?? 1000;
@@ -107,7 +112,16 @@ export class LeagueScheduler {
       .where("d.type", "=", "competition")
       .where("l.rounds_paused_at", "is", null)
       .where("l.disabled_at", "is", null)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom("rounds as r").select("r.id").whereRef("r.division_id", "=", "d.id").where("r.active", "=", 1))))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("rounds as r")
+              .select("r.id")
+              .whereRef("r.division_id", "=", "d.id")
+              .where("r.active", "=", 1),
+          ),
+        ),
+      )
       .orderBy("d.id")
       .execute();
     return rows.map((r) => r.id);

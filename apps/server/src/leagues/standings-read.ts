@@ -9,14 +9,16 @@
 // A read is then a lookup and the visibility rule of the HTTP reads, answered with bytes
 // serialised once per standings version (http/serialised.ts); at most one small indexed query
 // per division per REVALIDATE_MS otherwise.
-import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 import type { CompiledQuery, Kysely } from "kysely";
+
+import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
+
+import type { Identity } from "../auth/identity.ts";
+import { shareSerialised } from "../http/serialised.ts";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
-import { shareSerialised } from "../http/serialised.ts";
-import type { Identity } from "../auth/identity.ts";
-import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+import { canSeeLeague, isCommissioner } from "./leagues.ts";
 
 export const REVALIDATE_MS = 1_000;
 
@@ -25,7 +27,14 @@ function visibilityQuery(db: Kysely<Database>, divisionId: string) {
     .selectFrom("divisions as d")
     .innerJoin("leagues as l", "l.id", "d.league_id")
     .leftJoin("division_leaderboards as dl", "dl.division_id", "d.id")
-    .select(["d.hidden as division_hidden", "l.public", "l.hidden", "l.disabled_at", "l.commissioner_user_id", "dl.version"])
+    .select([
+      "d.hidden as division_hidden",
+      "l.public",
+      "l.hidden",
+      "l.disabled_at",
+      "l.commissioner_user_id",
+      "dl.version",
+    ])
     .where("d.id", "=", divisionId);
 }
 
@@ -70,7 +79,9 @@ export class StandingsCache {
 
   /** Drops the divisions whose standings these events changed (a bus listener). */
   forget(rows: readonly Pick<CompetitionEventsTable, "event_type" | "division_id">[]): void {
-    for (const row of rows) if (row.event_type === "standings_changed" && row.division_id !== null) this.#entries.delete(row.division_id);
+    for (const row of rows)
+      if (row.event_type === "standings_changed" && row.division_id !== null)
+        this.#entries.delete(row.division_id);
   }
 
   /** The division's scope and standings, from the cache while fresh; 404 when the division does not exist. */
@@ -82,7 +93,8 @@ export class StandingsCache {
     if (!scope) throw notFound("division", divisionId);
     let standings = cached?.standings ?? null;
     if (scope.version === null) standings = null;
-    else if (!standings || standings.version < Number(scope.version)) standings = await this.#load(db, divisionId);
+    else if (!standings || standings.version < Number(scope.version))
+      standings = await this.#load(db, divisionId);
     const entry = { scope, standings, checkedAt: now };
     this.#entries.delete(divisionId);
     this.#entries.set(divisionId, entry);
@@ -94,7 +106,11 @@ export class StandingsCache {
   }
 
   async #load(db: Kysely<Database>, divisionId: string): Promise<Parsed> {
-    const stored = await db.selectFrom("division_leaderboards").select(["version", "rows", "views"]).where("division_id", "=", divisionId).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("division_leaderboards")
+      .select(["version", "rows", "views"])
+      .where("division_id", "=", divisionId)
+      .executeTakeFirstOrThrow();
     const rows = parseJson<LeaderboardRow[]>(stored.rows);
     // Every read of this version answers with one of these three values: serialised once each.
     return {
@@ -108,18 +124,38 @@ export class StandingsCache {
 
 const EMPTY_VIEWS: DivisionLeaderboards = { default_view_key: "overall", axes: [], views: [] };
 
-async function visibleStandings(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string): Promise<Parsed | null> {
+async function visibleStandings(
+  db: Kysely<Database>,
+  cache: StandingsCache,
+  identity: Identity,
+  divisionId: string,
+): Promise<Parsed | null> {
   const { scope, standings } = await cache.get(db, divisionId);
-  if (!canSeeLeague(identity, scope) || (scope.division_hidden === 1 && !isCommissioner(identity, scope))) throw notFound("division", divisionId);
+  if (
+    !canSeeLeague(identity, scope) ||
+    (scope.division_hidden === 1 && !isCommissioner(identity, scope))
+  )
+    throw notFound("division", divisionId);
   return standings;
 }
 
-export async function readLeaderboard(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string, includeRecentRounds: boolean): Promise<DivisionLeaderboard> {
+export async function readLeaderboard(
+  db: Kysely<Database>,
+  cache: StandingsCache,
+  identity: Identity,
+  divisionId: string,
+  includeRecentRounds: boolean,
+): Promise<DivisionLeaderboard> {
   const standings = await visibleStandings(db, cache, identity, divisionId);
   if (!standings || standings.rows.length === 0) return null;
   return includeRecentRounds ? standings.rows : standings.brief;
 }
 
-export async function readLeaderboardViews(db: Kysely<Database>, cache: StandingsCache, identity: Identity, divisionId: string): Promise<DivisionLeaderboards> {
+export async function readLeaderboardViews(
+  db: Kysely<Database>,
+  cache: StandingsCache,
+  identity: Identity,
+  divisionId: string,
+): Promise<DivisionLeaderboards> {
   return (await visibleStandings(db, cache, identity, divisionId))?.views ?? EMPTY_VIEWS;
 }

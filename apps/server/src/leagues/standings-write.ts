@@ -1,11 +1,23 @@
 // Division standings, computed when they change (a round settles; a player joins, leaves, moves
 // or changes champion) and stored as served. Reads never aggregate (leaderboard-read.ts).
-import type { DivisionLeaderboards, LadderSettings, LeaderboardRecentRound, LeaderboardRow } from "@gauntlet/core";
 import type { Transaction } from "kysely";
-import { nowIso, parseJson } from "../shared/clock.ts";
+
+import type {
+  DivisionLeaderboards,
+  LadderSettings,
+  LeaderboardRecentRound,
+  LeaderboardRow,
+} from "@gauntlet/core";
+
 import type { Emit } from "../events/record.ts";
-import { leaderboardViews, standings, type RatingState, type StandingEntry } from "./rules/index.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import {
+  leaderboardViews,
+  standings,
+  type RatingState,
+  type StandingEntry,
+} from "./rules/index.ts";
 
 /** Rows kept per player in `recent_rounds`. */
 export const RECENT_ROUNDS = 5;
@@ -16,11 +28,21 @@ export interface ComputedStandings {
 }
 
 /** The standings of a division from its active ratings (one query each for ratings and champions). */
-export async function computeStandings(trx: Transaction<Database>, settings: LadderSettings, division: Pick<DivisionsTable, "id" | "league_id">): Promise<ComputedStandings> {
+export async function computeStandings(
+  trx: Transaction<Database>,
+  settings: LadderSettings,
+  division: Pick<DivisionsTable, "id" | "league_id">,
+): Promise<ComputedStandings> {
   const ratings = await trx
     .selectFrom("ladder_ratings as lr")
     .innerJoin("players as p", "p.id", "lr.player_id")
-    .select(["lr.player_id", "lr.state", "lr.rounds_played", "lr.recent_rounds", "p.name as player_name"])
+    .select([
+      "lr.player_id",
+      "lr.state",
+      "lr.rounds_played",
+      "lr.recent_rounds",
+      "p.name as player_name",
+    ])
     .where("lr.league_id", "=", division.league_id)
     .where("lr.division_id", "=", division.id)
     .where("lr.active", "=", 1)
@@ -50,7 +72,10 @@ export async function computeStandings(trx: Transaction<Database>, settings: Lad
     policyVersionIds: championsOf.get(r.player_id) ?? [],
   }));
   const options = { includeRecentRounds: true, recentRoundsLimit: RECENT_ROUNDS };
-  return { rows: standings(entries, settings, options), views: leaderboardViews(entries, settings, options) };
+  return {
+    rows: standings(entries, settings, options),
+    views: leaderboardViews(entries, settings, options),
+  };
 }
 
 /** Stores the standings; when they differ from the stored ones, emits `standings_changed`. Returns whether they changed. */
@@ -64,9 +89,19 @@ export async function storeStandings(
 ): Promise<boolean> {
   const rows = JSON.stringify(computed.rows);
   const views = JSON.stringify(computed.views);
-  const previous = await trx.selectFrom("division_leaderboards").select(["rows", "views", "version"]).where("division_id", "=", division.id).executeTakeFirst();
+  const previous = await trx
+    .selectFrom("division_leaderboards")
+    .select(["rows", "views", "version"])
+    .where("division_id", "=", division.id)
+    .executeTakeFirst();
   if (previous && previous.rows === rows && previous.views === views) return false;
-  const record = { rows, views, round_id: roundId, updated_at: nowIso(), version: Number(previous?.version ?? 0) + 1 };
+  const record = {
+    rows,
+    views,
+    round_id: roundId,
+    updated_at: nowIso(),
+    version: Number(previous?.version ?? 0) + 1,
+  };
   await trx
     .insertInto("division_leaderboards")
     .values({ division_id: division.id, ...record })
@@ -80,7 +115,14 @@ export async function storeStandings(
     headline: `${division.name}: standings updated${leader ? ` — ${leader.player_name} leads with ${leader.score.toFixed(1)}` : ""}`,
     payload: {
       round_id: roundId,
-      rows: computed.rows.map((r) => ({ rank: r.rank, player_id: r.player_id, player_name: r.player_name, score: r.score, rounds_played: r.rounds_played, episodes_played: r.episodes_played })),
+      rows: computed.rows.map((r) => ({
+        rank: r.rank,
+        player_id: r.player_id,
+        player_name: r.player_name,
+        score: r.score,
+        rounds_played: r.rounds_played,
+        episodes_played: r.episodes_played,
+      })),
     },
   });
   return true;

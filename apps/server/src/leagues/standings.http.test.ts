@@ -1,7 +1,9 @@
 // Standings reads over real HTTP: served as stored, current after a write, and with the
 // visibility of the league and division — also on a second replica and after a league turns private.
-import type { DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
@@ -13,7 +15,10 @@ beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   // A second replica on the same store, with its own (local) bus: only the log and the cache's
   // revalidation tell it of the first one's writes.
-  replica = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off", GAUNTLET_EVENTS_POLL_MS: "600000" }, testStore: { ...t.testStore, store: { ...t.testStore.store, close: async () => undefined } } });
+  replica = await startTestServer({
+    env: { GAUNTLET_SCHEDULER: "off", GAUNTLET_EVENTS_POLL_MS: "600000" },
+    testStore: { ...t.testStore, store: { ...t.testStore.store, close: async () => undefined } },
+  });
 });
 afterAll(async () => {
   await replica?.close();
@@ -21,7 +26,9 @@ afterAll(async () => {
 });
 
 async function board(server: TestServer, divisionId: string, token?: string) {
-  return client(server.url, token).get<LeaderboardRow[] | null>(`/v2/divisions/${divisionId}/leaderboard`);
+  return client(server.url, token).get<LeaderboardRow[] | null>(
+    `/v2/divisions/${divisionId}/leaderboard`,
+  );
 }
 
 describe("GET /v2/divisions/{id}/leaderboard", () => {
@@ -30,28 +37,55 @@ describe("GET /v2/divisions/{id}/leaderboard", () => {
     const division = tl.divisions[0]?.id ?? "";
     expect((await board(t, division)).body).toBeNull();
     expect((await board(replica, division)).body).toBeNull();
-    const views = await client(t.url).get<DivisionLeaderboards>(`/v2/divisions/${division}/leaderboards`);
+    const views = await client(t.url).get<DivisionLeaderboards>(
+      `/v2/divisions/${division}/leaderboards`,
+    );
     expect(views.body.views).toEqual([]);
 
     await tl.submit(await tl.addPlayer("Ada"));
     expect((await board(t, division)).body?.map((r) => r.player_name)).toEqual(["Ada"]);
     // The replica's event poll is ten minutes away: only the revalidation (every REVALIDATE_MS)
     // can bring Ada within the test (how soon is bench/latencies' figure).
-    await eventually("the replica to show Ada", async () => (await board(replica, division)).body?.length === 1);
+    await eventually(
+      "the replica to show Ada",
+      async () => (await board(replica, division)).body?.length === 1,
+    );
   });
 
   it("keeps a hidden division and a private league to those who may see them, and stops serving a league made private", async () => {
-    const tl = await createTestLeague(t, { divisions: [{ name: "Open", level: 1 }, { name: "Secret", level: 2, hidden: true }] });
+    const tl = await createTestLeague(t, {
+      divisions: [
+        { name: "Open", level: 1 },
+        { name: "Secret", level: 2, hidden: true },
+      ],
+    });
     const [open, secret] = tl.divisions;
     await tl.submit(await tl.addPlayer("Ada"), { preferences: { division_id: secret?.id } });
     await tl.submit(await tl.addPlayer("Bo"), { preferences: { division_id: open?.id } });
     expect((await board(t, secret?.id ?? "")).status).toBe(404);
-    expect((await board(t, secret?.id ?? "", tl.commissioner.token)).body?.map((r) => r.player_name)).toEqual(["Ada"]);
+    expect(
+      (await board(t, secret?.id ?? "", tl.commissioner.token)).body?.map((r) => r.player_name),
+    ).toEqual(["Ada"]);
     expect((await board(t, open?.id ?? "")).status).toBe(200);
 
-    expect((await client(t.url, tl.commissioner.token).patch(`/v2/leagues/${tl.league.id}`, { public: false })).status).toBe(200);
-    await eventually("the private league's standings to disappear", async () => (await board(t, open?.id ?? "")).status === 404);
+    expect(
+      (
+        await client(t.url, tl.commissioner.token).patch(`/v2/leagues/${tl.league.id}`, {
+          public: false,
+        })
+      ).status,
+    ).toBe(200);
+    await eventually(
+      "the private league's standings to disappear",
+      async () => (await board(t, open?.id ?? "")).status === 404,
+    );
     expect((await board(t, open?.id ?? "", tl.commissioner.token)).status).toBe(200);
-    expect((await client(t.url).get("/v2/divisions/div_00000000-0000-4000-8000-000000000000/leaderboard")).status).toBe(404);
+    expect(
+      (
+        await client(t.url).get(
+          "/v2/divisions/div_00000000-0000-4000-8000-000000000000/leaderboard",
+        )
+      ).status,
+    ).toBe(404);
   });
 });

@@ -1,11 +1,16 @@
+import { defineHandlers } from "../http/handler.ts";
 import { listMemberships, retireMembership, setChampion } from "./memberships.ts";
 import { createSubmission, listSubmissions } from "./submissions.ts";
-import { defineHandlers } from "../http/handler.ts";
 
 export const leagueSubmissionHandlers = defineHandlers({
-  createLeagueSubmission: async ({ identity, body, app }) => createSubmission(app.store.db, app.events.bus, identity, body),
-  listLeagueSubmissions: async ({ identity, query, app }) => listSubmissions(app.store.db, identity, query),
-  listLeaguePolicyMemberships: async ({ identity, query, app }) => listMemberships(app.store.db, identity, query),
-  setMembershipChampion: async ({ identity, params, app }) => setChampion(app.store.db, app.events.bus, identity, params.membership_id),
-  retireMembership: async ({ identity, params, body, app }) => retireMembership(app.store.db, app.events.bus, identity, params.membership_id, body?.reason),
+  createLeagueSubmission: async ({ identity, body, app }) =>
+    createSubmission(app.store.db, app.events.bus, identity, body),
+  listLeagueSubmissions: async ({ identity, query, app }) =>
+    listSubmissions(app.store.db, identity, query),
+  listLeaguePolicyMemberships: async ({ identity, query, app }) =>
+    listMemberships(app.store.db, identity, query),
+  setMembershipChampion: async ({ identity, params, app }) =>
+    setChampion(app.store.db, app.events.bus, identity, params.membership_id),
+  retireMembership: async ({ identity, params, body, app }) =>
+    retireMembership(app.store.db, app.events.bus, identity, params.membership_id, body?.reason),
 });

@@ -1,6 +1,8 @@
 // League submissions over real HTTP: placement, champions, locks, seeding and the 422s.
-import type { DivisionLadderEntry, LeaguePolicyMembership, LeagueSubmission } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { DivisionLadderEntry, LeaguePolicyMembership, LeagueSubmission } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, type TestLeague } from "../../testing/test-league.ts";
@@ -24,23 +26,44 @@ function locs(body: Invalid): string[] {
 describe("POST /v2/league-submissions", () => {
   let tl: TestLeague;
   beforeAll(async () => {
-    tl = await createTestLeague(t, { divisions: [{ name: "Premier", level: 1 }, { name: "Challenger", level: 2 }] });
+    tl = await createTestLeague(t, {
+      divisions: [
+        { name: "Premier", level: 1 },
+        { name: "Challenger", level: 2 },
+      ],
+    });
   });
 
   it("places a policy version as the player's champion in the lowest division, where the standings show it", async () => {
     const ada = await tl.addPlayer("Ada");
     const sub = await tl.submit(ada);
-    expect(sub).toMatchObject({ status: "placed", notes: null, auto_champion: "always", player: { id: ada.id, name: "Ada" }, league: { id: tl.league.id } });
+    expect(sub).toMatchObject({
+      status: "placed",
+      notes: null,
+      auto_champion: "always",
+      player: { id: ada.id, name: "Ada" },
+      league: { id: tl.league.id },
+    });
     expect(sub.policy_version.id).toBe(ada.policyVersionId);
     expect(sub.league_policy_membership_id).toMatch(/^lpm_/);
 
     const challenger = tl.divisions[1];
     if (!challenger) throw new Error("no second division");
-    const memberships = await client(t.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?league_id=${tl.league.id}&player_id=${ada.id}`);
+    const memberships = await client(t.url).get<LeaguePolicyMembership[]>(
+      `/v2/league-policy-memberships?league_id=${tl.league.id}&player_id=${ada.id}`,
+    );
     expect(memberships.body).toHaveLength(1);
-    expect(memberships.body[0]).toMatchObject({ id: sub.league_policy_membership_id, status: "competing", substatus: "active", is_champion: true, division: { id: challenger.id, level: 2 } });
+    expect(memberships.body[0]).toMatchObject({
+      id: sub.league_policy_membership_id,
+      status: "competing",
+      substatus: "active",
+      is_champion: true,
+      division: { id: challenger.id, level: 2 },
+    });
 
-    const ladder = await client(t.url).get<DivisionLadderEntry[]>(`/v2/leagues/${tl.league.id}/division-ladder`);
+    const ladder = await client(t.url).get<DivisionLadderEntry[]>(
+      `/v2/leagues/${tl.league.id}/division-ladder`,
+    );
     expect(ladder.body.map((d) => [d.level, d.member_count])).toEqual([
       [1, 0],
       [2, 1],
@@ -48,7 +71,9 @@ describe("POST /v2/league-submissions", () => {
     const rows = await tl.leaderboard(challenger.id);
     expect(rows?.map((r) => [r.player_name, r.score, r.rounds_played])).toEqual([["Ada", 1500, 0]]);
 
-    const listed = await client(t.url, tl.commissioner.token).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${tl.league.id}&mine=true`);
+    const listed = await client(t.url, tl.commissioner.token).get<LeagueSubmission[]>(
+      `/v2/league-submissions?league_id=${tl.league.id}&mine=true`,
+    );
     expect(listed.body.map((s) => s.id)).toContain(sub.id);
   });
 
@@ -67,14 +92,24 @@ describe("POST /v2/league-submissions", () => {
     const other = await tl.addVersion(cy, "another-policy");
     const never = await tl.submit({ ...cy, policyVersionId: other }, { auto_champion: "never" });
     const lineageOther = await tl.addVersion(cy, "third-policy");
-    const lineage = await tl.submit({ ...cy, policyVersionId: lineageOther }, { auto_champion: "lineage" });
+    const lineage = await tl.submit(
+      { ...cy, policyVersionId: lineageOther },
+      { auto_champion: "lineage" },
+    );
     const champions = async () =>
-      (await client(t.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?player_id=${cy.id}&champions_only=true`)).body.map((m) => m.id);
+      (
+        await client(t.url).get<LeaguePolicyMembership[]>(
+          `/v2/league-policy-memberships?player_id=${cy.id}&champions_only=true`,
+        )
+      ).body.map((m) => m.id);
     expect(await champions()).toEqual([first.league_policy_membership_id]);
     expect([never.status, lineage.status]).toEqual(["placed", "placed"]);
     // The next version of the champion's own policy is its lineage.
     const next = await tl.addVersion(cy, `greedy-cy`);
-    const successor = await tl.submit({ ...cy, policyVersionId: next }, { auto_champion: "lineage" });
+    const successor = await tl.submit(
+      { ...cy, policyVersionId: next },
+      { auto_champion: "lineage" },
+    );
     expect(await champions()).toEqual([successor.league_policy_membership_id]);
     const always = await tl.submit({ ...cy, policyVersionId: other }, { auto_champion: "always" });
     expect(always.status).toBe("rejected");
@@ -85,7 +120,9 @@ describe("POST /v2/league-submissions", () => {
     if (!premier) throw new Error("no division");
     const dee = await tl.addPlayer("Dee");
     const seeded = await tl.submit(dee, { preferences: { division_id: premier.id } });
-    const membership = await client(t.url).get<LeaguePolicyMembership[]>(`/v2/league-policy-memberships?division_id=${premier.id}`);
+    const membership = await client(t.url).get<LeaguePolicyMembership[]>(
+      `/v2/league-policy-memberships?division_id=${premier.id}`,
+    );
     expect(membership.body.map((m) => m.id)).toContain(seeded.league_policy_membership_id);
 
     const outsider = await t.newUser();
@@ -104,23 +141,39 @@ describe("POST /v2/league-submissions", () => {
   it("answers 409 submissions_locked on a locked league and creates nothing", async () => {
     const locked = await createTestLeague(t);
     const fay = await locked.addPlayer("Fay");
-    const lock = await client(t.url, locked.commissioner.token).post(`/v2/leagues/${locked.league.id}/locks`, { submissions_locked: true });
+    const lock = await client(t.url, locked.commissioner.token).post(
+      `/v2/leagues/${locked.league.id}/locks`,
+      { submissions_locked: true },
+    );
     expect(lock.status).toBe(200);
-    const res = await client(t.url, locked.commissioner.token).post<Failure>("/v2/league-submissions", { league_id: locked.league.id, policy_version_id: fay.policyVersionId, player_id: fay.id });
+    const res = await client(t.url, locked.commissioner.token).post<Failure>(
+      "/v2/league-submissions",
+      { league_id: locked.league.id, policy_version_id: fay.policyVersionId, player_id: fay.id },
+    );
     expect(res.status).toBe(409);
     expect(res.body.detail.type).toBe("submissions_locked");
     expect(res.body.detail.message).toContain("locked");
-    const listed = await client(t.url).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${locked.league.id}`);
+    const listed = await client(t.url).get<LeagueSubmission[]>(
+      `/v2/league-submissions?league_id=${locked.league.id}`,
+    );
     expect(listed.body).toEqual([]);
   });
 
   it("names the field of each bad reference in a 422", async () => {
     const stranger = await t.newUser();
     const gus = await tl.addPlayer("Gus");
-    const post = (body: Record<string, unknown>, token = tl.commissioner.token) => client(t.url, token).post<Invalid>("/v2/league-submissions", body);
-    const base = { league_id: tl.league.id, policy_version_id: gus.policyVersionId, player_id: gus.id };
+    const post = (body: Record<string, unknown>, token = tl.commissioner.token) =>
+      client(t.url, token).post<Invalid>("/v2/league-submissions", body);
+    const base = {
+      league_id: tl.league.id,
+      policy_version_id: gus.policyVersionId,
+      player_id: gus.id,
+    };
 
-    const unknownLeague = await post({ ...base, league_id: "league_00000000-0000-4000-8000-000000000000" });
+    const unknownLeague = await post({
+      ...base,
+      league_id: "league_00000000-0000-4000-8000-000000000000",
+    });
     expect(unknownLeague.status).toBe(422);
     expect(locs(unknownLeague.body)).toEqual(["body.league_id"]);
 
@@ -128,28 +181,52 @@ describe("POST /v2/league-submissions", () => {
     expect(foreignVersion.status).toBe(422);
     expect(locs(foreignVersion.body)).toEqual(["body.policy_version_id"]);
 
-    const strangersPlayer = await client(t.url, stranger.token).post<{ id: string }>("/players", { name: "Hal" });
+    const strangersPlayer = await client(t.url, stranger.token).post<{ id: string }>("/players", {
+      name: "Hal",
+    });
     const foreignPlayer = await post({ ...base, player_id: strangersPlayer.body.id });
     expect(foreignPlayer.status).toBe(422);
     expect(locs(foreignPlayer.body)).toEqual(["body.player_id"]);
 
-    const badSeed = await post({ ...base, preferences: { division_id: "div_00000000-0000-4000-8000-000000000000" } });
+    const badSeed = await post({
+      ...base,
+      preferences: { division_id: "div_00000000-0000-4000-8000-000000000000" },
+    });
     expect(badSeed.status).toBe(422);
     expect(locs(badSeed.body)).toEqual(["body.preferences.division_id"]);
 
-    const shapes = await post({ league_id: "nope", policy_version_id: 7, auto_champion: "sometimes" });
+    const shapes = await post({
+      league_id: "nope",
+      policy_version_id: 7,
+      auto_champion: "sometimes",
+    });
     expect(shapes.status).toBe(422);
-    expect(locs(shapes.body).sort()).toEqual(["body.auto_champion", "body.league_id", "body.policy_version_id"]);
+    expect(locs(shapes.body).sort()).toEqual([
+      "body.auto_champion",
+      "body.league_id",
+      "body.policy_version_id",
+    ]);
   });
 
   it("needs a player: none given and none on the policy version is a 422 of player_id", async () => {
     const owner = tl.commissioner;
-    const bundle = await client(t.url, owner.token).get<{ entries: { id: string; policy: { name: string } }[] }>("/stats/policy-versions?mine=true");
+    const bundle = await client(t.url, owner.token).get<{
+      entries: { id: string; policy: { name: string } }[];
+    }>("/stats/policy-versions?mine=true");
     const source = bundle.body.entries[0];
     if (!source) throw new Error("no policy version");
-    const detail = await client(t.url, owner.token).get<{ policy_bundle_id: string; run: string[] }>(`/v2/policy-versions/${source.id}`);
-    const loose = await client(t.url, owner.token).post<{ id: string }>("/stats/policies/docker-img/complete", { name: "playerless", policy_bundle_id: detail.body.policy_bundle_id, run: detail.body.run });
-    const res = await client(t.url, owner.token).post<Invalid>("/v2/league-submissions", { league_id: tl.league.id, policy_version_id: loose.body.id });
+    const detail = await client(t.url, owner.token).get<{
+      policy_bundle_id: string;
+      run: string[];
+    }>(`/v2/policy-versions/${source.id}`);
+    const loose = await client(t.url, owner.token).post<{ id: string }>(
+      "/stats/policies/docker-img/complete",
+      { name: "playerless", policy_bundle_id: detail.body.policy_bundle_id, run: detail.body.run },
+    );
+    const res = await client(t.url, owner.token).post<Invalid>("/v2/league-submissions", {
+      league_id: tl.league.id,
+      policy_version_id: loose.body.id,
+    });
     expect(res.status).toBe(422);
     expect(locs(res.body)).toEqual(["body.player_id"]);
   });
@@ -158,13 +235,21 @@ describe("POST /v2/league-submissions", () => {
     const hidden = await createTestLeague(t, { public: false });
     const ivy = await hidden.addPlayer("Ivy");
     await hidden.submit(ivy);
-    const anonymous = await client(t.url).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${hidden.league.id}`);
+    const anonymous = await client(t.url).get<LeagueSubmission[]>(
+      `/v2/league-submissions?league_id=${hidden.league.id}`,
+    );
     expect(anonymous.body).toEqual([]);
-    const own = await client(t.url, hidden.commissioner.token).get<LeagueSubmission[]>(`/v2/league-submissions?league_id=${hidden.league.id}`);
+    const own = await client(t.url, hidden.commissioner.token).get<LeagueSubmission[]>(
+      `/v2/league-submissions?league_id=${hidden.league.id}`,
+    );
     expect(own.body).toHaveLength(1);
     const stranger = await t.newUser();
     const jo = await hidden.addPlayer("Jo", { owner: stranger });
-    const res = await client(t.url, stranger.token).post<Invalid>("/v2/league-submissions", { league_id: hidden.league.id, policy_version_id: jo.policyVersionId, player_id: jo.id });
+    const res = await client(t.url, stranger.token).post<Invalid>("/v2/league-submissions", {
+      league_id: hidden.league.id,
+      policy_version_id: jo.policyVersionId,
+      player_id: jo.id,
+    });
     expect(res.status).toBe(422);
     expect(locs(res.body)).toEqual(["body.league_id"]);
   });

@@ -1,17 +1,29 @@
 // League submissions (API.md): a policy version enters a league as a membership of a player.
 // Placement happens at once: `placed` with its membership, or `rejected` with the reason.
-import { newId, type LeagueSubmission, type BodyOf, type QueryOf } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { nowIso, parseJson } from "../shared/clock.ts";
-import { conflict, forbidden, invalidInput } from "../shared/errors.ts";
+
+import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
+
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
-import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
-import type { Database, DivisionsTable, LeagueSubmissionsTable, LeaguesTable } from "../store/schema.ts";
-import { ACTIVE_STATUSES, currentChampion, makeChampion, moveActiveMemberships } from "./champions.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
+import { conflict, forbidden, invalidInput } from "../shared/errors.ts";
+import type {
+  Database,
+  DivisionsTable,
+  LeaguesTable,
+  LeagueSubmissionsTable,
+} from "../store/schema.ts";
+import {
+  ACTIVE_STATUSES,
+  currentChampion,
+  makeChampion,
+  moveActiveMemberships,
+} from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
+import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 import { isAdmin, visibleLeagueIds } from "./visible-sql.ts";
@@ -19,22 +31,53 @@ import { isAdmin, visibleLeagueIds } from "./visible-sql.ts";
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 
 function lockedError(league: LeaguesTable) {
-  return conflict(`League ${league.id} does not take submissions now: its commissioner has locked them.`, "submissions_locked", { league_id: league.id });
+  return conflict(
+    `League ${league.id} does not take submissions now: its commissioner has locked them.`,
+    "submissions_locked",
+    { league_id: league.id },
+  );
 }
 
 /** Where a new member plays: the commissioner's seed, else the player's current division, else the lowest competition division. */
-async function chooseDivision(trx: Transaction<Database>, league: LeaguesTable, playerId: string, seed: string | undefined): Promise<DivisionsTable> {
-  const divisions = await trx.selectFrom("divisions").selectAll().where("league_id", "=", league.id).where("archived_at", "is", null).where("type", "=", "competition").execute();
+async function chooseDivision(
+  trx: Transaction<Database>,
+  league: LeaguesTable,
+  playerId: string,
+  seed: string | undefined,
+): Promise<DivisionsTable> {
+  const divisions = await trx
+    .selectFrom("divisions")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .where("archived_at", "is", null)
+    .where("type", "=", "competition")
+    .execute();
   if (seed !== undefined) {
     const seeded = divisions.find((d) => d.id === seed);
-    if (!seeded) throw invalidInput(["body", "preferences", "division_id"], `division ${seed} is not an open competition division of league ${league.id}`, "value_error", seed);
+    if (!seeded)
+      throw invalidInput(
+        ["body", "preferences", "division_id"],
+        `division ${seed} is not an open competition division of league ${league.id}`,
+        "value_error",
+        seed,
+      );
     return seeded;
   }
-  const rating = await trx.selectFrom("ladder_ratings").select(["division_id"]).where("league_id", "=", league.id).where("player_id", "=", playerId).executeTakeFirst();
+  const rating = await trx
+    .selectFrom("ladder_ratings")
+    .select(["division_id"])
+    .where("league_id", "=", league.id)
+    .where("player_id", "=", playerId)
+    .executeTakeFirst();
   const current = rating ? divisions.find((d) => d.id === rating.division_id) : undefined;
   if (current) return current;
-  const lowest = [...divisions].sort((a, b) => b.level - a.level || (a.created_at < b.created_at ? -1 : 1))[0];
-  if (!lowest) throw conflict(`League ${league.id} has no competition division to play in.`, "no_division", { league_id: league.id });
+  const lowest = [...divisions].sort(
+    (a, b) => b.level - a.level || (a.created_at < b.created_at ? -1 : 1),
+  )[0];
+  if (!lowest)
+    throw conflict(`League ${league.id} has no competition division to play in.`, "no_division", {
+      league_id: league.id,
+    });
   return lowest;
 }
 
@@ -60,15 +103,29 @@ async function place(
     .where("policy_version_id", "=", input.policy_version_id)
     .where("status", "in", ACTIVE_STATUSES)
     .executeTakeFirst();
-  if (existing) return { status: "rejected", membershipId: existing.id, notes: `This policy version already competes for the player as membership ${existing.id}.` };
+  if (existing)
+    return {
+      status: "rejected",
+      membershipId: existing.id,
+      notes: `This policy version already competes for the player as membership ${existing.id}.`,
+    };
 
-  const division = await chooseDivision(trx, league, input.player_id, input.preferences?.division_id);
+  const division = await chooseDivision(
+    trx,
+    league,
+    input.player_id,
+    input.preferences?.division_id,
+  );
   const now = nowIso();
   const membershipId = newId("membership");
   const champion = await currentChampion(trx, league.id, input.player_id);
   let becomesChampion = champion === undefined || input.auto_champion === "always";
   if (champion && input.auto_champion === "lineage") {
-    const current = await trx.selectFrom("policy_versions").select(["policy_id"]).where("id", "=", champion.policy_version_id).executeTakeFirst();
+    const current = await trx
+      .selectFrom("policy_versions")
+      .select(["policy_id"])
+      .where("id", "=", champion.policy_version_id)
+      .executeTakeFirst();
     becomesChampion = current?.policy_id === policy.policy_id;
   }
   await trx
@@ -92,26 +149,52 @@ async function place(
   if (becomesChampion) await makeChampion(trx, league.id, input.player_id, membershipId);
 
   // The player's rating row: where they play now (a seed moves them, memberships and all).
-  const rating = await trx.selectFrom("ladder_ratings").selectAll().where("league_id", "=", league.id).where("player_id", "=", input.player_id).executeTakeFirst();
+  const rating = await trx
+    .selectFrom("ladder_ratings")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .where("player_id", "=", input.player_id)
+    .executeTakeFirst();
   const movedFrom = rating && rating.division_id !== division.id ? rating.division_id : null;
   if (rating) {
-    await trx.updateTable("ladder_ratings").set({ division_id: division.id, active: 1, updated_at: now }).where("league_id", "=", league.id).where("player_id", "=", input.player_id).execute();
+    await trx
+      .updateTable("ladder_ratings")
+      .set({ division_id: division.id, active: 1, updated_at: now })
+      .where("league_id", "=", league.id)
+      .where("player_id", "=", input.player_id)
+      .execute();
   } else {
     await trx
       .insertInto("ladder_ratings")
-      .values({ league_id: league.id, player_id: input.player_id, division_id: division.id, state: null, rounds_played: 0, recent_rounds: "[]", active: 1, updated_at: now })
+      .values({
+        league_id: league.id,
+        player_id: input.player_id,
+        division_id: division.id,
+        state: null,
+        rounds_played: 0,
+        recent_rounds: "[]",
+        active: 1,
+        updated_at: now,
+      })
       .execute();
   }
   await moveActiveMemberships(trx, league.id, input.player_id, division.id);
 
-  const [players, versions] = await Promise.all([playerRefs(trx, [input.player_id]), policyVersionRefs(trx, [input.policy_version_id])]);
+  const [players, versions] = await Promise.all([
+    playerRefs(trx, [input.player_id]),
+    policyVersionRefs(trx, [input.policy_version_id]),
+  ]);
   const player = must(players, input.player_id, "player");
   const version = must(versions, input.policy_version_id, "policy version");
   emit({
     type: "submission_placed",
     refs: { league: league, division: division, player, policy_version: version },
     headline: `${player.name} entered ${division.name} with ${version.name} v${version.version}`,
-    payload: { submission_id: submissionId, membership_id: membershipId, is_champion: becomesChampion },
+    payload: {
+      submission_id: submissionId,
+      membership_id: membershipId,
+      is_champion: becomesChampion,
+    },
   });
   if (becomesChampion && champion) {
     emit({
@@ -124,16 +207,36 @@ async function place(
   const settings = ladderOrDefault(league);
   await refreshStandings(trx, league, settings, division, null, emit);
   if (movedFrom) {
-    const old = await trx.selectFrom("divisions").selectAll().where("id", "=", movedFrom).executeTakeFirst();
+    const old = await trx
+      .selectFrom("divisions")
+      .selectAll()
+      .where("id", "=", movedFrom)
+      .executeTakeFirst();
     if (old) await refreshStandings(trx, league, settings, old, null, emit);
   }
   return { status: "placed", membershipId, notes: null };
 }
 
-export async function createSubmission(db: Kysely<Database>, bus: Pick<EventBus, "publish">, identity: AuthenticatedIdentity, input: SubmissionInput): Promise<LeagueSubmission> {
-  const league = await db.selectFrom("leagues").selectAll().where("id", "=", input.league_id).executeTakeFirst();
-  if (!league || !canSeeLeague(identity, league)) throw invalidInput(["body", "league_id"], `league ${input.league_id} does not exist`, "value_error", input.league_id);
-  if (league.disabled_at !== null) throw conflict(`League ${league.id} is disabled.`, "league_disabled", { league_id: league.id });
+export async function createSubmission(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  identity: AuthenticatedIdentity,
+  input: SubmissionInput,
+): Promise<LeagueSubmission> {
+  const league = await db
+    .selectFrom("leagues")
+    .selectAll()
+    .where("id", "=", input.league_id)
+    .executeTakeFirst();
+  if (!league || !canSeeLeague(identity, league))
+    throw invalidInput(
+      ["body", "league_id"],
+      `league ${input.league_id} does not exist`,
+      "value_error",
+      input.league_id,
+    );
+  if (league.disabled_at !== null)
+    throw conflict(`League ${league.id} is disabled.`, "league_disabled", { league_id: league.id });
   if (league.submissions_locked === 1) throw lockedError(league);
 
   const version = await db
@@ -143,26 +246,64 @@ export async function createSubmission(db: Kysely<Database>, bus: Pick<EventBus,
     .where("pv.id", "=", input.policy_version_id)
     .executeTakeFirst();
   if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
-    throw invalidInput(["body", "policy_version_id"], `policy version ${input.policy_version_id} does not exist or is not yours`, "value_error", input.policy_version_id);
+    throw invalidInput(
+      ["body", "policy_version_id"],
+      `policy version ${input.policy_version_id} does not exist or is not yours`,
+      "value_error",
+      input.policy_version_id,
+    );
   }
 
-  const playerId = input.player_id ?? (identity.kind === "player" ? identity.subjectId : version.player_id);
+  const playerId =
+    input.player_id ?? (identity.kind === "player" ? identity.subjectId : version.player_id);
   if (playerId === null) {
-    throw invalidInput(["body", "player_id"], "a submission competes as a player: give player_id (POST /players creates one)", "missing");
+    throw invalidInput(
+      ["body", "player_id"],
+      "a submission competes as a player: give player_id (POST /players creates one)",
+      "missing",
+    );
   }
-  const player = await db.selectFrom("players").select(["id", "owner_user_id"]).where("id", "=", playerId).executeTakeFirst();
-  const mayAct = player && (player.owner_user_id === identity.userId || identity.isAdmin) && (identity.kind !== "player" || identity.subjectId === playerId);
-  if (!mayAct) throw invalidInput(["body", "player_id"], `player ${playerId} does not exist or is not yours`, "value_error", playerId);
+  const player = await db
+    .selectFrom("players")
+    .select(["id", "owner_user_id"])
+    .where("id", "=", playerId)
+    .executeTakeFirst();
+  const mayAct =
+    player &&
+    (player.owner_user_id === identity.userId || identity.isAdmin) &&
+    (identity.kind !== "player" || identity.subjectId === playerId);
+  if (!mayAct)
+    throw invalidInput(
+      ["body", "player_id"],
+      `player ${playerId} does not exist or is not yours`,
+      "value_error",
+      playerId,
+    );
   if (input.preferences?.division_id !== undefined && !isCommissioner(identity, league)) {
-    throw forbidden("Only the league's commissioner seeds a player into a division (preferences.division_id).");
+    throw forbidden(
+      "Only the league's commissioner seeds a player into a division (preferences.division_id).",
+    );
   }
 
   const submissionId = newId("submission");
   const row = await withEvents(db, bus, async (trx, emit) => {
     const locked = await lockLeague(trx, league.id);
-    if (!locked) throw invalidInput(["body", "league_id"], `league ${league.id} does not exist`, "value_error", league.id);
+    if (!locked)
+      throw invalidInput(
+        ["body", "league_id"],
+        `league ${league.id} does not exist`,
+        "value_error",
+        league.id,
+      );
     if (locked.submissions_locked === 1) throw lockedError(locked);
-    const placed = await place(trx, emit, locked, { ...input, player_id: playerId }, version, submissionId);
+    const placed = await place(
+      trx,
+      emit,
+      locked,
+      { ...input, player_id: playerId },
+      version,
+      submissionId,
+    );
     const now = nowIso();
     const submission: LeagueSubmissionsTable = {
       id: submissionId,
@@ -197,11 +338,23 @@ export async function createSubmission(db: Kysely<Database>, bus: Pick<EventBus,
   return view;
 }
 
-export async function submissionViews(db: Kysely<Database>, rows: readonly LeagueSubmissionsTable[]): Promise<LeagueSubmission[]> {
+export async function submissionViews(
+  db: Kysely<Database>,
+  rows: readonly LeagueSubmissionsTable[],
+): Promise<LeagueSubmission[]> {
   const [leagues, players, versions] = await Promise.all([
-    leaguesById(db, rows.map((r) => r.league_id)),
-    playerRefs(db, rows.map((r) => r.player_id)),
-    policyVersionRefs(db, rows.map((r) => r.policy_version_id)),
+    leaguesById(
+      db,
+      rows.map((r) => r.league_id),
+    ),
+    playerRefs(
+      db,
+      rows.map((r) => r.player_id),
+    ),
+    policyVersionRefs(
+      db,
+      rows.map((r) => r.policy_version_id),
+    ),
   ]);
   return rows.map((r) => ({
     id: r.id,
@@ -221,7 +374,11 @@ export async function submissionViews(db: Kysely<Database>, rows: readonly Leagu
 
 type SubmissionFilter = QueryOf<"listLeagueSubmissions">;
 
-export async function listSubmissions(db: Kysely<Database>, identity: Identity, filter: SubmissionFilter): Promise<LeagueSubmission[]> {
+export async function listSubmissions(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: SubmissionFilter,
+): Promise<LeagueSubmission[]> {
   let q = db.selectFrom("league_submissions").selectAll();
   if (filter.league_id) q = q.where("league_id", "=", filter.league_id);
   if (filter.player_id) q = q.where("player_id", "=", filter.player_id);
@@ -231,6 +388,10 @@ export async function listSubmissions(db: Kysely<Database>, identity: Identity, 
     q = q.where("submitted_by_user_id", "=", identity.userId);
   }
   if (!isAdmin(identity)) q = q.where("league_id", "in", visibleLeagueIds(db, identity));
-  const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(filter.limit).execute();
+  const rows = await q
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(filter.limit)
+    .execute();
   return submissionViews(db, rows);
 }

@@ -1,6 +1,7 @@
 // Visibility as SQL, for lists: the leagues and divisions a caller may see (the rules of
 // visibility.ts), as subqueries to filter by. Admins see everything (no filter).
 import type { Kysely } from "kysely";
+
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 
@@ -25,7 +26,12 @@ export function visibleDivisionIds(db: Kysely<Database>, identity: Identity) {
     .select("d.id")
     .where((eb) =>
       eb.or([
-        eb.and([eb("l.public", "=", 1), eb("l.hidden", "=", 0), eb("l.disabled_at", "is", null), eb("d.hidden", "=", 0)]),
+        eb.and([
+          eb("l.public", "=", 1),
+          eb("l.hidden", "=", 0),
+          eb("l.disabled_at", "is", null),
+          eb("d.hidden", "=", 0),
+        ]),
         ...(me !== null ? [eb("l.commissioner_user_id", "=", me)] : []),
       ]),
     );

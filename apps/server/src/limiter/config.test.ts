@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { budgetsInfoFromEnv, createLimiterFromEnv, limiterModeFromEnv } from "./config.ts";
 
 const DOCS = "/docs/rate-limits";
@@ -29,8 +30,16 @@ describe("createLimiterFromEnv", () => {
       DOCS,
     );
     try {
-      expect((await limiter.evaluate({ budgetKey: "user_bob", kind: "user" }, 1)).headers["X-RateLimit-Requests-Minute-Limit"]).toBe("600");
-      expect((await limiter.evaluate({ budgetKey: "m", kind: "machine" }, 1)).headers["X-RateLimit-Complexity-Hour-Limit"]).toBe("5");
+      expect(
+        (await limiter.evaluate({ budgetKey: "user_bob", kind: "user" }, 1)).headers[
+          "X-RateLimit-Requests-Minute-Limit"
+        ],
+      ).toBe("600");
+      expect(
+        (await limiter.evaluate({ budgetKey: "m", kind: "machine" }, 1)).headers[
+          "X-RateLimit-Complexity-Hour-Limit"
+        ],
+      ).toBe("5");
       await limiter.evaluate(alice, 1);
       expect((await limiter.evaluate(alice, 1)).outcome).toBe("would_reject");
     } finally {
@@ -56,18 +65,38 @@ describe("createLimiterFromEnv", () => {
   });
 
   it("names the variable that is wrong", () => {
-    expect(() => limiterModeFromEnv({ GAUNTLET_RATE_LIMIT_MODE: "strict" })).toThrow(/GAUNTLET_RATE_LIMIT_MODE/);
-    expect(() => createLimiterFromEnv({ GAUNTLET_USER_CAPACITIES: "{requestsPerMinute: 1}" }, DOCS)).toThrow(/GAUNTLET_USER_CAPACITIES is not valid JSON/);
-    expect(() => createLimiterFromEnv({ GAUNTLET_MACHINE_CAPACITIES: '{"requestsPerMinute": 0}' }, DOCS)).toThrow(/GAUNTLET_MACHINE_CAPACITIES is invalid/);
-    expect(() => createLimiterFromEnv({ GAUNTLET_BUDGET_OVERRIDES: '{"x": {"requestsPerDay": 5}}' }, DOCS)).toThrow(/GAUNTLET_BUDGET_OVERRIDES is invalid/);
+    expect(() => limiterModeFromEnv({ GAUNTLET_RATE_LIMIT_MODE: "strict" })).toThrow(
+      /GAUNTLET_RATE_LIMIT_MODE/,
+    );
+    expect(() =>
+      createLimiterFromEnv({ GAUNTLET_USER_CAPACITIES: "{requestsPerMinute: 1}" }, DOCS),
+    ).toThrow(/GAUNTLET_USER_CAPACITIES is not valid JSON/);
+    expect(() =>
+      createLimiterFromEnv({ GAUNTLET_MACHINE_CAPACITIES: '{"requestsPerMinute": 0}' }, DOCS),
+    ).toThrow(/GAUNTLET_MACHINE_CAPACITIES is invalid/);
+    expect(() =>
+      createLimiterFromEnv({ GAUNTLET_BUDGET_OVERRIDES: '{"x": {"requestsPerDay": 5}}' }, DOCS),
+    ).toThrow(/GAUNTLET_BUDGET_OVERRIDES is invalid/);
   });
 
   it("describes the capacities in force for the budgets page", () => {
     expect(budgetsInfoFromEnv({ GAUNTLET_USER_CAPACITIES: '{"requestsPerMinute": 600}' })).toEqual({
       mode: "enforced",
       rows: [
-        { identity: "User and owned players", requestsPerMinute: 600, requestsPerHour: 36000, complexityPerMinute: 24000, complexityPerHour: 360000 },
-        { identity: "Service (machine identity)", requestsPerMinute: 9600, requestsPerHour: 288000, complexityPerMinute: 96000, complexityPerHour: 2880000 },
+        {
+          identity: "User and owned players",
+          requestsPerMinute: 600,
+          requestsPerHour: 36000,
+          complexityPerMinute: 24000,
+          complexityPerHour: 360000,
+        },
+        {
+          identity: "Service (machine identity)",
+          requestsPerMinute: 9600,
+          requestsPerHour: 288000,
+          complexityPerMinute: 96000,
+          complexityPerHour: 2880000,
+        },
       ],
     });
   });

@@ -4,9 +4,22 @@
 //   GAUNTLET_USER_CAPACITIES      JSON, e.g. {"requestsPerMinute": 600}, over spec 8.2's user row
 //   GAUNTLET_MACHINE_CAPACITIES   JSON, the same over the service row
 //   GAUNTLET_BUDGET_OVERRIDES     JSON, {"<budget key>": {…capacities}} for single identities
-import { BudgetCapacitiesPatch, SERVICE_CAPACITIES, USER_CAPACITIES, type BudgetCapacities } from "@gauntlet/core";
 import { z } from "zod";
-import { createLimiter, describeCapacities, type Limiter, type LimiterDescription, type LimiterMode } from "./limiter.ts";
+
+import {
+  BudgetCapacitiesPatch,
+  SERVICE_CAPACITIES,
+  USER_CAPACITIES,
+  type BudgetCapacities,
+} from "@gauntlet/core";
+
+import {
+  createLimiter,
+  describeCapacities,
+  type Limiter,
+  type LimiterDescription,
+  type LimiterMode,
+} from "./limiter.ts";
 import { MemoryBudgetStore } from "./memory-store.ts";
 import { RedisBudgetStore } from "./redis-store.ts";
 import type { BudgetStore } from "./store.ts";
@@ -39,24 +52,43 @@ export function limiterModeFromEnv(env: LimiterEnv): LimiterMode {
   const text = env.GAUNTLET_RATE_LIMIT_MODE?.trim();
   if (!text) return "enforced";
   const parsed = LimiterModeSetting.safeParse(text);
-  if (!parsed.success) throw new Error(`GAUNTLET_RATE_LIMIT_MODE must be enforced, log-only or off, not ${JSON.stringify(text)}`);
+  if (!parsed.success)
+    throw new Error(
+      `GAUNTLET_RATE_LIMIT_MODE must be enforced, log-only or off, not ${JSON.stringify(text)}`,
+    );
   return parsed.data;
 }
 
 /** The default capacities of each kind, as the environment adjusts them. */
-export function capacitiesFromEnv(env: LimiterEnv): { user: BudgetCapacities; machine: BudgetCapacities } {
+export function capacitiesFromEnv(env: LimiterEnv): {
+  user: BudgetCapacities;
+  machine: BudgetCapacities;
+} {
   return {
-    user: { ...USER_CAPACITIES, ...parseJsonSetting(env, "GAUNTLET_USER_CAPACITIES", BudgetCapacitiesPatch) },
-    machine: { ...SERVICE_CAPACITIES, ...parseJsonSetting(env, "GAUNTLET_MACHINE_CAPACITIES", BudgetCapacitiesPatch) },
+    user: {
+      ...USER_CAPACITIES,
+      ...parseJsonSetting(env, "GAUNTLET_USER_CAPACITIES", BudgetCapacitiesPatch),
+    },
+    machine: {
+      ...SERVICE_CAPACITIES,
+      ...parseJsonSetting(env, "GAUNTLET_MACHINE_CAPACITIES", BudgetCapacitiesPatch),
+    },
   };
 }
 
 /** What the budgets page shows; the same as `limiter.describe()` of a limiter from this env. */
-export function budgetsInfoFromEnv(env: LimiterEnv, mode: LimiterMode = limiterModeFromEnv(env)): LimiterDescription {
+export function budgetsInfoFromEnv(
+  env: LimiterEnv,
+  mode: LimiterMode = limiterModeFromEnv(env),
+): LimiterDescription {
   return describeCapacities(mode, capacitiesFromEnv(env));
 }
 
-export function createLimiterFromEnv(env: LimiterEnv, documentationUrl: string, options: LimiterFromEnvOptions = {}): Limiter {
+export function createLimiterFromEnv(
+  env: LimiterEnv,
+  documentationUrl: string,
+  options: LimiterFromEnvOptions = {},
+): Limiter {
   const mode = limiterModeFromEnv(env);
   const { user, machine } = capacitiesFromEnv(env);
   const overrides = parseJsonSetting(env, "GAUNTLET_BUDGET_OVERRIDES", Overrides) ?? {};

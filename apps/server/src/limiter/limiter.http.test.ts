@@ -1,14 +1,32 @@
 // The shared budgets over real HTTP: each numbered rule of spec 8.1, the headers of 8.3 and
 // the 429 of 7.2, against a running server.
 import { randomUUID } from "node:crypto";
-import { advise429, DEFAULT_PACING, RATE_LIMIT_ERROR_TYPE, RateLimitErrorBody, readBudgetSnapshot } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  advise429,
+  DEFAULT_PACING,
+  RATE_LIMIT_ERROR_TYPE,
+  RateLimitErrorBody,
+  readBudgetSnapshot,
+} from "@gauntlet/core";
+
 import { client, type HttpResult } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestStore } from "../../testing/test-store.ts";
 
-const BUCKET_PREFIXES = ["x-ratelimit-requests-minute", "x-ratelimit-requests-hour", "x-ratelimit-complexity-minute", "x-ratelimit-complexity-hour"];
-const BUCKET_HEADERS = BUCKET_PREFIXES.flatMap((p) => [`${p}-limit`, `${p}-remaining`, `${p}-reset`]);
+const BUCKET_PREFIXES = [
+  "x-ratelimit-requests-minute",
+  "x-ratelimit-requests-hour",
+  "x-ratelimit-complexity-minute",
+  "x-ratelimit-complexity-hour",
+];
+const BUCKET_HEADERS = BUCKET_PREFIXES.flatMap((p) => [
+  `${p}-limit`,
+  `${p}-remaining`,
+  `${p}-reset`,
+]);
 // Buckets refill continuously, so counting credits across requests needs buckets that refill
 // slowly: an hour bucket of 360 gains one credit per 10 s.
 const COUNTING = JSON.stringify({ requestsPerHour: 360, complexityPerHour: 360 });
@@ -18,7 +36,12 @@ const COUNTING = JSON.stringify({ requestsPerHour: 360, complexityPerHour: 360 }
 const SMALL = JSON.stringify({ complexityPerHour: 25, requestsPerHour: 360 });
 
 function budgetHeaderNames(res: HttpResult): string[] {
-  return [...res.headers.keys()].filter((name) => name === "x-complexity" || name.startsWith("x-ratelimit-") || name === "retry-after").sort();
+  return [...res.headers.keys()]
+    .filter(
+      (name) =>
+        name === "x-complexity" || name.startsWith("x-ratelimit-") || name === "retry-after",
+    )
+    .sort();
 }
 
 function remaining(res: HttpResult, prefix: string): number {
@@ -29,7 +52,11 @@ const requestsLeft = (res: HttpResult) => remaining(res, "x-ratelimit-requests-h
 const complexityLeft = (res: HttpResult) => remaining(res, "x-ratelimit-complexity-hour");
 
 async function playersOf(t: TestServer, userId: string): Promise<number> {
-  const rows = await t.server.store.db.selectFrom("players").select("id").where("owner_user_id", "=", userId).execute();
+  const rows = await t.server.store.db
+    .selectFrom("players")
+    .select("id")
+    .where("owner_user_id", "=", userId)
+    .execute();
   return rows.length;
 }
 
@@ -45,7 +72,9 @@ beforeAll(async () => {
   enforced = await startTestServer();
   counting = await startTestServer({ env: { GAUNTLET_USER_CAPACITIES: COUNTING } });
   small = await startTestServer({ env: { GAUNTLET_USER_CAPACITIES: SMALL } });
-  logOnly = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "log-only", GAUNTLET_USER_CAPACITIES: SMALL } });
+  logOnly = await startTestServer({
+    env: { GAUNTLET_RATE_LIMIT_MODE: "log-only", GAUNTLET_USER_CAPACITIES: SMALL },
+  });
   off = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off" } });
   // Nothing listens on port 1: the budget store is down from the start.
   storeDown = await startTestServer({ env: { REDIS_URL: "redis://127.0.0.1:1" } });
@@ -81,9 +110,20 @@ describe("the headers of a fresh budget (spec 8.3)", () => {
       expect(reset).toBeGreaterThanOrEqual(Math.ceil((before + refillMs) / 1000));
       expect(reset).toBeLessThanOrEqual(Math.ceil((after + refillMs) / 1000));
     }
-    expect(budgetHeaderNames(res)).toEqual(["x-complexity", "x-ratelimit-mode", "x-ratelimit-outcome", "x-ratelimit-retry-after", ...BUCKET_HEADERS].sort());
+    expect(budgetHeaderNames(res)).toEqual(
+      [
+        "x-complexity",
+        "x-ratelimit-mode",
+        "x-ratelimit-outcome",
+        "x-ratelimit-retry-after",
+        ...BUCKET_HEADERS,
+      ].sort(),
+    );
     // What a client reads back from them.
-    expect(readBudgetSnapshot(res.headers)?.buckets.requestsHour).toMatchObject({ limit: 36000, remaining: 35999 });
+    expect(readBudgetSnapshot(res.headers)?.buckets.requestsHour).toMatchObject({
+      limit: 36000,
+      remaining: 35999,
+    });
   });
 
   it("give a machine identity the service capacities, from a budget of its own", async () => {
@@ -99,17 +139,24 @@ describe("spec 8.1", () => {
   it("1. every covered request costs one request credit, whatever its complexity", async () => {
     const api = client(counting.url, (await counting.newUser()).token);
     const lefts = [];
-    for (const path of ["/whoami", "/players", "/whoami"]) lefts.push(requestsLeft(await api.get(path)));
+    for (const path of ["/whoami", "/players", "/whoami"])
+      lefts.push(requestsLeft(await api.get(path)));
     expect(lefts).toEqual([359, 358, 357]);
   });
 
   it("2. complexity is fixed per operation, in X-Complexity and in the operation's x-rate-limit entry", async () => {
     const api = client(counting.url, (await counting.newUser()).token);
-    const doc = await client(counting.url).get<{ paths: Record<string, Record<string, { "x-rate-limit": { complexity: number } }>> }>("/openapi.json");
+    const doc = await client(counting.url).get<{
+      paths: Record<string, Record<string, { "x-rate-limit": { complexity: number } }>>;
+    }>("/openapi.json");
     const whoami = await api.get("/whoami");
     const players = await api.get("/players");
-    expect(Number(whoami.headers.get("x-complexity"))).toBe(doc.body.paths["/whoami"]?.get?.["x-rate-limit"].complexity);
-    expect(Number(players.headers.get("x-complexity"))).toBe(doc.body.paths["/players"]?.get?.["x-rate-limit"].complexity);
+    expect(Number(whoami.headers.get("x-complexity"))).toBe(
+      doc.body.paths["/whoami"]?.get?.["x-rate-limit"].complexity,
+    );
+    expect(Number(players.headers.get("x-complexity"))).toBe(
+      doc.body.paths["/players"]?.get?.["x-rate-limit"].complexity,
+    );
     expect(players.headers.get("x-complexity")).toBe("10");
     expect(complexityLeft(whoami) - complexityLeft(players)).toBe(10);
   });
@@ -159,7 +206,9 @@ describe("spec 8.1", () => {
     expect(requestsLeft(player)).toBe(357);
     const login = await first.post<{ token: string }>(`/players/${player.body.id}/login`);
     expect(requestsLeft(login)).toBe(356);
-    const asPlayer = await client(counting.url, login.body.token).get<{ subject_type: string }>("/whoami");
+    const asPlayer = await client(counting.url, login.body.token).get<{ subject_type: string }>(
+      "/whoami",
+    );
     expect(asPlayer.body.subject_type).toBe("player");
     expect(requestsLeft(asPlayer)).toBe(355);
   });
@@ -207,7 +256,11 @@ describe("spec 8.1", () => {
     const user = await storeDown.newUser();
     const res = await client(storeDown.url, user.token).post("/players", { name: "anyway" });
     expect(res.status).toBe(201);
-    expect(budgetHeaderNames(res)).toEqual(["x-complexity", "x-ratelimit-mode", "x-ratelimit-outcome"]);
+    expect(budgetHeaderNames(res)).toEqual([
+      "x-complexity",
+      "x-ratelimit-mode",
+      "x-ratelimit-outcome",
+    ]);
     expect(res.headers.get("x-ratelimit-outcome")).toBe("unavailable");
     expect(res.headers.get("x-ratelimit-mode")).toBe("enforced");
     expect(res.headers.get("x-complexity")).toBe("10");
@@ -238,18 +291,46 @@ describe("the 429 of spec 7.2", () => {
     expect(body.detail.retry_after_seconds).toBeGreaterThanOrEqual(Math.floor(720 - tookSeconds));
     expect(body.detail.retry_after_seconds).toBeLessThanOrEqual(720);
     expect(res.headers.get("retry-after")).toBe(String(body.detail.retry_after_seconds));
-    expect(res.headers.get("x-ratelimit-retry-after")).toBe(String(body.detail.retry_after_seconds));
+    expect(res.headers.get("x-ratelimit-retry-after")).toBe(
+      String(body.detail.retry_after_seconds),
+    );
     expect(res.headers.get("x-ratelimit-mode")).toBe("enforced");
     expect(res.headers.get("x-ratelimit-outcome")).toBe("rejected");
     expect(res.headers.get("x-complexity")).toBe("10");
-    expect(budgetHeaderNames(res)).toEqual(["retry-after", "x-complexity", "x-ratelimit-mode", "x-ratelimit-outcome", "x-ratelimit-retry-after", ...BUCKET_HEADERS].sort());
+    expect(budgetHeaderNames(res)).toEqual(
+      [
+        "retry-after",
+        "x-complexity",
+        "x-ratelimit-mode",
+        "x-ratelimit-outcome",
+        "x-ratelimit-retry-after",
+        ...BUCKET_HEADERS,
+      ].sort(),
+    );
     const docs = await client("").get(body.detail.documentation_url, { redirect: "follow" });
     expect(docs.status).toBe(200);
     expect(docs.text).toContain("api_rate_limit_exceeded");
     // A client told to pace itself waits at least Retry-After, when its deadline allows (not the default two minutes).
-    const advise = (deadlineMs?: number) => advise429({ status: res.status, headers: res.headers, body: res.body, attempt: 1, elapsedMs: 0, random: () => 0, ...(deadlineMs ? { policy: { ...DEFAULT_PACING, deadlineMs } } : {}) });
-    expect(advise(3_600_000)).toEqual({ retry: true, delayMs: body.detail.retry_after_seconds * 1000, reason: "shared_budget" });
-    expect(advise()).toEqual({ retry: false, delayMs: body.detail.retry_after_seconds * 1000, reason: "deadline" });
+    const advise = (deadlineMs?: number) =>
+      advise429({
+        status: res.status,
+        headers: res.headers,
+        body: res.body,
+        attempt: 1,
+        elapsedMs: 0,
+        random: () => 0,
+        ...(deadlineMs ? { policy: { ...DEFAULT_PACING, deadlineMs } } : {}),
+      });
+    expect(advise(3_600_000)).toEqual({
+      retry: true,
+      delayMs: body.detail.retry_after_seconds * 1000,
+      reason: "shared_budget",
+    });
+    expect(advise()).toEqual({
+      retry: false,
+      delayMs: body.detail.retry_after_seconds * 1000,
+      reason: "deadline",
+    });
   });
 });
 
@@ -261,11 +342,13 @@ describe.runIf(process.env.REDIS_URL)("with Redis", () => {
     const b = await startTestServer({ env, testStore: shared });
     try {
       for (const t of [a, b]) {
-        for (let i = 0; i < 50 && (await client(t.url).get("/readyz")).status !== 200; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 50 && (await client(t.url).get("/readyz")).status !== 200; i++)
+          await new Promise((r) => setTimeout(r, 20));
       }
       const user = await a.newUser();
       const lefts = [];
-      for (const t of [a, b, a, b]) lefts.push(requestsLeft(await client(t.url, user.token).get("/whoami")));
+      for (const t of [a, b, a, b])
+        lefts.push(requestsLeft(await client(t.url, user.token).get("/whoami")));
       expect(lefts).toEqual([359, 358, 357, 356]);
     } finally {
       await a.close().catch(() => undefined);

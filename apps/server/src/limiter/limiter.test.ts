@@ -1,6 +1,16 @@
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { RATE_LIMIT_ERROR_TYPE, RateLimitErrorBody, SERVICE_CAPACITIES, USER_CAPACITIES, type BudgetCapacities, type BudgetDecision } from "@gauntlet/core";
+
 import { afterEach, describe, expect, it } from "vitest";
+
+import {
+  RATE_LIMIT_ERROR_TYPE,
+  RateLimitErrorBody,
+  SERVICE_CAPACITIES,
+  USER_CAPACITIES,
+  type BudgetCapacities,
+  type BudgetDecision,
+} from "@gauntlet/core";
+
 import { createLimiter, type LimiterOptions } from "./limiter.ts";
 import { MemoryBudgetStore } from "./memory-store.ts";
 import { RedisBudgetStore } from "./redis-store.ts";
@@ -13,7 +23,13 @@ const alice = { budgetKey: "user_alice", kind: "user" as const };
 const robot = { budgetKey: "machine_robot", kind: "machine" as const };
 
 function limiterWith(store: BudgetStore, options: Partial<LimiterOptions> = {}) {
-  return createLimiter({ mode: "enforced", store, capacities: { user: USER_CAPACITIES, machine: SERVICE_CAPACITIES }, documentationUrl: DOCS, ...options });
+  return createLimiter({
+    mode: "enforced",
+    store,
+    capacities: { user: USER_CAPACITIES, machine: SERVICE_CAPACITIES },
+    documentationUrl: DOCS,
+    ...options,
+  });
 }
 
 /** A store that fails (throws or never answers) while `failing` is set, and counts its calls. */
@@ -21,9 +37,17 @@ class FlakyStore implements BudgetStore {
   failing: "throw" | "hang" | false = "throw";
   calls = 0;
   readonly #inner = new MemoryBudgetStore({ clock: () => T0 });
-  decide(key: string, caps: BudgetCapacities, cost: number, debit: boolean): Promise<BudgetDecision> {
+  decide(
+    key: string,
+    caps: BudgetCapacities,
+    cost: number,
+    debit: boolean,
+  ): Promise<BudgetDecision> {
     this.calls++;
-    if (this.failing === "throw") return Promise.reject(new Error("NOPERM this user has no permissions to run the 'evalsha' command"));
+    if (this.failing === "throw")
+      return Promise.reject(
+        new Error("NOPERM this user has no permissions to run the 'evalsha' command"),
+      );
     if (this.failing === "hang") return new Promise<BudgetDecision>(() => undefined);
     return this.#inner.decide(key, caps, cost, debit);
   }
@@ -56,14 +80,24 @@ describe("enforced", () => {
   it("rejects over budget with the 429 of spec 7.2, and the rejection costs nothing", async () => {
     let now = T0;
     const limiter = limiterWith(new MemoryBudgetStore({ clock: () => now }));
-    for (let i = 0; i < 24; i++) expect((await limiter.evaluate(alice, 1000)).outcome).toBe("allowed");
+    for (let i = 0; i < 24; i++)
+      expect((await limiter.evaluate(alice, 1000)).outcome).toBe("allowed");
     const result = await limiter.evaluate(alice, 1000);
     expect(result.outcome).toBe("rejected");
     expect(result.rejection?.status).toBe(429);
     const body = RateLimitErrorBody.parse(result.rejection?.body);
-    expect(body.detail).toMatchObject({ type: RATE_LIMIT_ERROR_TYPE, retry_after_seconds: 3, documentation_url: DOCS });
+    expect(body.detail).toMatchObject({
+      type: RATE_LIMIT_ERROR_TYPE,
+      retry_after_seconds: 3,
+      documentation_url: DOCS,
+    });
     expect(body.detail.message).toContain("3");
-    expect(result.headers).toMatchObject({ "Retry-After": "3", "X-RateLimit-Retry-After": "3", "X-RateLimit-Outcome": "rejected", "X-RateLimit-Requests-Minute-Remaining": "2376" });
+    expect(result.headers).toMatchObject({
+      "Retry-After": "3",
+      "X-RateLimit-Retry-After": "3",
+      "X-RateLimit-Outcome": "rejected",
+      "X-RateLimit-Requests-Minute-Remaining": "2376",
+    });
     // Rejections debited nothing: 2.5 s later the same cost fits.
     for (let i = 0; i < 5; i++) await limiter.evaluate(alice, 1000);
     now += 2_500;
@@ -71,21 +105,35 @@ describe("enforced", () => {
   });
 
   it("applies per-identity overrides over the kind's capacities", async () => {
-    const limiter = limiterWith(new MemoryBudgetStore({ clock: () => T0 }), { overrides: { user_alice: { requestsPerMinute: 2 } } });
-    expect((await limiter.evaluate(alice, 1)).headers["X-RateLimit-Requests-Minute-Limit"]).toBe("2");
+    const limiter = limiterWith(new MemoryBudgetStore({ clock: () => T0 }), {
+      overrides: { user_alice: { requestsPerMinute: 2 } },
+    });
+    expect((await limiter.evaluate(alice, 1)).headers["X-RateLimit-Requests-Minute-Limit"]).toBe(
+      "2",
+    );
     expect((await limiter.evaluate(alice, 1)).outcome).toBe("allowed");
     expect((await limiter.evaluate(alice, 1)).outcome).toBe("rejected");
-    expect((await limiter.evaluate({ budgetKey: "user_bob", kind: "user" }, 1)).outcome).toBe("allowed");
+    expect((await limiter.evaluate({ budgetKey: "user_bob", kind: "user" }, 1)).outcome).toBe(
+      "allowed",
+    );
   });
 
   it("keeps a user and a machine of the same key apart", async () => {
-    const limiter = limiterWith(new MemoryBudgetStore({ clock: () => T0 }), { overrides: { same: { requestsPerMinute: 1 } } });
-    expect((await limiter.evaluate({ budgetKey: "same", kind: "user" }, 1)).outcome).toBe("allowed");
-    expect((await limiter.evaluate({ budgetKey: "same", kind: "machine" }, 1)).outcome).toBe("allowed");
+    const limiter = limiterWith(new MemoryBudgetStore({ clock: () => T0 }), {
+      overrides: { same: { requestsPerMinute: 1 } },
+    });
+    expect((await limiter.evaluate({ budgetKey: "same", kind: "user" }, 1)).outcome).toBe(
+      "allowed",
+    );
+    expect((await limiter.evaluate({ budgetKey: "same", kind: "machine" }, 1)).outcome).toBe(
+      "allowed",
+    );
   });
 
   it("refuses capacities that are not positive integers when created", () => {
-    expect(() => limiterWith(new MemoryBudgetStore(), { overrides: { x: { requestsPerHour: 0 } } })).toThrow(RangeError);
+    expect(() =>
+      limiterWith(new MemoryBudgetStore(), { overrides: { x: { requestsPerHour: 0 } } }),
+    ).toThrow(RangeError);
   });
 });
 
@@ -124,7 +172,14 @@ describe("failing open (spec 8.1.8)", () => {
     const errors: Error[] = [];
     const limiter = limiterWith(new FlakyStore(), { onStoreError: (e) => errors.push(e) });
     const result = await limiter.evaluate(alice, 50);
-    expect(result).toEqual({ outcome: "unavailable", headers: { "X-Complexity": "50", "X-RateLimit-Mode": "enforced", "X-RateLimit-Outcome": "unavailable" } });
+    expect(result).toEqual({
+      outcome: "unavailable",
+      headers: {
+        "X-Complexity": "50",
+        "X-RateLimit-Mode": "enforced",
+        "X-RateLimit-Outcome": "unavailable",
+      },
+    });
     expect(errors[0]?.message).toContain("NOPERM");
   });
 
@@ -141,8 +196,12 @@ describe("failing open (spec 8.1.8)", () => {
   it("stops asking a failing store for a cooldown, probes it once, and recovers", async () => {
     let now = T0;
     const store = new FlakyStore();
-    const limiter = limiterWith(store, { clock: () => now, breaker: { failures: 3, cooldownMs: 1_000 } });
-    for (let i = 0; i < 10; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+    const limiter = limiterWith(store, {
+      clock: () => now,
+      breaker: { failures: 3, cooldownMs: 1_000 },
+    });
+    for (let i = 0; i < 10; i++)
+      expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
     expect(store.calls).toBe(3);
     now += 1_000;
     expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
@@ -159,7 +218,11 @@ describe("failing open (spec 8.1.8)", () => {
   it("lets only one probe through while the store is slow to answer it", async () => {
     let now = T0;
     const store = new FlakyStore();
-    const limiter = limiterWith(store, { clock: () => now, breaker: { failures: 1, cooldownMs: 1_000 }, storeTimeoutMs: 30 });
+    const limiter = limiterWith(store, {
+      clock: () => now,
+      breaker: { failures: 1, cooldownMs: 1_000 },
+      storeTimeoutMs: 30,
+    });
     await limiter.evaluate(alice, 10);
     now += 1_000;
     store.failing = "hang";
@@ -173,7 +236,8 @@ describe("failing open (spec 8.1.8)", () => {
     const store = new RedisBudgetStore({ url: "redis://127.0.0.1:1" });
     const limiter = limiterWith(store);
     try {
-      for (let i = 0; i < 5; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+      for (let i = 0; i < 5; i++)
+        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
     } finally {
       await limiter.close();
     }
@@ -189,41 +253,56 @@ describe("failing open (spec 8.1.8)", () => {
     const store = new RedisBudgetStore({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200 });
     const limiter = limiterWith(store);
     try {
-      for (let i = 0; i < 5; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+      for (let i = 0; i < 5; i++)
+        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
     } finally {
       await limiter.close();
       for (const s of sockets) s.destroy();
     }
   });
 
-  it.runIf(process.env.REDIS_URL)("times out on a connected Redis that stops answering, opens the circuit, and recovers", async () => {
-    const proxy = await freezableProxy(new URL(process.env.REDIS_URL ?? ""));
-    servers.push(proxy.server);
-    const redis = new RedisBudgetStore({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: `test:budget:${Date.now()}:` });
-    await redis.ready;
-    // Counts what reaches the store; the breaker's clock is the test's, so no cooldown is waited out.
-    let calls = 0;
-    const store: BudgetStore = { decide: (...args) => (calls++, redis.decide(...args)), close: () => redis.close() };
-    let now = T0;
-    // A timeout a busy machine's Redis never needs, so that only the frozen proxy trips it.
-    const limiter = limiterWith(store, { storeTimeoutMs: 1_500, clock: () => now, breaker: { failures: 2, cooldownMs: 300 } });
-    try {
-      expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
-      proxy.frozen = true;
-      for (let i = 0; i < 2; i++) expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-      expect(calls).toBe(3);
-      // The circuit is open: the store is not asked at all.
-      expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
-      expect(calls).toBe(3);
-      proxy.frozen = false;
-      now += 300;
-      expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
-      expect(calls).toBe(4);
-    } finally {
-      await limiter.close();
-      proxy.close();
-    }
-  });
+  it.runIf(process.env.REDIS_URL)(
+    "times out on a connected Redis that stops answering, opens the circuit, and recovers",
+    async () => {
+      const proxy = await freezableProxy(new URL(process.env.REDIS_URL ?? ""));
+      servers.push(proxy.server);
+      const redis = new RedisBudgetStore({
+        url: `redis://127.0.0.1:${proxy.port}`,
+        keyPrefix: `test:budget:${Date.now()}:`,
+      });
+      await redis.ready;
+      // Counts what reaches the store; the breaker's clock is the test's, so no cooldown is waited out.
+      let calls = 0;
+      const store: BudgetStore = {
+        decide: (...args) => (calls++, redis.decide(...args)),
+        close: () => redis.close(),
+      };
+      let now = T0;
+      // A timeout a busy machine's Redis never needs, so that only the frozen proxy trips it.
+      const limiter = limiterWith(store, {
+        storeTimeoutMs: 1_500,
+        clock: () => now,
+        breaker: { failures: 2, cooldownMs: 300 },
+      });
+      try {
+        expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
+        proxy.frozen = true;
+        for (let i = 0; i < 2; i++)
+          expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+        expect(calls).toBe(3);
+        // The circuit is open: the store is not asked at all.
+        expect((await limiter.evaluate(alice, 10)).outcome).toBe("unavailable");
+        expect(calls).toBe(3);
+        proxy.frozen = false;
+        now += 300;
+        expect((await limiter.evaluate(alice, 10)).outcome).toBe("allowed");
+        expect(calls).toBe(4);
+      } finally {
+        await limiter.close();
+        proxy.close();
+      }
+    },
+  );
 });
 
 /** A TCP proxy to Redis that, while frozen, holds what clients send (a hung Redis). */
@@ -234,7 +313,9 @@ async function freezableProxy(target: URL) {
   const server = createServer((client) => {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port || 6379) });
     open.push(client, upstream);
-    client.on("data", (chunk: Buffer) => (state.frozen ? held.push({ socket: upstream, chunk }) : upstream.write(chunk)));
+    client.on("data", (chunk: Buffer) =>
+      state.frozen ? held.push({ socket: upstream, chunk }) : upstream.write(chunk),
+    );
     upstream.on("data", (chunk: Buffer) => client.write(chunk));
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());

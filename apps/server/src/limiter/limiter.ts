@@ -11,6 +11,7 @@ import {
   type BudgetMode,
   type RateLimitErrorBody,
 } from "@gauntlet/core";
+
 import type { BudgetStore } from "./store.ts";
 
 export type LimiterMode = BudgetMode | "off";
@@ -57,10 +58,19 @@ export interface LimiterOptions {
 /** The capacities in force, for the page a 429 links to (per-identity overrides stay private). */
 export interface LimiterDescription {
   mode: LimiterMode;
-  rows: { identity: string; requestsPerMinute: number; requestsPerHour: number; complexityPerMinute: number; complexityPerHour: number }[];
+  rows: {
+    identity: string;
+    requestsPerMinute: number;
+    requestsPerHour: number;
+    complexityPerMinute: number;
+    complexityPerHour: number;
+  }[];
 }
 
-export function describeCapacities(mode: LimiterMode, capacities: { user: BudgetCapacities; machine: BudgetCapacities }): LimiterDescription {
+export function describeCapacities(
+  mode: LimiterMode,
+  capacities: { user: BudgetCapacities; machine: BudgetCapacities },
+): LimiterDescription {
   return {
     mode,
     rows: [
@@ -93,7 +103,13 @@ class StoreTimeoutError extends Error {
   override readonly name = "StoreTimeoutError";
 }
 
-function decideWithin(store: BudgetStore, key: string, caps: BudgetCapacities, cost: number, timeoutMs: number): Promise<BudgetDecision> {
+function decideWithin(
+  store: BudgetStore,
+  key: string,
+  caps: BudgetCapacities,
+  cost: number,
+  timeoutMs: number,
+): Promise<BudgetDecision> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
@@ -101,7 +117,8 @@ function decideWithin(store: BudgetStore, key: string, caps: BudgetCapacities, c
   return Promise.race([store.decide(key, caps, cost, true), timeout]).then(
     (answer) => {
       clearTimeout(timer);
-      if (answer === TIMED_OUT) throw new StoreTimeoutError(`The budget store did not answer within ${timeoutMs} ms`);
+      if (answer === TIMED_OUT)
+        throw new StoreTimeoutError(`The budget store did not answer within ${timeoutMs} ms`);
       return answer;
     },
     (error: unknown) => {
@@ -135,16 +152,25 @@ export function createLimiter(options: LimiterOptions): Limiter {
   let probing = false;
 
   function unavailable(bucketMode: BudgetMode, complexity: number): LimiterResult {
-    return { outcome: "unavailable", headers: budgetHeaders(null, { mode: bucketMode, outcome: "unavailable", complexity }) };
+    return {
+      outcome: "unavailable",
+      headers: budgetHeaders(null, { mode: bucketMode, outcome: "unavailable", complexity }),
+    };
   }
 
   /** The outcome, headers and (when enforced and over budget) the 429 of one decision. */
   function judge(decision: BudgetDecision, mode: BudgetMode, complexity: number): LimiterResult {
     if (decision.allowed) {
-      return { outcome: "allowed", headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }) };
+      return {
+        outcome: "allowed",
+        headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }),
+      };
     }
     if (mode === "log-only") {
-      return { outcome: "would_reject", headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }) };
+      return {
+        outcome: "would_reject",
+        headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }),
+      };
     }
     const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds);
     return {
@@ -184,7 +210,9 @@ export function createLimiter(options: LimiterOptions): Limiter {
       let decision: BudgetDecision;
       try {
         // A timer per request only for a store that may not answer (a network away).
-        decision = await (store.inProcess ? store.decide(storeKey, caps, complexity, true) : decideWithin(store, storeKey, caps, complexity, timeoutMs));
+        decision = await (store.inProcess
+          ? store.decide(storeKey, caps, complexity, true)
+          : decideWithin(store, storeKey, caps, complexity, timeoutMs));
       } catch (error) {
         consecutiveFailures++;
         if (consecutiveFailures >= breaker.failures) openUntil = clock() + breaker.cooldownMs;
@@ -203,7 +231,12 @@ export function createLimiter(options: LimiterOptions): Limiter {
       const storeKey = `${subject.kind}:${subject.budgetKey}`;
       let decision: BudgetDecision;
       try {
-        decision = decideNow(storeKey, overridden.get(storeKey) ?? options.capacities[subject.kind], complexity, true);
+        decision = decideNow(
+          storeKey,
+          overridden.get(storeKey) ?? options.capacities[subject.kind],
+          complexity,
+          true,
+        );
       } catch {
         // Counted and reported by the asynchronous path, which the caller takes instead.
         return undefined;

@@ -1,5 +1,7 @@
-import { USER_CAPACITIES } from "@gauntlet/core";
 import { describe, expect, it } from "vitest";
+
+import { USER_CAPACITIES } from "@gauntlet/core";
+
 import { MemoryBudgetStore } from "./memory-store.ts";
 
 const T0 = 1_700_000_000_000;

@@ -1,5 +1,13 @@
 // Budgets in this process's memory: the embedded default, for one server replica.
-import { budgetFullAtMicros, decideBudget, toMicros, type BudgetCapacities, type BudgetDecision, type BudgetState } from "@gauntlet/core";
+import {
+  budgetFullAtMicros,
+  decideBudget,
+  toMicros,
+  type BudgetCapacities,
+  type BudgetDecision,
+  type BudgetState,
+} from "@gauntlet/core";
+
 import type { BudgetStore } from "./store.ts";
 
 export interface MemoryBudgetStoreOptions {
@@ -34,7 +42,12 @@ export class MemoryBudgetStore implements BudgetStore {
     return decision;
   }
 
-  decide(key: string, caps: BudgetCapacities, cost: number, debit: boolean): Promise<BudgetDecision> {
+  decide(
+    key: string,
+    caps: BudgetCapacities,
+    cost: number,
+    debit: boolean,
+  ): Promise<BudgetDecision> {
     try {
       return Promise.resolve(this.decideNow(key, caps, cost, debit));
     } catch (error) {

@@ -1,14 +1,22 @@
 // What only the Redis store has: one round trip, script loading, expiry, atomicity across
 // connections, the Redis clock, and failing fast when Redis is away.
 import { randomUUID } from "node:crypto";
-import { USER_CAPACITIES, type BudgetCapacities } from "@gauntlet/core";
+
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { USER_CAPACITIES, type BudgetCapacities } from "@gauntlet/core";
+
 import { RedisBudgetStore } from "./redis-store.ts";
 
 const REDIS_URL = process.env.REDIS_URL;
 const T0 = 1_700_000_000_000;
-const tiny: BudgetCapacities = { requestsPerMinute: 50, requestsPerHour: 1000, complexityPerMinute: 5000, complexityPerHour: 50000 };
+const tiny: BudgetCapacities = {
+  requestsPerMinute: 50,
+  requestsPerHour: 1000,
+  complexityPerMinute: 5000,
+  complexityPerHour: 50000,
+};
 
 describe.runIf(REDIS_URL)("Redis budget store", () => {
   const url = REDIS_URL ?? "";
@@ -16,7 +24,9 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
   const admin = createClient({ url });
   const stores: RedisBudgetStore[] = [];
 
-  async function openStore(options: { clock?: () => number; clientName?: string } = {}): Promise<RedisBudgetStore> {
+  async function openStore(
+    options: { clock?: () => number; clientName?: string } = {},
+  ): Promise<RedisBudgetStore> {
     const store = new RedisBudgetStore({ url, keyPrefix, ...options });
     stores.push(store);
     await store.ready;
@@ -53,7 +63,8 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
     // MONITOR reports commands in the order Redis ran them: once this marker shows, so have the five.
     const marker = `marker-${Date.now()}`;
     await admin.sendCommand(["ECHO", marker]);
-    while (!lines.some((line) => line.includes(marker))) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!lines.some((line) => line.includes(marker)))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await monitor.close();
     const seen = lines.filter((line) => line.includes(`[0 ${addr}]`));
     expect(seen).toHaveLength(5);
@@ -71,7 +82,8 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
 
   it("keeps one hash per identity with the four TATs, expiring when every bucket is full again", async () => {
     const store = await openStore();
-    const redisSeconds = async () => Number(((await admin.sendCommand(["TIME"])) as [string, string])[0]);
+    const redisSeconds = async () =>
+      Number(((await admin.sendCommand(["TIME"])) as [string, string])[0]);
     const before = Date.now();
     const secondsBefore = await redisSeconds();
     const decision = await store.decide("layout", USER_CAPACITIES, 1000, true);
@@ -85,16 +97,22 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
     expect(ttl).toBeLessThanOrEqual(10_000);
     expect(ttl).toBeGreaterThanOrEqual(10_000 - since - 1);
     // By the Redis clock: the reset is 10 s after the decision, which Redis TIME brackets.
-    expect(decision.buckets.complexityHour.resetUnixSeconds).toBeGreaterThanOrEqual(secondsBefore + 10);
+    expect(decision.buckets.complexityHour.resetUnixSeconds).toBeGreaterThanOrEqual(
+      secondsBefore + 10,
+    );
     expect(decision.buckets.complexityHour.resetUnixSeconds).toBeLessThanOrEqual(secondsAfter + 11);
   });
 
   it("admits exactly the capacity when two connections race for one identity", async () => {
     const a = await openStore({ clock: () => T0 });
     const b = await openStore({ clock: () => T0 });
-    const decisions = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? a : b).decide("race", tiny, 1, true)));
+    const decisions = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? a : b).decide("race", tiny, 1, true)),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
-    const remaining = decisions.filter((d) => d.allowed).map((d) => d.buckets.requestsMinute.remaining);
+    const remaining = decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.buckets.requestsMinute.remaining);
     expect(new Set(remaining).size).toBe(50);
   });
 
@@ -108,9 +126,13 @@ describe("Redis budget store without Redis", () => {
   // How fast is bench/latencies' figure; here: it fails each time, rather than wait for a connection.
   it("fails, and keeps failing, when nothing listens", async () => {
     const errors: Error[] = [];
-    const store = new RedisBudgetStore({ url: "redis://127.0.0.1:1", onError: (e) => errors.push(e) });
+    const store = new RedisBudgetStore({
+      url: "redis://127.0.0.1:1",
+      onError: (e) => errors.push(e),
+    });
     try {
-      for (let i = 0; i < 3; i++) await expect(store.decide("nobody", USER_CAPACITIES, 10, true)).rejects.toThrow();
+      for (let i = 0; i < 3; i++)
+        await expect(store.decide("nobody", USER_CAPACITIES, 10, true)).rejects.toThrow();
       await expect(store.ping()).rejects.toThrow();
     } finally {
       await store.close();

@@ -5,6 +5,9 @@
 // applied to the state the script saw, so Redis and memory report identically.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+
+import { createClient } from "redis";
+
 import {
   assertCapacities,
   assertComplexity,
@@ -13,7 +16,7 @@ import {
   type BudgetCapacities,
   type BudgetDecision,
 } from "@gauntlet/core";
-import { createClient } from "redis";
+
 import type { BudgetStore } from "./store.ts";
 
 const SCRIPT = readFileSync(new URL("./decide-budget.lua", import.meta.url), "utf8");
@@ -37,8 +40,14 @@ export interface RedisBudgetStoreOptions {
   onError?: (error: Error) => void;
 }
 
-function isDecisionReply(reply: unknown): reply is [number, number, number, number, number, number] {
-  return Array.isArray(reply) && reply.length === 6 && reply.every((n) => typeof n === "number" && Number.isSafeInteger(n));
+function isDecisionReply(
+  reply: unknown,
+): reply is [number, number, number, number, number, number] {
+  return (
+    Array.isArray(reply) &&
+    reply.length === 6 &&
+    reply.every((n) => typeof n === "number" && Number.isSafeInteger(n))
+  );
 }
 
 export class RedisBudgetStore implements BudgetStore {
@@ -83,7 +92,12 @@ export class RedisBudgetStore implements BudgetStore {
     );
   }
 
-  async decide(key: string, caps: BudgetCapacities, cost: number, debit: boolean): Promise<BudgetDecision> {
+  async decide(
+    key: string,
+    caps: BudgetCapacities,
+    cost: number,
+    debit: boolean,
+  ): Promise<BudgetDecision> {
     assertComplexity(cost);
     assertCapacities(caps);
     const args = [
@@ -98,10 +112,18 @@ export class RedisBudgetStore implements BudgetStore {
     ];
     if (this.#clock) args.push(String(toMicros(this.#clock())));
     const reply = await this.#run(args);
-    if (!isDecisionReply(reply)) throw new Error(`Unexpected reply from the budget script: ${JSON.stringify(reply)}`);
+    if (!isDecisionReply(reply))
+      throw new Error(`Unexpected reply from the budget script: ${JSON.stringify(reply)}`);
     const [allowed, nowUs, requestsMinute, requestsHour, complexityMinute, complexityHour] = reply;
-    const decision = decideBudgetAtMicros({ requestsMinute, requestsHour, complexityMinute, complexityHour }, caps, cost, nowUs, debit);
-    if (decision.allowed !== (allowed === 1)) throw new Error("The budget script and the core decision disagree");
+    const decision = decideBudgetAtMicros(
+      { requestsMinute, requestsHour, complexityMinute, complexityHour },
+      caps,
+      cost,
+      nowUs,
+      debit,
+    );
+    if (decision.allowed !== (allowed === 1))
+      throw new Error("The budget script and the core decision disagree");
     return decision;
   }
 

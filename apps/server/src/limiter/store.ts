@@ -6,7 +6,12 @@ export interface BudgetStore {
    * Decide a request of complexity `cost` for the identity `key` and, when it fits and `debit`
    * is true, debit all four buckets at once. Rejects when the store cannot answer.
    */
-  decide(key: string, caps: BudgetCapacities, cost: number, debit: boolean): Promise<BudgetDecision>;
+  decide(
+    key: string,
+    caps: BudgetCapacities,
+    cost: number,
+    debit: boolean,
+  ): Promise<BudgetDecision>;
   close(): Promise<void>;
   /** Settles once the store can first be asked (a connection is made) or is closed; never
    * rejects, and stays pending while the store is unreachable: wait on it with a bound. */

@@ -1,10 +1,20 @@
 // The same vectors against every store: each must give exactly the numbers of core's pure
 // decision, step by step, including the all-or-none debit of spec 8.1.3.
 import { randomUUID } from "node:crypto";
-import { decideBudget, toMicros, USER_CAPACITIES, type BudgetCapacities, type BudgetDecision, type BudgetState } from "@gauntlet/core";
+
 import fc from "fast-check";
 import { createClient } from "redis";
 import { afterAll, describe, expect, it } from "vitest";
+
+import {
+  decideBudget,
+  toMicros,
+  USER_CAPACITIES,
+  type BudgetCapacities,
+  type BudgetDecision,
+  type BudgetState,
+} from "@gauntlet/core";
+
 import { MemoryBudgetStore } from "./memory-store.ts";
 import { RedisBudgetStore } from "./redis-store.ts";
 import type { BudgetStore } from "./store.ts";
@@ -50,11 +60,21 @@ function comparable(decision: BudgetDecision, nowMs: number) {
   const { state } = decision;
   return {
     ...decision,
-    state: { requestsMinute: past(state.requestsMinute), requestsHour: past(state.requestsHour), complexityMinute: past(state.complexityMinute), complexityHour: past(state.complexityHour) },
+    state: {
+      requestsMinute: past(state.requestsMinute),
+      requestsHour: past(state.requestsHour),
+      complexityMinute: past(state.complexityMinute),
+      complexityHour: past(state.complexityHour),
+    },
   };
 }
 
-const tiny: BudgetCapacities = { requestsPerMinute: 5, requestsPerHour: 20, complexityPerMinute: 30, complexityPerHour: 100 };
+const tiny: BudgetCapacities = {
+  requestsPerMinute: 5,
+  requestsPerHour: 20,
+  complexityPerMinute: 30,
+  complexityPerHour: 100,
+};
 
 function storeContract(name: string, make: StoreFactory) {
   describe(`${name} store`, () => {
@@ -101,10 +121,15 @@ function storeContract(name: string, make: StoreFactory) {
       const clock = fakeClock();
       const store = await make(clock.read);
       try {
-        for (let i = 0; i < 5; i++) expect((await store.decide("carol", tiny, 1, true)).allowed).toBe(true);
+        for (let i = 0; i < 5; i++)
+          expect((await store.decide("carol", tiny, 1, true)).allowed).toBe(true);
         expect((await store.decide("carol", tiny, 1, true)).allowed).toBe(false);
-        expect((await store.decide("dave", tiny, 1, false)).buckets.requestsMinute.remaining).toBe(4);
-        expect((await store.decide("dave", tiny, 1, true)).buckets.requestsMinute.remaining).toBe(4);
+        expect((await store.decide("dave", tiny, 1, false)).buckets.requestsMinute.remaining).toBe(
+          4,
+        );
+        expect((await store.decide("dave", tiny, 1, true)).buckets.requestsMinute.remaining).toBe(
+          4,
+        );
       } finally {
         await store.close();
       }
@@ -118,29 +143,39 @@ function storeContract(name: string, make: StoreFactory) {
         complexityPerHour: fc.integer({ min: 1, max: 3000 }),
       });
       const stepArb = fc.record({
-        advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 90_000 })),
+        advanceMs: fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 0, max: 3_000 }),
+          fc.integer({ min: 0, max: 90_000 }),
+        ),
         key: fc.constantFrom("a", "b"),
         cost: fc.integer({ min: 0, max: 80 }),
         debit: fc.boolean(),
       });
       await fc.assert(
-        fc.asyncProperty(capsArb, fc.array(stepArb, { minLength: 1, maxLength: 25 }), async (caps, steps) => {
-          const clock = fakeClock();
-          const store = await make(clock.read);
-          const model = new Map<string, BudgetState>();
-          try {
-            for (const step of steps) {
-              clock.now += step.advanceMs;
-              const expected = decideBudget(model.get(step.key), caps, step.cost, clock.now, { debit: step.debit });
-              const actual = await store.decide(step.key, caps, step.cost, step.debit);
-              // A bucket whose TAT has passed is full, like one never used: stores may forget it.
-              expect(comparable(actual, clock.now)).toEqual(comparable(expected, clock.now));
-              if (expected.allowed && step.debit) model.set(step.key, expected.state);
+        fc.asyncProperty(
+          capsArb,
+          fc.array(stepArb, { minLength: 1, maxLength: 25 }),
+          async (caps, steps) => {
+            const clock = fakeClock();
+            const store = await make(clock.read);
+            const model = new Map<string, BudgetState>();
+            try {
+              for (const step of steps) {
+                clock.now += step.advanceMs;
+                const expected = decideBudget(model.get(step.key), caps, step.cost, clock.now, {
+                  debit: step.debit,
+                });
+                const actual = await store.decide(step.key, caps, step.cost, step.debit);
+                // A bucket whose TAT has passed is full, like one never used: stores may forget it.
+                expect(comparable(actual, clock.now)).toEqual(comparable(expected, clock.now));
+                if (expected.allowed && step.debit) model.set(step.key, expected.state);
+              }
+            } finally {
+              await store.close();
             }
-          } finally {
-            await store.close();
-          }
-        }),
+          },
+        ),
         { numRuns: 40 },
       );
     });

@@ -1,11 +1,13 @@
 // A lobby end to end over real HTTP: two people seat GridRush baselines, the creator starts it,
 // a runner process plays the episode, and the lobby ends with that episode's scores.
-import type { EpisodeRequest, HostedGameJoinResponse, Lobby } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLeague, eventually } from "../../testing/test-league.ts";
+
+import type { EpisodeRequest, HostedGameJoinResponse, Lobby } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let runner: RunnerProcess;
@@ -47,14 +49,25 @@ describe("a lobby with a runner process", () => {
     });
     expect(created.status, created.text).toBe(201);
     const path = `/v2/lobbies/${created.body.id}`;
-    expect((await host.post(`${path}/seats/0/claim`, { policy_version_id: greedy.policyVersionId })).status).toBe(200);
-    expect((await client(t.url, guest.token).post(`${path}/seats/1/claim`, { policy_version_id: random.policyVersionId })).status).toBe(200);
+    expect(
+      (await host.post(`${path}/seats/0/claim`, { policy_version_id: greedy.policyVersionId }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await client(t.url, guest.token).post(`${path}/seats/1/claim`, {
+          policy_version_id: random.policyVersionId,
+        })
+      ).status,
+    ).toBe(200);
     const started = await host.post<Lobby>(`${path}/start`);
     expect(started.status, started.text).toBe(200);
 
     const ended = await lobbyEnded(host, path);
     expect(ended.status, runner.output().slice(-2000)).toBe("completed");
-    const episode = (await host.get<EpisodeRequest>(`/v2/episode-requests/${ended.episode_request_id ?? ""}`)).body;
+    const episode = (
+      await host.get<EpisodeRequest>(`/v2/episode-requests/${ended.episode_request_id ?? ""}`)
+    ).body;
     expect(episode.status).toBe("completed");
     expect(episode.scores.map((s) => s.position)).toEqual([0, 1]);
     expect(episode.scores.every((s) => Number.isFinite(s.score))).toBe(true);
@@ -66,11 +79,18 @@ function playEastward(url: string): Promise<{ type: string; scores: number[] }> 
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
     socket.addEventListener("message", (event: MessageEvent) => {
-      const message = JSON.parse(String(event.data)) as { type: string; turn?: number; scores?: number[] };
-      if (message.type === "turn") socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "E" }));
+      const message = JSON.parse(String(event.data)) as {
+        type: string;
+        turn?: number;
+        scores?: number[];
+      };
+      if (message.type === "turn")
+        socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "E" }));
       if (message.type === "end") resolve({ type: "end", scores: message.scores ?? [] });
     });
-    socket.addEventListener("close", (event: CloseEvent) => reject(new Error(`the slot's socket closed before the end (${event.code} ${event.reason})`)));
+    socket.addEventListener("close", (event: CloseEvent) =>
+      reject(new Error(`the slot's socket closed before the end (${event.code} ${event.reason})`)),
+    );
   });
 }
 
@@ -85,7 +105,10 @@ describe("a lobby launched for live play", () => {
       variant_id: "duel-small",
       game_config_overrides: { turns: 4, turn_timeout_ms: 5_000, connect_timeout_ms: 60_000 },
       num_players: 2,
-      seats: [{ kind: "human", user_id: guest.id }, { kind: "league_player", player_id: greedy.id }],
+      seats: [
+        { kind: "human", user_id: guest.id },
+        { kind: "league_player", player_id: greedy.id },
+      ],
     });
     expect(created.status, created.text).toBe(201);
     const path = `/v2/lobbies/${created.body.id}`;
@@ -97,7 +120,9 @@ describe("a lobby launched for live play", () => {
 
     // The host holds no slot: the live slot is the guest's.
     expect((await host.post(`/v2/coworlds/play/session/${sessionId}/join`)).status).toBe(409);
-    const joined = await client(t.url, guest.token).post<HostedGameJoinResponse>(`/v2/coworlds/play/session/${sessionId}/join`);
+    const joined = await client(t.url, guest.token).post<HostedGameJoinResponse>(
+      `/v2/coworlds/play/session/${sessionId}/join`,
+    );
     expect(joined.status, joined.text).toBe(200);
     expect(joined.body).toMatchObject({ slot: 0, player: { slot: 0, user_id: guest.id } });
     const end = await playEastward(joined.body.player_url);
@@ -105,7 +130,9 @@ describe("a lobby launched for live play", () => {
 
     const ended = await lobbyEnded(host, path);
     expect(ended.status, runner.output().slice(-2000)).toBe("completed");
-    const episode = (await host.get<EpisodeRequest>(`/v2/episode-requests/${ended.episode_request_id ?? ""}`)).body;
+    const episode = (
+      await host.get<EpisodeRequest>(`/v2/episode-requests/${ended.episode_request_id ?? ""}`)
+    ).body;
     expect(episode.participants.map((p) => [p.position, p.player_id])).toEqual([
       [0, null],
       [1, greedy.id],

@@ -3,12 +3,22 @@
 // who may read and end a session, the two pages, and hosted replays. No runner here:
 // play-session.e2e.test.ts plays one in the browser. SQLite, or PostgreSQL when set.
 import { join } from "node:path";
-import type { EpisodeRequest, HostedGameCreateResponse, HostedGameJoinResponse, HostedGameSession, PlayModule, ReplaySessionResponse } from "@gauntlet/core";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packDirectory } from "../blobs/tarball.ts";
+
+import type {
+  EpisodeRequest,
+  HostedGameCreateResponse,
+  HostedGameJoinResponse,
+  HostedGameSession,
+  PlayModule,
+  ReplaySessionResponse,
+} from "@gauntlet/core";
+
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, GRIDRUSH_DIR, type TestLeague } from "../../testing/test-league.ts";
+import { packDirectory } from "../blobs/tarball.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -26,10 +36,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function uploadModule(kind: "player_client" | "replay_viewer", dir: string): Promise<PlayModule> {
+async function uploadModule(
+  kind: "player_client" | "replay_viewer",
+  dir: string,
+): Promise<PlayModule> {
   const res = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=${kind}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
+    headers: {
+      authorization: `Bearer ${tl.commissioner.token}`,
+      "content-type": "application/octet-stream",
+    },
     body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", dir))),
   });
   expect(res.status).toBe(201);
@@ -42,24 +58,52 @@ describe("hosted games", () => {
   it("answers the hosted service's create shape, and names what is wrong in a bad create", async () => {
     const host = client(t.url, tl.commissioner.token);
     // The body the hosted service's Python client sends.
-    const created = await host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", { coworld_id: tl.coworldId, variant_id: null, allow_spectators: false });
+    const created = await host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+      coworld_id: tl.coworldId,
+      variant_id: null,
+      allow_spectators: false,
+    });
     expect(created.status, created.text).toBe(200);
-    expect(Object.keys(created.body).sort()).toEqual(["global_url", "join_url", "lobby_url", "player_count", "session_id"]);
+    expect(Object.keys(created.body).sort()).toEqual([
+      "global_url",
+      "join_url",
+      "lobby_url",
+      "player_count",
+      "session_id",
+    ]);
     expect(created.body).toMatchObject({ player_count: 2, global_url: null });
-    expect(created.body.join_url).toBe(`${t.url}/v2/coworlds/play/session/${created.body.session_id}/play`);
-    expect(created.body.lobby_url).toBe(`${t.url}/v2/coworlds/play/session/${created.body.session_id}/lobby`);
+    expect(created.body.join_url).toBe(
+      `${t.url}/v2/coworlds/play/session/${created.body.session_id}/play`,
+    );
+    expect(created.body.lobby_url).toBe(
+      `${t.url}/v2/coworlds/play/session/${created.body.session_id}/lobby`,
+    );
 
     const bad = async (body: unknown) => {
       const res = await host.post<Problem>("/v2/coworlds/play/session", body);
       expect(res.status, res.text).toBe(422);
       return Array.isArray(res.body.detail) ? res.body.detail[0]?.loc : undefined;
     };
-    expect(await bad({ coworld_id: "cow_00000000-0000-4000-8000-000000000000" })).toEqual(["body", "coworld_id"]);
-    expect(await bad({ coworld_id: tl.coworldId, variant_id: "nope" })).toEqual(["body", "variant_id"]);
-    expect(await bad({ coworld_id: tl.coworldId, player_count: 5 })).toEqual(["body", "player_count"]);
-    expect(await bad({ coworld_id: tl.coworldId, allow_spectators: "yes" })).toEqual(["body", "allow_spectators"]);
+    expect(await bad({ coworld_id: "cow_00000000-0000-4000-8000-000000000000" })).toEqual([
+      "body",
+      "coworld_id",
+    ]);
+    expect(await bad({ coworld_id: tl.coworldId, variant_id: "nope" })).toEqual([
+      "body",
+      "variant_id",
+    ]);
+    expect(await bad({ coworld_id: tl.coworldId, player_count: 5 })).toEqual([
+      "body",
+      "player_count",
+    ]);
+    expect(await bad({ coworld_id: tl.coworldId, allow_spectators: "yes" })).toEqual([
+      "body",
+      "allow_spectators",
+    ]);
     expect(await bad({ coworld_id: tl.coworldId, colour: "red" })).toEqual(["body", "colour"]);
-    expect((await client(t.url).post("/v2/coworlds/play/session", { coworld_id: tl.coworldId })).status).toBe(401);
+    expect(
+      (await client(t.url).post("/v2/coworlds/play/session", { coworld_id: tl.coworldId })).status,
+    ).toBe(401);
   });
 
   it("fills its slots from joins, queues the game with the last one, and is ended by its creator", async () => {
@@ -77,46 +121,92 @@ describe("hosted games", () => {
 
     const first = await asCarol.post<HostedGameJoinResponse>(joinPath);
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toMatchObject({ slot: 0, player: { slot: 0, user_id: carol.id, player_id: null, player_name: null }, client_url: null });
-    expect(first.body.player_url).toMatch(new RegExp(`^ws://.+/v2/play-sessions/${id}/socket\\?token=join_`));
+    expect(first.body).toMatchObject({
+      slot: 0,
+      player: { slot: 0, user_id: carol.id, player_id: null, player_name: null },
+      client_url: null,
+    });
+    expect(first.body.player_url).toMatch(
+      new RegExp(`^ws://.+/v2/play-sessions/${id}/socket\\?token=join_`),
+    );
     // Anonymous joins take the next slot each time; a signed-in person gets theirs back, at a new address.
     const anon = await client(t.url).post<HostedGameJoinResponse>(joinPath);
-    expect([anon.status, anon.body.slot, anon.body.player.label, anon.body.player.user_id]).toEqual([200, 1, "Player 2", null]);
+    expect([anon.status, anon.body.slot, anon.body.player.label, anon.body.player.user_id]).toEqual(
+      [200, 1, "Player 2", null],
+    );
     const again = await asCarol.post<HostedGameJoinResponse>(joinPath);
     expect(again.body.slot).toBe(0);
     expect(again.body.player_url).not.toBe(first.body.player_url);
 
     const waiting = await host.get<HostedGameSession>(`/v2/coworlds/play/session/${id}`);
-    expect(waiting.body).toMatchObject({ status: "waiting", player_count: 3, episode_request_id: null, allow_spectators: true, variant_id: "ffa-4" });
+    expect(waiting.body).toMatchObject({
+      status: "waiting",
+      player_count: 3,
+      episode_request_id: null,
+      allow_spectators: true,
+      variant_id: "ffa-4",
+    });
     expect(waiting.body.players.map((p) => p.joined_at !== null)).toEqual([true, true, false]);
 
     expect((await client(t.url).post(joinPath)).status).toBe(200);
     const full = await client(t.url).post<Problem>(joinPath);
-    expect([full.status, (full.body.detail as { type: string }).type]).toEqual([409, "session_full"]);
+    expect([full.status, (full.body.detail as { type: string }).type]).toEqual([
+      409,
+      "session_full",
+    ]);
     const started = (await asCarol.get<HostedGameSession>(`/v2/coworlds/play/session/${id}`)).body;
     expect(started.episode_request_id).toMatch(/^ereq_/);
-    const episode = (await host.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`)).body;
+    const episode = (
+      await host.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`)
+    ).body;
     expect([episode.status, episode.participants.length]).toEqual(["submitted", 3]);
 
     // Who sees and who ends it.
-    expect((await client(t.url, dave.token).get(`/v2/coworlds/play/session/${id}`)).status).toBe(404);
-    expect((await asCarol.get<HostedGameSession[]>("/v2/coworlds/play/sessions")).body.map((s) => s.session_id)).toContain(id);
-    expect((await client(t.url, dave.token).get<HostedGameSession[]>("/v2/coworlds/play/sessions")).body.map((s) => s.session_id)).not.toContain(id);
+    expect((await client(t.url, dave.token).get(`/v2/coworlds/play/session/${id}`)).status).toBe(
+      404,
+    );
+    expect(
+      (await asCarol.get<HostedGameSession[]>("/v2/coworlds/play/sessions")).body.map(
+        (s) => s.session_id,
+      ),
+    ).toContain(id);
+    expect(
+      (
+        await client(t.url, dave.token).get<HostedGameSession[]>("/v2/coworlds/play/sessions")
+      ).body.map((s) => s.session_id),
+    ).not.toContain(id);
     expect((await asCarol.post(`/v2/coworlds/play/session/${id}/terminate`)).status).toBe(403);
     const ended = await host.post<HostedGameSession>(`/v2/coworlds/play/session/${id}/terminate`);
     expect(ended.status, ended.text).toBe(200);
     expect(ended.body.status).toBe("cancelled");
-    expect((await host.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`)).body.status).toBe("cancelled");
+    expect(
+      (await host.get<EpisodeRequest>(`/v2/episode-requests/${started.episode_request_id ?? ""}`))
+        .body.status,
+    ).toBe("cancelled");
     expect((await host.post(`/v2/coworlds/play/session/${id}/terminate`)).status).toBe(409);
     const late = await asCarol.post<Problem>(joinPath);
-    expect([late.status, (late.body.detail as { type: string }).type]).toEqual([409, "session_ended"]);
-    expect((await client(t.url).post(`/v2/coworlds/play/session/ps_00000000-0000-4000-8000-000000000000/join`)).status).toBe(404);
+    expect([late.status, (late.body.detail as { type: string }).type]).toEqual([
+      409,
+      "session_ended",
+    ]);
+    expect(
+      (
+        await client(t.url).post(
+          `/v2/coworlds/play/session/ps_00000000-0000-4000-8000-000000000000/join`,
+        )
+      ).status,
+    ).toBe(404);
     expect((await client(t.url).post(`/v2/coworlds/play/session/nope/join`)).status).toBe(422);
   });
 
   it("serves a join page that takes a slot from a browser form, and a lobby page", async () => {
     const host = client(t.url, tl.commissioner.token);
-    const created = (await host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", { coworld_id: tl.coworldId, allow_spectators: true })).body;
+    const created = (
+      await host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+        coworld_id: tl.coworldId,
+        allow_spectators: true,
+      })
+    ).body;
     const page = await http<string>("GET", created.join_url);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toContain("text/html");
@@ -125,17 +215,34 @@ describe("hosted games", () => {
 
     // Without a player client, the form's join lands on the lobby page.
     const form = { "content-type": "application/x-www-form-urlencoded" };
-    const noClient = await fetch(created.join_url, { method: "POST", headers: form, body: "", redirect: "manual" });
+    const noClient = await fetch(created.join_url, {
+      method: "POST",
+      headers: form,
+      body: "",
+      redirect: "manual",
+    });
     expect(noClient.status).toBe(302);
     expect(noClient.headers.get("location")).toBe(created.lobby_url);
     const module = await uploadModule("player_client", "client");
-    const withClient = await fetch(created.join_url, { method: "POST", headers: form, body: "", redirect: "manual" });
+    const withClient = await fetch(created.join_url, {
+      method: "POST",
+      headers: form,
+      body: "",
+      redirect: "manual",
+    });
     expect(withClient.status).toBe(302);
     const location = withClient.headers.get("location") ?? "";
     expect(location).toContain(`/v2/play-modules/${module.id}/files/index.html#ws=`);
-    expect(decodeURIComponent(location.split("#ws=")[1] ?? "")).toMatch(new RegExp(`/v2/play-sessions/${created.session_id}/socket\\?token=join_`));
+    expect(decodeURIComponent(location.split("#ws=")[1] ?? "")).toMatch(
+      new RegExp(`/v2/play-sessions/${created.session_id}/socket\\?token=join_`),
+    );
 
-    const full = await fetch(created.join_url, { method: "POST", headers: form, body: "", redirect: "manual" });
+    const full = await fetch(created.join_url, {
+      method: "POST",
+      headers: form,
+      body: "",
+      redirect: "manual",
+    });
     expect(full.status).toBe(409);
     expect(await full.text()).toContain("Every open slot is taken");
     const lobby = await http<string>("GET", created.lobby_url);
@@ -146,14 +253,31 @@ describe("hosted games", () => {
 
   it("opens a replay in the coworld's replay viewer", async () => {
     const api = client(t.url, carol.token);
-    const body = { coworld_id: tl.coworldId, episode_id: "ereq_00000000-0000-4000-8000-000000000000", replay_uri: "https://example.org/replays/1.jsonl" };
+    const body = {
+      coworld_id: tl.coworldId,
+      episode_id: "ereq_00000000-0000-4000-8000-000000000000",
+      replay_uri: "https://example.org/replays/1.jsonl",
+    };
     const before = await api.post<Problem>("/v2/coworlds/replays/session", body);
-    expect([before.status, Array.isArray(before.body.detail) ? before.body.detail[0]?.loc : null]).toEqual([422, ["body", "coworld_id"]]);
+    expect([
+      before.status,
+      Array.isArray(before.body.detail) ? before.body.detail[0]?.loc : null,
+    ]).toEqual([422, ["body", "coworld_id"]]);
     const viewer = await uploadModule("replay_viewer", "replay");
     const opened = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", body);
     expect(opened.status, opened.text).toBe(200);
-    expect(opened.body).toEqual({ viewer_url: `${t.url}/v2/play-modules/${viewer.id}/files/index.html#replay=${encodeURIComponent(body.replay_uri)}`, ready: true });
-    expect((await api.post("/v2/coworlds/replays/session", { coworld_id: tl.coworldId, replay_uri: "file:///etc/passwd" })).status).toBe(422);
+    expect(opened.body).toEqual({
+      viewer_url: `${t.url}/v2/play-modules/${viewer.id}/files/index.html#replay=${encodeURIComponent(body.replay_uri)}`,
+      ready: true,
+    });
+    expect(
+      (
+        await api.post("/v2/coworlds/replays/session", {
+          coworld_id: tl.coworldId,
+          replay_uri: "file:///etc/passwd",
+        })
+      ).status,
+    ).toBe(422);
     expect((await client(t.url).post("/v2/coworlds/replays/session", body)).status).toBe(401);
   });
 });

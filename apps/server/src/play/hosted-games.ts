@@ -1,6 +1,8 @@
 // Hosted games (`/v2/coworlds/play/…`): every slot is joined by a person or a program, and the
 // game starts when the last one is. Hosted replays open a recorded episode in the coworld's
 // replay viewer. The shapes are the hosted service's (see the contract).
+import type { Kysely } from "kysely";
+
 import {
   CoworldManifest,
   rosterBounds,
@@ -12,19 +14,31 @@ import {
   type ReplaySessionCreate,
   type ReplaySessionResponse,
 } from "@gauntlet/core";
-import type { Kysely } from "kysely";
+
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, PlaySessionSeatsTable } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
-import type { PlayRelay } from "./relay.ts";
 import { clientUrl, playerUrl } from "./play-sessions.ts";
-import { coworldOfBody, joinSeat, loadSession, maySee, openSession, settleSession, terminateSession, variantOf, type SessionState } from "./sessions.ts";
+import type { PlayRelay } from "./relay.ts";
+import {
+  coworldOfBody,
+  joinSeat,
+  loadSession,
+  maySee,
+  openSession,
+  settleSession,
+  terminateSession,
+  variantOf,
+  type SessionState,
+} from "./sessions.ts";
 
-export const joinPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/play`;
-export const lobbyPageUrl = (base: string, id: string) => `${base}/v2/coworlds/play/session/${id}/lobby`;
+export const joinPageUrl = (base: string, id: string) =>
+  `${base}/v2/coworlds/play/session/${id}/play`;
+export const lobbyPageUrl = (base: string, id: string) =>
+  `${base}/v2/coworlds/play/session/${id}/lobby`;
 
 export function playerOf(seat: PlaySessionSeatsTable): HostedGamePlayer {
   const policy = seat.kind === "policy";
@@ -60,14 +74,26 @@ export function hostedView(state: SessionState, base: string): HostedGameSession
   };
 }
 
-export async function createHostedGame(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: HostedGameCreate, base: string): Promise<HostedGameCreateResponse> {
+export async function createHostedGame(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: AuthenticatedIdentity,
+  body: HostedGameCreate,
+  base: string,
+): Promise<HostedGameCreateResponse> {
   if (!actsAsUser(identity)) throw forbidden("hosting a game is for a person: use a user's token");
   const coworld = await coworldOfBody(db, body.coworld_id);
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   const variant = variantOf(manifest, coworld.name, body.variant_id);
   const bounds = rosterBounds(manifest);
   const count = body.player_count ?? bounds.min;
-  if (count < bounds.min || count > bounds.max) throw invalidInput(["body", "player_count"], `${coworld.name} seats ${bounds.min}–${bounds.max} players`, "value_error", count);
+  if (count < bounds.min || count > bounds.max)
+    throw invalidInput(
+      ["body", "player_count"],
+      `${coworld.name} seats ${bounds.min}–${bounds.max} players`,
+      "value_error",
+      count,
+    );
   const { state } = await openSession(
     db,
     box,
@@ -79,23 +105,46 @@ export async function createHostedGame(db: Kysely<Database>, box: SecretBox, ide
       gameConfig: { ...variant.game_config, ...(body.game_config ?? {}) },
       allowSpectators: body.allow_spectators ?? false,
       lobbyId: null,
-      seats: Array.from({ length: count }, () => ({ kind: "human" as const, label: "open", userId: null, joined: false })),
+      seats: Array.from({ length: count }, () => ({
+        kind: "human" as const,
+        label: "open",
+        userId: null,
+        joined: false,
+      })),
     },
     base,
   );
   const view = hostedView(state, base);
-  return { session_id: view.session_id, join_url: view.join_url, lobby_url: view.lobby_url, player_count: view.player_count, global_url: view.global_url };
+  return {
+    session_id: view.session_id,
+    join_url: view.join_url,
+    lobby_url: view.lobby_url,
+    player_count: view.player_count,
+    global_url: view.global_url,
+  };
 }
 
-export async function getHostedGame(db: Kysely<Database>, identity: Identity, id: string, base: string): Promise<HostedGameSession> {
+export async function getHostedGame(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<HostedGameSession> {
   const state = await loadSession(db, id).catch(() => null);
   if (!state || !maySee(identity, state)) throw notFound("play session", id);
   return hostedView(await settleSession(db, state), base);
 }
 
-export async function listHostedGames(db: Kysely<Database>, identity: AuthenticatedIdentity, base: string): Promise<HostedGameSession[]> {
+export async function listHostedGames(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  base: string,
+): Promise<HostedGameSession[]> {
   if (!actsAsUser(identity)) throw forbidden("play sessions are a person's: use a user's token");
-  const seated = db.selectFrom("play_session_seats").select("play_session_id").where("user_id", "=", identity.userId);
+  const seated = db
+    .selectFrom("play_session_seats")
+    .select("play_session_id")
+    .where("user_id", "=", identity.userId);
   const rows = await db
     .selectFrom("play_sessions")
     .selectAll()
@@ -105,7 +154,16 @@ export async function listHostedGames(db: Kysely<Database>, identity: Authentica
     .execute();
   if (rows.length === 0) return [];
   // Two reads for the page, not one per session; only a session still open reads its episode.
-  const seats = await db.selectFrom("play_session_seats").selectAll().where("play_session_id", "in", rows.map((r) => r.id)).orderBy("position").execute();
+  const seats = await db
+    .selectFrom("play_session_seats")
+    .selectAll()
+    .where(
+      "play_session_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("position")
+    .execute();
   const out: HostedGameSession[] = [];
   for (const row of rows) {
     const state = { row, seats: seats.filter((s) => s.play_session_id === row.id) };
@@ -114,24 +172,54 @@ export async function listHostedGames(db: Kysely<Database>, identity: Authentica
   return out;
 }
 
-export async function joinHostedGame(db: Kysely<Database>, box: SecretBox, identity: Identity, id: string, base: string): Promise<HostedGameJoinResponse> {
+export async function joinHostedGame(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<HostedGameJoinResponse> {
   const { row } = await loadSession(db, id);
   const { seat, token } = await joinSeat(db, box, identity, id, base);
   const client = await playModuleOf(db, row.coworld_id, "player_client");
   const url = playerUrl(base, id, token);
-  return { player_url: url, slot: seat.position, player: playerOf(seat), client_url: client ? clientUrl(base, client, url) : null };
+  return {
+    player_url: url,
+    slot: seat.position,
+    player: playerOf(seat),
+    client_url: client ? clientUrl(base, client, url) : null,
+  };
 }
 
-export async function terminateHostedGame(db: Kysely<Database>, relay: Pick<PlayRelay, "closeSession">, identity: AuthenticatedIdentity, id: string, base: string): Promise<HostedGameSession> {
+export async function terminateHostedGame(
+  db: Kysely<Database>,
+  relay: Pick<PlayRelay, "closeSession">,
+  identity: AuthenticatedIdentity,
+  id: string,
+  base: string,
+): Promise<HostedGameSession> {
   const state = await terminateSession(db, identity, id, `terminated by ${identity.email}`);
   relay.closeSession(id, "the session was terminated");
   return hostedView(state, base);
 }
 
-export async function createReplaySession(db: Kysely<Database>, body: ReplaySessionCreate, base: string): Promise<ReplaySessionResponse> {
+export async function createReplaySession(
+  db: Kysely<Database>,
+  body: ReplaySessionCreate,
+  base: string,
+): Promise<ReplaySessionResponse> {
   const coworld = await coworldOfBody(db, body.coworld_id);
   const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
-  if (!viewer) throw invalidInput(["body", "coworld_id"], `${coworld.name} ${coworld.version} has no replay_viewer play module`, "value_error", body.coworld_id);
+  if (!viewer)
+    throw invalidInput(
+      ["body", "coworld_id"],
+      `${coworld.name} ${coworld.version} has no replay_viewer play module`,
+      "value_error",
+      body.coworld_id,
+    );
   // The viewer reads the replay from the browser; the address stays in the fragment.
-  return { viewer_url: `${base}/v2/play-modules/${viewer.id}/files/${viewer.entry}#replay=${encodeURIComponent(body.replay_uri)}`, ready: true };
+  return {
+    viewer_url: `${base}/v2/play-modules/${viewer.id}/files/${viewer.entry}#replay=${encodeURIComponent(body.replay_uri)}`,
+    ready: true,
+  };
 }

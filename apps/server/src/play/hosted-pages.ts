@@ -2,8 +2,7 @@
 // the coworld's player client on it) and `lobby_url` (the slots and the game's state, refreshed
 // every few seconds). No script: a form post and a meta refresh are enough.
 import { escapeHtml, page } from "../http/html.ts";
-import type { SessionState } from "./sessions.ts";
-import { isFinal } from "./sessions.ts";
+import { isFinal, type SessionState } from "./sessions.ts";
 
 const STATE_TEXT: Record<string, string> = {
   waiting: "Waiting for players",
@@ -43,7 +42,16 @@ export function lobbyPage(state: SessionState, joinUrl: string): string {
   const spectators = state.row.allow_spectators === 1;
   const rows = state.seats
     .map((s) => {
-      const who = s.kind === "policy" ? `${escapeHtml(s.label)} (policy)` : s.joined_at === null ? (s.user_id === null ? "open" : "reserved") : spectators ? escapeHtml(s.label) : "joined";
+      const who =
+        s.kind === "policy"
+          ? `${escapeHtml(s.label)} (policy)`
+          : s.joined_at === null
+            ? s.user_id === null
+              ? "open"
+              : "reserved"
+            : spectators
+              ? escapeHtml(s.label)
+              : "joined";
       return `<tr><td>${s.position}</td><td>${who}</td></tr>`;
     })
     .join("");

@@ -1,18 +1,21 @@
 // Play modules over real HTTP: upload by the coworld's owner, list and get, files served with
 // safe headers, and no way out of a module's own files (SQLite, or PostgreSQL when set).
-import { request as httpRequest } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
 import { Writable } from "node:stream";
-import type { PlayModule } from "@gauntlet/core";
+import { pipeline } from "node:stream/promises";
+
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packDirectory } from "../blobs/tarball.ts";
+
+import type { PlayModule } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, GRIDRUSH_DIR, type TestLeague } from "../../testing/test-league.ts";
+import { packDirectory } from "../blobs/tarball.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -67,10 +70,17 @@ async function tarOf(cwd: string, paths: string[]): Promise<Buffer> {
 
 describe("play modules", () => {
   it("uploads GridRush's client, lists and gets it, and serves its files with safe headers", async () => {
-    const created = await upload(await packDirectory(join(GRIDRUSH_DIR, "play", "client")), "kind=player_client");
+    const created = await upload(
+      await packDirectory(join(GRIDRUSH_DIR, "play", "client")),
+      "kind=player_client",
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const pm = created.body;
-    expect(pm).toMatchObject({ coworld_id: tl.coworldId, kind: "player_client", entry: "index.html" });
+    expect(pm).toMatchObject({
+      coworld_id: tl.coworldId,
+      kind: "player_client",
+      entry: "index.html",
+    });
     expect(pm.files.map((f) => [f.path, f.content_type])).toEqual([
       ["client.js", "text/javascript; charset=utf-8"],
       ["index.html", "text/html; charset=utf-8"],
@@ -79,7 +89,11 @@ describe("play modules", () => {
     expect(pm.entry_url).toBe(`${t.url}/v2/play-modules/${pm.id}/files/index.html`);
 
     const api = client(t.url);
-    expect((await api.get<PlayModule[]>(`/v2/coworlds/${tl.coworldId}/play-modules`)).body.map((m) => m.id)).toEqual([pm.id]);
+    expect(
+      (await api.get<PlayModule[]>(`/v2/coworlds/${tl.coworldId}/play-modules`)).body.map(
+        (m) => m.id,
+      ),
+    ).toEqual([pm.id]);
     expect((await api.get<PlayModule>(`/v2/play-modules/${pm.id}`)).body).toEqual(pm);
 
     const page = await fetch(pm.entry_url);
@@ -91,10 +105,17 @@ describe("play modules", () => {
     expect(await page.text()).toContain('<script type="module" src="client.js">');
 
     // A second upload of the same kind replaces the first.
-    const again = await upload(await packDirectory(join(GRIDRUSH_DIR, "play", "client")), "kind=player_client");
+    const again = await upload(
+      await packDirectory(join(GRIDRUSH_DIR, "play", "client")),
+      "kind=player_client",
+    );
     expect(again.status).toBe(201);
     expect((await api.get(`/v2/play-modules/${pm.id}`)).status).toBe(404);
-    expect((await api.get<PlayModule[]>(`/v2/coworlds/${tl.coworldId}/play-modules`)).body.map((m) => m.id)).toEqual([again.body.id]);
+    expect(
+      (await api.get<PlayModule[]>(`/v2/coworlds/${tl.coworldId}/play-modules`)).body.map(
+        (m) => m.id,
+      ),
+    ).toEqual([again.body.id]);
   });
 
   it("serves nested files, unknown types as opaque bytes, and nothing outside the module", async () => {
@@ -108,9 +129,17 @@ describe("play modules", () => {
     const id = created.body.id;
 
     const nested = await fetch(`${t.url}/v2/play-modules/${id}/files/assets/app.js`);
-    expect([nested.status, nested.headers.get("content-type"), await nested.text()]).toEqual([200, "text/javascript; charset=utf-8", "console.log('replay');"]);
+    expect([nested.status, nested.headers.get("content-type"), await nested.text()]).toEqual([
+      200,
+      "text/javascript; charset=utf-8",
+      "console.log('replay');",
+    ]);
     const opaque = await fetch(`${t.url}/v2/play-modules/${id}/files/assets/data.bin`);
-    expect([opaque.status, opaque.headers.get("content-type"), opaque.headers.get("x-content-type-options")]).toEqual([200, "application/octet-stream", "nosniff"]);
+    expect([
+      opaque.status,
+      opaque.headers.get("content-type"),
+      opaque.headers.get("x-content-type-options"),
+    ]).toEqual([200, "application/octet-stream", "nosniff"]);
 
     for (const path of [
       `/v2/play-modules/${id}/files/../../../../etc/passwd`,
@@ -141,7 +170,10 @@ describe("play modules", () => {
     mkdirSync(inner, { recursive: true });
     writeFileSync(join(dir, "escape.html"), "escaped");
     writeFileSync(join(inner, "index.html"), "ok");
-    const escaping = await upload(await tarOf(inner, ["index.html", "../escape.html"]), "kind=global_viewer");
+    const escaping = await upload(
+      await tarOf(inner, ["index.html", "../escape.html"]),
+      "kind=global_viewer",
+    );
     expect(escaping.status).toBe(422);
     expect(JSON.stringify(escaping.body)).toContain("unsafe path");
   });

@@ -1,14 +1,16 @@
 // Play modules: upload a tar.gz of static files for a coworld version (its owner or an admin),
 // list and read them, and serve their files. Each file is a blob; one module per kind and
 // coworld version, a new upload replacing the old one in one transaction.
-import { newId, type PlayModule, type PlayModuleKind, type QueryOf } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { newId, type PlayModule, type PlayModuleKind, type QueryOf } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { readTarGzFiles } from "../blobs/tarball.ts";
+import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
-import { getCoworldRow } from "../coworlds/coworlds.ts";
 import type { Database, PlayModuleFilesTable, PlayModulesTable } from "../store/schema.ts";
 import { contentTypeOf } from "./content-types.ts";
 
@@ -24,16 +26,40 @@ function view(row: PlayModulesTable, files: PlayModuleFilesTable[], base: string
     entry_url: `${base}/v2/play-modules/${row.id}/files/${row.entry}`,
     sha256: row.sha256,
     size_bytes: row.size_bytes,
-    files: files.map((f) => ({ path: f.path, size_bytes: f.size_bytes, content_type: f.content_type, sha256: f.sha256 })),
+    files: files.map((f) => ({
+      path: f.path,
+      size_bytes: f.size_bytes,
+      content_type: f.content_type,
+      sha256: f.sha256,
+    })),
     uploader_user_id: row.uploader_user_id,
     created_at: row.created_at,
   };
 }
 
-async function views(db: Kysely<Database>, rows: PlayModulesTable[], base: string): Promise<PlayModule[]> {
+async function views(
+  db: Kysely<Database>,
+  rows: PlayModulesTable[],
+  base: string,
+): Promise<PlayModule[]> {
   if (rows.length === 0) return [];
-  const files = await db.selectFrom("play_module_files").selectAll().where("play_module_id", "in", rows.map((r) => r.id)).orderBy("path").execute();
-  return rows.map((row) => view(row, files.filter((f) => f.play_module_id === row.id), base));
+  const files = await db
+    .selectFrom("play_module_files")
+    .selectAll()
+    .where(
+      "play_module_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("path")
+    .execute();
+  return rows.map((row) =>
+    view(
+      row,
+      files.filter((f) => f.play_module_id === row.id),
+      base,
+    ),
+  );
 }
 
 export async function uploadPlayModule(
@@ -46,14 +72,29 @@ export async function uploadPlayModule(
   base: string,
 ): Promise<PlayModule> {
   const coworld = await getCoworldRow(db, coworldId);
-  if (coworld.owner_user_id !== identity.userId && !identity.isAdmin) throw forbidden(`only the owner of coworld ${coworld.name} (or an admin) uploads its play modules`);
+  if (coworld.owner_user_id !== identity.userId && !identity.isAdmin)
+    throw forbidden(
+      `only the owner of coworld ${coworld.name} (or an admin) uploads its play modules`,
+    );
   const read = await readTarGzFiles(bytes, LIMITS);
   if (!read.ok) throw invalidInput(["body"], read.error);
   const unsafe = read.files.find((f) => !SAFE_PATH.test(f.path));
-  if (unsafe) throw invalidInput(["body"], `file names may hold only letters, digits, . _ - and /: ${JSON.stringify(unsafe.path)}`);
-  if (!read.files.some((f) => f.path === input.entry)) throw invalidInput(["query", "entry"], `the archive has no file ${input.entry}`, "value_error", input.entry);
+  if (unsafe)
+    throw invalidInput(
+      ["body"],
+      `file names may hold only letters, digits, . _ - and /: ${JSON.stringify(unsafe.path)}`,
+    );
+  if (!read.files.some((f) => f.path === input.entry))
+    throw invalidInput(
+      ["query", "entry"],
+      `the archive has no file ${input.entry}`,
+      "value_error",
+      input.entry,
+    );
   const bundle = await blobs.put(bytes);
-  const stored = await Promise.all(read.files.map(async (f) => ({ path: f.path, blob: await blobs.put(f.bytes) })));
+  const stored = await Promise.all(
+    read.files.map(async (f) => ({ path: f.path, blob: await blobs.put(f.bytes) })),
+  );
   const row: PlayModulesTable = {
     id: newId("playModule"),
     coworld_id: coworld.id,
@@ -65,10 +106,21 @@ export async function uploadPlayModule(
     created_at: nowIso(),
   };
   const files: PlayModuleFilesTable[] = stored
-    .map((f) => ({ play_module_id: row.id, path: f.path, sha256: f.blob.sha256, size_bytes: f.blob.size, content_type: contentTypeOf(f.path) }))
+    .map((f) => ({
+      play_module_id: row.id,
+      path: f.path,
+      sha256: f.blob.sha256,
+      size_bytes: f.blob.size,
+      content_type: contentTypeOf(f.path),
+    }))
     .sort((a, b) => a.path.localeCompare(b.path));
   await db.transaction().execute(async (trx) => {
-    const old = await trx.selectFrom("play_modules").select("id").where("coworld_id", "=", coworld.id).where("kind", "=", input.kind).execute();
+    const old = await trx
+      .selectFrom("play_modules")
+      .select("id")
+      .where("coworld_id", "=", coworld.id)
+      .where("kind", "=", input.kind)
+      .execute();
     for (const o of old) {
       await trx.deleteFrom("play_module_files").where("play_module_id", "=", o.id).execute();
       await trx.deleteFrom("play_modules").where("id", "=", o.id).execute();
@@ -79,32 +131,71 @@ export async function uploadPlayModule(
   return view(row, files, base);
 }
 
-export async function listPlayModules(db: Kysely<Database>, coworldId: string, base: string): Promise<PlayModule[]> {
+export async function listPlayModules(
+  db: Kysely<Database>,
+  coworldId: string,
+  base: string,
+): Promise<PlayModule[]> {
   const coworld = await getCoworldRow(db, coworldId);
-  const rows = await db.selectFrom("play_modules").selectAll().where("coworld_id", "=", coworld.id).orderBy("kind").execute();
+  const rows = await db
+    .selectFrom("play_modules")
+    .selectAll()
+    .where("coworld_id", "=", coworld.id)
+    .orderBy("kind")
+    .execute();
   return views(db, rows, base);
 }
 
-export async function getPlayModuleRow(db: Kysely<Database>, id: string): Promise<PlayModulesTable> {
-  const row = await db.selectFrom("play_modules").selectAll().where("id", "=", id).executeTakeFirst();
+export async function getPlayModuleRow(
+  db: Kysely<Database>,
+  id: string,
+): Promise<PlayModulesTable> {
+  const row = await db
+    .selectFrom("play_modules")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw notFound("play module", id);
   return row;
 }
 
-export async function getPlayModule(db: Kysely<Database>, id: string, base: string): Promise<PlayModule> {
+export async function getPlayModule(
+  db: Kysely<Database>,
+  id: string,
+  base: string,
+): Promise<PlayModule> {
   const [one] = await views(db, [await getPlayModuleRow(db, id)], base);
   if (!one) throw new Error("unreachable: one row gives one view");
   return one;
 }
 
 /** The module of a kind for a coworld version, if it has one. */
-export async function playModuleOf(db: Kysely<Database>, coworldId: string, kind: PlayModuleKind): Promise<PlayModulesTable | undefined> {
-  return db.selectFrom("play_modules").selectAll().where("coworld_id", "=", coworldId).where("kind", "=", kind).executeTakeFirst();
+export async function playModuleOf(
+  db: Kysely<Database>,
+  coworldId: string,
+  kind: PlayModuleKind,
+): Promise<PlayModulesTable | undefined> {
+  return db
+    .selectFrom("play_modules")
+    .selectAll()
+    .where("coworld_id", "=", coworldId)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
 }
 
 /** A file's bytes and type, looked up by its exact stored path (no file system is involved). */
-export async function readPlayModuleFile(db: Kysely<Database>, blobs: BlobStore, id: string, path: string): Promise<{ bytes: Buffer; contentType: string }> {
-  const file = await db.selectFrom("play_module_files").selectAll().where("play_module_id", "=", id).where("path", "=", path).executeTakeFirst();
+export async function readPlayModuleFile(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  id: string,
+  path: string,
+): Promise<{ bytes: Buffer; contentType: string }> {
+  const file = await db
+    .selectFrom("play_module_files")
+    .selectAll()
+    .where("play_module_id", "=", id)
+    .where("path", "=", path)
+    .executeTakeFirst();
   if (!file) throw notFound("play module file", path);
   const bytes = await blobs.get(file.sha256);
   if (!bytes) throw notFound("play module file", path);

@@ -4,14 +4,23 @@
 // in the page is in the game's replay. Debian's chromium with playwright-core.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import type { HostedGameCreateResponse, HostedGameJoinResponse, HostedGameSession, PlayModule, PlaySession } from "@gauntlet/core";
-import { type Browser, chromium } from "playwright-core";
+
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packDirectory } from "../blobs/tarball.ts";
+
+import type {
+  HostedGameCreateResponse,
+  HostedGameJoinResponse,
+  HostedGameSession,
+  PlayModule,
+  PlaySession,
+} from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
+import { packDirectory } from "../blobs/tarball.ts";
 
 const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
 
@@ -25,7 +34,16 @@ beforeAll(async () => {
   runner = await startRunnerProcess(t, "play-e2e");
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 120_000);
 
@@ -39,11 +57,17 @@ describe("a hosted play session in the browser", () => {
   it("loads GridRush's client from join_url, and a move made in the page reaches the game", async () => {
     const tl = await createTestLeague(t);
     const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
-    const upload = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
-      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-    });
+    const upload = await fetch(
+      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tl.commissioner.token}`,
+          "content-type": "application/octet-stream",
+        },
+        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
+      },
+    );
     expect(upload.status).toBe(201);
     const module = (await upload.json()) as PlayModule;
 
@@ -64,15 +88,20 @@ describe("a hosted play session in the browser", () => {
     const problems: string[] = [];
     // The browser asks for /favicon.ico on its own; every other load must succeed.
     page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+        problems.push(`${r.status()} ${r.url()}`);
     });
     page.on("pageerror", (e) => problems.push(e.message));
     await page.goto(session.join_url ?? "");
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
     // The first turn arrives once the runner has started the game and relayed the seat.
-    await page.waitForSelector("body[data-turn='0']", { timeout: 120_000 }).catch((error: unknown) => {
-      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`);
-    });
+    await page
+      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
+      .catch((error: unknown) => {
+        throw new Error(
+          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
+        );
+      });
     await page.getByTitle("east (→ or D)").click();
     expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
@@ -85,7 +114,9 @@ describe("a hosted play session in the browser", () => {
     });
     expect(ended.status, runner.output().slice(-3000)).toBe("completed");
     expect(ended.join_url).toBeNull();
-    const replay = await api.get<string>(`/v2/episode-requests/${session.episode_request_id}/artifacts/replay`);
+    const replay = await api.get<string>(
+      `/v2/episode-requests/${session.episode_request_id}/artifacts/replay`,
+    );
     const turns = replay.text
       .trim()
       .split("\n")
@@ -95,16 +126,24 @@ describe("a hosted play session in the browser", () => {
 
     // Another user cannot read the session, and a wrong token cannot join a seat.
     const other = await t.newUser();
-    expect((await client(t.url, other.token).get(`/v2/play-sessions/${session.id}`)).status).toBe(404);
+    expect((await client(t.url, other.token).get(`/v2/play-sessions/${session.id}`)).status).toBe(
+      404,
+    );
   }, 300_000);
 
   it("a hosted game: a person joins from join_url in the page, a program takes the other slot, and the page's move reaches the game", async () => {
     const tl = await createTestLeague(t);
-    const upload = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
-      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-    });
+    const upload = await fetch(
+      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tl.commissioner.token}`,
+          "content-type": "application/octet-stream",
+        },
+        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
+      },
+    );
     expect(upload.status).toBe(201);
     const api = client(t.url, tl.commissioner.token);
     const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
@@ -119,7 +158,8 @@ describe("a hosted play session in the browser", () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+        problems.push(`${r.status()} ${r.url()}`);
     });
     page.on("pageerror", (e) => problems.push(e.message));
     await page.goto(joinUrl);
@@ -128,17 +168,24 @@ describe("a hosted play session in the browser", () => {
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
 
     // The other slot: a program over the player protocol, staying put every turn.
-    const program = await client(t.url).post<HostedGameJoinResponse>(`/v2/coworlds/play/session/${id}/join`);
+    const program = await client(t.url).post<HostedGameJoinResponse>(
+      `/v2/coworlds/play/session/${id}/join`,
+    );
     expect(program.body.slot).toBe(1);
     const socket = new WebSocket(program.body.player_url);
     socket.addEventListener("message", (event: MessageEvent) => {
       const message = JSON.parse(String(event.data)) as { type: string; turn?: number };
-      if (message.type === "turn") socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "stay" }));
+      if (message.type === "turn")
+        socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "stay" }));
     });
 
-    await page.waitForSelector("body[data-turn='0']", { timeout: 120_000 }).catch((error: unknown) => {
-      throw new Error(`no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`);
-    });
+    await page
+      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
+      .catch((error: unknown) => {
+        throw new Error(
+          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
+        );
+      });
     await page.getByTitle("east (→ or D)").click();
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
     expect(problems).toEqual([]);
@@ -152,7 +199,9 @@ describe("a hosted play session in the browser", () => {
       [0, "Player 1"],
       [1, "Player 2"],
     ]);
-    const replay = await api.get<string>(`/v2/episode-requests/${ended.episode_request_id ?? ""}/artifacts/replay`);
+    const replay = await api.get<string>(
+      `/v2/episode-requests/${ended.episode_request_id ?? ""}/artifacts/replay`,
+    );
     const turns = replay.text
       .trim()
       .split("\n")

@@ -1,8 +1,15 @@
 // Solo play sessions (`/v2/play-sessions`): one person in slot 0 against policy opponents. The
 // person's slot is joined as the session opens, so its episode is queued at once; `join_url`
 // opens the coworld's player client on that slot.
-import { CoworldManifest, rosterBounds, type CreatePlaySession, type PlaySession } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import {
+  CoworldManifest,
+  rosterBounds,
+  type CreatePlaySession,
+  type PlaySession,
+} from "@gauntlet/core";
+
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { fixedSeat, type Seat } from "../evaluations/roster.ts";
@@ -10,7 +17,17 @@ import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
-import { coworldOfBody, loadSession, maySee, openSession, personLabelOf, settleSession, variantOf, webSocketBase, type SessionState } from "./sessions.ts";
+import {
+  coworldOfBody,
+  loadSession,
+  maySee,
+  openSession,
+  personLabelOf,
+  settleSession,
+  variantOf,
+  webSocketBase,
+  type SessionState,
+} from "./sessions.ts";
 
 function view(state: SessionState, joinUrl: string | null): PlaySession {
   const { row, seats } = state;
@@ -29,7 +46,11 @@ function view(state: SessionState, joinUrl: string | null): PlaySession {
 }
 
 /** The player client's page, connected to a slot's socket (the address is in the fragment: the browser never sends it). */
-export function clientUrl(base: string, client: { id: string; entry: string }, playerUrl: string): string {
+export function clientUrl(
+  base: string,
+  client: { id: string; entry: string },
+  playerUrl: string,
+): string {
   return `${base}/v2/play-modules/${client.id}/files/${client.entry}#ws=${encodeURIComponent(playerUrl)}`;
 }
 
@@ -37,18 +58,35 @@ export function playerUrl(base: string, sessionId: string, joinToken: string): s
   return `${webSocketBase(base)}/v2/play-sessions/${sessionId}/socket?token=${encodeURIComponent(joinToken)}`;
 }
 
-export async function createPlaySession(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, body: CreatePlaySession, base: string): Promise<PlaySession> {
+export async function createPlaySession(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: AuthenticatedIdentity,
+  body: CreatePlaySession,
+  base: string,
+): Promise<PlaySession> {
   if (!actsAsUser(identity)) throw forbidden("a play session is for a person: use a user's token");
   const coworld = await coworldOfBody(db, body.coworld_id);
   const client = await playModuleOf(db, coworld.id, "player_client");
-  if (!client) throw invalidInput(["body", "coworld_id"], `${coworld.name} ${coworld.version} has no player_client play module to play it with`, "value_error", body.coworld_id);
+  if (!client)
+    throw invalidInput(
+      ["body", "coworld_id"],
+      `${coworld.name} ${coworld.version} has no player_client play module to play it with`,
+      "value_error",
+      body.coworld_id,
+    );
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   const bounds = rosterBounds(manifest);
   const count = body.opponents.length + 1;
-  if (count < bounds.min || count > bounds.max) throw invalidInput(["body", "opponents"], `${coworld.name} seats ${bounds.min}–${bounds.max} players; you and ${body.opponents.length} opponent(s) are ${count}`);
+  if (count < bounds.min || count > bounds.max)
+    throw invalidInput(
+      ["body", "opponents"],
+      `${coworld.name} seats ${bounds.min}–${bounds.max} players; you and ${body.opponents.length} opponent(s) are ${count}`,
+    );
   const variant = variantOf(manifest, coworld.name, body.variant_id);
   const opponents: Seat[] = [];
-  for (const [i, ref] of body.opponents.entries()) opponents.push(await fixedSeat(db, identity, ref, ["body", "opponents", i]));
+  for (const [i, ref] of body.opponents.entries())
+    opponents.push(await fixedSeat(db, identity, ref, ["body", "opponents", i]));
 
   const { state, joinTokens } = await openSession(
     db,
@@ -62,8 +100,18 @@ export async function createPlaySession(db: Kysely<Database>, box: SecretBox, id
       allowSpectators: false,
       lobbyId: null,
       seats: [
-        { kind: "human", label: await personLabelOf(db, identity.userId), userId: identity.userId, joined: true },
-        ...opponents.map((seat) => ({ kind: "policy" as const, label: seat.displayName, policyVersionId: seat.policyVersionId, playerId: seat.playerId })),
+        {
+          kind: "human",
+          label: await personLabelOf(db, identity.userId),
+          userId: identity.userId,
+          joined: true,
+        },
+        ...opponents.map((seat) => ({
+          kind: "policy" as const,
+          label: seat.displayName,
+          policyVersionId: seat.policyVersionId,
+          playerId: seat.playerId,
+        })),
       ],
     },
     base,
@@ -72,8 +120,17 @@ export async function createPlaySession(db: Kysely<Database>, box: SecretBox, id
   return view(state, clientUrl(base, client, playerUrl(base, state.row.id, token)));
 }
 
-export async function getPlaySession(db: Kysely<Database>, identity: Identity, id: string): Promise<PlaySession> {
+export async function getPlaySession(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+): Promise<PlaySession> {
   const state = await loadSession(db, id).catch(() => null);
-  if (!state || !maySee(identity, state) || (state.row.user_id !== identity.userId && !identity.isAdmin)) throw notFound("play session", id);
+  if (
+    !state ||
+    !maySee(identity, state) ||
+    (state.row.user_id !== identity.userId && !identity.isAdmin)
+  )
+    throw notFound("play session", id);
   return view(await settleSession(db, state), null);
 }

@@ -7,10 +7,14 @@
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData, WebSocket } from "ws";
+
 import type { Database } from "../store/schema.ts";
 import { admitSocket, type SocketSide } from "./sessions.ts";
 
-const OPERATIONS: Record<string, SocketSide> = { playSessionSocket: "browser", playSessionRelay: "game" };
+const OPERATIONS: Record<string, SocketSide> = {
+  playSessionSocket: "browser",
+  playSessionRelay: "game",
+};
 const MAX_QUEUED = 1_000;
 
 interface Seat {
@@ -57,7 +61,8 @@ export class PlayRelay {
     const outbox = side === "game" ? "toBrowser" : "toGame";
     // A browser that joins again (a reload) replaces the old page; a second game side is refused.
     const previous = seat[mine];
-    if (previous && side === "game") return void socket.close(4409, "this seat's game is already connected");
+    if (previous && side === "game")
+      return void socket.close(4409, "this seat's game is already connected");
     previous?.close(4000, "joined from another page");
     seat[mine] = socket;
     for (const frame of seat[inbox].splice(0)) socket.send(frame);
@@ -95,7 +100,10 @@ export class PlayRelay {
 }
 
 /** Call before the contract's routes are registered and before the WebSocket plugin is. */
-export function installPlayRelay(app: FastifyInstance, deps: { db: Kysely<Database>; relay: PlayRelay }): void {
+export function installPlayRelay(
+  app: FastifyInstance,
+  deps: { db: Kysely<Database>; relay: PlayRelay },
+): void {
   app.addHook("onRoute", (route) => {
     const side = OPERATIONS[route.config?.op?.id ?? ""];
     if (side === undefined) return;

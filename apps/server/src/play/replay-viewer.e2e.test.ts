@@ -5,14 +5,17 @@
 // a status line, not a blank page.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import type { ExperienceRequestDetail, PlayModule } from "@gauntlet/core";
-import { type Browser, chromium } from "playwright-core";
+
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packDirectory } from "../blobs/tarball.ts";
+
+import type { ExperienceRequestDetail, PlayModule } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
+import { packDirectory } from "../blobs/tarball.ts";
 
 const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
 const TURNS = 6;
@@ -27,7 +30,16 @@ beforeAll(async () => {
   runner = await startRunnerProcess(t, "replay-e2e");
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 120_000);
 
@@ -42,11 +54,17 @@ describe("GridRush's replay viewer in the browser", () => {
     const tl = await createTestLeague(t);
     const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
     const wanderer = await tl.addPlayer("Wanderer", { baseline: "wanderer" });
-    const upload = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=replay_viewer`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tl.commissioner.token}`, "content-type": "application/octet-stream" },
-      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "replay"))),
-    });
+    const upload = await fetch(
+      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=replay_viewer`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tl.commissioner.token}`,
+          "content-type": "application/octet-stream",
+        },
+        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "replay"))),
+      },
+    );
     expect(upload.status).toBe(201);
     const viewer = (await upload.json()) as PlayModule;
     expect(viewer.kind).toBe("replay_viewer");
@@ -55,7 +73,10 @@ describe("GridRush's replay viewer in the browser", () => {
     const created = await api.post<ExperienceRequestDetail>("/v2/experience-requests", {
       coworld_id: tl.coworldId,
       variant_id: "duel-small",
-      roster: [{ player: { policy_ref: greedy.policyVersionId } }, { player: { policy_ref: wanderer.policyVersionId } }],
+      roster: [
+        { player: { policy_ref: greedy.policyVersionId } },
+        { player: { policy_ref: wanderer.policyVersionId } },
+      ],
       num_episodes: 1,
       game_config_overrides: { turns: TURNS, seed: 7, turn_timeout_ms: 2_000 },
     });
@@ -63,7 +84,9 @@ describe("GridRush's replay viewer in the browser", () => {
     const done = await eventually(
       `the episode to end (runner: ${runner.output().slice(-2000)})`,
       async () => {
-        const row = (await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${created.body.id}`)).body;
+        const row = (
+          await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${created.body.id}`)
+        ).body;
         return ["completed", "failed", "cancelled"].includes(row.status) ? row : null;
       },
       120_000,
@@ -76,10 +99,13 @@ describe("GridRush's replay viewer in the browser", () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+        problems.push(`${r.status()} ${r.url()}`);
     });
     page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(`${viewer.entry_url}#replay=${encodeURIComponent(replayUrl)}&token=${encodeURIComponent(tl.commissioner.token)}`);
+    await page.goto(
+      `${viewer.entry_url}#replay=${encodeURIComponent(replayUrl)}&token=${encodeURIComponent(tl.commissioner.token)}`,
+    );
     await page.waitForSelector("body[data-loaded='true']", { timeout: 30_000 });
     expect(await page.locator("body").getAttribute("data-turns")).toBe(String(TURNS));
     expect(await page.locator("#players").textContent()).toMatch(/Greedy.*Wanderer/);
@@ -87,24 +113,36 @@ describe("GridRush's replay viewer in the browser", () => {
 
     await page.getByTitle("next turn (→)").click();
     expect(await page.locator("body").getAttribute("data-turn")).toBe("1");
-    expect(await page.locator("#status").textContent()).toMatch(new RegExp(`^Turn 1 of ${TURNS}: Greedy [NSEW]|stay`));
+    expect(await page.locator("#status").textContent()).toMatch(
+      new RegExp(`^Turn 1 of ${TURNS}: Greedy [NSEW]|stay`),
+    );
     await page.getByTitle("last turn (End)").click();
     expect(await page.locator("body").getAttribute("data-turn")).toBe(String(TURNS));
-    expect(await page.locator("#status").textContent()).toMatch(/Game over: (a tie|Greedy won|Wanderer won)\./);
+    expect(await page.locator("#status").textContent()).toMatch(
+      /Game over: (a tie|Greedy won|Wanderer won)\./,
+    );
     const recorded = episode.scores.map((s) => s.score);
-    expect(await page.locator("#scores").textContent()).toBe(`Greedy: ${recorded[0]} · Wanderer: ${recorded[1]}`);
+    expect(await page.locator("#scores").textContent()).toBe(
+      `Greedy: ${recorded[0]} · Wanderer: ${recorded[1]}`,
+    );
     await page.keyboard.press("ArrowLeft");
     expect(await page.locator("body").getAttribute("data-turn")).toBe(String(TURNS - 1));
     // Play runs from the start to the end by itself.
     await page.selectOption("#speed", "100");
     await page.getByTitle("play or pause (space)").click();
-    await page.waitForSelector(`body[data-turn='${TURNS}'][data-playing='false']`, { timeout: 10_000 });
+    await page.waitForSelector(`body[data-turn='${TURNS}'][data-playing='false']`, {
+      timeout: 10_000,
+    });
     expect(problems).toEqual([]);
 
     // A replay the viewer cannot read says so.
     const missing = await browser.newPage();
-    await missing.goto(`${viewer.entry_url}#replay=${encodeURIComponent(`${t.url}/v2/episode-requests/00000000-0000-4000-8000-000000000000/artifacts/replay`)}`);
+    await missing.goto(
+      `${viewer.entry_url}#replay=${encodeURIComponent(`${t.url}/v2/episode-requests/00000000-0000-4000-8000-000000000000/artifacts/replay`)}`,
+    );
     await missing.waitForSelector("body[data-failed='true']", { timeout: 30_000 });
-    expect(await missing.locator("#status").textContent()).toMatch(/^Could not show the replay: the replay answered 4\d\d/);
+    expect(await missing.locator("#status").textContent()).toMatch(
+      /^Could not show the replay: the replay answered 4\d\d/,
+    );
   }, 300_000);
 });

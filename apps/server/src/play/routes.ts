@@ -1,20 +1,49 @@
 // The handlers of the play-module operations.
 import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { ServiceError } from "../shared/errors.ts";
 import { PLAY_MODULE_HEADERS } from "./content-types.ts";
-import { getPlayModule, listPlayModules, readPlayModuleFile, uploadPlayModule } from "./play-modules.ts";
-import { createHostedGame, createReplaySession, getHostedGame, joinHostedGame, joinPageUrl, listHostedGames, lobbyPageUrl, terminateHostedGame } from "./hosted-games.ts";
+import {
+  createHostedGame,
+  createReplaySession,
+  getHostedGame,
+  joinHostedGame,
+  joinPageUrl,
+  listHostedGames,
+  lobbyPageUrl,
+  terminateHostedGame,
+} from "./hosted-games.ts";
 import { joinPage, lobbyPage } from "./hosted-pages.ts";
+import {
+  getPlayModule,
+  listPlayModules,
+  readPlayModuleFile,
+  uploadPlayModule,
+} from "./play-modules.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
 import { currentSession } from "./sessions.ts";
-import { ServiceError } from "../shared/errors.ts";
 
 export const playModuleHandlers = defineHandlers({
   uploadPlayModule: async ({ identity, params, query, body, app, request }) =>
-    uploadPlayModule(app.store.db, app.blobs, identity, params.coworld_id, query, body, app.baseUrl(request)),
-  listPlayModules: async ({ params, app, request }) => listPlayModules(app.store.db, params.coworld_id, app.baseUrl(request)),
-  getPlayModule: async ({ params, app, request }) => getPlayModule(app.store.db, params.play_module_id, app.baseUrl(request)),
+    uploadPlayModule(
+      app.store.db,
+      app.blobs,
+      identity,
+      params.coworld_id,
+      query,
+      body,
+      app.baseUrl(request),
+    ),
+  listPlayModules: async ({ params, app, request }) =>
+    listPlayModules(app.store.db, params.coworld_id, app.baseUrl(request)),
+  getPlayModule: async ({ params, app, request }) =>
+    getPlayModule(app.store.db, params.play_module_id, app.baseUrl(request)),
   getPlayModuleFile: async ({ params, app, reply }) => {
-    const file = await readPlayModuleFile(app.store.db, app.blobs, params.play_module_id, params.file_path);
+    const file = await readPlayModuleFile(
+      app.store.db,
+      app.blobs,
+      params.play_module_id,
+      params.file_path,
+    );
     void reply.code(200).headers(PLAY_MODULE_HEADERS).type(file.contentType).send(file.bytes);
     return REPLIED;
   },
@@ -22,23 +51,37 @@ export const playModuleHandlers = defineHandlers({
 
 const SOCKET_INFO = {
   protocol: "websocket" as const,
-  description: "Upgrade this request to a WebSocket with the session's token: frames pass unchanged between the person's browser and the game's seat.",
+  description:
+    "Upgrade this request to a WebSocket with the session's token: frames pass unchanged between the person's browser and the game's seat.",
 };
 
 export const playSessionHandlers = defineHandlers({
-  createPlaySession: async ({ identity, body, app, request }) => createPlaySession(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
-  getPlaySession: async ({ identity, params, app }) => getPlaySession(app.store.db, identity, params.play_session_id),
+  createPlaySession: async ({ identity, body, app, request }) =>
+    createPlaySession(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
+  getPlaySession: async ({ identity, params, app }) =>
+    getPlaySession(app.store.db, identity, params.play_session_id),
   // Upgrades are taken by relay.ts before these run; a plain GET reads what the address is for.
   playSessionSocket: async () => SOCKET_INFO,
   playSessionRelay: async () => SOCKET_INFO,
 });
 
 export const hostedGameHandlers = defineHandlers({
-  createHostedGame: async ({ identity, body, app, request }) => createHostedGame(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
-  listHostedGames: async ({ identity, app, request }) => listHostedGames(app.store.db, identity, app.baseUrl(request)),
-  getHostedGame: async ({ identity, params, app, request }) => getHostedGame(app.store.db, identity, params.session_id, app.baseUrl(request)),
-  joinHostedGame: async ({ identity, params, app, request }) => joinHostedGame(app.store.db, app.secrets, identity, params.session_id, app.baseUrl(request)),
-  terminateHostedGame: async ({ identity, params, app, request }) => terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id, app.baseUrl(request)),
+  createHostedGame: async ({ identity, body, app, request }) =>
+    createHostedGame(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
+  listHostedGames: async ({ identity, app, request }) =>
+    listHostedGames(app.store.db, identity, app.baseUrl(request)),
+  getHostedGame: async ({ identity, params, app, request }) =>
+    getHostedGame(app.store.db, identity, params.session_id, app.baseUrl(request)),
+  joinHostedGame: async ({ identity, params, app, request }) =>
+    joinHostedGame(app.store.db, app.secrets, identity, params.session_id, app.baseUrl(request)),
+  terminateHostedGame: async ({ identity, params, app, request }) =>
+    terminateHostedGame(
+      app.store.db,
+      app.play.relay,
+      identity,
+      params.session_id,
+      app.baseUrl(request),
+    ),
   hostedGameJoinPage: async ({ params, app, request }) => {
     const state = await currentSession(app.store.db, params.session_id);
     return joinPage(state, lobbyPageUrl(app.baseUrl(request), state.row.id));
@@ -47,7 +90,13 @@ export const hostedGameHandlers = defineHandlers({
     const base = app.baseUrl(request);
     try {
       // The page joins as nobody in particular: a browser form carries no token.
-      const joined = await joinHostedGame(app.store.db, app.secrets, { kind: "anonymous" }, params.session_id, base);
+      const joined = await joinHostedGame(
+        app.store.db,
+        app.secrets,
+        { kind: "anonymous" },
+        params.session_id,
+        base,
+      );
       await reply.redirect(joined.client_url ?? lobbyPageUrl(base, params.session_id), 302);
       return REPLIED;
     } catch (error) {
@@ -61,5 +110,6 @@ export const hostedGameHandlers = defineHandlers({
     const state = await currentSession(app.store.db, params.session_id);
     return lobbyPage(state, joinPageUrl(app.baseUrl(request), state.row.id));
   },
-  createReplaySession: async ({ body, app, request }) => createReplaySession(app.store.db, body, app.baseUrl(request)),
+  createReplaySession: async ({ body, app, request }) =>
+    createReplaySession(app.store.db, body, app.baseUrl(request)),
 });

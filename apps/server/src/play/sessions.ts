@@ -3,22 +3,36 @@
 // each human slot is relayed through the server (relay.ts) by the runner's human relay. A
 // session ends with its episode, or when its creator terminates it. No replica keeps a session
 // in memory: its state is read from its rows and its episode's.
-import { newId, type CoworldManifest } from "@gauntlet/core";
 import type { Kysely, Transaction } from "kysely";
-import { actsAsUser, isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+
+import { newId, type CoworldManifest } from "@gauntlet/core";
+
+import {
+  actsAsUser,
+  isAuthenticated,
+  type AuthenticatedIdentity,
+  type Identity,
+} from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken, newSecret } from "../auth/secrets.ts";
 import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { cancelEpisode, createEpisode } from "../episodes/episodes.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
-import type { CoworldsTable, Database, PlaySessionKind, PlaySessionSeatsTable, PlaySessionsTable } from "../store/schema.ts";
+import type {
+  CoworldsTable,
+  Database,
+  PlaySessionKind,
+  PlaySessionSeatsTable,
+  PlaySessionsTable,
+} from "../store/schema.ts";
 
 /** A person needs longer than a policy: the episode's deadline (its job) is an hour. */
 const PLAY_DEADLINE_MS = 60 * 60 * 1000;
 const FINAL = ["completed", "failed", "cancelled"] as const;
 /** A status both an episode and a session end in. */
-export const isFinal = (status: string): status is (typeof FINAL)[number] => (FINAL as readonly string[]).includes(status);
+export const isFinal = (status: string): status is (typeof FINAL)[number] =>
+  (FINAL as readonly string[]).includes(status);
 
 export const webSocketBase = (base: string) => base.replace(/^http/, "ws");
 
@@ -48,7 +62,12 @@ export interface SessionState {
  * game) gets its join token here, returned by position. Queues the episode when no human slot
  * is left to join.
  */
-export async function openSession(db: Kysely<Database>, box: SecretBox, input: OpenSession, base: string): Promise<{ state: SessionState; joinTokens: Map<number, string> }> {
+export async function openSession(
+  db: Kysely<Database>,
+  box: SecretBox,
+  input: OpenSession,
+  base: string,
+): Promise<{ state: SessionState; joinTokens: Map<number, string> }> {
   const id = newId("playSession");
   const now = nowIso();
   const joinTokens = new Map<number, string>();
@@ -96,10 +115,22 @@ export async function openSession(db: Kysely<Database>, box: SecretBox, input: O
   return { state: await loadSession(db, id), joinTokens };
 }
 
-export async function loadSession(db: Kysely<Database> | Transaction<Database>, id: string): Promise<SessionState> {
-  const row = await db.selectFrom("play_sessions").selectAll().where("id", "=", id).executeTakeFirst();
+export async function loadSession(
+  db: Kysely<Database> | Transaction<Database>,
+  id: string,
+): Promise<SessionState> {
+  const row = await db
+    .selectFrom("play_sessions")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw notFound("play session", id);
-  const seats = await db.selectFrom("play_session_seats").selectAll().where("play_session_id", "=", id).orderBy("position").execute();
+  const seats = await db
+    .selectFrom("play_session_seats")
+    .selectAll()
+    .where("play_session_id", "=", id)
+    .orderBy("position")
+    .execute();
   return { row, seats };
 }
 
@@ -113,21 +144,41 @@ export const personLabel = (email: string): string => email.split("@")[0] || ema
 
 /** A person's slot label, read by user id ("you" for a user that cannot be read). */
 export async function personLabelOf(db: Kysely<Database>, userId: string): Promise<string> {
-  const user = await db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select("email")
+    .where("id", "=", userId)
+    .executeTakeFirst();
   return user ? personLabel(user.email) : "you";
 }
 
 /** The coworld a create body names; 422 at `body.coworld_id` when there is none. */
-export async function coworldOfBody(db: Kysely<Database>, coworldId: string): Promise<CoworldsTable> {
+export async function coworldOfBody(
+  db: Kysely<Database>,
+  coworldId: string,
+): Promise<CoworldsTable> {
   return getCoworldRow(db, coworldId).catch(() => {
     throw invalidInput(["body", "coworld_id"], `no coworld ${coworldId}`, "value_error", coworldId);
   });
 }
 
 /** The manifest's variant by id, its first when none is given; 422 at `body.variant_id` when it has no such variant. */
-export function variantOf(manifest: CoworldManifest, coworldName: string, variantId: string | null | undefined): CoworldManifest["variants"][number] {
-  const variant = variantId === null || variantId === undefined ? manifest.variants[0] : manifest.variants.find((v) => v.id === variantId);
-  if (!variant) throw invalidInput(["body", "variant_id"], `${coworldName} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`, "value_error", variantId);
+export function variantOf(
+  manifest: CoworldManifest,
+  coworldName: string,
+  variantId: string | null | undefined,
+): CoworldManifest["variants"][number] {
+  const variant =
+    variantId === null || variantId === undefined
+      ? manifest.variants[0]
+      : manifest.variants.find((v) => v.id === variantId);
+  if (!variant)
+    throw invalidInput(
+      ["body", "variant_id"],
+      `${coworldName} has no variant ${JSON.stringify(variantId)} (it has ${manifest.variants.map((v) => v.id).join(", ")})`,
+      "value_error",
+      variantId,
+    );
   return variant;
 }
 
@@ -138,7 +189,12 @@ class AlreadyStarted extends Error {}
  * only the runner's human relay holds. Two joins racing to fill the last slot queue one episode:
  * the second transaction finds it set and rolls back.
  */
-export async function startWhenFull(db: Kysely<Database>, box: SecretBox, id: string, base: string): Promise<void> {
+export async function startWhenFull(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  base: string,
+): Promise<void> {
   try {
     await db.transaction().execute(async (trx) => {
       const { row, seats } = await loadSession(trx, id);
@@ -147,11 +203,21 @@ export async function startWhenFull(db: Kysely<Database>, box: SecretBox, id: st
       const coworld = await getCoworldRow(trx, row.coworld_id);
       const relayTokens = new Map<number, string>();
       const participants = seats.map((seat) => {
-        if (seat.kind === "policy") return { position: seat.position, policyVersionId: seat.policy_version_id, playerId: seat.player_id, displayName: seat.label };
+        if (seat.kind === "policy")
+          return {
+            position: seat.position,
+            policyVersionId: seat.policy_version_id,
+            playerId: seat.player_id,
+            displayName: seat.label,
+          };
         const token = newSecret("relay_");
         relayTokens.set(seat.position, token);
         const url = `${webSocketBase(base)}/v2/play-sessions/${id}/relay?token=${encodeURIComponent(token)}`;
-        return { position: seat.position, displayName: seat.label, humanRelay: box.seal(JSON.stringify({ url })) };
+        return {
+          position: seat.position,
+          displayName: seat.label,
+          humanRelay: box.seal(JSON.stringify({ url })),
+        };
       });
       const episode = await createEpisode(trx, {
         requesterUserId: row.user_id,
@@ -165,9 +231,19 @@ export async function startWhenFull(db: Kysely<Database>, box: SecretBox, id: st
         maxAttempts: 1,
       });
       for (const [position, token] of relayTokens) {
-        await trx.updateTable("play_session_seats").set({ relay_token_hash: hashToken(token) }).where("play_session_id", "=", id).where("position", "=", position).execute();
+        await trx
+          .updateTable("play_session_seats")
+          .set({ relay_token_hash: hashToken(token) })
+          .where("play_session_id", "=", id)
+          .where("position", "=", position)
+          .execute();
       }
-      const res = await trx.updateTable("play_sessions").set({ episode_request_id: episode.episodeRequestId }).where("id", "=", id).where("episode_request_id", "is", null).executeTakeFirst();
+      const res = await trx
+        .updateTable("play_sessions")
+        .set({ episode_request_id: episode.episodeRequestId })
+        .where("id", "=", id)
+        .where("episode_request_id", "is", null)
+        .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw new AlreadyStarted();
     });
   } catch (error) {
@@ -176,14 +252,25 @@ export async function startWhenFull(db: Kysely<Database>, box: SecretBox, id: st
 }
 
 /** A session not yet ended ends with its episode (once, by a conditional update). */
-export async function settleSession(db: Kysely<Database>, state: SessionState): Promise<SessionState> {
+export async function settleSession(
+  db: Kysely<Database>,
+  state: SessionState,
+): Promise<SessionState> {
   const { row } = state;
   if (isFinal(row.status) || row.episode_request_id === null) return state;
-  const episode = await db.selectFrom("episode_requests").select(["status", "error", "updated_at"]).where("id", "=", row.episode_request_id).executeTakeFirst();
+  const episode = await db
+    .selectFrom("episode_requests")
+    .select(["status", "error", "updated_at"])
+    .where("id", "=", row.episode_request_id)
+    .executeTakeFirst();
   if (!episode || !isFinal(episode.status)) return state;
   await db
     .updateTable("play_sessions")
-    .set({ status: episode.status, error: episode.status === "completed" ? null : episode.error, ended_at: episode.updated_at })
+    .set({
+      status: episode.status,
+      error: episode.status === "completed" ? null : episode.error,
+      ended_at: episode.updated_at,
+    })
     .where("id", "=", row.id)
     .where("status", "not in", [...FINAL])
     .execute();
@@ -204,20 +291,35 @@ function guestLabel(position: number): string {
  * new address that replaces the old one), else the first open slot; an anonymous caller always
  * gets the first open slot. 409 when the session has ended or no slot is left.
  */
-export async function joinSeat(db: Kysely<Database>, box: SecretBox, identity: Identity, id: string, base: string): Promise<JoinedSeat> {
+export async function joinSeat(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: Identity,
+  id: string,
+  base: string,
+): Promise<JoinedSeat> {
   const person = isAuthenticated(identity) && actsAsUser(identity) ? identity : null;
   const name = person ? await personLabelOf(db, person.userId) : null;
   // Two tries: a slot can be taken between the read and the conditional update.
   for (let attempt = 0; attempt < 2; attempt++) {
     const state = await currentSession(db, id);
-    if (isFinal(state.row.status)) throw conflict(`play session ${id} has ended (${state.row.status})`, "session_ended", { status: state.row.status });
+    if (isFinal(state.row.status))
+      throw conflict(`play session ${id} has ended (${state.row.status})`, "session_ended", {
+        status: state.row.status,
+      });
     const humans = state.seats.filter((s) => s.kind === "human");
     const held = person ? humans.find((s) => s.user_id === person.userId) : undefined;
     const open = humans.find((s) => s.user_id === null && s.joined_at === null);
     const seat = held ?? open;
     if (!seat) {
       const reserved = humans.some((s) => s.joined_at === null);
-      throw conflict(reserved ? `the free slots of play session ${id} are reserved for other people` : `every slot of play session ${id} is taken`, "session_full", { player_count: state.seats.length });
+      throw conflict(
+        reserved
+          ? `the free slots of play session ${id} are reserved for other people`
+          : `every slot of play session ${id} is taken`,
+        "session_full",
+        { player_count: state.seats.length },
+      );
     }
     const token = newSecret("join_");
     const fresh = seat.joined_at === null;
@@ -233,7 +335,10 @@ export async function joinSeat(db: Kysely<Database>, box: SecretBox, identity: I
       .where("play_session_id", "=", id)
       .where("position", "=", seat.position);
     // A fresh open slot is taken only if still untaken; a held one only by its person.
-    update = seat === held ? update.where("user_id", "=", person?.userId ?? "") : update.where("user_id", "is", null).where("joined_at", "is", null);
+    update =
+      seat === held
+        ? update.where("user_id", "=", person?.userId ?? "")
+        : update.where("user_id", "is", null).where("joined_at", "is", null);
     const res = await update.executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) continue;
     if (fresh) await startWhenFull(db, box, id, base);
@@ -241,45 +346,85 @@ export async function joinSeat(db: Kysely<Database>, box: SecretBox, identity: I
     const joined = now2.seats.find((s) => s.position === seat.position) ?? seat;
     return { seat: joined, token };
   }
-  throw conflict(`the slots of play session ${id} were taken while you joined; try again`, "session_full");
+  throw conflict(
+    `the slots of play session ${id} were taken while you joined; try again`,
+    "session_full",
+  );
 }
 
 export type SocketSide = "browser" | "game";
 
 /** Whether a socket's token opens a slot of this session, and which; the session's state when it does. */
-export async function admitSocket(db: Kysely<Database>, id: string, side: SocketSide, token: string): Promise<{ admitted: "ok" | "unknown" | "ended"; position: number }> {
-  const found = await db.selectFrom("play_sessions").selectAll().where("id", "=", id).executeTakeFirst();
+export async function admitSocket(
+  db: Kysely<Database>,
+  id: string,
+  side: SocketSide,
+  token: string,
+): Promise<{ admitted: "ok" | "unknown" | "ended"; position: number }> {
+  const found = await db
+    .selectFrom("play_sessions")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!found) return { admitted: "unknown", position: -1 };
   const column = side === "browser" ? "join_token_hash" : "relay_token_hash";
-  const seat = await db.selectFrom("play_session_seats").select("position").where("play_session_id", "=", id).where(column, "=", hashToken(token)).executeTakeFirst();
+  const seat = await db
+    .selectFrom("play_session_seats")
+    .select("position")
+    .where("play_session_id", "=", id)
+    .where(column, "=", hashToken(token))
+    .executeTakeFirst();
   if (!seat) return { admitted: "unknown", position: -1 };
   const state = await currentSession(db, id);
   if (isFinal(state.row.status)) return { admitted: "ended", position: seat.position };
-  if (side === "game") await db.updateTable("play_sessions").set({ status: "playing" }).where("id", "=", id).where("status", "=", "waiting").execute();
+  if (side === "game")
+    await db
+      .updateTable("play_sessions")
+      .set({ status: "playing" })
+      .where("id", "=", id)
+      .where("status", "=", "waiting")
+      .execute();
   return { admitted: "ok", position: seat.position };
 }
 
 /** Whether the caller may read the session: its creator, a person seated in it, or an admin. */
 export function maySee(identity: Identity, state: SessionState): identity is AuthenticatedIdentity {
   if (!isAuthenticated(identity)) return false;
-  return identity.isAdmin || state.row.user_id === identity.userId || state.seats.some((s) => s.user_id === identity.userId);
+  return (
+    identity.isAdmin ||
+    state.row.user_id === identity.userId ||
+    state.seats.some((s) => s.user_id === identity.userId)
+  );
 }
 
 /**
  * Ends a session now: its queued or running episode is cancelled (the runner learns it at its
  * next heartbeat and stops the game). Its creator or an admin; 409 once it has ended.
  */
-export async function terminateSession(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, reason: string): Promise<SessionState> {
+export async function terminateSession(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  reason: string,
+): Promise<SessionState> {
   const state = await currentSession(db, id);
   if (!maySee(identity, state)) throw notFound("play session", id);
-  if (state.row.user_id !== identity.userId && !identity.isAdmin) throw forbidden(`only the creator of play session ${id} or an admin ends it`);
-  if (isFinal(state.row.status)) throw conflict(`play session ${id} has already ended (${state.row.status})`, "session_ended", { status: state.row.status });
+  if (state.row.user_id !== identity.userId && !identity.isAdmin)
+    throw forbidden(`only the creator of play session ${id} or an admin ends it`);
+  if (isFinal(state.row.status))
+    throw conflict(`play session ${id} has already ended (${state.row.status})`, "session_ended", {
+      status: state.row.status,
+    });
   await endSession(db, state.row, reason);
   return loadSession(db, id);
 }
 
 /** Cancels the session and its episode, if it has one still running; a no-op once it has ended. */
-export async function endSession(db: Kysely<Database>, row: PlaySessionsTable, reason: string): Promise<void> {
+export async function endSession(
+  db: Kysely<Database>,
+  row: PlaySessionsTable,
+  reason: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const at = nowIso();
     const res = await trx
@@ -288,6 +433,7 @@ export async function endSession(db: Kysely<Database>, row: PlaySessionsTable, r
       .where("id", "=", row.id)
       .where("status", "not in", [...FINAL])
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1 && row.episode_request_id !== null) await cancelEpisode(trx, row.episode_request_id, reason);
+    if (Number(res.numUpdatedRows) === 1 && row.episode_request_id !== null)
+      await cancelEpisode(trx, row.episode_request_id, reason);
   });
 }

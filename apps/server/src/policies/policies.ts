@@ -1,28 +1,59 @@
 // Container images, policy bundles, secret environments and policy versions.
 import { randomUUID } from "node:crypto";
-import { newId, type ContainerImage, type PolicyBundle, type PolicyVersion } from "@gauntlet/core";
+
 import type { Kysely } from "kysely";
+
+import { newId, type ContainerImage, type PolicyBundle, type PolicyVersion } from "@gauntlet/core";
+
+import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { inspectTarGz } from "../blobs/tarball.ts";
-import type { ContainerImagesTable, Database, UploadsTable } from "../store/schema.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, invalidInput, notFound } from "../shared/errors.ts";
-import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
-import { isAuthenticated } from "../auth/identity.ts";
+import type { ContainerImagesTable, Database, UploadsTable } from "../store/schema.ts";
 
 function toImage(row: ContainerImagesTable): ContainerImage {
-  return { id: row.id, name: row.name, client_hash: row.client_hash, owner_user_id: row.owner_user_id, status: row.status, created_at: row.created_at, completed_at: row.completed_at };
+  return {
+    id: row.id,
+    name: row.name,
+    client_hash: row.client_hash,
+    owner_user_id: row.owner_user_id,
+    status: row.status,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
 }
 
-export async function registerImage(db: Kysely<Database>, identity: AuthenticatedIdentity, input: { name: string; client_hash: string }): Promise<ContainerImage> {
-  const row: ContainerImagesTable = { id: newId("image"), owner_user_id: identity.userId, name: input.name, client_hash: input.client_hash, status: "pending", created_at: nowIso(), completed_at: null };
+export async function registerImage(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  input: { name: string; client_hash: string },
+): Promise<ContainerImage> {
+  const row: ContainerImagesTable = {
+    id: newId("image"),
+    owner_user_id: identity.userId,
+    name: input.name,
+    client_hash: input.client_hash,
+    status: "pending",
+    created_at: nowIso(),
+    completed_at: null,
+  };
   await db.insertInto("container_images").values(row).execute();
   return toImage(row);
 }
 
-async function ownedImage(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, loc: (string | number)[] | null): Promise<ContainerImagesTable> {
-  const row = await db.selectFrom("container_images").selectAll().where("id", "=", id).executeTakeFirst();
+async function ownedImage(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  loc: (string | number)[] | null,
+): Promise<ContainerImagesTable> {
+  const row = await db
+    .selectFrom("container_images")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin)) {
     if (loc) throw invalidInput(loc, `container image ${id} does not exist`, "value_error", id);
     throw notFound("container image", id);
@@ -30,58 +61,140 @@ async function ownedImage(db: Kysely<Database>, identity: AuthenticatedIdentity,
   return row;
 }
 
-export async function completeImage(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<ContainerImage> {
+export async function completeImage(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+): Promise<ContainerImage> {
   const row = await ownedImage(db, identity, id, ["body", "id"]);
   if (row.status === "complete") return toImage(row);
   const completed_at = nowIso();
-  await db.updateTable("container_images").set({ status: "complete", completed_at }).where("id", "=", id).execute();
+  await db
+    .updateTable("container_images")
+    .set({ status: "complete", completed_at })
+    .where("id", "=", id)
+    .execute();
   return toImage({ ...row, status: "complete", completed_at });
 }
 
-export async function listImages(db: Kysely<Database>, identity: AuthenticatedIdentity): Promise<ContainerImage[]> {
-  return (await db.selectFrom("container_images").selectAll().where("owner_user_id", "=", identity.userId).orderBy("created_at").execute()).map(toImage);
+export async function listImages(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+): Promise<ContainerImage[]> {
+  return (
+    await db
+      .selectFrom("container_images")
+      .selectAll()
+      .where("owner_user_id", "=", identity.userId)
+      .orderBy("created_at")
+      .execute()
+  ).map(toImage);
 }
 
-export async function getImage(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<ContainerImage> {
+export async function getImage(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+): Promise<ContainerImage> {
   return toImage(await ownedImage(db, identity, id, null));
 }
 
 function toBundle(row: UploadsTable): PolicyBundle {
-  return { id: row.id, owner_user_id: row.owner_user_id, sha256: row.sha256, size_bytes: row.size_bytes, status: row.status, created_at: row.created_at };
+  return {
+    id: row.id,
+    owner_user_id: row.owner_user_id,
+    sha256: row.sha256,
+    size_bytes: row.size_bytes,
+    status: row.status,
+    created_at: row.created_at,
+  };
 }
 
 /** Stores an uploaded tar.gz (a policy or coworld bundle) after checking that it is one. */
-export async function storeUpload(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, kind: "policy-bundle" | "coworld-bundle", bytes: Uint8Array): Promise<UploadsTable & { files: number }> {
+export async function storeUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  kind: "policy-bundle" | "coworld-bundle",
+  bytes: Uint8Array,
+): Promise<UploadsTable & { files: number }> {
   const listing = await inspectTarGz(bytes);
-  if (!listing.ok) throw invalidInput(["body"], `not a tar.gz bundle: ${listing.error}`, "bundle_invalid");
+  if (!listing.ok)
+    throw invalidInput(["body"], `not a tar.gz bundle: ${listing.error}`, "bundle_invalid");
   const blob = await blobs.put(bytes);
-  const row: UploadsTable = { id: randomUUID(), owner_user_id: identity.userId, kind, sha256: blob.sha256, size_bytes: blob.size, status: "uploaded", created_at: nowIso() };
+  const row: UploadsTable = {
+    id: randomUUID(),
+    owner_user_id: identity.userId,
+    kind,
+    sha256: blob.sha256,
+    size_bytes: blob.size,
+    status: "uploaded",
+    created_at: nowIso(),
+  };
   await db.insertInto("uploads").values(row).execute();
   return { ...row, files: listing.files.length };
 }
 
-export async function uploadPolicyBundle(db: Kysely<Database>, blobs: BlobStore, identity: AuthenticatedIdentity, bytes: Uint8Array): Promise<PolicyBundle> {
+export async function uploadPolicyBundle(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  bytes: Uint8Array,
+): Promise<PolicyBundle> {
   return toBundle(await storeUpload(db, blobs, identity, "policy-bundle", bytes));
 }
 
-async function ownedUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, kind: UploadsTable["kind"], loc: (string | number)[]): Promise<UploadsTable> {
-  const row = await db.selectFrom("uploads").selectAll().where("id", "=", id).where("kind", "=", kind).executeTakeFirst();
-  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin)) throw invalidInput(loc, `${kind} ${id} does not exist`, "value_error", id);
+async function ownedUpload(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  kind: UploadsTable["kind"],
+  loc: (string | number)[],
+): Promise<UploadsTable> {
+  const row = await db
+    .selectFrom("uploads")
+    .selectAll()
+    .where("id", "=", id)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
+  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin))
+    throw invalidInput(loc, `${kind} ${id} does not exist`, "value_error", id);
   return row;
 }
 
-export async function completePolicyBundle(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string): Promise<PolicyBundle> {
+export async function completePolicyBundle(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+): Promise<PolicyBundle> {
   const row = await ownedUpload(db, identity, id, "policy-bundle", ["body", "id"]);
   await db.updateTable("uploads").set({ status: "complete" }).where("id", "=", id).execute();
   return toBundle({ ...row, status: "complete" });
 }
 
-export async function findUpload(db: Kysely<Database>, identity: AuthenticatedIdentity, id: string, kind: "policy-bundle" | "coworld-bundle", loc: (string | number)[]): Promise<UploadsTable> {
+export async function findUpload(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  kind: "policy-bundle" | "coworld-bundle",
+  loc: (string | number)[],
+): Promise<UploadsTable> {
   return ownedUpload(db, identity, id, kind, loc);
 }
 
-export async function createSecretEnv(db: Kysely<Database>, box: SecretBox, identity: AuthenticatedIdentity, env: Record<string, string>) {
-  const row = { id: randomUUID(), owner_user_id: identity.userId, ciphertext: box.seal(JSON.stringify(env)), variable_names: JSON.stringify(Object.keys(env).sort()), created_at: nowIso() };
+export async function createSecretEnv(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: AuthenticatedIdentity,
+  env: Record<string, string>,
+) {
+  const row = {
+    id: randomUUID(),
+    owner_user_id: identity.userId,
+    ciphertext: box.seal(JSON.stringify(env)),
+    variable_names: JSON.stringify(Object.keys(env).sort()),
+    created_at: nowIso(),
+  };
   await db.insertInto("policy_secret_envs").values(row).execute();
   return { id: row.id, variable_names: Object.keys(env).sort(), created_at: row.created_at };
 }
@@ -97,27 +210,80 @@ export interface NewPolicyVersion {
 }
 
 /** A new version of the caller's policy `name`: versions count up from 1 per name and owner. */
-export async function createPolicyVersion(db: Kysely<Database>, identity: AuthenticatedIdentity, input: NewPolicyVersion): Promise<{ id: string; name: string; version: number }> {
-  if (!input.container_image_id && !input.policy_bundle_id) throw invalidInput(["body", "container_image_id"], "a policy version needs container_image_id or policy_bundle_id", "missing");
-  if (input.policy_bundle_id && !input.run) throw invalidInput(["body", "run"], "a bundled policy needs `run`: the argv that starts it inside the bundle", "missing");
-  if (input.container_image_id) await ownedImage(db, identity, input.container_image_id, ["body", "container_image_id"]);
-  if (input.policy_bundle_id) await ownedUpload(db, identity, input.policy_bundle_id, "policy-bundle", ["body", "policy_bundle_id"]);
+export async function createPolicyVersion(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  input: NewPolicyVersion,
+): Promise<{ id: string; name: string; version: number }> {
+  if (!input.container_image_id && !input.policy_bundle_id)
+    throw invalidInput(
+      ["body", "container_image_id"],
+      "a policy version needs container_image_id or policy_bundle_id",
+      "missing",
+    );
+  if (input.policy_bundle_id && !input.run)
+    throw invalidInput(
+      ["body", "run"],
+      "a bundled policy needs `run`: the argv that starts it inside the bundle",
+      "missing",
+    );
+  if (input.container_image_id)
+    await ownedImage(db, identity, input.container_image_id, ["body", "container_image_id"]);
+  if (input.policy_bundle_id)
+    await ownedUpload(db, identity, input.policy_bundle_id, "policy-bundle", [
+      "body",
+      "policy_bundle_id",
+    ]);
   if (input.policy_secret_env_id) {
-    const env = await db.selectFrom("policy_secret_envs").select(["id", "owner_user_id"]).where("id", "=", input.policy_secret_env_id).executeTakeFirst();
-    if (!env || env.owner_user_id !== identity.userId) throw invalidInput(["body", "policy_secret_env_id"], `secret environment ${input.policy_secret_env_id} does not exist`, "value_error", input.policy_secret_env_id);
+    const env = await db
+      .selectFrom("policy_secret_envs")
+      .select(["id", "owner_user_id"])
+      .where("id", "=", input.policy_secret_env_id)
+      .executeTakeFirst();
+    if (!env || env.owner_user_id !== identity.userId)
+      throw invalidInput(
+        ["body", "policy_secret_env_id"],
+        `secret environment ${input.policy_secret_env_id} does not exist`,
+        "value_error",
+        input.policy_secret_env_id,
+      );
   }
   const playerId = input.player_id ?? (identity.kind === "player" ? identity.subjectId : undefined);
   if (playerId) {
-    const player = await db.selectFrom("players").select(["id", "owner_user_id"]).where("id", "=", playerId).executeTakeFirst();
-    if (!player || player.owner_user_id !== identity.userId) throw invalidInput(["body", "player_id"], `player ${playerId} does not exist`, "value_error", playerId);
+    const player = await db
+      .selectFrom("players")
+      .select(["id", "owner_user_id"])
+      .where("id", "=", playerId)
+      .executeTakeFirst();
+    if (!player || player.owner_user_id !== identity.userId)
+      throw invalidInput(
+        ["body", "player_id"],
+        `player ${playerId} does not exist`,
+        "value_error",
+        playerId,
+      );
   }
   return db.transaction().execute(async (trx) => {
-    let policy = await trx.selectFrom("policies").selectAll().where("owner_user_id", "=", identity.userId).where("name", "=", input.name).executeTakeFirst();
+    let policy = await trx
+      .selectFrom("policies")
+      .selectAll()
+      .where("owner_user_id", "=", identity.userId)
+      .where("name", "=", input.name)
+      .executeTakeFirst();
     if (!policy) {
-      policy = { id: randomUUID(), owner_user_id: identity.userId, name: input.name, created_at: nowIso() };
+      policy = {
+        id: randomUUID(),
+        owner_user_id: identity.userId,
+        name: input.name,
+        created_at: nowIso(),
+      };
       await trx.insertInto("policies").values(policy).execute();
     }
-    const last = await trx.selectFrom("policy_versions").select((eb) => eb.fn.max("version").as("v")).where("policy_id", "=", policy.id).executeTakeFirst();
+    const last = await trx
+      .selectFrom("policy_versions")
+      .select((eb) => eb.fn.max("version").as("v"))
+      .where("policy_id", "=", policy.id)
+      .executeTakeFirst();
     const version = Number(last?.v ?? 0) + 1;
     const id = randomUUID();
     try {
@@ -138,16 +304,26 @@ export async function createPolicyVersion(db: Kysely<Database>, identity: Authen
         .execute();
     } catch (error) {
       // Two versions created at once for the same policy: the unique (policy, version) decides.
-      throw conflict(`another version of ${input.name} was created at the same moment; retry`, "conflict", { cause: String(error) });
+      throw conflict(
+        `another version of ${input.name} was created at the same moment; retry`,
+        "conflict",
+        { cause: String(error) },
+      );
     }
     return { id, name: policy.name, version };
   });
 }
 
-type PolicyVersionRow = Awaited<ReturnType<ReturnType<typeof policyVersionsBase>["execute"]>>[number];
+type PolicyVersionRow = Awaited<
+  ReturnType<ReturnType<typeof policyVersionsBase>["execute"]>
+>[number];
 
 function policyVersionsBase(db: Kysely<Database>) {
-  return db.selectFrom("policy_versions as pv").innerJoin("policies as p", "p.id", "pv.policy_id").selectAll("pv").select(["p.name as policy_name", "p.owner_user_id"]);
+  return db
+    .selectFrom("policy_versions as pv")
+    .innerJoin("policies as p", "p.id", "pv.policy_id")
+    .selectAll("pv")
+    .select(["p.name as policy_name", "p.owner_user_id"]);
 }
 
 export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
@@ -166,7 +342,19 @@ export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
   };
 }
 
-export async function listPolicyVersions(db: Kysely<Database>, identity: Identity, filter: { name?: string | undefined; nameExact?: string | undefined; version?: number | undefined; mine?: boolean | undefined; playerId?: string | undefined; limit: number; offset?: number }) {
+export async function listPolicyVersions(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: {
+    name?: string | undefined;
+    nameExact?: string | undefined;
+    version?: number | undefined;
+    mine?: boolean | undefined;
+    playerId?: string | undefined;
+    limit: number;
+    offset?: number;
+  },
+) {
   let q = policyVersionsBase(db);
   if (filter.name) q = q.where("p.name", "like", `%${filter.name.replace(/[%_]/g, "")}%`);
   if (filter.nameExact) q = q.where("p.name", "=", filter.nameExact);
@@ -176,8 +364,20 @@ export async function listPolicyVersions(db: Kysely<Database>, identity: Identit
     if (!isAuthenticated(identity)) return { entries: [], total: 0 };
     q = q.where("p.owner_user_id", "=", identity.userId);
   }
-  const total = Number((await q.clearSelect().select((eb) => eb.fn.countAll().as("n")).executeTakeFirst())?.n ?? 0);
-  const rows = await q.orderBy("pv.created_at", "desc").orderBy("pv.id").limit(filter.limit).offset(filter.offset ?? 0).execute();
+  const total = Number(
+    (
+      await q
+        .clearSelect()
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+  const rows = await q
+    .orderBy("pv.created_at", "desc")
+    .orderBy("pv.id")
+    .limit(filter.limit)
+    .offset(filter.offset ?? 0)
+    .execute();
   return { entries: rows.map(toPolicyVersion), total };
 }
 
@@ -186,4 +386,3 @@ export async function getPolicyVersion(db: Kysely<Database>, id: string): Promis
   if (!row) throw notFound("policy version", id);
   return toPolicyVersion(row);
 }
-

@@ -1,8 +1,10 @@
 // Players' public profiles: display name, avatar and bio (set by the player's owner), the
 // player's policies, and its memberships in the leagues the caller can see. The player's
 // events are the feed's (GET /v2/competition-events?player_id=…), not repeated here.
-import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { membershipViews } from "../leagues/memberships.ts";
 import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../leagues/visible-sql.ts";
@@ -11,14 +13,26 @@ import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
 
 async function playerRow(db: Kysely<Database>, playerId: string): Promise<PlayersTable> {
-  const row = await db.selectFrom("players").selectAll().where("id", "=", playerId).executeTakeFirst();
+  const row = await db
+    .selectFrom("players")
+    .selectAll()
+    .where("id", "=", playerId)
+    .executeTakeFirst();
   if (!row) throw notFound("Player", playerId);
   return row;
 }
 
-export async function getPlayerProfile(db: Kysely<Database>, identity: Identity, playerId: string): Promise<PlayerProfile> {
+export async function getPlayerProfile(
+  db: Kysely<Database>,
+  identity: Identity,
+  playerId: string,
+): Promise<PlayerProfile> {
   const player = await playerRow(db, playerId);
-  const profile = await db.selectFrom("player_profiles").selectAll().where("player_id", "=", playerId).executeTakeFirst();
+  const profile = await db
+    .selectFrom("player_profiles")
+    .selectAll()
+    .where("player_id", "=", playerId)
+    .executeTakeFirst();
   const versions = await db
     .selectFrom("policy_versions as v")
     .innerJoin("policies as p", "p.id", "v.policy_id")
@@ -37,7 +51,10 @@ export async function getPlayerProfile(db: Kysely<Database>, identity: Identity,
     .selectFrom("league_policy_memberships as m")
     .selectAll("m")
     .where("m.player_id", "=", playerId);
-  if (!isAdmin(identity)) memberships = memberships.where("m.league_id", "in", visibleLeagueIds(db, identity)).where("m.division_id", "in", visibleDivisionIds(db, identity));
+  if (!isAdmin(identity))
+    memberships = memberships
+      .where("m.league_id", "in", visibleLeagueIds(db, identity))
+      .where("m.division_id", "in", visibleDivisionIds(db, identity));
   const rows = await memberships.orderBy("m.start_time", "desc").orderBy("m.id").execute();
   return {
     id: player.id,
@@ -51,13 +68,30 @@ export async function getPlayerProfile(db: Kysely<Database>, identity: Identity,
   };
 }
 
-export async function updatePlayerProfile(db: Kysely<Database>, identity: AuthenticatedIdentity, playerId: string, body: UpdatePlayerProfile): Promise<PlayerProfile> {
+export async function updatePlayerProfile(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  playerId: string,
+  body: UpdatePlayerProfile,
+): Promise<PlayerProfile> {
   const player = await playerRow(db, playerId);
-  const mayEdit = identity.kind !== "machine" && (identity.isAdmin || (player.owner_user_id === identity.userId && (identity.kind !== "player" || identity.subjectId === playerId)));
-  if (!mayEdit) throw forbidden("Only the player's owner (or the player itself, or an admin) may change its profile.");
-  const current = await db.selectFrom("player_profiles").selectAll().where("player_id", "=", playerId).executeTakeFirst();
+  const mayEdit =
+    identity.kind !== "machine" &&
+    (identity.isAdmin ||
+      (player.owner_user_id === identity.userId &&
+        (identity.kind !== "player" || identity.subjectId === playerId)));
+  if (!mayEdit)
+    throw forbidden(
+      "Only the player's owner (or the player itself, or an admin) may change its profile.",
+    );
+  const current = await db
+    .selectFrom("player_profiles")
+    .selectAll()
+    .where("player_id", "=", playerId)
+    .executeTakeFirst();
   const next = {
-    display_name: body.display_name === undefined ? (current?.display_name ?? null) : body.display_name,
+    display_name:
+      body.display_name === undefined ? (current?.display_name ?? null) : body.display_name,
     avatar_url: body.avatar_url === undefined ? (current?.avatar_url ?? null) : body.avatar_url,
     bio: body.bio === undefined ? (current?.bio ?? null) : body.bio,
     updated_at: nowIso(),

@@ -1,12 +1,14 @@
 // Reporter run outputs (spec part 2 "Reporter run output", spec 4.5): the bytes go to the
 // blob store by content hash, the record to reporter_outputs. Outputs are public.
-import { newId, type PostReporterOutputQuery, type ReporterRunOutput } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { newId, type PostReporterOutputQuery, type ReporterRunOutput } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { Database, ReporterOutputsTable } from "../store/schema.ts";
 import { nowIso } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
+import type { Database, ReporterOutputsTable } from "../store/schema.ts";
 import { getRunRow } from "./runs.ts";
 
 const MEDIA_TYPES: Readonly<Record<string, string>> = {
@@ -37,7 +39,14 @@ function toOutput(row: ReporterOutputsTable, baseUrl: string): ReporterRunOutput
 }
 
 /** Posted with the reporter's key: the identity is the reporter, acting for its owner. */
-export async function postOutput(db: Kysely<Database>, blobs: BlobStore, reporter: AuthenticatedIdentity, query: PostReporterOutputQuery, bytes: Uint8Array, baseUrl: string): Promise<ReporterRunOutput> {
+export async function postOutput(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  reporter: AuthenticatedIdentity,
+  query: PostReporterOutputQuery,
+  bytes: Uint8Array,
+  baseUrl: string,
+): Promise<ReporterRunOutput> {
   const run = await getRunRow(db, query.reporter_run_id);
   // Another reporter's run is not this key's to write to: it answers as if it did not exist.
   if (run.reporter_id !== reporter.subjectId) throw notFound("reporter run", query.reporter_run_id);
@@ -58,19 +67,48 @@ export async function postOutput(db: Kysely<Database>, blobs: BlobStore, reporte
 }
 
 /** Spec 4.5: the outputs of one run, oldest first. */
-export async function runOutputs(db: Kysely<Database>, runId: string, baseUrl: string): Promise<ReporterRunOutput[]> {
+export async function runOutputs(
+  db: Kysely<Database>,
+  runId: string,
+  baseUrl: string,
+): Promise<ReporterRunOutput[]> {
   await getRunRow(db, runId);
-  const rows = await db.selectFrom("reporter_outputs").selectAll().where("reporter_run_id", "=", runId).orderBy("created_at").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("reporter_outputs")
+    .selectAll()
+    .where("reporter_run_id", "=", runId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return rows.map((row) => toOutput(row, baseUrl));
 }
 
-export async function reporterOutputs(db: Kysely<Database>, reporterId: string, baseUrl: string): Promise<ReporterRunOutput[]> {
-  const rows = await db.selectFrom("reporter_outputs").selectAll().where("reporter_id", "=", reporterId).orderBy("created_at", "desc").orderBy("id", "desc").limit(500).execute();
+export async function reporterOutputs(
+  db: Kysely<Database>,
+  reporterId: string,
+  baseUrl: string,
+): Promise<ReporterRunOutput[]> {
+  const rows = await db
+    .selectFrom("reporter_outputs")
+    .selectAll()
+    .where("reporter_id", "=", reporterId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(500)
+    .execute();
   return rows.map((row) => toOutput(row, baseUrl));
 }
 
-export async function outputBytes(db: Kysely<Database>, blobs: BlobStore, outputId: string): Promise<{ row: ReporterOutputsTable; bytes: Buffer }> {
-  const row = await db.selectFrom("reporter_outputs").selectAll().where("id", "=", outputId).executeTakeFirst();
+export async function outputBytes(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  outputId: string,
+): Promise<{ row: ReporterOutputsTable; bytes: Buffer }> {
+  const row = await db
+    .selectFrom("reporter_outputs")
+    .selectAll()
+    .where("id", "=", outputId)
+    .executeTakeFirst();
   const bytes = row ? await blobs.get(row.content_hash) : null;
   if (!row || !bytes) throw notFound("reporter output", outputId);
   return { row, bytes };

@@ -1,13 +1,24 @@
 // Reporters: registration, keys (shown once, only their SHA-256 hash kept), listing.
-import { newId, type BodyOf, type ListReportersQuery, type RegisteredReporter, type Reporter } from "@gauntlet/core";
-import { type Kysely, sql } from "kysely";
+import { sql, type Kysely } from "kysely";
+
+import {
+  newId,
+  type BodyOf,
+  type ListReportersQuery,
+  type RegisteredReporter,
+  type Reporter,
+} from "@gauntlet/core";
+
 import { actsAsUser, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
-import type { Database, ReportersTable } from "../store/schema.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
+import type { Database, ReportersTable } from "../store/schema.ts";
 
-type Counts = { run_count: number | string | bigint | null; output_count: number | string | bigint | null };
+type Counts = {
+  run_count: number | string | bigint | null;
+  output_count: number | string | bigint | null;
+};
 
 function toReporter(row: ReportersTable & Counts): Reporter {
   return {
@@ -32,8 +43,16 @@ function reporterRows(db: Kysely<Database>) {
     .selectFrom("reporters")
     .selectAll("reporters")
     .select((eb) => [
-      eb.selectFrom("reporter_runs").select((c) => c.fn.countAll<number>().as("n")).whereRef("reporter_runs.reporter_id", "=", "reporters.id").as("run_count"),
-      eb.selectFrom("reporter_outputs").select((c) => c.fn.countAll<number>().as("n")).whereRef("reporter_outputs.reporter_id", "=", "reporters.id").as("output_count"),
+      eb
+        .selectFrom("reporter_runs")
+        .select((c) => c.fn.countAll<number>().as("n"))
+        .whereRef("reporter_runs.reporter_id", "=", "reporters.id")
+        .as("run_count"),
+      eb
+        .selectFrom("reporter_outputs")
+        .select((c) => c.fn.countAll<number>().as("n"))
+        .whereRef("reporter_outputs.reporter_id", "=", "reporters.id")
+        .as("output_count"),
     ]);
 }
 
@@ -44,13 +63,26 @@ export async function getReporter(db: Kysely<Database>, reporterId: string): Pro
 }
 
 /** The reporter, when the caller owns it (or is an admin); 404 to anyone else. */
-export async function ownedReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, reporterId: string): Promise<ReportersTable> {
-  const row = await db.selectFrom("reporters").selectAll().where("id", "=", reporterId).executeTakeFirst();
-  if (!row || !(identity.isAdmin || (actsAsUser(identity) && row.user_id === identity.userId))) throw notFound("reporter", reporterId);
+export async function ownedReporter(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  reporterId: string,
+): Promise<ReportersTable> {
+  const row = await db
+    .selectFrom("reporters")
+    .selectAll()
+    .where("id", "=", reporterId)
+    .executeTakeFirst();
+  if (!row || !(identity.isAdmin || (actsAsUser(identity) && row.user_id === identity.userId)))
+    throw notFound("reporter", reporterId);
   return row;
 }
 
-export async function registerReporter(db: Kysely<Database>, identity: AuthenticatedIdentity, input: BodyOf<"registerReporter">): Promise<RegisteredReporter> {
+export async function registerReporter(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  input: BodyOf<"registerReporter">,
+): Promise<RegisteredReporter> {
   if (!actsAsUser(identity)) throw forbidden("Reporters are registered with a user token.");
   const key = newSecret(tokenPrefixes.reporter);
   const row: ReportersTable = {
@@ -69,26 +101,58 @@ export async function registerReporter(db: Kysely<Database>, identity: Authentic
 }
 
 /** A new key; the conditional update replaces the hash, so the old key fails from now on. */
-export async function rotateReporterKey(db: Kysely<Database>, identity: AuthenticatedIdentity, reporterId: string): Promise<RegisteredReporter> {
+export async function rotateReporterKey(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  reporterId: string,
+): Promise<RegisteredReporter> {
   await ownedReporter(db, identity, reporterId);
   const key = newSecret(tokenPrefixes.reporter);
-  await db.updateTable("reporters").set({ key_hash: hashToken(key), key_rotated_at: nowIso() }).where("id", "=", reporterId).execute();
+  await db
+    .updateTable("reporters")
+    .set({ key_hash: hashToken(key), key_rotated_at: nowIso() })
+    .where("id", "=", reporterId)
+    .execute();
   return { ...(await getReporter(db, reporterId)), reporter_key: key };
 }
 
-export async function listReporters(db: Kysely<Database>, query: ListReportersQuery): Promise<Reporter[]> {
+export async function listReporters(
+  db: Kysely<Database>,
+  query: ListReportersQuery,
+): Promise<Reporter[]> {
   let q = reporterRows(db).innerJoin("users", "users.id", "reporters.user_id");
-  if (query.type !== undefined) q = q.where("reporters.type", "in", typeof query.type === "string" ? [query.type] : query.type);
-  if (query.mode !== undefined && query.mode !== "all") q = q.where("reporters.mode", "=", query.mode);
+  if (query.type !== undefined)
+    q = q.where("reporters.type", "in", typeof query.type === "string" ? [query.type] : query.type);
+  if (query.mode !== undefined && query.mode !== "all")
+    q = q.where("reporters.mode", "=", query.mode);
   if (query.author !== undefined) {
     const author = query.author;
-    q = q.where((eb) => eb.or([eb("reporters.user_id", "=", author), eb(sql<string>`lower(users.email)`, "=", author.toLowerCase())]));
+    q = q.where((eb) =>
+      eb.or([
+        eb("reporters.user_id", "=", author),
+        eb(sql<string>`lower(users.email)`, "=", author.toLowerCase()),
+      ]),
+    );
   }
   for (const word of (query.q ?? "").toLowerCase().split(/\s+/).filter(Boolean)) {
     // LIKE with escaped wildcards: a search word is literal text.
     const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb(sql<string>`lower(reporters.name)`, "like", sql<string>`${pattern} escape '\\'`), eb(sql<string>`lower(coalesce(reporters.description, ''))`, "like", sql<string>`${pattern} escape '\\'`)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(reporters.name)`, "like", sql<string>`${pattern} escape '\\'`),
+        eb(
+          sql<string>`lower(coalesce(reporters.description, ''))`,
+          "like",
+          sql<string>`${pattern} escape '\\'`,
+        ),
+      ]),
+    );
   }
-  const rows = await q.orderBy("reporters.created_at", "desc").orderBy("reporters.id", "desc").limit(query.limit).offset(query.offset).execute();
+  const rows = await q
+    .orderBy("reporters.created_at", "desc")
+    .orderBy("reporters.id", "desc")
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
   return rows.map(toReporter);
 }

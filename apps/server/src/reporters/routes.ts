@@ -4,10 +4,14 @@ import { getReporter, listReporters, registerReporter, rotateReporterKey } from 
 import { openReporterRun } from "./runs.ts";
 
 export const reporterHandlers = defineHandlers({
-  registerReporter: async ({ identity, body, app }) => registerReporter(app.store.db, identity, body),
-  rotateReporterKey: async ({ identity, params, app }) => rotateReporterKey(app.store.db, identity, params.reporter_id),
-  openReporterRun: async ({ identity, params, body, app }) => openReporterRun(app.store.db, identity, params.reporter_id, body),
-  postReporterOutput: async ({ identity, query, body, app, request }) => postOutput(app.store.db, app.blobs, identity, query, body, app.baseUrl(request)),
+  registerReporter: async ({ identity, body, app }) =>
+    registerReporter(app.store.db, identity, body),
+  rotateReporterKey: async ({ identity, params, app }) =>
+    rotateReporterKey(app.store.db, identity, params.reporter_id),
+  openReporterRun: async ({ identity, params, body, app }) =>
+    openReporterRun(app.store.db, identity, params.reporter_id, body),
+  postReporterOutput: async ({ identity, query, body, app, request }) =>
+    postOutput(app.store.db, app.blobs, identity, query, body, app.baseUrl(request)),
   listReporters: async ({ query, app }) => listReporters(app.store.db, query),
   getReporter: async ({ params, app }) => getReporter(app.store.db, params.reporter_id),
   listReporterOutputs: async ({ params, app, request }) => {
@@ -26,5 +30,6 @@ export const reporterHandlers = defineHandlers({
       .send(bytes);
     return REPLIED;
   },
-  getReporterRunOutput: async ({ params, app, request }) => runOutputs(app.store.db, params.reporter_run_id, app.baseUrl(request)),
+  getReporterRunOutput: async ({ params, app, request }) =>
+    runOutputs(app.store.db, params.reporter_run_id, app.baseUrl(request)),
 });

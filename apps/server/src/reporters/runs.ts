@@ -1,14 +1,16 @@
 // Reporter runs: one run of a reporter over one subject (an episode, a round, a division or
 // free text). The subject must be one the reporter's owner can see.
-import { newId, type OpenReporterRunRequest, type ReporterRun } from "@gauntlet/core";
 import type { Kysely } from "kysely";
+
+import { newId, type OpenReporterRunRequest, type ReporterRun } from "@gauntlet/core";
+
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { getEpisodeRow } from "../episodes/episodes.ts";
 import { getDivision } from "../leagues/divisions.ts";
 import { getRound } from "../leagues/rounds-read.ts";
-import type { Database, ReporterRunsTable } from "../store/schema.ts";
 import { nowIso } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
+import type { Database, ReporterRunsTable } from "../store/schema.ts";
 import { ownedReporter } from "./reporters.ts";
 
 function toRun(row: ReporterRunsTable, userId: string): ReporterRun {
@@ -24,7 +26,11 @@ function toRun(row: ReporterRunsTable, userId: string): ReporterRun {
 }
 
 /** Throws 404 unless the subject exists and the caller may see it. */
-async function checkSubject(db: Kysely<Database>, identity: AuthenticatedIdentity, input: OpenReporterRunRequest): Promise<void> {
+async function checkSubject(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  input: OpenReporterRunRequest,
+): Promise<void> {
   const id = input.subject_id;
   if (input.subject_type === "text" || id === undefined) return;
   if (input.subject_type === "episode") await getEpisodeRow(db, identity, id);
@@ -32,7 +38,12 @@ async function checkSubject(db: Kysely<Database>, identity: AuthenticatedIdentit
   else await getDivision(db, identity, id);
 }
 
-export async function openReporterRun(db: Kysely<Database>, identity: AuthenticatedIdentity, reporterId: string, input: OpenReporterRunRequest): Promise<ReporterRun> {
+export async function openReporterRun(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  reporterId: string,
+  input: OpenReporterRunRequest,
+): Promise<ReporterRun> {
   const reporter = await ownedReporter(db, identity, reporterId);
   await checkSubject(db, identity, input);
   const row: ReporterRunsTable = {
@@ -49,7 +60,11 @@ export async function openReporterRun(db: Kysely<Database>, identity: Authentica
 
 /** The run, or 404. */
 export async function getRunRow(db: Kysely<Database>, runId: string): Promise<ReporterRunsTable> {
-  const row = await db.selectFrom("reporter_runs").selectAll().where("id", "=", runId).executeTakeFirst();
+  const row = await db
+    .selectFrom("reporter_runs")
+    .selectAll()
+    .where("id", "=", runId)
+    .executeTakeFirst();
   if (!row) throw notFound("reporter run", runId);
   return row;
 }

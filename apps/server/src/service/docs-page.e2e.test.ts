@@ -3,9 +3,12 @@
 // Markdown renders.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+
+import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { tags as specTags } from "@gauntlet/core";
+
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 
@@ -19,7 +22,16 @@ beforeAll(async () => {
   t = await startTestServer();
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 });
 
@@ -48,7 +60,10 @@ async function visit(url: string): Promise<Visit> {
   });
   await page.goto(url);
   // The reference has rendered once the sidebar shows an operation.
-  await page.getByText("Create a player", { exact: true }).first().waitFor({ timeout: PATIENCE_MS });
+  await page
+    .getByText("Create a player", { exact: true })
+    .first()
+    .waitFor({ timeout: PATIENCE_MS });
   return { page, requests, violations: () => page.evaluate<string[]>("window.cspViolations") };
 }
 
@@ -56,22 +71,39 @@ describe("the /docs reference in a browser", () => {
   it("loads everything from this server and tries no outside call", async () => {
     const { page, requests, violations } = await visit(`${t.url}/docs`);
     const origin = new URL(t.url).origin;
-    expect(requests.filter((u) => !u.startsWith("data:") && new URL(u).origin !== origin)).toEqual([]);
-    expect(requests.map((u) => new URL(u).pathname)).toEqual(expect.arrayContaining(["/docs", "/docs/scalar.js", "/openapi.json"]));
+    expect(requests.filter((u) => !u.startsWith("data:") && new URL(u).origin !== origin)).toEqual(
+      [],
+    );
+    expect(requests.map((u) => new URL(u).pathname)).toEqual(
+      expect.arrayContaining(["/docs", "/docs/scalar.js", "/openapi.json"]),
+    );
     expect(await violations()).toEqual([]);
     await page.close();
   });
 
   it("shows none of the vendor's hosted features", async () => {
     const { page } = await visit(`${t.url}/docs`);
-    const controls = (await page.locator("button, a, [role=button]").allInnerTexts()).map((text) => text.trim().split("\n")[0]);
+    const controls = (await page.locator("button, a, [role=button]").allInnerTexts()).map(
+      (text) => text.trim().split("\n")[0],
+    );
     expect(controls).toContain("Test Request");
-    for (const label of ["Ask AI", "Generate MCP", "Deploy", "Share", "Configure", "Developer Tools", "Open API Client"]) expect(controls, label).not.toContain(label);
+    for (const label of [
+      "Ask AI",
+      "Generate MCP",
+      "Deploy",
+      "Share",
+      "Configure",
+      "Developer Tools",
+      "Open API Client",
+    ])
+      expect(controls, label).not.toContain(label);
     await page.close();
   });
 
   it("lists in the sidebar exactly the groups that have operations, and renders Markdown", async () => {
-    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as { tags: { name: string }[] };
+    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+      tags: { name: string }[];
+    };
     const documented = new Set(doc.tags.map((tag) => tag.name));
     const { page } = await visit(`${t.url}/docs`);
     const sidebar = await page.locator(".t-doc__sidebar").innerText();
@@ -91,6 +123,8 @@ describe("the /docs reference in a browser", () => {
     await page.close();
     const prefixed = await fetch(`${t.dataUrl}/docs/`, { redirect: "manual" });
     expect(prefixed.status).toBe(301);
-    expect(new URL(prefixed.headers.get("location") ?? "", `${t.dataUrl}/docs/`).href).toBe(`${t.dataUrl}/docs`);
+    expect(new URL(prefixed.headers.get("location") ?? "", `${t.dataUrl}/docs/`).href).toBe(
+      `${t.dataUrl}/docs`,
+    );
   });
 });

@@ -4,8 +4,9 @@
 // A self-hosted server makes no outside calls: the reference is configured without the
 // vendor's fonts, proxy, AI agent, MCP generator and hosted toolbar, and the page's
 // Content-Security-Policy lets the browser talk to this origin only.
-import Fastify from "fastify";
 import scalar from "@scalar/fastify-api-reference";
+import Fastify from "fastify";
+
 import { escapeHtml } from "../http/html.ts";
 
 let script: Promise<string> | undefined;
@@ -13,10 +14,14 @@ let script: Promise<string> | undefined;
 export function docsScript(): Promise<string> {
   script ??= (async () => {
     const app = Fastify({ logger: false });
-    await app.register(scalar, { routePrefix: "/reference", configuration: { url: "/openapi.json" } });
+    await app.register(scalar, {
+      routePrefix: "/reference",
+      configuration: { url: "/openapi.json" },
+    });
     const res = await app.inject({ method: "GET", url: "/reference/js/scalar.js" });
     await app.close();
-    if (res.statusCode !== 200) throw new Error(`the reference UI script is unavailable (${res.statusCode})`);
+    if (res.statusCode !== 200)
+      throw new Error(`the reference UI script is unavailable (${res.statusCode})`);
     return res.body;
   })();
   return script;

@@ -1,7 +1,6 @@
 import { defineHandlers } from "../http/handler.ts";
-import { budgetsPage } from "./budgets-page.ts";
+import { budgetsPage, type CapacityRow } from "./budgets-page.ts";
 import { DOCS_CONTENT_SECURITY_POLICY, docsPage, docsScript } from "./docs-page.ts";
-import type { CapacityRow } from "./budgets-page.ts";
 
 export interface BudgetsInfo {
   mode: string;
@@ -29,7 +28,10 @@ export function serviceHandlers(budgets: () => BudgetsInfo) {
             await c.check();
             checks[c.name] = { ok: true };
           } catch (error) {
-            checks[c.name] = { ok: false, error: error instanceof Error ? error.message : String(error) };
+            checks[c.name] = {
+              ok: false,
+              error: error instanceof Error ? error.message : String(error),
+            };
           }
         }),
       );

@@ -14,16 +14,25 @@ export class ServiceError extends Error {
   }
 }
 
-export const unauthorized = (message = "A valid bearer token is required.") => new ServiceError(401, "unauthorized", message);
+export const unauthorized = (message = "A valid bearer token is required.") =>
+  new ServiceError(401, "unauthorized", message);
 export const forbidden = (message: string) => new ServiceError(403, "forbidden", message);
 export const notFound = (what: string, id?: string) =>
-  new ServiceError(404, "not_found", id ? `${what} ${id} was not found.` : `${what} was not found.`);
+  new ServiceError(
+    404,
+    "not_found",
+    id ? `${what} ${id} was not found.` : `${what} was not found.`,
+  );
 export const conflict = (message: string, type = "conflict", extra: Record<string, unknown> = {}) =>
   new ServiceError(409, type, message, extra);
 
 /** The blob store's disk is full: nothing was stored, and what was stored before is untouched. */
 export const insufficientStorage = () =>
-  new ServiceError(507, "insufficient_storage", "The server's blob storage is full; nothing was stored. Retry once space has been freed.");
+  new ServiceError(
+    507,
+    "insufficient_storage",
+    "The server's blob storage is full; nothing was stored. Retry once space has been freed.",
+  );
 
 /** A 422 raised by a service after schema validation passed (e.g. a referenced id is unknown). */
 export class InputError extends Error {
@@ -35,5 +44,9 @@ export class InputError extends Error {
   }
 }
 
-export const invalidInput = (loc: (string | number)[], msg: string, type = "value_error", input?: unknown) =>
-  new InputError([{ loc, msg, type, ...(input === undefined ? {} : { input }) }]);
+export const invalidInput = (
+  loc: (string | number)[],
+  msg: string,
+  type = "value_error",
+  input?: unknown,
+) => new InputError([{ loc, msg, type, ...(input === undefined ? {} : { input }) }]);

@@ -1,9 +1,11 @@
 // Opens the store: SQLite in the data directory by default, PostgreSQL when a URL is given.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+
+import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
+
 import { migrationProvider } from "./migrations/index.ts";
 import { NodeSqliteDatabase } from "./node-sqlite-database.ts";
 import type { Database } from "./schema.ts";
@@ -48,26 +50,41 @@ export function openStore(options: StoreOptions): Store {
     });
     // An idle connection the database drops (a restart) is an 'error' on the pool; unhandled, it
     // would end the process. The pool discards that client; requests meanwhile answer 503.
-    pool.on("error", (error) => process.stderr.write(`gauntlet-server: database connection lost: ${error.message}\n`));
+    pool.on("error", (error) =>
+      process.stderr.write(`gauntlet-server: database connection lost: ${error.message}\n`),
+    );
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return makeStore(db, "postgres", redactUrl(options.databaseUrl), options.pgSchema ?? "public");
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, "gauntlet.sqlite");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new NodeSqliteDatabase(file) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new NodeSqliteDatabase(file) }),
+  });
   return makeStore(db, "sqlite", file, undefined);
 }
 
-function makeStore(db: Kysely<Database>, engine: Engine, location: string, migrationSchema: string | undefined): Store {
+function makeStore(
+  db: Kysely<Database>,
+  engine: Engine,
+  location: string,
+  migrationSchema: string | undefined,
+): Store {
   // The migration tables live in the store's own schema: looked up by name alone, another
   // schema's lock table (several test schemas in one database) would be mistaken for ours.
-  const migrator = () => new Migrator({ db, provider: migrationProvider, ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}) });
+  const migrator = () =>
+    new Migrator({
+      db,
+      provider: migrationProvider,
+      ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
+    });
   return {
     db,
     engine,
     location,
     async migrate() {
-      if (engine === "postgres" && migrationSchema && migrationSchema !== "public") await sql`create schema if not exists ${sql.id(migrationSchema)}`.execute(db);
+      if (engine === "postgres" && migrationSchema && migrationSchema !== "public")
+        await sql`create schema if not exists ${sql.id(migrationSchema)}`.execute(db);
       const { error, results } = await migrator().migrateToLatest();
       const failed = results?.find((r) => r.status === "Error");
       if (error || failed) {

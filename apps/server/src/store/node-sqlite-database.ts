@@ -2,6 +2,7 @@
 // expects (the better-sqlite3 shape). Built in, so the embedded default needs no native
 // addon build on install (ARCHITECTURE names better-sqlite3; see the foundation issue note).
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 
 type Bindable = null | number | bigint | string | Uint8Array;
@@ -10,7 +11,13 @@ function bindable(values: ReadonlyArray<unknown>): Bindable[] {
   return values.map((v) => {
     if (v === undefined || v === null) return null;
     if (typeof v === "boolean") return v ? 1 : 0;
-    if (typeof v === "number" || typeof v === "bigint" || typeof v === "string" || v instanceof Uint8Array) return v;
+    if (
+      typeof v === "number" ||
+      typeof v === "bigint" ||
+      typeof v === "string" ||
+      v instanceof Uint8Array
+    )
+      return v;
     if (v instanceof Date) return v.toISOString();
     return JSON.stringify(v);
   });
@@ -29,7 +36,10 @@ class Statement implements SqliteStatement {
     return this.#stmt.all(...bindable(parameters));
   }
 
-  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint } {
+  run(parameters: ReadonlyArray<unknown>): {
+    changes: number | bigint;
+    lastInsertRowid: number | bigint;
+  } {
     return this.#stmt.run(...bindable(parameters));
   }
 
@@ -48,7 +58,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   constructor(path: string) {
     this.#db = new DatabaseSync(path);
     // WAL lets the admin commands write while a server holds the same file open.
-    this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;");
+    this.#db.exec(
+      "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+    );
   }
 
   prepare(sql: string): SqliteStatement {

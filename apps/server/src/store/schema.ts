@@ -1,7 +1,33 @@
 // Table shapes for Kysely. JSON documents are stored as text and booleans as 0/1 integers so
 // that one migration set and one set of queries serve SQLite and PostgreSQL alike. Status
 // columns take their values from the contract's enums, so a read needs no cast.
-import type { Certification, ContentFormat, Forum, LobbySeatKind, LobbyStatus, PlayModuleKind, PlaySessionStatus, Reporter, ReporterRun, TournamentBracket, TournamentFormat, TournamentMatchStatus, TournamentStatus, CompetitionEventType, EventAudience, ContainerImage, Division, EpisodeRequest, ExperienceRequestStatus, JobState, LeaguePolicyMembership, LeagueSubmission, PolicyBundle, Round, Token } from "@gauntlet/core";
+import type {
+  Certification,
+  CompetitionEventType,
+  ContainerImage,
+  ContentFormat,
+  Division,
+  EpisodeRequest,
+  EventAudience,
+  ExperienceRequestStatus,
+  Forum,
+  JobState,
+  LeaguePolicyMembership,
+  LeagueSubmission,
+  LobbySeatKind,
+  LobbyStatus,
+  PlayModuleKind,
+  PlaySessionStatus,
+  PolicyBundle,
+  Reporter,
+  ReporterRun,
+  Round,
+  Token,
+  TournamentBracket,
+  TournamentFormat,
+  TournamentMatchStatus,
+  TournamentStatus,
+} from "@gauntlet/core";
 
 export interface UsersTable {
   id: string;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decideMatch, drawRoundRobin, drawSingleElimination, nextSlot, roundRobinWinner, seedOrder } from "./bracket.ts";
+
+import {
+  decideMatch,
+  drawRoundRobin,
+  drawSingleElimination,
+  nextSlot,
+  roundRobinWinner,
+  seedOrder,
+} from "./bracket.ts";
 
 describe("the single-elimination bracket", () => {
   it("orders seeds so that 1 and 2 meet only in the final", () => {
@@ -28,9 +36,25 @@ describe("the single-elimination bracket", () => {
   });
 
   it("decides by mean score, and a tie or a void match by the higher seed", () => {
-    expect(decideMatch(4, 1, [3, 5], [1, 2])).toMatchObject({ status: "completed", winnerSeed: 4, decidedBy: "score", scoreA: 4, scoreB: 1.5 });
-    expect(decideMatch(4, 1, [2], [2])).toMatchObject({ status: "completed", winnerSeed: 1, decidedBy: "tie_higher_seed" });
-    expect(decideMatch(3, 2, [], [])).toEqual({ status: "void", winnerSeed: 2, decidedBy: "void_higher_seed", scoreA: null, scoreB: null });
+    expect(decideMatch(4, 1, [3, 5], [1, 2])).toMatchObject({
+      status: "completed",
+      winnerSeed: 4,
+      decidedBy: "score",
+      scoreA: 4,
+      scoreB: 1.5,
+    });
+    expect(decideMatch(4, 1, [2], [2])).toMatchObject({
+      status: "completed",
+      winnerSeed: 1,
+      decidedBy: "tie_higher_seed",
+    });
+    expect(decideMatch(3, 2, [], [])).toEqual({
+      status: "void",
+      winnerSeed: 2,
+      decidedBy: "void_higher_seed",
+      scoreA: null,
+      scoreB: null,
+    });
   });
 });
 

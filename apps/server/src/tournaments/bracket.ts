@@ -31,7 +31,13 @@ export function drawSingleElimination(entrants: number): DrawnMatch[] {
   const size = bracketSize(entrants);
   const order = seedOrder(size).map((seed) => (seed <= entrants ? seed : null));
   const matches: DrawnMatch[] = [];
-  for (let p = 0; p < size / 2; p++) matches.push({ round: 1, position: p, seedA: order[2 * p] ?? null, seedB: order[2 * p + 1] ?? null });
+  for (let p = 0; p < size / 2; p++)
+    matches.push({
+      round: 1,
+      position: p,
+      seedA: order[2 * p] ?? null,
+      seedB: order[2 * p + 1] ?? null,
+    });
   for (let round = 2, count = size / 4; count >= 1; round++, count /= 2) {
     for (let p = 0; p < count; p++) matches.push({ round, position: p, seedA: null, seedB: null });
   }
@@ -69,8 +75,15 @@ export function roundRobinWinner(winnerSeeds: readonly number[]): number | null 
 }
 
 /** The slot the winner of (round, position) fills next. */
-export function nextSlot(round: number, position: number): { round: number; position: number; side: "a" | "b" } {
-  return { round: round + 1, position: Math.floor(position / 2), side: position % 2 === 0 ? "a" : "b" };
+export function nextSlot(
+  round: number,
+  position: number,
+): { round: number; position: number; side: "a" | "b" } {
+  return {
+    round: round + 1,
+    position: Math.floor(position / 2),
+    side: position % 2 === 0 ? "a" : "b",
+  };
 }
 
 export interface MatchOutcome {
@@ -88,11 +101,36 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
  * match (no episode completed: every one failed or was cancelled), go to the higher seed (the
  * lower seed number), which is the entrant the standings or the commissioner ranked first.
  */
-export function decideMatch(seedA: number, seedB: number, scoresA: readonly number[], scoresB: readonly number[]): MatchOutcome {
+export function decideMatch(
+  seedA: number,
+  seedB: number,
+  scoresA: readonly number[],
+  scoresB: readonly number[],
+): MatchOutcome {
   const higher = Math.min(seedA, seedB);
-  if (scoresA.length === 0 || scoresB.length === 0) return { status: "void", winnerSeed: higher, decidedBy: "void_higher_seed", scoreA: null, scoreB: null };
+  if (scoresA.length === 0 || scoresB.length === 0)
+    return {
+      status: "void",
+      winnerSeed: higher,
+      decidedBy: "void_higher_seed",
+      scoreA: null,
+      scoreB: null,
+    };
   const scoreA = mean(scoresA);
   const scoreB = mean(scoresB);
-  if (scoreA === scoreB) return { status: "completed", winnerSeed: higher, decidedBy: "tie_higher_seed", scoreA, scoreB };
-  return { status: "completed", winnerSeed: scoreA > scoreB ? seedA : seedB, decidedBy: "score", scoreA, scoreB };
+  if (scoreA === scoreB)
+    return {
+      status: "completed",
+      winnerSeed: higher,
+      decidedBy: "tie_higher_seed",
+      scoreA,
+      scoreB,
+    };
+  return {
+    status: "completed",
+    winnerSeed: scoreA > scoreB ? seedA : seedB,
+    decidedBy: "score",
+    scoreA,
+    scoreB,
+  };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { drawDoubleElimination, resolveDoubleElimination, type DecidedMatch } from "./double-elimination.ts";
+
+import {
+  drawDoubleElimination,
+  resolveDoubleElimination,
+  type DecidedMatch,
+} from "./double-elimination.ts";
 
 /** Plays a whole draw in waves (every ready match at once), with `pick` choosing each winner. */
 function play(entrants: number, pick: (a: number, b: number) => number) {
@@ -33,9 +38,18 @@ describe("the double-elimination draw", () => {
   it("has a winners bracket, a losers bracket and one grand final", () => {
     const draw = drawDoubleElimination(4);
     expect(draw.map((m) => m.key)).toEqual(["w1m0", "w1m1", "w2m0", "l1m0", "l2m0", "f1m0"]);
-    expect(draw.find((m) => m.key === "l1m0")).toMatchObject({ a: { kind: "from", match: "w1m0", take: "loser" }, b: { kind: "from", match: "w1m1", take: "loser" } });
-    expect(draw.find((m) => m.key === "l2m0")).toMatchObject({ a: { kind: "from", match: "l1m0", take: "winner" }, b: { kind: "from", match: "w2m0", take: "loser" } });
-    expect(draw.find((m) => m.key === "f1m0")).toMatchObject({ a: { kind: "from", match: "w2m0", take: "winner" }, b: { kind: "from", match: "l2m0", take: "winner" } });
+    expect(draw.find((m) => m.key === "l1m0")).toMatchObject({
+      a: { kind: "from", match: "w1m0", take: "loser" },
+      b: { kind: "from", match: "w1m1", take: "loser" },
+    });
+    expect(draw.find((m) => m.key === "l2m0")).toMatchObject({
+      a: { kind: "from", match: "l1m0", take: "winner" },
+      b: { kind: "from", match: "w2m0", take: "loser" },
+    });
+    expect(draw.find((m) => m.key === "f1m0")).toMatchObject({
+      a: { kind: "from", match: "w2m0", take: "winner" },
+      b: { kind: "from", match: "l2m0", take: "winner" },
+    });
     // 8 entrants: 7 winners-bracket matches, 6 in the losers bracket, the final.
     expect(drawDoubleElimination(8)).toHaveLength(14);
     expect(drawDoubleElimination(2).map((m) => m.key)).toEqual(["w1m0", "f1m0"]);
@@ -43,7 +57,11 @@ describe("the double-elimination draw", () => {
 
   it("plays 2n − 2 matches for every count from 2 to 24, whoever wins", () => {
     for (let n = 2; n <= 24; n++) {
-      for (const pick of [higherSeed, lowerSeed, (a: number, b: number) => ((a * 7 + b * 3) % 2 === 0 ? a : b)]) {
+      for (const pick of [
+        higherSeed,
+        lowerSeed,
+        (a: number, b: number) => ((a * 7 + b * 3) % 2 === 0 ? a : b),
+      ]) {
         const result = play(n, pick);
         expect(result.played, `n=${n}`).toBe(2 * n - 2);
         // Everybody but the champion and the final's loser drops out after two losses.
@@ -58,7 +76,12 @@ describe("the double-elimination draw", () => {
   it("lets the top seed win when the higher seed always wins, and gives byes to the top seeds", () => {
     expect(play(5, higherSeed).champion).toBe(1);
     const { byes } = resolveDoubleElimination(drawDoubleElimination(5), new Map());
-    expect(byes.filter((b) => b.winner !== null && b.key.startsWith("w")).map((b) => b.winner).sort()).toEqual([1, 2, 3]);
+    expect(
+      byes
+        .filter((b) => b.winner !== null && b.key.startsWith("w"))
+        .map((b) => b.winner)
+        .sort(),
+    ).toEqual([1, 2, 3]);
   });
 
   it("gives the tournament to the losers bracket's champion when it wins the grand final", () => {

@@ -12,7 +12,10 @@ import { bracketSize, seedOrder } from "./bracket.ts";
 
 export type Bracket = "winners" | "losers" | "final";
 
-export type Feed = { kind: "seed"; seed: number } | { kind: "nobody" } | { kind: "from"; match: string; take: "winner" | "loser" };
+export type Feed =
+  | { kind: "seed"; seed: number }
+  | { kind: "nobody" }
+  | { kind: "from"; match: string; take: "winner" | "loser" };
 
 export interface DrawnBracketMatch {
   key: string;
@@ -24,7 +27,8 @@ export interface DrawnBracketMatch {
 }
 
 /** A match's key in its tournament: `w2m0` is the winners bracket's round 2, position 0. */
-export const matchKey = (bracket: Bracket, round: number, position: number): string => `${bracket[0]}${round}m${position}`;
+export const matchKey = (bracket: Bracket, round: number, position: number): string =>
+  `${bracket[0]}${round}m${position}`;
 
 const winnerOf = (match: string): Feed => ({ kind: "from", match, take: "winner" });
 const loserOf = (match: string): Feed => ({ kind: "from", match, take: "loser" });
@@ -33,26 +37,70 @@ export function drawDoubleElimination(entrants: number): DrawnBracketMatch[] {
   const size = bracketSize(entrants);
   const rounds = Math.log2(size);
   const matches: DrawnBracketMatch[] = [];
-  const add = (bracket: Bracket, round: number, position: number, a: Feed, b: Feed) => matches.push({ key: matchKey(bracket, round, position), bracket, round, position, a, b });
-  const seeded = seedOrder(size).map((seed): Feed => (seed <= entrants ? { kind: "seed", seed } : { kind: "nobody" }));
+  const add = (bracket: Bracket, round: number, position: number, a: Feed, b: Feed) =>
+    matches.push({ key: matchKey(bracket, round, position), bracket, round, position, a, b });
+  const seeded = seedOrder(size).map((seed): Feed =>
+    seed <= entrants ? { kind: "seed", seed } : { kind: "nobody" },
+  );
 
-  for (let p = 0; p < size / 2; p++) add("winners", 1, p, seeded[2 * p] ?? { kind: "nobody" }, seeded[2 * p + 1] ?? { kind: "nobody" });
+  for (let p = 0; p < size / 2; p++)
+    add(
+      "winners",
+      1,
+      p,
+      seeded[2 * p] ?? { kind: "nobody" },
+      seeded[2 * p + 1] ?? { kind: "nobody" },
+    );
   for (let r = 2; r <= rounds; r++) {
-    for (let p = 0; p < size / 2 ** r; p++) add("winners", r, p, winnerOf(matchKey("winners", r - 1, 2 * p)), winnerOf(matchKey("winners", r - 1, 2 * p + 1)));
+    for (let p = 0; p < size / 2 ** r; p++)
+      add(
+        "winners",
+        r,
+        p,
+        winnerOf(matchKey("winners", r - 1, 2 * p)),
+        winnerOf(matchKey("winners", r - 1, 2 * p + 1)),
+      );
   }
   if (rounds >= 2) {
-    for (let p = 0; p < size / 4; p++) add("losers", 1, p, loserOf(matchKey("winners", 1, 2 * p)), loserOf(matchKey("winners", 1, 2 * p + 1)));
+    for (let p = 0; p < size / 4; p++)
+      add(
+        "losers",
+        1,
+        p,
+        loserOf(matchKey("winners", 1, 2 * p)),
+        loserOf(matchKey("winners", 1, 2 * p + 1)),
+      );
     for (let j = 1; j <= rounds - 1; j++) {
       const count = size / 2 ** (j + 1);
       // The survivors of the losers bracket meet the losers of winners round j + 1.
-      for (let p = 0; p < count; p++) add("losers", 2 * j, p, winnerOf(matchKey("losers", 2 * j - 1, p)), loserOf(matchKey("winners", j + 1, count - 1 - p)));
+      for (let p = 0; p < count; p++)
+        add(
+          "losers",
+          2 * j,
+          p,
+          winnerOf(matchKey("losers", 2 * j - 1, p)),
+          loserOf(matchKey("winners", j + 1, count - 1 - p)),
+        );
       if (j === rounds - 1) break;
-      for (let p = 0; p < count / 2; p++) add("losers", 2 * j + 1, p, winnerOf(matchKey("losers", 2 * j, 2 * p)), winnerOf(matchKey("losers", 2 * j, 2 * p + 1)));
+      for (let p = 0; p < count / 2; p++)
+        add(
+          "losers",
+          2 * j + 1,
+          p,
+          winnerOf(matchKey("losers", 2 * j, 2 * p)),
+          winnerOf(matchKey("losers", 2 * j, 2 * p + 1)),
+        );
     }
   }
   const winnersFinal = matchKey("winners", rounds, 0);
   // With two entrants there is no losers bracket: the first match's loser gets its second life in the final.
-  add("final", 1, 0, winnerOf(winnersFinal), rounds >= 2 ? winnerOf(matchKey("losers", 2 * (rounds - 1), 0)) : loserOf(winnersFinal));
+  add(
+    "final",
+    1,
+    0,
+    winnerOf(winnersFinal),
+    rounds >= 2 ? winnerOf(matchKey("losers", 2 * (rounds - 1), 0)) : loserOf(winnersFinal),
+  );
   return matches;
 }
 
@@ -74,7 +122,10 @@ export interface Resolution {
 }
 
 /** What the decided matches imply, applied until nothing more follows (a bye can feed a bye). */
-export function resolveDoubleElimination(draw: readonly DrawnBracketMatch[], decided: ReadonlyMap<string, DecidedMatch>): Resolution {
+export function resolveDoubleElimination(
+  draw: readonly DrawnBracketMatch[],
+  decided: ReadonlyMap<string, DecidedMatch>,
+): Resolution {
   const known = new Map(decided);
   const ready = new Map<string, { key: string; seedA: number; seedB: number }>();
   const byes: Resolution["byes"] = [];
@@ -85,7 +136,7 @@ export function resolveDoubleElimination(draw: readonly DrawnBracketMatch[], dec
     if (!from) return undefined;
     return feed.take === "winner" ? from.winner : from.loser;
   };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const m of draw) {
       if (known.has(m.key) || ready.has(m.key)) continue;
@@ -107,8 +158,14 @@ export function resolveDoubleElimination(draw: readonly DrawnBracketMatch[], dec
     if (known.has(m.key) || ready.has(m.key)) continue;
     const a = side(m.a);
     const b = side(m.b);
-    if (typeof a === "number" || typeof b === "number") waiting.push({ key: m.key, seedA: a ?? null, seedB: b ?? null });
+    if (typeof a === "number" || typeof b === "number")
+      waiting.push({ key: m.key, seedA: a ?? null, seedB: b ?? null });
   }
   const final = draw.find((m) => m.bracket === "final");
-  return { ready: [...ready.values()], byes, waiting, champion: final ? (known.get(final.key)?.winner ?? null) : null };
+  return {
+    ready: [...ready.values()],
+    byes,
+    waiting,
+    champion: final ? (known.get(final.key)?.winner ?? null) : null,
+  };
 }

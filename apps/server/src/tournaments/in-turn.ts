@@ -2,13 +2,18 @@
 // commissioner's `:advance` may arrive together); across replicas the wave counter's
 // compare-and-set in waves.ts keeps a wave from starting twice.
 import type { Kysely } from "kysely";
+
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
 import { advance } from "./waves.ts";
 
 const queues = new Map<string, Promise<void>>();
 
-export function advanceInTurn(db: Kysely<Database>, bus: Pick<EventBus, "publish">, tournamentId: string): Promise<void> {
+export function advanceInTurn(
+  db: Kysely<Database>,
+  bus: Pick<EventBus, "publish">,
+  tournamentId: string,
+): Promise<void> {
   const before = queues.get(tournamentId) ?? Promise.resolve();
   const mine = before.catch(() => undefined).then(() => advance(db, bus, tournamentId));
   const tail = mine.catch(() => undefined);

@@ -2,6 +2,7 @@
 // event on the bus), the tournament that sent it advances; at start, running tournaments whose
 // wave ended while no server listened catch up. Work in flight is awaited when it stops.
 import type { Kysely } from "kysely";
+
 import { endedExperienceRequests } from "../evaluations/experience-requests.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
@@ -14,7 +15,11 @@ export class TournamentPlay {
   readonly #pending = new Set<Promise<void>>();
   readonly #unsubscribe: () => void;
 
-  constructor(db: Kysely<Database>, bus: EventBus, onError: (error: unknown, context: string) => void = () => undefined) {
+  constructor(
+    db: Kysely<Database>,
+    bus: EventBus,
+    onError: (error: unknown, context: string) => void = () => undefined,
+  ) {
     this.#db = db;
     this.#bus = bus;
     this.#onError = onError;
@@ -31,7 +36,12 @@ export class TournamentPlay {
   }
 
   async #advanceWaves(requestIds: string[]): Promise<void> {
-    const rows = await this.#db.selectFrom("tournament_matches").select("tournament_id").distinct().where("experience_request_id", "in", requestIds).execute();
+    const rows = await this.#db
+      .selectFrom("tournament_matches")
+      .select("tournament_id")
+      .distinct()
+      .where("experience_request_id", "in", requestIds)
+      .execute();
     for (const row of rows) await advanceInTurn(this.#db, this.#bus, row.tournament_id);
   }
 
@@ -39,7 +49,11 @@ export class TournamentPlay {
   sweep(): void {
     this.#track(
       (async () => {
-        const rows = await this.#db.selectFrom("tournaments").select("id").where("status", "=", "running").execute();
+        const rows = await this.#db
+          .selectFrom("tournaments")
+          .select("id")
+          .where("status", "=", "running")
+          .execute();
         for (const row of rows) await advanceInTurn(this.#db, this.#bus, row.id);
       })(),
       "tournament sweep",

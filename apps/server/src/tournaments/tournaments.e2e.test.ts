@@ -1,12 +1,14 @@
 // A 4-entrant single elimination end to end over real HTTP with a runner as a separate process
 // playing the example coworld's baseline players (SQLite, or PostgreSQL when DATABASE_URL is
 // set): two waves, each one experience request, three matches and a winner.
-import type { ExperienceRequestDetail, Tournament } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLeague, eventually } from "../../testing/test-league.ts";
+
+import type { ExperienceRequestDetail, Tournament } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let runner: RunnerProcess | undefined;
@@ -57,18 +59,24 @@ describe("a tournament on the runners", () => {
     );
     expect(done.status, `${done.error ?? ""} ${runnerOutput().slice(-2000)}`).toBe("completed");
     expect(done.matches).toHaveLength(3);
-    expect(done.matches.map((m) => m.status), runnerOutput().slice(-2000)).toEqual(["completed", "completed", "completed"]);
+    expect(
+      done.matches.map((m) => m.status),
+      runnerOutput().slice(-2000),
+    ).toEqual(["completed", "completed", "completed"]);
     expect(done.waves).toHaveLength(2);
     const final = done.matches.find((m) => m.round === 2);
     expect(final?.winner_seed).not.toBeNull();
     expect(done.winner?.seed).toBe(final?.winner_seed);
     expect(entrants.map((e) => e.policyVersionId)).toContain(done.winner?.policy_version_id);
     for (const wave of done.waves) {
-      const request = (await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${wave}`)).body;
+      const request = (await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${wave}`))
+        .body;
       expect(request).toMatchObject({ status: "completed", failed_count: 0 });
       expect(request.notes).toContain(id);
     }
-    const first = (await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${done.waves[0] ?? ""}`)).body;
+    const first = (
+      await api.get<ExperienceRequestDetail>(`/v2/experience-requests/${done.waves[0] ?? ""}`)
+    ).body;
     expect(first.episode_count).toBe(2);
     // Completed matches carry both mean scores, from episodes the runner played.
     for (const m of done.matches) {

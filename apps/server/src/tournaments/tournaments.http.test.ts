@@ -2,11 +2,26 @@
 // set): the states and their 409s, who may change one, unknown formats refused, a whole bracket
 // with byes played wave by wave, a void match that the higher seed wins, a round robin and a
 // double elimination.
-import type { CompetitionEvent, ExperienceRequestDetail, LeasedJob, Tournament } from "@gauntlet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type {
+  CompetitionEvent,
+  ExperienceRequestDetail,
+  LeasedJob,
+  Tournament,
+} from "@gauntlet/core";
+
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { byStrength, createTestLeague, eventually, scriptedRunner, type ScriptedRunner, type TestLeague, type TestPlayer } from "../../testing/test-league.ts";
+import {
+  byStrength,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  type ScriptedRunner,
+  type TestLeague,
+  type TestPlayer,
+} from "../../testing/test-league.ts";
 
 type ValidationBody = { detail: { loc: (string | number)[]; msg: string }[] };
 type ErrorBody = { detail: { type: string; message: string } };
@@ -31,19 +46,32 @@ afterAll(async () => {
 const api = () => client(t.url, tl.commissioner.token);
 const versions = (n: number) => players.slice(0, n).map((p) => p.policyVersionId);
 
-async function create(body: Record<string, unknown>, token = tl.commissioner.token, leagueId = tl.league.id) {
-  return client(t.url, token).post<Tournament & ValidationBody & ErrorBody>(`/v2/leagues/${leagueId}/tournaments`, body);
+async function create(
+  body: Record<string, unknown>,
+  token = tl.commissioner.token,
+  leagueId = tl.league.id,
+) {
+  return client(t.url, token).post<Tournament & ValidationBody & ErrorBody>(
+    `/v2/leagues/${leagueId}/tournaments`,
+    body,
+  );
 }
 
 /** The league feed's events of one tournament, oldest first. */
 const tournamentEvents = async (id: string) => {
-  const feed = await client(t.url).get<CompetitionEvent[]>(`/v2/competition-events?league_id=${tl.league.id}&limit=200`);
+  const feed = await client(t.url).get<CompetitionEvent[]>(
+    `/v2/competition-events?league_id=${tl.league.id}&limit=200`,
+  );
   return feed.body.filter((e) => e.payload.tournament_id === id).sort((a, b) => a.seq - b.seq);
 };
-const act = (id: string, action: string, token = tl.commissioner.token) => client(t.url, token).post<Tournament & ErrorBody>(`/v2/tournaments/${id}:${action}`);
+const act = (id: string, action: string, token = tl.commissioner.token) =>
+  client(t.url, token).post<Tournament & ErrorBody>(`/v2/tournaments/${id}:${action}`);
 
 /** Plays what the runner finds queued until the tournament leaves `running`. */
-async function playOut(id: string, scorer: (names: string[], job: LeasedJob) => number[]): Promise<Tournament> {
+async function playOut(
+  id: string,
+  scorer: (names: string[], job: LeasedJob) => number[],
+): Promise<Tournament> {
   return eventually(`tournament ${id} to end`, async () => {
     await runner.runQueued(scorer);
     const now = (await api().get<Tournament>(`/v2/tournaments/${id}`)).body;
@@ -53,17 +81,37 @@ async function playOut(id: string, scorer: (names: string[], job: LeasedJob) => 
 
 describe("tournament states", () => {
   it("moves draft → locked → running → completed, each action refused (409) in the wrong state", async () => {
-    const created = await create({ name: "Spring Cup", format: "single_elimination", policy_version_ids: versions(4), episodes_per_match: 2 });
+    const created = await create({
+      name: "Spring Cup",
+      format: "single_elimination",
+      policy_version_ids: versions(4),
+      episodes_per_match: 2,
+    });
     expect(created.status, created.text).toBe(201);
     const cup = created.body;
-    expect(cup).toMatchObject({ status: "draft", format: "single_elimination", seeding: "given", episodes_per_match: 2, matches: [], winner: null });
+    expect(cup).toMatchObject({
+      status: "draft",
+      format: "single_elimination",
+      seeding: "given",
+      episodes_per_match: 2,
+      matches: [],
+      winner: null,
+    });
     expect(cup.id).toMatch(/^tour_/);
-    expect(cup.entrants.map((e) => [e.seed, e.display_name])).toEqual([[1, "Ann"], [2, "Bob"], [3, "Cid"], [4, "Dee"]]);
+    expect(cup.entrants.map((e) => [e.seed, e.display_name])).toEqual([
+      [1, "Ann"],
+      [2, "Bob"],
+      [3, "Cid"],
+      [4, "Dee"],
+    ]);
 
-    const patched = await api().patch<Tournament>(`/v2/tournaments/${cup.id}`, { name: "Spring Cup 2026" });
+    const patched = await api().patch<Tournament>(`/v2/tournaments/${cup.id}`, {
+      name: "Spring Cup 2026",
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.name).toBe("Spring Cup 2026");
-    for (const action of ["start", "advance"]) expect((await act(cup.id, action)).status, action).toBe(409);
+    for (const action of ["start", "advance"])
+      expect((await act(cup.id, action)).status, action).toBe(409);
 
     const locked = await act(cup.id, "lock");
     expect(locked.status, locked.text).toBe(200);
@@ -82,11 +130,17 @@ describe("tournament states", () => {
     expect(started.status, started.text).toBe(200);
     expect(started.body.status, started.body.error ?? "").toBe("running");
     expect(started.body.waves).toHaveLength(1);
-    expect(started.body.matches.filter((m) => m.round === 1).every((m) => m.status === "running")).toBe(true);
-    const wave = await api().get<ExperienceRequestDetail>(`/v2/experience-requests/${started.body.waves[0] ?? ""}`);
+    expect(
+      started.body.matches.filter((m) => m.round === 1).every((m) => m.status === "running"),
+    ).toBe(true);
+    const wave = await api().get<ExperienceRequestDetail>(
+      `/v2/experience-requests/${started.body.waves[0] ?? ""}`,
+    );
     expect(wave.body.episode_count).toBe(4);
     // Each match's pair, sides swapped in its second episode.
-    const seatings = wave.body.episodes.map((e) => e.participants.map((p) => p.player_name).join("-")).sort();
+    const seatings = wave.body.episodes
+      .map((e) => e.participants.map((p) => p.player_name).join("-"))
+      .sort();
     expect(seatings).toEqual(["Ann-Dee", "Bob-Cid", "Cid-Bob", "Dee-Ann"]);
     expect((await act(cup.id, "start")).status).toBe(409);
     // The wave still plays: advancing by hand changes nothing.
@@ -99,14 +153,28 @@ describe("tournament states", () => {
     expect(done.status).toBe("completed");
     expect(done.winner).toMatchObject({ seed: 1, display_name: "Ann" });
     expect(done.waves).toHaveLength(2);
-    expect(done.matches.map((m) => [m.round, m.seed_a, m.seed_b, m.winner_seed, m.decided_by, m.status, m.episodes_completed])).toEqual([
+    expect(
+      done.matches.map((m) => [
+        m.round,
+        m.seed_a,
+        m.seed_b,
+        m.winner_seed,
+        m.decided_by,
+        m.status,
+        m.episodes_completed,
+      ]),
+    ).toEqual([
       [1, 1, 4, 1, "score", "completed", 2],
       [1, 2, 3, 3, "score", "completed", 2],
       [2, 1, 3, 1, "score", "completed", 2],
     ]);
     expect(done.matches[1]).toMatchObject({ score_a: 4, score_b: 5 });
     // The league's feed tells the story, once each: started, three matches, the winner.
-    const story = (await tournamentEvents(cup.id)).map((e) => [e.event_type, e.payload.round ?? null, e.payload.winner_seed ?? null]);
+    const story = (await tournamentEvents(cup.id)).map((e) => [
+      e.event_type,
+      e.payload.round ?? null,
+      e.payload.winner_seed ?? null,
+    ]);
     expect(story).toEqual([
       ["tournament_started", null, null],
       ["tournament_match_decided", 1, 1],
@@ -115,27 +183,42 @@ describe("tournament states", () => {
       ["tournament_completed", null, 1],
     ]);
     expect((await tournamentEvents(cup.id)).at(-1)?.headline).toBe(`Ann won ${done.name}`);
-    for (const action of ["lock", "start", "advance", "cancel"]) expect((await act(cup.id, action)).status, action).toBe(409);
+    for (const action of ["lock", "start", "advance", "cancel"])
+      expect((await act(cup.id, action)).status, action).toBe(409);
     const listed = await client(t.url).get<Tournament[]>(`/v2/leagues/${tl.league.id}/tournaments`);
     expect(listed.body.map((x) => x.id)).toContain(cup.id);
   }, 120_000);
 
   it("gives the top seeds byes, and a void match (every episode failed) to the higher seed", async () => {
-    const cup = (await create({ name: "Odd Cup", format: "single_elimination", policy_version_ids: versions(5) })).body;
+    const cup = (
+      await create({
+        name: "Odd Cup",
+        format: "single_elimination",
+        policy_version_ids: versions(5),
+      })
+    ).body;
     const locked = (await act(cup.id, "lock")).body;
-    expect(locked.matches.filter((m) => m.round === 1).map((m) => [m.seed_a, m.seed_b, m.status, m.decided_by])).toEqual([
+    expect(
+      locked.matches
+        .filter((m) => m.round === 1)
+        .map((m) => [m.seed_a, m.seed_b, m.status, m.decided_by]),
+    ).toEqual([
       [1, null, "completed", "bye"],
       [4, 5, "ready", null],
       [2, null, "completed", "bye"],
       [3, null, "completed", "bye"],
     ]);
     // Both byes of the lower half meet at once: seeds 2 and 3 are ready in round 2.
-    expect(locked.matches.filter((m) => m.round === 2).map((m) => [m.seed_a, m.seed_b, m.status])).toEqual([
+    expect(
+      locked.matches.filter((m) => m.round === 2).map((m) => [m.seed_a, m.seed_b, m.status]),
+    ).toEqual([
       [1, null, "pending"],
       [2, 3, "ready"],
     ]);
     const started = (await act(cup.id, "start")).body;
-    expect(started.matches.filter((m) => m.status === "running").map((m) => [m.round, m.position])).toEqual([
+    expect(
+      started.matches.filter((m) => m.status === "running").map((m) => [m.round, m.position]),
+    ).toEqual([
       [1, 1],
       [2, 1],
     ]);
@@ -144,23 +227,37 @@ describe("tournament states", () => {
     for (const job of jobs) {
       const names = job.players.map((p) => p.display_name);
       if (names.includes("Dee")) {
-        const res = await client(t.url, await t.machineToken(RUNNER)).post(`/v2/runner/jobs/${job.job_id}/fail`, { runner_id: RUNNER, error_type: "game_crashed", error: "crashed on purpose" });
+        const res = await client(t.url, await t.machineToken(RUNNER)).post(
+          `/v2/runner/jobs/${job.job_id}/fail`,
+          { runner_id: RUNNER, error_type: "game_crashed", error: "crashed on purpose" },
+        );
         expect(res.status, res.text).toBe(200);
       } else {
-        await runner.complete(job, names.map((n) => (n === "Cid" ? 3 : 1)));
+        await runner.complete(
+          job,
+          names.map((n) => (n === "Cid" ? 3 : 1)),
+        );
       }
     }
     const done = await playOut(cup.id, byStrength({ Ann: 1, Dee: 2, Cid: 3 }));
-    const byPlace = (round: number, position: number) => done.matches.find((m) => m.round === round && m.position === position);
+    const byPlace = (round: number, position: number) =>
+      done.matches.find((m) => m.round === round && m.position === position);
     expect(done.status).toBe("completed");
-    expect(byPlace(1, 1)).toMatchObject({ status: "void", winner_seed: 4, decided_by: "void_higher_seed", episodes_completed: 0 });
+    expect(byPlace(1, 1)).toMatchObject({
+      status: "void",
+      winner_seed: 4,
+      decided_by: "void_higher_seed",
+      episodes_completed: 0,
+    });
     expect(byPlace(2, 1)).toMatchObject({ status: "completed", winner_seed: 3 });
     expect(byPlace(2, 0)).toMatchObject({ seed_a: 1, seed_b: 4, winner_seed: 4 });
     expect(done.winner?.display_name).toBe("Cid");
   }, 120_000);
 
   it("plays a round robin: every pair once, a round per wave, the most wins taking it", async () => {
-    const cup = (await create({ name: "League Cup", format: "round_robin", policy_version_ids: versions(3) })).body;
+    const cup = (
+      await create({ name: "League Cup", format: "round_robin", policy_version_ids: versions(3) })
+    ).body;
     const locked = (await act(cup.id, "lock")).body;
     // Three entrants: three rounds of one match each, one entrant sitting out every round.
     expect(locked.matches.map((m) => [m.round, m.seed_a, m.seed_b, m.status])).toEqual([
@@ -175,13 +272,24 @@ describe("tournament states", () => {
     expect(done.waves).toHaveLength(3);
     expect(done.matches.map((m) => m.winner_seed)).toEqual([3, 3, 1]);
     expect(done.winner?.display_name).toBe("Cid");
-    expect((await tournamentEvents(cup.id)).map((e) => e.event_type)).toEqual(["tournament_started", ...Array<string>(3).fill("tournament_match_decided"), "tournament_completed"]);
+    expect((await tournamentEvents(cup.id)).map((e) => e.event_type)).toEqual([
+      "tournament_started",
+      ...Array<string>(3).fill("tournament_match_decided"),
+      "tournament_completed",
+    ]);
   }, 120_000);
 
   it("plays a double elimination: a loser's second life in the losers bracket, then the grand final", async () => {
-    const cup = (await create({ name: "Second Chance Cup", format: "double_elimination", policy_version_ids: versions(4) })).body;
+    const cup = (
+      await create({
+        name: "Second Chance Cup",
+        format: "double_elimination",
+        policy_version_ids: versions(4),
+      })
+    ).body;
     const locked = (await act(cup.id, "lock")).body;
-    const stages = (x: Tournament) => x.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.winner_seed]);
+    const stages = (x: Tournament) =>
+      x.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.winner_seed]);
     expect(stages(locked)).toEqual([
       ["winners", 1, 1, 4, "ready", null],
       ["winners", 1, 2, 3, "ready", null],
@@ -207,15 +315,25 @@ describe("tournament states", () => {
     expect(done.waves).toHaveLength(4);
     expect(done.winner?.display_name).toBe("Bob");
     const story = await tournamentEvents(cup.id);
-    expect(story.map((e) => e.event_type)).toEqual(["tournament_started", ...Array<string>(6).fill("tournament_match_decided"), "tournament_completed"]);
+    expect(story.map((e) => e.event_type)).toEqual([
+      "tournament_started",
+      ...Array<string>(6).fill("tournament_match_decided"),
+      "tournament_completed",
+    ]);
     expect(story.map((e) => e.headline)).toContain(`${cup.name}, grand final: Bob beat Ann`);
-    expect(story.map((e) => e.headline)).toContain(`${cup.name}, losers bracket round 2: Ann beat Cid`);
+    expect(story.map((e) => e.headline)).toContain(
+      `${cup.name}, losers bracket round 2: Ann beat Cid`,
+    );
   }, 120_000);
 
   it("plays out the byes of a double elimination at lock, in both brackets", async () => {
-    const cup = (await create({ name: "Three", format: "double_elimination", policy_version_ids: versions(3) })).body;
+    const cup = (
+      await create({ name: "Three", format: "double_elimination", policy_version_ids: versions(3) })
+    ).body;
     const locked = (await act(cup.id, "lock")).body;
-    expect(locked.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.decided_by])).toEqual([
+    expect(
+      locked.matches.map((m) => [m.bracket, m.round, m.seed_a, m.seed_b, m.status, m.decided_by]),
+    ).toEqual([
       ["winners", 1, 1, null, "completed", "bye"],
       ["winners", 1, 2, 3, "ready", null],
       ["winners", 2, 1, null, "pending", null],
@@ -230,54 +348,110 @@ describe("tournament states", () => {
     expect(done.winner?.display_name).toBe("Ann");
     // 2n − 2 matches played, the byes aside.
     expect(done.matches.filter((m) => m.decided_by === "score")).toHaveLength(4);
-    expect(done.matches.find((m) => m.bracket === "losers" && m.round === 1)).toMatchObject({ seed_a: null, seed_b: 3, winner_seed: 3, decided_by: "bye" });
+    expect(done.matches.find((m) => m.bracket === "losers" && m.round === 1)).toMatchObject({
+      seed_a: null,
+      seed_b: 3,
+      winner_seed: 3,
+      decided_by: "bye",
+    });
   }, 120_000);
 
   it("cancels from draft, locked or running, withdrawing the wave that plays", async () => {
-    const draft = (await create({ name: "Never", format: "single_elimination", policy_version_ids: versions(2) })).body;
+    const draft = (
+      await create({ name: "Never", format: "single_elimination", policy_version_ids: versions(2) })
+    ).body;
     expect((await act(draft.id, "cancel")).body.status).toBe("cancelled");
     expect((await act(draft.id, "lock")).status).toBe(409);
-    const running = (await create({ name: "Stopped", format: "single_elimination", policy_version_ids: versions(2) })).body;
+    const running = (
+      await create({
+        name: "Stopped",
+        format: "single_elimination",
+        policy_version_ids: versions(2),
+      })
+    ).body;
     await act(running.id, "lock");
     const started = (await act(running.id, "start")).body;
     const cancelled = await act(running.id, "cancel");
     expect(cancelled.body.status).toBe("cancelled");
-    const wave = await api().get<ExperienceRequestDetail>(`/v2/experience-requests/${started.waves[0] ?? ""}`);
+    const wave = await api().get<ExperienceRequestDetail>(
+      `/v2/experience-requests/${started.waves[0] ?? ""}`,
+    );
     expect(wave.body.status).toBe("cancelled");
     expect((await act(running.id, "cancel")).status).toBe(409);
-    expect((await tournamentEvents(running.id)).map((e) => e.event_type)).toEqual(["tournament_started", "tournament_cancelled"]);
-    expect((await tournamentEvents(draft.id)).map((e) => e.event_type)).toEqual(["tournament_cancelled"]);
+    expect((await tournamentEvents(running.id)).map((e) => e.event_type)).toEqual([
+      "tournament_started",
+      "tournament_cancelled",
+    ]);
+    expect((await tournamentEvents(draft.id)).map((e) => e.event_type)).toEqual([
+      "tournament_cancelled",
+    ]);
 
     // An admin's tournament in the commissioner's league: the commissioner's cancel withdraws
     // the wave requested as the admin.
-    const admins = (await create({ name: "Admin's", format: "single_elimination", policy_version_ids: versions(2) }, t.adminToken)).body;
+    const admins = (
+      await create(
+        { name: "Admin's", format: "single_elimination", policy_version_ids: versions(2) },
+        t.adminToken,
+      )
+    ).body;
     await act(admins.id, "lock", t.adminToken);
     const adminWave = (await act(admins.id, "start", t.adminToken)).body.waves[0] ?? "";
     expect((await act(admins.id, "cancel")).body.status).toBe("cancelled");
-    expect((await client(t.url, t.adminToken).get<ExperienceRequestDetail>(`/v2/experience-requests/${adminWave}`)).body.status).toBe("cancelled");
+    expect(
+      (
+        await client(t.url, t.adminToken).get<ExperienceRequestDetail>(
+          `/v2/experience-requests/${adminWave}`,
+        )
+      ).body.status,
+    ).toBe("cancelled");
   }, 60_000);
 });
 
 describe("seeding from the standings", () => {
   it("enters the league's competing champions when no policy versions are given", async () => {
     const fresh = await createTestLeague(t);
-    const members = [await fresh.addPlayer("Hal"), await fresh.addPlayer("Ivy"), await fresh.addPlayer("Jon")];
+    const members = [
+      await fresh.addPlayer("Hal"),
+      await fresh.addPlayer("Ivy"),
+      await fresh.addPlayer("Jon"),
+    ];
     for (const m of members) await fresh.submit(m);
-    const res = await client(t.url, fresh.commissioner.token).post<Tournament>(`/v2/leagues/${fresh.league.id}/tournaments`, { name: "Seeded", format: "single_elimination" });
+    const res = await client(t.url, fresh.commissioner.token).post<Tournament>(
+      `/v2/leagues/${fresh.league.id}/tournaments`,
+      { name: "Seeded", format: "single_elimination" },
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.seeding).toBe("standings");
     expect(res.body.entrants.map((e) => e.seed)).toEqual([1, 2, 3]);
-    expect(res.body.entrants.map((e) => e.policy_version_id).sort()).toEqual(members.map((m) => m.policyVersionId).sort());
+    expect(res.body.entrants.map((e) => e.policy_version_id).sort()).toEqual(
+      members.map((m) => m.policyVersionId).sort(),
+    );
   }, 60_000);
 });
 
 describe("who may change a tournament", () => {
   it("refuses others with 403, hides a private league's with 404, lets an admin act", async () => {
     const other = await t.newUser();
-    const cup = (await create({ name: "Guarded", format: "single_elimination", policy_version_ids: versions(2) })).body;
-    expect((await create({ name: "Mine", format: "single_elimination", policy_version_ids: versions(2) }, other.token)).status).toBe(403);
-    for (const action of ["lock", "start", "advance", "cancel"]) expect((await act(cup.id, action, other.token)).status, action).toBe(403);
-    expect((await client(t.url, other.token).patch(`/v2/tournaments/${cup.id}`, { name: "x" })).status).toBe(403);
+    const cup = (
+      await create({
+        name: "Guarded",
+        format: "single_elimination",
+        policy_version_ids: versions(2),
+      })
+    ).body;
+    expect(
+      (
+        await create(
+          { name: "Mine", format: "single_elimination", policy_version_ids: versions(2) },
+          other.token,
+        )
+      ).status,
+    ).toBe(403);
+    for (const action of ["lock", "start", "advance", "cancel"])
+      expect((await act(cup.id, action, other.token)).status, action).toBe(403);
+    expect(
+      (await client(t.url, other.token).patch(`/v2/tournaments/${cup.id}`, { name: "x" })).status,
+    ).toBe(403);
     expect((await client(t.url, other.token).get(`/v2/tournaments/${cup.id}`)).status).toBe(200);
     expect((await http("POST", `${t.url}/v2/tournaments/${cup.id}:lock`)).status).toBe(401);
     expect((await act(cup.id, "lock", t.adminToken)).body.status).toBe("locked");
@@ -285,12 +459,31 @@ describe("who may change a tournament", () => {
     const hidden = await createTestLeague(t, { public: false });
     const p1 = await hidden.addPlayer("Fay");
     const p2 = await hidden.addPlayer("Gus");
-    const secret = await client(t.url, hidden.commissioner.token).post<Tournament>(`/v2/leagues/${hidden.league.id}/tournaments`, { name: "Secret", format: "single_elimination", policy_version_ids: [p1.policyVersionId, p2.policyVersionId] });
+    const secret = await client(t.url, hidden.commissioner.token).post<Tournament>(
+      `/v2/leagues/${hidden.league.id}/tournaments`,
+      {
+        name: "Secret",
+        format: "single_elimination",
+        policy_version_ids: [p1.policyVersionId, p2.policyVersionId],
+      },
+    );
     expect(secret.status, secret.text).toBe(201);
-    expect((await client(t.url, other.token).get(`/v2/tournaments/${secret.body.id}`)).status).toBe(404);
-    expect((await client(t.url).get(`/v2/leagues/${hidden.league.id}/tournaments`)).status).toBe(404);
+    expect((await client(t.url, other.token).get(`/v2/tournaments/${secret.body.id}`)).status).toBe(
+      404,
+    );
+    expect((await client(t.url).get(`/v2/leagues/${hidden.league.id}/tournaments`)).status).toBe(
+      404,
+    );
     expect((await act(secret.body.id, "lock", other.token)).status).toBe(404);
-    expect((await create({ name: "x", format: "single_elimination", policy_version_ids: versions(2) }, other.token, hidden.league.id)).status).toBe(404);
+    expect(
+      (
+        await create(
+          { name: "x", format: "single_elimination", policy_version_ids: versions(2) },
+          other.token,
+          hidden.league.id,
+        )
+      ).status,
+    ).toBe(404);
   }, 60_000);
 });
 
@@ -298,28 +491,47 @@ describe("bad input", () => {
   it("refuses unknown formats, naming body.format, in a create and in a change", async () => {
     const res = await create({ name: "Cup", format: "swiss", policy_version_ids: versions(2) });
     expect(res.status).toBe(422);
-    expect(res.body.detail.some((d) => d.loc.join(".") === "body.format"), res.text).toBe(true);
-    const draft = (await create({ name: "Cup", format: "single_elimination", policy_version_ids: versions(2) })).body;
-    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, { format: "knockout" });
+    expect(
+      res.body.detail.some((d) => d.loc.join(".") === "body.format"),
+      res.text,
+    ).toBe(true);
+    const draft = (
+      await create({ name: "Cup", format: "single_elimination", policy_version_ids: versions(2) })
+    ).body;
+    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, {
+      format: "knockout",
+    });
     expect(patched.status).toBe(422);
     expect(patched.body.detail[0]?.loc).toEqual(["body", "format"]);
-    const changed = await api().patch<Tournament>(`/v2/tournaments/${draft.id}`, { format: "double_elimination" });
+    const changed = await api().patch<Tournament>(`/v2/tournaments/${draft.id}`, {
+      format: "double_elimination",
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.format).toBe("double_elimination");
   });
 
   it("names the entrants that are wrong, and a wave too big for one experience request", async () => {
-    const unknown = await create({ name: "Cup", format: "single_elimination", policy_version_ids: [versions(1)[0], "00000000-0000-4000-8000-000000000000"] });
+    const unknown = await create({
+      name: "Cup",
+      format: "single_elimination",
+      policy_version_ids: [versions(1)[0], "00000000-0000-4000-8000-000000000000"],
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0]?.loc).toEqual(["body", "policy_version_ids", 1]);
-    const twice = await create({ name: "Cup", format: "single_elimination", policy_version_ids: [versions(1)[0], versions(1)[0]] });
+    const twice = await create({
+      name: "Cup",
+      format: "single_elimination",
+      policy_version_ids: [versions(1)[0], versions(1)[0]],
+    });
     expect(twice.status).toBe(422);
     expect(twice.body.detail[0]?.loc.slice(0, 2)).toEqual(["body", "policy_version_ids"]);
     // No competing champions in the standings: entrants must be given.
     const seeded = await create({ name: "Cup", format: "single_elimination" });
     expect(seeded.status).toBe(422);
     expect(seeded.body.detail[0]?.loc).toEqual(["body", "policy_version_ids"]);
-    expect((await api().get(`/v2/tournaments/tour_00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect(
+      (await api().get(`/v2/tournaments/tour_00000000-0000-4000-8000-000000000000`)).status,
+    ).toBe(404);
     expect((await api().get(`/v2/tournaments/nope`)).status).toBe(422);
   });
 });

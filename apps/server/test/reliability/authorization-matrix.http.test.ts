@@ -2,9 +2,16 @@
 // against the access each operation declares in the contract (`access`, or the default derived
 // from `auth`, which the output names). A private object is 404 (or 403) to those who may not
 // see it, and a write refused to the wrong subject changes no table.
-import { accessOf, type Access, operations as contractOperations, type OperationDef } from "@gauntlet/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  accessOf,
+  operations as contractOperations,
+  type Access,
+  type OperationDef,
+} from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, type TestLeague } from "../../testing/test-league.ts";
@@ -12,8 +19,17 @@ import { arbitraryFor, type Components } from "./arbitraries.ts";
 import { operationsOf } from "./fuzz-cases.ts";
 import { changedTables, tableFingerprints } from "./table-snapshot.ts";
 
-type SubjectName = "anonymous" | "user" | "other_user" | "player" | "machine" | "commissioner" | "admin";
-const SUBJECTS: readonly SubjectName[] = ["anonymous", "other_user", "machine", "player", "user", "commissioner", "admin"];
+type SubjectName =
+  "anonymous" | "user" | "other_user" | "player" | "machine" | "commissioner" | "admin";
+const SUBJECTS: readonly SubjectName[] = [
+  "anonymous",
+  "other_user",
+  "machine",
+  "player",
+  "user",
+  "commissioner",
+  "admin",
+];
 const PEOPLE = new Set<SubjectName>(["user", "other_user", "commissioner", "admin"]);
 
 interface Cell {
@@ -23,7 +39,12 @@ interface Cell {
 }
 
 /** Which statuses a subject may get from an operation with this access (undefined: anything below 500). */
-function allowedStatuses(access: Access, op: OperationDef, subject: SubjectName, owner: SubjectName | undefined): (status: number) => boolean {
+function allowedStatuses(
+  access: Access,
+  op: OperationDef,
+  subject: SubjectName,
+  owner: SubjectName | undefined,
+): (status: number) => boolean {
   const signedIn = subject !== "anonymous";
   if (!signedIn && op.auth === "required") return (s) => s === 401;
   const notRefused = (s: number) => s !== 401 && s !== 403;
@@ -35,7 +56,11 @@ function allowedStatuses(access: Access, op: OperationDef, subject: SubjectName,
     case "signed_in":
       return (s) => s !== 401;
     case "user":
-      return subject === "machine" ? (s) => s === 403 : PEOPLE.has(subject) ? notRefused : (s) => s !== 401;
+      return subject === "machine"
+        ? (s) => s === 403
+        : PEOPLE.has(subject)
+          ? notRefused
+          : (s) => s !== 401;
     case "admin":
       return subject === "admin" ? notRefused : (s) => s === 403 || s === 404;
     case "runner":
@@ -44,7 +69,9 @@ function allowedStatuses(access: Access, op: OperationDef, subject: SubjectName,
       if (!owner) return (s) => s !== 401;
       // A player's own token acts for that player on some of its operations (and is refused on others).
       if (subject === "player" && owner === "user") return (s) => s !== 401;
-      return subject === owner || subject === "admin" ? (s) => notRefused(s) && s !== 404 : (s) => s === 403 || s === 404;
+      return subject === owner || subject === "admin"
+        ? (s) => notRefused(s) && s !== 404
+        : (s) => s === 403 || s === 404;
   }
 }
 
@@ -52,7 +79,9 @@ describe("authorization matrix", () => {
   let t: TestServer;
   let league: TestLeague;
   beforeAll(async () => {
-    t = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" } });
+    t = await startTestServer({
+      env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" },
+    });
     league = await createTestLeague(t, { public: false });
   }, 120_000);
   afterAll(async () => {
@@ -63,7 +92,10 @@ describe("authorization matrix", () => {
     const user = await t.newUser();
     const other = await t.newUser();
     const player = await league.addPlayer("Owned", { owner: user });
-    const login = await client(t.url, user.token).post<{ token: string }>(`/players/${player.id}/login`, {});
+    const login = await client(t.url, user.token).post<{ token: string }>(
+      `/players/${player.id}/login`,
+      {},
+    );
     expect(login.status).toBe(200);
     const tokens: Record<SubjectName, string | undefined> = {
       anonymous: undefined,
@@ -84,7 +116,8 @@ describe("authorization matrix", () => {
     });
 
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as Record<string, unknown>;
-    const components = ((doc.components as { schemas?: Components } | undefined)?.schemas ?? {}) as Components;
+    const components = ((doc.components as { schemas?: Components } | undefined)?.schemas ??
+      {}) as Components;
     const byId = new Map(contractOperations.map((op) => [op.id, op]));
     const cells: Cell[] = [];
     const problems: string[] = [];
@@ -109,39 +142,66 @@ describe("authorization matrix", () => {
           owner ??= fixture.owner;
         } else {
           const shape = def.params?.shape[p.name];
-          const candidates = fc.sample(arbitraryFor(p.schema, components, 0, false), { seed: index, numRuns: 30 });
-          values[p.name] = String(candidates.find((c) => shape?.safeParse(c).success) ?? candidates[0]);
+          const candidates = fc.sample(arbitraryFor(p.schema, components, 0, false), {
+            seed: index,
+            numRuns: 30,
+          });
+          values[p.name] = String(
+            candidates.find((c) => shape?.safeParse(c).success) ?? candidates[0],
+          );
         }
       }
-      const path = op.path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? "x"));
+      const path = op.path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) =>
+        encodeURIComponent(values[name] ?? "x"),
+      );
       // A body of the right shape, so that a refusal is not hidden behind a 422.
       let body: string | Uint8Array | undefined;
       const headers: Record<string, string> = {};
       if (op.body) {
         headers["content-type"] = op.body.contentType;
         if (op.body.contentType === "application/json") {
-          const candidates = fc.sample(arbitraryFor(op.body.schema, components, 0, false), { seed: index, numRuns: 100 });
-          const valid = candidates.find((c) => def.body?.safeParse(c).success) ?? candidates[0] ?? {};
+          const candidates = fc.sample(arbitraryFor(op.body.schema, components, 0, false), {
+            seed: index,
+            numRuns: 100,
+          });
+          const valid =
+            candidates.find((c) => def.body?.safeParse(c).success) ?? candidates[0] ?? {};
           body = JSON.stringify(valid);
         } else body = new TextEncoder().encode("matrix");
       }
       for (const subject of SUBJECTS) {
         const before = await tableFingerprints(db);
         const token = tokens[subject];
-        const res = await fetch(`${t.url}${path}`, { method: op.method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body, redirect: "manual" });
+        const res = await fetch(`${t.url}${path}`, {
+          method: op.method,
+          headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body,
+          redirect: "manual",
+        });
         const text = await res.text();
         cells.push({ op: op.id, subject, status: res.status });
         if (res.status >= 500) problems.push(`${op.id} as ${subject}: ${res.status}`);
         const rule = allowedStatuses(access, def, subject, owner);
-        if (!rule(res.status)) problems.push(`${op.id} (${access}${declared ? "" : ", default"}) as ${subject}: got ${res.status} ${res.status === 422 ? text.slice(0, 200) : ""}`);
+        if (!rule(res.status))
+          problems.push(
+            `${op.id} (${access}${declared ? "" : ", default"}) as ${subject}: got ${res.status} ${res.status === 422 ? text.slice(0, 200) : ""}`,
+          );
         if (op.method !== "GET" && [401, 403, 404].includes(res.status)) {
           const changed = changedTables(before, await tableFingerprints(db));
-          if (changed.length) problems.push(`${op.id} as ${subject}: refused with ${res.status} but changed ${changed.join(", ")}`);
+          if (changed.length)
+            problems.push(
+              `${op.id} as ${subject}: refused with ${res.status} but changed ${changed.join(", ")}`,
+            );
         }
       }
       // An allowed write may have replaced the league's divisions: follow them.
-      const listed = await client(t.url, league.commissioner.token).get<{ id: string; level: number }[]>(`/v2/divisions?league_id=${league.league.id}`);
-      if (listed.status === 200 && listed.body.length) league.divisions = [...listed.body].sort((a, b) => a.level - b.level) as typeof league.divisions;
+      const listed = await client(t.url, league.commissioner.token).get<
+        { id: string; level: number }[]
+      >(`/v2/divisions?league_id=${league.league.id}`);
+      if (listed.status === 200 && listed.body.length)
+        league.divisions = [...listed.body].sort(
+          (a, b) => a.level - b.level,
+        ) as typeof league.divisions;
     }
     const lines = [
       `authorization matrix: ${cells.length} cells (${new Set(cells.map((c) => c.op)).size} operations × ${SUBJECTS.length} subjects: ${SUBJECTS.join(", ")})`,

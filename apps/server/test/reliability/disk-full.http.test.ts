@@ -7,7 +7,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { packDirectory } from "../../src/blobs/tarball.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestStore, type TestStore } from "../../testing/test-store.ts";
@@ -22,7 +24,9 @@ function tryMount(dir: string): boolean {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", dir], { stdio: "pipe" });
     return true;
   } catch (error) {
-    process.stdout.write(`disk full: skipped, a tmpfs cannot be mounted here (${(error as Error).message.split("\n")[0] ?? ""})\n`);
+    process.stdout.write(
+      `disk full: skipped, a tmpfs cannot be mounted here (${(error as Error).message.split("\n")[0] ?? ""})\n`,
+    );
     return false;
   }
 }
@@ -53,17 +57,28 @@ async function bundle(kib: number): Promise<Buffer> {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe("a full blob disk", () => {
-  it("refuses uploads with a clean 507, keeps what was stored, and goes on serving", async ({ skip }) => {
+  it("refuses uploads with a clean 507, keeps what was stored, and goes on serving", async ({
+    skip,
+  }) => {
     // Without a mounted tmpfs (not root, or no mount allowed) there is no full disk to test.
     const server = t;
     if (!server) return skip();
     const user = await server.newUser();
     const upload = (bytes: Buffer) =>
-      fetch(`${server.url}/v2/policy-bundles/upload`, { method: "POST", headers: { authorization: `Bearer ${user.token}`, "content-type": "application/octet-stream" }, body: new Uint8Array(bytes) });
+      fetch(`${server.url}/v2/policy-bundles/upload`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${user.token}`,
+          "content-type": "application/octet-stream",
+        },
+        body: new Uint8Array(bytes),
+      });
 
     const first = await bundle(100);
     const kept = await upload(first);
@@ -88,14 +103,22 @@ describe("a full blob disk", () => {
     expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
     const stored = statuses.filter((s) => s === 201).length + 1;
     expect(files).toHaveLength(stored);
-    const rows = await server.server.store.db.selectFrom("uploads").select("sha256").where("owner_user_id", "=", user.id).execute();
+    const rows = await server.server.store.db
+      .selectFrom("uploads")
+      .select("sha256")
+      .where("owner_user_id", "=", user.id)
+      .execute();
     expect(rows).toHaveLength(stored);
 
     // What was stored before is still there, byte for byte, and the server still answers.
     expect(await server.server.context.blobs.get(keptBody.sha256)).toEqual(first);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    const whoami = (await (await fetch(`${server.url}/whoami`, { headers: { authorization: `Bearer ${user.token}` } })).json()) as { subject_type: string };
+    const whoami = (await (
+      await fetch(`${server.url}/whoami`, { headers: { authorization: `Bearer ${user.token}` } })
+    ).json()) as { subject_type: string };
     expect(whoami.subject_type).toBe("user");
-    process.stdout.write(`disk full: ${stored} uploads stored, then ${refusal?.status} insufficient_storage; no partial file, the first upload intact\n`);
+    process.stdout.write(
+      `disk full: ${stored} uploads stored, then ${refusal?.status} insufficient_storage; no partial file, the first upload intact\n`,
+    );
   });
 });

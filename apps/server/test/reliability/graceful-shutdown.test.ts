@@ -1,11 +1,13 @@
 // SIGTERM drains: a request in flight when the signal arrives still gets its answer, an open
 // WebSocket is closed by the server with 1001 "going away" (not cut), and the process exits 0.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { openSocket } from "../../testing/test-socket.ts";
 
 const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
@@ -15,7 +17,9 @@ let output = "";
 let url = "";
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" } });
+  server = spawn(process.execPath, [MAIN, "start", "--port", "0", "--data-dir", dataDir], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", GAUNTLET_LOG_LEVEL: "warn" },
+  });
   server.stdout.on("data", (d: Buffer) => (output += d.toString()));
   server.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const deadline = Date.now() + 60_000;
@@ -38,10 +42,20 @@ describe("SIGTERM", () => {
     // A form body sent in two halves, the signal between them.
     const form = "email=nobody%40example.test&password=wrong-password&state=x";
     const answered = new Promise<number>((resolve, reject) => {
-      const req = request(`${url}/cli-login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(form.length) } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        `${url}/cli-login`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": String(form.length),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on("error", reject);
       req.write(form.slice(0, 10));
       setTimeout(() => {
@@ -49,7 +63,9 @@ describe("SIGTERM", () => {
         setTimeout(() => req.end(form.slice(10)), 500);
       }, 200);
     });
-    const exited = new Promise<number | null>((resolve) => server.on("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      server.on("exit", (code) => resolve(code)),
+    );
     const status = await answered;
     expect(status).toBeGreaterThanOrEqual(200);
     expect(status).toBeLessThan(500);
@@ -57,6 +73,8 @@ describe("SIGTERM", () => {
     expect(closed.code).toBe(1001);
     const started = Date.now();
     expect(await exited).toBe(0);
-    process.stdout.write(`graceful shutdown: in-flight request answered ${status}, WebSocket closed with ${closed.code}, exit 0 (${Date.now() - started} ms after the answer)\n`);
+    process.stdout.write(
+      `graceful shutdown: in-flight request answered ${status}, WebSocket closed with ${closed.code}, exit 0 (${Date.now() - started} ms after the answer)\n`,
+    );
   }, 60_000);
 });

@@ -6,7 +6,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { eventually } from "../../testing/test-league.ts";
@@ -23,14 +25,19 @@ describe.skipIf(!long)("PostgreSQL stopped and started under load", () => {
   let port = 0;
   let t: TestServer;
   // initdb refuses to run as root: the cluster belongs to the postgres user.
-  const asPostgres = (cmd: string, args: string[]) => execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" });
-  const pgCtl = (...args: string[]) => asPostgres(bin("pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", ...args]);
+  const asPostgres = (cmd: string, args: string[]) =>
+    execFileSync("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "pipe" });
+  const pgCtl = (...args: string[]) =>
+    asPostgres(bin("pg_ctl"), ["-D", data, "-l", join(dir, "log"), "-w", "-t", "60", ...args]);
   beforeAll(async () => {
     execFileSync("chown", ["postgres", dir]);
     port = await freePort();
     asPostgres(bin("initdb"), ["-D", data, "-A", "trust", "-U", "postgres"]);
     pgCtl("-o", `-p ${port} -k ${dir} -h 127.0.0.1`, "start");
-    t = await startTestServer({ testStore: await createTestStore(`postgres://postgres@127.0.0.1:${port}/postgres`), env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" } });
+    t = await startTestServer({
+      testStore: await createTestStore(`postgres://postgres@127.0.0.1:${port}/postgres`),
+      env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" },
+    });
   }, 180_000);
   afterAll(async () => {
     await t?.close().catch(() => undefined);
@@ -57,15 +64,30 @@ describe.skipIf(!long)("PostgreSQL stopped and started under load", () => {
         const key = res ? String(res.status) : "failed";
         statuses[key] = (statuses[key] ?? 0) + 1;
         if (res && res.status !== 200) {
-          if (res.status !== 503 || res.headers.get("retry-after") === null || !res.text.includes("service_unavailable")) problems.push(`${res.status} ${res.text.slice(0, 200)}`);
+          if (
+            res.status !== 503 ||
+            res.headers.get("retry-after") === null ||
+            !res.text.includes("service_unavailable")
+          )
+            problems.push(`${res.status} ${res.text.slice(0, 200)}`);
         }
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
-    await eventually("requests before the outage", async () => (statuses["200"] ?? 0) >= 10, 60_000);
+    await eventually(
+      "requests before the outage",
+      async () => (statuses["200"] ?? 0) >= 10,
+      60_000,
+    );
     pgCtl("-m", "fast", "stop");
-    await eventually("503s during the outage", async () => (statuses["503"] ?? 0) >= 10, 60_000).catch((error: unknown) => {
-      throw new Error(`${String(error)}; statuses ${JSON.stringify(statuses)}; ${problems.slice(0, 3).join(" | ")}`);
+    await eventually(
+      "503s during the outage",
+      async () => (statuses["503"] ?? 0) >= 10,
+      60_000,
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${String(error)}; statuses ${JSON.stringify(statuses)}; ${problems.slice(0, 3).join(" | ")}`,
+      );
     });
     pgCtl("-o", `-p ${port} -k ${dir} -h 127.0.0.1`, "start");
     const before = statuses["200"] ?? 0;

@@ -1,5 +1,5 @@
 // A redis-server of the test's own on a free port, which the test may kill and start again.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -29,7 +29,22 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const dir = mkdtempSync(join(tmpdir(), "gauntlet-redis-"));
   let child: ChildProcess | undefined;
   const start = async () => {
-    const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "inherit"] });
+    const proc = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     child = proc;
     await new Promise<void>((resolve, reject) => {
       let seen = "";
@@ -37,7 +52,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
         seen += chunk.toString();
         if (seen.includes("Ready to accept connections")) resolve();
       });
-      proc.once("exit", (code) => reject(new Error(`redis-server exited with ${code}: ${seen.slice(-500)}`)));
+      proc.once("exit", (code) =>
+        reject(new Error(`redis-server exited with ${code}: ${seen.slice(-500)}`)),
+      );
     });
   };
   const kill = async () => {

@@ -1,14 +1,20 @@
 // What every answer to a fuzzed or unauthorised request must look like: never a 5xx, every
 // 4xx in the documented shape, no stack trace, no internal path, no SQL.
-import { RateLimitErrorBody, ValidationErrorBody } from "@gauntlet/core";
 import { z } from "zod";
 
-const ErrorBody = z.object({ detail: z.object({ type: z.string().min(1), message: z.string().min(1) }) });
+import { RateLimitErrorBody, ValidationErrorBody } from "@gauntlet/core";
+
+const ErrorBody = z.object({
+  detail: z.object({ type: z.string().min(1), message: z.string().min(1) }),
+});
 
 const LEAKS: readonly [string, RegExp][] = [
   ["stack frame", /\bat [\w.<>$]+ \([^)]*:\d+:\d+\)|\n\s+at \S+:\d+:\d+/],
   ["source path", /\/(?:src|node_modules|work)\/[\w./-]+\.(?:ts|js)\b/],
-  ["SQL error", /SQLITE_[A-Z]+|syntax error at or near|relation "[^"]+" does not exist|violates (?:unique|foreign key|check|not-null) constraint|UNIQUE constraint failed/],
+  [
+    "SQL error",
+    /SQLITE_[A-Z]+|syntax error at or near|relation "[^"]+" does not exist|violates (?:unique|foreign key|check|not-null) constraint|UNIQUE constraint failed/,
+  ],
 ];
 
 export interface Answer {
@@ -23,8 +29,11 @@ export function problemsOf(answer: Answer, privatePaths: readonly string[] = [])
   if (answer.status >= 500) problems.push(`status ${answer.status}`);
   // A successful non-JSON answer is a page or a script (the docs bundle names its own sources).
   const checked = answer.status >= 300 || answer.contentType.includes("json");
-  if (checked) for (const [name, pattern] of LEAKS) if (pattern.test(answer.text)) problems.push(`${name} in body`);
-  for (const path of privatePaths) if (answer.text.includes(path)) problems.push(`internal path ${path} in body`);
+  if (checked)
+    for (const [name, pattern] of LEAKS)
+      if (pattern.test(answer.text)) problems.push(`${name} in body`);
+  for (const path of privatePaths)
+    if (answer.text.includes(path)) problems.push(`internal path ${path} in body`);
   if (answer.status >= 400 && answer.status < 500) {
     // Node's own HTTP parser answers an oversized header block (431) before any route, without a body.
     if (answer.status === 431 && answer.text === "") return problems;
@@ -39,9 +48,15 @@ export function problemsOf(answer: Answer, privatePaths: readonly string[] = [])
       problems.push(`a ${answer.status} whose body is not JSON`);
       return problems;
     }
-    const shape = answer.status === 422 ? ValidationErrorBody : answer.status === 429 ? RateLimitErrorBody : ErrorBody;
+    const shape =
+      answer.status === 422
+        ? ValidationErrorBody
+        : answer.status === 429
+          ? RateLimitErrorBody
+          : ErrorBody;
     const parsed = shape.safeParse(body);
-    if (!parsed.success) problems.push(`a ${answer.status} off its documented shape: ${answer.text.slice(0, 200)}`);
+    if (!parsed.success)
+      problems.push(`a ${answer.status} off its documented shape: ${answer.text.slice(0, 200)}`);
   }
   return problems;
 }

@@ -1,8 +1,10 @@
 // Runners that die or stall mid-episode (issue 18): the job's lease runs out, another runner
 // leases it again and plays it, and the episode's result is recorded exactly once — a stalled
 // runner that wakes up afterwards and reports its own outcome changes nothing.
-import type { ExperienceRequestDetail } from "@gauntlet/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import type { ExperienceRequestDetail } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -42,12 +44,15 @@ async function runner(id: string): Promise<RunnerProcess> {
 
 /** One long episode (the most turns the game allows), so that a runner is caught playing it. */
 async function evaluation(): Promise<{ id: string; episodeId: string }> {
-  const res = await client(t.url, tl.commissioner.token).post<ExperienceRequestDetail>("/v2/experience-requests", {
-    target: { league_id: tl.league.id },
-    roster,
-    num_episodes: 1,
-    game_config_overrides: { turns: 1000 },
-  });
+  const res = await client(t.url, tl.commissioner.token).post<ExperienceRequestDetail>(
+    "/v2/experience-requests",
+    {
+      target: { league_id: tl.league.id },
+      roster,
+      num_episodes: 1,
+      game_config_overrides: { turns: 1000 },
+    },
+  );
   expect(res.status, res.text).toBe(201);
   const episode = res.body.episodes[0];
   if (!episode) throw new Error("the request has no episode");
@@ -59,8 +64,14 @@ async function leasedBy(episodeId: string, runnerId: string) {
   return eventually(
     `${runnerId} to lease the episode's job`,
     async () => {
-      const job = await t.server.store.db.selectFrom("jobs").selectAll().where("episode_request_id", "=", episodeId).executeTakeFirst();
-      return job && job.status === "leased" && job.lease_owner?.endsWith(`/${runnerId}`) ? job : null;
+      const job = await t.server.store.db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("episode_request_id", "=", episodeId)
+        .executeTakeFirst();
+      return job && job.status === "leased" && job.lease_owner?.endsWith(`/${runnerId}`)
+        ? job
+        : null;
     },
     60_000,
   );
@@ -70,7 +81,11 @@ async function completed(requestId: string): Promise<ExperienceRequestDetail> {
   return eventually(
     "the evaluation to end",
     async () => {
-      const now = (await client(t.url, tl.commissioner.token).get<ExperienceRequestDetail>(`/v2/experience-requests/${requestId}`)).body;
+      const now = (
+        await client(t.url, tl.commissioner.token).get<ExperienceRequestDetail>(
+          `/v2/experience-requests/${requestId}`,
+        )
+      ).body;
       return ["completed", "failed", "cancelled"].includes(now.status) ? now : null;
     },
     120_000,
@@ -81,9 +96,22 @@ async function completed(requestId: string): Promise<ExperienceRequestDetail> {
 async function stored(episodeId: string) {
   const db = t.server.store.db;
   return {
-    episode: await db.selectFrom("episode_requests").select(["status", "scores", "results", "error", "updated_at"]).where("id", "=", episodeId).executeTakeFirstOrThrow(),
-    job: await db.selectFrom("jobs").select(["status", "attempts", "updated_at"]).where("episode_request_id", "=", episodeId).executeTakeFirstOrThrow(),
-    artifacts: await db.selectFrom("artifacts").select(["name", "sha256"]).where("episode_request_id", "=", episodeId).orderBy("name").execute(),
+    episode: await db
+      .selectFrom("episode_requests")
+      .select(["status", "scores", "results", "error", "updated_at"])
+      .where("id", "=", episodeId)
+      .executeTakeFirstOrThrow(),
+    job: await db
+      .selectFrom("jobs")
+      .select(["status", "attempts", "updated_at"])
+      .where("episode_request_id", "=", episodeId)
+      .executeTakeFirstOrThrow(),
+    artifacts: await db
+      .selectFrom("artifacts")
+      .select(["name", "sha256"])
+      .where("episode_request_id", "=", episodeId)
+      .orderBy("name")
+      .execute(),
   };
 }
 
@@ -96,7 +124,12 @@ describe("a runner killed mid-episode", () => {
     await runner("fault-rescuer");
     await leasedBy(request.episodeId, "fault-rescuer");
     const done = await completed(request.id);
-    expect(done).toMatchObject({ status: "completed", episode_count: 1, completed_count: 1, failed_count: 0 });
+    expect(done).toMatchObject({
+      status: "completed",
+      episode_count: 1,
+      completed_count: 1,
+      failed_count: 0,
+    });
     const { episode, job, artifacts } = await stored(request.episodeId);
     expect(episode.status).toBe("completed");
     expect(JSON.parse(episode.scores)).toHaveLength(2);
@@ -122,7 +155,8 @@ describe("a runner whose network stalls mid-episode", () => {
     stalled.signal("SIGCONT");
     await eventually(
       `the stalled runner to learn that its job ended elsewhere (its output: ${stalled.output().slice(-1500)})`,
-      async () => /lease lost|no longer ours|ended elsewhere|could not be reported/.test(stalled.output()),
+      async () =>
+        /lease lost|no longer ours|ended elsewhere|could not be reported/.test(stalled.output()),
       60_000,
     );
     expect(await stored(request.episodeId)).toEqual(before);

@@ -5,7 +5,9 @@
 // of the data directory (blobs and the database) are searched for each credential: 0 hits.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague } from "../../testing/test-league.ts";
 import { operationsOf } from "./fuzz-cases.ts";
@@ -21,7 +23,10 @@ describe("secrets scan", () => {
   let t: TestServer;
   const logs: string[] = [];
   beforeAll(async () => {
-    t = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" }, config: { logLevel: "debug" } });
+    t = await startTestServer({
+      env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" },
+      config: { logLevel: "debug" },
+    });
     // The test server runs without its request logger; what it writes to stderr (errors of
     // league play, the event bus) is collected here the way a log shipper would.
     const write = process.stderr.write.bind(process.stderr);
@@ -37,11 +42,21 @@ describe("secrets scan", () => {
   it("finds no token, credential or coworld secret in logs, answers or stored files", async () => {
     const secrets = new Map<string, string>();
     const bodies: string[] = [];
-    const call = async (method: string, path: string, token: string | undefined, body?: unknown, contentType = "application/json") => {
+    const call = async (
+      method: string,
+      path: string,
+      token: string | undefined,
+      body?: unknown,
+      contentType = "application/json",
+    ) => {
       const res = await fetch(`${t.url}${path}`, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { "content-type": contentType } : {}) },
-        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { "content-type": contentType } : {}),
+        },
+        body:
+          body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       });
       return { status: res.status, text: await res.text() };
     };
@@ -55,7 +70,9 @@ describe("secrets scan", () => {
     expect(created.status).toBeLessThan(300);
     secrets.set("created API token", (JSON.parse(created.text) as { token: string }).token);
     const player = await tl.addPlayer("Scanned", { owner: user });
-    const credential = await call("POST", `/players/${player.id}/credentials`, user.token, { name: "scan" });
+    const credential = await call("POST", `/players/${player.id}/credentials`, user.token, {
+      name: "scan",
+    });
     expect(credential.status).toBeLessThan(300);
     const credentialBody = JSON.parse(credential.text) as Record<string, unknown>;
     const credentialToken = typeof credentialBody.token === "string" ? credentialBody.token : "";
@@ -66,28 +83,62 @@ describe("secrets scan", () => {
     const coworldName = (JSON.parse(coworld) as { name: string }).name;
     const secretValue = `coworld-secret-${crypto.randomUUID()}`;
     secrets.set("coworld secret", secretValue);
-    const put = await call("PUT", `/v2/coworlds/secrets/${encodeURIComponent(coworldName)}/API_KEY`, tl.commissioner.token, secretValue, "application/octet-stream");
+    const put = await call(
+      "PUT",
+      `/v2/coworlds/secrets/${encodeURIComponent(coworldName)}/API_KEY`,
+      tl.commissioner.token,
+      secretValue,
+      "application/octet-stream",
+    );
     expect(put.status).toBeLessThan(300);
 
     // Sweep every GET operation with every credential (and none); all answers are scanned.
-    const doc = JSON.parse((await call("GET", "/openapi.json", undefined)).text) as Record<string, unknown>;
-    const fill: Record<string, string> = { league_id: tl.league.id, division_id: tl.divisions[0]?.id ?? "", coworld_id: tl.coworldId, coworld_name: coworldName, player_id: player.id, policy_version_id: player.policyVersionId };
+    const doc = JSON.parse((await call("GET", "/openapi.json", undefined)).text) as Record<
+      string,
+      unknown
+    >;
+    const fill: Record<string, string> = {
+      league_id: tl.league.id,
+      division_id: tl.divisions[0]?.id ?? "",
+      coworld_id: tl.coworldId,
+      coworld_name: coworldName,
+      player_id: player.id,
+      policy_version_id: player.policyVersionId,
+    };
     let requests = 0;
-    for (const op of operationsOf(doc).filter((o) => o.method === "GET" && o.id !== "subscribeEvents")) {
-      const path = op.path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => encodeURIComponent(fill[name] ?? "none"));
+    for (const op of operationsOf(doc).filter(
+      (o) => o.method === "GET" && o.id !== "subscribeEvents",
+    )) {
+      const path = op.path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) =>
+        encodeURIComponent(fill[name] ?? "none"),
+      );
       for (const token of [undefined, ...secrets.values()]) {
         bodies.push((await call("GET", path, token)).text);
         requests += 1;
       }
     }
-    await call("GET", `/v2/coworlds/secrets/${encodeURIComponent(coworldName)}`, tl.commissioner.token).then((r) => bodies.push(r.text));
+    await call(
+      "GET",
+      `/v2/coworlds/secrets/${encodeURIComponent(coworldName)}`,
+      tl.commissioner.token,
+    ).then((r) => bodies.push(r.text));
 
     await t.server.store.close().catch(() => undefined);
-    const stored = filesUnder(t.testStore.dataDir).map((file) => ({ file, text: readFileSync(file).toString("latin1") }));
-    const haystacks = [...bodies.map((text, i) => ({ where: `response ${i}`, text })), ...logs.map((text, i) => ({ where: `log line ${i}`, text })), ...stored.map((s) => ({ where: s.file, text: s.text }))];
+    const stored = filesUnder(t.testStore.dataDir).map((file) => ({
+      file,
+      text: readFileSync(file).toString("latin1"),
+    }));
+    const haystacks = [
+      ...bodies.map((text, i) => ({ where: `response ${i}`, text })),
+      ...logs.map((text, i) => ({ where: `log line ${i}`, text })),
+      ...stored.map((s) => ({ where: s.file, text: s.text })),
+    ];
     const hits: string[] = [];
-    for (const [name, secret] of secrets) for (const h of haystacks) if (h.text.includes(secret)) hits.push(`${name} in ${h.where}`);
-    process.stdout.write(`secrets scan: ${secrets.size} secrets (${[...secrets.keys()].join(", ")}), ${requests + 1} responses, ${stored.length} stored files, ${logs.length} log lines: ${hits.length} hits\n`);
+    for (const [name, secret] of secrets)
+      for (const h of haystacks) if (h.text.includes(secret)) hits.push(`${name} in ${h.where}`);
+    process.stdout.write(
+      `secrets scan: ${secrets.size} secrets (${[...secrets.keys()].join(", ")}), ${requests + 1} responses, ${stored.length} stored files, ${logs.length} log lines: ${hits.length} hits\n`,
+    );
     expect(hits).toEqual([]);
   }, 300_000);
 });

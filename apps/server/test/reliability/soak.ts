@@ -6,15 +6,22 @@
 // Exits 1 on any answer ≥ 500 or a heap that grew by more than half after warm-up.
 import { client, type HttpResult } from "../../testing/http.ts";
 import { startTestServer } from "../../testing/start-server.ts";
+import {
+  byStrength,
+  createTestLeague,
+  scriptedRunner,
+  type TestPlayer,
+} from "../../testing/test-league.ts";
 import { openSocket, type TestSocket } from "../../testing/test-socket.ts";
-import { byStrength, createTestLeague, scriptedRunner, type TestPlayer } from "../../testing/test-league.ts";
 import { runFuzz } from "./run-fuzz.ts";
 
 const seconds = Number(process.env.GAUNTLET_SOAK_SECONDS ?? 1800);
 const reportEvery = Number(process.env.GAUNTLET_SOAK_REPORT_SECONDS ?? 30) * 1000;
 const fuzzCases = Number(process.env.GAUNTLET_FUZZ_CASES ?? 40);
 
-const t = await startTestServer({ env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" } });
+const t = await startTestServer({
+  env: { GAUNTLET_RATE_LIMIT_MODE: "off", GAUNTLET_SCHEDULER: "off" },
+});
 const tl = await createTestLeague(t, { divisions: [{ name: "Premier", level: 1 }] });
 const players: TestPlayer[] = [];
 for (const name of ["Ada", "Bo", "Cy", "Di"]) players.push(await tl.addPlayer(name));
@@ -59,8 +66,17 @@ async function writer(): Promise<void> {
     const player = players[n % players.length];
     n += 1;
     if (!player) continue;
-    const version = await tl.addVersion(player, `soak-${player.name.toLowerCase()}`).catch(() => null);
-    if (version) await timed(() => commissioner.post("/v2/league-submissions", { league_id: tl.league.id, policy_version_id: version, player_id: player.id }));
+    const version = await tl
+      .addVersion(player, `soak-${player.name.toLowerCase()}`)
+      .catch(() => null);
+    if (version)
+      await timed(() =>
+        commissioner.post("/v2/league-submissions", {
+          league_id: tl.league.id,
+          policy_version_id: version,
+          player_id: player.id,
+        }),
+      );
   }
 }
 
@@ -104,7 +120,12 @@ const started = Date.now();
 function report(): void {
   globalThis.gc?.();
   const mem = process.memoryUsage();
-  const sample = { at: Math.round((Date.now() - started) / 1000), heapMb: mb(mem.heapUsed), rssMb: mb(mem.rss), handles: process.getActiveResourcesInfo().length };
+  const sample = {
+    at: Math.round((Date.now() - started) / 1000),
+    heapMb: mb(mem.heapUsed),
+    rssMb: mb(mem.rss),
+    handles: process.getActiveResourcesInfo().length,
+  };
   samples.push(sample);
   const window = latencies.splice(0);
   process.stdout.write(
@@ -119,11 +140,21 @@ report();
 
 const warm = samples[Math.min(1, samples.length - 1)];
 const last = samples[samples.length - 1];
-const errors500 = Object.entries(byStatus).filter(([s]) => Number(s) >= 500 || s === "failed").reduce((a, [, n]) => a + n, 0);
-process.stdout.write(`soak: ${seconds}s, ${requests} requests, ${errors500} answers ≥ 500 or failed, heap after warm-up ${warm?.heapMb}MB → end ${last?.heapMb}MB, handles ${warm?.handles} → ${last?.handles}\n`);
+const errors500 = Object.entries(byStatus)
+  .filter(([s]) => Number(s) >= 500 || s === "failed")
+  .reduce((a, [, n]) => a + n, 0);
+process.stdout.write(
+  `soak: ${seconds}s, ${requests} requests, ${errors500} answers ≥ 500 or failed, heap after warm-up ${warm?.heapMb}MB → end ${last?.heapMb}MB, handles ${warm?.handles} → ${last?.handles}\n`,
+);
 
-const fuzz = await runFuzz(t, [undefined, t.adminToken, tl.commissioner.token], { seed: Date.now() % 100000, generated: fuzzCases, overLimitOperations: 100 });
-process.stdout.write(`fuzz: ${fuzz.operations} operations, ${fuzz.cases} cases, responses ≥ 500: ${fuzz.atLeast500}, problems: ${fuzz.problems.length}\n${fuzz.problems.slice(0, 20).join("\n")}\n`);
+const fuzz = await runFuzz(t, [undefined, t.adminToken, tl.commissioner.token], {
+  seed: Date.now() % 100000,
+  generated: fuzzCases,
+  overLimitOperations: 100,
+});
+process.stdout.write(
+  `fuzz: ${fuzz.operations} operations, ${fuzz.cases} cases, responses ≥ 500: ${fuzz.atLeast500}, problems: ${fuzz.problems.length}\n${fuzz.problems.slice(0, 20).join("\n")}\n`,
+);
 await t.close();
 const grew = warm && last ? last.heapMb > warm.heapMb * 1.5 + 10 : false;
 process.exit(errors500 > 0 || fuzz.problems.length > 0 || grew ? 1 : 0);

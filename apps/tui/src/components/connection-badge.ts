@@ -1,6 +1,7 @@
 // How the screen is getting its news: live over the socket, polling, or not at all.
 import { Text } from "ink";
 import { createElement as h } from "react";
+
 import type { ConnectionState } from "../data/division-watch.ts";
 import { useTheme } from "./theme.ts";
 
@@ -19,6 +20,7 @@ export function connectionLabel(state: ConnectionState): string {
 
 export function ConnectionBadge({ state }: { state: ConnectionState }) {
   const theme = useTheme();
-  const color = state.kind === "live" ? theme.good : state.kind === "stopped" ? theme.muted : theme.warn;
+  const color =
+    state.kind === "live" ? theme.good : state.kind === "stopped" ? theme.muted : theme.warn;
   return h(Text, { color, wrap: "truncate-end" }, connectionLabel(state));
 }

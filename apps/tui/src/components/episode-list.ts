@@ -1,7 +1,9 @@
 // Episodes in one line each: when, status, and who played whom with their scores.
-import type { EpisodeRequest } from "@gauntlet/core";
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
+import type { EpisodeRequest } from "@gauntlet/core";
+
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatClock, formatScore } from "../state/format.ts";
 import { useTheme } from "./theme.ts";
@@ -23,7 +25,12 @@ export interface EpisodeListProps {
   height: number;
 }
 
-export function EpisodeList({ episodes, selected, focused, height }: EpisodeListProps): ReactElement {
+export function EpisodeList({
+  episodes,
+  selected,
+  focused,
+  height,
+}: EpisodeListProps): ReactElement {
   const theme = useTheme();
   if (episodes.length === 0) return h(Text, { color: theme.muted }, "No episodes.");
   const start = windowStart(selected, episodes.length, height);
@@ -32,7 +39,12 @@ export function EpisodeList({ episodes, selected, focused, height }: EpisodeList
     { flexDirection: "column", height, flexShrink: 0 },
     ...episodes.slice(start, start + height).map((episode, i) => {
       const isSelected = start + i === selected;
-      const color = episode.status === "completed" ? theme.good : episode.status === "failed" || episode.status === "cancelled" ? theme.bad : theme.warn;
+      const color =
+        episode.status === "completed"
+          ? theme.good
+          : episode.status === "failed" || episode.status === "cancelled"
+            ? theme.bad
+            : theme.warn;
       return h(
         Box,
         { key: episode.id, height: 1 },

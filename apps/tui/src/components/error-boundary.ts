@@ -1,7 +1,7 @@
 // A screen that fails to draw shows one line about it instead of a stack trace; the rest of the
 // app (header, status line, keys) keeps working, and Esc goes back.
 import { Box, Text } from "ink";
-import { Component, type ErrorInfo, type ReactNode, createElement as h } from "react";
+import { Component, createElement as h, type ErrorInfo, type ReactNode } from "react";
 
 export interface ErrorBoundaryProps {
   onError: (error: unknown) => void;
@@ -21,6 +21,14 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, { message: stri
 
   override render(): ReactNode {
     if (this.state.message === null) return this.props.children;
-    return h(Box, { flexGrow: 1, paddingX: 1 }, h(Text, { wrap: "wrap" }, `This screen could not be drawn: ${this.state.message}. Esc goes back, q quits.`));
+    return h(
+      Box,
+      { flexGrow: 1, paddingX: 1 },
+      h(
+        Text,
+        { wrap: "wrap" },
+        `This screen could not be drawn: ${this.state.message}. Esc goes back, q quits.`,
+      ),
+    );
   }
 }

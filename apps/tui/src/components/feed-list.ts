@@ -1,10 +1,12 @@
 // The league's feed, newest first: time, a mark for the kind of event, and its headline.
-import type { CompetitionEvent, CompetitionEventType } from "@gauntlet/core";
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
+import type { CompetitionEvent, CompetitionEventType } from "@gauntlet/core";
+
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatClock, oneLine } from "../state/format.ts";
-import { type Theme, useTheme } from "./theme.ts";
+import { useTheme, type Theme } from "./theme.ts";
 
 export interface FeedListProps {
   events: readonly CompetitionEvent[];
@@ -61,14 +63,30 @@ export function eventMark(type: CompetitionEventType): string {
 }
 
 function markColor(type: CompetitionEventType, theme: Theme): string | undefined {
-  if (type === "player_promoted" || type === "round_completed" || type === "submission_placed") return theme.good;
-  if (type === "player_relegated" || type === "round_failed" || type === "episode_failed" || type === "submission_rejected") return theme.bad;
+  if (type === "player_promoted" || type === "round_completed" || type === "submission_placed")
+    return theme.good;
+  if (
+    type === "player_relegated" ||
+    type === "round_failed" ||
+    type === "episode_failed" ||
+    type === "submission_rejected"
+  )
+    return theme.bad;
   return theme.accent;
 }
 
-export function FeedList({ events, selected, focused, width, height, text = (e) => e.headline, empty = "Nothing yet: rounds, promotions and submissions show here." }: FeedListProps): ReactElement {
+export function FeedList({
+  events,
+  selected,
+  focused,
+  width,
+  height,
+  text = (e) => e.headline,
+  empty = "Nothing yet: rounds, promotions and submissions show here.",
+}: FeedListProps): ReactElement {
   const theme = useTheme();
-  if (events.length === 0) return h(Box, { height: 1 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, empty));
+  if (events.length === 0)
+    return h(Box, { height: 1 }, h(Text, { color: theme.muted, wrap: "truncate-end" }, empty));
   const start = windowStart(selected, events.length, height);
   const showTime = width >= 40;
   return h(
@@ -84,8 +102,18 @@ export function FeedList({ events, selected, focused, width, height, text = (e) 
           Text,
           { wrap: "truncate-end", inverse: highlight },
           isSelected ? "›" : " ",
-          showTime ? h(Text, { color: highlight ? undefined : theme.muted }, `${formatClock(event.created_at)} `) : null,
-          h(Text, { color: highlight ? undefined : markColor(event.event_type, theme) }, `${eventMark(event.event_type)} `),
+          showTime
+            ? h(
+                Text,
+                { color: highlight ? undefined : theme.muted },
+                `${formatClock(event.created_at)} `,
+              )
+            : null,
+          h(
+            Text,
+            { color: highlight ? undefined : markColor(event.event_type, theme) },
+            `${eventMark(event.event_type)} `,
+          ),
           oneLine(text(event)),
         ),
       );

@@ -1,6 +1,7 @@
 // The top line: where you are (league ▸ division ▸ detail), and on the right the connection and server.
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
 import type { ConnectionState } from "../data/division-watch.ts";
 import { ConnectionBadge } from "./connection-badge.ts";
 import { useTheme } from "./theme.ts";
@@ -21,9 +22,22 @@ export function Header({ crumbs, connection, server, width }: HeaderProps): Reac
     h(
       Box,
       { flexGrow: 1, flexShrink: 1, minWidth: 0 },
-      h(Text, { wrap: "truncate-end" }, h(Text, { bold: true, color: theme.accent }, "gauntlet"), crumbs.map((c) => ` ▸ ${c}`).join("")),
+      h(
+        Text,
+        { wrap: "truncate-end" },
+        h(Text, { bold: true, color: theme.accent }, "gauntlet"),
+        crumbs.map((c) => ` ▸ ${c}`).join(""),
+      ),
     ),
-    connection ? h(Box, { flexShrink: 0, marginLeft: 1 }, h(ConnectionBadge, { state: connection })) : null,
-    showServer ? h(Box, { flexShrink: 0, marginLeft: 2 }, h(Text, { color: theme.muted, dimColor: !theme.color, wrap: "truncate-start" }, server)) : null,
+    connection
+      ? h(Box, { flexShrink: 0, marginLeft: 1 }, h(ConnectionBadge, { state: connection }))
+      : null,
+    showServer
+      ? h(
+          Box,
+          { flexShrink: 0, marginLeft: 2 },
+          h(Text, { color: theme.muted, dimColor: !theme.color, wrap: "truncate-start" }, server),
+        )
+      : null,
   );
 }

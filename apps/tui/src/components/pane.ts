@@ -1,6 +1,7 @@
 // A bordered pane with a title line; the focused pane has a heavy border (visible without colour).
 import { Box, Text } from "ink";
-import { type ReactNode, createElement as h, type ReactElement } from "react";
+import { createElement as h, type ReactElement, type ReactNode } from "react";
+
 import { useTheme } from "./theme.ts";
 
 export interface PaneProps {
@@ -14,7 +15,15 @@ export interface PaneProps {
   children?: ReactNode;
 }
 
-export function Pane({ title, note, focused, width, height, flexGrow, children }: PaneProps): ReactElement {
+export function Pane({
+  title,
+  note,
+  focused,
+  width,
+  height,
+  flexGrow,
+  children,
+}: PaneProps): ReactElement {
   const theme = useTheme();
   return h(
     Box,
@@ -32,7 +41,12 @@ export function Pane({ title, note, focused, width, height, flexGrow, children }
     h(
       Box,
       { height: 1, flexShrink: 0 },
-      h(Text, { wrap: "truncate-end" }, h(Text, { bold: true, color: focused ? theme.accent : undefined }, title), note ? h(Text, { color: theme.muted, dimColor: !theme.color }, `  ${note}`) : null),
+      h(
+        Text,
+        { wrap: "truncate-end" },
+        h(Text, { bold: true, color: focused ? theme.accent : undefined }, title),
+        note ? h(Text, { color: theme.muted, dimColor: !theme.color }, `  ${note}`) : null,
+      ),
     ),
     children,
   );

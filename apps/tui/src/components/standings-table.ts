@@ -1,13 +1,15 @@
 // The standings: rank, movement since the previous standings, player, rating, rounds played and
 // a sparkline of recent round results. Narrow terminals drop the sparkline, then the delta.
-import type { LeaderboardRow } from "@gauntlet/core";
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
+import type { LeaderboardRow } from "@gauntlet/core";
+
 import { windowStart } from "../hooks/use-list-cursor.ts";
 import { formatScore } from "../state/format.ts";
 import { fieldSize, sparkline } from "../state/sparkline.ts";
-import { type Movement, type StandingsView, movementOf } from "../state/standings.ts";
-import { type Theme, useTheme } from "./theme.ts";
+import { movementOf, type Movement, type StandingsView } from "../state/standings.ts";
+import { useTheme, type Theme } from "./theme.ts";
 
 export interface StandingsTableProps {
   view: StandingsView;
@@ -34,11 +36,17 @@ interface Columns {
 export function standingsColumns(width: number): Columns {
   const recent = width >= 56 ? SPARK + 2 : 0;
   const fixed = { rank: 4, move: 4, rating: 9, rounds: 7, recent };
-  const name = Math.max(6, width - fixed.rank - fixed.move - fixed.rating - fixed.rounds - fixed.recent - 1);
+  const name = Math.max(
+    6,
+    width - fixed.rank - fixed.move - fixed.rating - fixed.rounds - fixed.recent - 1,
+  );
   return { ...fixed, name };
 }
 
-function movementText(movement: Movement, theme: Theme): { text: string; color: string | undefined } {
+function movementText(
+  movement: Movement,
+  theme: Theme,
+): { text: string; color: string | undefined } {
   switch (movement.kind) {
     case "up":
       return { text: `▲${movement.by}`, color: theme.good };
@@ -53,11 +61,27 @@ function movementText(movement: Movement, theme: Theme): { text: string; color: 
   }
 }
 
-function cell(width: number, text: string, props: Record<string, unknown> = {}, align: "left" | "right" = "left") {
-  return h(Box, { width, flexShrink: 0, justifyContent: align === "right" ? "flex-end" : "flex-start" }, h(Text, { wrap: "truncate-end", ...props }, text));
+function cell(
+  width: number,
+  text: string,
+  props: Record<string, unknown> = {},
+  align: "left" | "right" = "left",
+) {
+  return h(
+    Box,
+    { width, flexShrink: 0, justifyContent: align === "right" ? "flex-end" : "flex-start" },
+    h(Text, { wrap: "truncate-end", ...props }, text),
+  );
 }
 
-export function StandingsTable({ view, rows, selected, focused, width, height }: StandingsTableProps): ReactElement {
+export function StandingsTable({
+  view,
+  rows,
+  selected,
+  focused,
+  width,
+  height,
+}: StandingsTableProps): ReactElement {
   const theme = useTheme();
   const columns = standingsColumns(width);
   const field = fieldSize(view.rows);
@@ -72,7 +96,13 @@ export function StandingsTable({ view, rows, selected, focused, width, height }:
     cell(columns.name, "Player", { color: theme.muted, bold: true }),
     cell(columns.rating, "Rating", { color: theme.muted, bold: true }, "right"),
     cell(columns.rounds, "Rounds", { color: theme.muted, bold: true }, "right"),
-    columns.recent > 0 ? h(Box, { width: columns.recent, flexShrink: 0, paddingLeft: 2 }, h(Text, { color: theme.muted, bold: true, wrap: "truncate-end" }, "Recent")) : null,
+    columns.recent > 0
+      ? h(
+          Box,
+          { width: columns.recent, flexShrink: 0, paddingLeft: 2 },
+          h(Text, { color: theme.muted, bold: true, wrap: "truncate-end" }, "Recent"),
+        )
+      : null,
   );
   return h(
     Box,
@@ -87,12 +117,30 @@ export function StandingsTable({ view, rows, selected, focused, width, height }:
       return h(
         Box,
         { key: row.player_id, height: 1, flexShrink: 0 },
-        cell(columns.rank, `${isSelected ? "›" : " "}${row.rank}`, { inverse: highlight, bold: isSelected }),
+        cell(columns.rank, `${isSelected ? "›" : " "}${row.rank}`, {
+          inverse: highlight,
+          bold: isSelected,
+        }),
         cell(columns.move, movement.text, { color: movement.color, inverse: highlight }),
         cell(columns.name, row.player_name, { inverse: highlight, bold: isSelected }),
-        cell(columns.rating, formatScore(row.score), { inverse: highlight, bold: changed, color: changed ? theme.accent : undefined }, "right"),
+        cell(
+          columns.rating,
+          formatScore(row.score),
+          { inverse: highlight, bold: changed, color: changed ? theme.accent : undefined },
+          "right",
+        ),
         cell(columns.rounds, String(row.rounds_played), { inverse: highlight }, "right"),
-        columns.recent > 0 ? h(Box, { width: columns.recent, flexShrink: 0, paddingLeft: 2 }, h(Text, { color: theme.accent, wrap: "truncate-end" }, sparkline(row.recent_rounds, field, SPARK))) : null,
+        columns.recent > 0
+          ? h(
+              Box,
+              { width: columns.recent, flexShrink: 0, paddingLeft: 2 },
+              h(
+                Text,
+                { color: theme.accent, wrap: "truncate-end" },
+                sparkline(row.recent_rounds, field, SPARK),
+              ),
+            )
+          : null,
       );
     }),
   );

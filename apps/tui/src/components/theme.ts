@@ -13,9 +13,27 @@ export interface Theme {
   readonly focus: string | undefined;
 }
 
-export const colorTheme: Theme = { color: true, accent: "cyan", good: "green", bad: "red", warn: "yellow", muted: "gray", border: "gray", focus: "cyan" };
+export const colorTheme: Theme = {
+  color: true,
+  accent: "cyan",
+  good: "green",
+  bad: "red",
+  warn: "yellow",
+  muted: "gray",
+  border: "gray",
+  focus: "cyan",
+};
 
-export const plainTheme: Theme = { color: false, accent: undefined, good: undefined, bad: undefined, warn: undefined, muted: undefined, border: undefined, focus: undefined };
+export const plainTheme: Theme = {
+  color: false,
+  accent: undefined,
+  good: undefined,
+  bad: undefined,
+  warn: undefined,
+  muted: undefined,
+  border: undefined,
+  focus: undefined,
+};
 
 /** NO_COLOR present and not empty turns colour off. */
 export function themeFor(env: Readonly<Record<string, string | undefined>>): Theme {

@@ -11,21 +11,33 @@ export interface CatalogEntry {
 
 export function sortDivisions(divisions: readonly Division[]): Division[] {
   const rank = (d: Division) => (d.type === "competition" ? 0 : 1);
-  return [...divisions].filter((d) => !d.hidden && d.archived_at === null).sort((a, b) => rank(a) - rank(b) || a.level - b.level || a.name.localeCompare(b.name));
+  return [...divisions]
+    .filter((d) => !d.hidden && d.archived_at === null)
+    .sort((a, b) => rank(a) - rank(b) || a.level - b.level || a.name.localeCompare(b.name));
 }
 
-export async function loadDivisions(client: Gauntlet, leagueId: string, signal?: AbortSignal): Promise<Division[]> {
+export async function loadDivisions(
+  client: Gauntlet,
+  leagueId: string,
+  signal?: AbortSignal,
+): Promise<Division[]> {
   return sortDivisions(await client.divisions.list({ league_id: leagueId }, { signal }));
 }
 
 export async function loadCatalog(client: Gauntlet, signal?: AbortSignal): Promise<CatalogEntry[]> {
-  const leagues = (await client.leagues.list(undefined, { signal })).filter((l) => l.disabled_at === null);
-  leagues.sort((a, b) => Number(b.is_game_of_week) - Number(a.is_game_of_week) || a.name.localeCompare(b.name));
+  const leagues = (await client.leagues.list(undefined, { signal })).filter(
+    (l) => l.disabled_at === null,
+  );
+  leagues.sort(
+    (a, b) => Number(b.is_game_of_week) - Number(a.is_game_of_week) || a.name.localeCompare(b.name),
+  );
   const entries: CatalogEntry[] = [];
   // A few at a time: a server with many leagues is not asked for all of them at once.
   for (let i = 0; i < leagues.length; i += 4) {
     const batch = leagues.slice(i, i + 4);
-    const divisions = await Promise.all(batch.map((league) => loadDivisions(client, league.id, signal)));
+    const divisions = await Promise.all(
+      batch.map((league) => loadDivisions(client, league.id, signal)),
+    );
     batch.forEach((league, j) => entries.push({ league, divisions: divisions[j] ?? [] }));
   }
   return entries;

@@ -3,14 +3,33 @@
 // resuming from the last `seq` after a drop. While the socket cannot be had it polls the
 // competition feed instead, at a pace taken from the caller's budget headers. Every failure
 // becomes a notice for the status line; nothing here throws at the screen.
-import { CompetitionEvent, type Division, type League, type LiveEvent, type Round } from "@gauntlet/core";
-import { type EventSubscription, type Gauntlet, type SubscriptionStatus, isAPIUserAbortError, isRateLimitError } from "@gauntlet/sdk";
+import {
+  CompetitionEvent,
+  type Division,
+  type League,
+  type LiveEvent,
+  type Round,
+} from "@gauntlet/core";
+import {
+  isAPIUserAbortError,
+  isRateLimitError,
+  type EventSubscription,
+  type Gauntlet,
+  type SubscriptionStatus,
+} from "@gauntlet/sdk";
+
 import { EPISODES_LIMIT, isEpisodeOf, mergeEvents, mergeFeed } from "../state/feed.ts";
-import { type RoundProgress, isSameOrLater, progressFromEpisodes, withEpisodeSettled, withRoundStatus } from "../state/round-progress.ts";
-import { type StandingsView, nextStandings } from "../state/standings.ts";
+import {
+  isSameOrLater,
+  progressFromEpisodes,
+  withEpisodeSettled,
+  withRoundStatus,
+  type RoundProgress,
+} from "../state/round-progress.ts";
+import { nextStandings, type StandingsView } from "../state/standings.ts";
 import { describeError } from "./describe-error.ts";
 import type { Notices } from "./notices.ts";
-import { type PollPace, pollIntervalMs } from "./poll-budget.ts";
+import { pollIntervalMs, type PollPace } from "./poll-budget.ts";
 
 export type ConnectionState =
   | { readonly kind: "connecting" }
@@ -62,7 +81,15 @@ export class DivisionWatch {
   readonly #abort = new AbortController();
   readonly #listeners = new Set<Listener>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  #snapshot: WatchSnapshot = { standings: null, round: null, feed: [], episodes: [], connection: { kind: "connecting" }, lastSeq: null, events: 0 };
+  #snapshot: WatchSnapshot = {
+    standings: null,
+    round: null,
+    feed: [],
+    episodes: [],
+    connection: { kind: "connecting" },
+    lastSeq: null,
+    events: 0,
+  };
   #subscription: EventSubscription | null = null;
   #socketStatus: SubscriptionStatus = "connecting";
   #pollTimer: ReturnType<typeof setTimeout> | null = null;
@@ -142,8 +169,13 @@ export class DivisionWatch {
       if (this.#stopped || isAPIUserAbortError(error)) return;
       this.#report(error, what);
       const base = this.#options.retryBaseMs ?? 2_000;
-      const wait = Math.max(isRateLimitError(error) ? (error.retryAfterSeconds ?? 0) * 1000 : 0, Math.min(30_000, base * 2 ** attempt));
-      return new Promise<void>((resolve) => this.#later(wait, () => void this.#retrying(what, load, attempt + 1).then(resolve)));
+      const wait = Math.max(
+        isRateLimitError(error) ? (error.retryAfterSeconds ?? 0) * 1000 : 0,
+        Math.min(30_000, base * 2 ** attempt),
+      );
+      return new Promise<void>((resolve) =>
+        this.#later(wait, () => void this.#retrying(what, load, attempt + 1).then(resolve)),
+      );
     });
   }
 
@@ -156,7 +188,10 @@ export class DivisionWatch {
   }
 
   async #loadStandings(): Promise<void> {
-    const rows = await this.#client.divisions.leaderboard({ division_id: this.#division.id, include_recent_rounds: true }, { signal: this.#abort.signal });
+    const rows = await this.#client.divisions.leaderboard(
+      { division_id: this.#division.id, include_recent_rounds: true },
+      { signal: this.#abort.signal },
+    );
     if (this.#stopped) return;
     this.#update({ standings: nextStandings(this.#snapshot.standings, rows) });
   }
@@ -177,15 +212,24 @@ export class DivisionWatch {
   }
 
   async #loadLatestRound(): Promise<void> {
-    const page = await this.#client.rounds.list({ division_id: this.#division.id, limit: 1 }, { signal: this.#abort.signal });
+    const page = await this.#client.rounds.list(
+      { division_id: this.#division.id, limit: 1 },
+      { signal: this.#abort.signal },
+    );
     const latest = page.entries[0];
     if (latest) await this.#adoptRound(latest);
   }
 
   async #loadFeed(): Promise<void> {
-    const events = await this.#client.competitionEvents.list({ league_id: this.#league.id, limit: this.#options.feedLoad ?? 200 }, { signal: this.#abort.signal });
+    const events = await this.#client.competitionEvents.list(
+      { league_id: this.#league.id, limit: this.#options.feedLoad ?? 200 },
+      { signal: this.#abort.signal },
+    );
     if (this.#stopped) return;
-    this.#update({ feed: mergeFeed(this.#snapshot.feed, events), episodes: mergeEvents(this.#snapshot.episodes, events, this.#isEpisode, EPISODES_LIMIT) });
+    this.#update({
+      feed: mergeFeed(this.#snapshot.feed, events),
+      episodes: mergeEvents(this.#snapshot.episodes, events, this.#isEpisode, EPISODES_LIMIT),
+    });
   }
 
   /** Makes `round` the current round (with its episodes counted) unless a later one is shown. */
@@ -194,14 +238,22 @@ export class DivisionWatch {
     const early = this.#roundLoads.get(round.id) ?? new Map<string, boolean>();
     this.#roundLoads.set(round.id, early);
     try {
-      const page = await this.#client.episodeRequests.list({ round_id: round.id, limit: EPISODES_PAGE }, { signal: this.#abort.signal });
+      const page = await this.#client.episodeRequests.list(
+        { round_id: round.id, limit: EPISODES_PAGE },
+        { signal: this.#abort.signal },
+      );
       if (this.#stopped || !isSameOrLater(this.#snapshot.round, round)) return;
       const current = this.#snapshot.round;
       // Keep what events already counted for this round.
       const counted = new Map(early);
       if (current?.round.id === round.id) for (const id of current.settled) counted.set(id, false);
       let progress = progressFromEpisodes(round, page.entries, page.next_cursor === null, counted);
-      if (current?.round.id === round.id && current.round.status !== round.status && round.status === "running") progress = withRoundStatus(progress, current.round.status);
+      if (
+        current?.round.id === round.id &&
+        current.round.status !== round.status &&
+        round.status === "running"
+      )
+        progress = withRoundStatus(progress, current.round.status);
       this.#update({ round: progress });
     } finally {
       this.#roundLoads.delete(round.id);
@@ -213,7 +265,10 @@ export class DivisionWatch {
     if (this.#roundLoads.has(roundId)) return;
     this.#roundLoads.set(roundId, new Map());
     void this.#retrying("round", async () => {
-      const round = await this.#client.rounds.get({ round_id: roundId }, { signal: this.#abort.signal });
+      const round = await this.#client.rounds.get(
+        { round_id: roundId },
+        { signal: this.#abort.signal },
+      );
       await this.#adoptRound(round);
     }).finally(() => this.#roundLoads.delete(roundId));
   }
@@ -227,23 +282,37 @@ export class DivisionWatch {
       this.#skipSeq(live.seq);
       const issue = parsed.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-      this.#notices.report("warn", `live event #${live.seq} (${live.type}) is not a competition event${where}; skipped`);
+      this.#notices.report(
+        "warn",
+        `live event #${live.seq} (${live.type}) is not a competition event${where}; skipped`,
+      );
       return;
     }
     this.apply(parsed.data);
   }
 
   #skipSeq(seq: number): void {
-    if (this.#snapshot.lastSeq === null || seq > this.#snapshot.lastSeq) this.#update({ lastSeq: seq });
+    if (this.#snapshot.lastSeq === null || seq > this.#snapshot.lastSeq)
+      this.#update({ lastSeq: seq });
   }
 
   /** Applies one event once (by seq), whether it came from the socket or a poll. */
   apply(event: CompetitionEvent): void {
     const { lastSeq } = this.#snapshot;
     if (lastSeq !== null && event.seq <= lastSeq) return;
-    const patch: { -readonly [K in keyof WatchSnapshot]?: WatchSnapshot[K] } = { lastSeq: event.seq, events: this.#snapshot.events + 1 };
-    if (event.league?.id === this.#league.id || event.division?.id === this.#division.id) patch.feed = mergeFeed(this.#snapshot.feed, [event]);
-    if (this.#isEpisode(event)) patch.episodes = mergeEvents(this.#snapshot.episodes, [event], this.#isEpisode, EPISODES_LIMIT);
+    const patch: { -readonly [K in keyof WatchSnapshot]?: WatchSnapshot[K] } = {
+      lastSeq: event.seq,
+      events: this.#snapshot.events + 1,
+    };
+    if (event.league?.id === this.#league.id || event.division?.id === this.#division.id)
+      patch.feed = mergeFeed(this.#snapshot.feed, [event]);
+    if (this.#isEpisode(event))
+      patch.episodes = mergeEvents(
+        this.#snapshot.episodes,
+        [event],
+        this.#isEpisode,
+        EPISODES_LIMIT,
+      );
     if (event.division?.id === this.#division.id) {
       const round = this.#snapshot.round;
       switch (event.event_type) {
@@ -252,7 +321,8 @@ export class DivisionWatch {
           const episodeId = event.episode_request_id;
           if (event.round_id === null || episodeId === null) break;
           const failed = event.event_type === "episode_failed";
-          if (round?.round.id === event.round_id) patch.round = withEpisodeSettled(round, episodeId, failed);
+          if (round?.round.id === event.round_id)
+            patch.round = withEpisodeSettled(round, episodeId, failed);
           else {
             const loading = this.#roundLoads.get(event.round_id);
             if (loading) loading.set(episodeId, failed);
@@ -261,11 +331,16 @@ export class DivisionWatch {
           break;
         }
         case "round_started":
-          if (event.round_id !== null && round?.round.id !== event.round_id) this.#followRound(event.round_id);
+          if (event.round_id !== null && round?.round.id !== event.round_id)
+            this.#followRound(event.round_id);
           break;
         case "round_completed":
         case "round_failed":
-          if (event.round_id !== null && round?.round.id === event.round_id) patch.round = withRoundStatus(round, event.event_type === "round_completed" ? "completed" : "failed");
+          if (event.round_id !== null && round?.round.id === event.round_id)
+            patch.round = withRoundStatus(
+              round,
+              event.event_type === "round_completed" ? "completed" : "failed",
+            );
           else if (event.round_id !== null) this.#followRound(event.round_id);
           break;
         case "standings_changed":
@@ -298,13 +373,16 @@ export class DivisionWatch {
     if (this.#stopped) return;
     const sinceSeq = this.#snapshot.lastSeq ?? undefined;
     try {
-      this.#subscription = this.#client.events.subscribe([`division:${this.#division.id}`, `league:${this.#league.id}`], {
-        ...(sinceSeq !== undefined ? { sinceSeq } : {}),
-        signal: this.#abort.signal,
-        onEvent: (event) => this.receive(event),
-        onError: (error) => this.#report(error, "live events"),
-        onStatus: (status) => this.#onSocketStatus(status),
-      });
+      this.#subscription = this.#client.events.subscribe(
+        [`division:${this.#division.id}`, `league:${this.#league.id}`],
+        {
+          ...(sinceSeq !== undefined ? { sinceSeq } : {}),
+          signal: this.#abort.signal,
+          onEvent: (event) => this.receive(event),
+          onError: (error) => this.#report(error, "live events"),
+          onStatus: (status) => this.#onSocketStatus(status),
+        },
+      );
     } catch (error) {
       this.#report(error, "live events");
       this.#onSocketStatus("closed");
@@ -350,21 +428,31 @@ export class DivisionWatch {
   async #poll(): Promise<void> {
     let waitAtLeast = 0;
     try {
-      const events = await this.#client.competitionEvents.list({ league_id: this.#league.id, limit: POLL_PAGE }, { signal: this.#abort.signal });
+      const events = await this.#client.competitionEvents.list(
+        { league_id: this.#league.id, limit: POLL_PAGE },
+        { signal: this.#abort.signal },
+      );
       if (this.#pollTimer === null || this.#stopped) return;
       const lastSeq = this.#snapshot.lastSeq;
-      const fresh = events.filter((e) => lastSeq === null || e.seq > lastSeq).sort((a, b) => a.seq - b.seq);
+      const fresh = events
+        .filter((e) => lastSeq === null || e.seq > lastSeq)
+        .sort((a, b) => a.seq - b.seq);
       // A full page of unseen events may not reach back to the last one seen: load everything again.
-      if (lastSeq !== null && events.length === POLL_PAGE && fresh.length === events.length) this.#loadAll();
+      if (lastSeq !== null && events.length === POLL_PAGE && fresh.length === events.length)
+        this.#loadAll();
       for (const event of fresh) this.apply(event);
     } catch (error) {
       this.#report(error, "polling");
       if (isRateLimitError(error)) waitAtLeast = (error.retryAfterSeconds ?? 0) * 1000;
     }
     if (this.#pollTimer === null || this.#stopped) return;
-    const everyMs = Math.max(waitAtLeast, pollIntervalMs(this.#client.lastBudget, undefined, this.#options.pollPace));
+    const everyMs = Math.max(
+      waitAtLeast,
+      pollIntervalMs(this.#client.lastBudget, undefined, this.#options.pollPace),
+    );
     const connection = this.#snapshot.connection;
-    if (connection.kind !== "polling" || connection.everyMs !== everyMs) this.#update({ connection: { kind: "polling", everyMs } });
+    if (connection.kind !== "polling" || connection.everyMs !== everyMs)
+      this.#update({ connection: { kind: "polling", everyMs } });
     this.#pollTimer = setTimeout(() => void this.#poll(), everyMs);
   }
 }

@@ -15,21 +15,44 @@ export interface EpisodeData {
   artifacts: PolicyArtifactEntry[];
 }
 
-export async function loadPlayerEpisodes(client: Gauntlet, playerId: string, divisionId: string, signal: AbortSignal): Promise<EpisodeRequest[]> {
-  return (await client.episodeRequests.list({ player_id: playerId, division_id: divisionId, limit: 50 }, { signal })).entries;
+export async function loadPlayerEpisodes(
+  client: Gauntlet,
+  playerId: string,
+  divisionId: string,
+  signal: AbortSignal,
+): Promise<EpisodeRequest[]> {
+  return (
+    await client.episodeRequests.list(
+      { player_id: playerId, division_id: divisionId, limit: 50 },
+      { signal },
+    )
+  ).entries;
 }
 
-export async function loadRound(client: Gauntlet, roundId: string, signal: AbortSignal): Promise<RoundData> {
-  const [round, episodes] = await Promise.all([client.rounds.get({ round_id: roundId }, { signal }), client.episodeRequests.list({ round_id: roundId, limit: 200 }, { signal })]);
+export async function loadRound(
+  client: Gauntlet,
+  roundId: string,
+  signal: AbortSignal,
+): Promise<RoundData> {
+  const [round, episodes] = await Promise.all([
+    client.rounds.get({ round_id: roundId }, { signal }),
+    client.episodeRequests.list({ round_id: roundId, limit: 200 }, { signal }),
+  ]);
   return { round, episodes: episodes.entries };
 }
 
-export async function loadEpisode(client: Gauntlet, episodeId: string, signal: AbortSignal): Promise<EpisodeData> {
+export async function loadEpisode(
+  client: Gauntlet,
+  episodeId: string,
+  signal: AbortSignal,
+): Promise<EpisodeData> {
   const episode = await client.episodeRequests.get({ episode_request_id: episodeId }, { signal });
   // Which seats left a log; the episode is worth showing without it.
   let artifacts: PolicyArtifactEntry[] = [];
   if (episode.status === "completed" || episode.status === "failed") {
-    artifacts = await client.episodeRequests.listPolicyArtifacts({ episode_request_id: episodeId }, { signal }).catch(() => []);
+    artifacts = await client.episodeRequests
+      .listPolicyArtifacts({ episode_request_id: episodeId }, { signal })
+      .catch(() => []);
   }
   return { episode, artifacts };
 }

@@ -1,7 +1,7 @@
 // How often to poll when live events cannot be had: a share of the caller's shared budget, read
 // from the rate-limit headers of the latest response (spec 8.3), so that watching never starves
 // the caller's other work. Without budget headers (anonymous callers) a fixed, modest pace.
-import { type BudgetSnapshot, HOUR_MS, MINUTE_MS } from "@gauntlet/core";
+import { HOUR_MS, MINUTE_MS, type BudgetSnapshot } from "@gauntlet/core";
 
 export interface PollCost {
   /** Requests one poll cycle makes at most. */
@@ -24,7 +24,12 @@ export interface PollPace {
 /** A poll: the feed, and what it may make the screen fetch (standings, a round and its episodes). */
 export const POLL_CYCLE_COST: PollCost = { requests: 4, complexity: 31 };
 
-export function pollIntervalMs(snapshot: BudgetSnapshot | null, cost: PollCost = POLL_CYCLE_COST, pace: PollPace = {}, now: number = Date.now()): number {
+export function pollIntervalMs(
+  snapshot: BudgetSnapshot | null,
+  cost: PollCost = POLL_CYCLE_COST,
+  pace: PollPace = {},
+  now: number = Date.now(),
+): number {
   const share = Math.min(1, Math.max(0.001, pace.share ?? 0.1));
   const floor = pace.floorMs ?? 2_000;
   const ceiling = pace.ceilingMs ?? 60_000;
@@ -43,9 +48,11 @@ export function pollIntervalMs(snapshot: BudgetSnapshot | null, cost: PollCost =
     // At `share` of the bucket's rate, one cycle every windowMs · spend / (share · limit).
     interval = Math.max(interval, (windowMs * spend) / (share * report.limit));
     // A bucket nearly spent (by us or the caller's other clients): wait until it has refilled.
-    if (report.remaining < spend * 2) interval = Math.max(interval, report.resetUnixSeconds * 1000 - now);
+    if (report.remaining < spend * 2)
+      interval = Math.max(interval, report.resetUnixSeconds * 1000 - now);
   }
-  if (snapshot.retryAfterSeconds !== null && snapshot.outcome !== "allowed") interval = Math.max(interval, snapshot.retryAfterSeconds * 1000);
+  if (snapshot.retryAfterSeconds !== null && snapshot.outcome !== "allowed")
+    interval = Math.max(interval, snapshot.retryAfterSeconds * 1000);
   if (!known) interval = Math.max(interval, pace.unknownMs ?? 5_000);
   return Math.round(clamp(interval, floor, ceiling));
 }

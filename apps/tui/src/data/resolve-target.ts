@@ -1,35 +1,54 @@
 // `--league` and `--division` to the division to watch: by id (one or two requests) or by name
 // (through the catalogue). Names match case-insensitively, whole first, then as a prefix.
-import { type Division, DivisionId, type League, LeagueId } from "@gauntlet/core";
+import { DivisionId, LeagueId, type Division, type League } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
-import { type CatalogEntry, loadCatalog, loadDivisions } from "./catalog.ts";
+
+import { loadCatalog, loadDivisions, type CatalogEntry } from "./catalog.ts";
 
 export interface TargetFlags {
   league?: string | undefined;
   division?: string | undefined;
 }
 
-export type Target = { found: true; league: League; division: Division; divisions: readonly Division[] } | { found: false; message: string };
+export type Target =
+  | { found: true; league: League; division: Division; divisions: readonly Division[] }
+  | { found: false; message: string };
 
 function byName<T extends { name: string }>(items: readonly T[], wanted: string): T | undefined {
   const lower = wanted.trim().toLowerCase();
-  return items.find((i) => i.name.toLowerCase() === lower) ?? items.find((i) => i.name.toLowerCase().startsWith(lower));
+  return (
+    items.find((i) => i.name.toLowerCase() === lower) ??
+    items.find((i) => i.name.toLowerCase().startsWith(lower))
+  );
 }
 
 function topDivision(divisions: readonly Division[]): Division | undefined {
   return divisions.find((d) => d.type === "competition") ?? divisions[0];
 }
 
-export async function resolveTarget(client: Gauntlet, flags: TargetFlags, signal?: AbortSignal): Promise<Target> {
+export async function resolveTarget(
+  client: Gauntlet,
+  flags: TargetFlags,
+  signal?: AbortSignal,
+): Promise<Target> {
   const { league: leagueFlag, division: divisionFlag } = flags;
   if (divisionFlag !== undefined && DivisionId.safeParse(divisionFlag).success) {
     const division = await client.divisions.get({ division_id: divisionFlag }, { signal });
     const divisions = await loadDivisions(client, division.league.id, signal);
-    return { found: true, league: division.league, division, divisions: divisions.some((d) => d.id === division.id) ? divisions : [division, ...divisions] };
+    return {
+      found: true,
+      league: division.league,
+      division,
+      divisions: divisions.some((d) => d.id === division.id) ? divisions : [division, ...divisions],
+    };
   }
   if (leagueFlag !== undefined && LeagueId.safeParse(leagueFlag).success) {
     const divisions = await loadDivisions(client, leagueFlag, signal);
-    return pick(divisions[0]?.league ?? (await client.leagues.get({ league_id: leagueFlag }, { signal })), divisions, divisionFlag);
+    return pick(
+      divisions[0]?.league ?? (await client.leagues.get({ league_id: leagueFlag }, { signal })),
+      divisions,
+      divisionFlag,
+    );
   }
   const catalog = await loadCatalog(client, signal);
   return fromCatalog(catalog, flags);
@@ -38,24 +57,51 @@ export async function resolveTarget(client: Gauntlet, flags: TargetFlags, signal
 export function fromCatalog(catalog: readonly CatalogEntry[], flags: TargetFlags): Target {
   const { league: leagueFlag, division: divisionFlag } = flags;
   if (leagueFlag !== undefined) {
-    const entry = catalog.find((e) => e.league.id === leagueFlag) ?? byName(catalog.map((e) => ({ ...e, name: e.league.name })), leagueFlag);
-    if (!entry) return { found: false, message: `no league you can see matches --league ${JSON.stringify(leagueFlag)}` };
+    const entry =
+      catalog.find((e) => e.league.id === leagueFlag) ??
+      byName(
+        catalog.map((e) => ({ ...e, name: e.league.name })),
+        leagueFlag,
+      );
+    if (!entry)
+      return {
+        found: false,
+        message: `no league you can see matches --league ${JSON.stringify(leagueFlag)}`,
+      };
     return pick(entry.league, entry.divisions, divisionFlag);
   }
   if (divisionFlag !== undefined) {
     for (const entry of catalog) {
-      const division = entry.divisions.find((d) => d.id === divisionFlag) ?? byName(entry.divisions, divisionFlag);
-      if (division) return { found: true, league: entry.league, division, divisions: entry.divisions };
+      const division =
+        entry.divisions.find((d) => d.id === divisionFlag) ?? byName(entry.divisions, divisionFlag);
+      if (division)
+        return { found: true, league: entry.league, division, divisions: entry.divisions };
     }
-    return { found: false, message: `no division you can see matches --division ${JSON.stringify(divisionFlag)}` };
+    return {
+      found: false,
+      message: `no division you can see matches --division ${JSON.stringify(divisionFlag)}`,
+    };
   }
   return { found: false, message: "give --league or --division" };
 }
 
-function pick(league: League, divisions: readonly Division[], divisionFlag: string | undefined): Target {
-  const division = divisionFlag === undefined ? topDivision(divisions) : (divisions.find((d) => d.id === divisionFlag) ?? byName(divisions, divisionFlag));
+function pick(
+  league: League,
+  divisions: readonly Division[],
+  divisionFlag: string | undefined,
+): Target {
+  const division =
+    divisionFlag === undefined
+      ? topDivision(divisions)
+      : (divisions.find((d) => d.id === divisionFlag) ?? byName(divisions, divisionFlag));
   if (!division) {
-    return { found: false, message: divisionFlag === undefined ? `league ${league.name} has no divisions yet` : `league ${league.name} has no division matching --division ${JSON.stringify(divisionFlag)}` };
+    return {
+      found: false,
+      message:
+        divisionFlag === undefined
+          ? `league ${league.name} has no divisions yet`
+          : `league ${league.name} has no division matching --division ${JSON.stringify(divisionFlag)}`,
+    };
   }
   return { found: true, league, division, divisions };
 }

@@ -1,9 +1,16 @@
 // While the UI owns the terminal, anything a library prints with console.* would scribble over
 // the screen: it goes to the status line instead, until the returned function restores console.
 import { format } from "node:util";
+
 import type { NoticeLevel, Notices } from "./notices.ts";
 
-const METHODS = { log: "info", info: "info", debug: "info", warn: "warn", error: "error" } as const satisfies Record<string, NoticeLevel>;
+const METHODS = {
+  log: "info",
+  info: "info",
+  debug: "info",
+  warn: "warn",
+  error: "error",
+} as const satisfies Record<string, NoticeLevel>;
 
 export function routeConsole(notices: Notices): () => void {
   const saved = new Map<keyof typeof METHODS, (...args: unknown[]) => void>();

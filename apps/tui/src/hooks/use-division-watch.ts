@@ -1,12 +1,22 @@
 // The live data of the division being watched: one DivisionWatch per division, started when it
 // is shown and stopped when another division (or none) is.
+import { useEffect, useMemo, useSyncExternalStore } from "react";
+
 import type { Division, League } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
-import { useEffect, useMemo, useSyncExternalStore } from "react";
+
 import { DivisionWatch, type WatchSnapshot } from "../data/division-watch.ts";
 import type { Notices } from "../data/notices.ts";
 
-const IDLE: WatchSnapshot = { standings: null, round: null, feed: [], episodes: [], connection: { kind: "stopped" }, lastSeq: null, events: 0 };
+const IDLE: WatchSnapshot = {
+  standings: null,
+  round: null,
+  feed: [],
+  episodes: [],
+  connection: { kind: "stopped" },
+  lastSeq: null,
+  events: 0,
+};
 const idleSubscribe = () => () => undefined;
 const idleSnapshot = () => IDLE;
 
@@ -15,7 +25,11 @@ export interface WatchTarget {
   readonly division: Division;
 }
 
-export function useDivisionWatch(client: Gauntlet, notices: Notices, target: WatchTarget | null): WatchSnapshot {
+export function useDivisionWatch(
+  client: Gauntlet,
+  notices: Notices,
+  target: WatchTarget | null,
+): WatchSnapshot {
   const league = target?.league ?? null;
   const division = target?.division ?? null;
   // Keyed by ids: a new route object naming the same division keeps the same watch.
@@ -31,5 +45,8 @@ export function useDivisionWatch(client: Gauntlet, notices: Notices, target: Wat
     watch.start();
     return () => watch.stop();
   }, [watch]);
-  return useSyncExternalStore(watch?.subscribe ?? idleSubscribe, watch?.getSnapshot ?? idleSnapshot);
+  return useSyncExternalStore(
+    watch?.subscribe ?? idleSubscribe,
+    watch?.getSnapshot ?? idleSnapshot,
+  );
 }

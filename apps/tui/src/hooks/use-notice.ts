@@ -1,5 +1,6 @@
 // The latest notice, for the status line.
 import { useSyncExternalStore } from "react";
+
 import type { Notice, Notices } from "../data/notices.ts";
 
 export function useNotice(notices: Notices): Notice | null {

@@ -2,6 +2,7 @@
 // and logs (addresses to open or curl).
 import { Box, Text } from "ink";
 import { createElement as h } from "react";
+
 import { Pane } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
 import { operationUrl } from "../data/addresses.ts";
@@ -18,19 +19,57 @@ export interface EpisodeScreenProps {
   height: number;
 }
 
-export function episodeAddresses(baseUrl: string, data: EpisodeData): { label: string; url: string }[] {
+export function episodeAddresses(
+  baseUrl: string,
+  data: EpisodeData,
+): { label: string; url: string }[] {
   const { episode, artifacts } = data;
   const id = episode.id;
   const addresses: { label: string; url: string }[] = [];
   if (episode.status === "completed") {
-    addresses.push({ label: "replay", url: episode.replay_url ?? operationUrl(baseUrl, "getEpisodeArtifact", { episode_request_id: id, artifact_type: "replay" }) });
-    addresses.push({ label: "results", url: operationUrl(baseUrl, "getEpisodeArtifact", { episode_request_id: id, artifact_type: "results" }) });
+    addresses.push({
+      label: "replay",
+      url:
+        episode.replay_url ??
+        operationUrl(baseUrl, "getEpisodeArtifact", {
+          episode_request_id: id,
+          artifact_type: "replay",
+        }),
+    });
+    addresses.push({
+      label: "results",
+      url: operationUrl(baseUrl, "getEpisodeArtifact", {
+        episode_request_id: id,
+        artifact_type: "results",
+      }),
+    });
   }
-  if (episode.status === "completed" || episode.status === "failed") addresses.push({ label: "logs", url: operationUrl(baseUrl, "getEpisodeArtifact", { episode_request_id: id, artifact_type: "logs" }) });
-  if (episode.status === "failed") addresses.push({ label: "error", url: operationUrl(baseUrl, "getEpisodeArtifact", { episode_request_id: id, artifact_type: "error-info" }) });
+  if (episode.status === "completed" || episode.status === "failed")
+    addresses.push({
+      label: "logs",
+      url: operationUrl(baseUrl, "getEpisodeArtifact", {
+        episode_request_id: id,
+        artifact_type: "logs",
+      }),
+    });
+  if (episode.status === "failed")
+    addresses.push({
+      label: "error",
+      url: operationUrl(baseUrl, "getEpisodeArtifact", {
+        episode_request_id: id,
+        artifact_type: "error-info",
+      }),
+    });
   for (const seat of artifacts) {
     if (seat.has_log && seat.policy_version_id !== null) {
-      addresses.push({ label: `seat ${seat.position} log`, url: operationUrl(baseUrl, "getPolicyLog", { episode_request_id: id, policy_version_id: seat.policy_version_id, idx: seat.position }) });
+      addresses.push({
+        label: `seat ${seat.position} log`,
+        url: operationUrl(baseUrl, "getPolicyLog", {
+          episode_request_id: id,
+          policy_version_id: seat.policy_version_id,
+          idx: seat.position,
+        }),
+      });
     }
   }
   return addresses;
@@ -40,11 +79,24 @@ export function EpisodeScreen({ load, baseUrl, notices, width, height }: Episode
   const theme = useTheme();
   const data = useLoad(notices, "episode", load);
   if (data.state !== "ready") {
-    return h(Pane, { title: "Episode", focused: true, width, height }, h(Text, { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" }, data.state === "failed" ? data.message : "Loading the episode…"));
+    return h(
+      Pane,
+      { title: "Episode", focused: true, width, height },
+      h(
+        Text,
+        { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" },
+        data.state === "failed" ? data.message : "Loading the episode…",
+      ),
+    );
   }
   const { episode } = data.value;
   const scores = new Map(episode.scores.map((s) => [s.position, s.score]));
-  const statusColor = episode.status === "completed" ? theme.good : episode.status === "failed" || episode.status === "cancelled" ? theme.bad : theme.warn;
+  const statusColor =
+    episode.status === "completed"
+      ? theme.good
+      : episode.status === "failed" || episode.status === "cancelled"
+        ? theme.bad
+        : theme.warn;
   const addresses = episodeAddresses(baseUrl, data.value);
   return h(
     Pane,
@@ -56,20 +108,44 @@ export function EpisodeScreen({ load, baseUrl, notices, width, height }: Episode
       `  created ${formatClock(episode.created_at)} · updated ${formatClock(episode.updated_at)}`,
       episode.round_id ? h(Text, { color: theme.muted }, `  ${episode.round_id}`) : null,
     ),
-    episode.error ? h(Text, { color: theme.bad, wrap: "truncate-end" }, `${episode.error_type ?? "error"}: ${episode.error}`) : null,
+    episode.error
+      ? h(
+          Text,
+          { color: theme.bad, wrap: "truncate-end" },
+          `${episode.error_type ?? "error"}: ${episode.error}`,
+        )
+      : null,
     h(Text, { bold: true, color: theme.muted }, "Participants"),
     ...episode.participants.map((p) => {
       const score = scores.get(p.position);
       return h(
         Box,
         { key: String(p.position), height: 1 },
-        h(Text, { wrap: "truncate-end" }, `  seat ${p.position}  `, h(Text, { bold: true }, (p.player_name ?? "—").padEnd(20)), `  ${p.policy_name}${p.version !== null ? ` v${p.version}` : ""}`, score !== undefined ? `  score ${formatScore(score)}` : ""),
+        h(
+          Text,
+          { wrap: "truncate-end" },
+          `  seat ${p.position}  `,
+          h(Text, { bold: true }, (p.player_name ?? "—").padEnd(20)),
+          `  ${p.policy_name}${p.version !== null ? ` v${p.version}` : ""}`,
+          score !== undefined ? `  score ${formatScore(score)}` : "",
+        ),
       );
     }),
     h(Text, { bold: true, color: theme.muted }, "Addresses"),
     ...(addresses.length === 0
       ? [h(Text, { key: "none", color: theme.muted }, "  none until the episode ends")]
       : // Addresses wrap rather than lose their end: a cut address is of no use.
-      addresses.map((a) => h(Box, { key: a.label }, h(Box, { width: 14, flexShrink: 0 }, h(Text, null, `  ${a.label}`)), h(Box, { flexGrow: 1, flexShrink: 1 }, h(Text, { color: theme.accent, wrap: "wrap" }, a.url))))),
+        addresses.map((a) =>
+          h(
+            Box,
+            { key: a.label },
+            h(Box, { width: 14, flexShrink: 0 }, h(Text, null, `  ${a.label}`)),
+            h(
+              Box,
+              { flexGrow: 1, flexShrink: 1 },
+              h(Text, { color: theme.accent, wrap: "wrap" }, a.url),
+            ),
+          ),
+        )),
   );
 }

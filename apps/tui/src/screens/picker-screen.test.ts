@@ -1,8 +1,10 @@
 // The league and division picker with ink-testing-library.
-import type { Division } from "@gauntlet/core";
 import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+
+import type { Division } from "@gauntlet/core";
+
 import type { CatalogEntry } from "../data/catalog.ts";
 import { Notices } from "../data/notices.ts";
 import { division, league } from "../testing/fixtures.ts";
@@ -14,7 +16,13 @@ afterEach(cleanup);
 const spring = league({ name: "Spring League", is_game_of_week: true });
 const summer = league({ name: "Summer Cup", public: false });
 const catalog: CatalogEntry[] = [
-  { league: spring, divisions: [division(spring, { name: "Premier", level: 1 }), division(spring, { name: "Challenger", level: 2 })] },
+  {
+    league: spring,
+    divisions: [
+      division(spring, { name: "Premier", level: 1 }),
+      division(spring, { name: "Challenger", level: 2 }),
+    ],
+  },
   { league: summer, divisions: [division(summer, { name: "Open", level: 1 })] },
 ];
 
@@ -22,7 +30,15 @@ function mount(load: (signal: AbortSignal) => Promise<CatalogEntry[]>) {
   const opened: { league: string; division: Division }[] = [];
   const notices = new Notices();
   const screen = renderAt(
-    h(PickerScreen, { load, notices, server: "http://gauntlet.test", width: 100, height: 20, active: true, onOpen: (entry, d) => opened.push({ league: entry.league.name, division: d }) }),
+    h(PickerScreen, {
+      load,
+      notices,
+      server: "http://gauntlet.test",
+      width: 100,
+      height: 20,
+      active: true,
+      onOpen: (entry, d) => opened.push({ league: entry.league.name, division: d }),
+    }),
     100,
     20,
   );
@@ -48,7 +64,17 @@ describe("the picker", () => {
     await screen.press("j", KEYS.down, KEYS.enter);
     await screen.waitFor("opened again", () => opened.length === 2);
     expect(opened[1]).toMatchObject({ league: "Spring League", division: { name: "Challenger" } });
-    await screen.press("G", "k", KEYS.up, "g", KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.enter);
+    await screen.press(
+      "G",
+      "k",
+      KEYS.up,
+      "g",
+      KEYS.down,
+      KEYS.down,
+      KEYS.down,
+      KEYS.down,
+      KEYS.enter,
+    );
     await screen.waitFor("opened a third time", () => opened.length === 3);
     expect(opened[2]).toMatchObject({ league: "Summer Cup", division: { name: "Open" } });
   });
@@ -66,19 +92,26 @@ describe("the picker", () => {
     await screen.press("/", "z", "z", "z");
     await screen.waitFor("nothing matches", (f) => f.includes("Nothing matches the filter."));
     await screen.press(KEYS.backspace, KEYS.backspace, KEYS.backspace, KEYS.escape);
-    await screen.waitFor("everything again", (f) => f.includes("Spring League") && f.includes("Summer Cup"));
+    await screen.waitFor(
+      "everything again",
+      (f) => f.includes("Spring League") && f.includes("Summer Cup"),
+    );
   });
 
   it("says when there is nothing to watch", async () => {
     const { screen } = mount(async () => []);
-    await screen.waitFor("the empty state", (f) => f.includes("No leagues you can see on http://gauntlet.test"));
+    await screen.waitFor("the empty state", (f) =>
+      f.includes("No leagues you can see on http://gauntlet.test"),
+    );
   });
 
   it("shows a failed load in the pane and in the status notices", async () => {
     const { screen, notices } = mount(async () => {
       throw new Error("socket hang up");
     });
-    await screen.waitFor("the failure", (f) => f.includes("Could not load the leagues: leagues: socket hang up"));
+    await screen.waitFor("the failure", (f) =>
+      f.includes("Could not load the leagues: leagues: socket hang up"),
+    );
     expect(notices.latest?.text).toBe("leagues: socket hang up");
   });
 });

@@ -1,8 +1,10 @@
 // The league and division picker: the leagues the caller can see, each with its divisions.
 // Enter on a league opens its top division; on a division, that division.
-import type { Division } from "@gauntlet/core";
 import { Box, Text, useInput } from "ink";
 import { createElement as h, useMemo } from "react";
+
+import type { Division } from "@gauntlet/core";
+
 import { FilterLine } from "../components/filter-line.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
@@ -22,16 +24,32 @@ export interface PickerScreenProps {
   onOpen: (entry: CatalogEntry, division: Division) => void;
 }
 
-type Item = { kind: "league"; entry: CatalogEntry } | { kind: "division"; entry: CatalogEntry; division: Division };
+type Item =
+  | { kind: "league"; entry: CatalogEntry }
+  | { kind: "division"; entry: CatalogEntry; division: Division };
 
 function leagueNote(entry: CatalogEntry): string {
   const { league, divisions } = entry;
-  return [league.game.name, league.public ? "public" : "private", `${divisions.length} division${divisions.length === 1 ? "" : "s"}`, league.rounds_paused_at ? "paused" : null, league.is_game_of_week ? "game of the week" : null]
+  return [
+    league.game.name,
+    league.public ? "public" : "private",
+    `${divisions.length} division${divisions.length === 1 ? "" : "s"}`,
+    league.rounds_paused_at ? "paused" : null,
+    league.is_game_of_week ? "game of the week" : null,
+  ]
     .filter((x) => x !== null)
     .join(" · ");
 }
 
-export function PickerScreen({ load, notices, server, width, height, active, onOpen }: PickerScreenProps) {
+export function PickerScreen({
+  load,
+  notices,
+  server,
+  width,
+  height,
+  active,
+  onOpen,
+}: PickerScreenProps) {
   const theme = useTheme();
   const catalog = useLoad(notices, "leagues", load);
   const filter = useTextFilter();
@@ -39,8 +57,11 @@ export function PickerScreen({ load, notices, server, width, height, active, onO
   const items = useMemo(() => {
     const list: Item[] = [];
     for (const entry of entries) {
-      const divisions = entry.divisions.filter((d) => filter.matches(entry.league.name, d.name, entry.league.game.name));
-      if (divisions.length === 0 && !filter.matches(entry.league.name, entry.league.game.name)) continue;
+      const divisions = entry.divisions.filter((d) =>
+        filter.matches(entry.league.name, d.name, entry.league.game.name),
+      );
+      if (divisions.length === 0 && !filter.matches(entry.league.name, entry.league.game.name))
+        continue;
       list.push({ kind: "league", entry });
       for (const division of divisions) list.push({ kind: "division", entry, division });
     }
@@ -67,9 +88,20 @@ export function PickerScreen({ load, notices, server, width, height, active, onO
   const start = windowStart(cursor.index, items.length, body);
   let content;
   if (catalog.state === "loading") content = h(Text, { color: theme.muted }, "Loading leagues…");
-  else if (catalog.state === "failed") content = h(Text, { color: theme.bad, wrap: "wrap" }, `Could not load the leagues: ${catalog.message}`);
-  else if (entries.length === 0) content = h(Text, { wrap: "wrap" }, `No leagues you can see on ${server}. A server started with \`gauntlet-server start\` has a demo league; sign in to see your private leagues.`);
-  else if (items.length === 0) content = h(Text, { color: theme.muted }, "Nothing matches the filter.");
+  else if (catalog.state === "failed")
+    content = h(
+      Text,
+      { color: theme.bad, wrap: "wrap" },
+      `Could not load the leagues: ${catalog.message}`,
+    );
+  else if (entries.length === 0)
+    content = h(
+      Text,
+      { wrap: "wrap" },
+      `No leagues you can see on ${server}. A server started with \`gauntlet-server start\` has a demo league; sign in to see your private leagues.`,
+    );
+  else if (items.length === 0)
+    content = h(Text, { color: theme.muted }, "Nothing matches the filter.");
   else
     content = h(
       Box,
@@ -81,21 +113,43 @@ export function PickerScreen({ load, notices, server, width, height, active, onO
           return h(
             Box,
             { key, height: 1 },
-            h(Text, { wrap: "truncate-end", inverse: selected }, selected ? "›" : " ", h(Text, { bold: true }, item.entry.league.name), h(Text, { color: selected ? undefined : theme.muted }, `  ${leagueNote(item.entry)}`)),
+            h(
+              Text,
+              { wrap: "truncate-end", inverse: selected },
+              selected ? "›" : " ",
+              h(Text, { bold: true }, item.entry.league.name),
+              h(Text, { color: selected ? undefined : theme.muted }, `  ${leagueNote(item.entry)}`),
+            ),
           );
         }
         const d = item.division;
         return h(
           Box,
           { key, height: 1 },
-          h(Text, { wrap: "truncate-end", inverse: selected }, selected ? "›" : " ", `   ${d.name}`, h(Text, { color: selected ? undefined : theme.muted }, `  level ${d.level}${d.type === "staging" ? " · staging" : ""}`)),
+          h(
+            Text,
+            { wrap: "truncate-end", inverse: selected },
+            selected ? "›" : " ",
+            `   ${d.name}`,
+            h(
+              Text,
+              { color: selected ? undefined : theme.muted },
+              `  level ${d.level}${d.type === "staging" ? " · staging" : ""}`,
+            ),
+          ),
         );
       }),
     );
 
   return h(
     Pane,
-    { title: "Leagues", note: catalog.state === "ready" ? `${entries.length} on ${server}` : server, focused: true, width, height },
+    {
+      title: "Leagues",
+      note: catalog.state === "ready" ? `${entries.length} on ${server}` : server,
+      focused: true,
+      width,
+      height,
+    },
     h(FilterLine, { filter }),
     content,
   );

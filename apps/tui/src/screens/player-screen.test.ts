@@ -1,8 +1,10 @@
 // The player detail with ink-testing-library.
-import type { EpisodeRequest } from "@gauntlet/core";
 import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+
+import type { EpisodeRequest } from "@gauntlet/core";
+
 import { Notices } from "../data/notices.ts";
 import { division, episode, league, recentRound, row } from "../testing/fixtures.ts";
 import { KEYS, renderAt } from "../testing/ink.ts";
@@ -11,12 +13,27 @@ import { PlayerScreen } from "./player-screen.ts";
 afterEach(cleanup);
 
 const premier = division(league(), { name: "Premier" });
-const ada = row(1, "Ada", { score: 1523.4, rounds_played: 7, episodes_played: 14, recent_rounds: [recentRound(7, 1), recentRound(6, 2)] });
+const ada = row(1, "Ada", {
+  score: 1523.4,
+  rounds_played: 7,
+  episodes_played: 14,
+  recent_rounds: [recentRound(7, 1), recentRound(6, 2)],
+});
 
 function mount(episodes: EpisodeRequest[]) {
   const opened: string[] = [];
   const screen = renderAt(
-    h(PlayerScreen, { row: ada, division: premier, loadEpisodes: async () => episodes, notices: new Notices(), width: 100, height: 24, now: Date.parse("2026-01-01T12:01:00.000Z"), active: true, onOpenEpisode: (id) => opened.push(id) }),
+    h(PlayerScreen, {
+      row: ada,
+      division: premier,
+      loadEpisodes: async () => episodes,
+      notices: new Notices(),
+      width: 100,
+      height: 24,
+      now: Date.parse("2026-01-01T12:01:00.000Z"),
+      active: true,
+      onOpenEpisode: (id) => opened.push(id),
+    }),
     100,
     24,
   );
@@ -25,7 +42,10 @@ function mount(episodes: EpisodeRequest[]) {
 
 describe("the player screen", () => {
   it("shows the player's line, recent rounds and episodes with scores", async () => {
-    const { screen } = mount([episode(["Ada", "Bo"]), episode(["Cy", "Ada"], { status: "failed", scores: [] })]);
+    const { screen } = mount([
+      episode(["Ada", "Bo"]),
+      episode(["Cy", "Ada"], { status: "failed", scores: [] }),
+    ]);
     const frame = await screen.waitFor("the episodes", (f) => f.includes("Ada 10 vs Bo 9"));
     expect(frame).toContain("Ada  Premier · rank 1");
     expect(frame).toContain("Rating 1523.4 · 7 rounds · 14 episodes counted");

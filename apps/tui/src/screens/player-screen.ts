@@ -1,8 +1,10 @@
 // A player of the standings: their line in the table, their recent rounds, and their episodes
 // in this division (Enter opens one).
-import type { Division, EpisodeRequest, LeaderboardRow } from "@gauntlet/core";
 import { Box, Text, useInput } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
+import type { Division, EpisodeRequest, LeaderboardRow } from "@gauntlet/core";
+
 import { EpisodeList } from "../components/episode-list.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
@@ -23,7 +25,17 @@ export interface PlayerScreenProps {
   onOpenEpisode: (episodeId: string) => void;
 }
 
-export function PlayerScreen({ row, division, loadEpisodes, notices, width, height, now, active, onOpenEpisode }: PlayerScreenProps): ReactElement {
+export function PlayerScreen({
+  row,
+  division,
+  loadEpisodes,
+  notices,
+  width,
+  height,
+  now,
+  active,
+  onOpenEpisode,
+}: PlayerScreenProps): ReactElement {
   const theme = useTheme();
   const episodes = useLoad(notices, "episodes", loadEpisodes);
   const list = episodes.state === "ready" ? episodes.value : [];
@@ -45,7 +57,13 @@ export function PlayerScreen({ row, division, loadEpisodes, notices, width, heig
     { flexDirection: "column", width, height },
     h(
       Pane,
-      { title: row.player_name, note: `${division.name} · rank ${row.rank}`, focused: false, width, height: summaryHeight },
+      {
+        title: row.player_name,
+        note: `${division.name} · rank ${row.rank}`,
+        focused: false,
+        width,
+        height: summaryHeight,
+      },
       h(
         Text,
         { wrap: "truncate-end" },
@@ -65,19 +83,37 @@ export function PlayerScreen({ row, division, loadEpisodes, notices, width, heig
                 `Round ${String(r.round_number).padEnd(5)}`,
                 r.rank === null ? h(Text, { color: theme.muted }, "not settled") : `rank ${r.rank}`,
                 r.score === null ? "" : `  score ${formatScore(r.score)}`,
-                h(Text, { color: theme.muted }, r.completed_at ? `  ${timeAgo(r.completed_at, now)}` : ""),
+                h(
+                  Text,
+                  { color: theme.muted },
+                  r.completed_at ? `  ${timeAgo(r.completed_at, now)}` : "",
+                ),
               ),
             ),
           ),
     ),
     h(
       Pane,
-      { title: "Episodes", note: episodes.state === "ready" ? `${list.length} latest in ${division.name} · Enter opens` : undefined, focused: true, width, height: episodesHeight },
+      {
+        title: "Episodes",
+        note:
+          episodes.state === "ready"
+            ? `${list.length} latest in ${division.name} · Enter opens`
+            : undefined,
+        focused: true,
+        width,
+        height: episodesHeight,
+      },
       episodes.state === "loading"
         ? h(Text, { color: theme.muted }, "Loading episodes…")
         : episodes.state === "failed"
           ? h(Text, { color: theme.bad, wrap: "truncate-end" }, episodes.message)
-          : h(EpisodeList, { episodes: list, selected: cursor.index, focused: true, height: paneBodyRows(episodesHeight) }),
+          : h(EpisodeList, {
+              episodes: list,
+              selected: cursor.index,
+              focused: true,
+              height: paneBodyRows(episodesHeight),
+            }),
     ),
   );
 }

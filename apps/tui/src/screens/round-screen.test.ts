@@ -2,6 +2,7 @@
 import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { Notices } from "../data/notices.ts";
 import { division, episode, league, round } from "../testing/fixtures.ts";
 import { KEYS, renderAt } from "../testing/ink.ts";
@@ -17,13 +18,40 @@ describe("the round screen", () => {
       status: "completed",
       completed_at: "2026-01-01T12:05:00.000Z",
       results: [
-        { id: "00000000-0000-4000-8000-000000000002", rank: 2, score: 4.5, result_metadata: {}, policy_version: null, player: { id: "ply_00000000-0000-4000-8000-000000000002", name: "Bo" }, created_at: "2026-01-01T12:05:00.000Z" },
-        { id: "00000000-0000-4000-8000-000000000001", rank: 1, score: 7, result_metadata: {}, policy_version: null, player: { id: "ply_00000000-0000-4000-8000-000000000001", name: "Ada" }, created_at: "2026-01-01T12:05:00.000Z" },
+        {
+          id: "00000000-0000-4000-8000-000000000002",
+          rank: 2,
+          score: 4.5,
+          result_metadata: {},
+          policy_version: null,
+          player: { id: "ply_00000000-0000-4000-8000-000000000002", name: "Bo" },
+          created_at: "2026-01-01T12:05:00.000Z",
+        },
+        {
+          id: "00000000-0000-4000-8000-000000000001",
+          rank: 1,
+          score: 7,
+          result_metadata: {},
+          policy_version: null,
+          player: { id: "ply_00000000-0000-4000-8000-000000000001", name: "Ada" },
+          created_at: "2026-01-01T12:05:00.000Z",
+        },
       ],
     });
     const episodes = [episode(["Ada", "Bo"]), episode(["Bo", "Ada"])];
     const opened: string[] = [];
-    const screen = renderAt(h(RoundScreen, { load: async () => ({ round: detail, episodes }), notices: new Notices(), width: 100, height: 24, active: true, onOpenEpisode: (id) => opened.push(id) }), 100, 24);
+    const screen = renderAt(
+      h(RoundScreen, {
+        load: async () => ({ round: detail, episodes }),
+        notices: new Notices(),
+        width: 100,
+        height: 24,
+        active: true,
+        onOpenEpisode: (id) => opened.push(id),
+      }),
+      100,
+      24,
+    );
     const frame = await screen.waitFor("the round", (f) => f.includes("Round 12 · Premier"));
     expect(frame).toMatch(/completed · started \d\d:\d\d:\d\d · ended \d\d:\d\d:\d\d/);
     expect(frame.indexOf("  1  Ada")).toBeLessThan(frame.indexOf("  2  Bo"));

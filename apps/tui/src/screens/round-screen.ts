@@ -1,6 +1,7 @@
 // A round: its state, its results (rank, player, score) and its episodes (Enter opens one).
 import { Box, Text, useInput } from "ink";
 import { createElement as h, type ReactElement } from "react";
+
 import { EpisodeList } from "../components/episode-list.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { useTheme } from "../components/theme.ts";
@@ -19,7 +20,14 @@ export interface RoundScreenProps {
   onOpenEpisode: (episodeId: string) => void;
 }
 
-export function RoundScreen({ load, notices, width, height, active, onOpenEpisode }: RoundScreenProps): ReactElement {
+export function RoundScreen({
+  load,
+  notices,
+  width,
+  height,
+  active,
+  onOpenEpisode,
+}: RoundScreenProps): ReactElement {
   const theme = useTheme();
   const data = useLoad(notices, "round", load);
   const episodes = data.state === "ready" ? data.value.episodes : [];
@@ -33,7 +41,15 @@ export function RoundScreen({ load, notices, width, height, active, onOpenEpisod
     { isActive: active },
   );
   if (data.state !== "ready") {
-    return h(Pane, { title: "Round", focused: true, width, height }, h(Text, { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" }, data.state === "failed" ? data.message : "Loading the round…"));
+    return h(
+      Pane,
+      { title: "Round", focused: true, width, height },
+      h(
+        Text,
+        { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" },
+        data.state === "failed" ? data.message : "Loading the round…",
+      ),
+    );
   }
   const { round } = data.value;
   const results = [...round.results].sort((a, b) => a.rank - b.rank);
@@ -43,20 +59,45 @@ export function RoundScreen({ load, notices, width, height, active, onOpenEpisod
     { flexDirection: "column", width, height },
     h(
       Pane,
-      { title: `Round ${round.round_number} · ${round.division.name}`, note: `${round.status} · started ${formatClock(round.started_at)}${round.completed_at ? ` · ended ${formatClock(round.completed_at)}` : ""}`, focused: false, width, height: resultsHeight },
+      {
+        title: `Round ${round.round_number} · ${round.division.name}`,
+        note: `${round.status} · started ${formatClock(round.started_at)}${round.completed_at ? ` · ended ${formatClock(round.completed_at)}` : ""}`,
+        focused: false,
+        width,
+        height: resultsHeight,
+      },
       round.error ? h(Text, { color: theme.bad, wrap: "truncate-end" }, round.error) : null,
       results.length === 0
         ? h(Text, { color: theme.muted }, "No results yet: they come when the round settles.")
         : h(
             Box,
             { flexDirection: "column" },
-            ...results.slice(0, paneBodyRows(resultsHeight)).map((r) => h(Text, { key: r.id, wrap: "truncate-end" }, `${String(r.rank).padStart(3)}  ${(r.player?.name ?? r.policy_version?.name ?? "?").padEnd(24)} ${formatScore(r.score)}`)),
+            ...results
+              .slice(0, paneBodyRows(resultsHeight))
+              .map((r) =>
+                h(
+                  Text,
+                  { key: r.id, wrap: "truncate-end" },
+                  `${String(r.rank).padStart(3)}  ${(r.player?.name ?? r.policy_version?.name ?? "?").padEnd(24)} ${formatScore(r.score)}`,
+                ),
+              ),
           ),
     ),
     h(
       Pane,
-      { title: "Episodes", note: `${episodes.length} · Enter opens`, focused: true, width, height: height - resultsHeight },
-      h(EpisodeList, { episodes, selected: cursor.index, focused: true, height: paneBodyRows(height - resultsHeight) }),
+      {
+        title: "Episodes",
+        note: `${episodes.length} · Enter opens`,
+        focused: true,
+        width,
+        height: height - resultsHeight,
+      },
+      h(EpisodeList, {
+        episodes,
+        selected: cursor.index,
+        focused: true,
+        height: paneBodyRows(height - resultsHeight),
+      }),
     ),
   );
 }

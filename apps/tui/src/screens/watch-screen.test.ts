@@ -1,8 +1,10 @@
 // The watch screen with ink-testing-library: what it shows and what each key does.
-import type { CompetitionEvent, Division, LeaderboardRow } from "@gauntlet/core";
+import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup } from "ink-testing-library";
+
+import type { CompetitionEvent, Division, LeaderboardRow } from "@gauntlet/core";
+
 import type { WatchSnapshot } from "../data/division-watch.ts";
 import { progressFromEpisodes, withEpisodeSettled } from "../state/round-progress.ts";
 import { nextStandings } from "../state/standings.ts";
@@ -18,18 +20,37 @@ const standingsColumn = (frame: string) => lines(frame).map((l) => [...l].slice(
 const spring = league({ name: "Spring League" });
 const premier = division(spring, { name: "Premier", level: 1 });
 const challenger = division(spring, { name: "Challenger", level: 2 });
-const ada = row(1, "Ada Lovelace", { score: 1523.4, rounds_played: 7, recent_rounds: [recentRound(7, 1), recentRound(6, 2), recentRound(5, 3)] });
+const ada = row(1, "Ada Lovelace", {
+  score: 1523.4,
+  rounds_played: 7,
+  recent_rounds: [recentRound(7, 1), recentRound(6, 2), recentRound(5, 3)],
+});
 const bo = row(2, "Bo", { score: 1502, rounds_played: 7 });
 const cy = row(3, "Cy", { score: 1480.5, rounds_played: 6 });
 
 function snapshot(overrides: Partial<WatchSnapshot> = {}): WatchSnapshot {
-  let progress = progressFromEpisodes(round(premier, 8, { round_display: { episodes: 3 } }), [], false);
+  let progress = progressFromEpisodes(
+    round(premier, 8, { round_display: { episodes: 3 } }),
+    [],
+    false,
+  );
   progress = withEpisodeSettled(progress, "ereq_a", false);
   return {
     standings: nextStandings(null, [ada, bo, cy]),
     round: progress,
-    feed: [event("player_promoted", premier, { headline: "Cy promoted to Premier" }), event("round_started", premier, { headline: "Premier: round 8 started", round_id: progress.round.id })],
-    episodes: [event("episode_completed", premier, { headline: "Episode completed: Ada Lovelace 9 vs Bo 3", episode_request_id: "ereq_a" })],
+    feed: [
+      event("player_promoted", premier, { headline: "Cy promoted to Premier" }),
+      event("round_started", premier, {
+        headline: "Premier: round 8 started",
+        round_id: progress.round.id,
+      }),
+    ],
+    episodes: [
+      event("episode_completed", premier, {
+        headline: "Episode completed: Ada Lovelace 9 vs Bo 3",
+        episode_request_id: "ereq_a",
+      }),
+    ],
     connection: { kind: "live" },
     lastSeq: 10,
     events: 3,
@@ -38,7 +59,11 @@ function snapshot(overrides: Partial<WatchSnapshot> = {}): WatchSnapshot {
 }
 
 function mount(overrides: Partial<WatchScreenProps> = {}, size: [number, number] = [120, 37]) {
-  const opened: { players: LeaderboardRow[]; events: CompetitionEvent[]; divisions: Division[] } = { players: [], events: [], divisions: [] };
+  const opened: { players: LeaderboardRow[]; events: CompetitionEvent[]; divisions: Division[] } = {
+    players: [],
+    events: [],
+    divisions: [],
+  };
   const props: WatchScreenProps = {
     league: spring,
     division: premier,
@@ -119,7 +144,10 @@ describe("the watch screen", () => {
     await screen.waitFor("the filtered player opened", () => opened.players.length === 1);
     expect(opened.players[0]?.player_name).toBe("Cy");
     await screen.press("/", KEYS.escape);
-    frame = await screen.waitFor("the filter cleared", (f) => f.includes("Ada Lovelace") && !f.includes("/ cy"));
+    frame = await screen.waitFor(
+      "the filter cleared",
+      (f) => f.includes("Ada Lovelace") && !f.includes("/ cy"),
+    );
     expect(frame).toContain("Bo");
   });
 

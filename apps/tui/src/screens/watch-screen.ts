@@ -1,8 +1,10 @@
 // The league playing: the current round, the division's standings and the league's feed.
 // Tab moves between the two panes, Enter opens the selected player or event, ← → change division.
-import type { CompetitionEvent, Division, LeaderboardRow, League } from "@gauntlet/core";
 import { Box, Text, useInput } from "ink";
 import { createElement as h, useMemo, useState, type ReactElement } from "react";
+
+import type { CompetitionEvent, Division, LeaderboardRow, League } from "@gauntlet/core";
+
 import { FeedList } from "../components/feed-list.ts";
 import { FilterLine } from "../components/filter-line.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
@@ -31,7 +33,8 @@ export interface WatchScreenProps {
 type Focus = "standings" | "episodes" | "feed";
 
 /** An episode line without the words the pane's title already says. */
-const episodeText = (event: CompetitionEvent) => event.headline.replace(/^Episode (completed|failed): /, "");
+const episodeText = (event: CompetitionEvent) =>
+  event.headline.replace(/^Episode (completed|failed): /, "");
 
 /** Side by side from this width; stacked below it. */
 export const WIDE = 110;
@@ -43,8 +46,14 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
   const standingsFilter = useTextFilter();
   const feedFilter = useTextFilter();
   const allRows = snapshot.standings?.rows;
-  const rows = useMemo(() => (allRows ?? []).filter((r) => standingsFilter.matches(r.player_name)), [allRows, standingsFilter]);
-  const feed = useMemo(() => snapshot.feed.filter((e) => feedFilter.matches(e.headline, e.summary, e.event_type)), [snapshot.feed, feedFilter]);
+  const rows = useMemo(
+    () => (allRows ?? []).filter((r) => standingsFilter.matches(r.player_name)),
+    [allRows, standingsFilter],
+  );
+  const feed = useMemo(
+    () => snapshot.feed.filter((e) => feedFilter.matches(e.headline, e.summary, e.event_type)),
+    [snapshot.feed, feedFilter],
+  );
   const standingsCursor = useListCursor(rows.length);
   const feedCursor = useListCursor(feed.length);
   const episodesCursor = useListCursor(snapshot.episodes.length);
@@ -69,14 +78,22 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
         if (next) props.onSwitchDivision(next);
         return;
       }
-      const cursor = shownFocus === "standings" ? standingsCursor : shownFocus === "episodes" ? episodesCursor : feedCursor;
+      const cursor =
+        shownFocus === "standings"
+          ? standingsCursor
+          : shownFocus === "episodes"
+            ? episodesCursor
+            : feedCursor;
       if (cursor.handle(input, key)) return;
       if (key.return) {
         if (shownFocus === "standings") {
           const row = rows[standingsCursor.index];
           if (row) props.onOpenPlayer(row);
         } else {
-          const event = shownFocus === "episodes" ? snapshot.episodes[episodesCursor.index] : feed[feedCursor.index];
+          const event =
+            shownFocus === "episodes"
+              ? snapshot.episodes[episodesCursor.index]
+              : feed[feedCursor.index];
           if (event) props.onOpenEvent(event);
         }
       }
@@ -119,7 +136,11 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
     snapshot.standings === null
       ? h(Text, { color: theme.muted }, "Loading standings…")
       : snapshot.standings.rows.length === 0
-        ? h(Text, { color: theme.muted, wrap: "wrap" }, "No standings yet: they appear when the first round settles.")
+        ? h(
+            Text,
+            { color: theme.muted, wrap: "wrap" },
+            "No standings yet: they appear when the first round settles.",
+          )
         : h(StandingsTable, {
             view: snapshot.standings,
             rows,
@@ -131,7 +152,13 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
 
   const standingsPane = h(
     Pane,
-    { title: `Standings · ${division.name}`, note: divisionNote, focused: shownFocus === "standings", width: standingsWidth, height: standingsHeight },
+    {
+      title: `Standings · ${division.name}`,
+      note: divisionNote,
+      focused: shownFocus === "standings",
+      width: standingsWidth,
+      height: standingsHeight,
+    },
     h(FilterLine, { filter: standingsFilter }),
     standingsBody,
   );
@@ -139,9 +166,21 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
     feedHeight >= 4
       ? h(
           Pane,
-          { title: "Feed", note: feed.length > 0 ? oneLine(`${feed.length} events`) : undefined, focused: shownFocus === "feed", width: feedWidth, height: feedHeight },
+          {
+            title: "Feed",
+            note: feed.length > 0 ? oneLine(`${feed.length} events`) : undefined,
+            focused: shownFocus === "feed",
+            width: feedWidth,
+            height: feedHeight,
+          },
           h(FilterLine, { filter: feedFilter }),
-          h(FeedList, { events: feed, selected: feedCursor.index, focused: shownFocus === "feed", width: innerWidth(feedWidth), height: paneBodyRows(feedHeight) - filterRows(feedFilter) }),
+          h(FeedList, {
+            events: feed,
+            selected: feedCursor.index,
+            focused: shownFocus === "feed",
+            width: innerWidth(feedWidth),
+            height: paneBodyRows(feedHeight) - filterRows(feedFilter),
+          }),
         )
       : null;
 
@@ -149,7 +188,13 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
     episodesHeight > 0
       ? h(
           Pane,
-          { title: "Latest episodes", note: division.name, focused: shownFocus === "episodes", width: standingsWidth, height: episodesHeight },
+          {
+            title: "Latest episodes",
+            note: division.name,
+            focused: shownFocus === "episodes",
+            width: standingsWidth,
+            height: episodesHeight,
+          },
           h(FeedList, {
             events: snapshot.episodes,
             selected: episodesCursor.index,
@@ -167,7 +212,22 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
     { flexDirection: "column", width, height, flexShrink: 0 },
     h(RoundBar, { progress: snapshot.round, width, now }),
     wide
-      ? h(Box, { flexDirection: "row", width, height: bodyHeight, flexShrink: 0 }, h(Box, { flexDirection: "column", width: standingsWidth, flexShrink: 0 }, standingsPane, episodesPane), feedPane)
-      : h(Box, { flexDirection: "column", width, height: bodyHeight, flexShrink: 0 }, standingsPane, feedPane),
+      ? h(
+          Box,
+          { flexDirection: "row", width, height: bodyHeight, flexShrink: 0 },
+          h(
+            Box,
+            { flexDirection: "column", width: standingsWidth, flexShrink: 0 },
+            standingsPane,
+            episodesPane,
+          ),
+          feedPane,
+        )
+      : h(
+          Box,
+          { flexDirection: "column", width, height: bodyHeight, flexShrink: 0 },
+          standingsPane,
+          feedPane,
+        ),
   );
 }

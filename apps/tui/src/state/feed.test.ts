@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { division, event, league } from "../testing/fixtures.ts";
 import { isEpisodeOf, mergeEvents, mergeFeed } from "./feed.ts";
 
@@ -15,7 +16,8 @@ describe("the feed", () => {
 
   it("stays within its limit however many events arrive", () => {
     let feed = mergeFeed([], []);
-    for (let i = 0; i < 1000; i += 1) feed = mergeFeed(feed, [event("round_completed", premier)], 50);
+    for (let i = 0; i < 1000; i += 1)
+      feed = mergeFeed(feed, [event("round_completed", premier)], 50);
     expect(feed).toHaveLength(50);
     expect(feed[0]?.seq).toBeGreaterThan(feed[49]?.seq ?? Infinity);
   });
@@ -30,7 +32,12 @@ describe("the feed", () => {
     const other = division(premier.league, { name: "Challenger", level: 2 });
     const mine = event("episode_completed", premier, { episode_request_id: "ereq_1" });
     const theirs = event("episode_completed", other, { episode_request_id: "ereq_2" });
-    const list = mergeEvents([], [mine, theirs, event("round_started", premier)], isEpisodeOf(premier.id), 10);
+    const list = mergeEvents(
+      [],
+      [mine, theirs, event("round_started", premier)],
+      isEpisodeOf(premier.id),
+      10,
+    );
     expect(list).toEqual([mine]);
   });
 });

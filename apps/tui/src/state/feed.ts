@@ -25,22 +25,39 @@ export function isFeedEvent(event: CompetitionEvent): boolean {
 
 /** A settled episode of the division. */
 export function isEpisodeOf(divisionId: string): (event: CompetitionEvent) => boolean {
-  return (event) => (event.event_type === "episode_completed" || event.event_type === "episode_failed") && event.division?.id === divisionId && event.episode_request_id !== null;
+  return (event) =>
+    (event.event_type === "episode_completed" || event.event_type === "episode_failed") &&
+    event.division?.id === divisionId &&
+    event.episode_request_id !== null;
 }
 
 /** `list` with the events of `incoming` that `keep` accepts: newest first by seq, each seq once, at most `limit`. */
-export function mergeEvents(list: readonly CompetitionEvent[], incoming: readonly CompetitionEvent[], keep: (event: CompetitionEvent) => boolean, limit: number): readonly CompetitionEvent[] {
+export function mergeEvents(
+  list: readonly CompetitionEvent[],
+  incoming: readonly CompetitionEvent[],
+  keep: (event: CompetitionEvent) => boolean,
+  limit: number,
+): readonly CompetitionEvent[] {
   const fresh = incoming.filter(keep);
   if (fresh.length === 0) return list;
   // The common case: one event newer than everything shown.
   const newest = list[0];
-  if (fresh.length === 1 && fresh[0] !== undefined && (newest === undefined || fresh[0].seq > newest.seq)) return [fresh[0], ...list.slice(0, limit - 1)];
+  if (
+    fresh.length === 1 &&
+    fresh[0] !== undefined &&
+    (newest === undefined || fresh[0].seq > newest.seq)
+  )
+    return [fresh[0], ...list.slice(0, limit - 1)];
   const bySeq = new Map<number, CompetitionEvent>();
   for (const event of list) bySeq.set(event.seq, event);
   for (const event of fresh) bySeq.set(event.seq, event);
   return [...bySeq.values()].sort((a, b) => b.seq - a.seq).slice(0, limit);
 }
 
-export function mergeFeed(feed: readonly CompetitionEvent[], incoming: readonly CompetitionEvent[], limit = FEED_LIMIT): readonly CompetitionEvent[] {
+export function mergeFeed(
+  feed: readonly CompetitionEvent[],
+  incoming: readonly CompetitionEvent[],
+  limit = FEED_LIMIT,
+): readonly CompetitionEvent[] {
   return mergeEvents(feed, incoming, isFeedEvent, limit);
 }

@@ -14,7 +14,9 @@ export function formatClock(iso: string | null): string {
   if (iso === null) return "--:--:--";
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "--:--:--";
-  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  return [at.getHours(), at.getMinutes(), at.getSeconds()]
+    .map((n) => String(n).padStart(2, "0"))
+    .join(":");
 }
 
 /** "12s ago", "3m ago", "2h ago". */

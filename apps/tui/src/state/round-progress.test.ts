@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
+
 import { division, episode, league, round } from "../testing/fixtures.ts";
-import { isSameOrLater, progressFromEpisodes, withEpisodeSettled, withRoundStatus } from "./round-progress.ts";
+import {
+  isSameOrLater,
+  progressFromEpisodes,
+  withEpisodeSettled,
+  withRoundStatus,
+} from "./round-progress.ts";
 
 const premier = division(league());
 
 describe("round progress", () => {
   it("counts the settled episodes of a full listing", () => {
     const r = round(premier, 4, { round_display: {} });
-    const episodes = [episode(["A", "B"]), episode(["A", "C"], { status: "failed" }), episode(["B", "C"], { status: "running" })];
+    const episodes = [
+      episode(["A", "B"]),
+      episode(["A", "C"], { status: "failed" }),
+      episode(["B", "C"], { status: "running" }),
+    ];
     const progress = progressFromEpisodes(r, episodes, true);
     expect(progress.total).toBe(3);
     expect(progress.settled.size).toBe(2);
@@ -17,7 +27,10 @@ describe("round progress", () => {
   it("takes the total from the round's display block when the listing was cut short", () => {
     const r = round(premier, 4, { round_display: { episodes: 500 } });
     expect(progressFromEpisodes(r, [episode(["A", "B"])], false).total).toBe(500);
-    expect(progressFromEpisodes(round(premier, 4, { round_display: { episodes: "many" } }), [], false).total).toBeNull();
+    expect(
+      progressFromEpisodes(round(premier, 4, { round_display: { episodes: "many" } }), [], false)
+        .total,
+    ).toBeNull();
   });
 
   it("counts an episode once, and never more than the round has", () => {
@@ -35,7 +48,15 @@ describe("round progress", () => {
   it("adds the episodes whose events came while the listing loaded", () => {
     const r = round(premier, 1, { round_display: { episodes: 3 } });
     const listed = episode(["A", "B"]);
-    const progress = progressFromEpisodes(r, [listed], false, new Map([[listed.id, false], ["late", true]]));
+    const progress = progressFromEpisodes(
+      r,
+      [listed],
+      false,
+      new Map([
+        [listed.id, false],
+        ["late", true],
+      ]),
+    );
     expect(progress.settled.size).toBe(2);
     expect(progress.failed).toBe(1);
   });

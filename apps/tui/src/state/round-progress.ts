@@ -23,15 +23,28 @@ function displayedTotal(round: Round): number | null {
  * Progress from a listing of the round's episodes; `complete` when the listing had every one.
  * `alsoSettled` (episode id → failed) are episodes whose events arrived while the listing was loading.
  */
-export function progressFromEpisodes(round: Round, episodes: readonly EpisodeRequest[], complete: boolean, alsoSettled: ReadonlyMap<string, boolean> = new Map()): RoundProgress {
-  const total = complete ? Math.max(episodes.length, displayedTotal(round) ?? 0) : displayedTotal(round);
+export function progressFromEpisodes(
+  round: Round,
+  episodes: readonly EpisodeRequest[],
+  complete: boolean,
+  alsoSettled: ReadonlyMap<string, boolean> = new Map(),
+): RoundProgress {
+  const total = complete
+    ? Math.max(episodes.length, displayedTotal(round) ?? 0)
+    : displayedTotal(round);
   let progress: RoundProgress = { round, total, settled: new Set(), failed: 0 };
-  for (const episode of episodes) if (FINAL.has(episode.status)) progress = withEpisodeSettled(progress, episode.id, episode.status !== "completed");
+  for (const episode of episodes)
+    if (FINAL.has(episode.status))
+      progress = withEpisodeSettled(progress, episode.id, episode.status !== "completed");
   for (const [id, failed] of alsoSettled) progress = withEpisodeSettled(progress, id, failed);
   return progress;
 }
 
-export function withEpisodeSettled(progress: RoundProgress, episodeId: string, failed: boolean): RoundProgress {
+export function withEpisodeSettled(
+  progress: RoundProgress,
+  episodeId: string,
+  failed: boolean,
+): RoundProgress {
   if (progress.settled.has(episodeId)) return progress;
   if (progress.total !== null && progress.settled.size >= progress.total) return progress;
   const settled = new Set(progress.settled);
@@ -40,10 +53,16 @@ export function withEpisodeSettled(progress: RoundProgress, episodeId: string, f
 }
 
 export function withRoundStatus(progress: RoundProgress, status: RoundStatus): RoundProgress {
-  return progress.round.status === status ? progress : { ...progress, round: { ...progress.round, status } };
+  return progress.round.status === status
+    ? progress
+    : { ...progress, round: { ...progress.round, status } };
 }
 
 /** Whether `candidate` is the same round or a later one than `current`. */
 export function isSameOrLater(current: RoundProgress | null, candidate: Round): boolean {
-  return current === null || candidate.id === current.round.id || candidate.round_number > current.round.round_number;
+  return (
+    current === null ||
+    candidate.id === current.round.id ||
+    candidate.round_number > current.round.round_number
+  );
 }

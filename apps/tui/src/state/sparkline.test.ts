@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { recentRound, row } from "../testing/fixtures.ts";
 import { fieldSize, sparkline } from "./sparkline.ts";
 

@@ -8,7 +8,11 @@ const BARS = "▁▂▃▄▅▆▇█";
  * `recent` is newest first, as the standings serve it; `field` is how many players a round
  * ranks (the best rank is 1, the worst `field`). At most `width` rounds are drawn.
  */
-export function sparkline(recent: readonly LeaderboardRecentRound[], field: number, width: number): string {
+export function sparkline(
+  recent: readonly LeaderboardRecentRound[],
+  field: number,
+  width: number,
+): string {
   const shown = recent.slice(0, Math.max(0, width)).reverse();
   return shown.map((round) => bar(round.rank, field)).join("");
 }
@@ -22,8 +26,12 @@ function bar(rank: number | null, field: number): string {
 }
 
 /** The number of ranked players a sparkline scales against: the worst rank seen, at least the row count. */
-export function fieldSize(rows: readonly { recent_rounds: readonly LeaderboardRecentRound[] }[]): number {
+export function fieldSize(
+  rows: readonly { recent_rounds: readonly LeaderboardRecentRound[] }[],
+): number {
   let worst = rows.length;
-  for (const row of rows) for (const round of row.recent_rounds) if (round.rank !== null && round.rank > worst) worst = round.rank;
+  for (const row of rows)
+    for (const round of row.recent_rounds)
+      if (round.rank !== null && round.rank > worst) worst = round.rank;
   return worst;
 }

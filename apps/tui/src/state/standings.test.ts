@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { row } from "../testing/fixtures.ts";
 import { movementOf, nextStandings } from "./standings.ts";
 
@@ -30,8 +31,14 @@ describe("standings movement", () => {
 
   it("keeps the movement when the same table is served again, and marks newcomers", () => {
     const first = nextStandings(null, [a, b]);
-    const moved = nextStandings(first, [{ ...b, rank: 1 }, { ...a, rank: 2 }]);
-    const again = nextStandings(moved, [{ ...b, rank: 1 }, { ...a, rank: 2 }]);
+    const moved = nextStandings(first, [
+      { ...b, rank: 1 },
+      { ...a, rank: 2 },
+    ]);
+    const again = nextStandings(moved, [
+      { ...b, rank: 1 },
+      { ...a, rank: 2 },
+    ]);
     expect(again.previousRanks).toBe(moved.previousRanks);
     const withNewcomer = nextStandings(again, [{ ...b, rank: 1 }, { ...a, rank: 2 }, c]);
     expect(movementOf(withNewcomer, c)).toEqual({ kind: "new" });

@@ -11,25 +11,45 @@ export interface StandingsView {
   readonly changed: ReadonlySet<string>;
 }
 
-export type Movement = { kind: "up"; by: number } | { kind: "down"; by: number } | { kind: "same" } | { kind: "new" } | { kind: "unknown" };
+export type Movement =
+  | { kind: "up"; by: number }
+  | { kind: "down"; by: number }
+  | { kind: "same" }
+  | { kind: "new" }
+  | { kind: "unknown" };
 
 function sameTable(a: readonly LeaderboardRow[], b: readonly LeaderboardRow[]): boolean {
   if (a.length !== b.length) return false;
   return a.every((row, i) => {
     const other = b[i];
-    return other !== undefined && other.player_id === row.player_id && other.rank === row.rank && other.score === row.score && other.rounds_played === row.rounds_played;
+    return (
+      other !== undefined &&
+      other.player_id === row.player_id &&
+      other.rank === row.rank &&
+      other.score === row.score &&
+      other.rounds_played === row.rounds_played
+    );
   });
 }
 
 /** The view after the server served `rows` (null: no standings yet). */
-export function nextStandings(previous: StandingsView | null, rows: readonly LeaderboardRow[] | null): StandingsView {
+export function nextStandings(
+  previous: StandingsView | null,
+  rows: readonly LeaderboardRow[] | null,
+): StandingsView {
   const next = rows ?? [];
   if (previous === null) return { rows: next, previousRanks: null, changed: new Set() };
   // Same ranks and scores: keep the movement, take the fresher details (recent rounds).
   if (sameTable(previous.rows, next)) return { ...previous, rows: next };
   const before = new Map(previous.rows.map((r) => [r.player_id, r]));
-  const changed = new Set(next.filter((r) => before.get(r.player_id)?.score !== r.score).map((r) => r.player_id));
-  return { rows: next, previousRanks: new Map(previous.rows.map((r) => [r.player_id, r.rank])), changed };
+  const changed = new Set(
+    next.filter((r) => before.get(r.player_id)?.score !== r.score).map((r) => r.player_id),
+  );
+  return {
+    rows: next,
+    previousRanks: new Map(previous.rows.map((r) => [r.player_id, r.rank])),
+    changed,
+  };
 }
 
 export function movementOf(view: StandingsView, row: LeaderboardRow): Movement {

@@ -3,7 +3,9 @@
 // own process. Mounts the UI on a stand-in terminal (TTY streams) and prints "drew" if a frame
 // reached the screen while the UI was running, "blank" if nothing did before it quit.
 import { PassThrough, Writable } from "node:stream";
+
 import { createClient } from "@gauntlet/sdk";
+
 import { themeFor } from "../components/theme.ts";
 import { Notices } from "../data/notices.ts";
 import { mountWatch } from "../start-watch.ts";
@@ -18,15 +20,29 @@ const stdout = Object.assign(
   }),
   { isTTY: true, columns: 100, rows: 30 },
 );
-const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+const stdin = Object.assign(new PassThrough(), {
+  isTTY: true,
+  setRawMode: () => stdin,
+  ref: () => stdin,
+  unref: () => stdin,
+});
 const stderr = new PassThrough();
 
 // Nothing listens on port 9: the UI draws its header and reports the failed loads in its status line.
 const client = createClient({ baseUrl: "http://127.0.0.1:9", token: null, env: {}, retries: 0 });
-const { instance, exited } = mountWatch({ client, notices: new Notices(), flags: {}, theme: themeFor({ NO_COLOR: "1" }), stdin, stdout, stderr });
+const { instance, exited } = mountWatch({
+  client,
+  notices: new Notices(),
+  flags: {},
+  theme: themeFor({ NO_COLOR: "1" }),
+  stdin,
+  stdout,
+  stderr,
+});
 
 const deadline = Date.now() + 20_000;
-while (!drawn.includes("gauntlet") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+while (!drawn.includes("gauntlet") && Date.now() < deadline)
+  await new Promise((resolve) => setTimeout(resolve, 20));
 const verdict = drawn.includes("gauntlet") ? "drew" : "blank";
 instance.unmount();
 await exited;

@@ -1,16 +1,17 @@
 // Objects shaped like the server's answers, built through the contract's own schemas so that a
 // fixture that drifts from the contract fails loudly. For tests only.
 import { randomUUID } from "node:crypto";
+
 import {
   CompetitionEvent,
   Division,
   EpisodeRequest,
   LeaderboardRow,
   League,
-  type LeaderboardRecentRound,
-  type CompetitionEventType,
-  RoundDetail,
   newId,
+  RoundDetail,
+  type CompetitionEventType,
+  type LeaderboardRecentRound,
 } from "@gauntlet/core";
 
 const AT = "2026-01-01T12:00:00.000Z";
@@ -20,7 +21,16 @@ export function league(overrides: Partial<League> = {}): League {
     id: newId("league"),
     name: "Spring League",
     commissioner_key: "ladder",
-    game: { id: newId("game"), name: "gridrush", owner_user_id: "user_1", created_at: AT, coworld_name: null, coworld_id: null, description: null, notes: null },
+    game: {
+      id: newId("game"),
+      name: "gridrush",
+      owner_user_id: "user_1",
+      created_at: AT,
+      coworld_name: null,
+      coworld_id: null,
+      description: null,
+      notes: null,
+    },
     mod: null,
     created_at: AT,
     description: null,
@@ -60,14 +70,39 @@ export function division(of: League, overrides: Partial<Division> = {}): Divisio
 }
 
 export function recentRound(roundNumber: number, rank: number | null): LeaderboardRecentRound {
-  return { id: newId("round"), round_number: roundNumber, status: rank === null ? "running" : "completed", rank, score: rank === null ? null : 10 - rank, started_at: AT, completed_at: rank === null ? null : AT };
+  return {
+    id: newId("round"),
+    round_number: roundNumber,
+    status: rank === null ? "running" : "completed",
+    rank,
+    score: rank === null ? null : 10 - rank,
+    started_at: AT,
+    completed_at: rank === null ? null : AT,
+  };
 }
 
-export function row(rank: number, name: string, overrides: Partial<LeaderboardRow> = {}): LeaderboardRow {
-  return LeaderboardRow.parse({ rank, player_id: newId("player"), player_name: name, score: 1500 - rank * 10, rounds_played: 3, recent_rounds: [], episodes_played: 6, ...overrides });
+export function row(
+  rank: number,
+  name: string,
+  overrides: Partial<LeaderboardRow> = {},
+): LeaderboardRow {
+  return LeaderboardRow.parse({
+    rank,
+    player_id: newId("player"),
+    player_name: name,
+    score: 1500 - rank * 10,
+    rounds_played: 3,
+    recent_rounds: [],
+    episodes_played: 6,
+    ...overrides,
+  });
 }
 
-export function round(of: Division, roundNumber: number, overrides: Partial<RoundDetail> = {}): RoundDetail {
+export function round(
+  of: Division,
+  roundNumber: number,
+  overrides: Partial<RoundDetail> = {},
+): RoundDetail {
   return RoundDetail.parse({
     id: newId("round"),
     round_number: roundNumber,
@@ -89,7 +124,11 @@ export function round(of: Division, roundNumber: number, overrides: Partial<Roun
 
 let seq = 1000;
 
-export function event(type: CompetitionEventType, of: Division, overrides: Partial<CompetitionEvent> = {}): CompetitionEvent {
+export function event(
+  type: CompetitionEventType,
+  of: Division,
+  overrides: Partial<CompetitionEvent> = {},
+): CompetitionEvent {
   seq += 1;
   return CompetitionEvent.parse({
     id: randomUUID(),
@@ -111,7 +150,10 @@ export function event(type: CompetitionEventType, of: Division, overrides: Parti
   });
 }
 
-export function episode(players: readonly string[], overrides: Partial<EpisodeRequest> = {}): EpisodeRequest {
+export function episode(
+  players: readonly string[],
+  overrides: Partial<EpisodeRequest> = {},
+): EpisodeRequest {
   return EpisodeRequest.parse({
     id: newId("episodeRequest"),
     requester_user_id: "user_1",
@@ -122,7 +164,15 @@ export function episode(players: readonly string[], overrides: Partial<EpisodeRe
     max_steps: null,
     status: "completed",
     policy_version_ids: players.map(() => randomUUID()),
-    participants: players.map((name, position) => ({ position, policy_version_id: randomUUID(), policy_id: randomUUID(), policy_name: `${name.toLowerCase()}-policy`, version: 1, player_id: newId("player"), player_name: name })),
+    participants: players.map((name, position) => ({
+      position,
+      policy_version_id: randomUUID(),
+      policy_id: randomUUID(),
+      policy_name: `${name.toLowerCase()}-policy`,
+      version: 1,
+      player_id: newId("player"),
+      player_name: name,
+    })),
     job_id: null,
     episode_id: null,
     replay_url: null,
@@ -131,7 +181,11 @@ export function episode(players: readonly string[], overrides: Partial<EpisodeRe
     error: null,
     failed_policy_index: null,
     failed_agent_index: null,
-    scores: players.map((_, position) => ({ policy_version_id: null, position, score: 10 - position })),
+    scores: players.map((_, position) => ({
+      policy_version_id: null,
+      position,
+      score: 10 - position,
+    })),
     created_at: AT,
     updated_at: AT,
     ...overrides,

@@ -52,7 +52,8 @@ export function renderAt(tree: ReactElement, columns = 120, rows = 40): Rendered
       for (;;) {
         const current = frame();
         if (probe(current)) return current;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last frame:\n${current}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; last frame:\n${current}`);
         await tick();
       }
     },

@@ -26,10 +26,16 @@ function integer(config: Json, key: string, fallback: number, min: number, max: 
 
 export function parseConfig(text: string): GameConfig {
   const config: unknown = JSON.parse(text);
-  if (typeof config !== "object" || config === null || Array.isArray(config)) throw new Error("the config must be a JSON object");
+  if (typeof config !== "object" || config === null || Array.isArray(config))
+    throw new Error("the config must be a JSON object");
   const json = config as Json;
   const tokens = json.tokens;
-  if (!Array.isArray(tokens) || tokens.length < 2 || tokens.length > 4 || !tokens.every((t) => typeof t === "string" && t !== "")) {
+  if (
+    !Array.isArray(tokens) ||
+    tokens.length < 2 ||
+    tokens.length > 4 ||
+    !tokens.every((t) => typeof t === "string" && t !== "")
+  ) {
     throw new Error("config.tokens must hold 2 to 4 non-empty strings, one per slot");
   }
   const players = Array.isArray(json.players) ? (json.players as unknown[]) : [];
@@ -39,7 +45,11 @@ export function parseConfig(text: string): GameConfig {
     return typeof name === "string" && name !== "" ? name : `Player ${slot + 1}`;
   });
   const seed = json.seed;
-  if (seed !== undefined && seed !== null && !(typeof seed === "number" && Number.isInteger(seed))) {
+  if (
+    seed !== undefined &&
+    seed !== null &&
+    !(typeof seed === "number" && Number.isInteger(seed))
+  ) {
     throw new Error("config.seed must be an integer");
   }
   return {

@@ -2,6 +2,7 @@
 // for every slot to connect, then each turn sends every player its view and waits for all
 // moves or the turn timeout, whichever comes first (a late player just stays put).
 import { randomInt } from "node:crypto";
+
 import type { GameConfig } from "./config.ts";
 import { isMove, type EndMessage, type Move, type WelcomeMessage } from "./protocol.ts";
 import { isOver, newGame, step, viewFor, winnerSlot, type GameState } from "./rules.ts";
@@ -17,7 +18,11 @@ export interface Results {
 export interface EpisodeOutputs {
   log(line: string): void;
   /** Called once, after the last player message: the replay (JSON lines) and either results or a failure. */
-  finish(outcome: { replay: string; results: Results } | { replay: string; failure: { message: string; failed_policy_index: number } }): void;
+  finish(
+    outcome:
+      | { replay: string; results: Results }
+      | { replay: string; failure: { message: string; failed_policy_index: number } },
+  ): void;
 }
 
 export type SeatCheck = "ok" | "unknown_slot" | "wrong_token" | "taken";
@@ -38,17 +43,42 @@ export class Episode {
     this.config = config;
     this.outputs = outputs;
     const seed = config.seed ?? randomInt(0, 2 ** 31);
-    this.state = newGame({ width: config.width, height: config.height, turns: config.turns, coins: config.coins, seed, players: config.tokens.length });
+    this.state = newGame({
+      width: config.width,
+      height: config.height,
+      turns: config.turns,
+      coins: config.coins,
+      seed,
+      players: config.tokens.length,
+    });
     this.seats = config.tokens.map(() => null);
-    this.record({ type: "header", version: 1, width: config.width, height: config.height, turns: config.turns, coins: config.coins, seed, players: config.names });
-    this.record({ type: "state", turn: 0, positions: this.state.positions, coins: this.state.coins, scores: this.state.scores });
+    this.record({
+      type: "header",
+      version: 1,
+      width: config.width,
+      height: config.height,
+      turns: config.turns,
+      coins: config.coins,
+      seed,
+      players: config.names,
+    });
+    this.record({
+      type: "state",
+      turn: 0,
+      positions: this.state.positions,
+      coins: this.state.coins,
+      scores: this.state.scores,
+    });
   }
 
   /** Starts the clock for the players to connect. */
   open(): void {
     this.connectTimer = setTimeout(() => {
       const missing = this.seats.findIndex((seat) => seat === null);
-      this.abort(missing, `the player in slot ${missing} did not connect within ${this.config.connectTimeoutMs} ms`);
+      this.abort(
+        missing,
+        `the player in slot ${missing} did not connect within ${this.config.connectTimeoutMs} ms`,
+      );
     }, this.config.connectTimeoutMs);
   }
 
@@ -64,7 +94,8 @@ export class Episode {
     this.outputs.log(`slot ${slot} (${this.config.names[slot] ?? "?"}) connected`);
     connection.onMessage = (text) => this.receive(slot, text);
     connection.onClose = () => {
-      if (!this.ended) this.abort(slot, `the player in slot ${slot} disconnected at turn ${this.state.turn}`);
+      if (!this.ended)
+        this.abort(slot, `the player in slot ${slot} disconnected at turn ${this.state.turn}`);
     };
     const welcome: WelcomeMessage = {
       type: "welcome",
@@ -91,13 +122,16 @@ export class Episode {
     }
     if (typeof message !== "object" || message === null) return;
     const { type, turn, move } = message as Record<string, unknown>;
-    if (type !== "move" || turn !== this.state.turn || !isMove(move) || this.moves[slot] !== null) return;
+    if (type !== "move" || turn !== this.state.turn || !isMove(move) || this.moves[slot] !== null)
+      return;
     this.moves[slot] = move;
     if (this.moves.every((m) => m !== null)) this.turnDone?.();
   }
 
   private async run(): Promise<void> {
-    this.outputs.log(`all ${this.seats.length} players connected; playing ${this.config.turns} turns`);
+    this.outputs.log(
+      `all ${this.seats.length} players connected; playing ${this.config.turns} turns`,
+    );
     while (!isOver(this.state) && !this.ended) {
       this.moves = this.seats.map(() => null);
       this.seats.forEach((seat, slot) => seat?.send(JSON.stringify(viewFor(this.state, slot))));
@@ -110,7 +144,10 @@ export class Episode {
       });
       this.turnDone = null;
       if (this.ended) return;
-      const turn = step(this.state, this.moves.map((m) => m ?? "stay"));
+      const turn = step(
+        this.state,
+        this.moves.map((m) => m ?? "stay"),
+      );
       this.record({ type: "turn", ...turn });
     }
     const results: Results = {
@@ -120,9 +157,12 @@ export class Episode {
       seed: this.state.settings.seed,
     };
     this.record({ type: "end", scores: results.scores, winner_slot: results.winner_slot });
-    this.outputs.log(`finished: scores ${results.scores.join(" ")}, winner ${results.winner_slot ?? "none (tie)"}`);
-    this.end({ type: "end", reason: "finished", scores: results.scores, winner_slot: results.winner_slot }, () =>
-      this.outputs.finish({ replay: this.replayText(), results }),
+    this.outputs.log(
+      `finished: scores ${results.scores.join(" ")}, winner ${results.winner_slot ?? "none (tie)"}`,
+    );
+    this.end(
+      { type: "end", reason: "finished", scores: results.scores, winner_slot: results.winner_slot },
+      () => this.outputs.finish({ replay: this.replayText(), results }),
     );
   }
 
@@ -132,8 +172,13 @@ export class Episode {
     this.outputs.log(`aborted: ${message}`);
     this.record({ type: "aborted", turn: this.state.turn, failed_policy_index: slot, message });
     this.turnDone?.();
-    this.end({ type: "end", reason: "aborted", scores: [...this.state.scores], winner_slot: null }, () =>
-      this.outputs.finish({ replay: this.replayText(), failure: { message, failed_policy_index: slot } }),
+    this.end(
+      { type: "end", reason: "aborted", scores: [...this.state.scores], winner_slot: null },
+      () =>
+        this.outputs.finish({
+          replay: this.replayText(),
+          failure: { message, failed_policy_index: slot },
+        }),
     );
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { moveCell, newGame, step, winnerSlot, type GameState } from "./rules.ts";
 
 function game(players = 2): GameState {
@@ -32,7 +33,11 @@ describe("GridRush rules", () => {
 
   it("scores a coin reached by one player and replaces it", () => {
     const state = game();
-    state.coins = [[1, 0], [3, 3], [2, 2]];
+    state.coins = [
+      [1, 0],
+      [3, 3],
+      [2, 2],
+    ];
     const record = step(state, ["E", "stay"]);
     expect(record.scores).toEqual([1, 0]);
     expect(record.scored).toEqual([0]);
@@ -42,8 +47,15 @@ describe("GridRush rules", () => {
 
   it("loses a coin that two players reach in the same turn", () => {
     const state = game();
-    state.positions = [[1, 1], [3, 1]];
-    state.coins = [[2, 1], [0, 4], [4, 4]];
+    state.positions = [
+      [1, 1],
+      [3, 1],
+    ];
+    state.coins = [
+      [2, 1],
+      [0, 4],
+      [4, 4],
+    ];
     const record = step(state, ["E", "W"]);
     expect(record.scores).toEqual([0, 0]);
     expect(state.coins).toHaveLength(3);

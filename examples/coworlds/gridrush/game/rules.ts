@@ -58,11 +58,16 @@ function startCell(slot: number, width: number, height: number): Cell {
 
 export function newGame(settings: Settings): GameState {
   const free = settings.width * settings.height - settings.players;
-  if (settings.coins > free) throw new Error(`${settings.coins} coins do not fit on a ${settings.width}x${settings.height} grid`);
+  if (settings.coins > free)
+    throw new Error(
+      `${settings.coins} coins do not fit on a ${settings.width}x${settings.height} grid`,
+    );
   const state: GameState = {
     settings,
     turn: 0,
-    positions: Array.from({ length: settings.players }, (_, slot) => startCell(slot, settings.width, settings.height)),
+    positions: Array.from({ length: settings.players }, (_, slot) =>
+      startCell(slot, settings.width, settings.height),
+    ),
     coins: [],
     scores: Array.from({ length: settings.players }, () => 0),
     random: seededRandom(settings.seed),
@@ -79,7 +84,8 @@ function freeCell(state: GameState): Cell {
   const { width, height } = state.settings;
   for (;;) {
     const cell: Cell = [Math.floor(state.random() * width), Math.floor(state.random() * height)];
-    const taken = state.positions.some((p) => sameCell(p, cell)) || state.coins.some((c) => sameCell(c, cell));
+    const taken =
+      state.positions.some((p) => sameCell(p, cell)) || state.coins.some((c) => sameCell(c, cell));
     if (!taken) return cell;
   }
 }
@@ -87,7 +93,15 @@ function freeCell(state: GameState): Cell {
 export function moveCell(cell: Cell, move: Move, width: number, height: number): Cell {
   const [x, y] = cell;
   const next: Cell =
-    move === "N" ? [x, y - 1] : move === "S" ? [x, y + 1] : move === "E" ? [x + 1, y] : move === "W" ? [x - 1, y] : [x, y];
+    move === "N"
+      ? [x, y - 1]
+      : move === "S"
+        ? [x, y + 1]
+        : move === "E"
+          ? [x + 1, y]
+          : move === "W"
+            ? [x - 1, y]
+            : [x, y];
   // A move off the grid is a stay.
   return next[0] < 0 || next[1] < 0 || next[0] >= width || next[1] >= height ? cell : next;
 }
@@ -95,7 +109,9 @@ export function moveCell(cell: Cell, move: Move, width: number, height: number):
 /** Plays one turn in place and returns its record. */
 export function step(state: GameState, moves: Move[]): TurnRecord {
   const { width, height } = state.settings;
-  state.positions = state.positions.map((cell, slot) => moveCell(cell, moves[slot] ?? "stay", width, height));
+  state.positions = state.positions.map((cell, slot) =>
+    moveCell(cell, moves[slot] ?? "stay", width, height),
+  );
   const scored: number[] = [];
   const remaining: Cell[] = [];
   let taken = 0;

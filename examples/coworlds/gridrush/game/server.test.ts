@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+
 import { afterEach, describe, expect, it } from "vitest";
 
 const here = join(import.meta.dirname, "..");
@@ -22,13 +23,28 @@ function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
 
-function run(script: string, env: Record<string, string>): { child: ChildProcess; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [script], { cwd: here, env: { PATH: process.env.PATH ?? "", NODE_COMPILE_CACHE: join(tmpdir(), "gridrush-test-compile-cache"), ...env }, stdio: "ignore" });
+function run(
+  script: string,
+  env: Record<string, string>,
+): { child: ChildProcess; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [script], {
+    cwd: here,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_COMPILE_CACHE: join(tmpdir(), "gridrush-test-compile-cache"),
+      ...env,
+    },
+    stdio: "ignore",
+  });
   started.push(child);
   return { child, exit: new Promise((resolve) => child.once("exit", (code) => resolve(code))) };
 }
@@ -48,28 +64,48 @@ async function startGame(config: object) {
     COGAME_PLAYER_FAILURE_URI: uri("failure.json"),
   });
   for (let attempt = 0; ; attempt += 1) {
-    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (attempt > 200) throw new Error("the game never became healthy");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const player = (script: string, slot: number, token: string) =>
-    run(script, { COWORLD_PLAYER_WS_URL: `ws://127.0.0.1:${port}/player?slot=${slot}&token=${token}` });
-  const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), "utf8") : null);
+    run(script, {
+      COWORLD_PLAYER_WS_URL: `ws://127.0.0.1:${port}/player?slot=${slot}&token=${token}`,
+    });
+  const read = (name: string) =>
+    existsSync(join(dir, name)) ? readFileSync(join(dir, name), "utf8") : null;
   return { game, player, read };
 }
 
 describe("the GridRush game server", () => {
   it("refuses a wrong token, then plays the episode to results and a replay", async () => {
-    const { game, player, read } = await startGame({ tokens: ["tok-a", "tok-b"], turns: 20, seed: 3 });
+    const { game, player, read } = await startGame({
+      tokens: ["tok-a", "tok-b"],
+      turns: 20,
+      seed: 3,
+    });
     expect(await player("players/greedy.ts", 1, "not-the-token").exit).toBe(1);
-    const players = [player("players/greedy.ts", 0, "tok-a"), player("players/random.ts", 1, "tok-b")];
+    const players = [
+      player("players/greedy.ts", 0, "tok-a"),
+      player("players/random.ts", 1, "tok-b"),
+    ];
     expect(await game.exit).toBe(0);
     expect(await Promise.all(players.map((p) => p.exit))).toEqual([0, 0]);
-    const results = JSON.parse(read("results.json") ?? "null") as { scores: number[]; winner_slot: number | null; turns: number };
+    const results = JSON.parse(read("results.json") ?? "null") as {
+      scores: number[];
+      winner_slot: number | null;
+      turns: number;
+    };
     expect(results).toMatchObject({ turns: 20, seed: 3 });
     expect(results.scores).toHaveLength(2);
-    const replay = (read("replay.jsonl") ?? "").trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const replay = (read("replay.jsonl") ?? "")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(replay.filter((entry) => entry.type === "turn")).toHaveLength(20);
     expect(read("replay.jsonl")).not.toContain("tok-a");
     expect(read("failure.json")).toBeNull();
@@ -80,7 +116,10 @@ describe("the GridRush game server", () => {
     player("players/greedy.ts", 0, "tok-a");
     player("test-fixtures/crasher.ts", 1, "tok-b");
     expect(await game.exit).toBe(0);
-    const failure = JSON.parse(read("failure.json") ?? "null") as { failed_policy_index: number; message: string };
+    const failure = JSON.parse(read("failure.json") ?? "null") as {
+      failed_policy_index: number;
+      message: string;
+    };
     expect(failure.failed_policy_index).toBe(1);
     expect(failure.message).toMatch(/slot 1 disconnected/);
     expect(read("results.json")).toBeNull();

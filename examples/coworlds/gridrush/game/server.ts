@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
+
 import { parseConfig, type GameConfig } from "./config.ts";
 import { Episode } from "./episode.ts";
 import { refuseUpgrade, WebSocketConnection } from "./websocket.ts";
@@ -26,7 +27,8 @@ function requiredEnv(name: string): string {
 
 function filePath(name: string): string {
   const uri = requiredEnv(name);
-  if (!uri.startsWith("file:")) fail(`${name} must be a file: URI (got a ${uri.split(":")[0]}: URI)`);
+  if (!uri.startsWith("file:"))
+    fail(`${name} must be a file: URI (got a ${uri.split(":")[0]}: URI)`);
   return fileURLToPath(uri);
 }
 
@@ -41,7 +43,9 @@ function loadConfig(): GameConfig {
   try {
     return parseConfig(readFileSync(filePath("COGAME_CONFIG_URI"), "utf8"));
   } catch (error) {
-    return fail(`cannot read the config: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(
+      `cannot read the config: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -77,7 +81,11 @@ server.on("upgrade", (request, socket, head) => {
   const check = episode.check(slot, url.searchParams.get("token") ?? "");
   if (check !== "ok") {
     log(`refused a connection to slot ${url.searchParams.get("slot") ?? "?"}: ${check}`);
-    refuseUpgrade(socket, check === "taken" ? 409 : 403, check === "taken" ? "Conflict" : "Forbidden");
+    refuseUpgrade(
+      socket,
+      check === "taken" ? 409 : 403,
+      check === "taken" ? "Conflict" : "Forbidden",
+    );
     return;
   }
   const connection = WebSocketConnection.accept(request, socket, head);
@@ -86,6 +94,8 @@ server.on("upgrade", (request, socket, head) => {
 
 server.listen(port, host, () => {
   const address = server.address();
-  log(`listening on ${host}:${typeof address === "object" && address ? address.port : port} for ${config.tokens.length} players`);
+  log(
+    `listening on ${host}:${typeof address === "object" && address ? address.port : port} for ${config.tokens.length} players`,
+  );
   episode.open();
 });

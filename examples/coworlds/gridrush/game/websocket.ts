@@ -31,14 +31,26 @@ export class WebSocketConnection {
   private closeSent = false;
 
   /** Completes the handshake of an `upgrade` request, or refuses it and returns null. */
-  static accept(request: IncomingMessage, socket: Duplex, head: Buffer): WebSocketConnection | null {
+  static accept(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+  ): WebSocketConnection | null {
     const key = request.headers["sec-websocket-key"];
-    if (request.headers.upgrade?.toLowerCase() !== "websocket" || typeof key !== "string" || request.headers["sec-websocket-version"] !== "13") {
+    if (
+      request.headers.upgrade?.toLowerCase() !== "websocket" ||
+      typeof key !== "string" ||
+      request.headers["sec-websocket-version"] !== "13"
+    ) {
       refuseUpgrade(socket, 400, "Bad Request");
       return null;
     }
-    const accept = createHash("sha1").update(key + HANDSHAKE_GUID).digest("base64");
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+    const accept = createHash("sha1")
+      .update(key + HANDSHAKE_GUID)
+      .digest("base64");
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
     const connection = new WebSocketConnection(socket);
     if (head.length > 0) connection.receive(head);
     return connection;
@@ -117,7 +129,8 @@ export class WebSocketConnection {
 
 function frame(opcode: number, payload: Buffer): Buffer {
   const length = payload.length;
-  const header = length < 126 ? Buffer.alloc(2) : length < 65_536 ? Buffer.alloc(4) : Buffer.alloc(10);
+  const header =
+    length < 126 ? Buffer.alloc(2) : length < 65_536 ? Buffer.alloc(4) : Buffer.alloc(10);
   header[0] = 0x80 | opcode;
   if (length < 126) {
     header[1] = length;
@@ -131,7 +144,8 @@ function frame(opcode: number, payload: Buffer): Buffer {
   return Buffer.concat([header, payload]);
 }
 
-type Parsed = { fin: boolean; opcode: number; payload: Buffer; size: number } | "incomplete" | "invalid";
+type Parsed =
+  { fin: boolean; opcode: number; payload: Buffer; size: number } | "incomplete" | "invalid";
 
 function parseFrame(buffer: Buffer): Parsed {
   const [first, second] = buffer;

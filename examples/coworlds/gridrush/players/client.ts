@@ -22,11 +22,17 @@ export function play(name: string, strategy: Strategy, options: PlayOptions = {}
       process.stdout.write(`${name}: seated in slot ${message.slot} of ${message.players}\n`);
     } else if (message.type === "turn") {
       options.beforeMove?.(message.turn);
-      const answer: MoveMessage = { type: "move", turn: message.turn, move: strategy(message, Math.random) };
+      const answer: MoveMessage = {
+        type: "move",
+        turn: message.turn,
+        move: strategy(message, Math.random),
+      };
       socket.send(JSON.stringify(answer));
     } else if (message.type === "end") {
       finished = true;
-      process.stdout.write(`${name}: episode ${message.reason}; scores ${message.scores.join(" ")}\n`);
+      process.stdout.write(
+        `${name}: episode ${message.reason}; scores ${message.scores.join(" ")}\n`,
+      );
     }
   });
   socket.addEventListener("error", () => {

@@ -1,13 +1,24 @@
 import { describe, expect, it } from "vitest";
+
 import { isOver, newGame, seededRandom, step, viewFor, winnerSlot } from "../game/rules.ts";
 import { greedy, randomMove, wanderer, type Strategy } from "./strategies.ts";
 
 /** Plays one duel-small episode in memory and returns the winner's slot (null on a tie). */
 function duel(strategies: Strategy[], seed: number): number | null {
-  const state = newGame({ width: 9, height: 9, turns: 40, coins: 5, seed, players: strategies.length });
+  const state = newGame({
+    width: 9,
+    height: 9,
+    turns: 40,
+    coins: 5,
+    seed,
+    players: strategies.length,
+  });
   const random = seededRandom(seed * 7919 + 1);
   while (!isOver(state)) {
-    step(state, strategies.map((strategy, slot) => strategy(viewFor(state, slot), random)));
+    step(
+      state,
+      strategies.map((strategy, slot) => strategy(viewFor(state, slot), random)),
+    );
   }
   return winnerSlot(state.scores);
 }

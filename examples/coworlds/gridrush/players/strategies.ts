@@ -19,18 +19,22 @@ function toward(from: Cell, to: Cell): Move {
 
 function nearest(from: Cell, coins: Cell[]): Cell | undefined {
   let best: Cell | undefined;
-  for (const coin of coins) if (best === undefined || distance(from, coin) < distance(from, best)) best = coin;
+  for (const coin of coins)
+    if (best === undefined || distance(from, coin) < distance(from, best)) best = coin;
   return best;
 }
 
-export const randomMove: Strategy = (_view, random) => MOVES[Math.floor(random() * MOVES.length)] ?? "stay";
+export const randomMove: Strategy = (_view, random) =>
+  MOVES[Math.floor(random() * MOVES.length)] ?? "stay";
 
 /** Heads for the nearest coin that no opponent can reach as soon; failing that, the nearest coin. */
 export const greedy: Strategy = (view) => {
   const me = view.positions[view.you];
   if (me === undefined) return "stay";
   const others = view.positions.filter((_, slot) => slot !== view.you);
-  const uncontested = view.coins.filter((coin) => others.every((other) => distance(other, coin) > distance(me, coin)));
+  const uncontested = view.coins.filter((coin) =>
+    others.every((other) => distance(other, coin) > distance(me, coin)),
+  );
   const target = nearest(me, uncontested) ?? nearest(me, view.coins);
   return target === undefined ? "stay" : toward(me, target);
 };

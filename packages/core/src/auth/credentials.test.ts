@@ -1,9 +1,25 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { configDir, credentialsPath } from "./config-dir.ts";
-import { CredentialsFileError, loadCredentials, loadSavedToken, removeCredential, saveCredential } from "./credentials.ts";
+import {
+  CredentialsFileError,
+  loadCredentials,
+  loadSavedToken,
+  removeCredential,
+  saveCredential,
+} from "./credentials.ts";
 
 let root: string;
 let env: Record<string, string>;
@@ -16,11 +32,17 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("config directory", () => {
   it("uses $XDG_CONFIG_HOME/gauntlet when set, else ~/.config/gauntlet", () => {
-    expect(configDir({ env: { XDG_CONFIG_HOME: "/x/conf" }, home: "/home/u" })).toBe("/x/conf/gauntlet");
+    expect(configDir({ env: { XDG_CONFIG_HOME: "/x/conf" }, home: "/home/u" })).toBe(
+      "/x/conf/gauntlet",
+    );
     expect(configDir({ env: {}, home: "/home/u" })).toBe("/home/u/.config/gauntlet");
     // A relative XDG value is invalid by the XDG spec and ignored.
-    expect(configDir({ env: { XDG_CONFIG_HOME: "rel" }, home: "/home/u" })).toBe("/home/u/.config/gauntlet");
-    expect(credentialsPath({ env: {}, home: "/home/u" })).toBe("/home/u/.config/gauntlet/credentials.json");
+    expect(configDir({ env: { XDG_CONFIG_HOME: "rel" }, home: "/home/u" })).toBe(
+      "/home/u/.config/gauntlet",
+    );
+    expect(credentialsPath({ env: {}, home: "/home/u" })).toBe(
+      "/home/u/.config/gauntlet/credentials.json",
+    );
   });
 });
 
@@ -31,7 +53,11 @@ describe("saved credentials", () => {
   });
 
   it("saves a token keyed by the normalized server URL, in a 0600 file inside a 0700 directory", () => {
-    const key = saveCredential("HTTPS://G.Example/observatory/", { token: "tok-1", user_email: "a@b.c" }, { env, now: () => new Date("2025-01-02T03:04:05Z") });
+    const key = saveCredential(
+      "HTTPS://G.Example/observatory/",
+      { token: "tok-1", user_email: "a@b.c" },
+      { env, now: () => new Date("2025-01-02T03:04:05Z") },
+    );
     expect(key).toBe("https://g.example/observatory");
     const path = credentialsPath({ env });
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -39,7 +65,13 @@ describe("saved credentials", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({
       version: 1,
       default_server: "https://g.example/observatory",
-      servers: { "https://g.example/observatory": { token: "tok-1", user_email: "a@b.c", saved_at: "2025-01-02T03:04:05.000Z" } },
+      servers: {
+        "https://g.example/observatory": {
+          token: "tok-1",
+          user_email: "a@b.c",
+          saved_at: "2025-01-02T03:04:05.000Z",
+        },
+      },
     });
     expect(loadSavedToken("https://g.example/observatory", { env })?.token).toBe("tok-1");
     // No temporary file is left beside it.
@@ -77,7 +109,17 @@ describe("saved credentials", () => {
   it("keeps fields written by a newer client when it rewrites the file", () => {
     const path = credentialsPath({ env });
     mkdirSync(join(root, "xdg", "gauntlet"), { recursive: true });
-    writeFileSync(path, JSON.stringify({ version: 1, default_server: null, servers: { "https://a.example": { token: "t", saved_at: "2025-01-01T00:00:00.000Z", refresh: "r" } }, theme: "dark" }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        default_server: null,
+        servers: {
+          "https://a.example": { token: "t", saved_at: "2025-01-01T00:00:00.000Z", refresh: "r" },
+        },
+        theme: "dark",
+      }),
+    );
     saveCredential("https://b.example", { token: "b" }, { env });
     const json = JSON.parse(readFileSync(path, "utf8"));
     expect(json.theme).toBe("dark");
@@ -90,9 +132,14 @@ describe("saved credentials", () => {
     writeFileSync(path, "{not json");
     expect(() => loadCredentials({ env })).toThrow(CredentialsFileError);
     expect(() => loadCredentials({ env })).toThrow(path);
-    expect(() => saveCredential("https://a.example", { token: "x" }, { env })).toThrow(/not valid JSON/);
+    expect(() => saveCredential("https://a.example", { token: "x" }, { env })).toThrow(
+      /not valid JSON/,
+    );
     expect(readFileSync(path, "utf8")).toBe("{not json");
-    writeFileSync(path, JSON.stringify({ version: 1, servers: { "https://a.example": { token: 5 } } }));
+    writeFileSync(
+      path,
+      JSON.stringify({ version: 1, servers: { "https://a.example": { token: 5 } } }),
+    );
     expect(() => loadCredentials({ env })).toThrow(/servers\.https:\/\/a\.example\.token/);
   });
 });

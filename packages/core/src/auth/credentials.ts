@@ -1,11 +1,23 @@
 // Tokens saved by the command-line client's login, one per server, in a JSON file only the
 // user can read (mode 0600). Writes go to a temporary file that is renamed over the old one,
 // so a reader never sees half a file.
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
+
 import { z } from "zod";
-import { type ConfigLocation, credentialsPath } from "./config-dir.ts";
+
+import { credentialsPath, type ConfigLocation } from "./config-dir.ts";
 import { normalizeServerUrl } from "./server-url.ts";
 
 export const SavedCredential = z
@@ -81,7 +93,10 @@ export function loadCredentials(location: CredentialsLocation = {}): Credentials
 }
 
 /** The token saved for `server`, if any. */
-export function loadSavedToken(server: string, location: CredentialsLocation = {}): SavedCredential | null {
+export function loadSavedToken(
+  server: string,
+  location: CredentialsLocation = {},
+): SavedCredential | null {
   return loadCredentials(location).servers[normalizeServerUrl(server)] ?? null;
 }
 
@@ -126,10 +141,17 @@ export interface SaveOptions extends CredentialsLocation {
 }
 
 /** Saves (or replaces) the token for `server`; returns the normalized server URL it is keyed by. */
-export function saveCredential(server: string, input: SaveCredentialInput, options: SaveOptions = {}): string {
+export function saveCredential(
+  server: string,
+  input: SaveCredentialInput,
+  options: SaveOptions = {},
+): string {
   const key = normalizeServerUrl(server);
   const file = loadCredentials(options);
-  const saved: SavedCredential = { ...input, saved_at: (options.now?.() ?? new Date()).toISOString() };
+  const saved: SavedCredential = {
+    ...input,
+    saved_at: (options.now?.() ?? new Date()).toISOString(),
+  };
   SavedCredential.parse(saved);
   const next: CredentialsFile = {
     ...file,
@@ -147,6 +169,9 @@ export function removeCredential(server: string, location: CredentialsLocation =
   if (!(key in file.servers)) return false;
   const servers = { ...file.servers };
   delete servers[key];
-  store({ ...file, servers, default_server: file.default_server === key ? null : file.default_server }, location);
+  store(
+    { ...file, servers, default_server: file.default_server === key ? null : file.default_server },
+    location,
+  );
   return true;
 }

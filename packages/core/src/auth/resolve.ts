@@ -3,7 +3,7 @@
 // Nothing falls back to a built-in host (spec part 9: clients resolve the host, never
 // hard-code it).
 import type { Env } from "./config-dir.ts";
-import { type CredentialsLocation, loadCredentials } from "./credentials.ts";
+import { loadCredentials, type CredentialsLocation } from "./credentials.ts";
 import { normalizeServerUrl } from "./server-url.ts";
 
 export const SERVER_ENV = "GAUNTLET_SERVER";
@@ -35,8 +35,11 @@ function nonEmpty(value: string | undefined | null): value is string {
 }
 
 /** The server to talk to, or null when none is configured anywhere. */
-export function resolveServer(options: ResolveOptions & { explicit?: string | undefined } = {}): ResolvedServer | null {
-  if (nonEmpty(options.explicit)) return { url: normalizeServerUrl(options.explicit), source: "explicit" };
+export function resolveServer(
+  options: ResolveOptions & { explicit?: string | undefined } = {},
+): ResolvedServer | null {
+  if (nonEmpty(options.explicit))
+    return { url: normalizeServerUrl(options.explicit), source: "explicit" };
   const fromEnv = envOf(options)[SERVER_ENV];
   if (nonEmpty(fromEnv)) return { url: normalizeServerUrl(fromEnv), source: "env" };
   if (options.useSavedCredentials === false) return null;
@@ -48,7 +51,9 @@ export function resolveServer(options: ResolveOptions & { explicit?: string | un
  * The token for `server`, or null (anonymous). `explicit: null` means "no token" and skips
  * the environment and the saved credentials.
  */
-export function resolveToken(options: ResolveOptions & { server: string | null; explicit?: string | null | undefined }): ResolvedToken | null {
+export function resolveToken(
+  options: ResolveOptions & { server: string | null; explicit?: string | null | undefined },
+): ResolvedToken | null {
   if (options.explicit === null) return null;
   if (nonEmpty(options.explicit)) return { token: options.explicit.trim(), source: "explicit" };
   const fromEnv = envOf(options)[TOKEN_ENV];

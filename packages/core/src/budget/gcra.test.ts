@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { SERVICE_CAPACITIES, USER_CAPACITIES, type BudgetCapacities } from "./capacities.ts";
-import { BUDGET_BUCKETS, decideBudget, isBudgetFull, type BudgetBucketName, type BudgetState } from "./gcra.ts";
+import {
+  BUDGET_BUCKETS,
+  decideBudget,
+  isBudgetFull,
+  type BudgetBucketName,
+  type BudgetState,
+} from "./gcra.ts";
 
 const T0 = 1_700_000_000_000; // a whole UTC second, in ms
 const T0_S = T0 / 1000;
@@ -29,8 +36,16 @@ describe("a fresh user budget", () => {
 
   it("gives a service the service capacities", () => {
     const d = decideBudget(undefined, SERVICE_CAPACITIES, 50, T0);
-    expect(d.buckets.requestsMinute).toEqual({ limit: 9600, remaining: 9599, resetUnixSeconds: T0_S + 1 });
-    expect(d.buckets.complexityHour).toEqual({ limit: 2_880_000, remaining: 2_879_950, resetUnixSeconds: T0_S + 1 });
+    expect(d.buckets.requestsMinute).toEqual({
+      limit: 9600,
+      remaining: 9599,
+      resetUnixSeconds: T0_S + 1,
+    });
+    expect(d.buckets.complexityHour).toEqual({
+      limit: 2_880_000,
+      remaining: 2_879_950,
+      resetUnixSeconds: T0_S + 1,
+    });
   });
 });
 
@@ -45,7 +60,11 @@ describe("a burst", () => {
     const rejected = decideBudget(state, USER_CAPACITIES, 1000, T0);
     expect(rejected.allowed).toBe(false);
     expect(rejected.state).toBe(state);
-    expect(rejected.buckets.complexityMinute).toEqual({ limit: 24000, remaining: 0, resetUnixSeconds: T0_S + 60 });
+    expect(rejected.buckets.complexityMinute).toEqual({
+      limit: 24000,
+      remaining: 0,
+      resetUnixSeconds: T0_S + 60,
+    });
     expect(rejected.buckets.requestsMinute.remaining).toBe(2376);
     // 1000 credits at 400 per second: 2.5 s, rounded up.
     expect(rejected.retryAfterSeconds).toBe(3);
@@ -70,7 +89,12 @@ describe("a burst", () => {
 });
 
 describe("a cost above a bucket's capacity", () => {
-  const tiny: BudgetCapacities = { requestsPerMinute: 100, requestsPerHour: 1000, complexityPerMinute: 20, complexityPerHour: 1000 };
+  const tiny: BudgetCapacities = {
+    requestsPerMinute: 100,
+    requestsPerHour: 1000,
+    complexityPerMinute: 20,
+    complexityPerHour: 1000,
+  };
 
   it("is charged the whole capacity: admitted on a full bucket, and empties it", () => {
     const first = decideBudget(undefined, tiny, 50, T0);
@@ -100,7 +124,9 @@ describe("bad input", () => {
   it("refuses a fractional or negative complexity and a zero capacity", () => {
     expect(() => decideBudget(undefined, USER_CAPACITIES, 1.5, T0)).toThrow(RangeError);
     expect(() => decideBudget(undefined, USER_CAPACITIES, -1, T0)).toThrow(RangeError);
-    expect(() => decideBudget(undefined, { ...USER_CAPACITIES, requestsPerHour: 0 }, 1, T0)).toThrow(RangeError);
+    expect(() =>
+      decideBudget(undefined, { ...USER_CAPACITIES, requestsPerHour: 0 }, 1, T0),
+    ).toThrow(RangeError);
   });
 });
 
@@ -112,7 +138,14 @@ const capsArb = fc.record({
   complexityPerHour: fc.integer({ min: 1, max: 2000 }),
 });
 const stepsArb = fc.array(
-  fc.record({ advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 120_000 })), cost: fc.integer({ min: 0, max: 60 }) }),
+  fc.record({
+    advanceMs: fc.oneof(
+      fc.constant(0),
+      fc.integer({ min: 0, max: 2_000 }),
+      fc.integer({ min: 0, max: 120_000 }),
+    ),
+    cost: fc.integer({ min: 0, max: 60 }),
+  }),
   { minLength: 1, maxLength: 60 },
 );
 
@@ -122,7 +155,12 @@ const CAPACITY_OF: Record<BudgetBucketName, keyof BudgetCapacities> = {
   complexityMinute: "complexityPerMinute",
   complexityHour: "complexityPerHour",
 };
-const PERIOD_MS: Record<BudgetBucketName, number> = { requestsMinute: 60_000, requestsHour: 3_600_000, complexityMinute: 60_000, complexityHour: 3_600_000 };
+const PERIOD_MS: Record<BudgetBucketName, number> = {
+  requestsMinute: 60_000,
+  requestsHour: 3_600_000,
+  complexityMinute: 60_000,
+  complexityHour: 3_600_000,
+};
 
 describe("properties (fake clock)", () => {
   it("never admits more than capacity + rate × elapsed into any bucket, over any window", () => {
@@ -136,7 +174,8 @@ describe("properties (fake clock)", () => {
           const d = decideBudget(state, caps, step.cost, now);
           if (!d.allowed) continue;
           state = d.state;
-          const charge = (name: BudgetBucketName, cost: number) => Math.min(cost, caps[CAPACITY_OF[name]]);
+          const charge = (name: BudgetBucketName, cost: number) =>
+            Math.min(cost, caps[CAPACITY_OF[name]]);
           admitted.push({
             at: now,
             charged: {
@@ -180,8 +219,12 @@ describe("properties (fake clock)", () => {
           }
           expect(d.state).toBe(state ?? d.state);
           expect(d.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-          expect(decideBudget(state, caps, step.cost, now + d.retryAfterSeconds * 1000).allowed).toBe(true);
-          expect(decideBudget(state, caps, step.cost, now + (d.retryAfterSeconds - 1) * 1000).allowed).toBe(false);
+          expect(
+            decideBudget(state, caps, step.cost, now + d.retryAfterSeconds * 1000).allowed,
+          ).toBe(true);
+          expect(
+            decideBudget(state, caps, step.cost, now + (d.retryAfterSeconds - 1) * 1000).allowed,
+          ).toBe(false);
         }
       }),
     );

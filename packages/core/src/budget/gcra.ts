@@ -22,7 +22,12 @@ export interface BudgetState {
 }
 
 export type BudgetBucketName = keyof BudgetState;
-export const BUDGET_BUCKETS: readonly BudgetBucketName[] = ["requestsMinute", "requestsHour", "complexityMinute", "complexityHour"];
+export const BUDGET_BUCKETS: readonly BudgetBucketName[] = [
+  "requestsMinute",
+  "requestsHour",
+  "complexityMinute",
+  "complexityHour",
+];
 
 /** What one bucket looks like after a decision (the -Limit, -Remaining, -Reset headers). */
 export interface BucketReport {
@@ -54,7 +59,12 @@ export interface DecideOptions {
   readonly debit?: boolean;
 }
 
-export const EMPTY_BUDGET_STATE: BudgetState = Object.freeze({ requestsMinute: 0, requestsHour: 0, complexityMinute: 0, complexityHour: 0 });
+export const EMPTY_BUDGET_STATE: BudgetState = Object.freeze({
+  requestsMinute: 0,
+  requestsHour: 0,
+  complexityMinute: 0,
+  complexityHour: 0,
+});
 
 /** Milliseconds (possibly fractional) to the whole microseconds the state is kept in. */
 export function toMicros(ms: number): number {
@@ -66,13 +76,15 @@ export function toMicros(ms: number): number {
  * microsecond (exact for the default capacities), so a bucket never refills faster than its rate.
  */
 export function creditIntervalUs(capacity: number, periodUs: number): number {
-  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`A bucket capacity must be a positive integer, got ${capacity}`);
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError(`A bucket capacity must be a positive integer, got ${capacity}`);
   return Math.ceil(periodUs / capacity);
 }
 
 /** Throws unless `cost` is a complexity a decision accepts: a non-negative integer. */
 export function assertComplexity(cost: number): void {
-  if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`A complexity must be a non-negative integer, got ${cost}`);
+  if (!Number.isInteger(cost) || cost < 0)
+    throw new RangeError(`A complexity must be a non-negative integer, got ${cost}`);
 }
 
 /** Throws unless every capacity is a positive integer. */
@@ -89,7 +101,13 @@ export function assertCapacities(caps: BudgetCapacities): void {
  * complexity: such a request is charged the whole capacity instead — it fits once the bucket
  * is full, and empties it.
  */
-function chargedTat(tat: number, nowUs: number, cost: number, capacity: number, interval: number): number {
+function chargedTat(
+  tat: number,
+  nowUs: number,
+  cost: number,
+  capacity: number,
+  interval: number,
+): number {
   return (tat > nowUs ? tat : nowUs) + (cost < capacity ? cost : capacity) * interval;
 }
 
@@ -124,7 +142,8 @@ export function decideBudgetAtMicros(
   debit = true,
 ): BudgetDecision {
   assertComplexity(cost);
-  if (!Number.isSafeInteger(nowUs)) throw new RangeError(`The clock must be whole microseconds, got ${nowUs}`);
+  if (!Number.isSafeInteger(nowUs))
+    throw new RangeError(`The clock must be whole microseconds, got ${nowUs}`);
   const s = state ?? EMPTY_BUDGET_STATE;
 
   const rmCap = caps.requestsPerMinute;
@@ -143,13 +162,17 @@ export function decideBudgetAtMicros(
 
   // How long until each bucket has room for its charge: its new TAT may be at most one
   // tolerance (capacity × interval, the burst) ahead of now.
-  const wait = Math.max(rm - rmCap * rmInt, rh - rhCap * rhInt, cm - cmCap * cmInt, ch - chCap * chInt) - nowUs;
+  const wait =
+    Math.max(rm - rmCap * rmInt, rh - rhCap * rhInt, cm - cmCap * cmInt, ch - chCap * chInt) -
+    nowUs;
   const allowed = wait <= 0;
 
   if (allowed) {
     return {
       allowed,
-      state: debit ? { requestsMinute: rm, requestsHour: rh, complexityMinute: cm, complexityHour: ch } : s,
+      state: debit
+        ? { requestsMinute: rm, requestsHour: rh, complexityMinute: cm, complexityHour: ch }
+        : s,
       buckets: {
         requestsMinute: report(rmCap, rmInt, rm, nowUs),
         requestsHour: report(rhCap, rhInt, rh, nowUs),
@@ -174,7 +197,12 @@ export function decideBudgetAtMicros(
 
 /** The microsecond at which all four buckets are full again; a store may forget the state then. */
 export function budgetFullAtMicros(state: BudgetState): number {
-  return Math.max(state.requestsMinute, state.requestsHour, state.complexityMinute, state.complexityHour);
+  return Math.max(
+    state.requestsMinute,
+    state.requestsHour,
+    state.complexityMinute,
+    state.complexityHour,
+  );
 }
 
 /** All four buckets are full: the state says nothing a fresh budget would not. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { USER_CAPACITIES } from "./capacities.ts";
 import { decideBudget, type BudgetState } from "./gcra.ts";
 import { BUDGET_HEADER_NAMES, budgetHeaders, readBudgetSnapshot } from "./headers.ts";
@@ -46,14 +47,20 @@ describe("budgetHeaders", () => {
 
   it("gives a log-only would-reject its retry delay but no Retry-After", () => {
     const d = decideBudget(exhausted(), USER_CAPACITIES, 1000, T0);
-    const headers = budgetHeaders(d, { mode: "log-only", outcome: "would_reject", complexity: 1000 });
+    const headers = budgetHeaders(d, {
+      mode: "log-only",
+      outcome: "would_reject",
+      complexity: 1000,
+    });
     expect(headers["X-RateLimit-Outcome"]).toBe("would_reject");
     expect(headers["X-RateLimit-Retry-After"]).toBe("3");
     expect(headers).not.toHaveProperty("Retry-After");
   });
 
   it("sends only cost, mode and outcome when the store is unavailable (spec 8.1.8)", () => {
-    expect(budgetHeaders(null, { mode: "enforced", outcome: "unavailable", complexity: 50 })).toEqual({
+    expect(
+      budgetHeaders(null, { mode: "enforced", outcome: "unavailable", complexity: 50 }),
+    ).toEqual({
       "X-Complexity": "50",
       "X-RateLimit-Mode": "enforced",
       "X-RateLimit-Outcome": "unavailable",
@@ -77,23 +84,36 @@ describe("readBudgetSnapshot", () => {
       buckets: d.buckets,
     };
     expect(readBudgetSnapshot(new Headers(written))).toEqual(expected);
-    const lower = Object.fromEntries(Object.entries(written).map(([k, v]) => [k.toLowerCase(), [v]]));
+    const lower = Object.fromEntries(
+      Object.entries(written).map(([k, v]) => [k.toLowerCase(), [v]]),
+    );
     expect(readBudgetSnapshot(lower)).toEqual(expected);
   });
 
   it("gives null buckets and retry delay for an unavailable store", () => {
-    const written = budgetHeaders(null, { mode: "log-only", outcome: "unavailable", complexity: 10 });
+    const written = budgetHeaders(null, {
+      mode: "log-only",
+      outcome: "unavailable",
+      complexity: 10,
+    });
     expect(readBudgetSnapshot(written)).toEqual({
       mode: "log-only",
       outcome: "unavailable",
       complexity: 10,
       retryAfterSeconds: null,
-      buckets: { requestsMinute: null, requestsHour: null, complexityMinute: null, complexityHour: null },
+      buckets: {
+        requestsMinute: null,
+        requestsHour: null,
+        complexityMinute: null,
+        complexityHour: null,
+      },
     });
   });
 
   it("is null for a response without budget headers (anonymous, or mode off)", () => {
     expect(readBudgetSnapshot(new Headers({ "content-type": "application/json" }))).toBeNull();
-    expect(readBudgetSnapshot({ "x-ratelimit-mode": "sometimes", "x-ratelimit-outcome": "allowed" })).toBeNull();
+    expect(
+      readBudgetSnapshot({ "x-ratelimit-mode": "sometimes", "x-ratelimit-outcome": "allowed" }),
+    ).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // The budget headers of spec 8.3: written by the server from a decision, read back by clients.
 import { z } from "zod";
+
 import type { BucketReport, BudgetBucketName, BudgetDecision } from "./gcra.ts";
 
 export const BudgetMode = z.enum(["enforced", "log-only"]);
@@ -26,7 +27,12 @@ const BUCKET_NAMES = Object.keys(BUCKET_HEADER_PREFIXES) as BudgetBucketName[];
 /** Each bucket's three header names, built once: a response writes all twelve. */
 const BUCKET_HEADERS = BUCKET_NAMES.map((name) => {
   const prefix = BUCKET_HEADER_PREFIXES[name];
-  return { name, limit: `${prefix}-Limit`, remaining: `${prefix}-Remaining`, reset: `${prefix}-Reset` };
+  return {
+    name,
+    limit: `${prefix}-Limit`,
+    remaining: `${prefix}-Remaining`,
+    reset: `${prefix}-Reset`,
+  };
 });
 
 /** Every header name of spec 8.3, e.g. for CORS `Access-Control-Expose-Headers`. */
@@ -52,7 +58,10 @@ export interface BudgetHeaderContext {
  * The headers of one evaluated request. Without a decision (the store was unavailable, spec
  * 8.1.8) only the cost, mode and outcome are sent. Retry-After only on an enforced rejection.
  */
-export function budgetHeaders(decision: BudgetDecision | null, ctx: BudgetHeaderContext): Record<string, string> {
+export function budgetHeaders(
+  decision: BudgetDecision | null,
+  ctx: BudgetHeaderContext,
+): Record<string, string> {
   const headers: Record<string, string> = {
     [COMPLEXITY_HEADER]: String(ctx.complexity),
     [RATE_LIMIT_MODE_HEADER]: ctx.mode,
@@ -61,7 +70,9 @@ export function budgetHeaders(decision: BudgetDecision | null, ctx: BudgetHeader
   if (decision === null || ctx.outcome === "unavailable") return headers;
   const rejected = ctx.mode === "enforced" && ctx.outcome === "rejected";
   // A rejection always has something to wait for; the two retry headers agree.
-  const retryAfter = String(rejected ? Math.max(1, decision.retryAfterSeconds) : decision.retryAfterSeconds);
+  const retryAfter = String(
+    rejected ? Math.max(1, decision.retryAfterSeconds) : decision.retryAfterSeconds,
+  );
   headers[RATE_LIMIT_RETRY_AFTER_HEADER] = retryAfter;
   if (rejected) headers[RETRY_AFTER_HEADER] = retryAfter;
   for (const names of BUCKET_HEADERS) {
@@ -74,7 +85,8 @@ export function budgetHeaders(decision: BudgetDecision | null, ctx: BudgetHeader
 }
 
 /** Response headers as fetch gives them, or as Node's `IncomingHttpHeaders` / a plain record. */
-export type HeaderSource = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeaderSource =
+  Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 function isFetchHeaders(headers: HeaderSource): headers is Headers {
   return typeof headers.get === "function" && typeof headers.has === "function";

@@ -1,6 +1,6 @@
 // Client pacing of spec 8.4, shared by the SDK, CLI and TUI: when a 429 may be retried, and when.
 import { RATE_LIMIT_ERROR_TYPE } from "../models/errors.ts";
-import { RATE_LIMIT_RETRY_AFTER_HEADER, RETRY_AFTER_HEADER, readHeader } from "./headers.ts";
+import { RATE_LIMIT_RETRY_AFTER_HEADER, readHeader, RETRY_AFTER_HEADER } from "./headers.ts";
 
 export interface PacingPolicy {
   /** Tries in all, the first one included. */
@@ -11,7 +11,11 @@ export interface PacingPolicy {
   maxJitterMs: number;
 }
 
-export const DEFAULT_PACING: PacingPolicy = Object.freeze({ maxAttempts: 4, deadlineMs: 120_000, maxJitterMs: 1_000 });
+export const DEFAULT_PACING: PacingPolicy = Object.freeze({
+  maxAttempts: 4,
+  deadlineMs: 120_000,
+  maxJitterMs: 1_000,
+});
 
 export interface RetryAdvice {
   retry: boolean;
@@ -64,7 +68,8 @@ function sharedBudgetSeconds(headers: Advise429Input["headers"], body: unknown):
   if (own !== undefined && /^\d+$/.test(own)) seconds = Math.max(seconds, Number(own));
   if (isRecord(body) && isRecord(body.detail)) {
     const stated = body.detail.retry_after_seconds;
-    if (typeof stated === "number" && Number.isFinite(stated)) seconds = Math.max(seconds, Math.ceil(stated));
+    if (typeof stated === "number" && Number.isFinite(stated))
+      seconds = Math.max(seconds, Math.ceil(stated));
   }
   return seconds;
 }
@@ -92,6 +97,7 @@ export function advise429(input: Advise429Input): RetryAdvice {
   const jitter = (input.random ?? Math.random)() * policy.maxJitterMs;
   const delayMs = Math.ceil(seconds * 1000 + Math.max(0, Math.min(policy.maxJitterMs, jitter)));
   if (input.attempt >= policy.maxAttempts) return { retry: false, delayMs, reason: "attempts" };
-  if (input.elapsedMs + delayMs > policy.deadlineMs) return { retry: false, delayMs, reason: "deadline" };
+  if (input.elapsedMs + delayMs > policy.deadlineMs)
+    return { retry: false, delayMs, reason: "deadline" };
   return { retry: true, delayMs, reason };
 }

@@ -2,10 +2,19 @@
 // Division; the hosted service's clients parse them so): a property that carries one must refer
 // to its whole component, never to a smaller inline object.
 import { describe, expect, it } from "vitest";
+
 import { operations } from "./index.ts";
 import { buildOpenApi } from "./openapi.ts";
 
-type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
 
 const WHOLE: Record<string, readonly string[]> = {
   league: ["League"],
@@ -21,9 +30,14 @@ const NOT_RESOURCES = new Set(["CoworldManifest"]);
  * Properties whose public name says something else: the hosted service's join answer calls the
  * slot it gave `player` (its Python client parses `HostedGameJoinResponse.player` as a slot).
  */
-const OTHER_MEANING: Record<string, string> = { "HostedGameJoinResponse.player": "HostedGamePlayer" };
+const OTHER_MEANING: Record<string, string> = {
+  "HostedGameJoinResponse.player": "HostedGamePlayer",
+};
 
-const doc = buildOpenApi(operations) as unknown as { paths: Record<string, Record<string, { responses: unknown }>>; components: { schemas: Record<string, Schema> } };
+const doc = buildOpenApi(operations) as unknown as {
+  paths: Record<string, Record<string, { responses: unknown }>>;
+  components: { schemas: Record<string, Schema> };
+};
 const schemas = doc.components.schemas;
 
 /** The components some response carries, directly or inside another (request bodies left out). */
@@ -42,24 +56,37 @@ function inResponses(): Set<string> {
       } else visit(value);
     }
   };
-  for (const byMethod of Object.values(doc.paths)) for (const op of Object.values(byMethod)) visit(op.responses);
+  for (const byMethod of Object.values(doc.paths))
+    for (const op of Object.values(byMethod)) visit(op.responses);
   return found;
 }
 
 /** Every `name → schema` property, anywhere in a component, with the path that reaches it. */
-function properties(schema: Schema, path: string, out: [string, string, Schema][] = []): [string, string, Schema][] {
+function properties(
+  schema: Schema,
+  path: string,
+  out: [string, string, Schema][] = [],
+): [string, string, Schema][] {
   for (const [name, value] of Object.entries(schema.properties ?? {})) {
     out.push([`${path}.${name}`, name, value]);
     properties(value, `${path}.${name}`, out);
   }
-  for (const part of [schema.items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) if (part) properties(part, path, out);
+  for (const part of [
+    schema.items,
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.allOf ?? []),
+  ])
+    if (part) properties(part, path, out);
   return out;
 }
 
 /** The object alternatives of a property: its $refs and inline objects (null and scalars left out). */
 function objectForms(schema: Schema): Schema[] {
   const alternatives = schema.anyOf ?? schema.oneOf ?? [schema];
-  return alternatives.filter((s) => s.$ref !== undefined || s.type === "object" || s.properties !== undefined);
+  return alternatives.filter(
+    (s) => s.$ref !== undefined || s.type === "object" || s.properties !== undefined,
+  );
 }
 
 describe("embedded resources", () => {
@@ -71,7 +98,16 @@ describe("embedded resources", () => {
 
   it("finds the embeddings it checks (leagues, divisions, games, policy versions)", () => {
     const paths = embedded.map(([path]) => path);
-    expect(paths).toEqual(expect.arrayContaining(["Division.league", "League.game", "LeaguePolicyMembership.division", "Round.division", "CompetitionEvent.league", "LeagueSubmission.policy_version"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "Division.league",
+        "League.game",
+        "LeaguePolicyMembership.division",
+        "Round.division",
+        "CompetitionEvent.league",
+        "LeagueSubmission.policy_version",
+      ]),
+    );
   });
 
   it.each(Object.entries(OTHER_MEANING))("%s keeps its public meaning (%s)", (path, component) => {

@@ -1,29 +1,35 @@
 // The contract: one table of every operation the service serves.
-import type { OperationBody, OperationDef, OperationParams, OperationQuery, OperationResponse } from "./operation.ts";
+import type {
+  OperationBody,
+  OperationDef,
+  OperationParams,
+  OperationQuery,
+  OperationResponse,
+} from "./operation.ts";
+import { bulkUploadOperations } from "./operations/bulk-upload.ts";
+import { campaignOperations } from "./operations/campaign.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
-import { campaignOperations } from "./operations/campaign.ts";
-import { bulkUploadOperations } from "./operations/bulk-upload.ts";
-import { forumOperations } from "./operations/forums.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
+import { forumOperations } from "./operations/forums.ts";
 import { gameOperations } from "./operations/games.ts";
+import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
 import { leagueOperations } from "./operations/leagues.ts";
-import { reporterOperations } from "./operations/reporters.ts";
-import { profileOperations } from "./operations/profiles.ts";
-import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { lobbyOperations } from "./operations/lobbies.ts";
-import { playSessionOperations } from "./operations/play-sessions.ts";
 import { playModuleOperations } from "./operations/play-modules.ts";
+import { playSessionOperations } from "./operations/play-sessions.ts";
 import { policyOperations } from "./operations/policies.ts";
+import { profileOperations } from "./operations/profiles.ts";
+import { reporterOperations } from "./operations/reporters.ts";
 import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
-import { wikiOperations } from "./operations/wikis.ts";
 import { tournamentOperations } from "./operations/tournaments.ts";
+import { wikiOperations } from "./operations/wikis.ts";
 
 export const contract = {
   ...serviceOperations,

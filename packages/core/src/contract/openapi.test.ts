@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+
 import { operations } from "./index.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { defineOperation, type OperationDef } from "./operation.ts";
@@ -48,7 +49,8 @@ function ambiguousPairs(document: Document): [string, string][] {
     for (const b of paths.slice(i + 1)) {
       const sa = a.split("/");
       const sb = b.split("/");
-      if (sa.length !== sb.length || sa.filter(isParam).length !== sb.filter(isParam).length) continue;
+      if (sa.length !== sb.length || sa.filter(isParam).length !== sb.filter(isParam).length)
+        continue;
       const separated = sa.some((x, k) => {
         const y = sb[k] ?? "";
         if (!isParam(x) && !isParam(y)) return x !== y;
@@ -65,11 +67,28 @@ function ambiguousPairs(document: Document): [string, string][] {
 
 describe("the OpenAPI document", () => {
   it("declares an error answer (4xx) for every operation, derived from its auth and inputs", () => {
-    for (const op of allOperations) expect(Object.keys(op.responses).some((s) => s.startsWith("4")), op.operationId).toBe(true);
+    for (const op of allOperations)
+      expect(
+        Object.keys(op.responses).some((s) => s.startsWith("4")),
+        op.operationId,
+      ).toBe(true);
     const byId = new Map(allOperations.map((op) => [op.operationId, op]));
     // Inputs give 422 (and 404 for a path parameter), a token gives 401 and 429, a write 403, a create 409.
-    expect(Object.keys(byId.get("getLeague")?.responses ?? {}).sort()).toEqual(["200", "401", "404", "422", "429"]);
-    expect(Object.keys(byId.get("createPlayer")?.responses ?? {}).sort()).toEqual(["201", "401", "403", "409", "422", "429"]);
+    expect(Object.keys(byId.get("getLeague")?.responses ?? {}).sort()).toEqual([
+      "200",
+      "401",
+      "404",
+      "422",
+      "429",
+    ]);
+    expect(Object.keys(byId.get("createPlayer")?.responses ?? {}).sort()).toEqual([
+      "201",
+      "401",
+      "403",
+      "409",
+      "422",
+      "429",
+    ]);
     // Nothing to validate and no token read: only an unreadable request is refused.
     expect(Object.keys(byId.get("healthz")?.responses ?? {}).sort()).toEqual(["200", "4XX"]);
   });
@@ -89,7 +108,9 @@ describe("the OpenAPI document", () => {
 
   it("keeps summaries plain text (Markdown belongs in descriptions)", () => {
     for (const op of allOperations) expect(op.summary, op.operationId).not.toContain("`");
-    expect(doc.paths["/players/{player_id}/login"]?.post?.summary).toBe("A 24-hour ply_ token acting as the player");
+    expect(doc.paths["/players/{player_id}/login"]?.post?.summary).toBe(
+      "A 24-hour ply_ token acting as the player",
+    );
   });
 
   it("names its license", () => {
@@ -99,12 +120,38 @@ describe("the OpenAPI document", () => {
   it("has no pair of paths that one address could reach both of", () => {
     expect(ambiguousPairs(doc)).toEqual([]);
     // The pair that looks ambiguous by templates alone is kept apart by coworld_id's pattern…
-    expect(patternOf(doc, "/v2/coworlds/{coworld_id}/certification", "coworld_id")?.test("secrets")).toBe(false);
+    expect(
+      patternOf(doc, "/v2/coworlds/{coworld_id}/certification", "coworld_id")?.test("secrets"),
+    ).toBe(false);
     // …and without a pattern it would be reported.
     const loose = build([
-      defineOperation({ id: "a", method: "GET", path: "/v2/things/{thing_id}/state", tag: "Service", summary: "a", auth: "none", complexity: 1, params: z.object({ thing_id: z.string() }), status: 200, response: z.string() }),
-      defineOperation({ id: "b", method: "GET", path: "/v2/things/secrets/{name}", tag: "Service", summary: "b", auth: "none", complexity: 1, params: z.object({ name: z.string() }), status: 200, response: z.string() }),
+      defineOperation({
+        id: "a",
+        method: "GET",
+        path: "/v2/things/{thing_id}/state",
+        tag: "Service",
+        summary: "a",
+        auth: "none",
+        complexity: 1,
+        params: z.object({ thing_id: z.string() }),
+        status: 200,
+        response: z.string(),
+      }),
+      defineOperation({
+        id: "b",
+        method: "GET",
+        path: "/v2/things/secrets/{name}",
+        tag: "Service",
+        summary: "b",
+        auth: "none",
+        complexity: 1,
+        params: z.object({ name: z.string() }),
+        status: 200,
+        response: z.string(),
+      }),
     ]);
-    expect(ambiguousPairs(loose)).toEqual([["/v2/things/{thing_id}/state", "/v2/things/secrets/{name}"]]);
+    expect(ambiguousPairs(loose)).toEqual([
+      ["/v2/things/{thing_id}/state", "/v2/things/secrets/{name}"],
+    ]);
   });
 });

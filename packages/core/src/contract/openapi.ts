@@ -3,8 +3,9 @@
 // descriptions), the error responses each operation can give (derived from its auth,
 // parameters and body), and each operation's complexity in its `x-rate-limit` entry (spec 8.1.2).
 import { z } from "zod";
+
 import { ErrorBody, RateLimitErrorBody, ValidationErrorBody } from "../models/errors.ts";
-import { type OperationDef, extraTags, tags } from "./operation.ts";
+import { extraTags, tags, type OperationDef } from "./operation.ts";
 import { tagDescriptions } from "./tag-descriptions.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -24,7 +25,12 @@ class SchemaCollector {
 
   /** Converts a schema, moving its named parts into components. */
   convert(schema: z.ZodType, io: "input" | "output"): JsonObject {
-    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", reused: "inline" }) as JsonObject;
+    const json = z.toJSONSchema(schema, {
+      target: "draft-2020-12",
+      io,
+      unrepresentable: "any",
+      reused: "inline",
+    }) as JsonObject;
     const defs = (json.$defs ?? {}) as Record<string, JsonObject>;
     delete json.$defs;
     delete json.$schema;
@@ -76,7 +82,13 @@ function parametersOf(op: OperationDef, collector: SchemaCollector): JsonObject[
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, s] of Object.entries(props)) {
       const { description, ...rest } = s;
-      params.push({ name, in: where, required: where === "path" || required.has(name), schema: rest, ...(description ? { description } : {}) });
+      params.push({
+        name,
+        in: where,
+        required: where === "path" || required.has(name),
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   };
   add("path", op.params);
@@ -84,7 +96,8 @@ function parametersOf(op: OperationDef, collector: SchemaCollector): JsonObject[
   return params;
 }
 
-const UNREADABLE_REQUEST = "The request could not be read: a malformed address (400) or headers that are too large (431).";
+const UNREADABLE_REQUEST =
+  "The request could not be read: a malformed address (400) or headers that are too large (431).";
 
 /** OpenAPI summaries are plain text (only descriptions are Markdown): inline code loses its backticks. */
 function plainSummary(summary: string): string {
@@ -100,19 +113,29 @@ function contentFor(kind: OperationDef["responseKind"], schema: JsonObject): Jso
     case "javascript":
       return { "text/javascript": { schema: { type: "string" } } };
     case "bytes":
-      return { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
+      return {
+        "application/octet-stream": {
+          schema: { type: "string", contentMediaType: "application/octet-stream" },
+        },
+      };
     default:
       return { "application/json": { schema } };
   }
 }
 
-export function buildOpenApi(operations: readonly OperationDef[], options: OpenApiOptions = {}): JsonObject {
+export function buildOpenApi(
+  operations: readonly OperationDef[],
+  options: OpenApiOptions = {},
+): JsonObject {
   const collector = new SchemaCollector();
   const errorRef = (schema: z.ZodType) => collector.convert(schema, "output");
   const validation = errorRef(ValidationErrorBody);
   const rateLimited = errorRef(RateLimitErrorBody);
   const error = errorRef(ErrorBody);
-  const json = (schema: JsonObject, description: string) => ({ description, content: { "application/json": { schema } } });
+  const json = (schema: JsonObject, description: string) => ({
+    description,
+    content: { "application/json": { schema } },
+  });
 
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const op of operations) {
@@ -120,19 +143,39 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
     const success = collector.convert(op.response, "output");
     responses[String(op.status)] =
       op.status === 302
-        ? { description: "Redirect to the callback", headers: { Location: { description: "The callback address, with the one-time `code` (and `state`) added", schema: { type: "string", format: "uri" } } } }
+        ? {
+            description: "Redirect to the callback",
+            headers: {
+              Location: {
+                description: "The callback address, with the one-time `code` (and `state`) added",
+                schema: { type: "string", format: "uri" },
+              },
+            },
+          }
         : { description: "Success", content: contentFor(op.responseKind, success) };
-    if (op.params || op.query || op.body) responses["422"] = json(validation, "Validation error (spec 7.1)");
+    if (op.params || op.query || op.body)
+      responses["422"] = json(validation, "Validation error (spec 7.1)");
     if (op.auth !== "none") {
       if (!op.invalidTokenIsAnonymous) responses["401"] = json(error, "Missing or invalid token");
-      if (!op.budgetExempt) responses["429"] = json(rateLimited, "Shared budget exceeded (spec 7.2)");
+      if (!op.budgetExempt)
+        responses["429"] = json(rateLimited, "Shared budget exceeded (spec 7.2)");
     }
-    if (op.auth === "required" && op.method !== "GET") responses["403"] = json(error, "Not allowed");
+    if (op.auth === "required" && op.method !== "GET")
+      responses["403"] = json(error, "Not allowed");
     if (op.params) responses["404"] = json(error, "Not found, or not visible to the caller");
-    if (op.maxBodyBytes !== undefined) responses["413"] = json(error, `The body is larger than ${op.maxBodyBytes} bytes (\`payload_too_large\`)`);
-    if (op.idempotent) responses["409"] = json(error, "Conflict (an Idempotency-Key reused with another body, or a state conflict)");
+    if (op.maxBodyBytes !== undefined)
+      responses["413"] = json(
+        error,
+        `The body is larger than ${op.maxBodyBytes} bytes (\`payload_too_large\`)`,
+      );
+    if (op.idempotent)
+      responses["409"] = json(
+        error,
+        "Conflict (an Idempotency-Key reused with another body, or a state conflict)",
+      );
     // An operation that reads no token and no input still refuses a request it cannot read.
-    if (!Object.keys(responses).some((status) => status.startsWith("4"))) responses["4XX"] = { description: UNREADABLE_REQUEST };
+    if (!Object.keys(responses).some((status) => status.startsWith("4")))
+      responses["4XX"] = { description: UNREADABLE_REQUEST };
 
     const operation: JsonObject = {
       operationId: op.id,
@@ -140,7 +183,10 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
       tags: [op.tag],
       parameters: parametersOf(op, collector),
       responses,
-      "x-rate-limit": { complexity: op.complexity, budgeted: op.auth !== "none" && !op.budgetExempt },
+      "x-rate-limit": {
+        complexity: op.complexity,
+        budgeted: op.auth !== "none" && !op.budgetExempt,
+      },
     };
     if (op.description) operation.description = op.description;
     if (op.auth === "required") operation.security = [{ bearerAuth: [] }];
@@ -152,13 +198,17 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
         name: "Idempotency-Key",
         in: "header",
         required: false,
-        description: "The same key and body within 24 h return the first response and create nothing new.",
+        description:
+          "The same key and body within 24 h return the first response and create nothing new.",
         schema: { type: "string", maxLength: 200 },
       });
     }
     if (op.body) {
       const type = op.bodyContentType ?? "application/json";
-      const schema = type === "application/octet-stream" ? { type: "string", contentMediaType: type } : collector.convert(op.body, "input");
+      const schema =
+        type === "application/octet-stream"
+          ? { type: "string", contentMediaType: type }
+          : collector.convert(op.body, "input");
       operation.requestBody = { required: !op.bodyOptional, content: { [type]: { schema } } };
     }
     const byMethod = (paths[op.path] ??= {});
@@ -178,12 +228,24 @@ export function buildOpenApi(operations: readonly OperationDef[], options: OpenA
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: options.servers ?? [],
-    tags: [...tags, ...extraTags].filter((name) => used.has(name)).map((name) => ({ name, description: tagDescriptions[name] })),
+    tags: [...tags, ...extraTags]
+      .filter((name) => used.has(name))
+      .map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "A token issued by the service (spec part 5)." },
-        reporterKey: { type: "apiKey", in: "header", name: "X-Reporter-Key", description: "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets (spec 5.6)." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "A token issued by the service (spec part 5).",
+        },
+        reporterKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Reporter-Key",
+          description:
+            "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets (spec 5.6).",
+        },
       },
       schemas: collector.components,
     },

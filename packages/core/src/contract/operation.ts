@@ -129,7 +129,8 @@ export type OperationResponseInput<O extends OperationDef> = z.input<O["response
  */
 export function routerPath(path: string, restOfPath?: string): string {
   const tail = restOfPath === undefined ? null : `{${restOfPath}}`;
-  const head = tail !== null && path.endsWith(`/${tail}`) ? `${path.slice(0, -tail.length)}*` : path;
+  const head =
+    tail !== null && path.endsWith(`/${tail}`) ? `${path.slice(0, -tail.length)}*` : path;
   return head
     .replaceAll(":", "::")
     .replace(/\{([a-z][a-z0-9_]*)\}(?=::)/g, ":$1(^[^:]+)")
@@ -140,7 +141,8 @@ export function routerPath(path: string, restOfPath?: string): string {
 export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
   return path.replace(/\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => {
     const value = params?.[name];
-    if (value === undefined || value === null) throw new Error(`missing path parameter ${name} for ${path}`);
+    if (value === undefined || value === null)
+      throw new Error(`missing path parameter ${name} for ${path}`);
     return encodeURIComponent(String(value));
   });
 }

@@ -1,6 +1,7 @@
 // Maps zod issues to the 422 items of spec 7.1: `loc` starts with where the input was
 // (path, query or body), `type` is a stable machine-readable kind.
 import type { z } from "zod";
+
 import type { ValidationErrorItem } from "../models/errors.ts";
 
 export type InputSource = "path" | "query" | "body" | "header";
@@ -18,17 +19,33 @@ function locPart(key: PropertyKey): string | number {
   return typeof key === "number" ? key : String(key);
 }
 
-function issueType(issue: z.core.$ZodIssue, input: unknown): { type: string; ctx?: Record<string, unknown> } {
+function issueType(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+): { type: string; ctx?: Record<string, unknown> } {
   switch (issue.code) {
     case "invalid_type":
-      return input === undefined ? { type: "missing" } : { type: `${issue.expected}_type`, ctx: { expected: issue.expected } };
+      return input === undefined
+        ? { type: "missing" }
+        : { type: `${issue.expected}_type`, ctx: { expected: issue.expected } };
     case "invalid_format":
-      if (issue.format === "regex" && "pattern" in issue) return { type: "string_pattern_mismatch", ctx: { pattern: String(issue.pattern) } };
+      if (issue.format === "regex" && "pattern" in issue)
+        return { type: "string_pattern_mismatch", ctx: { pattern: String(issue.pattern) } };
       return { type: `${issue.format}_format`, ctx: { format: issue.format } };
     case "too_small":
-      return { type: issue.origin === "string" || issue.origin === "array" ? "too_short" : "greater_than_equal", ctx: { min: Number(issue.minimum) } };
+      return {
+        type:
+          issue.origin === "string" || issue.origin === "array"
+            ? "too_short"
+            : "greater_than_equal",
+        ctx: { min: Number(issue.minimum) },
+      };
     case "too_big":
-      return { type: issue.origin === "string" || issue.origin === "array" ? "too_long" : "less_than_equal", ctx: { max: Number(issue.maximum) } };
+      return {
+        type:
+          issue.origin === "string" || issue.origin === "array" ? "too_long" : "less_than_equal",
+        ctx: { max: Number(issue.maximum) },
+      };
     case "invalid_value":
       return { type: "enum", ctx: { expected: issue.values.map(String) } };
     case "not_multiple_of":
@@ -44,20 +61,33 @@ function issueType(issue: z.core.$ZodIssue, input: unknown): { type: string; ctx
 }
 
 /** Turns the issues of one parse into spec 7.1 items located under `source`. */
-export function toValidationItems(source: InputSource, issues: readonly z.core.$ZodIssue[], input: unknown): ValidationErrorItem[] {
+export function toValidationItems(
+  source: InputSource,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+): ValidationErrorItem[] {
   const items: ValidationErrorItem[] = [];
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       // One item per extra property, located at the property itself.
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        items.push({ loc: [source, ...path.map(locPart)], msg: `Extra inputs are not permitted: ${key}`, type: "extra_forbidden", input: valueAt(input, path) });
+        items.push({
+          loc: [source, ...path.map(locPart)],
+          msg: `Extra inputs are not permitted: ${key}`,
+          type: "extra_forbidden",
+          input: valueAt(input, path),
+        });
       }
       continue;
     }
     const at = valueAt(input, issue.path);
     const { type, ctx } = issueType(issue, at);
-    const item: ValidationErrorItem = { loc: [source, ...issue.path.map(locPart)], msg: type === "missing" ? "Field required" : issue.message, type };
+    const item: ValidationErrorItem = {
+      loc: [source, ...issue.path.map(locPart)],
+      msg: type === "missing" ? "Field required" : issue.message,
+      type,
+    };
     if (at !== undefined) item.input = at;
     if (ctx) item.ctx = ctx;
     items.push(item);

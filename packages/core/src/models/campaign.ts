@@ -1,11 +1,15 @@
 // The campaign board of a league (API.md "Campaign board"; spec 4.1 for migrate-board).
 import { z } from "zod";
+
 import { LeagueId } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
 export const CampaignGeometry = z
   .object({ width: z.number().int(), height: z.number().int() })
-  .meta({ id: "CampaignGeometry", description: "Cells per row and rows; read from the league's `settings.campaign_board`." });
+  .meta({
+    id: "CampaignGeometry",
+    description: "Cells per row and rows; read from the league's `settings.campaign_board`.",
+  });
 
 export const CampaignCell = z
   .object({
@@ -22,7 +26,13 @@ export const CampaignHistoryEntry = z
     id: z.string(),
     round_id: z.string(),
     player_id: z.string().meta({ description: "The winner of the settled round." }),
-    x: z.number().int().nullable().meta({ description: "The captured cell; null when the winner already held the whole board." }),
+    x: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description: "The captured cell; null when the winner already held the whole board.",
+      }),
     y: z.number().int().nullable(),
     previous_owner_player_id: z.string().nullable(),
     created_at: Timestamp,
@@ -32,7 +42,10 @@ export const CampaignHistoryEntry = z
 export const CampaignTerritory = z
   .object({
     player_id: z.string(),
-    player_name: z.string().nullable().meta({ description: "The player's name; null when the player no longer exists." }),
+    player_name: z
+      .string()
+      .nullable()
+      .meta({ description: "The player's name; null when the player no longer exists." }),
     cells: z.number().int(),
   })
   .meta({ id: "CampaignTerritory", description: "The cells one player holds." });
@@ -42,7 +55,12 @@ export const CampaignBoard = z
     league_id: LeagueId,
     geometry: CampaignGeometry,
     cells: z.array(CampaignCell),
-    territory: z.array(CampaignTerritory).meta({ description: "Cells held per player, most first (ties by name, players that no longer exist last)." }),
+    territory: z
+      .array(CampaignTerritory)
+      .meta({
+        description:
+          "Cells held per player, most first (ties by name, players that no longer exist last).",
+      }),
     history: z.array(CampaignHistoryEntry).meta({ description: "Newest first." }),
     updated_at: Timestamp,
   })
@@ -56,10 +74,14 @@ export const MigrateBoardReport = z
     to: CampaignGeometry,
     cells_before: z.number().int(),
     cells_after: z.number().int(),
-    territory_before: z.record(z.string(), z.number().int()).meta({ description: "Cells owned per player id." }),
+    territory_before: z
+      .record(z.string(), z.number().int())
+      .meta({ description: "Cells owned per player id." }),
     territory_after: z.record(z.string(), z.number().int()),
     history_entries: z.number().int(),
-    applied: z.boolean().meta({ description: "Whether the board was re-carved (false for a dry run)." }),
+    applied: z
+      .boolean()
+      .meta({ description: "Whether the board was re-carved (false for a dry run)." }),
   })
   .meta({ id: "MigrateBoardReport" });
 

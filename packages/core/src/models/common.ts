@@ -17,4 +17,7 @@ export function queryInt(min: number, max: number) {
 }
 
 /** Raw bytes: an octet-stream request body or a binary response. */
-export const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, "expected bytes (application/octet-stream)");
+export const Bytes = z.custom<Uint8Array>(
+  (v) => v instanceof Uint8Array,
+  "expected bytes (application/octet-stream)",
+);

@@ -13,34 +13,45 @@ const JsonObject = z.record(z.string(), z.unknown());
 
 export const CoworldDocRef = z
   .discriminatedUnion("type", [
-    z.looseObject({ type: z.literal("text"), value: Text.meta({ description: "Inline Markdown." }) }),
+    z.looseObject({
+      type: z.literal("text"),
+      value: Text.meta({ description: "Inline Markdown." }),
+    }),
     z.looseObject({
       type: z.literal("uri"),
-      value: Text.meta({ description: "An http(s) address, or a path relative to the coworld's directory." }),
+      value: Text.meta({
+        description: "An http(s) address, or a path relative to the coworld's directory.",
+      }),
     }),
   ])
   .meta({ id: "CoworldDocRef", description: "A document: inline text or a reference." });
 
 export const RunnableEnv = z
   .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"), z.string())
-  .meta({ id: "RunnableEnv", description: "Public environment for a runnable. Never secrets: manifests are public." });
+  .meta({
+    id: "RunnableEnv",
+    description: "Public environment for a runnable. Never secrets: manifests are public.",
+  });
 
 const runnableFields = {
   image: Text.optional().meta({ description: "Container image (the docker runtime)." }),
-  run: z
-    .array(Text)
-    .min(1)
-    .optional()
-    .meta({
-      description:
-        "argv. On the process runtime it runs with the coworld's directory as working directory, and `node` as argv[0] means the runner's own Node.",
-    }),
+  run: z.array(Text).min(1).optional().meta({
+    description:
+      "argv. On the process runtime it runs with the coworld's directory as working directory, and `node` as argv[0] means the runner's own Node.",
+  }),
   env: RunnableEnv.optional(),
 };
 
-function requireImageOrRun(value: { image?: string | undefined; run?: string[] | undefined }, ctx: z.RefinementCtx): void {
+function requireImageOrRun(
+  value: { image?: string | undefined; run?: string[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (value.image === undefined && value.run === undefined) {
-    ctx.addIssue({ code: "custom", path: ["run"], message: "a runnable needs `image`, `run`, or both" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["run"],
+      message: "a runnable needs `image`, `run`, or both",
+    });
   }
 }
 
@@ -58,7 +69,10 @@ export const PlayerRunnable = z
     ...runnableFields,
   })
   .superRefine(requireImageOrRun)
-  .meta({ id: "PlayerRunnable", description: "A bundled player: a baseline for certification and filler seats." });
+  .meta({
+    id: "PlayerRunnable",
+    description: "A bundled player: a baseline for certification and filler seats.",
+  });
 
 /**
  * The runtime config schema. It must require `tokens`, a string array whose `minItems` and
@@ -67,11 +81,19 @@ export const PlayerRunnable = z
 export const CoworldConfigSchema = JsonObject.superRefine((schema, ctx) => {
   const required = schema.required;
   if (!Array.isArray(required) || !required.includes("tokens")) {
-    ctx.addIssue({ code: "custom", path: ["required"], message: "the config schema must require `tokens`" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["required"],
+      message: "the config schema must require `tokens`",
+    });
   }
   const tokens = objectAt(schema, ["properties", "tokens"]);
   if (tokens === undefined) {
-    ctx.addIssue({ code: "custom", path: ["properties", "tokens"], message: "the config schema must declare `tokens`" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["properties", "tokens"],
+      message: "the config schema must declare `tokens`",
+    });
     return;
   }
   const at = (key: string) => ["properties", "tokens", key];
@@ -80,34 +102,68 @@ export const CoworldConfigSchema = JsonObject.superRefine((schema, ctx) => {
   }
   const items = objectAt(tokens, ["items"]);
   if (items?.type !== "string") {
-    ctx.addIssue({ code: "custom", path: at("items"), message: "`tokens` items must be of type string" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("items"),
+      message: "`tokens` items must be of type string",
+    });
   }
   const { minItems, maxItems } = tokens;
   if (!isCount(minItems) || minItems < 1) {
-    ctx.addIssue({ code: "custom", path: at("minItems"), message: "`tokens` needs an integer minItems of at least 1" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("minItems"),
+      message: "`tokens` needs an integer minItems of at least 1",
+    });
   }
   if (!isCount(maxItems)) {
-    ctx.addIssue({ code: "custom", path: at("maxItems"), message: "`tokens` needs an integer maxItems" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("maxItems"),
+      message: "`tokens` needs an integer maxItems",
+    });
   } else if (isCount(minItems) && maxItems < minItems) {
-    ctx.addIssue({ code: "custom", path: at("maxItems"), message: "`tokens` maxItems is below its minItems" });
+    ctx.addIssue({
+      code: "custom",
+      path: at("maxItems"),
+      message: "`tokens` maxItems is below its minItems",
+    });
   }
-}).meta({ id: "CoworldConfigSchema", description: "JSON Schema of the runtime config; requires a bounded string array `tokens`." });
+}).meta({
+  id: "CoworldConfigSchema",
+  description: "JSON Schema of the runtime config; requires a bounded string array `tokens`.",
+});
 
 /** The results schema: must require a `scores` array (one number per slot; the runner checks the count). */
 export const CoworldResultsSchema = JsonObject.superRefine((schema, ctx) => {
   const required = schema.required;
   if (!Array.isArray(required) || !required.includes("scores")) {
-    ctx.addIssue({ code: "custom", path: ["required"], message: "the results schema must require `scores`" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["required"],
+      message: "the results schema must require `scores`",
+    });
   }
   if (objectAt(schema, ["properties", "scores"])?.type !== "array") {
-    ctx.addIssue({ code: "custom", path: ["properties", "scores"], message: "`scores` must be declared as an array" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["properties", "scores"],
+      message: "`scores` must be declared as an array",
+    });
   }
-}).meta({ id: "CoworldResultsSchema", description: "JSON Schema the final results must satisfy; requires `scores`." });
+}).meta({
+  id: "CoworldResultsSchema",
+  description: "JSON Schema the final results must satisfy; requires `scores`.",
+});
 
 /** A token-free game config (variants and certification): the runner adds the tokens. */
 const TokenFreeConfig = JsonObject.superRefine((config, ctx) => {
   if ("tokens" in config) {
-    ctx.addIssue({ code: "custom", path: ["tokens"], message: "author-owned configs omit `tokens`: the runner adds them" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["tokens"],
+      message: "author-owned configs omit `tokens`: the runner adds them",
+    });
   }
 }).meta({ id: "TokenFreeGameConfig" });
 
@@ -147,7 +203,10 @@ export const CertificationPlayer = z
 export const CoworldCertification = z
   .looseObject({
     game_config: TokenFreeConfig,
-    players: z.array(CertificationPlayer).min(1).meta({ description: "Ordered seats, slot 0 first." }),
+    players: z
+      .array(CertificationPlayer)
+      .min(1)
+      .meta({ description: "Ordered seats, slot 0 first." }),
   })
   .meta({ id: "CoworldCertification", description: "The episode that proves the package works." });
 
@@ -170,10 +229,18 @@ export const CoworldManifest = z
   })
   .superRefine((manifest, ctx) => {
     duplicates(manifest.player.map((p) => p.id)).forEach((index) =>
-      ctx.addIssue({ code: "custom", path: ["player", index, "id"], message: "player ids must be unique" }),
+      ctx.addIssue({
+        code: "custom",
+        path: ["player", index, "id"],
+        message: "player ids must be unique",
+      }),
     );
     duplicates(manifest.variants.map((v) => v.id)).forEach((index) =>
-      ctx.addIssue({ code: "custom", path: ["variants", index, "id"], message: "variant ids must be unique" }),
+      ctx.addIssue({
+        code: "custom",
+        path: ["variants", index, "id"],
+        message: "variant ids must be unique",
+      }),
     );
     const ids = new Set(manifest.player.map((p) => p.id));
     manifest.certification.players.forEach((seat, index) => {
@@ -195,7 +262,10 @@ export const CoworldManifest = z
       });
     }
   })
-  .meta({ id: "CoworldManifest", description: "`coworld_manifest.json`: a game packaged with its players (RUNTIME.md)." });
+  .meta({
+    id: "CoworldManifest",
+    description: "`coworld_manifest.json`: a game packaged with its players (RUNTIME.md).",
+  });
 
 export type CoworldDocRef = z.infer<typeof CoworldDocRef>;
 export type GameRunnable = z.infer<typeof GameRunnable>;
@@ -206,7 +276,10 @@ export type CoworldCertification = z.infer<typeof CoworldCertification>;
 export type CoworldManifest = z.infer<typeof CoworldManifest>;
 
 /** How many players an episode of this coworld seats: the bounds of `tokens` in the config schema. */
-export function rosterBounds(manifest: Pick<CoworldManifest, "game">): { min: number; max: number } {
+export function rosterBounds(manifest: Pick<CoworldManifest, "game">): {
+  min: number;
+  max: number;
+} {
   const tokens = objectAt(manifest.game.config_schema, ["properties", "tokens"]);
   const min = tokens?.minItems;
   const max = tokens?.maxItems;
@@ -214,13 +287,18 @@ export function rosterBounds(manifest: Pick<CoworldManifest, "game">): { min: nu
   return { min: isCount(min) ? min : 1, max: isCount(max) ? max : isCount(min) ? min : 1 };
 }
 
-function objectAt(root: Record<string, unknown>, path: string[]): Record<string, unknown> | undefined {
+function objectAt(
+  root: Record<string, unknown>,
+  path: string[],
+): Record<string, unknown> | undefined {
   let node: unknown = root;
   for (const key of path) {
     if (typeof node !== "object" || node === null || Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
-  return typeof node === "object" && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>) : undefined;
+  return typeof node === "object" && node !== null && !Array.isArray(node)
+    ? (node as Record<string, unknown>)
+    : undefined;
 }
 
 function isCount(value: unknown): value is number {

@@ -1,6 +1,7 @@
 // Coworlds as stored and served: versions of a manifest with their files, certification,
 // and secrets (API.md "Coworlds (games)").
 import { z } from "zod";
+
 import { idSchema, Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 import { CoworldManifest } from "./coworld-manifest.ts";
@@ -26,21 +27,38 @@ export const Coworld = z
 export const CoworldUploadRequest = z
   .strictObject({
     manifest: z.unknown().meta({ description: "The coworld_manifest.json document." }),
-    bundle_upload_id: Uuid.optional().meta({ description: "The tar.gz of the coworld's files, from POST /v2/coworlds/bundles (needed for the process runtime)." }),
+    bundle_upload_id: Uuid.optional().meta({
+      description:
+        "The tar.gz of the coworld's files, from POST /v2/coworlds/bundles (needed for the process runtime).",
+    }),
   })
   .meta({ id: "CoworldUploadRequest" });
 
 export const CoworldBundleUpload = z
-  .object({ upload_id: Uuid, sha256: z.string(), size_bytes: z.number().int(), files: z.number().int() })
+  .object({
+    upload_id: Uuid,
+    sha256: z.string(),
+    size_bytes: z.number().int(),
+    files: z.number().int(),
+  })
   .meta({ id: "CoworldBundleUpload" });
 
-export const CertificationState = z.enum(["never_run", "queued", "certifying", "certified", "failed"]);
+export const CertificationState = z.enum([
+  "never_run",
+  "queued",
+  "certifying",
+  "certified",
+  "failed",
+]);
 
 export const Certification = z
   .object({
     coworld_id: CoworldId,
     state: CertificationState,
-    episode_request_id: z.string().nullable().meta({ description: "The certification episode that decided (or will decide) the state." }),
+    episode_request_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The certification episode that decided (or will decide) the state." }),
     error: z.string().nullable(),
     updated_at: Timestamp.nullable(),
   })

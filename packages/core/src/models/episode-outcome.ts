@@ -3,7 +3,14 @@
 import { z } from "zod";
 
 export const EpisodeErrorType = z
-  .enum(["player_failure", "results_invalid", "game_unhealthy", "game_crashed", "timeout", "cancelled"])
+  .enum([
+    "player_failure",
+    "results_invalid",
+    "game_unhealthy",
+    "game_crashed",
+    "timeout",
+    "cancelled",
+  ])
   .meta({
     id: "EpisodeErrorType",
     description:
@@ -14,7 +21,11 @@ export const EpisodeErrorInfo = z
   .object({
     error_type: EpisodeErrorType,
     error: z.string(),
-    failed_policy_index: z.int().min(0).nullable().meta({ description: "The slot whose player failed, when one is known." }),
+    failed_policy_index: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: "The slot whose player failed, when one is known." }),
   })
   .meta({ id: "EpisodeErrorInfo" });
 
@@ -29,13 +40,18 @@ export const PlayerFailureDeclaration = z
 /** Final results: they satisfy the coworld's `results_schema`, with one score per slot. */
 export const EpisodeResults = z
   .looseObject({ scores: z.array(z.number()) })
-  .meta({ id: "EpisodeResults", description: "Game-defined fields, validated by the coworld's results_schema." });
+  .meta({
+    id: "EpisodeResults",
+    description: "Game-defined fields, validated by the coworld's results_schema.",
+  });
 
 const Millis = z.number().min(0);
 
 export const EpisodeTimings = z
   .object({
-    startMs: Millis.meta({ description: "From the call to the game process being started (config, port)." }),
+    startMs: Millis.meta({
+      description: "From the call to the game process being started (config, port).",
+    }),
     healthyMs: Millis.meta({ description: "From the game's start to its first 200 on /healthz." }),
     gameMs: Millis.meta({ description: "From the players' start to the game's exit." }),
     totalMs: Millis.meta({ description: "The whole episode, cleanup included." }),

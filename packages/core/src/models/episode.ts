@@ -1,12 +1,20 @@
 // Episode requests: one episode of a coworld with its participants, status, scores and
 // artifacts (API.md "Episodes").
 import { z } from "zod";
+
 import { idSchema } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
 export const EpisodeRequestId = idSchema("episodeRequest");
 
-export const EpisodeStatus = z.enum(["pending", "submitted", "running", "completed", "failed", "cancelled"]);
+export const EpisodeStatus = z.enum([
+  "pending",
+  "submitted",
+  "running",
+  "completed",
+  "failed",
+  "cancelled",
+]);
 
 export const EpisodeParticipant = z
   .object({
@@ -40,7 +48,13 @@ export const EpisodeRequest = z
     error: z.string().nullable(),
     failed_policy_index: z.number().int().nullable(),
     failed_agent_index: z.number().int().nullable(),
-    scores: z.array(z.object({ policy_version_id: z.string().nullable(), position: z.number().int(), score: z.number() })),
+    scores: z.array(
+      z.object({
+        policy_version_id: z.string().nullable(),
+        position: z.number().int(),
+        score: z.number(),
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -50,9 +64,25 @@ export const EpisodeRequestPage = z
   .object({ entries: z.array(EpisodeRequest), next_cursor: z.string().nullable() })
   .meta({ id: "EpisodeRequestPage" });
 
-export const ArtifactType = z.enum(["spec", "game-config", "logs", "error-info", "results", "replay"]);
+export const ArtifactType = z.enum([
+  "spec",
+  "game-config",
+  "logs",
+  "error-info",
+  "results",
+  "replay",
+]);
 
-export const BundlePart = z.enum(["spec", "game-config", "results", "replay", "logs", "error-info", "policy-logs", "policy-artifacts"]);
+export const BundlePart = z.enum([
+  "spec",
+  "game-config",
+  "results",
+  "replay",
+  "logs",
+  "error-info",
+  "policy-logs",
+  "policy-artifacts",
+]);
 export type BundlePart = z.infer<typeof BundlePart>;
 
 export const EpisodeBundleQuery = z.object({
@@ -67,7 +97,10 @@ export const EpisodeBundleQuery = z.object({
       const parts = text.split(",").map((p) => p.trim());
       const bad = parts.find((p) => !BundlePart.safeParse(p).success);
       if (bad !== undefined) {
-        ctx.addIssue({ code: "custom", message: `unknown part ${JSON.stringify(bad)}: use ${BundlePart.options.join(", ")}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown part ${JSON.stringify(bad)}: use ${BundlePart.options.join(", ")}`,
+        });
         return z.NEVER;
       }
       return parts.flatMap((p) => BundlePart.options.filter((o) => o === p));
@@ -86,7 +119,13 @@ export const EpisodeStats = z
         num_agents: z.number().int(),
         avg_metrics: z.record(z.string(), z.number()),
         avg_reward: z.number().nullable(),
-        agents: z.array(z.object({ agent_id: z.number().int(), reward: z.number().nullable(), metrics: z.record(z.string(), z.number()) })),
+        agents: z.array(
+          z.object({
+            agent_id: z.number().int(),
+            reward: z.number().nullable(),
+            metrics: z.record(z.string(), z.number()),
+          }),
+        ),
       }),
     ),
     steps: z.number().int().nullable(),
@@ -94,7 +133,13 @@ export const EpisodeStats = z
   .meta({ id: "EpisodeStats" });
 
 export const PolicyArtifactEntry = z
-  .object({ position: z.number().int(), policy_version_id: z.string().nullable(), policy_name: z.string(), has_log: z.boolean(), has_artifact: z.boolean() })
+  .object({
+    position: z.number().int(),
+    policy_version_id: z.string().nullable(),
+    policy_name: z.string(),
+    has_log: z.boolean(),
+    has_artifact: z.boolean(),
+  })
   .meta({ id: "PolicyArtifactEntry" });
 
 export type EpisodeRequest = z.infer<typeof EpisodeRequest>;

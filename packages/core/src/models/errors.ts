@@ -29,7 +29,15 @@ export const RateLimitErrorBody = z
   })
   .meta({ id: "RateLimitError", description: "Spec 7.2: the body of a shared-budget 429." });
 
-export const ErrorType = z.enum(["unauthorized", "forbidden", "not_found", "conflict", "bad_request", "internal_error", "unavailable"]);
+export const ErrorType = z.enum([
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "bad_request",
+  "internal_error",
+  "unavailable",
+]);
 
 export const ErrorBody = z
   .object({

@@ -1,6 +1,7 @@
 // Experience requests: a hosted evaluation of a chosen roster over N episodes, played by the
 // runners like league rounds (API.md "Experience requests").
 import { z } from "zod";
+
 import { DivisionId, idSchema, LeagueId } from "../ids.ts";
 import { FreeForm, QueryBoolean, queryInt, Timestamp } from "./common.ts";
 import { CoworldId } from "./coworld.ts";
@@ -10,7 +11,9 @@ export const ExperienceRequestId = idSchema("experienceRequest");
 
 export const MAX_EXPERIENCE_EPISODES = 100;
 
-export const ExperienceRequestStatus = z.enum(["pending", "submitted", "running", "completed", "failed", "cancelled"]).meta({ id: "ExperienceRequestStatus" });
+export const ExperienceRequestStatus = z
+  .enum(["pending", "submitted", "running", "completed", "failed", "cancelled"])
+  .meta({ id: "ExperienceRequestStatus" });
 
 export const ExperienceTarget = z
   .strictObject({
@@ -21,19 +24,50 @@ export const ExperienceTarget = z
     league_name: z.string().min(1).optional(),
     division_name: z.string().min(1).optional(),
   })
-  .meta({ id: "ExperienceTarget", description: "Where the episodes are played: a league or division (its game's coworld, its members for `top_n`/`random`), or a coworld; `variant_id` picks the coworld's variant." });
+  .meta({
+    id: "ExperienceTarget",
+    description:
+      "Where the episodes are played: a league or division (its game's coworld, its members for `top_n`/`random`), or a coworld; `variant_id` picks the coworld's variant.",
+  });
 
 export const RosterPlayer = z
   .strictObject({
-    policy_ref: z.string().min(1).optional().meta({ description: "A policy version id, `name` (its newest version) or `name:vN` / `name:N`." }),
-    top_n: z.number().int().min(1).max(1000).optional().meta({ description: "Each episode seats one of the N best-ranked champions of the division's current standings." }),
-    random: z.boolean().optional().meta({ description: "Each episode seats a random competing champion of the division (or league)." }),
+    policy_ref: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description: "A policy version id, `name` (its newest version) or `name:vN` / `name:N`.",
+      }),
+    top_n: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .meta({
+        description:
+          "Each episode seats one of the N best-ranked champions of the division's current standings.",
+      }),
+    random: z
+      .boolean()
+      .optional()
+      .meta({
+        description: "Each episode seats a random competing champion of the division (or league).",
+      }),
   })
-  .refine((p) => [p.policy_ref !== undefined, p.top_n !== undefined, p.random === true].filter(Boolean).length === 1, {
-    message: "give exactly one of policy_ref, top_n or random: true",
-  });
+  .refine(
+    (p) =>
+      [p.policy_ref !== undefined, p.top_n !== undefined, p.random === true].filter(Boolean)
+        .length === 1,
+    {
+      message: "give exactly one of policy_ref, top_n or random: true",
+    },
+  );
 
-export const RosterSlot = z.strictObject({ player: RosterPlayer, slot: z.number().int().min(0).optional() }).meta({ id: "ExperienceRosterSlot" });
+export const RosterSlot = z
+  .strictObject({ player: RosterPlayer, slot: z.number().int().min(0).optional() })
+  .meta({ id: "ExperienceRosterSlot" });
 
 export const CreateExperienceRequest = z
   .strictObject({
@@ -59,7 +93,12 @@ export const ExperienceRequestRow = z
     league_id: z.string().nullable(),
     division_id: z.string().nullable(),
     status: ExperienceRequestStatus,
-    episode_count: z.number().int().meta({ description: "Always pending + submitted + running + completed + failed + cancelled." }),
+    episode_count: z
+      .number()
+      .int()
+      .meta({
+        description: "Always pending + submitted + running + completed + failed + cancelled.",
+      }),
     pending_count: z.number().int(),
     submitted_count: z.number().int(),
     running_count: z.number().int(),
@@ -74,10 +113,17 @@ export const ExperienceRequestRow = z
   })
   .meta({ id: "ExperienceRequestRow" });
 
-export const ExperienceRequestDetail = ExperienceRequestRow.extend({ episodes: z.array(EpisodeRequest) }).meta({ id: "ExperienceRequestDetail" });
+export const ExperienceRequestDetail = ExperienceRequestRow.extend({
+  episodes: z.array(EpisodeRequest),
+}).meta({ id: "ExperienceRequestDetail" });
 
 export const ExperienceRequestPage = z
-  .object({ entries: z.array(ExperienceRequestRow), total_count: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    entries: z.array(ExperienceRequestRow),
+    total_count: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: "ExperienceRequestPage" });
 
 export const ListExperienceRequestsQuery = z.object({

@@ -2,6 +2,7 @@
 // general forum and one per coworld name; posts are markdown (or plain text) that the server
 // also renders to safe HTML.
 import { z } from "zod";
+
 import { idSchema, PlayerId } from "../ids.ts";
 import { queryInt, Timestamp } from "./common.ts";
 
@@ -10,10 +11,15 @@ export const PostId = idSchema("post");
 export const CommentId = idSchema("comment");
 
 /** Forum and wiki slugs: lower-case words joined by dashes (a coworld's name, slugified). */
-export const Slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/).meta({ id: "Slug", description: "Lower-case letters, digits and dashes.", example: "general" });
+export const Slug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,99}$/)
+  .meta({ id: "Slug", description: "Lower-case letters, digits and dashes.", example: "general" });
 
 export const ContentFormat = z.enum(["markdown", "text"]).meta({ id: "ContentFormat" });
-export const VoteValue = z.union([z.literal(-1), z.literal(0), z.literal(1)]).meta({ id: "VoteValue", description: "-1 down, 1 up, 0 withdraws the vote." });
+export const VoteValue = z
+  .union([z.literal(-1), z.literal(0), z.literal(1)])
+  .meta({ id: "VoteValue", description: "-1 down, 1 up, 0 withdraws the vote." });
 
 export const Forum = z
   .object({
@@ -30,7 +36,10 @@ export const Forum = z
 
 export const Author = z
   .object({ user_id: z.string(), player_id: PlayerId.nullable() })
-  .meta({ id: "Author", description: "The user who wrote it, and the player they acted as (if any)." });
+  .meta({
+    id: "Author",
+    description: "The user who wrote it, and the player they acted as (if any).",
+  });
 
 export const Post = z
   .object({
@@ -39,7 +48,12 @@ export const Post = z
     title: z.string(),
     body: z.string().meta({ description: "The source as written (see `content_format`)." }),
     content_format: ContentFormat,
-    body_html: z.string().meta({ description: "The body rendered to HTML; raw HTML in the source is escaped and unsafe links are dropped." }),
+    body_html: z
+      .string()
+      .meta({
+        description:
+          "The body rendered to HTML; raw HTML in the source is escaped and unsafe links are dropped.",
+      }),
     author: Author,
     score: z.number().int().meta({ description: "The sum of the votes." }),
     comment_count: z.number().int(),
@@ -65,16 +79,27 @@ export const Comment = z
   })
   .meta({ id: "Comment" });
 
-export const PostDetail = Post.extend({ comments: z.array(Comment).meta({ description: "Oldest first." }) }).meta({ id: "PostDetail" });
+export const PostDetail = Post.extend({
+  comments: z.array(Comment).meta({ description: "Oldest first." }),
+}).meta({ id: "PostDetail" });
 
-export const PostPage = z.object({ entries: z.array(Post), next_cursor: z.string().nullable() }).meta({ id: "PostPage" });
+export const PostPage = z
+  .object({ entries: z.array(Post), next_cursor: z.string().nullable() })
+  .meta({ id: "PostPage" });
 
 export const PostSort = z.enum(["hot", "new", "top"]).meta({ id: "PostSort" });
 
 export const ListForumPostsQuery = z.object({
-  sort: PostSort.default("hot").meta({ description: "`hot`: votes weighed against age; `new`: newest first; `top`: highest score first." }),
+  sort: PostSort.default("hot").meta({
+    description:
+      "`hot`: votes weighed against age; `new`: newest first; `top`: highest score first.",
+  }),
   limit: queryInt(1, 100).default(25),
-  cursor: z.string().max(500).optional().meta({ description: "`next_cursor` of the previous page (with the same `sort`)." }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: "`next_cursor` of the previous page (with the same `sort`)." }),
 });
 
 export const SearchQuery = z.object({
@@ -95,24 +120,42 @@ export const CreatePost = z
     title: Title,
     body: Body,
     content_format: ContentFormat.default("markdown"),
-    idempotency_key: z.string().min(1).max(200).optional().meta({ description: "A repeat with the same key (per author) returns the post created first; the same key with another post is 409." }),
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          "A repeat with the same key (per author) returns the post created first; the same key with another post is 409.",
+      }),
   })
   .meta({ id: "CreatePost" });
 
 export const UpdatePost = z
-  .strictObject({ title: Title.optional(), body: Body.optional(), content_format: ContentFormat.optional() })
-  .refine((b) => b.title !== undefined || b.body !== undefined || b.content_format !== undefined, { message: "give title, body or content_format" })
+  .strictObject({
+    title: Title.optional(),
+    body: Body.optional(),
+    content_format: ContentFormat.optional(),
+  })
+  .refine((b) => b.title !== undefined || b.body !== undefined || b.content_format !== undefined, {
+    message: "give title, body or content_format",
+  })
   .meta({ id: "UpdatePost" });
 
 export const CreateComment = z
   .strictObject({ body: z.string().min(1).max(20_000), parent_comment_id: CommentId.optional() })
   .meta({ id: "CreateComment" });
 
-export const UpdateComment = z.strictObject({ body: z.string().min(1).max(20_000) }).meta({ id: "UpdateComment" });
+export const UpdateComment = z
+  .strictObject({ body: z.string().min(1).max(20_000) })
+  .meta({ id: "UpdateComment" });
 
 export const CastVote = z.strictObject({ value: VoteValue }).meta({ id: "CastVote" });
 
-export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "Deleted" });
+export const Deleted = z
+  .object({ id: z.string(), deleted: z.literal(true) })
+  .meta({ id: "Deleted" });
 
 export type Forum = z.infer<typeof Forum>;
 export type Post = z.infer<typeof Post>;

@@ -1,5 +1,6 @@
 // Game and Mod (spec part 2).
 import { z } from "zod";
+
 import { GameId, ModId } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 

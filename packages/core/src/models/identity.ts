@@ -1,5 +1,6 @@
 // Identity: whoami, tokens, players and CLI sign-in codes.
 import { z } from "zod";
+
 import { PlayerId, TokenId } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
@@ -14,7 +15,10 @@ export const WhoAmI = z
     scopes: z.array(z.string()),
     is_admin: z.boolean(),
   })
-  .meta({ id: "WhoAmI", description: "Spec 4.7: `subject_type` is `anonymous` when the token is missing or invalid." });
+  .meta({
+    id: "WhoAmI",
+    description: "Spec 4.7: `subject_type` is `anonymous` when the token is missing or invalid.",
+  });
 
 export const TokenKind = z.enum(["user", "machine"]);
 
@@ -30,7 +34,10 @@ export const Token = z
     expires_at: Timestamp.nullable(),
     last_used_at: Timestamp.nullable(),
   })
-  .meta({ id: "Token", description: "A token's record; its value is never returned after creation." });
+  .meta({
+    id: "Token",
+    description: "A token's record; its value is never returned after creation.",
+  });
 
 export const CreateTokenRequest = z
   .strictObject({
@@ -40,12 +47,16 @@ export const CreateTokenRequest = z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/)
       .optional()
-      .meta({ description: "Required for kind `machine`: the machine identity that owns the budget." }),
+      .meta({
+        description: "Required for kind `machine`: the machine identity that owns the budget.",
+      }),
     expires_in_days: z.number().int().min(1).max(3650).optional(),
   })
   .meta({ id: "CreateTokenRequest" });
 
-export const CreatedToken = Token.extend({ token: z.string().meta({ description: "The token value, shown once." }) }).meta({
+export const CreatedToken = Token.extend({
+  token: z.string().meta({ description: "The token value, shown once." }),
+}).meta({
   id: "CreatedToken",
 });
 
@@ -67,17 +78,29 @@ export const PlayerLogin = z
   .meta({ id: "PlayerLogin" });
 
 export const PlayerCredential = z
-  .object({ id: z.string(), player_id: PlayerId, name: z.string(), created_at: Timestamp, last_used_at: Timestamp.nullable() })
+  .object({
+    id: z.string(),
+    player_id: PlayerId,
+    name: z.string(),
+    created_at: Timestamp,
+    last_used_at: Timestamp.nullable(),
+  })
   .meta({ id: "PlayerCredential" });
 
 export const CreatePlayerCredentialRequest = z
   .strictObject({ name: z.string().trim().min(1).max(100).default("default") })
   .meta({ id: "CreatePlayerCredentialRequest" });
 
-export const CreatedPlayerCredential = PlayerCredential.extend({ token: z.string() }).meta({ id: "CreatedPlayerCredential" });
+export const CreatedPlayerCredential = PlayerCredential.extend({ token: z.string() }).meta({
+  id: "CreatedPlayerCredential",
+});
 
-export const AuthCodeExchangeRequest = z.strictObject({ code: z.string().min(1).max(200) }).meta({ id: "AuthCodeExchangeRequest" });
-export const AuthCodeExchangeResponse = z.object({ token: z.string() }).meta({ id: "AuthCodeExchangeResponse" });
+export const AuthCodeExchangeRequest = z
+  .strictObject({ code: z.string().min(1).max(200) })
+  .meta({ id: "AuthCodeExchangeRequest" });
+export const AuthCodeExchangeResponse = z
+  .object({ token: z.string() })
+  .meta({ id: "AuthCodeExchangeResponse" });
 
 export type WhoAmI = z.infer<typeof WhoAmI>;
 export type SubjectType = z.infer<typeof SubjectType>;

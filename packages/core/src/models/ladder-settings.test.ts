@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
+
 import { parseLadderSettings } from "./ladder-settings.ts";
 
 function issuePath(fn: () => unknown): string[] {
@@ -38,13 +39,25 @@ describe("parseLadderSettings", () => {
 
   it("fills the defaults of a partly given nested block and keeps what was given", () => {
     const ladder = parseLadderSettings({ ladder: { elo: { k: 16 }, promotion: { promote: 2 } } });
-    expect(ladder.elo).toEqual({ initial: 1500, k: 16, round_scoring: "mean", ewma_alpha: 0.3, margin_scale: null });
+    expect(ladder.elo).toEqual({
+      initial: 1500,
+      k: 16,
+      round_scoring: "mean",
+      ewma_alpha: 0.3,
+      margin_scale: null,
+    });
     expect(ladder.promotion).toEqual({ promote: 2, relegate: 0, every_rounds: 1 });
   });
 
   it("keeps keys it does not know, at the top and in nested blocks", () => {
-    const ladder = parseLadderSettings({ ladder: { enabled: true, elo: { upstream_knob: 3 }, variant_id: "duel" } });
-    expect(ladder).toMatchObject({ enabled: true, elo: { upstream_knob: 3, k: 32 }, variant_id: "duel" });
+    const ladder = parseLadderSettings({
+      ladder: { enabled: true, elo: { upstream_knob: 3 }, variant_id: "duel" },
+    });
+    expect(ladder).toMatchObject({
+      enabled: true,
+      elo: { upstream_knob: 3, k: 32 },
+      variant_id: "duel",
+    });
   });
 
   it("accepts every option of every enumerated field", () => {
@@ -67,19 +80,25 @@ describe("parseLadderSettings", () => {
   });
 
   it("names the malformed field in the thrown error", () => {
-    expect(issuePath(() => parseLadderSettings({ ladder: { elo: { k: "32" } } }))).toEqual(["ladder", "elo", "k"]);
-    expect(issuePath(() => parseLadderSettings({ ladder: { ranking: "glicko" } }))).toEqual(["ladder", "ranking"]);
-    expect(issuePath(() => parseLadderSettings({ ladder: { players_per_episode: 0 } }))).toEqual(["ladder", "players_per_episode"]);
-    expect(issuePath(() => parseLadderSettings({ ladder: { promotion: { every_rounds: 1.5 } } }))).toEqual([
+    expect(issuePath(() => parseLadderSettings({ ladder: { elo: { k: "32" } } }))).toEqual([
       "ladder",
-      "promotion",
-      "every_rounds",
+      "elo",
+      "k",
     ]);
-    expect(issuePath(() => parseLadderSettings({ ladder: { score: { half_life_hours: -1 } } }))).toEqual([
+    expect(issuePath(() => parseLadderSettings({ ladder: { ranking: "glicko" } }))).toEqual([
       "ladder",
-      "score",
-      "half_life_hours",
+      "ranking",
     ]);
+    expect(issuePath(() => parseLadderSettings({ ladder: { players_per_episode: 0 } }))).toEqual([
+      "ladder",
+      "players_per_episode",
+    ]);
+    expect(
+      issuePath(() => parseLadderSettings({ ladder: { promotion: { every_rounds: 1.5 } } })),
+    ).toEqual(["ladder", "promotion", "every_rounds"]);
+    expect(
+      issuePath(() => parseLadderSettings({ ladder: { score: { half_life_hours: -1 } } })),
+    ).toEqual(["ladder", "score", "half_life_hours"]);
     expect(issuePath(() => parseLadderSettings({ ladder: "elo" }))).toEqual(["ladder"]);
   });
 });

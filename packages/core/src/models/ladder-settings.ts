@@ -14,7 +14,10 @@ export const EloSettings = z
     round_scoring: z
       .enum(["mean", "ewma"])
       .default("mean")
-      .meta({ description: "How a player's per-episode Elo changes within one round are folded into the one change applied when the round settles." }),
+      .meta({
+        description:
+          "How a player's per-episode Elo changes within one round are folded into the one change applied when the round settles.",
+      }),
     ewma_alpha: z
       .number()
       .gt(0)
@@ -26,7 +29,10 @@ export const EloSettings = z
       .positive()
       .nullable()
       .default(null)
-      .meta({ description: "When set, an episode's pairwise result is 0.5 + (score difference) / (2 × margin_scale), clamped to [0, 1], instead of win/draw/loss." }),
+      .meta({
+        description:
+          "When set, an episode's pairwise result is 0.5 + (score difference) / (2 × margin_scale), clamped to [0, 1], instead of win/draw/loss.",
+      }),
   })
   .meta({ id: "LadderEloSettings" });
 
@@ -38,27 +44,57 @@ export const ScoreSettings = z
       .positive()
       .max(1_000_000)
       .default(24)
-      .meta({ description: "Under `ewma`, an episode this many hours older than the newest one weighs half as much." }),
-    initial: z.number().default(0).meta({ description: "Standing of a player with no settled episode yet." }),
+      .meta({
+        description:
+          "Under `ewma`, an episode this many hours older than the newest one weighs half as much.",
+      }),
+    initial: z
+      .number()
+      .default(0)
+      .meta({ description: "Standing of a player with no settled episode yet." }),
   })
   .meta({ id: "LadderScoreSettings" });
 
 export const OpenSkillSettings = z
   .looseObject({
     mu: z.number().default(25),
-    sigma: z.number().positive().default(25 / 3),
-    beta: z.number().positive().default(25 / 6),
-    tau: z.number().min(0).default(25 / 300),
+    sigma: z
+      .number()
+      .positive()
+      .default(25 / 3),
+    beta: z
+      .number()
+      .positive()
+      .default(25 / 6),
+    tau: z
+      .number()
+      .min(0)
+      .default(25 / 300),
   })
   .meta({ id: "LadderOpenSkillSettings" });
 
 export const PromotionSettings = z
   .looseObject({
-    promote: z.number().int().min(0).max(1000).default(0).meta({ description: "Top players of a division moved up one level." }),
-    relegate: z.number().int().min(0).max(1000).default(0).meta({ description: "Bottom players of a division moved down one level." }),
+    promote: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(0)
+      .meta({ description: "Top players of a division moved up one level." }),
+    relegate: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(0)
+      .meta({ description: "Bottom players of a division moved down one level." }),
     every_rounds: z.number().int().min(1).max(100_000).default(1),
   })
-  .meta({ id: "LadderPromotionSettings", description: "Off while both promote and relegate are 0 (the default)." });
+  .meta({
+    id: "LadderPromotionSettings",
+    description: "Off while both promote and relegate are 0 (the default).",
+  });
 
 export const LadderSettings = z
   .looseObject({
@@ -76,14 +112,19 @@ export const LadderSettings = z
       .min(1)
       .max(10_000)
       .default(2)
-      .meta({ description: "Fewer champions than this and no round runs, whatever too_few_players says." }),
+      .meta({
+        description: "Fewer champions than this and no round runs, whatever too_few_players says.",
+      }),
     max_episodes_per_round: z
       .number()
       .int()
       .min(1)
       .max(1_000_000)
       .default(10_000)
-      .meta({ description: "A round whose plan would exceed this is not started (round_robin grows as n choose k)." }),
+      .meta({
+        description:
+          "A round whose plan would exceed this is not started (round_robin grows as n choose k).",
+      }),
     round_interval_minutes: z
       .number()
       .positive()
@@ -96,7 +137,10 @@ export const LadderSettings = z
     game_config: z
       .record(z.string(), z.unknown())
       .default({})
-      .meta({ description: "Merged over the variant's game_config for every episode of a round (e.g. fewer turns for a faster ladder)." }),
+      .meta({
+        description:
+          "Merged over the variant's game_config for every episode of a round (e.g. fewer turns for a faster ladder).",
+      }),
   })
   .meta({ id: "LadderSettings" });
 

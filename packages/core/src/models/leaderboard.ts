@@ -1,17 +1,27 @@
 // Division standings as served (API.md: GET /v2/divisions/{id}/leaderboard and …/leaderboards).
 // Rows are precomputed when a round settles; these are the response shapes.
 import { z } from "zod";
-import { PlayerId, Uuid, idSchema } from "../ids.ts";
+
+import { idSchema, PlayerId, Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
-export const RoundStatus = z.enum(["pending", "running", "completed", "failed"]).meta({ id: "RoundStatus" });
+export const RoundStatus = z
+  .enum(["pending", "running", "completed", "failed"])
+  .meta({ id: "RoundStatus" });
 
 export const LeaderboardRecentRound = z
   .object({
     id: idSchema("round"),
     round_number: z.number().int().min(0),
     status: RoundStatus,
-    rank: z.number().int().min(1).nullable().meta({ description: "The player's rank among that round's results; null before it settles." }),
+    rank: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({
+        description: "The player's rank among that round's results; null before it settles.",
+      }),
     score: z.number().nullable(),
     started_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
@@ -23,26 +33,45 @@ export const LeaderboardRow = z
     rank: z.number().int().min(1).meta({ description: "Equal scores share a rank (1, 2, 2, 4)." }),
     player_id: PlayerId,
     player_name: z.string(),
-    score: z.number().meta({ description: "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma." }),
+    score: z
+      .number()
+      .meta({
+        description:
+          "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma.",
+      }),
     rounds_played: z.number().int().min(0),
-    recent_rounds: z.array(LeaderboardRecentRound).meta({ description: "Newest first; empty unless include_recent_rounds." }),
-    episodes_played: z.number().int().min(0).meta({ description: "Settled episodes that counted toward the score (Gauntlet)." }),
+    recent_rounds: z
+      .array(LeaderboardRecentRound)
+      .meta({ description: "Newest first; empty unless include_recent_rounds." }),
+    episodes_played: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Settled episodes that counted toward the score (Gauntlet)." }),
   })
   .meta({ id: "LeaderboardRow" });
 
 export const DivisionLeaderboard = z
   .array(LeaderboardRow)
   .nullable()
-  .meta({ id: "DivisionLeaderboard", description: "Rows best first; null when the division has no standings yet." });
+  .meta({
+    id: "DivisionLeaderboard",
+    description: "Rows best first; null when the division has no standings yet.",
+  });
 
-export const LeaderboardAxis = z.object({ key: z.string(), label: z.string() }).meta({ id: "LeaderboardAxis" });
+export const LeaderboardAxis = z
+  .object({ key: z.string(), label: z.string() })
+  .meta({ id: "LeaderboardAxis" });
 
 export const LeaderboardColumn = z
   .object({
     key: z.string(),
     label: z.string(),
     value_type: z.enum(["integer", "number", "string"]),
-    sort: z.enum(["asc", "desc"]).nullable().meta({ description: "The direction in which this column ranks rows; null if it does not." }),
+    sort: z
+      .enum(["asc", "desc"])
+      .nullable()
+      .meta({ description: "The direction in which this column ranks rows; null if it does not." }),
   })
   .meta({ id: "LeaderboardColumn" });
 
@@ -53,7 +82,9 @@ export const LeaderboardViewRow = z
     subject_type: LeaderboardSubjectType,
     subject_id: z.string(),
     subject_name: z.string(),
-    values: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).meta({ description: "Keyed by column key." }),
+    values: z
+      .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+      .meta({ description: "Keyed by column key." }),
     policy_version_ids: z.array(Uuid),
     recent_rounds: z.array(LeaderboardRecentRound),
   })

@@ -3,8 +3,9 @@
 // seed (filler) policies and trigger-round. A League or Division embedded here is whole (spec
 // part 2 embeds Game in League and League in Division), as the hosted service's clients parse it.
 import { z } from "zod";
-import { DivisionId, LeagueId, PlayerId, Uuid, idSchema } from "../ids.ts";
-import { FreeForm, QueryBoolean, Timestamp, queryInt } from "./common.ts";
+
+import { DivisionId, idSchema, LeagueId, PlayerId, Uuid } from "../ids.ts";
+import { FreeForm, QueryBoolean, queryInt, Timestamp } from "./common.ts";
 import { RoundStatus } from "./leaderboard.ts";
 import { Division, DivisionType, League } from "./league.ts";
 
@@ -24,7 +25,10 @@ export const PolicyVersionRef = z
     policy_id: Uuid.meta({ description: "The same as `policy.id` (Gauntlet)." }),
     name: z.string().meta({ description: "The same as `policy.name` (Gauntlet)." }),
   })
-  .meta({ id: "PolicyVersionRef", description: "A policy version as league play embeds it: its policy, number and player." });
+  .meta({
+    id: "PolicyVersionRef",
+    description: "A policy version as league play embeds it: its policy, number and player.",
+  });
 
 // Submissions ---------------------------------------------------------------------------
 
@@ -34,12 +38,15 @@ export const AutoChampion = z.enum(["always", "never", "lineage"]).meta({
     "`always`: the new membership becomes the player's champion. `lineage`: only when the current champion is an earlier version of the same policy. `never`: it stays a challenger — unless the player has no champion at all in the league.",
 });
 
-export const SubmissionStatus = z.enum(["pending", "processing", "placed", "rejected"]).meta({ id: "SubmissionStatus" });
+export const SubmissionStatus = z
+  .enum(["pending", "processing", "placed", "rejected"])
+  .meta({ id: "SubmissionStatus" });
 
 export const SubmissionPreferences = z
   .looseObject({
     division_id: DivisionId.optional().meta({
-      description: "Seed the player into this division (commissioner only). Without it a new player enters the lowest competition division.",
+      description:
+        "Seed the player into this division (commissioner only). Without it a new player enters the lowest competition division.",
     }),
   })
   .meta({ id: "SubmissionPreferences" });
@@ -51,7 +58,8 @@ export const CreateLeagueSubmissionRequest = z
     auto_champion: AutoChampion.default("always"),
     preferences: SubmissionPreferences.optional(),
     player_id: PlayerId.optional().meta({
-      description: "The player who competes. Defaults to the acting player token's player, then to the policy version's player.",
+      description:
+        "The player who competes. Defaults to the acting player token's player, then to the policy version's player.",
     }),
   })
   .meta({ id: "CreateLeagueSubmissionRequest" });
@@ -83,8 +91,12 @@ export const ListLeagueSubmissionsQuery = z.object({
 
 // Memberships ---------------------------------------------------------------------------
 
-export const MembershipStatus = z.enum(["qualifying", "competing", "disqualified", "retired"]).meta({ id: "MembershipStatus" });
-export const MembershipSubstatus = z.enum(["active", "benched", "inactive", "score_gate"]).meta({ id: "MembershipSubstatus" });
+export const MembershipStatus = z
+  .enum(["qualifying", "competing", "disqualified", "retired"])
+  .meta({ id: "MembershipStatus" });
+export const MembershipSubstatus = z
+  .enum(["active", "benched", "inactive", "score_gate"])
+  .meta({ id: "MembershipSubstatus" });
 
 export const LeaguePolicyMembership = z
   .object({
@@ -128,8 +140,12 @@ export const Round = z
     round_number: z.number().int().min(1),
     commissioner_key: z.string(),
     execution_backend: z.string(),
-    round_config: FreeForm.meta({ description: "The ladder settings, coworld and game config the round was planned with." }),
-    round_display: FreeForm.meta({ description: "Seating, pools and episode counts, for display." }),
+    round_config: FreeForm.meta({
+      description: "The ladder settings, coworld and game config the round was planned with.",
+    }),
+    round_display: FreeForm.meta({
+      description: "Seating, pools and episode counts, for display.",
+    }),
     status: RoundStatus,
     error: z.string().nullable(),
     started_at: Timestamp.nullable(),
@@ -145,17 +161,26 @@ export const RoundResult = z
     id: Uuid,
     rank: z.number().int().min(1),
     score: z.number(),
-    result_metadata: FreeForm.meta({ description: "episodes counted, and the player's standing before and after the round." }),
+    result_metadata: FreeForm.meta({
+      description: "episodes counted, and the player's standing before and after the round.",
+    }),
     policy_version: PolicyVersionRef.nullable(),
     player: PlayerRef.nullable(),
     created_at: Timestamp,
   })
   .meta({ id: "RoundResult" });
 
-export const RoundDetail = Round.extend({ results: z.array(RoundResult) }).meta({ id: "RoundDetail" });
+export const RoundDetail = Round.extend({ results: z.array(RoundResult) }).meta({
+  id: "RoundDetail",
+});
 
 export const RoundPage = z
-  .object({ entries: z.array(Round), total_count: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    entries: z.array(Round),
+    total_count: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: "RoundPage" });
 
 export const ListRoundsQuery = z.object({
@@ -196,12 +221,19 @@ export const PoolIdParams = z.object({ pool_id: PoolId });
 // Trigger-round and seed policies -------------------------------------------------------
 
 export const TriggerRoundRequest = z
-  .strictObject({ division_id: DivisionId.optional().meta({ description: "Only this division; every competition division of the league otherwise." }) })
+  .strictObject({
+    division_id: DivisionId.optional().meta({
+      description: "Only this division; every competition division of the league otherwise.",
+    }),
+  })
   .meta({ id: "TriggerRoundRequest" });
 
 export const RoundSkip = z
   .object({ division_id: DivisionId, reason: z.string(), message: z.string() })
-  .meta({ id: "RoundSkip", description: "Why a division started no round (e.g. `round_running`, `below_min_players`)." });
+  .meta({
+    id: "RoundSkip",
+    description: "Why a division started no round (e.g. `round_running`, `below_min_players`).",
+  });
 
 export const TriggerRoundResponse = z
   .object({ rounds: z.array(Round), skipped: z.array(RoundSkip) })
@@ -209,7 +241,10 @@ export const TriggerRoundResponse = z
 
 export const SeedPolicies = z
   .object({ policy_version_ids: z.array(Uuid), policy_versions: z.array(PolicyVersionRef) })
-  .meta({ id: "SeedPolicies", description: "The league's filler policy versions (`League.filler_policy_version_ids`)." });
+  .meta({
+    id: "SeedPolicies",
+    description: "The league's filler policy versions (`League.filler_policy_version_ids`).",
+  });
 
 export const ReplaceSeedPoliciesRequest = z
   .strictObject({ policy_version_ids: z.array(Uuid).max(100) })
@@ -245,13 +280,20 @@ export const CompetitionEventType = z
 
 export const EventAudience = z.enum(["public", "owner"]).meta({
   id: "EventAudience",
-  description: "`public`: everyone who may see the league. `owner`: the user in `user_id`, the commissioner and admins.",
+  description:
+    "`public`: everyone who may see the league. `owner`: the user in `user_id`, the commissioner and admins.",
 });
 
 export const CompetitionEvent = z
   .object({
     id: Uuid,
-    seq: z.number().int().min(1).meta({ description: "The event's place in the one global event stream (the WebSocket's `seq`)." }),
+    seq: z
+      .number()
+      .int()
+      .min(1)
+      .meta({
+        description: "The event's place in the one global event stream (the WebSocket's `seq`).",
+      }),
     event_type: CompetitionEventType,
     audience: EventAudience,
     user_id: z.string().nullable(),

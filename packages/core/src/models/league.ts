@@ -1,5 +1,6 @@
 // League and Division (spec part 2), with the request bodies of the league endpoints.
 import { z } from "zod";
+
 import { DivisionId, GameId, LeagueId, ModId } from "../ids.ts";
 import { FreeForm, Timestamp } from "./common.ts";
 import { Game, Mod } from "./game.ts";
@@ -24,7 +25,9 @@ export const League = z
     is_game_of_week: z.boolean().default(false),
     disabled_at: Timestamp.nullable(),
     notes: z.string().nullable(),
-    commissioner_user_id: z.string().meta({ description: "The user who commissions this league (Gauntlet)." }),
+    commissioner_user_id: z
+      .string()
+      .meta({ description: "The user who commissions this league (Gauntlet)." }),
   })
   .meta({ id: "League" });
 
@@ -71,7 +74,9 @@ const Text = z.string().max(20_000);
 
 export const DivisionInput = z
   .strictObject({
-    id: DivisionId.optional().meta({ description: "Keep this division (update it); omit to create one." }),
+    id: DivisionId.optional().meta({
+      description: "Keep this division (update it); omit to create one.",
+    }),
     name: Name,
     level: z.number().int().min(0).max(1000),
     type: DivisionType.default("competition"),
@@ -87,7 +92,10 @@ export const DivisionInput = z
 export const ReplaceDivisionsRequest = z
   .array(DivisionInput)
   .max(100)
-  .meta({ id: "ReplaceDivisionsRequest", description: "The whole division set. Divisions left out are archived, never deleted." });
+  .meta({
+    id: "ReplaceDivisionsRequest",
+    description: "The whole division set. Divisions left out are archived, never deleted.",
+  });
 
 export const CreateLeagueRequest = z
   .strictObject({
@@ -95,7 +103,10 @@ export const CreateLeagueRequest = z
     game_id: GameId,
     mod_id: ModId.nullable().optional(),
     description: Text.nullable().optional(),
-    commissioner_key: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/).default("ladder"),
+    commissioner_key: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,63}$/)
+      .default("ladder"),
     commissioner_config: FreeForm.optional(),
     settings: FreeForm.optional(),
     rules: FreeForm.optional(),
@@ -122,13 +133,23 @@ export const LeagueLocks = z
   .meta({ id: "LeagueLocks" });
 
 export const UpdateLeagueLocksRequest = z
-  .strictObject({ submissions_locked: z.boolean().optional(), game_version_locked: z.boolean().optional() })
+  .strictObject({
+    submissions_locked: z.boolean().optional(),
+    game_version_locked: z.boolean().optional(),
+  })
   .meta({ id: "UpdateLeagueLocksRequest" });
 
-export const RoundsPausedRequest = z.strictObject({ paused: z.boolean() }).meta({ id: "RoundsPausedRequest" });
+export const RoundsPausedRequest = z
+  .strictObject({ paused: z.boolean() })
+  .meta({ id: "RoundsPausedRequest" });
 
 export const DivisionLadderEntry = z
-  .object({ id: DivisionId, name: z.string(), level: z.number().int(), member_count: z.number().int() })
+  .object({
+    id: DivisionId,
+    name: z.string(),
+    level: z.number().int(),
+    member_count: z.number().int(),
+  })
   .meta({ id: "DivisionLadderEntry" });
 
 export const LeagueIdParams = z.object({ league_id: LeagueId });

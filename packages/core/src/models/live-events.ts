@@ -22,7 +22,9 @@ export const LiveEventMessage = z
  * message; the connection stays open) or `{type: "subscribed", topics, seq}` (the topics now
  * live, and the newest `seq` at that moment).
  */
-export const LiveControlMessage = z.looseObject({ type: z.string(), message: z.string().optional() }).meta({ id: "LiveControlMessage" });
+export const LiveControlMessage = z
+  .looseObject({ type: z.string(), message: z.string().optional() })
+  .meta({ id: "LiveControlMessage" });
 
 /** What the client sends after connecting, and again after each reconnect. Topics add up. */
 export const SubscribeMessage = z
@@ -34,14 +36,26 @@ export const SubscribeMessage = z
   .meta({ id: "SubscribeMessage" });
 
 /** The topics a client may subscribe to. */
-export const liveTopicPatterns = ["division:{division_id}", "league:{league_id}", "episode-requests:mine", "experience-request:{experience_request_id}"] as const;
+export const liveTopicPatterns = [
+  "division:{division_id}",
+  "league:{league_id}",
+  "episode-requests:mine",
+  "experience-request:{experience_request_id}",
+] as const;
 
 /** What a plain GET of `/v2/events` (no upgrade) answers: how to use the stream. */
 export const EventsStreamInfo = z
   .object({
     protocol: z.literal("websocket"),
     topics: z.array(z.string()),
-    last_seq: z.number().int().nonnegative().meta({ description: "The newest event's seq: subscribe with since_seq = last_seq to get everything after now." }),
+    last_seq: z
+      .number()
+      .int()
+      .nonnegative()
+      .meta({
+        description:
+          "The newest event's seq: subscribe with since_seq = last_seq to get everything after now.",
+      }),
     message: z.string(),
   })
   .meta({ id: "EventsStreamInfo" });

@@ -2,6 +2,7 @@
 // person, open to anyone, fixed to a league player's champion, drawn at random, or closed —
 // and the started lobby plays its episode on the runners (API.md "Tournaments, lobbies").
 import { z } from "zod";
+
 import { idSchema, LeagueId, PlayerId, Uuid } from "../ids.ts";
 import { FreeForm, Timestamp } from "./common.ts";
 
@@ -16,7 +17,9 @@ export const LobbySeatKind = z
       "`human`: reserved for `user_id`, who claims it with a policy version; `human_open`: any signed-in user claims it; `league_player`: `player_id`'s champion in the league plays; `random`: a random competing champion of the league, drawn at start; `closed`: not played.",
   });
 
-export const LobbyStatus = z.enum(["open", "running", "completed", "failed", "cancelled"]).meta({ id: "LobbyStatus" });
+export const LobbyStatus = z
+  .enum(["open", "running", "completed", "failed", "cancelled"])
+  .meta({ id: "LobbyStatus" });
 
 export const LobbySeatInput = z
   .strictObject({ kind: LobbySeatKind, user_id: UserId.optional(), player_id: PlayerId.optional() })
@@ -24,11 +27,20 @@ export const LobbySeatInput = z
 
 export const CreateLobby = z
   .strictObject({
-    idempotency_key: z.string().min(1).max(200).optional().meta({ description: "A retried create with the same key answers the first lobby." }),
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "A retried create with the same key answers the first lobby." }),
     variant_id: z.string().min(1).optional(),
     game_config_overrides: FreeForm.optional(),
     num_players: z.number().int().min(1).max(32),
-    seats: z.array(LobbySeatInput).min(1).max(32).meta({ description: "One per position, `num_players` of them." }),
+    seats: z
+      .array(LobbySeatInput)
+      .min(1)
+      .max(32)
+      .meta({ description: "One per position, `num_players` of them." }),
   })
   .meta({ id: "CreateLobby" });
 
@@ -36,9 +48,15 @@ export const LobbySeat = z
   .object({
     position: z.number().int(),
     kind: LobbySeatKind,
-    user_id: z.string().nullable().meta({ description: "The person the seat is reserved for or who claimed it." }),
+    user_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The person the seat is reserved for or who claimed it." }),
     player_id: z.string().nullable(),
-    policy_version_id: z.string().nullable().meta({ description: "What plays the seat once claimed (human seats) or started (others)." }),
+    policy_version_id: z
+      .string()
+      .nullable()
+      .meta({ description: "What plays the seat once claimed (human seats) or started (others)." }),
     claimed_at: Timestamp.nullable(),
   })
   .meta({ id: "LobbySeat" });
@@ -53,8 +71,19 @@ export const Lobby = z
     num_players: z.number().int(),
     status: LobbyStatus,
     seats: z.array(LobbySeat),
-    experience_request_id: z.string().nullable().meta({ description: "Set at start: the experience request that plays the lobby's episode." }),
-    play_session_id: z.string().nullable().meta({ description: "Set at launch: the live game its people join (`POST /v2/coworlds/play/session/{id}/join`)." }),
+    experience_request_id: z
+      .string()
+      .nullable()
+      .meta({
+        description: "Set at start: the experience request that plays the lobby's episode.",
+      }),
+    play_session_id: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Set at launch: the live game its people join (`POST /v2/coworlds/play/session/{id}/join`).",
+      }),
     episode_request_id: z.string().nullable(),
     error: z.string().nullable(),
     created_at: Timestamp,
@@ -74,20 +103,32 @@ export const LobbyAccess = z
 
 export const ClaimLobbySeat = z
   .strictObject({
-    policy_version_id: Uuid.optional().meta({ description: "What plays the seat if the lobby is started; without one, you play it yourself when the lobby is launched." }),
+    policy_version_id: Uuid.optional().meta({
+      description:
+        "What plays the seat if the lobby is started; without one, you play it yourself when the lobby is launched.",
+    }),
   })
   .meta({ id: "ClaimLobbySeat" });
 
 export const UpdateLobby = z
   .strictObject({
-    variant_id: z.string().min(1).nullable().optional().meta({ description: "null: the league's (or the coworld's first) variant." }),
+    variant_id: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .meta({ description: "null: the league's (or the coworld's first) variant." }),
     game_config_overrides: FreeForm.optional(),
   })
-  .refine((b) => b.variant_id !== undefined || b.game_config_overrides !== undefined, { message: "give variant_id or game_config_overrides" })
+  .refine((b) => b.variant_id !== undefined || b.game_config_overrides !== undefined, {
+    message: "give variant_id or game_config_overrides",
+  })
   .meta({ id: "UpdateLobby" });
 
 export const LobbyParams = z.object({ lobby_id: LobbyId });
-export const LobbySeatParams = LobbyParams.extend({ position: z.coerce.number().int().min(0).max(31) });
+export const LobbySeatParams = LobbyParams.extend({
+  position: z.coerce.number().int().min(0).max(31),
+});
 export const LeagueLobbyParams = z.object({ league_id: LeagueId });
 
 export type CreateLobby = z.infer<typeof CreateLobby>;

@@ -1,24 +1,38 @@
 // Play modules: static browser bundles attached to a coworld version — the player client a
 // person plays with, a global viewer of a live game, a replay viewer (API.md "Play modules").
 import { z } from "zod";
+
 import { idSchema } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 import { CoworldId } from "./coworld.ts";
 
 export const PlayModuleId = idSchema("playModule");
 
-export const PlayModuleKind = z.enum(["player_client", "global_viewer", "replay_viewer"]).meta({ id: "PlayModuleKind" });
+export const PlayModuleKind = z
+  .enum(["player_client", "global_viewer", "replay_viewer"])
+  .meta({ id: "PlayModuleKind" });
 
 /** A file path inside a bundle: relative, `/`-separated, no `.`/`..` segments, no backslashes. */
 export const PlayModuleFilePath = z
   .string()
   .min(1)
   .max(300)
-  .regex(/^(?!\/)(?!.*\/\/)(?!.*\\)[A-Za-z0-9._\-/]+$/, "a relative path of letters, digits, . _ - and /")
-  .refine((p) => !p.split("/").some((s) => s === "." || s === ".." || s === ""), "no empty, . or .. segments");
+  .regex(
+    /^(?!\/)(?!.*\/\/)(?!.*\\)[A-Za-z0-9._\-/]+$/,
+    "a relative path of letters, digits, . _ - and /",
+  )
+  .refine(
+    (p) => !p.split("/").some((s) => s === "." || s === ".." || s === ""),
+    "no empty, . or .. segments",
+  );
 
 export const PlayModuleFile = z
-  .object({ path: z.string(), size_bytes: z.number().int(), content_type: z.string(), sha256: z.string() })
+  .object({
+    path: z.string(),
+    size_bytes: z.number().int(),
+    content_type: z.string(),
+    sha256: z.string(),
+  })
   .meta({ id: "PlayModuleFile" });
 
 export const PlayModule = z

@@ -1,13 +1,16 @@
 // Hosted play sessions: a person plays a coworld in the browser against policy opponents; the
 // game runs on a runner like any episode, and the person's seat is relayed through the server.
 import { z } from "zod";
+
 import { idSchema } from "../ids.ts";
 import { FreeForm, Timestamp } from "./common.ts";
 import { CoworldId } from "./coworld.ts";
 
 export const PlaySessionId = idSchema("playSession");
 
-export const PlaySessionStatus = z.enum(["waiting", "playing", "completed", "failed", "cancelled"]).meta({ id: "PlaySessionStatus" });
+export const PlaySessionStatus = z
+  .enum(["waiting", "playing", "completed", "failed", "cancelled"])
+  .meta({ id: "PlaySessionStatus" });
 
 export const CreatePlaySession = z
   .strictObject({
@@ -16,9 +19,14 @@ export const CreatePlaySession = z
       .array(z.string().min(1))
       .min(1)
       .max(31)
-      .meta({ description: "Policy refs (a version id, `name` or `name:vN`) that play the other seats, in seat order after the person's." }),
+      .meta({
+        description:
+          "Policy refs (a version id, `name` or `name:vN`) that play the other seats, in seat order after the person's.",
+      }),
     variant_id: z.string().min(1).optional(),
-    game_config_overrides: FreeForm.optional().meta({ description: "E.g. a longer turn timeout for a person." }),
+    game_config_overrides: FreeForm.optional().meta({
+      description: "E.g. a longer turn timeout for a person.",
+    }),
   })
   .meta({ id: "CreatePlaySession" });
 
@@ -29,11 +37,17 @@ export const PlaySession = z
     coworld_id: z.string(),
     status: PlaySessionStatus,
     human_position: z.number().int(),
-    episode_request_id: z.string().nullable().meta({ description: "The game's episode; a solo session has it from the start." }),
+    episode_request_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The game's episode; a solo session has it from the start." }),
     join_url: z
       .string()
       .nullable()
-      .meta({ description: "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create." }),
+      .meta({
+        description:
+          "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create.",
+      }),
     error: z.string().nullable(),
     created_at: Timestamp,
     ended_at: Timestamp.nullable(),

@@ -1,6 +1,7 @@
 // Container images, policy bundles, policy versions and their secret environments (API.md
 // "Container images and policies").
 import { z } from "zod";
+
 import { idSchema, Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 import { RunnableEnv } from "./coworld-manifest.ts";
@@ -17,11 +18,19 @@ export const ContainerImage = z
     created_at: Timestamp,
     completed_at: Timestamp.nullable(),
   })
-  .meta({ id: "ContainerImage", description: "A reference to an image in any registry (Gauntlet stores no image bytes)." });
+  .meta({
+    id: "ContainerImage",
+    description: "A reference to an image in any registry (Gauntlet stores no image bytes).",
+  });
 
 export const ContainerImageUploadRequest = z
   .strictObject({
-    name: z.string().trim().min(1).max(500).meta({ description: "A pullable reference, e.g. ghcr.io/me/policy:1." }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .meta({ description: "A pullable reference, e.g. ghcr.io/me/policy:1." }),
     client_hash: z.string().trim().min(1).max(200),
   })
   .meta({ id: "ContainerImageUploadRequest" });
@@ -30,7 +39,9 @@ export const ContainerImageUploadResponse = z
   .object({ image: ContainerImage, pre_signed_info: z.null() })
   .meta({ id: "ContainerImageUploadResponse" });
 
-export const IdRequest = z.strictObject({ id: z.string().min(1).max(200) }).meta({ id: "IdRequest" });
+export const IdRequest = z
+  .strictObject({ id: z.string().min(1).max(200) })
+  .meta({ id: "IdRequest" });
 
 export const PolicyBundle = z
   .object({
@@ -41,31 +52,50 @@ export const PolicyBundle = z
     status: z.enum(["uploaded", "complete"]),
     created_at: Timestamp,
   })
-  .meta({ id: "PolicyBundle", description: "A tar.gz of a policy's files for the process runtime, in the blob store." });
+  .meta({
+    id: "PolicyBundle",
+    description: "A tar.gz of a policy's files for the process runtime, in the blob store.",
+  });
 
 export const PolicySecretEnvRequest = z
   .strictObject({
-    env: RunnableEnv.refine((env) => Object.keys(env).length > 0 && Object.keys(env).length <= 100, "between 1 and 100 variables"),
+    env: RunnableEnv.refine(
+      (env) => Object.keys(env).length > 0 && Object.keys(env).length <= 100,
+      "between 1 and 100 variables",
+    ),
   })
   .meta({ id: "PolicySecretEnvRequest" });
 
 export const PolicySecretEnvCreated = z
   .object({ id: Uuid, variable_names: z.array(z.string()), created_at: Timestamp })
-  .meta({ id: "PolicySecretEnvCreated", description: "Values are encrypted at rest and never returned." });
+  .meta({
+    id: "PolicySecretEnvCreated",
+    description: "Values are encrypted at rest and never returned.",
+  });
 
 export const CreatePolicyVersionRequest = z
   .strictObject({
-    name: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "letters, digits, . _ - (up to 100)"),
+    name: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "letters, digits, . _ - (up to 100)"),
     container_image_id: ContainerImageId.optional(),
     policy_bundle_id: Uuid.optional(),
-    run: z.array(z.string().min(1)).min(1).max(100).optional().meta({ description: "argv on the process runtime (inside the bundle)." }),
+    run: z
+      .array(z.string().min(1))
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "argv on the process runtime (inside the bundle)." }),
     policy_secret_env_id: Uuid.optional(),
     tags: z.record(z.string(), z.string()).optional(),
     player_id: idSchema("player").optional(),
   })
   .meta({ id: "CreatePolicyVersionRequest" });
 
-export const CreatedPolicyVersion = z.object({ id: Uuid, name: z.string(), version: z.number().int() }).meta({ id: "CreatedPolicyVersion" });
+export const CreatedPolicyVersion = z
+  .object({ id: Uuid, name: z.string(), version: z.number().int() })
+  .meta({ id: "CreatedPolicyVersion" });
 
 export const PolicyVersion = z
   .object({

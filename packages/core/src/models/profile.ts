@@ -2,9 +2,10 @@
 // its policies and its memberships in the leagues the caller can see. What happened to it
 // is the feed: GET /v2/competition-events?player_id=….
 import { z } from "zod";
+
 import { PlayerId } from "../ids.ts";
-import { LeaguePolicyMembership } from "./league-play.ts";
 import { Timestamp } from "./common.ts";
+import { LeaguePolicyMembership } from "./league-play.ts";
 
 const AvatarUrl = z
   .url({ protocol: /^https?$/ })
@@ -15,16 +16,27 @@ export const PlayerProfile = z
   .object({
     id: PlayerId,
     name: z.string(),
-    display_name: z.string().meta({ description: "The chosen display name, or the player's name." }),
+    display_name: z
+      .string()
+      .meta({ description: "The chosen display name, or the player's name." }),
     avatar_url: z.string().nullable(),
     bio: z.string().nullable(),
     created_at: Timestamp,
     policies: z.array(
-      z.object({ id: z.string(), name: z.string(), versions: z.array(z.object({ id: z.string(), version: z.number().int(), created_at: Timestamp })) }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        versions: z.array(
+          z.object({ id: z.string(), version: z.number().int(), created_at: Timestamp }),
+        ),
+      }),
     ),
     memberships: z
       .array(LeaguePolicyMembership)
-      .meta({ description: "Memberships in the leagues the caller can see (public ones for everyone), newest first." }),
+      .meta({
+        description:
+          "Memberships in the leagues the caller can see (public ones for everyone), newest first.",
+      }),
   })
   .meta({ id: "PlayerProfile" });
 

@@ -2,6 +2,7 @@
 // (API.md "Reporters"). A reporter run (`rrun_…`) groups the outputs of one run over one
 // subject; its outputs are the spec's Reporter run output records (spec-records.ts).
 import { z } from "zod";
+
 import { idSchema, ReporterRunId } from "../ids.ts";
 import { queryInt, Timestamp } from "./common.ts";
 
@@ -13,13 +14,25 @@ export const MAX_REPORTER_OUTPUT_BYTES = 5 * 1024 * 1024;
 
 export const ReporterMode = z
   .enum(["manual", "live"])
-  .meta({ id: "ReporterMode", description: "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself." });
+  .meta({
+    id: "ReporterMode",
+    description:
+      "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
+  });
 
 export const RegisterReporterRequest = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
     description: z.string().max(2000).optional(),
-    type: z.string().trim().min(1).max(64).default("general").meta({ description: "What the reporter writes about, e.g. `round-summary`; free text, filterable." }),
+    type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .default("general")
+      .meta({
+        description: "What the reporter writes about, e.g. `round-summary`; free text, filterable.",
+      }),
     mode: ReporterMode.default("manual"),
   })
   .meta({ id: "RegisterReporterRequest" });
@@ -28,13 +41,22 @@ export const Reporter = z
   .object({
     id: ReporterId,
     name: z.string(),
-    display_name: z.string().meta({ description: "The name to show (the hosted service's field; the same as `name`)." }),
+    display_name: z
+      .string()
+      .meta({ description: "The name to show (the hosted service's field; the same as `name`)." }),
     description: z.string().meta({ description: "Empty when none was given." }),
     type: z.string(),
     mode: ReporterMode,
-    user_id: z.string().meta({ description: "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6)." }),
+    user_id: z
+      .string()
+      .meta({
+        description:
+          "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6).",
+      }),
     created: Timestamp,
-    created_at: Timestamp.meta({ description: "The same as `created` (the hosted service's clients read this one)." }),
+    created_at: Timestamp.meta({
+      description: "The same as `created` (the hosted service's clients read this one).",
+    }),
     key_rotated_at: Timestamp.nullable(),
     run_count: z.number().int(),
     output_count: z.number().int(),
@@ -42,7 +64,12 @@ export const Reporter = z
   .meta({ id: "Reporter", description: "A reporter; its key is never part of it." });
 
 export const RegisteredReporter = Reporter.extend({
-  reporter_key: z.string().meta({ description: "Send as `X-Reporter-Key` when posting outputs. Shown once: only its SHA-256 hash is stored." }),
+  reporter_key: z
+    .string()
+    .meta({
+      description:
+        "Send as `X-Reporter-Key` when posting outputs. Shown once: only its SHA-256 hash is stored.",
+    }),
 }).meta({ id: "RegisteredReporter" });
 
 export const ReporterIdParams = z.object({ reporter_id: ReporterId });
@@ -50,28 +77,62 @@ export const ReporterOutputIdParams = z.object({ output_id: ReporterOutputId });
 export const ReporterRunIdParams = z.object({ reporter_run_id: ReporterRunId });
 
 export const ListReportersQuery = z.object({
-  q: z.string().max(200).optional().meta({ description: "Words of the name or description (case-insensitive)." }),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "Words of the name or description (case-insensitive)." }),
   type: z
     .union([z.string().max(64), z.array(z.string().max(64)).max(20)])
     .optional()
     .meta({ description: "One type, or the key repeated for several (any of them)." }),
-  mode: z.union([ReporterMode, z.literal("all")]).optional().meta({ description: "`all` (or left out) for every mode." }),
+  mode: z
+    .union([ReporterMode, z.literal("all")])
+    .optional()
+    .meta({ description: "`all` (or left out) for every mode." }),
   author: z.string().max(200).optional().meta({ description: "The owner's user id or email." }),
   limit: queryInt(1, 200).default(50),
   offset: queryInt(0, 100_000).default(0),
 });
 
-export const ReporterSubjectType = z.enum(["episode", "round", "division", "text"]).meta({ id: "ReporterSubjectType" });
+export const ReporterSubjectType = z
+  .enum(["episode", "round", "division", "text"])
+  .meta({ id: "ReporterSubjectType" });
 
 export const OpenReporterRunRequest = z
   .strictObject({
     subject_type: ReporterSubjectType,
-    subject_id: z.string().min(1).max(200).optional().meta({ description: "The episode request, round or division id; required unless `subject_type` is `text`." }),
-    subject_text: z.string().min(1).max(2000).optional().meta({ description: "Free text naming the subject; required when `subject_type` is `text`." }),
+    subject_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          "The episode request, round or division id; required unless `subject_type` is `text`.",
+      }),
+    subject_text: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .meta({
+        description: "Free text naming the subject; required when `subject_type` is `text`.",
+      }),
   })
   .superRefine((v, ctx) => {
-    if (v.subject_type === "text" && v.subject_text === undefined) ctx.addIssue({ code: "custom", path: ["subject_text"], message: "subject_text is required when subject_type is text" });
-    if (v.subject_type !== "text" && v.subject_id === undefined) ctx.addIssue({ code: "custom", path: ["subject_id"], message: `subject_id is required when subject_type is ${v.subject_type}` });
+    if (v.subject_type === "text" && v.subject_text === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["subject_text"],
+        message: "subject_text is required when subject_type is text",
+      });
+    if (v.subject_type !== "text" && v.subject_id === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["subject_id"],
+        message: `subject_id is required when subject_type is ${v.subject_type}`,
+      });
   })
   .meta({ id: "OpenReporterRunRequest" });
 
@@ -90,13 +151,24 @@ export const ReporterRun = z
 export const PostReporterOutputQuery = z.object({
   reporter_run_id: ReporterRunId,
   name: z.string().trim().min(1).max(200),
-  type: z.string().trim().min(1).max(64).meta({ description: "The output's kind: `html`, `markdown`, `json`, `text`, or another word of the reporter's." }),
+  type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .meta({
+      description:
+        "The output's kind: `html`, `markdown`, `json`, `text`, or another word of the reporter's.",
+    }),
   media_type: z
     .string()
     .regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i)
     .max(200)
     .optional()
-    .meta({ description: "Served with the bytes; by default derived from `type` (`html` → text/html, `markdown` → text/markdown, `json` → application/json, `text` → text/plain, else application/octet-stream)." }),
+    .meta({
+      description:
+        "Served with the bytes; by default derived from `type` (`html` → text/html, `markdown` → text/markdown, `json` → application/json, `text` → text/plain, else application/octet-stream).",
+    }),
 });
 
 export type Reporter = z.infer<typeof Reporter>;

@@ -1,9 +1,10 @@
 // The runner work queue (API.md "Runner work queue", G): what a runner leases and reports.
 import { z } from "zod";
+
 import { Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
-import { EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
 import { RunnableEnv } from "./coworld-manifest.ts";
+import { EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
 
 export const Runtime = z.enum(["process", "docker"]);
 
@@ -15,7 +16,11 @@ export const LeaseRequest = z
   })
   .meta({ id: "LeaseRequest" });
 
-const Runnable = z.object({ run: z.array(z.string()).nullable(), image: z.string().nullable(), env: RunnableEnv });
+const Runnable = z.object({
+  run: z.array(z.string()).nullable(),
+  image: z.string().nullable(),
+  env: RunnableEnv,
+});
 
 export const JobPlayer = z.object({
   position: z.number().int(),
@@ -38,7 +43,12 @@ export const LeasedJob = z
     attempt: z.number().int(),
     lease_expires_at: Timestamp,
     episode_request_id: z.string(),
-    coworld: z.object({ id: z.string(), name: z.string(), version: z.string(), bundle_sha256: z.string().nullable() }),
+    coworld: z.object({
+      id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      bundle_sha256: z.string().nullable(),
+    }),
     manifest: z.record(z.string(), z.unknown()),
     game_config: z.record(z.string(), z.unknown()),
     players: z.array(JobPlayer),
@@ -48,12 +58,21 @@ export const LeasedJob = z
   })
   .meta({ id: "LeasedJob" });
 
-export const LeaseResponse = z.object({ jobs: z.array(LeasedJob), lease_seconds: z.number().int() }).meta({ id: "LeaseResponse" });
+export const LeaseResponse = z
+  .object({ jobs: z.array(LeasedJob), lease_seconds: z.number().int() })
+  .meta({ id: "LeaseResponse" });
 
-export const RunnerRef = z.strictObject({ runner_id: z.string().trim().min(1).max(100) }).meta({ id: "RunnerRef" });
+export const RunnerRef = z
+  .strictObject({ runner_id: z.string().trim().min(1).max(100) })
+  .meta({ id: "RunnerRef" });
 
 export const HeartbeatResponse = z
-  .object({ lease_expires_at: Timestamp, cancel: z.boolean().meta({ description: "Stop the episode: the job was cancelled or re-leased." }) })
+  .object({
+    lease_expires_at: Timestamp,
+    cancel: z
+      .boolean()
+      .meta({ description: "Stop the episode: the job was cancelled or re-leased." }),
+  })
   .meta({ id: "HeartbeatResponse" });
 
 export const CompleteJobRequest = z
@@ -72,13 +91,24 @@ export const FailJobRequest = z
     failed_policy_index: z.number().int().min(0).nullable().default(null),
     timings: EpisodeTimings.optional(),
   })
-  .meta({ id: "FailJobRequest", description: "`returned` gives the job back unrun (a runner shutting down); `runner_error` may be retried." });
+  .meta({
+    id: "FailJobRequest",
+    description:
+      "`returned` gives the job back unrun (a runner shutting down); `runner_error` may be retried.",
+  });
 
 export const JobState = z
-  .object({ job_id: Uuid, status: z.enum(["queued", "leased", "completed", "failed", "cancelled"]), attempts: z.number().int(), episode_request_id: z.string() })
+  .object({
+    job_id: Uuid,
+    status: z.enum(["queued", "leased", "completed", "failed", "cancelled"]),
+    attempts: z.number().int(),
+    episode_request_id: z.string(),
+  })
   .meta({ id: "JobState" });
 
-export const ArtifactUploaded = z.object({ type: z.string(), sha256: z.string(), size_bytes: z.number().int() }).meta({ id: "ArtifactUploaded" });
+export const ArtifactUploaded = z
+  .object({ type: z.string(), sha256: z.string(), size_bytes: z.number().int() })
+  .meta({ id: "ArtifactUploaded" });
 
 export type LeasedJob = z.infer<typeof LeasedJob>;
 export type JobPlayer = z.infer<typeof JobPlayer>;

@@ -1,5 +1,6 @@
 // The remaining records of spec part 2 whose endpoints arrive with later issues.
 import { z } from "zod";
+
 import { ReporterRunId } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
@@ -11,7 +12,9 @@ export const ReporterRunOutput = z
     name: z.string(),
     type: z.string(),
     size_bytes: z.number().int(),
-    content_hash: z.string().meta({ description: "The SHA-256 of the output's bytes, in lowercase hex." }),
+    content_hash: z
+      .string()
+      .meta({ description: "The SHA-256 of the output's bytes, in lowercase hex." }),
     media_type: z.string(),
     created_at: Timestamp,
     url: z.string().meta({ description: "Serves the same bytes, with `media_type`." }),

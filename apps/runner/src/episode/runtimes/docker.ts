@@ -3,13 +3,28 @@
 // client is the started process, its output is the container's log.
 import { randomBytes } from "node:crypto";
 import { chmod } from "node:fs/promises";
+
 import { spawnGroup } from "./process.ts";
-import type { EpisodeLayout, Runtime, RunnableSpec, RuntimeOptions, StartedRunnable } from "./runtime.ts";
+import type {
+  EpisodeLayout,
+  RunnableSpec,
+  Runtime,
+  RuntimeOptions,
+  StartedRunnable,
+} from "./runtime.ts";
 
 const GAME_PORT = 8080;
 const WORK_DIR_IN_CONTAINER = "/episode";
 /** What the docker client itself needs from the runner's environment. */
-const CLIENT_ENV = ["PATH", "HOME", "DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "DOCKER_CERT_PATH", "DOCKER_TLS_VERIFY"];
+const CLIENT_ENV = [
+  "PATH",
+  "HOME",
+  "DOCKER_HOST",
+  "DOCKER_CONTEXT",
+  "DOCKER_CONFIG",
+  "DOCKER_CERT_PATH",
+  "DOCKER_TLS_VERIFY",
+];
 
 export interface DockerNames {
   network: string;
@@ -17,7 +32,10 @@ export interface DockerNames {
 }
 
 export function dockerNames(episode: string): DockerNames {
-  return { network: `gauntlet-${episode}`, container: (runnable) => `gauntlet-${episode}-${runnable}` };
+  return {
+    network: `gauntlet-${episode}`,
+    container: (runnable) => `gauntlet-${episode}-${runnable}`,
+  };
 }
 
 /**
@@ -27,11 +45,20 @@ export function dockerNames(episode: string): DockerNames {
  */
 export function dockerRunArgs(spec: RunnableSpec, names: DockerNames, workDir: string): string[] {
   const game = spec.name === "game";
-  const args = ["run", "--rm", "--init", "--name", names.container(spec.name), "--network", names.network];
+  const args = [
+    "run",
+    "--rm",
+    "--init",
+    "--name",
+    names.container(spec.name),
+    "--network",
+    names.network,
+  ];
   args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "512");
   if (game) args.push("--network-alias", "game", "--publish", `127.0.0.1::${GAME_PORT}`);
   if (spec.mountsWorkDir) args.push("--volume", `${workDir}:${WORK_DIR_IN_CONTAINER}`);
-  for (const name of Object.keys(spec.env).sort()) args.push("--env", CLIENT_ENV.includes(name) ? `${name}=${spec.env[name] ?? ""}` : name);
+  for (const name of Object.keys(spec.env).sort())
+    args.push("--env", CLIENT_ENV.includes(name) ? `${name}=${spec.env[name] ?? ""}` : name);
   args.push(spec.image ?? "");
   args.push(...(spec.run ?? []));
   return args;
@@ -44,7 +71,8 @@ function clientEnv(runnableEnv: Record<string, string>): Record<string, string> 
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  for (const [name, value] of Object.entries(runnableEnv)) if (!CLIENT_ENV.includes(name)) env[name] = value;
+  for (const [name, value] of Object.entries(runnableEnv))
+    if (!CLIENT_ENV.includes(name)) env[name] = value;
   return env;
 }
 
@@ -53,7 +81,8 @@ async function docker(args: string[], options: RuntimeOptions): Promise<string> 
   const command = spawnGroup(["docker", ...args], { cwd: "/", env: clientEnv({}), ...options });
   const status = await command.exited;
   await command.stop();
-  if (status.code !== 0) throw new Error(`docker ${args[0] ?? ""} failed: ${status.error ?? command.log().trim()}`);
+  if (status.code !== 0)
+    throw new Error(`docker ${args[0] ?? ""} failed: ${status.error ?? command.log().trim()}`);
   return command.log();
 }
 
@@ -80,7 +109,11 @@ export function dockerRuntime(options: RuntimeOptions): Runtime {
     async start(spec): Promise<StartedRunnable> {
       const container = names.container(spec.name);
       containers.push(container);
-      const client = spawnGroup(["docker", ...dockerRunArgs(spec, names, workDir)], { cwd: "/", env: clientEnv(spec.env), ...options });
+      const client = spawnGroup(["docker", ...dockerRunArgs(spec, names, workDir)], {
+        cwd: "/",
+        env: clientEnv(spec.env),
+        ...options,
+      });
       return {
         pid: client.pid,
         exited: client.exited,
@@ -97,7 +130,9 @@ export function dockerRuntime(options: RuntimeOptions): Runtime {
       return gameUrl;
     },
     async dispose() {
-      await Promise.all(containers.map((c) => docker(["rm", "--force", c], options).catch(() => "")));
+      await Promise.all(
+        containers.map((c) => docker(["rm", "--force", c], options).catch(() => "")),
+      );
       await docker(["network", "rm", names.network], options).catch(() => "");
     },
   };

@@ -4,8 +4,15 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { CappedLog } from "../capped-log.ts";
-import type { EpisodeLayout, ExitStatus, Runtime, RuntimeOptions, StartedRunnable } from "./runtime.ts";
+import type {
+  EpisodeLayout,
+  ExitStatus,
+  Runtime,
+  RuntimeOptions,
+  StartedRunnable,
+} from "./runtime.ts";
 
 /** Starts argv as the leader of a new process group, so that stop() can end its descendants too. */
 export function spawnGroup(
@@ -27,7 +34,12 @@ export function spawnGroup(
     resolveExit({ code: null, signal: null, error: "empty argv" });
     return { pid: null, exited, stop: async () => {}, log: () => log.text() };
   }
-  const child = spawn(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(program, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const streamsClosed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   child.stdout.on("data", (chunk: Buffer) => log.append(chunk));
   child.stderr.on("data", (chunk: Buffer) => log.append(chunk));
@@ -71,7 +83,10 @@ export function delay(ms: number): Promise<void> {
 export async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    await Promise.race([
+      promise,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -84,7 +99,11 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -99,7 +118,10 @@ export function baseEnv(): Record<string, string> {
  * their start-up (TypeScript is stripped once, not per process). The process runtime runs
  * trusted code only, so a cache shared between runnables is acceptable there.
  */
-export const nodeCompileCacheDir = join(tmpdir(), `gauntlet-node-compile-cache-${process.getuid?.() ?? "user"}`);
+export const nodeCompileCacheDir = join(
+  tmpdir(),
+  `gauntlet-node-compile-cache-${process.getuid?.() ?? "user"}`,
+);
 
 export function processRuntime(options: RuntimeOptions): Runtime {
   let port = 0;
@@ -108,13 +130,22 @@ export function processRuntime(options: RuntimeOptions): Runtime {
     unusable: (spec) => (spec.run === undefined ? "the process runtime needs a `run` argv" : null),
     async layout(workDir: string): Promise<EpisodeLayout> {
       port = await freePort();
-      return { gameHost: "127.0.0.1", gamePort: port, workDirForGame: workDir, playerBaseUrl: `ws://127.0.0.1:${port}` };
+      return {
+        gameHost: "127.0.0.1",
+        gamePort: port,
+        workDirForGame: workDir,
+        playerBaseUrl: `ws://127.0.0.1:${port}`,
+      };
     },
     async start(spec) {
       const [program, ...args] = spec.run ?? [];
       const ownNode = program === "node";
       const argv = ownNode ? [process.execPath, ...args] : (spec.run ?? []);
-      const env = { ...baseEnv(), ...(ownNode ? { NODE_COMPILE_CACHE: nodeCompileCacheDir } : {}), ...spec.env };
+      const env = {
+        ...baseEnv(),
+        ...(ownNode ? { NODE_COMPILE_CACHE: nodeCompileCacheDir } : {}),
+        ...spec.env,
+      };
       return spawnGroup(argv, { cwd: spec.cwd, env, ...options });
     },
     gameUrl: async () => `http://127.0.0.1:${port}`,

@@ -3,5 +3,16 @@
 export * from "./ratings/index.ts";
 export * from "./seating/index.ts";
 export { roundResults, type RoundResult } from "./round-results.ts";
-export { divisionLeaderboard, leaderboardViews, standings, type StandingEntry, type StandingsOptions } from "./standings.ts";
-export { planPromotions, promotionDue, type DivisionStandings, type PromotionMove } from "./promotion.ts";
+export {
+  divisionLeaderboard,
+  leaderboardViews,
+  standings,
+  type StandingEntry,
+  type StandingsOptions,
+} from "./standings.ts";
+export {
+  planPromotions,
+  promotionDue,
+  type DivisionStandings,
+  type PromotionMove,
+} from "./promotion.ts";

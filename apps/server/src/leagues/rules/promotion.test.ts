@@ -1,16 +1,34 @@
-import { parseLadderSettings, type PromotionSettings } from "@gauntlet/core";
 import { describe, expect, it } from "vitest";
+
+import { parseLadderSettings, type PromotionSettings } from "@gauntlet/core";
+
 import { planPromotions, promotionDue, type DivisionStandings } from "./promotion.ts";
 
-const promo = (p: Partial<PromotionSettings>): PromotionSettings => ({ ...parseLadderSettings({}).promotion, ...p });
+const promo = (p: Partial<PromotionSettings>): PromotionSettings => ({
+  ...parseLadderSettings({}).promotion,
+  ...p,
+});
 
-const low: DivisionStandings = { divisionId: "div-low", level: 3, playerIds: ["l1", "l2", "l3", "l4"] };
-const top: DivisionStandings = { divisionId: "div-top", level: 1, playerIds: ["t1", "t2", "t3", "t4"] };
-const mid: DivisionStandings = { divisionId: "div-mid", level: 2, playerIds: ["m1", "m2", "m3", "m4"] };
+const low: DivisionStandings = {
+  divisionId: "div-low",
+  level: 3,
+  playerIds: ["l1", "l2", "l3", "l4"],
+};
+const top: DivisionStandings = {
+  divisionId: "div-top",
+  level: 1,
+  playerIds: ["t1", "t2", "t3", "t4"],
+};
+const mid: DivisionStandings = {
+  divisionId: "div-mid",
+  level: 2,
+  playerIds: ["m1", "m2", "m3", "m4"],
+};
 // Given out of level order on purpose: the level decides, not the position.
 const divisions = [low, top, mid];
 
-const summary = (moves: ReturnType<typeof planPromotions>) => moves.map((m) => `${m.kind} ${m.playerId} ${m.fromDivisionId}→${m.toDivisionId}`);
+const summary = (moves: ReturnType<typeof planPromotions>) =>
+  moves.map((m) => `${m.kind} ${m.playerId} ${m.fromDivisionId}→${m.toDivisionId}`);
 
 describe("planPromotions", () => {
   it("is off by default", () => {
@@ -55,13 +73,23 @@ describe("planPromotions", () => {
 
   it("respects every_rounds", () => {
     const settings = promo({ promote: 1, every_rounds: 3 });
-    expect([0, 1, 2, 3, 4, 5, 6].map((r) => promotionDue(settings, r))).toEqual([false, false, false, true, false, false, true]);
+    expect([0, 1, 2, 3, 4, 5, 6].map((r) => promotionDue(settings, r))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(planPromotions(divisions, settings, 2)).toEqual([]);
     expect(planPromotions(divisions, settings, 3)).toHaveLength(2);
   });
 
   it("does nothing with one division, and refuses two divisions on one level", () => {
     expect(planPromotions([low], promo({ promote: 1, relegate: 1 }), 1)).toEqual([]);
-    expect(() => planPromotions([low, { ...top, level: 3 }], promo({ promote: 1 }), 1)).toThrow(/share a level/);
+    expect(() => planPromotions([low, { ...top, level: 3 }], promo({ promote: 1 }), 1)).toThrow(
+      /share a level/,
+    );
   });
 });

@@ -29,7 +29,11 @@ export function promotionDue(settings: PromotionSettings, roundsCompleted: numbe
  * middle division too small for both, the top places go up first and relegation takes the
  * bottom of those left. Moves come boundary by boundary from the top, promotions first.
  */
-export function planPromotions(divisions: readonly DivisionStandings[], settings: PromotionSettings, roundsCompleted: number): PromotionMove[] {
+export function planPromotions(
+  divisions: readonly DivisionStandings[],
+  settings: PromotionSettings,
+  roundsCompleted: number,
+): PromotionMove[] {
   if (!promotionDue(settings, roundsCompleted)) return [];
   const levels = new Set(divisions.map((d) => d.level));
   if (levels.size !== divisions.length) throw new RangeError("two divisions share a level");
@@ -45,13 +49,24 @@ export function planPromotions(divisions: readonly DivisionStandings[], settings
     const lower = ladder[i + 1];
     if (!lower) return;
     for (const playerId of promoted.get(lower.divisionId) ?? []) {
-      moves.push({ playerId, fromDivisionId: lower.divisionId, toDivisionId: upper.divisionId, kind: "promote" });
+      moves.push({
+        playerId,
+        fromDivisionId: lower.divisionId,
+        toDivisionId: upper.divisionId,
+        kind: "promote",
+      });
     }
     const goingUp = new Set(promoted.get(upper.divisionId) ?? []);
     const staying = upper.playerIds.filter((id) => !goingUp.has(id));
-    const down = settings.relegate === 0 ? [] : staying.slice(Math.max(0, staying.length - settings.relegate));
+    const down =
+      settings.relegate === 0 ? [] : staying.slice(Math.max(0, staying.length - settings.relegate));
     for (const playerId of down) {
-      moves.push({ playerId, fromDivisionId: upper.divisionId, toDivisionId: lower.divisionId, kind: "relegate" });
+      moves.push({
+        playerId,
+        fromDivisionId: upper.divisionId,
+        toDivisionId: lower.divisionId,
+        kind: "relegate",
+      });
     }
   });
   return moves;

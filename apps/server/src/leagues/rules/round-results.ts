@@ -2,6 +2,7 @@
 // The round score is the mean of the player's episode scores (the max under score ranking with
 // `aggregation: max`), a player in several seats of one episode counting once at its mean.
 import type { LadderSettings } from "@gauntlet/core";
+
 import { contestants, type SettledEpisode } from "./ratings/contestants.ts";
 
 export interface RoundResult {
@@ -12,7 +13,10 @@ export interface RoundResult {
   readonly episodes: number;
 }
 
-export function roundResults(episodes: readonly SettledEpisode[], settings: LadderSettings): RoundResult[] {
+export function roundResults(
+  episodes: readonly SettledEpisode[],
+  settings: LadderSettings,
+): RoundResult[] {
   const useMax = settings.ranking === "score" && settings.score.aggregation === "max";
   const acc = new Map<string, { sum: number; max: number; episodes: number }>();
   for (const episode of episodes) {
@@ -29,7 +33,14 @@ export function roundResults(episodes: readonly SettledEpisode[], settings: Ladd
     }
   }
   const scored = [...acc.entries()]
-    .map(([subjectId, a]) => ({ subjectId, score: useMax ? a.max : a.sum / a.episodes, episodes: a.episodes }))
-    .sort((a, b) => b.score - a.score || (a.subjectId < b.subjectId ? -1 : a.subjectId > b.subjectId ? 1 : 0));
+    .map(([subjectId, a]) => ({
+      subjectId,
+      score: useMax ? a.max : a.sum / a.episodes,
+      episodes: a.episodes,
+    }))
+    .sort(
+      (a, b) =>
+        b.score - a.score || (a.subjectId < b.subjectId ? -1 : a.subjectId > b.subjectId ? 1 : 0),
+    );
   return scored.map((r) => ({ ...r, rank: 1 + scored.filter((o) => o.score > r.score).length }));
 }

@@ -1,7 +1,20 @@
-import { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow, parseLadderSettings, type LeaderboardRecentRound } from "@gauntlet/core";
 import { describe, expect, it } from "vitest";
+
+import {
+  DivisionLeaderboard,
+  DivisionLeaderboards,
+  LeaderboardRow,
+  parseLadderSettings,
+  type LeaderboardRecentRound,
+} from "@gauntlet/core";
+
 import { applyRound, type RatingState } from "./ratings/index.ts";
-import { divisionLeaderboard, leaderboardViews, standings, type StandingEntry } from "./standings.ts";
+import {
+  divisionLeaderboard,
+  leaderboardViews,
+  standings,
+  type StandingEntry,
+} from "./standings.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const player = (n: number) => `ply_${uuid(n)}`;
@@ -16,8 +29,20 @@ const round = (n: number): LeaderboardRecentRound => ({
 });
 const at = new Date("2026-01-01T00:00:00Z");
 
-function entry(n: number, state: RatingState | undefined, roundsPlayed = 1, recentRounds: LeaderboardRecentRound[] = []): StandingEntry {
-  return { playerId: player(n), playerName: `P${n}`, state, roundsPlayed, recentRounds, policyVersionIds: [uuid(200 + n)] };
+function entry(
+  n: number,
+  state: RatingState | undefined,
+  roundsPlayed = 1,
+  recentRounds: LeaderboardRecentRound[] = [],
+): StandingEntry {
+  return {
+    playerId: player(n),
+    playerName: `P${n}`,
+    state,
+    roundsPlayed,
+    recentRounds,
+    policyVersionIds: [uuid(200 + n)],
+  };
 }
 
 describe("standings", () => {
@@ -25,15 +50,33 @@ describe("standings", () => {
   const states = applyRound(
     new Map(),
     [
-      { participants: [{ subjectId: player(1), score: 1 }, { subjectId: player(2), score: 0 }], at },
-      { participants: [{ subjectId: player(3), score: 1 }, { subjectId: player(4), score: 0 }], at },
+      {
+        participants: [
+          { subjectId: player(1), score: 1 },
+          { subjectId: player(2), score: 0 },
+        ],
+        at,
+      },
+      {
+        participants: [
+          { subjectId: player(3), score: 1 },
+          { subjectId: player(4), score: 0 },
+        ],
+        at,
+      },
     ],
     settings,
   );
 
   it("orders by rating; equal ratings share a rank and are ordered by rounds played, then player id", () => {
     const rows = standings(
-      [entry(4, states.get(player(4))), entry(2, states.get(player(2)), 3), entry(1, states.get(player(1))), entry(3, states.get(player(3))), entry(5, undefined, 0)],
+      [
+        entry(4, states.get(player(4))),
+        entry(2, states.get(player(2)), 3),
+        entry(1, states.get(player(1))),
+        entry(3, states.get(player(3))),
+        entry(5, undefined, 0),
+      ],
       settings,
     );
     expect(rows.map((r) => [r.player_id, r.rank, r.score])).toEqual([
@@ -54,7 +97,11 @@ describe("standings", () => {
 
   it("keeps the newest recent rounds first, up to the limit, or none when not asked for", () => {
     const e = entry(1, states.get(player(1)), 7, [1, 2, 3, 4, 5, 6, 7].map(round));
-    expect(standings([e], settings, { recentRoundsLimit: 3 })[0]?.recent_rounds.map((r) => r.round_number)).toEqual([7, 6, 5]);
+    expect(
+      standings([e], settings, { recentRoundsLimit: 3 })[0]?.recent_rounds.map(
+        (r) => r.round_number,
+      ),
+    ).toEqual([7, 6, 5]);
     expect(standings([e], settings, { includeRecentRounds: false })[0]?.recent_rounds).toEqual([]);
   });
 
@@ -69,7 +116,9 @@ describe("standings", () => {
   });
 
   it("ranks an unrated player, or one rated under another ranking kind, at the initial value", () => {
-    const scoreSettings = parseLadderSettings({ ladder: { ranking: "score", score: { initial: 0 } } });
+    const scoreSettings = parseLadderSettings({
+      ladder: { ranking: "score", score: { initial: 0 } },
+    });
     const rows = standings([entry(1, states.get(player(1))), entry(2, undefined)], scoreSettings);
     expect(rows.map((r) => r.score)).toEqual([0, 0]);
   });
@@ -78,24 +127,54 @@ describe("standings", () => {
 describe("leaderboardViews", () => {
   it("serves one overall view whose rows follow the standings", () => {
     const settings = parseLadderSettings({ ladder: { ranking: "openskill" } });
-    const states = applyRound(new Map(), [{ participants: [{ subjectId: player(1), score: 0 }, { subjectId: player(2), score: 1 }], at }], settings);
-    const views = leaderboardViews([entry(1, states.get(player(1))), entry(2, states.get(player(2)), 1, [round(1)])], settings);
+    const states = applyRound(
+      new Map(),
+      [
+        {
+          participants: [
+            { subjectId: player(1), score: 0 },
+            { subjectId: player(2), score: 1 },
+          ],
+          at,
+        },
+      ],
+      settings,
+    );
+    const views = leaderboardViews(
+      [entry(1, states.get(player(1))), entry(2, states.get(player(2)), 1, [round(1)])],
+      settings,
+    );
     expect(DivisionLeaderboards.parse(views)).toEqual(views);
     expect(views.default_view_key).toBe("overall");
     const view = views.views[0];
     expect(view?.axis_values).toEqual({ ranking: "openskill" });
-    expect(view?.columns.map((c) => c.key)).toEqual(["rank", "score", "rounds_played", "episodes_played", "mu", "sigma"]);
+    expect(view?.columns.map((c) => c.key)).toEqual([
+      "rank",
+      "score",
+      "rounds_played",
+      "episodes_played",
+      "mu",
+      "sigma",
+    ]);
     expect(view?.rows.map((r) => r.subject_id)).toEqual([player(2), player(1)]);
     const top = view?.rows[0];
     expect(top?.values.rank).toBe(1);
-    expect(top?.values.score).toBeCloseTo(Number(top?.values.mu) - 3 * Number(top?.values.sigma), 12);
+    expect(top?.values.score).toBeCloseTo(
+      Number(top?.values.mu) - 3 * Number(top?.values.sigma),
+      12,
+    );
     expect(top?.policy_version_ids).toEqual([uuid(202)]);
     expect(top?.recent_rounds).toHaveLength(1);
   });
 
   it("labels the score column by ranking kind and adds no OpenSkill columns to Elo", () => {
     const views = leaderboardViews([], parseLadderSettings({}));
-    expect(views.views[0]?.columns.map((c) => c.label)).toEqual(["Rank", "Elo", "Rounds", "Episodes"]);
+    expect(views.views[0]?.columns.map((c) => c.label)).toEqual([
+      "Rank",
+      "Elo",
+      "Rounds",
+      "Episodes",
+    ]);
     expect(views.views[0]?.rows).toEqual([]);
   });
 });

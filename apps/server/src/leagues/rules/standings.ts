@@ -10,6 +10,7 @@ import type {
   LeaderboardRow,
   RankingKind,
 } from "@gauntlet/core";
+
 import { displayRating, initialRatingState, type RatingState } from "./ratings/index.ts";
 
 export interface StandingEntry {
@@ -42,11 +43,17 @@ function compareIds(a: string, b: string): number {
 
 function rank(entries: readonly StandingEntry[], settings: LadderSettings): Ranked[] {
   const scored = entries.map((entry) => {
-    const state = entry.state && entry.state.kind === settings.ranking ? entry.state : initialRatingState(settings);
+    const state =
+      entry.state && entry.state.kind === settings.ranking
+        ? entry.state
+        : initialRatingState(settings);
     return { entry, state, score: displayRating(state, settings) };
   });
   scored.sort(
-    (a, b) => b.score - a.score || b.entry.roundsPlayed - a.entry.roundsPlayed || compareIds(a.entry.playerId, b.entry.playerId),
+    (a, b) =>
+      b.score - a.score ||
+      b.entry.roundsPlayed - a.entry.roundsPlayed ||
+      compareIds(a.entry.playerId, b.entry.playerId),
   );
   let current = 0;
   return scored.map((s, i) => {
@@ -57,11 +64,17 @@ function rank(entries: readonly StandingEntry[], settings: LadderSettings): Rank
 
 function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRecentRound[] {
   if (options.includeRecentRounds === false) return [];
-  return [...entry.recentRounds].sort((a, b) => b.round_number - a.round_number).slice(0, options.recentRoundsLimit ?? 5);
+  return [...entry.recentRounds]
+    .sort((a, b) => b.round_number - a.round_number)
+    .slice(0, options.recentRoundsLimit ?? 5);
 }
 
 /** Leaderboard rows, best first (GET /v2/divisions/{id}/leaderboard). */
-export function standings(entries: readonly StandingEntry[], settings: LadderSettings, options: StandingsOptions = {}): LeaderboardRow[] {
+export function standings(
+  entries: readonly StandingEntry[],
+  settings: LadderSettings,
+  options: StandingsOptions = {},
+): LeaderboardRow[] {
   return rank(entries, settings).map((r) => ({
     rank: r.rank,
     player_id: r.entry.playerId,
@@ -78,7 +91,11 @@ export function divisionLeaderboard(rows: readonly LeaderboardRow[]): DivisionLe
   return rows.length === 0 ? null : [...rows];
 }
 
-const scoreLabel: Record<RankingKind, string> = { elo: "Elo", score: "Score", openskill: "Rating (μ − 3σ)" };
+const scoreLabel: Record<RankingKind, string> = {
+  elo: "Elo",
+  score: "Score",
+  openskill: "Rating (μ − 3σ)",
+};
 const scoreDescription: Record<RankingKind, string> = {
   elo: "Players ranked by Elo rating.",
   score: "Players ranked by their score standing.",
@@ -86,7 +103,11 @@ const scoreDescription: Record<RankingKind, string> = {
 };
 
 /** The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. */
-export function leaderboardViews(entries: readonly StandingEntry[], settings: LadderSettings, options: StandingsOptions = {}): DivisionLeaderboards {
+export function leaderboardViews(
+  entries: readonly StandingEntry[],
+  settings: LadderSettings,
+  options: StandingsOptions = {},
+): DivisionLeaderboards {
   const columns: LeaderboardColumn[] = [
     { key: "rank", label: "Rank", value_type: "integer", sort: "asc" },
     { key: "score", label: scoreLabel[settings.ranking], value_type: "number", sort: "desc" },
@@ -94,7 +115,10 @@ export function leaderboardViews(entries: readonly StandingEntry[], settings: La
     { key: "episodes_played", label: "Episodes", value_type: "integer", sort: null },
   ];
   if (settings.ranking === "openskill") {
-    columns.push({ key: "mu", label: "μ", value_type: "number", sort: null }, { key: "sigma", label: "σ", value_type: "number", sort: null });
+    columns.push(
+      { key: "mu", label: "μ", value_type: "number", sort: null },
+      { key: "sigma", label: "σ", value_type: "number", sort: null },
+    );
   }
   const rows = rank(entries, settings).map((r) => {
     const values: Record<string, number> = {

@@ -131,7 +131,11 @@ export const foundation: Migration = {
       .addColumn("end_time", "text")
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("memberships_division").on("league_policy_memberships").columns(["division_id", "status"]).execute();
+    await db.schema
+      .createIndex("memberships_division")
+      .on("league_policy_memberships")
+      .columns(["division_id", "status"])
+      .execute();
     await db.schema
       .createTable("idempotency_keys")
       .addColumn("scope", "text", (c) => c.notNull())

@@ -116,9 +116,21 @@ export const episodes: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("episode_requests_created").on("episode_requests").columns(["created_at", "id"]).execute();
-    await db.schema.createIndex("episode_requests_change").on("episode_requests").column("change_seq").execute();
-    await db.schema.createIndex("episode_requests_round").on("episode_requests").column("round_id").execute();
+    await db.schema
+      .createIndex("episode_requests_created")
+      .on("episode_requests")
+      .columns(["created_at", "id"])
+      .execute();
+    await db.schema
+      .createIndex("episode_requests_change")
+      .on("episode_requests")
+      .column("change_seq")
+      .execute();
+    await db.schema
+      .createIndex("episode_requests_round")
+      .on("episode_requests")
+      .column("round_id")
+      .execute();
     await db.schema
       .createTable("episode_participants")
       .addColumn("episode_request_id", "text", (c) => c.notNull().references("episode_requests.id"))
@@ -129,7 +141,11 @@ export const episodes: Migration = {
       .addColumn("display_name", "text", (c) => c.notNull())
       .addPrimaryKeyConstraint("episode_participants_pk", ["episode_request_id", "position"])
       .execute();
-    await db.schema.createIndex("episode_participants_pv").on("episode_participants").column("policy_version_id").execute();
+    await db.schema
+      .createIndex("episode_participants_pv")
+      .on("episode_participants")
+      .column("policy_version_id")
+      .execute();
     await db.schema
       .createTable("jobs")
       .addColumn("id", "text", (c) => c.primaryKey())
@@ -144,7 +160,11 @@ export const episodes: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("jobs_queue").on("jobs").columns(["status", "created_at"]).execute();
+    await db.schema
+      .createIndex("jobs_queue")
+      .on("jobs")
+      .columns(["status", "created_at"])
+      .execute();
     await db.schema
       .createTable("artifacts")
       .addColumn("episode_request_id", "text", (c) => c.notNull().references("episode_requests.id"))

@@ -20,11 +20,25 @@ export const leaguePlay: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("league_submissions_league").on("league_submissions").columns(["league_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("league_submissions_league")
+      .on("league_submissions")
+      .columns(["league_id", "created_at"])
+      .execute();
 
-    await db.schema.alterTable("league_policy_memberships").addColumn("submission_id", "text").execute();
-    await db.schema.alterTable("league_policy_memberships").addColumn("retired_reason", "text").execute();
-    await db.schema.createIndex("memberships_league_player").on("league_policy_memberships").columns(["league_id", "player_id"]).execute();
+    await db.schema
+      .alterTable("league_policy_memberships")
+      .addColumn("submission_id", "text")
+      .execute();
+    await db.schema
+      .alterTable("league_policy_memberships")
+      .addColumn("retired_reason", "text")
+      .execute();
+    await db.schema
+      .createIndex("memberships_league_player")
+      .on("league_policy_memberships")
+      .columns(["league_id", "player_id"])
+      .execute();
 
     await db.schema
       .createTable("rounds")
@@ -48,8 +62,17 @@ export const leaguePlay: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addUniqueConstraint("rounds_division_number", ["division_id", "round_number"])
       .execute();
-    await db.schema.createIndex("rounds_one_active").on("rounds").columns(["division_id", "active"]).unique().execute();
-    await db.schema.createIndex("rounds_league").on("rounds").columns(["league_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("rounds_one_active")
+      .on("rounds")
+      .columns(["division_id", "active"])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex("rounds_league")
+      .on("rounds")
+      .columns(["league_id", "created_at"])
+      .execute();
     await db.schema.createIndex("rounds_status").on("rounds").column("status").execute();
 
     await db.schema
@@ -92,7 +115,11 @@ export const leaguePlay: Migration = {
       .addColumn("updated_at", "text", (c) => c.notNull())
       .addPrimaryKeyConstraint("ladder_ratings_pk", ["league_id", "player_id"])
       .execute();
-    await db.schema.createIndex("ladder_ratings_division").on("ladder_ratings").columns(["division_id", "active"]).execute();
+    await db.schema
+      .createIndex("ladder_ratings_division")
+      .on("ladder_ratings")
+      .columns(["division_id", "active"])
+      .execute();
 
     // Standings as served: written when they change, read as they are.
     await db.schema
@@ -127,9 +154,25 @@ export const leaguePlay: Migration = {
       .addColumn("payload", "text", (c) => c.notNull())
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("competition_events_league").on("competition_events").columns(["league_id", "seq"]).execute();
-    await db.schema.createIndex("competition_events_division").on("competition_events").columns(["division_id", "seq"]).execute();
-    await db.schema.createIndex("competition_events_round").on("competition_events").column("round_id").execute();
-    await db.schema.createIndex("competition_events_user").on("competition_events").columns(["user_id", "seq"]).execute();
+    await db.schema
+      .createIndex("competition_events_league")
+      .on("competition_events")
+      .columns(["league_id", "seq"])
+      .execute();
+    await db.schema
+      .createIndex("competition_events_division")
+      .on("competition_events")
+      .columns(["division_id", "seq"])
+      .execute();
+    await db.schema
+      .createIndex("competition_events_round")
+      .on("competition_events")
+      .column("round_id")
+      .execute();
+    await db.schema
+      .createIndex("competition_events_user")
+      .on("competition_events")
+      .columns(["user_id", "seq"])
+      .execute();
   },
 };

@@ -22,9 +22,20 @@ export const evaluations: Migration = {
       .addColumn("started_at", "text")
       .addColumn("completed_at", "text")
       .execute();
-    await db.schema.createIndex("experience_requests_requester").on("experience_requests").columns(["requester_user_id", "created_at"]).execute();
-    await db.schema.createIndex("episode_requests_experience").on("episode_requests").columns(["experience_request_id"]).execute();
-    await db.schema.alterTable("competition_events").addColumn("experience_request_id", "text").execute();
+    await db.schema
+      .createIndex("experience_requests_requester")
+      .on("experience_requests")
+      .columns(["requester_user_id", "created_at"])
+      .execute();
+    await db.schema
+      .createIndex("episode_requests_experience")
+      .on("episode_requests")
+      .columns(["experience_request_id"])
+      .execute();
+    await db.schema
+      .alterTable("competition_events")
+      .addColumn("experience_request_id", "text")
+      .execute();
 
     // Bulk episode uploads: a signed address to put a DuckDB file to, then one completion.
     await db.schema

@@ -17,7 +17,11 @@ export const reporters: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("key_rotated_at", "text")
       .execute();
-    await db.schema.createIndex("reporters_user").on("reporters").columns(["user_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("reporters_user")
+      .on("reporters")
+      .columns(["user_id", "created_at"])
+      .execute();
     await db.schema
       .createTable("reporter_runs")
       .addColumn("id", "text", (c) => c.primaryKey())
@@ -27,7 +31,11 @@ export const reporters: Migration = {
       .addColumn("subject_text", "text")
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("reporter_runs_reporter").on("reporter_runs").columns(["reporter_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("reporter_runs_reporter")
+      .on("reporter_runs")
+      .columns(["reporter_id", "created_at"])
+      .execute();
     await db.schema
       .createTable("reporter_outputs")
       .addColumn("id", "text", (c) => c.primaryKey())
@@ -40,7 +48,15 @@ export const reporters: Migration = {
       .addColumn("content_hash", "text", (c) => c.notNull())
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("reporter_outputs_run").on("reporter_outputs").columns(["reporter_run_id", "created_at"]).execute();
-    await db.schema.createIndex("reporter_outputs_reporter").on("reporter_outputs").columns(["reporter_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("reporter_outputs_run")
+      .on("reporter_outputs")
+      .columns(["reporter_run_id", "created_at"])
+      .execute();
+    await db.schema
+      .createIndex("reporter_outputs_reporter")
+      .on("reporter_outputs")
+      .columns(["reporter_id", "created_at"])
+      .execute();
   },
 };

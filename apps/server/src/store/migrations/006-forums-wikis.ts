@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+
+import { sql, type Kysely } from "kysely";
 import type { Migration } from "kysely/migration";
+
 import { slugify } from "../../shared/slug.ts";
 
 // Forums (posts, comments, votes), wikis (pages and their revisions) and players' public
@@ -35,10 +37,27 @@ export const forumsWikis: Migration = {
       .addColumn("updated_at", "text", (c) => c.notNull())
       .addColumn("edited_at", "text")
       .execute();
-    await db.schema.createIndex("posts_author_idempotency").unique().on("posts").columns(["author_user_id", "idempotency_key"]).execute();
-    await db.schema.createIndex("posts_forum_new").on("posts").columns(["forum_id", "created_at", "id"]).execute();
-    await db.schema.createIndex("posts_forum_hot").on("posts").columns(["forum_id", "hot_rank", "id"]).execute();
-    await db.schema.createIndex("posts_forum_top").on("posts").columns(["forum_id", "score", "id"]).execute();
+    await db.schema
+      .createIndex("posts_author_idempotency")
+      .unique()
+      .on("posts")
+      .columns(["author_user_id", "idempotency_key"])
+      .execute();
+    await db.schema
+      .createIndex("posts_forum_new")
+      .on("posts")
+      .columns(["forum_id", "created_at", "id"])
+      .execute();
+    await db.schema
+      .createIndex("posts_forum_hot")
+      .on("posts")
+      .columns(["forum_id", "hot_rank", "id"])
+      .execute();
+    await db.schema
+      .createIndex("posts_forum_top")
+      .on("posts")
+      .columns(["forum_id", "score", "id"])
+      .execute();
     await db.schema
       .createTable("post_comments")
       .addColumn("id", "text", (c) => c.primaryKey())
@@ -51,7 +70,11 @@ export const forumsWikis: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("post_comments_post").on("post_comments").columns(["post_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("post_comments_post")
+      .on("post_comments")
+      .columns(["post_id", "created_at"])
+      .execute();
     // One vote per user per post or comment (`target_id` is a post_ or cmt_ id).
     await db.schema
       .createTable("forum_votes")
@@ -93,7 +116,11 @@ export const forumsWikis: Migration = {
       .addColumn("author_user_id", "text", (c) => c.notNull().references("users.id"))
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("wiki_revisions_page").on("wiki_revisions").columns(["page_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("wiki_revisions_page")
+      .on("wiki_revisions")
+      .columns(["page_id", "created_at"])
+      .execute();
 
     await db.schema
       .createTable("player_profiles")
@@ -105,14 +132,22 @@ export const forumsWikis: Migration = {
       .execute();
 
     const now = new Date().toISOString();
-    await sql`insert into forums (id, slug, name, description, kind, coworld_name, created_at) values (${`forum_${randomUUID()}`}, 'general', 'General', 'Everything about the leagues that is not about one game.', 'general', null, ${now})`.execute(db);
-    const names = await sql<{ name: string }>`select distinct name from coworlds order by name`.execute(db);
+    await sql`insert into forums (id, slug, name, description, kind, coworld_name, created_at) values (${`forum_${randomUUID()}`}, 'general', 'General', 'Everything about the leagues that is not about one game.', 'general', null, ${now})`.execute(
+      db,
+    );
+    const names = await sql<{
+      name: string;
+    }>`select distinct name from coworlds order by name`.execute(db);
     const taken = new Set(["general"]);
     for (const { name } of names.rows) {
       const slug = slugify(name, (s) => taken.has(s));
       taken.add(slug);
-      await sql`insert into forums (id, slug, name, description, kind, coworld_name, created_at) values (${`forum_${randomUUID()}`}, ${slug}, ${name}, ${`Strategies, questions and news about ${name}.`}, 'coworld', ${name}, ${now})`.execute(db);
-      await sql`insert into wikis (id, slug, name, coworld_name, created_at) values (${`wiki_${randomUUID()}`}, ${slug}, ${name}, ${name}, ${now})`.execute(db);
+      await sql`insert into forums (id, slug, name, description, kind, coworld_name, created_at) values (${`forum_${randomUUID()}`}, ${slug}, ${name}, ${`Strategies, questions and news about ${name}.`}, 'coworld', ${name}, ${now})`.execute(
+        db,
+      );
+      await sql`insert into wikis (id, slug, name, coworld_name, created_at) values (${`wiki_${randomUUID()}`}, ${slug}, ${name}, ${name}, ${now})`.execute(
+        db,
+      );
     }
   },
 };

@@ -35,7 +35,12 @@ export const tournamentsCampaign: Migration = {
       .addColumn("previous_owner_player_id", "text")
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("campaign_history_round").unique().on("campaign_history").columns(["league_id", "round_id"]).execute();
+    await db.schema
+      .createIndex("campaign_history_round")
+      .unique()
+      .on("campaign_history")
+      .columns(["league_id", "round_id"])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable("campaign_history").execute();

@@ -20,7 +20,9 @@ export const lobbiesPlay: Migration = {
       .execute();
     await db.schema
       .createTable("play_module_files")
-      .addColumn("play_module_id", "text", (c) => c.notNull().references("play_modules.id").onDelete("cascade"))
+      .addColumn("play_module_id", "text", (c) =>
+        c.notNull().references("play_modules.id").onDelete("cascade"),
+      )
       .addColumn("path", "text", (c) => c.notNull())
       .addColumn("sha256", "text", (c) => c.notNull())
       .addColumn("size_bytes", "integer", (c) => c.notNull())
@@ -44,10 +46,16 @@ export const lobbiesPlay: Migration = {
       .addColumn("started_at", "text")
       .addColumn("ended_at", "text")
       .execute();
-    await db.schema.createIndex("lobbies_league").on("lobbies").columns(["league_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("lobbies_league")
+      .on("lobbies")
+      .columns(["league_id", "created_at"])
+      .execute();
     await db.schema
       .createTable("lobby_seats")
-      .addColumn("lobby_id", "text", (c) => c.notNull().references("lobbies.id").onDelete("cascade"))
+      .addColumn("lobby_id", "text", (c) =>
+        c.notNull().references("lobbies.id").onDelete("cascade"),
+      )
       .addColumn("position", "integer", (c) => c.notNull())
       .addColumn("kind", "text", (c) => c.notNull())
       .addColumn("user_id", "text", (c) => c.references("users.id"))

@@ -25,7 +25,11 @@ export const tournaments: Migration = {
       .addColumn("started_at", "text")
       .addColumn("completed_at", "text")
       .execute();
-    await db.schema.createIndex("tournaments_league").on("tournaments").columns(["league_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("tournaments_league")
+      .on("tournaments")
+      .columns(["league_id", "created_at"])
+      .execute();
     await db.schema
       .createTable("tournament_entrants")
       .addColumn("tournament_id", "text", (c) => c.notNull().references("tournaments.id"))
@@ -52,8 +56,17 @@ export const tournaments: Migration = {
       .addColumn("experience_request_id", "text")
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
-    await db.schema.createIndex("tournament_matches_slot").unique().on("tournament_matches").columns(["tournament_id", "round", "position"]).execute();
-    await db.schema.createIndex("tournament_matches_wave").on("tournament_matches").column("experience_request_id").execute();
+    await db.schema
+      .createIndex("tournament_matches_slot")
+      .unique()
+      .on("tournament_matches")
+      .columns(["tournament_id", "round", "position"])
+      .execute();
+    await db.schema
+      .createIndex("tournament_matches_wave")
+      .on("tournament_matches")
+      .column("experience_request_id")
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable("tournament_matches").execute();

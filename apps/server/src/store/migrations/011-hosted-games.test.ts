@@ -4,6 +4,7 @@
 import { sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { createTestStore, type TestStore } from "../../../testing/test-store.ts";
 import { migrationProvider } from "./index.ts";
 
@@ -18,24 +19,75 @@ describe("migration 011-hosted-games", () => {
   it("moves each solo session's tokens to its person's slot and keeps the session", async () => {
     t = await createTestStore();
     const db = t.store.db;
-    const migrator = new Migrator({ db, provider: migrationProvider, ...(t.pgSchema ? { migrationTableSchema: t.pgSchema } : {}) });
+    const migrator = new Migrator({
+      db,
+      provider: migrationProvider,
+      ...(t.pgSchema ? { migrationTableSchema: t.pgSchema } : {}),
+    });
     expect((await migrator.migrateTo("010-double-elimination")).error).toBeUndefined();
     const now = new Date().toISOString();
-    await db.insertInto("users").values({ id: "user_1", email: "ada@example.test", password_hash: "x", is_admin: 0, created_at: now }).execute();
-    await db.insertInto("games").values({ id: "game_1", name: "gridrush", owner_user_id: "user_1", coworld_name: "gridrush", coworld_id: null, description: null, notes: null, created_at: now }).execute();
+    await db
+      .insertInto("users")
+      .values({
+        id: "user_1",
+        email: "ada@example.test",
+        password_hash: "x",
+        is_admin: 0,
+        created_at: now,
+      })
+      .execute();
+    await db
+      .insertInto("games")
+      .values({
+        id: "game_1",
+        name: "gridrush",
+        owner_user_id: "user_1",
+        coworld_name: "gridrush",
+        coworld_id: null,
+        description: null,
+        notes: null,
+        created_at: now,
+      })
+      .execute();
     await db
       .insertInto("coworlds")
-      .values({ id: "cow_1", name: "gridrush", version: "0.1.0", owner_user_id: "user_1", game_id: "game_1", manifest: "{}", manifest_hash: "h", bundle_sha256: null, size_bytes: 2, created_at: now })
+      .values({
+        id: "cow_1",
+        name: "gridrush",
+        version: "0.1.0",
+        owner_user_id: "user_1",
+        game_id: "game_1",
+        manifest: "{}",
+        manifest_hash: "h",
+        bundle_sha256: null,
+        size_bytes: 2,
+        created_at: now,
+      })
       .execute();
     await sql`insert into episode_requests (id, requester_user_id, purpose, coworld_id, game_config, seed, status, scores, change_seq, created_at, updated_at)
-      values ('ereq_1', 'user_1', 'play', 'cow_1', '{}', 7, 'running', '[]', 1, ${now}, ${now})`.execute(db);
+      values ('ereq_1', 'user_1', 'play', 'cow_1', '{}', 7, 'running', '[]', 1, ${now}, ${now})`.execute(
+      db,
+    );
     await sql`insert into play_sessions (id, user_id, coworld_id, episode_request_id, human_position, join_token_hash, relay_token_hash, status, error, created_at, ended_at)
-      values ('ps_1', 'user_1', 'cow_1', 'ereq_1', 0, 'join-hash', 'relay-hash', 'playing', null, ${now}, null)`.execute(db);
+      values ('ps_1', 'user_1', 'cow_1', 'ereq_1', 0, 'join-hash', 'relay-hash', 'playing', null, ${now}, null)`.execute(
+      db,
+    );
 
     await t.store.migrate();
 
-    const session = await db.selectFrom("play_sessions").selectAll().where("id", "=", "ps_1").executeTakeFirstOrThrow();
-    expect(session).toMatchObject({ user_id: "user_1", episode_request_id: "ereq_1", kind: "solo", status: "playing", lobby_id: null, game_config: "{}" });
+    const session = await db
+      .selectFrom("play_sessions")
+      .selectAll()
+      .where("id", "=", "ps_1")
+      .executeTakeFirstOrThrow();
+    expect(session).toMatchObject({
+      user_id: "user_1",
+      episode_request_id: "ereq_1",
+      kind: "solo",
+      status: "playing",
+      lobby_id: null,
+      game_config: "{}",
+    });
     const seats = await db.selectFrom("play_session_seats").selectAll().execute();
     expect(seats).toEqual([
       {
@@ -52,7 +104,24 @@ describe("migration 011-hosted-games", () => {
       },
     ]);
     // A hosted session waits for its slots with no episode yet.
-    await db.insertInto("play_sessions").values({ ...session, id: "ps_2", episode_request_id: null, kind: "hosted", status: "waiting" }).execute();
-    expect((await db.selectFrom("play_sessions").select("id").where("episode_request_id", "is", null).execute()).map((r) => r.id)).toEqual(["ps_2"]);
+    await db
+      .insertInto("play_sessions")
+      .values({
+        ...session,
+        id: "ps_2",
+        episode_request_id: null,
+        kind: "hosted",
+        status: "waiting",
+      })
+      .execute();
+    expect(
+      (
+        await db
+          .selectFrom("play_sessions")
+          .select("id")
+          .where("episode_request_id", "is", null)
+          .execute()
+      ).map((r) => r.id),
+    ).toEqual(["ps_2"]);
   });
 });

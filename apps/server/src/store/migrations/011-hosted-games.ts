@@ -26,10 +26,14 @@ export const hostedGames: Migration = {
       .addColumn("created_at", "text", (c) => c.notNull())
       .addColumn("ended_at", "text")
       .execute();
-    await sql`insert into play_sessions_next (${sql.raw(COPIED)}) select ${sql.raw(COPIED)} from play_sessions`.execute(db);
+    await sql`insert into play_sessions_next (${sql.raw(COPIED)}) select ${sql.raw(COPIED)} from play_sessions`.execute(
+      db,
+    );
     await db.schema
       .createTable("play_session_seats")
-      .addColumn("play_session_id", "text", (c) => c.notNull().references("play_sessions_next.id").onDelete("cascade"))
+      .addColumn("play_session_id", "text", (c) =>
+        c.notNull().references("play_sessions_next.id").onDelete("cascade"),
+      )
       .addColumn("position", "integer", (c) => c.notNull())
       .addColumn("kind", "text", (c) => c.notNull())
       .addColumn("label", "text", (c) => c.notNull())
@@ -42,10 +46,16 @@ export const hostedGames: Migration = {
       .addPrimaryKeyConstraint("play_session_seats_pk", ["play_session_id", "position"])
       .execute();
     await sql`insert into play_session_seats (play_session_id, position, kind, label, user_id, join_token_hash, relay_token_hash, joined_at)
-      select id, human_position, 'human', 'you', user_id, join_token_hash, relay_token_hash, created_at from play_sessions`.execute(db);
+      select id, human_position, 'human', 'you', user_id, join_token_hash, relay_token_hash, created_at from play_sessions`.execute(
+      db,
+    );
     await db.schema.dropTable("play_sessions").execute();
     await db.schema.alterTable("play_sessions_next").renameTo("play_sessions").execute();
-    await db.schema.createIndex("play_sessions_user").on("play_sessions").columns(["user_id", "created_at"]).execute();
+    await db.schema
+      .createIndex("play_sessions_user")
+      .on("play_sessions")
+      .columns(["user_id", "created_at"])
+      .execute();
     await db.schema.alterTable("lobbies").addColumn("play_session_id", "text").execute();
   },
 };

@@ -1,4 +1,5 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
+
 import { foundation } from "./001-foundation.ts";
 import { episodes } from "./002-episodes.ts";
 import { leaguePlay } from "./003-league-play.ts";

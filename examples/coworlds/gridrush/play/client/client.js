@@ -2,7 +2,17 @@
 // game's player WebSocket address in its fragment (`#ws=<url>`, kept out of server logs); it
 // speaks the player protocol of the README: welcome, turn, end from the game, move to it.
 const COLORS = ["#d1495b", "#2e86ab", "#66a182", "#edae49"];
-const KEYS = { ArrowUp: "N", w: "N", ArrowDown: "S", s: "S", ArrowLeft: "W", a: "W", ArrowRight: "E", d: "E", " ": "stay" };
+const KEYS = {
+  ArrowUp: "N",
+  w: "N",
+  ArrowDown: "S",
+  s: "S",
+  ArrowLeft: "W",
+  a: "W",
+  ArrowRight: "E",
+  d: "E",
+  " ": "stay",
+};
 
 const status = document.getElementById("status");
 const scores = document.getElementById("scores");
@@ -19,7 +29,8 @@ function draw(state) {
   const cell = Math.floor(Math.min(board.width / state.width, board.height / state.height));
   ctx.clearRect(0, 0, board.width, board.height);
   ctx.strokeStyle = "#eee";
-  for (let x = 0; x < state.width; x++) for (let y = 0; y < state.height; y++) ctx.strokeRect(x * cell, y * cell, cell, cell);
+  for (let x = 0; x < state.width; x++)
+    for (let y = 0; y < state.height; y++) ctx.strokeRect(x * cell, y * cell, cell, cell);
   ctx.fillStyle = "#f2c14e";
   for (const [x, y] of state.coins) {
     ctx.beginPath();
@@ -36,7 +47,9 @@ function draw(state) {
       ctx.lineWidth = 1;
     }
   });
-  scores.textContent = state.scores.map((s, i) => `${i === slot ? "you" : `seat ${i}`}: ${s}`).join(" · ");
+  scores.textContent = state.scores
+    .map((s, i) => `${i === slot ? "you" : `seat ${i}`}: ${s}`)
+    .join(" · ");
 }
 
 function move(direction) {
@@ -55,7 +68,8 @@ function onMessage(event) {
   } else if (message.type === "turn") {
     turn = message.turn;
     draw(message);
-    if (sentFor !== turn) status.textContent = `Turn ${turn + 1} of ${message.turns}: your move (arrows, WASD or the buttons).`;
+    if (sentFor !== turn)
+      status.textContent = `Turn ${turn + 1} of ${message.turns}: your move (arrows, WASD or the buttons).`;
     document.body.dataset.turn = String(turn);
   } else if (message.type === "end") {
     turn = null;
@@ -75,7 +89,8 @@ if (!address) {
   });
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", () => {
-    if (document.body.dataset.ended !== "true") status.textContent = "The connection to the game closed.";
+    if (document.body.dataset.ended !== "true")
+      status.textContent = "The connection to the game closed.";
   });
 }
 

@@ -38,7 +38,8 @@ function parse(text) {
       }
     });
   const first = entries[0];
-  if (!first || first.type !== "header") throw new Error("it does not start with a GridRush header line");
+  if (!first || first.type !== "header")
+    throw new Error("it does not start with a GridRush header line");
   const start = entries.find((e) => e.type === "state");
   if (!start) throw new Error("it has no starting state");
   return {
@@ -56,7 +57,8 @@ function draw(frame) {
   const cell = Math.floor(Math.min(board.width / header.width, board.height / header.height));
   ctx.clearRect(0, 0, board.width, board.height);
   ctx.strokeStyle = "#eee";
-  for (let x = 0; x < header.width; x++) for (let y = 0; y < header.height; y++) ctx.strokeRect(x * cell, y * cell, cell, cell);
+  for (let x = 0; x < header.width; x++)
+    for (let y = 0; y < header.height; y++) ctx.strokeRect(x * cell, y * cell, cell, cell);
   ctx.fillStyle = "#f2c14e";
   for (const [x, y] of frame.coins) {
     ctx.beginPath();
@@ -71,7 +73,8 @@ function draw(frame) {
 
 function describe(index) {
   const last = frames.length - 1;
-  if (index === 0) return `Start: ${header.width} × ${header.height}, ${header.coins} coins, ${header.turns} turns (seed ${header.seed}).`;
+  if (index === 0)
+    return `Start: ${header.width} × ${header.height}, ${header.coins} coins, ${header.turns} turns (seed ${header.seed}).`;
   const frame = frames[index];
   const moves = frame.moves.map((m, slot) => `${nameOf(slot)} ${m}`).join(", ");
   const scored = frame.scored.length ? ` ${frame.scored.map(nameOf).join(" and ")} scored.` : "";
@@ -81,7 +84,9 @@ function describe(index) {
 
 function endingText() {
   if (ending.type === "aborted") return `The episode was aborted: ${ending.message}`;
-  return ending.winner_slot === null ? "Game over: a tie." : `Game over: ${nameOf(ending.winner_slot)} won.`;
+  return ending.winner_slot === null
+    ? "Game over: a tie."
+    : `Game over: ${nameOf(ending.winner_slot)} won.`;
 }
 
 function show(index) {
@@ -121,8 +126,12 @@ function go(action) {
 
 async function load(address) {
   const token = params.get("token");
-  const response = await fetch(address, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-  if (!response.ok) throw new Error(`the replay answered ${response.status} ${response.statusText}`.trim());
+  const response = await fetch(
+    address,
+    token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  );
+  if (!response.ok)
+    throw new Error(`the replay answered ${response.status} ${response.statusText}`.trim());
   const replay = parse(await response.text());
   header = replay.header;
   frames = replay.frames;
@@ -163,10 +172,17 @@ speed.addEventListener("change", () => {
   if (timer !== null) play();
 });
 document.addEventListener("keydown", (event) => {
-  const action = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last", " ": "play" }[event.key];
+  const action = {
+    ArrowLeft: "back",
+    ArrowRight: "forward",
+    Home: "first",
+    End: "last",
+    " ": "play",
+  }[event.key];
   const target = event.target instanceof HTMLElement ? event.target.tagName : "";
   // The slider and the speed list keep their own keys; a focused button keeps space (it presses it).
-  if (target === "INPUT" || target === "SELECT" || (target === "BUTTON" && event.key === " ")) return;
+  if (target === "INPUT" || target === "SELECT" || (target === "BUTTON" && event.key === " "))
+    return;
   if (action) {
     event.preventDefault();
     go(action);

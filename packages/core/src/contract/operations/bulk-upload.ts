@@ -1,6 +1,13 @@
 // Bulk episode upload: start (a signed address), put the file, complete (spec 4.2).
+import {
+  BulkUploadCompleted,
+  BulkUploadFileParams,
+  BulkUploadFileQuery,
+  BulkUploadPut,
+  BulkUploadStarted,
+  CompleteBulkUploadRequest,
+} from "../../models/bulk-upload.ts";
 import { Bytes } from "../../models/common.ts";
-import { BulkUploadCompleted, BulkUploadFileParams, BulkUploadFileQuery, BulkUploadPut, BulkUploadStarted, CompleteBulkUploadRequest } from "../../models/bulk-upload.ts";
 import { defineOperation } from "../operation.ts";
 
 const FILE_FORMAT =
@@ -24,8 +31,10 @@ export const bulkUploadOperations = {
     method: "PUT",
     path: "/stats/episodes/bulk_upload/files/{upload_id}",
     tag: "Episodes",
-    summary: "The signed address of a bulk upload (file-system blob store): the DuckDB file's bytes",
-    description: "Authenticated by its signature, not a bearer token; 403 when the signature is wrong or expired. Up to 256 MiB.",
+    summary:
+      "The signed address of a bulk upload (file-system blob store): the DuckDB file's bytes",
+    description:
+      "Authenticated by its signature, not a bearer token; 403 when the signature is wrong or expired. Up to 256 MiB.",
     auth: "none",
     complexity: 10,
     params: BulkUploadFileParams,

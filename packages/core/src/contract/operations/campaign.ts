@@ -1,5 +1,6 @@
 // The campaign board (API.md "Campaign board"; spec 4.1 migrate-board).
 import { z } from "zod";
+
 import { CampaignBoard, CampaignHistoryEntry, MigrateBoardReport } from "../../models/campaign.ts";
 import { LeagueIdParams } from "../../models/league.ts";
 import { MigrateBoardRequest } from "../../models/spec-records.ts";

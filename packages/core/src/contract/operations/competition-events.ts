@@ -1,6 +1,7 @@
 // The competition feed and the live-events WebSocket (API.md "Submissions, memberships, rounds,
 // events" and "Live events").
 import { z } from "zod";
+
 import { CompetitionEvent, ListCompetitionEventsQuery } from "../../models/league-play.ts";
 import { EventsStreamInfo } from "../../models/live-events.ts";
 import { defineOperation } from "../operation.ts";
@@ -12,7 +13,8 @@ export const competitionEventOperations = {
     path: "/v2/competition-events",
     tag: "Events",
     summary: "The competition feed, newest first",
-    description: "Events of leagues you can see; `owner` events only for their user, the commissioner and admins. `limit` 1–500.",
+    description:
+      "Events of leagues you can see; `owner` events only for their user, the commissioner and admins. `limit` 1–500.",
     auth: "optional",
     complexity: 10,
     query: ListCompetitionEventsQuery,
@@ -27,9 +29,9 @@ export const competitionEventOperations = {
     summary: "Live events (WebSocket)",
     description: [
       "Upgrade to a WebSocket (the same bearer token authenticates it; anonymous connections see public leagues only).",
-      "Send `{type: \"subscribe\", topics: [\"division:{id}\" | \"league:{id}\" | \"episode-requests:mine\"], since_seq?}`;",
-      "the server answers `{type: \"subscribed\", topics, seq}` and then sends `{seq, topic, type, data, at}` per event, `data` being the CompetitionEvent.",
-      "`seq` is global and gapless over all events, so a client resumes with the last seq it saw; a topic it may not see answers `{type: \"error\", message}`.",
+      'Send `{type: "subscribe", topics: ["division:{id}" | "league:{id}" | "episode-requests:mine"], since_seq?}`;',
+      'the server answers `{type: "subscribed", topics, seq}` and then sends `{seq, topic, type, data, at}` per event, `data` being the CompetitionEvent.',
+      '`seq` is global and gapless over all events, so a client resumes with the last seq it saw; a topic it may not see answers `{type: "error", message}`.',
       "Messages are exempt from the shared budgets. A plain GET (no upgrade) answers this description with the newest seq.",
     ].join(" "),
     auth: "optional",

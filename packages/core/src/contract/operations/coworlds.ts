@@ -1,8 +1,16 @@
 // Coworlds: upload, reads, certification and secrets (API.md "Coworlds (games)"; spec 4.6).
 import { z } from "zod";
-import { Certification, Coworld, CoworldBundleUpload, CoworldId, CoworldUploadRequest, SecretPathParams } from "../../models/coworld.ts";
-import { GameSecretRecord } from "../../models/spec-records.ts";
+
 import { Bytes } from "../../models/common.ts";
+import {
+  Certification,
+  Coworld,
+  CoworldBundleUpload,
+  CoworldId,
+  CoworldUploadRequest,
+  SecretPathParams,
+} from "../../models/coworld.ts";
+import { GameSecretRecord } from "../../models/spec-records.ts";
 import { defineOperation } from "../operation.ts";
 
 const CoworldParams = z.object({ coworld_id: CoworldId });
@@ -27,7 +35,8 @@ export const coworldOperations = {
     path: "/v2/coworlds/upload",
     tag: "Coworlds",
     summary: "Upload a coworld version (manifest + files)",
-    description: "The manifest is validated (422 naming the field). The highest semver of a name is canonical; the first uploader owns the name.",
+    description:
+      "The manifest is validated (422 naming the field). The highest semver of a name is canonical; the first uploader owns the name.",
     auth: "required",
     complexity: 20,
     body: CoworldUploadRequest,
@@ -43,7 +52,13 @@ export const coworldOperations = {
     summary: "List coworld versions",
     auth: "optional",
     complexity: 10,
-    query: z.object({ name: z.string().max(100).optional(), canonical_only: z.enum(["true", "false"]).transform((v) => v === "true").optional() }),
+    query: z.object({
+      name: z.string().max(100).optional(),
+      canonical_only: z
+        .enum(["true", "false"])
+        .transform((v) => v === "true")
+        .optional(),
+    }),
     status: 200,
     response: z.array(Coworld),
   }),

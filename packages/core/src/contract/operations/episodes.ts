@@ -1,8 +1,17 @@
 // Episode requests and their artifacts (API.md "Episodes").
 import { z } from "zod";
+
 import { idSchema, Uuid } from "../../ids.ts";
 import { Bytes, queryInt } from "../../models/common.ts";
-import { ArtifactType, EpisodeBundleQuery, EpisodeRequest, EpisodeRequestId, EpisodeRequestPage, EpisodeStats, PolicyArtifactEntry } from "../../models/episode.ts";
+import {
+  ArtifactType,
+  EpisodeBundleQuery,
+  EpisodeRequest,
+  EpisodeRequestId,
+  EpisodeRequestPage,
+  EpisodeStats,
+  PolicyArtifactEntry,
+} from "../../models/episode.ts";
 import { defineOperation } from "../operation.ts";
 
 const EpisodeParams = z.object({ episode_request_id: EpisodeRequestId });
@@ -23,7 +32,9 @@ export const episodeOperations = {
       pool_id: idSchema("pool").optional(),
       player_id: idSchema("player").optional(),
       policy_version_id: Uuid.optional(),
-      status: z.enum(["pending", "submitted", "running", "completed", "failed", "cancelled"]).optional(),
+      status: z
+        .enum(["pending", "submitted", "running", "completed", "failed", "cancelled"])
+        .optional(),
       limit: queryInt(1, 200).default(50),
       cursor: z.string().max(200).optional(),
     }),
@@ -38,7 +49,10 @@ export const episodeOperations = {
     summary: "A cursor feed of changed episode requests, oldest change first",
     auth: "optional",
     complexity: 10,
-    query: z.object({ cursor: z.string().max(200).optional(), limit: queryInt(1, 500).default(100) }),
+    query: z.object({
+      cursor: z.string().max(200).optional(),
+      limit: queryInt(1, 500).default(100),
+    }),
     status: 200,
     response: EpisodeRequestPage,
   }),
@@ -112,10 +126,14 @@ export const episodeOperations = {
     method: "GET",
     path: "/v2/episode-requests/{episode_request_id}/{policy_version_id}/policy-logs/{idx}",
     tag: "Episodes",
-    summary: "The log of the player process in seat `idx` (the owner of that policy, the requester, or admins)",
+    summary:
+      "The log of the player process in seat `idx` (the owner of that policy, the requester, or admins)",
     auth: "optional",
     complexity: 10,
-    params: EpisodeParams.extend({ policy_version_id: z.string().max(100), idx: z.coerce.number().int().min(0).max(1000) }),
+    params: EpisodeParams.extend({
+      policy_version_id: z.string().max(100),
+      idx: z.coerce.number().int().min(0).max(1000),
+    }),
     status: 200,
     response: z.string(),
     responseKind: "text",
@@ -125,10 +143,14 @@ export const episodeOperations = {
     method: "GET",
     path: "/v2/episode-requests/{episode_request_id}/{policy_version_id}/policy-artifact/{idx}",
     tag: "Episodes",
-    summary: "What the player in seat `idx` uploaded to its artifact address during the episode (the owner of that policy, the requester, or admins)",
+    summary:
+      "What the player in seat `idx` uploaded to its artifact address during the episode (the owner of that policy, the requester, or admins)",
     auth: "optional",
     complexity: 10,
-    params: EpisodeParams.extend({ policy_version_id: z.string().max(100), idx: z.coerce.number().int().min(0).max(1000) }),
+    params: EpisodeParams.extend({
+      policy_version_id: z.string().max(100),
+      idx: z.coerce.number().int().min(0).max(1000),
+    }),
     status: 200,
     response: Bytes,
     responseKind: "bytes",

@@ -1,5 +1,6 @@
 // Experience requests: hosted evaluations (API.md "Experience requests").
 import { z } from "zod";
+
 import { EpisodeRequest } from "../../models/episode.ts";
 import {
   CreateExperienceRequest,
@@ -31,7 +32,8 @@ export const experienceRequestOperations = {
     path: "/v2/experience-requests",
     tag: "Experience Requests",
     summary: "List experience requests, newest first",
-    description: "A page `{entries, total_count, limit, offset}`; `limit` 1–200. Callers see their own requests (admins all; `mine=true` narrows an admin to their own).",
+    description:
+      "A page `{entries, total_count, limit, offset}`; `limit` 1–200. Callers see their own requests (admins all; `mine=true` narrows an admin to their own).",
     auth: "required",
     complexity: 10,
     query: ListExperienceRequestsQuery,

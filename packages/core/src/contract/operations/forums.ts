@@ -1,5 +1,6 @@
 // Forums, posts, comments and votes (API.md "Posts, forums, wikis").
 import { z } from "zod";
+
 import {
   CastVote,
   Comment,
@@ -27,7 +28,8 @@ export const forumOperations = {
     path: "/v2/forums",
     tag: "Posts",
     summary: "List the forums: the general one, then one per coworld",
-    description: "A coworld's forum is created with the first version of its name; its slug is the name slugified.",
+    description:
+      "A coworld's forum is created with the first version of its name; its slug is the name slugified.",
     auth: "optional",
     access: "public",
     complexity: 5,
@@ -70,7 +72,8 @@ export const forumOperations = {
     path: "/v2/posts",
     tag: "Posts",
     summary: "Write a post in a forum",
-    description: "With `idempotency_key`, a repeat returns the post created first instead of a second one.",
+    description:
+      "With `idempotency_key`, a repeat returns the post created first instead of a second one.",
     auth: "required",
     access: "user",
     complexity: 20,
@@ -165,7 +168,8 @@ export const forumOperations = {
     method: "DELETE",
     path: "/v2/posts/{post_id}/comments/{comment_id}",
     tag: "Posts",
-    summary: "Delete a comment with its votes (its author or an admin; 403 to others); replies to it stay",
+    summary:
+      "Delete a comment with its votes (its author or an admin; 403 to others); replies to it stay",
     auth: "required",
     access: "owner",
     complexity: 10,

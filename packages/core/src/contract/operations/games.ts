@@ -1,7 +1,15 @@
 // Games and mods (spec part 2; API.md "Coworlds").
 import { z } from "zod";
-import { CreateGameRequest, CreateModRequest, Game, GameIdParams, Mod, ModIdParams } from "../../models/game.ts";
+
 import { GameId } from "../../ids.ts";
+import {
+  CreateGameRequest,
+  CreateModRequest,
+  Game,
+  GameIdParams,
+  Mod,
+  ModIdParams,
+} from "../../models/game.ts";
 import { defineOperation } from "../operation.ts";
 
 export const gameOperations = {

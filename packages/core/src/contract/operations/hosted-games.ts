@@ -2,6 +2,7 @@
 // `/v2/coworlds/replays/session`): the hosted service's paths and shapes, kept so that its
 // clients work here.
 import { z } from "zod";
+
 import {
   HostedGameCreate,
   HostedGameCreateResponse,
@@ -76,7 +77,8 @@ export const hostedGameOperations = {
     path: "/v2/coworlds/play/session/{session_id}/terminate",
     tag: "Coworlds",
     summary: "End a play session now (its episode is cancelled)",
-    description: "Its creator or an admin (403 for a person holding a slot); 409 once it has ended.",
+    description:
+      "Its creator or an admin (403 for a person holding a slot); 409 once it has ended.",
     auth: "required",
     access: "owner",
     complexity: 10,
@@ -104,7 +106,8 @@ export const hostedGameOperations = {
     path: "/v2/coworlds/play/session/{session_id}/play",
     tag: "Coworlds",
     summary: "Take the next open slot and go to the coworld's player client on it (302)",
-    description: "The join page's form. Answers the page again with the reason when no slot can be taken.",
+    description:
+      "The join page's form. Answers the page again with the reason when no slot can be taken.",
     auth: "none",
     access: "public",
     complexity: 10,
@@ -120,7 +123,8 @@ export const hostedGameOperations = {
     method: "GET",
     path: "/v2/coworlds/play/session/{session_id}/lobby",
     tag: "Coworlds",
-    summary: "The page behind lobby_url: the slots, who joined (when spectators are allowed), the game's state",
+    summary:
+      "The page behind lobby_url: the slots, who joined (when spectators are allowed), the game's state",
     auth: "none",
     access: "public",
     complexity: 1,

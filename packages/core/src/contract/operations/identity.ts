@@ -1,5 +1,6 @@
 // Identity, sign-in, tokens and players (API.md "Identity, sign-in, players").
 import { z } from "zod";
+
 import { PlayerId, TokenId } from "../../ids.ts";
 import {
   AuthCodeExchangeRequest,
@@ -20,7 +21,10 @@ import { defineOperation } from "../operation.ts";
 const PlayerParams = z.object({ player_id: PlayerId });
 
 export const CliLoginQuery = z.object({
-  callback: z.url({ protocol: /^https?$/ }).max(2000).meta({ description: "Where to send the one-time `code`: a loopback address." }),
+  callback: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .meta({ description: "Where to send the one-time `code`: a loopback address." }),
   state: z.string().max(200).optional(),
 });
 
@@ -38,7 +42,8 @@ export const identityOperations = {
     path: "/whoami",
     tag: "Identity",
     summary: "Identity check",
-    description: "Always 200. `subject_type` is `anonymous` when the token is missing or invalid (spec 4.7).",
+    description:
+      "Always 200. `subject_type` is `anonymous` when the token is missing or invalid (spec 4.7).",
     auth: "optional",
     access: "public",
     invalidTokenIsAnonymous: true,

@@ -1,5 +1,6 @@
 // League submissions and policy memberships (API.md "Submissions, memberships, rounds, events").
 import { z } from "zod";
+
 import {
   CreateLeagueSubmissionRequest,
   LeaguePolicyMembership,
@@ -46,7 +47,8 @@ export const leagueSubmissionOperations = {
     path: "/v2/league-policy-memberships",
     tag: "Leagues",
     summary: "List policy memberships, newest first",
-    description: "`active_only`: qualifying or competing. `champions_only`: each player's champion. `limit` 1–500.",
+    description:
+      "`active_only`: qualifying or competing. `champions_only`: each player's champion. `limit` 1–500.",
     auth: "optional",
     complexity: 10,
     query: ListMembershipsQuery,
@@ -59,7 +61,8 @@ export const leagueSubmissionOperations = {
     path: "/v2/league-policy-memberships/{membership_id}/champion",
     tag: "Leagues",
     summary: "Make this membership its player's champion (the player's owner or the commissioner)",
-    description: "The player's other memberships in the league stop being champion. A membership that is not competing answers 409.",
+    description:
+      "The player's other memberships in the league stop being champion. A membership that is not competing answers 409.",
     auth: "required",
     complexity: 10,
     params: MembershipIdParams,
@@ -72,7 +75,8 @@ export const leagueSubmissionOperations = {
     path: "/v2/league-policy-memberships/{membership_id}/retire",
     tag: "Leagues",
     summary: "Retire a membership (the player's owner or the commissioner)",
-    description: "A retired champion hands over to the player's newest other competing membership, if any. Retiring twice answers the retired membership.",
+    description:
+      "A retired champion hands over to the player's newest other competing membership, if any. Retiring twice answers the retired membership.",
     auth: "required",
     complexity: 10,
     params: MembershipIdParams,

@@ -1,7 +1,8 @@
 // Leagues and divisions (spec 4.3, 4.4; API.md "Leagues and divisions").
 import { z } from "zod";
+
 import { GameId, LeagueId } from "../../ids.ts";
-import { FreeForm } from "../../models/common.ts";
+import { FreeForm, QueryBoolean } from "../../models/common.ts";
 import {
   CreateLeagueRequest,
   Division,
@@ -15,7 +16,6 @@ import {
   UpdateLeagueLocksRequest,
   UpdateLeagueRequest,
 } from "../../models/league.ts";
-import { QueryBoolean } from "../../models/common.ts";
 import { defineOperation } from "../operation.ts";
 
 export const leagueOperations = {
@@ -25,7 +25,8 @@ export const leagueOperations = {
     path: "/v2/leagues",
     tag: "Leagues",
     summary: "List the leagues you can see",
-    description: "Public leagues for everyone; with a token also the leagues you commission (admins: all).",
+    description:
+      "Public leagues for everyone; with a token also the leagues you commission (admins: all).",
     auth: "optional",
     complexity: 10,
     query: z.object({ game_id: GameId.optional(), mine: QueryBoolean.optional() }),
@@ -171,7 +172,8 @@ export const leagueOperations = {
     path: "/v2/leagues/{league_id}/divisions",
     tag: "Leagues",
     summary: "Replace the division set (commissioner)",
-    description: "Entries with an `id` update that division, entries without create one; divisions left out are archived.",
+    description:
+      "Entries with an `id` update that division, entries without create one; divisions left out are archived.",
     auth: "required",
     access: "owner",
     complexity: 10,
@@ -186,7 +188,8 @@ export const leagueOperations = {
     path: "/v2/divisions",
     tag: "Leagues",
     summary: "List divisions",
-    description: "`league_id` filters by league (spec 4.3). Archived divisions are left out unless `include_archived`.",
+    description:
+      "`league_id` filters by league (spec 4.3). Archived divisions are left out unless `include_archived`.",
     auth: "optional",
     complexity: 10,
     query: z.object({ league_id: LeagueId.optional(), include_archived: QueryBoolean.optional() }),

@@ -1,5 +1,15 @@
 // Lobbies (API.md "Tournaments, lobbies").
-import { ClaimLobbySeat, CreateLobby, LeagueLobbyParams, Lobby, LobbyAccess, LobbyParams, LobbySeatInput, LobbySeatParams, UpdateLobby } from "../../models/lobby.ts";
+import {
+  ClaimLobbySeat,
+  CreateLobby,
+  LeagueLobbyParams,
+  Lobby,
+  LobbyAccess,
+  LobbyParams,
+  LobbySeatInput,
+  LobbySeatParams,
+  UpdateLobby,
+} from "../../models/lobby.ts";
 import { defineOperation } from "../operation.ts";
 
 export const lobbyOperations = {
@@ -95,7 +105,8 @@ export const lobbyOperations = {
     path: "/v2/lobbies/{lobby_id}/cancel",
     tag: "Lobbies",
     summary: "Cancel an open lobby",
-    description: "Its creator, the league's commissioner or an admin (403 for others); 409 once it has started or ended.",
+    description:
+      "Its creator, the league's commissioner or an admin (403 for others); 409 once it has started or ended.",
     auth: "required",
     access: "owner",
     complexity: 5,
@@ -109,7 +120,8 @@ export const lobbyOperations = {
     path: "/v2/lobbies/{lobby_id}",
     tag: "Lobbies",
     summary: "Change an open lobby's variant or game config",
-    description: "Its creator, the league's commissioner or an admin (403 for others); 409 once it has started. 422 naming `body.variant_id` for a variant the coworld does not have.",
+    description:
+      "Its creator, the league's commissioner or an admin (403 for others); 409 once it has started. 422 naming `body.variant_id` for a variant the coworld does not have.",
     auth: "required",
     access: "owner",
     complexity: 5,
@@ -140,7 +152,8 @@ export const lobbyOperations = {
     path: "/v2/lobbies/{lobby_id}/seats/{position}/player",
     tag: "Lobbies",
     summary: "Take the person out of a claimed seat (yourself, or anyone if you manage the lobby)",
-    description: "A reserved (`human`) seat stays reserved for its person; a `human_open` seat opens again. 409 when the seat is not claimed or the lobby is not open; 403 for someone else's seat unless you manage the lobby.",
+    description:
+      "A reserved (`human`) seat stays reserved for its person; a `human_open` seat opens again. 409 when the seat is not claimed or the lobby is not open; 403 for someone else's seat unless you manage the lobby.",
     auth: "required",
     access: "user",
     complexity: 5,
@@ -169,7 +182,8 @@ export const lobbyOperations = {
     path: "/v2/lobbies/{lobby_id}/end",
     tag: "Lobbies",
     summary: "End a running lobby now: its episode (or live game) is cancelled",
-    description: "Its creator, the league's commissioner or an admin; 409 unless it is running. The lobby ends `cancelled`.",
+    description:
+      "Its creator, the league's commissioner or an admin; 409 unless it is running. The lobby ends `cancelled`.",
     auth: "required",
     access: "owner",
     complexity: 10,

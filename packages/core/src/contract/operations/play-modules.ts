@@ -1,7 +1,14 @@
 // Play modules: static browser bundles per coworld version (API.md "Play modules").
 import { z } from "zod";
+
 import { Bytes } from "../../models/common.ts";
-import { CoworldPlayModulesParams, PlayModule, PlayModuleFileParams, PlayModuleParams, PlayModuleUploadQuery } from "../../models/play-module.ts";
+import {
+  CoworldPlayModulesParams,
+  PlayModule,
+  PlayModuleFileParams,
+  PlayModuleParams,
+  PlayModuleUploadQuery,
+} from "../../models/play-module.ts";
 import { defineOperation } from "../operation.ts";
 
 /** The largest play module bundle accepted (tar.gz bytes). */

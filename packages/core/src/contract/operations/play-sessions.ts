@@ -1,5 +1,11 @@
 // Hosted play sessions (API.md "Tournaments, lobbies"; a person plays in the browser).
-import { CreatePlaySession, PlaySession, PlaySessionParams, PlaySessionSocketInfo, PlaySessionSocketQuery } from "../../models/play-session.ts";
+import {
+  CreatePlaySession,
+  PlaySession,
+  PlaySessionParams,
+  PlaySessionSocketInfo,
+  PlaySessionSocketQuery,
+} from "../../models/play-session.ts";
 import { defineOperation } from "../operation.ts";
 
 export const playSessionOperations = {
@@ -52,7 +58,8 @@ export const playSessionOperations = {
     path: "/v2/play-sessions/{play_session_id}/relay",
     tag: "Runners",
     summary: "The game's side of a person's seat (WebSocket, for the runner)",
-    description: "The runner that plays the episode connects here with the relay token of its leased job and bridges the frames to the game's player socket.",
+    description:
+      "The runner that plays the episode connects here with the relay token of its leased job and bridges the frames to the game's player socket.",
     auth: "none",
     complexity: 1,
     params: PlaySessionParams,

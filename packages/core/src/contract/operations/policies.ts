@@ -1,5 +1,6 @@
 // Container images and policies (API.md "Container images and policies").
 import { z } from "zod";
+
 import { Uuid } from "../../ids.ts";
 import { Bytes, QueryBoolean, queryInt } from "../../models/common.ts";
 import {
@@ -25,7 +26,8 @@ export const policyOperations = {
     path: "/v2/container_images/upload",
     tag: "Container Images",
     summary: "Register a container image reference",
-    description: "Gauntlet stores a reference to an image in any registry; `pre_signed_info` is null.",
+    description:
+      "Gauntlet stores a reference to an image in any registry; `pre_signed_info` is null.",
     auth: "required",
     complexity: 10,
     body: ContainerImageUploadRequest,

@@ -9,8 +9,10 @@ export const profileOperations = {
     method: "GET",
     path: "/v2/players/{player_id}/profile",
     tag: "Players",
-    summary: "A player's public profile: display name, avatar, bio, policies and league memberships",
-    description: "Public. Memberships are those in leagues the caller can see; the player's events are `GET /v2/competition-events?player_id=…`.",
+    summary:
+      "A player's public profile: display name, avatar, bio, policies and league memberships",
+    description:
+      "Public. Memberships are those in leagues the caller can see; the player's events are `GET /v2/competition-events?player_id=…`.",
     auth: "optional",
     access: "public",
     complexity: 10,
@@ -23,7 +25,8 @@ export const profileOperations = {
     method: "PATCH",
     path: "/v2/players/{player_id}/profile",
     tag: "Players",
-    summary: "Set a player's display name, avatar or bio (its owner, the player itself, or an admin)",
+    summary:
+      "Set a player's display name, avatar or bio (its owner, the player itself, or an admin)",
     auth: "required",
     access: "owner",
     complexity: 10,

@@ -1,6 +1,7 @@
 // Reporters (API.md "Reporters"): registration and keys, reporter runs over a subject, their
 // outputs posted with `X-Reporter-Key`, and spec 4.5 exactly: a run's outputs.
 import { z } from "zod";
+
 import { Bytes } from "../../models/common.ts";
 import {
   ListReportersQuery,
@@ -26,7 +27,8 @@ export const reporterOperations = {
     tag: "Reporters",
     summary: "Register a reporter; its key is shown once",
     // Not `idempotent`: a replayed answer would have to keep the key itself, and only its hash is kept.
-    description: "The answer carries `reporter_key`, shown this once: only its SHA-256 hash is kept. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
+    description:
+      "The answer carries `reporter_key`, shown this once: only its SHA-256 hash is kept. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
     auth: "required",
     access: "user",
     complexity: 10,
@@ -53,7 +55,8 @@ export const reporterOperations = {
     path: "/v2/reporters/{reporter_id}/runs",
     tag: "Reporters",
     summary: "Open a reporter run over an episode, a round, a division or free text",
-    description: "The subject must be visible to the reporter's owner (404 otherwise). Outputs posted with the run's id belong to it.",
+    description:
+      "The subject must be visible to the reporter's owner (404 otherwise). Outputs posted with the run's id belong to it.",
     auth: "required",
     access: "owner",
     complexity: 10,
@@ -113,7 +116,8 @@ export const reporterOperations = {
     path: "/v2/reporters/{reporter_id}/outputs",
     tag: "Reporters",
     summary: "A reporter's outputs over all its runs, newest first",
-    description: "The newest 500; a run's own outputs are complete at `GET /v2/reporters/runs/{reporter_run_id}/output`.",
+    description:
+      "The newest 500; a run's own outputs are complete at `GET /v2/reporters/runs/{reporter_run_id}/output`.",
     auth: "optional",
     access: "public",
     complexity: 10,
@@ -127,7 +131,8 @@ export const reporterOperations = {
     path: "/v2/reporters/outputs/{output_id}",
     tag: "Reporters",
     summary: "The bytes of one output, with its media type",
-    description: "Served sandboxed (`Content-Security-Policy: sandbox`), so an HTML write-up runs no script on this origin.",
+    description:
+      "Served sandboxed (`Content-Security-Policy: sandbox`), so an HTML write-up runs no script on this origin.",
     auth: "optional",
     access: "public",
     complexity: 1,
@@ -142,7 +147,8 @@ export const reporterOperations = {
     path: "/v2/reporters/runs/{reporter_run_id}/output",
     tag: "Reporters",
     summary: "The outputs of a reporter run (spec 4.5)",
-    description: "An array of Reporter run output, oldest first. `content_hash` is the SHA-256 of the bytes (lowercase hex); `url` serves the same bytes. A run that does not exist is 404.",
+    description:
+      "An array of Reporter run output, oldest first. `content_hash` is the SHA-256 of the bytes (lowercase hex); `url` serves the same bytes. A run that does not exist is 404.",
     auth: "optional",
     access: "public",
     complexity: 1,

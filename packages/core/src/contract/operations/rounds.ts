@@ -1,7 +1,7 @@
 // Rounds, their pools and results; trigger-round and the league's seed (filler) policies
 // (API.md "Submissions, memberships, rounds, events", "Leagues and divisions").
 import { z } from "zod";
-import { LeagueIdParams } from "../../models/league.ts";
+
 import {
   ListPoolsQuery,
   ListRoundsQuery,
@@ -15,6 +15,7 @@ import {
   TriggerRoundRequest,
   TriggerRoundResponse,
 } from "../../models/league-play.ts";
+import { LeagueIdParams } from "../../models/league.ts";
 import { defineOperation } from "../operation.ts";
 
 export const roundOperations = {
@@ -90,7 +91,8 @@ export const roundOperations = {
     path: "/v2/leagues/{league_id}/seed-policies",
     tag: "Leagues",
     summary: "The league's filler policy versions",
-    description: "They take empty seats when `too_few_players` is `filler_policy`; they play with a rating but are never ranked.",
+    description:
+      "They take empty seats when `too_few_players` is `filler_policy`; they play with a rating but are never ranked.",
     auth: "optional",
     access: "owner",
     complexity: 1,

@@ -1,6 +1,8 @@
 // The runner work queue (API.md "Runner work queue", G): machine tokens only.
 import { z } from "zod";
+
 import { Uuid } from "../../ids.ts";
+import { Bytes } from "../../models/common.ts";
 import {
   ArtifactUploaded,
   CompleteJobRequest,
@@ -11,12 +13,15 @@ import {
   LeaseResponse,
   RunnerRef,
 } from "../../models/runner-job.ts";
-import { Bytes } from "../../models/common.ts";
 import { defineOperation } from "../operation.ts";
 
 const JobParams = z.object({ job_id: Uuid });
 
-export const ArtifactName = z.string().regex(/^(game-config|logs|error-info|results|replay|policy-log-\d{1,3}|policy-artifact-\d{1,3})$/);
+export const ArtifactName = z
+  .string()
+  .regex(
+    /^(game-config|logs|error-info|results|replay|policy-log-\d{1,3}|policy-artifact-\d{1,3})$/,
+  );
 
 export const runnerOperations = {
   leaseJobs: defineOperation({

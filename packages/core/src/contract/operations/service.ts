@@ -1,11 +1,14 @@
 // Self-description and probes (spec part 1, API.md "Self-description").
 import { z } from "zod";
+
 import { defineOperation } from "../operation.ts";
 
 export const HealthStatus = z
   .object({
     status: z.enum(["ok", "ready", "not_ready"]),
-    checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })).optional(),
+    checks: z
+      .record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() }))
+      .optional(),
   })
   .meta({ id: "HealthStatus" });
 

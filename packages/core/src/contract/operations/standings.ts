@@ -1,5 +1,6 @@
 // Division standings (API.md "Leagues and divisions"): served as stored when a round settles.
 import { z } from "zod";
+
 import { QueryBoolean } from "../../models/common.ts";
 import { DivisionLeaderboard, DivisionLeaderboards } from "../../models/leaderboard.ts";
 import { DivisionIdParams } from "../../models/league.ts";
@@ -12,7 +13,8 @@ export const standingsOperations = {
     path: "/v2/divisions/{division_id}/leaderboard",
     tag: "Leagues",
     summary: "The division's standings, best first, or null when it has none",
-    description: "Precomputed when a round settles (and when players join, leave or move). Each row's `recent_rounds` (newest first) are filled with `include_recent_rounds=true`, empty otherwise.",
+    description:
+      "Precomputed when a round settles (and when players join, leave or move). Each row's `recent_rounds` (newest first) are filled with `include_recent_rounds=true`, empty otherwise.",
     auth: "optional",
     access: "owner",
     complexity: 10,

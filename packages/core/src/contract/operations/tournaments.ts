@@ -1,10 +1,17 @@
 // Tournaments (API.md "Tournaments, lobbies"): a league's cups, their states and actions.
 import { z } from "zod";
+
 import { LeagueIdParams } from "../../models/league.ts";
-import { CreateTournament, Tournament, TournamentIdParams, TournamentPatch } from "../../models/tournament.ts";
+import {
+  CreateTournament,
+  Tournament,
+  TournamentIdParams,
+  TournamentPatch,
+} from "../../models/tournament.ts";
 import { defineOperation } from "../operation.ts";
 
-const CHANGES = "Only the league's commissioner or an admin (403 to others; 404 when the league is private to them).";
+const CHANGES =
+  "Only the league's commissioner or an admin (403 to others; 404 when the league is private to them).";
 
 function action(id: string, verb: string, summary: string, description: string) {
   return defineOperation({
@@ -80,13 +87,28 @@ export const tournamentOperations = {
     status: 200,
     response: Tournament,
   }),
-  lockTournament: action("lockTournament", "lock", "Lock the entrants and draw the bracket", "`draft` → `locked`; byes go to the top seeds and are decided at once."),
-  startTournament: action("startTournament", "start", "Start playing: the first wave of matches goes to the runners", "`locked` → `running`; each wave of ready matches is one experience request, and the next wave starts when it ends."),
+  lockTournament: action(
+    "lockTournament",
+    "lock",
+    "Lock the entrants and draw the bracket",
+    "`draft` → `locked`; byes go to the top seeds and are decided at once.",
+  ),
+  startTournament: action(
+    "startTournament",
+    "start",
+    "Start playing: the first wave of matches goes to the runners",
+    "`locked` → `running`; each wave of ready matches is one experience request, and the next wave starts when it ends.",
+  ),
   advanceTournament: action(
     "advanceTournament",
     "advance",
     "Decide the matches of an ended wave and start the next one",
     "Only while `running`. Done automatically when a wave's experience request ends; this does it by hand (nothing changes while the wave is still playing).",
   ),
-  cancelTournament: action("cancelTournament", "cancel", "Cancel a tournament that has not ended", "`draft | locked | running` → `cancelled`; the wave playing is cancelled too."),
+  cancelTournament: action(
+    "cancelTournament",
+    "cancel",
+    "Cancel a tournament that has not ended",
+    "`draft | locked | running` → `cancelled`; the wave playing is cancelled too.",
+  ),
 } as const;

@@ -1,8 +1,19 @@
 // Wikis: a wiki per coworld, pages edited against the revision they started from
 // (API.md "Posts, forums, wikis").
 import { z } from "zod";
+
 import { SearchQuery } from "../../models/forum.ts";
-import { ListRevisionsQuery, PutWikiPage, Wiki, WikiPage, WikiPageIdParams, WikiPageParams, WikiRevision, WikiSearchHit, WikiSlugParams } from "../../models/wiki.ts";
+import {
+  ListRevisionsQuery,
+  PutWikiPage,
+  Wiki,
+  WikiPage,
+  WikiPageIdParams,
+  WikiPageParams,
+  WikiRevision,
+  WikiSearchHit,
+  WikiSlugParams,
+} from "../../models/wiki.ts";
 import { defineOperation } from "../operation.ts";
 
 export const wikiOperations = {
@@ -38,7 +49,7 @@ export const wikiOperations = {
     tag: "Wikis",
     summary: "Create (`base_revision_id: null`) or edit a wiki page; every edit keeps a revision",
     description:
-      "`base_revision_id` names the revision the edit started from. When the page has moved on (or already exists for a create) the answer is 409 `{detail: {type: \"wiki_edit_conflict\", message, current_revision_id, current_body}}`: merge and send again with `current_revision_id`.",
+      '`base_revision_id` names the revision the edit started from. When the page has moved on (or already exists for a create) the answer is 409 `{detail: {type: "wiki_edit_conflict", message, current_revision_id, current_body}}`: merge and send again with `current_revision_id`.',
     auth: "required",
     access: "user",
     complexity: 20,
@@ -66,7 +77,8 @@ export const wikiOperations = {
     method: "GET",
     path: "/v2/wikis/{slug}/search",
     tag: "Wikis",
-    summary: "Pages of a wiki whose name or body contains `q` (case-insensitive), most recently edited first",
+    summary:
+      "Pages of a wiki whose name or body contains `q` (case-insensitive), most recently edited first",
     auth: "optional",
     access: "public",
     complexity: 20,

@@ -30,7 +30,8 @@ export interface Contestant {
 export function contestants(participants: readonly EpisodeParticipant[]): Contestant[] {
   const merged = new Map<string, { sum: number; seats: number; anchor: boolean }>();
   for (const p of participants) {
-    if (!Number.isFinite(p.score)) throw new RangeError(`score of ${p.subjectId} is not a finite number`);
+    if (!Number.isFinite(p.score))
+      throw new RangeError(`score of ${p.subjectId} is not a finite number`);
     const seen = merged.get(p.subjectId);
     const anchor = p.anchor === true;
     if (seen) {

@@ -6,6 +6,7 @@
 // (against ratings frozen at the round's start), and closing the round folds the round's
 // changes into the rating by `round_scoring` (mean of the episodes' changes, or their EWMA).
 import type { EloSettings } from "@gauntlet/core";
+
 import type { Contestant } from "./contestants.ts";
 
 export interface EloState {
@@ -19,7 +20,13 @@ export interface EloState {
 }
 
 export function initialEloState(settings: EloSettings): EloState {
-  return { kind: "elo", rating: settings.initial, episodes: 0, pendingDelta: 0, pendingEpisodes: 0 };
+  return {
+    kind: "elo",
+    rating: settings.initial,
+    episodes: 0,
+    pendingDelta: 0,
+    pendingEpisodes: 0,
+  };
 }
 
 /** Probability that a player rated `rating` beats one rated `opponent`. */
@@ -28,8 +35,13 @@ export function eloExpected(rating: number, opponent: number): number {
 }
 
 /** The actual result for the first of a pair: 1, ½ or 0; or score-margin based when a scale is set. */
-export function eloOutcome(score: number, opponentScore: number, marginScale: number | null): number {
-  if (marginScale !== null) return Math.min(1, Math.max(0, 0.5 + (score - opponentScore) / (2 * marginScale)));
+export function eloOutcome(
+  score: number,
+  opponentScore: number,
+  marginScale: number | null,
+): number {
+  if (marginScale !== null)
+    return Math.min(1, Math.max(0, 0.5 + (score - opponentScore) / (2 * marginScale)));
   return score > opponentScore ? 1 : score < opponentScore ? 0 : 0.5;
 }
 
@@ -50,7 +62,8 @@ export function eloEpisodeDeltas(
       const b = players[j];
       if (!b) continue;
       // One term per pair, added to one side and taken from the other: exact conservation.
-      const d = scale * (eloOutcome(a.score, b.score, marginScale) - eloExpected(a.rating, b.rating));
+      const d =
+        scale * (eloOutcome(a.score, b.score, marginScale) - eloExpected(a.rating, b.rating));
       deltas[i] = (deltas[i] ?? 0) + d;
       deltas[j] = (deltas[j] ?? 0) - d;
     }
@@ -94,5 +107,10 @@ export function applyEloEpisode(
 /** Folds the round's pending change into the rating; unchanged if nothing is pending. */
 export function closeEloRound(state: EloState): EloState {
   if (state.pendingEpisodes === 0) return state;
-  return { ...state, rating: state.rating + state.pendingDelta, pendingDelta: 0, pendingEpisodes: 0 };
+  return {
+    ...state,
+    rating: state.rating + state.pendingDelta,
+    pendingDelta: 0,
+    pendingEpisodes: 0,
+  };
 }

@@ -1,9 +1,15 @@
 // One entry point for every ranking kind. Each call touches only the episode's participants, so
 // its cost depends on the seats of one episode, never on the division's size or history.
 import type { LadderSettings } from "@gauntlet/core";
+
 import { contestants, type SettledEpisode } from "./contestants.ts";
 import { applyEloEpisode, closeEloRound, initialEloState, type EloState } from "./elo.ts";
-import { applyOpenSkillEpisode, initialOpenSkillState, openSkillOrdinal, type OpenSkillState } from "./openskill.ts";
+import {
+  applyOpenSkillEpisode,
+  initialOpenSkillState,
+  openSkillOrdinal,
+  type OpenSkillState,
+} from "./openskill.ts";
 import { addScore, initialScoreState, scoreStanding, type ScoreState } from "./score.ts";
 
 export type { EpisodeParticipant, SettledEpisode } from "./contestants.ts";
@@ -31,7 +37,11 @@ export function initialRatingState(settings: LadderSettings): RatingState {
  * States of the current ranking kind only. A state of another kind (the league switched its
  * ranking) is left out, so that subject starts fresh, as a ranking switch means fresh standings.
  */
-function pick<S extends RatingState>(states: RatingLookup, ids: readonly string[], is: (s: RatingState) => s is S): Map<string, S> {
+function pick<S extends RatingState>(
+  states: RatingLookup,
+  ids: readonly string[],
+  is: (s: RatingState) => s is S,
+): Map<string, S> {
   const out = new Map<string, S>();
   for (const id of ids) {
     const state = states.get(id);
@@ -49,7 +59,11 @@ const isOpenSkill = (s: RatingState): s is OpenSkillState => s.kind === "openski
  * the input map is not changed. Participants missing from `states` start at the initial rating.
  * Under Elo the rating itself moves when the round closes ({@link closeRound}).
  */
-export function applyEpisode(states: RatingLookup, episode: SettledEpisode, settings: LadderSettings): Map<string, RatingState> {
+export function applyEpisode(
+  states: RatingLookup,
+  episode: SettledEpisode,
+  settings: LadderSettings,
+): Map<string, RatingState> {
   const players = contestants(episode.participants);
   const ids = players.map((p) => p.subjectId);
   switch (settings.ranking) {
@@ -62,7 +76,15 @@ export function applyEpisode(states: RatingLookup, episode: SettledEpisode, sett
       const updated = new Map<string, RatingState>();
       for (const p of players) {
         if (p.anchor) continue;
-        updated.set(p.subjectId, addScore(current.get(p.subjectId) ?? initialScoreState(), p.score, episode.at, settings.score));
+        updated.set(
+          p.subjectId,
+          addScore(
+            current.get(p.subjectId) ?? initialScoreState(),
+            p.score,
+            episode.at,
+            settings.score,
+          ),
+        );
       }
       return updated;
     }
@@ -83,7 +105,11 @@ export function closeRound(states: RatingStates): Map<string, RatingState> {
 }
 
 /** A whole round at once: every episode in order, then {@link closeRound}. Returns all touched states. */
-export function applyRound(states: RatingLookup, episodes: readonly SettledEpisode[], settings: LadderSettings): Map<string, RatingState> {
+export function applyRound(
+  states: RatingLookup,
+  episodes: readonly SettledEpisode[],
+  settings: LadderSettings,
+): Map<string, RatingState> {
   const touched = new Map<string, RatingState>();
   const view: RatingLookup = { get: (id: string) => touched.get(id) ?? states.get(id) };
   for (const episode of episodes) {

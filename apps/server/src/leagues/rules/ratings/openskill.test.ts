@@ -1,14 +1,28 @@
-import { parseLadderSettings } from "@gauntlet/core";
 import { describe, expect, it } from "vitest";
+
+import { parseLadderSettings } from "@gauntlet/core";
+
 import { contestants } from "./contestants.ts";
-import { applyOpenSkillEpisode, initialOpenSkillState, openSkillOrdinal, plackettLuce, ranksFromScores } from "./openskill.ts";
+import {
+  applyOpenSkillEpisode,
+  initialOpenSkillState,
+  openSkillOrdinal,
+  plackettLuce,
+  ranksFromScores,
+} from "./openskill.ts";
 
 const settings = parseLadderSettings({ ladder: { ranking: "openskill" } }).openskill;
 
 // Reference vectors: `rate()` of the openskill npm package 5.0.1 (Plackett–Luce, its defaults).
 describe("Plackett–Luce against the openskill package", () => {
   it("two fresh players, the first wins", () => {
-    const out = plackettLuce([{ mu: 25, sigma: 25 / 3, rank: 0 }, { mu: 25, sigma: 25 / 3, rank: 1 }], settings);
+    const out = plackettLuce(
+      [
+        { mu: 25, sigma: 25 / 3, rank: 0 },
+        { mu: 25, sigma: 25 / 3, rank: 1 },
+      ],
+      settings,
+    );
     expect(out[0]?.mu).toBeCloseTo(27.635389493140497, 12);
     expect(out[0]?.sigma).toBeCloseTo(8.06590141354368, 12);
     expect(out[1]?.mu).toBeCloseTo(22.364610506859503, 12);
@@ -24,7 +38,10 @@ describe("Plackett–Luce against the openskill package", () => {
     ];
     const ranks = ranksFromScores([3, 10, 10, 1]);
     expect(ranks).toEqual([2, 0, 0, 3]);
-    const out = plackettLuce(players.map((p, i) => ({ ...p, rank: ranks[i] ?? 0 })), settings);
+    const out = plackettLuce(
+      players.map((p, i) => ({ ...p, rank: ranks[i] ?? 0 })),
+      settings,
+    );
     const expected = [
       [30.202426319540525, 4.949902698806731],
       [26.193872912061007, 7.872935524571579],
@@ -39,7 +56,14 @@ describe("Plackett–Luce against the openskill package", () => {
 
   it("three fresh players, two tied first", () => {
     const fresh = { mu: 25, sigma: 25 / 3 };
-    const out = plackettLuce([{ ...fresh, rank: 0 }, { ...fresh, rank: 0 }, { ...fresh, rank: 2 }], settings);
+    const out = plackettLuce(
+      [
+        { ...fresh, rank: 0 },
+        { ...fresh, rank: 0 },
+        { ...fresh, rank: 2 },
+      ],
+      settings,
+    );
     expect(out[0]?.mu).toBeCloseTo(25.717262170187357, 12);
     expect(out[1]?.mu).toBeCloseTo(25.717262170187357, 12);
     expect(out[2]?.mu).toBeCloseTo(23.565475659625285, 12);
@@ -47,7 +71,13 @@ describe("Plackett–Luce against the openskill package", () => {
   });
 
   it("custom beta and tau", () => {
-    const out = plackettLuce([{ mu: 1000, sigma: 100, rank: 0 }, { mu: 1100, sigma: 50, rank: 1 }], { beta: 200, tau: 1 });
+    const out = plackettLuce(
+      [
+        { mu: 1000, sigma: 100, rank: 0 },
+        { mu: 1100, sigma: 50, rank: 1 },
+      ],
+      { beta: 200, tau: 1 },
+    );
     expect(out[0]?.mu).toBeCloseTo(1019.1201898432895, 9);
     expect(out[0]?.sigma).toBeCloseTo(99.57146141342459, 9);
     expect(out[1]?.mu).toBeCloseTo(1095.2185186683264, 9);
@@ -61,7 +91,14 @@ describe("OpenSkill states", () => {
   });
 
   it("is symmetric: mirrored results give mirrored mu changes and equal sigmas", () => {
-    const out = applyOpenSkillEpisode(new Map(), contestants([{ subjectId: "a", score: 2 }, { subjectId: "b", score: 1 }]), settings);
+    const out = applyOpenSkillEpisode(
+      new Map(),
+      contestants([
+        { subjectId: "a", score: 2 },
+        { subjectId: "b", score: 1 },
+      ]),
+      settings,
+    );
     const a = out.get("a");
     const b = out.get("b");
     expect((a?.mu ?? 0) - 25).toBeCloseTo(25 - (b?.mu ?? 0), 12);
@@ -70,14 +107,24 @@ describe("OpenSkill states", () => {
   });
 
   it("shrinks uncertainty as episodes settle", () => {
-    const out = applyOpenSkillEpisode(new Map(), contestants([{ subjectId: "a", score: 2 }, { subjectId: "b", score: 1 }]), settings);
+    const out = applyOpenSkillEpisode(
+      new Map(),
+      contestants([
+        { subjectId: "a", score: 2 },
+        { subjectId: "b", score: 1 },
+      ]),
+      settings,
+    );
     expect(out.get("a")?.sigma).toBeLessThan(settings.sigma);
   });
 
   it("does not return an anchor", () => {
     const out = applyOpenSkillEpisode(
       new Map(),
-      contestants([{ subjectId: "a", score: 2 }, { subjectId: "filler", score: 1, anchor: true }]),
+      contestants([
+        { subjectId: "a", score: 2 },
+        { subjectId: "filler", score: 1, anchor: true },
+      ]),
       settings,
     );
     expect([...out.keys()]).toEqual(["a"]);

@@ -4,6 +4,7 @@
 // here rather than imported: the package pulls in ~160 dependencies for these few lines, and
 // its vectors are checked in the tests.
 import type { OpenSkillSettings } from "@gauntlet/core";
+
 import type { Contestant } from "./contestants.ts";
 
 export interface OpenSkillState {
@@ -38,7 +39,9 @@ export function plackettLuce(
   const c = Math.sqrt(sigmaSq.reduce((sum, s) => sum + s + betaSq, 0));
   const strength = players.map((p) => Math.exp(p.mu / c));
   // sumQ[q]: total strength of those who did not beat q; tiedWith[q]: how many share q's rank.
-  const sumQ = players.map((q) => players.reduce((sum, p, i) => (p.rank >= q.rank ? sum + (strength[i] ?? 0) : sum), 0));
+  const sumQ = players.map((q) =>
+    players.reduce((sum, p, i) => (p.rank >= q.rank ? sum + (strength[i] ?? 0) : sum), 0),
+  );
   const tiedWith = players.map((q) => players.filter((p) => p.rank === q.rank).length);
   return players.map((p, i) => {
     let omega = 0;
@@ -82,7 +85,12 @@ export function applyOpenSkillEpisode(
     const state = current[i];
     const rated = next[i];
     if (p.anchor || !state || !rated) return;
-    updated.set(p.subjectId, { kind: "openskill", mu: rated.mu, sigma: rated.sigma, episodes: state.episodes + 1 });
+    updated.set(p.subjectId, {
+      kind: "openskill",
+      mu: rated.mu,
+      sigma: rated.sigma,
+      episodes: state.episodes + 1,
+    });
   });
   return updated;
 }

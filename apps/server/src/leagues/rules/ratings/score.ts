@@ -22,10 +22,23 @@ const HOUR_MS = 3_600_000;
 
 export function initialScoreState(): ScoreState {
   // Finite numbers only, so the state survives a JSON column.
-  return { kind: "score", episodes: 0, mean: 0, max: 0, decayedSum: 0, decayedWeight: 0, newestAt: 0 };
+  return {
+    kind: "score",
+    episodes: 0,
+    mean: 0,
+    max: 0,
+    decayedSum: 0,
+    decayedWeight: 0,
+    newestAt: 0,
+  };
 }
 
-export function addScore(state: ScoreState, score: number, at: Date, settings: ScoreSettings): ScoreState {
+export function addScore(
+  state: ScoreState,
+  score: number,
+  at: Date,
+  settings: ScoreSettings,
+): ScoreState {
   const t = at.getTime();
   if (!Number.isFinite(t)) throw new RangeError("episode time is not a valid date");
   const halfLifeMs = settings.half_life_hours * HOUR_MS;

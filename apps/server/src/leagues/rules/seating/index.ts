@@ -1,5 +1,6 @@
 // A division round's plan: who sits where in which episode, or why no round runs.
 import type { LadderSettings } from "@gauntlet/core";
+
 import { createRng } from "./prng.ts";
 import { roundRobin, roundRobinEpisodeCount } from "./round-robin.ts";
 import { byPlayerId, type PlannedPool, type RatedEntrant } from "./seats.ts";
@@ -23,7 +24,8 @@ export interface RoundPlanInput {
   readonly fillerPolicyVersionIds?: readonly string[];
 }
 
-export type SkipReason = "below_min_players" | "too_few_players" | "no_filler_policies" | "too_many_episodes";
+export type SkipReason =
+  "below_min_players" | "too_few_players" | "no_filler_policies" | "too_many_episodes";
 
 export type RoundPlan =
   | {
@@ -38,9 +40,17 @@ function skip(reason: SkipReason, message: string): RoundPlan {
   return { kind: "skip", reason, message };
 }
 
-function run(seating: Extract<RoundPlan, { kind: "run" }>["seating"], pools: PlannedPool[], cap: number): RoundPlan {
+function run(
+  seating: Extract<RoundPlan, { kind: "run" }>["seating"],
+  pools: PlannedPool[],
+  cap: number,
+): RoundPlan {
   const episodeCount = pools.reduce((sum, p) => sum + p.episodes.length, 0);
-  if (episodeCount > cap) return skip("too_many_episodes", `the plan has ${episodeCount} episodes, over max_episodes_per_round ${cap}`);
+  if (episodeCount > cap)
+    return skip(
+      "too_many_episodes",
+      `the plan has ${episodeCount} episodes, over max_episodes_per_round ${cap}`,
+    );
   return { kind: "run", seating, pools, episodeCount };
 }
 
@@ -54,17 +64,27 @@ export function planRound(input: RoundPlanInput): RoundPlan {
   const rng = createRng(`${input.seed}`);
 
   if (n < settings.min_players || n === 0) {
-    return skip("below_min_players", `${n} champion(s) in the division; min_players is ${settings.min_players}`);
+    return skip(
+      "below_min_players",
+      `${n} champion(s) in the division; min_players is ${settings.min_players}`,
+    );
   }
   if (n < k) {
     switch (settings.too_few_players) {
       case "do_not_run":
-        return skip("too_few_players", `${n} champion(s) for ${k} seats and too_few_players is do_not_run`);
+        return skip(
+          "too_few_players",
+          `${n} champion(s) for ${k} seats and too_few_players is do_not_run`,
+        );
       case "multiple_seats":
         return run("multiple_seats", [multipleSeats(entrants, k, e, rng)], cap);
       case "filler_policy": {
         const fillers = input.fillerPolicyVersionIds ?? [];
-        if (fillers.length === 0) return skip("no_filler_policies", "too_few_players is filler_policy but the league has no filler policy versions");
+        if (fillers.length === 0)
+          return skip(
+            "no_filler_policies",
+            "too_few_players is filler_policy but the league has no filler policy versions",
+          );
         return run("filler_policy", [fillerSeats(entrants, k, e, fillers, rng)], cap);
       }
     }
@@ -73,7 +93,11 @@ export function planRound(input: RoundPlanInput): RoundPlan {
     case "round_robin": {
       // Counted before building: C(n, k) grows too fast to build first and check after.
       const count = roundRobinEpisodeCount(n, k, e);
-      if (count > cap) return skip("too_many_episodes", `round_robin over ${n} players needs ${count} episodes, over max_episodes_per_round ${cap}`);
+      if (count > cap)
+        return skip(
+          "too_many_episodes",
+          `round_robin over ${n} players needs ${count} episodes, over max_episodes_per_round ${cap}`,
+        );
       return run("round_robin", roundRobin(entrants, k, e, rng), cap);
     }
     case "swiss_neighbor":

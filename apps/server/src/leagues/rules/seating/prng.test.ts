@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { createRng, shuffled } from "./prng.ts";
 
 describe("seeded PRNG", () => {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
+
+import { entrants } from "../../../../testing/test-entrants.ts";
 import { createRng } from "./prng.ts";
 import { roundRobin, roundRobinEpisodeCount } from "./round-robin.ts";
 import type { PlannedEpisode } from "./seats.ts";
-import { entrants } from "../../../../testing/test-entrants.ts";
 
-const key = (e: PlannedEpisode) => e.seats.map((s) => s.playerId).sort().join(",");
+const key = (e: PlannedEpisode) =>
+  e.seats
+    .map((s) => s.playerId)
+    .sort()
+    .join(",");
 
 describe("roundRobin", () => {
   it("pairs every two of 4 players once: 6 episodes, each player in 3", () => {
@@ -26,14 +31,18 @@ describe("roundRobin", () => {
 
   it("with as many repetitions as seats, each player takes each seat of its pairing once", () => {
     const [pool] = roundRobin(entrants(2), 2, 2, createRng(9));
-    const seatsOf0 = pool?.episodes.map((e) => e.seats.findIndex((s) => s.playerId === "ply-0")).sort();
+    const seatsOf0 = pool?.episodes
+      .map((e) => e.seats.findIndex((s) => s.playerId === "ply-0"))
+      .sort();
     expect(seatsOf0).toEqual([0, 1]);
   });
 
   it("seats one player alone per episode when the game has one seat (N = 1)", () => {
     const [pool] = roundRobin(entrants(1), 1, 3, createRng(1));
     expect(pool?.episodes).toHaveLength(3);
-    expect(pool?.episodes.every((e) => e.seats.length === 1 && e.seats[0]?.playerId === "ply-0")).toBe(true);
+    expect(
+      pool?.episodes.every((e) => e.seats.length === 1 && e.seats[0]?.playerId === "ply-0"),
+    ).toBe(true);
   });
 
   it("is deterministic given the seed and independent of input order", () => {

@@ -3,7 +3,11 @@
 import { shuffled, type Rng } from "./prng.ts";
 import { byPlayerId, tableEpisodes, type Entrant, type PlannedPool } from "./seats.ts";
 
-export function roundRobinEpisodeCount(players: number, playersPerEpisode: number, episodesPerPairing: number): number {
+export function roundRobinEpisodeCount(
+  players: number,
+  playersPerEpisode: number,
+  episodesPerPairing: number,
+): number {
   if (playersPerEpisode > players) return 0;
   let combinations = 1;
   const k = Math.min(playersPerEpisode, players - playersPerEpisode);
@@ -24,10 +28,17 @@ function* combinations(n: number, k: number): Generator<number[]> {
 }
 
 /** One pool holding everyone; its episodes in a seeded random order. Needs n ≥ playersPerEpisode. */
-export function roundRobin(players: readonly Entrant[], playersPerEpisode: number, episodesPerPairing: number, rng: Rng): PlannedPool[] {
+export function roundRobin(
+  players: readonly Entrant[],
+  playersPerEpisode: number,
+  episodesPerPairing: number,
+  rng: Rng,
+): PlannedPool[] {
   const sorted = byPlayerId(players);
   if (playersPerEpisode < 1 || sorted.length < playersPerEpisode) {
-    throw new RangeError(`round_robin needs at least ${playersPerEpisode} players, got ${sorted.length}`);
+    throw new RangeError(
+      `round_robin needs at least ${playersPerEpisode} players, got ${sorted.length}`,
+    );
   }
   const episodes = [];
   for (const combo of combinations(sorted.length, playersPerEpisode)) {

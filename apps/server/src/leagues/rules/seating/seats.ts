@@ -17,7 +17,11 @@ export interface RatedEntrant extends Entrant {
  * to fill a short table and a `filler` is a league filler policy: neither earns credit.
  */
 export type Seat =
-  | { readonly role: "champion" | "duplicate"; readonly playerId: string; readonly policyVersionId: string }
+  | {
+      readonly role: "champion" | "duplicate";
+      readonly playerId: string;
+      readonly policyVersionId: string;
+    }
   | { readonly role: "filler"; readonly playerId: null; readonly policyVersionId: string };
 
 export interface PlannedEpisode {
@@ -38,7 +42,11 @@ export function championSeat(entrant: Entrant): Seat {
  * `repetitions` episodes of the same table. Seat order is shuffled once, then rotated by one per
  * repetition, so with as many repetitions as seats every entrant sits in every seat once.
  */
-export function tableEpisodes(table: readonly Entrant[], repetitions: number, rng: Rng): PlannedEpisode[] {
+export function tableEpisodes(
+  table: readonly Entrant[],
+  repetitions: number,
+  rng: Rng,
+): PlannedEpisode[] {
   const order = shuffled(table, rng).map(championSeat);
   const episodes: PlannedEpisode[] = [];
   for (let r = 0; r < repetitions; r += 1) {
@@ -50,9 +58,12 @@ export function tableEpisodes(table: readonly Entrant[], repetitions: number, rn
 
 /** Entrants sorted by player id: a plan depends on its seed, not on the order rows came in. */
 export function byPlayerId<T extends Entrant>(entrants: readonly T[]): T[] {
-  const sorted = [...entrants].sort((a, b) => (a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0));
+  const sorted = [...entrants].sort((a, b) =>
+    a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0,
+  );
   for (let i = 1; i < sorted.length; i += 1) {
-    if (sorted[i]?.playerId === sorted[i - 1]?.playerId) throw new RangeError(`player ${sorted[i]?.playerId} has more than one champion`);
+    if (sorted[i]?.playerId === sorted[i - 1]?.playerId)
+      throw new RangeError(`player ${sorted[i]?.playerId} has more than one champion`);
   }
   return sorted;
 }

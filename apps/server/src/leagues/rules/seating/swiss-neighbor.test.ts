@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+
+import { entrants } from "../../../../testing/test-entrants.ts";
 import { createRng } from "./prng.ts";
 import type { RatedEntrant } from "./seats.ts";
 import { standingOrder, swissNeighbor, windowStarts } from "./swiss-neighbor.ts";
-import { entrants } from "../../../../testing/test-entrants.ts";
 
 const tables = (players: RatedEntrant[], k: number, round: number) =>
   swissNeighbor(players, k, 1, createRng("s"), round).map((pool) => [...pool.playerIds]);
@@ -59,7 +60,9 @@ describe("swissNeighbor", () => {
       for (let k = 2; k <= Math.min(n, 5); k += 1) {
         for (let offset = 0; offset < k; offset += 1) {
           const starts = windowStarts(n, k, offset);
-          const covered = new Set(starts.flatMap((s) => Array.from({ length: k }, (_, i) => s + i)));
+          const covered = new Set(
+            starts.flatMap((s) => Array.from({ length: k }, (_, i) => s + i)),
+          );
           expect(covered.size).toBe(n);
           expect(starts.every((s) => s >= 0 && s + k <= n)).toBe(true);
         }

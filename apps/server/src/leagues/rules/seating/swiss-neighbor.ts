@@ -32,11 +32,16 @@ export function swissNeighbor(
   roundNumber: number,
 ): PlannedPool[] {
   if (playersPerEpisode < 1 || players.length < playersPerEpisode) {
-    throw new RangeError(`swiss_neighbor needs at least ${playersPerEpisode} players, got ${players.length}`);
+    throw new RangeError(
+      `swiss_neighbor needs at least ${playersPerEpisode} players, got ${players.length}`,
+    );
   }
   const order = standingOrder(players, rng);
   return windowStarts(order.length, playersPerEpisode, roundNumber).map((start) => {
     const table = order.slice(start, start + playersPerEpisode);
-    return { playerIds: table.map((p) => p.playerId), episodes: tableEpisodes(table, episodesPerPairing, rng) };
+    return {
+      playerIds: table.map((p) => p.playerId),
+      episodes: tableEpisodes(table, episodesPerPairing, rng),
+    };
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createRng } from "./prng.ts";
+
 import { entrants } from "../../../../testing/test-entrants.ts";
+import { createRng } from "./prng.ts";
 import { fillerSeats, multipleSeats } from "./too-few-players.ts";
 
 describe("multiple_seats", () => {
@@ -9,7 +10,12 @@ describe("multiple_seats", () => {
     expect(pool.episodes).toHaveLength(3);
     const duplicated = pool.episodes.map((e) => {
       expect(e.seats).toHaveLength(4);
-      expect(e.seats.filter((s) => s.role === "champion").map((s) => s.playerId).sort()).toEqual(["ply-0", "ply-1", "ply-2"]);
+      expect(
+        e.seats
+          .filter((s) => s.role === "champion")
+          .map((s) => s.playerId)
+          .sort(),
+      ).toEqual(["ply-0", "ply-1", "ply-2"]);
       const dup = e.seats.filter((s) => s.role === "duplicate");
       expect(dup).toHaveLength(1);
       return dup[0]?.playerId;
@@ -20,7 +26,11 @@ describe("multiple_seats", () => {
   it("lets a single player (N = 1) fill every seat", () => {
     const pool = multipleSeats(entrants(1), 3, 1, createRng("m"));
     expect(pool.episodes[0]?.seats.map((s) => [s.role, s.playerId])).toEqual(
-      expect.arrayContaining([["champion", "ply-0"], ["duplicate", "ply-0"], ["duplicate", "ply-0"]]),
+      expect.arrayContaining([
+        ["champion", "ply-0"],
+        ["duplicate", "ply-0"],
+        ["duplicate", "ply-0"],
+      ]),
     );
     expect(pool.episodes[0]?.seats).toHaveLength(3);
   });
@@ -35,7 +45,9 @@ describe("filler_policy", () => {
       expect(fillers).toHaveLength(3);
       expect(fillers.every((s) => s.playerId === null)).toBe(true);
     }
-    const used = pool.episodes.flatMap((e) => e.seats.filter((s) => s.role === "filler").map((s) => s.policyVersionId));
+    const used = pool.episodes.flatMap((e) =>
+      e.seats.filter((s) => s.role === "filler").map((s) => s.policyVersionId),
+    );
     expect(used.filter((id) => id === "f-1")).toHaveLength(3);
     expect(used.filter((id) => id === "f-2")).toHaveLength(3);
   });

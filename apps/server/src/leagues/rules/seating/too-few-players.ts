@@ -1,10 +1,22 @@
 // Fewer champions than seats: one table of everyone, the empty seats filled as the league says.
 // Filled seats never earn credit (see Seat).
 import { shuffled, type Rng } from "./prng.ts";
-import { byPlayerId, championSeat, cyclic, type Entrant, type PlannedPool, type Seat } from "./seats.ts";
+import {
+  byPlayerId,
+  championSeat,
+  cyclic,
+  type Entrant,
+  type PlannedPool,
+  type Seat,
+} from "./seats.ts";
 
 /** multiple_seats: champions fill the empty seats again, the extra seats spread over the players. */
-export function multipleSeats(players: readonly Entrant[], playersPerEpisode: number, episodes: number, rng: Rng): PlannedPool {
+export function multipleSeats(
+  players: readonly Entrant[],
+  playersPerEpisode: number,
+  episodes: number,
+  rng: Rng,
+): PlannedPool {
   const order = shuffled(byPlayerId(players), rng);
   if (order.length === 0) throw new RangeError("multiple_seats needs at least one player");
   return fill(order, playersPerEpisode, episodes, rng, (i) => {
@@ -21,7 +33,8 @@ export function fillerSeats(
   fillerPolicyVersionIds: readonly string[],
   rng: Rng,
 ): PlannedPool {
-  if (fillerPolicyVersionIds.length === 0) throw new RangeError("filler_policy needs at least one filler policy version");
+  if (fillerPolicyVersionIds.length === 0)
+    throw new RangeError("filler_policy needs at least one filler policy version");
   const fillers = shuffled(fillerPolicyVersionIds, rng);
   const order = shuffled(byPlayerId(players), rng);
   return fill(order, playersPerEpisode, episodes, rng, (i) => ({
@@ -31,7 +44,13 @@ export function fillerSeats(
   }));
 }
 
-function fill(order: readonly Entrant[], seats: number, episodes: number, rng: Rng, extra: (i: number) => Seat): PlannedPool {
+function fill(
+  order: readonly Entrant[],
+  seats: number,
+  episodes: number,
+  rng: Rng,
+  extra: (i: number) => Seat,
+): PlannedPool {
   const missing = Math.max(0, seats - order.length);
   const planned = [];
   for (let r = 0; r < episodes; r += 1) {
