@@ -221,7 +221,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
     // Players normally leave when the game closes their sockets; those that linger are stopped below.
-    await within(Promise.all(players.map((p) => p?.exited)), settings.playerGraceMs);
+    await within(
+      Promise.all(players.flatMap((p) => (p ? [p.exited] : []))),
+      settings.playerGraceMs,
+    );
     return judge(input.workDir, end, validateResults, input.players.length);
   };
 
@@ -280,7 +283,7 @@ async function waitHealthy(
   halt: { reached: Promise<Halt>; reason: () => Halt | null },
   deadlineMs: number,
 ): Promise<"healthy" | Verdict> {
-  let exit: ExitStatus | null = null;
+  let exit = null as ExitStatus | null; // set when the game exits
   void game.exited.then((status) => (exit = status));
   const until = performance.now() + timeoutMs;
   let last = "no answer";

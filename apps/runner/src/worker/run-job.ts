@@ -56,7 +56,7 @@ export async function runJob(
   const release = deps.redactor.hold(secretValues(job));
   const ids = { job: job.job_id, attempt: job.attempt };
   const stop = new AbortController();
-  let halted: "shutdown" | "lost" | null = null;
+  let halted = null as "shutdown" | "lost" | null; // set by the stop listeners
   const halt = (why: "shutdown" | "lost") => {
     halted ??= why;
     stop.abort();

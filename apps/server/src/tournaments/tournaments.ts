@@ -173,7 +173,7 @@ export async function tournamentViews(
         bracket: m.bracket,
         round: m.round,
         position: m.position,
-        status: m.status as Tournament["matches"][number]["status"],
+        status: m.status,
         seed_a: m.seed_a,
         seed_b: m.seed_b,
         winner_seed: m.winner_seed,

@@ -117,7 +117,7 @@ export function dockerRuntime(options: RuntimeOptions): Runtime {
       return {
         pid: client.pid,
         exited: client.exited,
-        log: client.log,
+        log: () => client.log(),
         async stop() {
           await docker(["rm", "--force", container], options).catch(() => "");
           await client.stop();
