@@ -1,15 +1,28 @@
 // The docker runtime: its arguments everywhere; episodes against a real engine where one answers
 // (tooling/scripts/ensure-docker.sh starts one when it can, as CI does), else skipped with why.
+import { spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
 
+import { episodeDir } from "../../worker/episode-input.ts";
+import { sweepDeadRunners } from "../../worker/instance-dir.ts";
 import { runEpisode } from "../run-episode.ts";
 import {
   bundledPlayer,
   gridrushEpisode,
   gridrushManifest,
+  newWorkDir,
   removeWorkDirs,
 } from "../test-support.ts";
-import { buildGridrushImage, dockerEngineProblem, leftovers } from "./docker-test-support.ts";
+import {
+  buildGridrushImage,
+  dockerEngineProblem,
+  dockerSync,
+  leftovers,
+} from "./docker-test-support.ts";
 import { dockerNames, dockerRunArgs, relayRunArgs } from "./docker.ts";
 
 afterEach(removeWorkDirs);
@@ -49,6 +62,7 @@ describe("dockerRunArgs", () => {
       "--pids-limit 128",
       `--memory ${512 << 20} --memory-swap ${512 << 20}`,
       "--cpus 1",
+      "--log-driver none",
       `--tmpfs /tmp:rw,nosuid,nodev,noexec,size=${64 << 20},mode=1777`,
     ])
       expect(text).toContain(part);
@@ -107,6 +121,45 @@ describe.skipIf(problem !== null)("the docker runtime with an engine", () => {
       expect(outcome.status, outcome.gameLog).toBe("completed");
       expect(outcome.replay).not.toBeNull();
       expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
+  it(
+    "a killed runner's containers and network are removed by the next runner's sweep",
+    { timeout: 120_000 },
+    async () => {
+      const workDir = newWorkDir();
+      const runnerDir = join(workDir, "runners", "dead");
+      const jobDir = join(runnerDir, "jobs", "job-1-1");
+      const episode = episodeDir(jobDir);
+      await mkdir(episode, { recursive: true });
+      const dead = spawn("true");
+      await new Promise((resolve) => dead.once("exit", resolve));
+      await writeFile(
+        join(runnerDir, "runner.json"),
+        JSON.stringify({ pid: dead.pid, start_time: 1, host: hostname() }),
+      );
+      // What a runner killed mid-episode leaves: the episode's network and a running container.
+      const label = `org.gauntlet.work-dir=${episode}`;
+      const network = `gauntlet-sweep-${process.pid}`;
+      dockerSync(["network", "create", "--internal", "--label", label, network]);
+      dockerSync([
+        "run",
+        "-d",
+        "--label",
+        label,
+        "--network",
+        network,
+        buildGridrushImage(),
+        "node",
+        "-e",
+        "setInterval(() => {}, 1000)",
+      ]);
+      expect(leftovers(episode)).toHaveLength(2);
+
+      await sweepDeadRunners(workDir);
+
+      expect(leftovers(episode)).toEqual([]);
     },
   );
 });

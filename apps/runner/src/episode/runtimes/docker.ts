@@ -97,6 +97,10 @@ function confinement(limits: ContainerLimits, workDir: string): string[] {
     "org.gauntlet.runner=episode",
     "--label",
     `org.gauntlet.work-dir=${workDir}`,
+    // The runner keeps the output it needs (capped) from the attached client; the engine's own
+    // log file of a container has no cap, and a flood of output would fill the host's disk.
+    "--log-driver",
+    "none",
   ];
 }
 
@@ -196,6 +200,26 @@ async function loopbackTo(socketPath: string): Promise<{ server: Server; port: n
   });
   const address = server.address();
   return { server, port: typeof address === "object" && address !== null ? address.port : 0 };
+}
+
+/**
+ * Removes the containers and the network of the episode that ran in `workDir`, for a runner
+ * that was killed before its episodes' dispose(); ending the `docker run` clients' process
+ * groups does not end their containers. Nothing happens where there is no docker client.
+ */
+export async function removeEpisodeLeftovers(
+  workDir: string,
+  options: RuntimeOptions = { logCapBytes: 1 << 16, killGraceMs: 500 },
+): Promise<number> {
+  const label = `label=org.gauntlet.work-dir=${workDir}`;
+  const list = async (args: string[]) =>
+    (await docker(args, options).catch(() => "")).split("\n").filter((id) => /^\w+$/.test(id));
+  const containers = await list(["ps", "-aq", "--filter", label]);
+  if (containers.length > 0)
+    await docker(["rm", "--force", ...containers], options).catch(() => "");
+  const networks = await list(["network", "ls", "-q", "--filter", label]);
+  if (networks.length > 0) await docker(["network", "rm", ...networks], options).catch(() => "");
+  return containers.length;
 }
 
 export function dockerRuntime(
