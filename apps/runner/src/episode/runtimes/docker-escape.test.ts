@@ -23,16 +23,15 @@ import {
   removeWorkDirs,
 } from "../test-support.ts";
 import {
-  buildGridrushImage,
+  buildHostileImage,
   dockerEngineProblem,
-  dockerSync,
+  HOSTILE_IMAGE,
   leftovers,
 } from "./docker-test-support.ts";
 
 const problem = dockerEngineProblem();
 if (problem !== null) console.warn(`docker escape suite skipped: ${problem}`);
 
-const HOSTILE_IMAGE = "gauntlet/test-hostile:latest";
 const scratchBytes = 16 << 20;
 const pids = 48;
 
@@ -44,16 +43,7 @@ let secretPath: string;
 
 beforeAll(async () => {
   if (problem !== null) return;
-  const gridrush = buildGridrushImage();
-  dockerSync([
-    "build",
-    "-q",
-    "--build-arg",
-    `BASE_IMAGE=${gridrush}`,
-    "-t",
-    HOSTILE_IMAGE,
-    join(import.meta.dirname, "docker-escape-fixture"),
-  ]);
+  buildHostileImage();
   server = createServer((socket) => {
     connections++;
     socket.destroy();

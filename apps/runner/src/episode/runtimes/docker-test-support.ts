@@ -34,10 +34,34 @@ export function buildGridrushImage(): string {
   return tag;
 }
 
-/** What the episode in `workDir` left behind of its containers and network (must be nothing). */
-export function leftovers(workDir: string): string[] {
-  const label = `label=org.gauntlet.work-dir=${workDir}`;
-  const containers = dockerSync(["ps", "-aq", "--filter", label]);
-  const networks = dockerSync(["network", "ls", "-q", "--filter", label]);
-  return `${containers}\n${networks}`.split("\n").filter((line) => line.trim() !== "");
+export const HOSTILE_IMAGE = "gauntlet/test-hostile:latest";
+
+/** The escape suite's hostile runnable (docker-escape-fixture/), on GridRush's image. */
+export function buildHostileImage(): string {
+  const gridrush = buildGridrushImage();
+  const fixture = join(import.meta.dirname, "docker-escape-fixture");
+  dockerSync([
+    "build",
+    "-q",
+    "--build-arg",
+    `BASE_IMAGE=${gridrush}`,
+    "-t",
+    HOSTILE_IMAGE,
+    fixture,
+  ]);
+  return HOSTILE_IMAGE;
+}
+
+/** The containers and networks of episodes in `dir` or under it still there (must be none). */
+export function leftovers(dir: string): string[] {
+  const label = "label=org.gauntlet.runner=episode";
+  const format = '{{.ID}} {{.Label "org.gauntlet.work-dir"}}';
+  const listed = [
+    dockerSync(["ps", "-a", "--filter", label, "--format", format]),
+    dockerSync(["network", "ls", "--filter", label, "--format", format]),
+  ].join("\n");
+  return listed.split("\n").filter((line) => {
+    const workDir = line.slice(line.indexOf(" ") + 1);
+    return line.trim() !== "" && (workDir === dir || workDir.startsWith(`${dir}/`));
+  });
 }

@@ -140,14 +140,18 @@ describe.skipIf(problem !== null)("the docker runtime with an engine", () => {
         JSON.stringify({ pid: dead.pid, start_time: 1, host: hostname() }),
       );
       // What a runner killed mid-episode leaves: the episode's network and a running container.
-      const label = `org.gauntlet.work-dir=${episode}`;
+      const labels = [
+        "--label",
+        "org.gauntlet.runner=episode",
+        "--label",
+        `org.gauntlet.work-dir=${episode}`,
+      ];
       const network = `gauntlet-sweep-${process.pid}`;
-      dockerSync(["network", "create", "--internal", "--label", label, network]);
+      dockerSync(["network", "create", "--internal", ...labels, network]);
       dockerSync([
         "run",
         "-d",
-        "--label",
-        label,
+        ...labels,
         "--network",
         network,
         buildGridrushImage(),
