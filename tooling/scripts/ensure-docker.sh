@@ -20,7 +20,6 @@ exec 9>/tmp/gauntlet-docker.lock
 flock 9
 if command -v docker >/dev/null 2>&1 && answers; then exit 0; fi
 if ! command -v dockerd >/dev/null 2>&1; then
-  "$(dirname "$0")/ensure-system-packages.sh" iptables
   export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -qq --no-install-recommends docker.io >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq --no-install-recommends docker.io >/dev/null 2>&1; } \

@@ -227,7 +227,8 @@ export function dockerRuntime(
 ): Runtime {
   const limits = { ...DEFAULT_CONTAINER_LIMITS, ...options.limits };
   const names = dockerNames(randomBytes(6).toString("hex"));
-  const containers: string[] = [];
+  /** Containers started and not yet removed. */
+  const containers = new Set<string>();
   let workDir = "";
   let hostDir = "";
   let socketDir = "";
@@ -238,7 +239,7 @@ export function dockerRuntime(
 
   const run = (name: string, args: string[], env: Record<string, string>): StartedRunnable => {
     const container = names.container(name);
-    containers.push(container);
+    containers.add(container);
     const client = spawnGroup(["docker", ...args], { cwd: "/", env: clientEnv(env), ...options });
     // The container stays until stop(): its state tells whether its memory limit ended it.
     const exited = client.exited.then(async (status): Promise<ExitStatus> => {
@@ -254,7 +255,9 @@ export function dockerRuntime(
       exited,
       log: client.log,
       async stop() {
-        await docker(["rm", "--force", container], options).catch(() => "");
+        await docker(["rm", "--force", container], options)
+          .then(() => containers.delete(container))
+          .catch(() => false);
         await client.stop();
       },
     };
@@ -316,10 +319,11 @@ export function dockerRuntime(
     },
     async dispose() {
       forwarder?.close();
-      await Promise.all(
-        containers.map((c) => docker(["rm", "--force", c], options).catch(() => "")),
-      );
       await relay?.stop();
+      // Those whose stop() was not called (or failed): removed all the same.
+      await Promise.all(
+        [...containers].map((c) => docker(["rm", "--force", c], options).catch(() => "")),
+      );
       if (networkMade) await docker(["network", "rm", names.network], options).catch(() => "");
       if (hostDir !== "") await rm(hostDir, { recursive: true, force: true });
     },
