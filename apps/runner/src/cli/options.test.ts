@@ -32,7 +32,7 @@ describe("parseRunnerArgs", () => {
       pids: 128,
       cpus: 0.5,
       scratchBytes: 64 << 20,
-      user: "1000:1000",
+      user: "65532:65532",
     });
     expect(fromFlags).toMatchObject({
       server: "http://example.com/observatory",

@@ -101,7 +101,7 @@ function expectEverythingRefused(tried: Map<string, string>): void {
   expect(Number(filled?.[1])).toBeLessThanOrEqual(scratchBytes >> 20);
   const forked = /^EAGAIN after (\d+) processes$/.exec(tried.get("fork bomb") ?? "");
   expect(Number(forked?.[1])).toBeLessThan(pids);
-  expect(tried.get("uid")).toBe("1000");
+  expect(tried.get("uid")).toBe(process.getuid?.() === 0 ? "65532" : String(process.getuid?.()));
   expect(tried.get("setuid 0")).toBe("EPERM");
 }
 
@@ -149,6 +149,8 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
       const tried = attempts(outcome.gameLog);
       expectEverythingRefused(tried);
       expect(tried.get("replay")).toBe(`a symbolic link to ${secretPath}`);
+      // No other account of the host could have written the game's results there.
+      expect(tried.get("episode dir")).toBe(`700 owned by ${tried.get("uid") ?? "?"}`);
       expect(outcome.status).toBe("completed");
       expect(outcome.replay).toBeNull();
       expect(connections).toBe(0);

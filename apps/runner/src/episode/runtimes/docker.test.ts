@@ -58,7 +58,7 @@ describe("dockerRunArgs", () => {
       "--read-only",
       "--cap-drop ALL",
       "--security-opt no-new-privileges",
-      "--user 1000:1000",
+      "--user 65532:65532",
       "--pids-limit 128",
       `--memory ${512 << 20} --memory-swap ${512 << 20}`,
       "--cpus 1",

@@ -4,7 +4,7 @@
 // through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
 // process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +43,8 @@ export interface ContainerLimits {
   cpus: number;
   /** The size of its writable scratch (`/tmp`, a tmpfs; the rest of its file system is read-only). */
   scratchBytes: number;
-  /** `uid:gid`, never root. */
+  /** `uid:gid`, never root. A runner that is not root runs the game as its own uid instead
+   * (the game's work directory is the runner's, and no one else's). */
   user: string;
 }
 
@@ -52,7 +53,9 @@ export const DEFAULT_CONTAINER_LIMITS: ContainerLimits = {
   pids: 128,
   cpus: 1,
   scratchBytes: 64 << 20,
-  user: "1000:1000",
+  // A uid no account of the host is likely to have: it owns the game's work directory while the
+  // game runs, and the directory is no one else's (0700).
+  user: "65532:65532",
 };
 
 export interface DockerNames {
@@ -230,6 +233,8 @@ export function dockerRuntime(
   /** Containers started and not yet removed. */
   const containers = new Set<string>();
   let workDir = "";
+  /** Who the game runs as: the owner of its work directory. */
+  let gameUser = limits.user;
   let hostDir = "";
   let socketDir = "";
   let forwarder: Server | null = null;
@@ -268,8 +273,15 @@ export function dockerRuntime(
     unusable: (spec) => (spec.image === undefined ? "the docker runtime needs an `image`" : null),
     async layout(dir: string): Promise<EpisodeLayout> {
       workDir = dir;
-      // The game runs as limits.user, not as the runner: let it write its outputs.
-      await chmod(dir, 0o777);
+      // The game writes its outputs there, and no one else may (not another account of the
+      // host, which could forge results): the directory is the game's user's alone.
+      const uid = process.getuid?.();
+      const gid = process.getgid?.();
+      if (uid === 0) {
+        const [user, group] = limits.user.split(":").map(Number);
+        await chown(dir, user ?? 65532, group ?? user ?? 65532);
+      } else if (uid !== undefined && gid !== undefined) gameUser = `${uid}:${gid}`;
+      await chmod(dir, 0o700);
       // Outside the work directory, which the game can write: it must not swap the sockets.
       hostDir = await mkdtemp(join(tmpdir(), "gauntlet-docker-"));
       socketDir = join(hostDir, "sockets");
@@ -308,7 +320,9 @@ export function dockerRuntime(
       };
     },
     start(spec): Promise<StartedRunnable> {
-      return Promise.resolve(run(spec.name, dockerRunArgs(spec, names, workDir, limits), spec.env));
+      const user = spec.mountsWorkDir ? gameUser : limits.user;
+      const args = dockerRunArgs(spec, names, workDir, { ...limits, user });
+      return Promise.resolve(run(spec.name, args, spec.env));
     },
     async gameUrl() {
       // Known once the relay listens; asked for until then.

@@ -8,7 +8,7 @@
 // - `hang`: a game that answers /healthz and never ends.
 // Targets come from HOSTILE_TARGETS: {read: [paths], connect: ["host:port"]}.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -151,6 +151,8 @@ if (role === "memory") {
   report("hang", "answering /healthz, never ending");
 } else if (role === "game") {
   healthz();
+  const episode = statSync("/episode");
+  report("episode dir", `${(episode.mode & 0o777).toString(8)} owned by ${episode.uid}`);
   await everything();
   const secret = targets.read?.[0] ?? "/etc/hostname";
   symlinkSync(secret, path("COGAME_SAVE_REPLAY_URI"));
