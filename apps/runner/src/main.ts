@@ -70,7 +70,10 @@ try {
     workDir: settings.workDir,
     concurrency: settings.concurrency,
     runtime: settings.runtime,
-    episode: { artifactMaxBytes: settings.artifactMaxBytes },
+    episode: {
+      artifactMaxBytes: settings.artifactMaxBytes,
+      containerLimits: settings.containerLimits,
+    },
     log,
     redactor,
   });

@@ -105,7 +105,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   // Input checks first: nothing is started for an episode that cannot be.
   const runtimeOptions = { logCapBytes: settings.logCapBytes, killGraceMs: settings.killGraceMs };
   const runtime: Runtime =
-    input.runtime === "docker" ? dockerRuntime(runtimeOptions) : processRuntime(runtimeOptions);
+    input.runtime === "docker"
+      ? dockerRuntime({ ...runtimeOptions, limits: input.containerLimits })
+      : processRuntime(runtimeOptions);
   const gameRunnable = input.manifest.game.runnable;
   const playerRunnables = input.players.map((p) => ({
     run: p.runnable.run ?? undefined,
@@ -133,7 +135,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const halt = haltOn(input.deadlineMs, input.signal);
   const game: { runnable: StartedRunnable | null } = { runnable: null };
   const players: (StartedRunnable | null)[] = input.players.map(() => null);
-  // Player artifacts on the process runtime: a container could not reach the runner's loopback.
+  // Player artifacts: on the runner's loopback, or where the runtime's layout says.
   const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
   const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
   const marks = { started: t0, healthy: t0, ended: t0 };
@@ -191,8 +193,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
     const receiver =
-      input.runtime === "process" && artifactMaxBytes > 0
-        ? await startArtifactReceiver(input.players.length, artifactMaxBytes)
+      artifactMaxBytes > 0 && (input.runtime === "process" || layout.artifacts)
+        ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
         : null;
     uploads.receiver = receiver;
     for (const [slot, player] of input.players.entries()) {
@@ -217,9 +219,28 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       });
     }
 
-    const end = await Promise.race([gameProcess.exited, halt.reached]);
+    // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
+    const tripped = new Promise<Verdict>((resolve) =>
+      players.forEach(
+        (player, slot) =>
+          void player?.exited.then((status) => {
+            if (status.limit === "out_of_memory")
+              resolve(
+                failed(
+                  "out_of_memory",
+                  `the player in slot ${slot} went over its memory limit`,
+                  slot,
+                ),
+              );
+          }),
+      ),
+    );
+    const end = await Promise.race([gameProcess.exited, halt.reached, tripped]);
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
+    if ("status" in end) return end;
+    if (end.limit === "out_of_memory")
+      return failed("out_of_memory", "the game went over its memory limit");
     // Players normally leave when the game closes their sockets; those that linger are stopped below.
     await within(
       Promise.all(players.flatMap((p) => (p ? [p.exited] : []))),

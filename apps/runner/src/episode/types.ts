@@ -6,6 +6,8 @@ import type {
   EpisodeTimings,
 } from "@gauntlet/core";
 
+import type { ContainerLimits } from "./runtimes/docker.ts";
+
 export interface EpisodePlayer {
   /** A bundled player's runnable, or a policy's (null and absent mean the same: not given). */
   runnable: {
@@ -38,6 +40,9 @@ export interface RunEpisodeInput {
   /** Budget for the whole episode, in milliseconds from the call. */
   deadlineMs: number;
   runtime: "process" | "docker";
+  /** The docker runtime's limits of each container (memory, processes, CPUs, scratch, user);
+   * unset fields keep their defaults (DEFAULT_CONTAINER_LIMITS). */
+  containerLimits?: Partial<ContainerLimits> | undefined;
   signal?: AbortSignal | undefined;
   /** How long the game may take to answer 200 on /healthz (within the deadline). Default 15 s. */
   healthTimeoutMs?: number | undefined;
@@ -48,7 +53,7 @@ export interface RunEpisodeInput {
   /** Cap of each log, in bytes. Default 1 MiB. */
   logCapBytes?: number | undefined;
   /** The size limit of a player's artifact (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers no
-   * upload address. Default 10 MiB. Offered on the process runtime only. */
+   * upload address. Default 10 MiB. */
   artifactMaxBytes?: number | undefined;
   /** The executor's own log: what it started and what happened. Never carries env values. */
   onEvent?: ((event: EpisodeEvent) => void) | undefined;

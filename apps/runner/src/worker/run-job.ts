@@ -22,7 +22,12 @@ export type JobEnd = "completed" | "failed" | "returned" | "lost" | "unreported"
 export type EpisodeSettings = Partial<
   Pick<
     RunEpisodeInput,
-    "healthTimeoutMs" | "playerGraceMs" | "killGraceMs" | "logCapBytes" | "artifactMaxBytes"
+    | "healthTimeoutMs"
+    | "playerGraceMs"
+    | "killGraceMs"
+    | "logCapBytes"
+    | "artifactMaxBytes"
+    | "containerLimits"
   >
 >;
 

@@ -10,11 +10,12 @@ export const EpisodeErrorType = z
     "game_crashed",
     "timeout",
     "cancelled",
+    "out_of_memory",
   ])
   .meta({
     id: "EpisodeErrorType",
     description:
-      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled.",
+      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable went over its memory limit (failed_policy_index names the seat; null for the game).",
   });
 
 export const EpisodeErrorInfo = z
