@@ -108,6 +108,8 @@ export async function createEpisode(
       max_attempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       lease_owner: null,
       lease_expires_at: null,
+      lease_token_hash: null,
+      lease_machine_id: null,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,
