@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Coworld } from "@gauntlet/core";
-import { isPermissionDeniedError, type FetchLike, type Gauntlet } from "@gauntlet/sdk";
+import {
+  isConflictError,
+  isPermissionDeniedError,
+  type FetchLike,
+  type Gauntlet,
+} from "@gauntlet/sdk";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 
 import { isRunning } from "../src/episode/test-support.ts";
@@ -156,6 +161,7 @@ describe("episodes on runners", () => {
     const again = await machine.runner
       .complete({
         job_id: jobId,
+        lease_token: "guessed",
         body: {
           runner_id: "second",
           results: { scores: [9, 9, 9], turns: 30, seed: 7, winner_slot: 0 },
@@ -163,7 +169,8 @@ describe("episodes on runners", () => {
       })
       .then(
         () => "accepted",
-        (error: unknown) => (isPermissionDeniedError(error) ? "refused" : String(error)),
+        (error: unknown) =>
+          isPermissionDeniedError(error) || isConflictError(error) ? "refused" : String(error),
       );
     expect(again).toBe("refused");
     const after = await admin.episodeRequests.get({ episode_request_id: episodeId });

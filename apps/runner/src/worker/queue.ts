@@ -5,7 +5,7 @@
 // memory: never in a file or an environment an episode could read.
 import { randomUUID } from "node:crypto";
 
-import { LEASE_TOKEN_HEADER, type LeasedJob } from "@gauntlet/core";
+import type { LeasedJob } from "@gauntlet/core";
 import {
   isConflictError,
   isPermissionDeniedError,
@@ -52,8 +52,8 @@ export function queueOver(
     async heartbeat(job) {
       try {
         const res = await client.runner.heartbeat(
-          { job_id: job.job_id, body: { runner_id: runnerId } },
-          { retries: 0, headers: leaseHeader(job) },
+          { job_id: job.job_id, lease_token: job.lease_token, body: { runner_id: runnerId } },
+          { retries: 0 },
         );
         return { cancel: res.cancel };
       } catch (error) {
@@ -64,28 +64,32 @@ export function queueOver(
     },
     async upload(job, name, bytes) {
       await client.runner.uploadArtifact(
-        { job_id: job.job_id, artifact_name: name, body: bytes },
-        { timeout: 120_000, headers: leaseHeader(job) },
+        { job_id: job.job_id, lease_token: job.lease_token, artifact_name: name, body: bytes },
+        { timeout: 120_000 },
       );
     },
     async complete(job, report, options) {
       await client.runner.complete(
-        { job_id: job.job_id, body: { runner_id: runnerId, ...report } },
-        { idempotencyKey: randomUUID(), ...options, headers: leaseHeader(job) },
+        {
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: runnerId, ...report },
+        },
+        { idempotencyKey: randomUUID(), ...options },
       );
     },
     async fail(job, report, options) {
       await client.runner.fail(
-        { job_id: job.job_id, body: { runner_id: runnerId, ...report } },
-        { idempotencyKey: randomUUID(), ...options, headers: leaseHeader(job) },
+        {
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: runnerId, ...report },
+        },
+        { idempotencyKey: randomUUID(), ...options },
       );
     },
     async download(sha256) {
       return client.runner.downloadBlob({ sha256 }, { timeout: 300_000 });
     },
   };
-}
-
-function leaseHeader(job: LeaseRef): Record<string, string> {
-  return { [LEASE_TOKEN_HEADER]: job.lease_token };
 }
