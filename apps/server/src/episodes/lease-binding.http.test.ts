@@ -181,6 +181,31 @@ describe("a lease-bound work queue", () => {
     expect((await seen(first)).status).toBe("completed");
   });
 
+  it("lets a runner download only the bundles of jobs it holds a lease on", async () => {
+    const holder = await scriptedRunner(t);
+    const rival = await scriptedRunner(t);
+    const job = await leasedBy(holder);
+    const download = async (runner: ScriptedRunner, sha: string) => {
+      const res = await fetch(`${t.url}/v2/runner/blobs/${sha}`, {
+        headers: { authorization: `Bearer ${runner.token}` },
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    const shas = [
+      job.coworld.bundle_sha256 ?? "",
+      ...job.players.map((p) => p.bundle_sha256 ?? ""),
+    ].filter((sha) => sha !== "");
+    expect(shas.length).toBeGreaterThan(0);
+    for (const sha of shas) {
+      expect(await download(holder, sha)).toBe(200);
+      expect(await download(rival, sha)).toBe(404);
+    }
+    expect(await holder.complete(job, [1, 1])).toBe(200);
+    // Once the job ends, its lease no longer opens the bundles.
+    for (const sha of shas) expect(await download(holder, sha)).toBe(404);
+  });
+
   it("answers a completion delivered twice with the right lease as a no-op", async () => {
     const holder = await scriptedRunner(t);
     const job = await leasedBy(holder);

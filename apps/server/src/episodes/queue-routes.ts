@@ -12,6 +12,7 @@ import {
   fail,
   heartbeat,
   lease,
+  leaseHoldsBlob,
   leaseSeconds,
   storeArtifact,
   type LeaseProof,
@@ -76,6 +77,9 @@ export const runnerHandlers = defineHandlers({
   },
   downloadBlob: async ({ identity, params, app }) => {
     assertRunner(identity);
+    // Another user's bundle is 404 to a runner that runs none of its jobs, as if it did not exist.
+    if (!(await leaseHoldsBlob(app.store.db, identity.subjectId, params.sha256)))
+      throw notFound("blob", params.sha256);
     const bytes = await app.blobs.get(params.sha256);
     if (!bytes) throw notFound("blob", params.sha256);
     return bytes;

@@ -316,6 +316,40 @@ export async function lease(
   return leased;
 }
 
+/**
+ * Whether `sha256` is a bundle of a job that `machineId` holds a lease on — its coworld's or a
+ * seat's policy's. A runner downloads what it runs, not any user's bundle by its hash.
+ */
+export async function leaseHoldsBlob(
+  db: Kysely<Database>,
+  machineId: string,
+  sha256: string,
+): Promise<boolean> {
+  const coworld = await db
+    .selectFrom("jobs as j")
+    .innerJoin("episode_requests as e", "e.id", "j.episode_request_id")
+    .innerJoin("coworlds as c", "c.id", "e.coworld_id")
+    .select("j.id")
+    .where("j.status", "=", "leased")
+    .where("j.lease_machine_id", "=", machineId)
+    .where("c.bundle_sha256", "=", sha256)
+    .limit(1)
+    .executeTakeFirst();
+  if (coworld) return true;
+  const policy = await db
+    .selectFrom("jobs as j")
+    .innerJoin("episode_participants as ep", "ep.episode_request_id", "j.episode_request_id")
+    .innerJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+    .innerJoin("uploads as u", "u.id", "pv.bundle_upload_id")
+    .select("j.id")
+    .where("j.status", "=", "leased")
+    .where("j.lease_machine_id", "=", machineId)
+    .where("u.sha256", "=", sha256)
+    .limit(1)
+    .executeTakeFirst();
+  return policy !== undefined;
+}
+
 async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
   const job = await db.selectFrom("jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
   if (!job) throw notFound("job", jobId);
