@@ -5,9 +5,9 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 
-import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import { migrationProvider } from "./migrations/index.ts";
 import { NodeSqliteDatabase } from "./node-sqlite-database.ts";
+import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
