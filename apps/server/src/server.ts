@@ -1,4 +1,5 @@
 // Starts the service: store (migrated), first admin, shared budgets, HTTP.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 import type { FastifyInstance } from "fastify";
@@ -16,6 +17,7 @@ import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
+import { tightenDataDir } from "./store/private-files.ts";
 import { TournamentPlay } from "./tournaments/runtime.ts";
 
 export interface RunningServer {
@@ -81,6 +83,8 @@ export async function startServer(
   let leaguePlay: LeaguePlay | undefined;
   let signals: SignalChannel | undefined;
   try {
+    // An install made before the data directory was kept owner-only is tightened now.
+    if (existsSync(config.dataDir)) tightenDataDir(config.dataDir);
     await store.migrate();
     const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
     const limiter = createLimiterFromEnv(env, BUDGETS_DOC_PATH);

@@ -347,28 +347,42 @@ describe("coworlds, the runner queue and episodes", () => {
     expect(job.episode_request_id).toBe(queued.episode_request_id);
     expect(job.secrets).toEqual({ API_KEY: "s3cr3t" });
     expect(
-      (await runner.runner.heartbeat({ job_id: job.job_id, body: { runner_id: "sdk" } })).cancel,
+      (
+        await runner.runner.heartbeat({
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: "sdk" },
+        })
+      ).cancel,
     ).toBe(false);
     const blob = await runner.runner.downloadBlob({ sha256: job.coworld.bundle_sha256 ?? "" });
     expect(Buffer.from(blob).equals(Buffer.from(bundle))).toBe(true);
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "replay",
       body: new TextEncoder().encode('{"turn":1}\n'),
     });
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "policy-log-0",
       body: new TextEncoder().encode("seat 0 says hi\n"),
     });
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "policy-artifact-1",
       body: new Uint8Array([1, 2, 3]),
     });
     expect(
-      (await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } }))
-        .status,
+      (
+        await runner.runner.complete({
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: "sdk", results },
+        })
+      ).status,
     ).toBe("completed");
     expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe(
       "certified",
@@ -433,6 +447,7 @@ describe("coworlds, the runner queue and episodes", () => {
     if (!job) throw new Error("no job leased");
     const failed = await runner.runner.fail({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       body: {
         runner_id: "sdk",
         error_type: "player_failure",
@@ -628,6 +643,7 @@ describe("league play", () => {
       for (const job of jobs)
         await runner.runner.complete({
           job_id: job.job_id,
+          lease_token: job.lease_token,
           body: {
             runner_id: "lp",
             results: {

@@ -44,7 +44,7 @@ export function loadSecretBox(dataDir: string, envKey: string | undefined): Secr
   if (envKey) return new SecretBox(Buffer.from(envKey, "base64"));
   const file = join(dataDir, "secret.key");
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, randomBytes(KEY_BYTES).toString("base64"), { mode: 0o600, flag: "wx" });
   }
   return new SecretBox(Buffer.from(readFileSync(file, "utf8").trim(), "base64"));

@@ -1,6 +1,6 @@
 // An episode's artifacts as one zip, streamed as it is built (fflate): the derived spec and
-// game config, the stored results, replay, logs and error info, and the seats' policy logs and
-// uploaded artifacts for those who may read them. Artifacts the episode does not have are left out.
+// game config, the stored results, replay and error info; the game's log and the seats' policy
+// logs and uploaded artifacts for those who may read them. Artifacts the episode lacks are left out.
 import { PassThrough, type Readable } from "node:stream";
 
 import { Zip, ZipPassThrough } from "fflate";
@@ -11,7 +11,7 @@ import type { BundlePart } from "@gauntlet/core";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
-import { derivedArtifact } from "./episodes.ts";
+import { canReadGameLog, derivedArtifact } from "./episodes.ts";
 
 /** The seat files of the bundle: each seat's stored artifact of that name, under that folder. */
 const SEAT_FILES = {
@@ -71,6 +71,7 @@ async function entries(
           out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
       }
     } else {
+      if (part === "logs" && !(await canReadGameLog(db, identity, row))) continue;
       const blob = stored.find((a) => a.name === part);
       if (blob) out.push({ name: FILE_NAMES[part] ?? part, read: () => blobs.get(blob.sha256) });
     }

@@ -108,6 +108,8 @@ export async function createEpisode(
       max_attempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       lease_owner: null,
       lease_expires_at: null,
+      lease_token_hash: null,
+      lease_machine_id: null,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,
@@ -492,6 +494,37 @@ export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequests
     has_log: names.has(`policy-log-${p.position}`),
     has_artifact: names.has(`policy-artifact-${p.position}`),
   }));
+}
+
+/**
+ * Whether `identity` may read the episode's game log (`logs`): the coworld's owner, the
+ * requester, or an admin. A game is uploaded code like a policy, and its log is whatever it
+ * printed — a hostile game prints what it could read — so it is not public with the episode.
+ */
+export async function canReadGameLog(
+  db: Kysely<Database>,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+): Promise<boolean> {
+  if (!isAuthenticated(identity)) return false;
+  if (identity.isAdmin || identity.userId === row.requester_user_id) return true;
+  const coworld = await db
+    .selectFrom("coworlds")
+    .select("owner_user_id")
+    .where("id", "=", row.coworld_id)
+    .executeTakeFirst();
+  return coworld?.owner_user_id === identity.userId;
+}
+
+/** Refuses a game-log read to whoever may not make it: 404 to anonymous callers, 403 to other users. */
+export async function assertGameLogReader(
+  db: Kysely<Database>,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+): Promise<void> {
+  if (await canReadGameLog(db, identity, row)) return;
+  if (!isAuthenticated(identity)) throw notFound("game log of episode request", row.id);
+  throw forbidden("Only the coworld's owner, the requester or an admin reads the game log.");
 }
 
 /** A seat's own files (its log, its artifact) are for the owner of the policy in that seat, the requester, or admins. */

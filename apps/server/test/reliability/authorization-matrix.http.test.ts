@@ -21,11 +21,22 @@ import { operationsOf } from "./fuzz-cases.ts";
 import { changedTables, tableFingerprints } from "./table-snapshot.ts";
 
 type SubjectName =
-  "anonymous" | "user" | "other_user" | "player" | "machine" | "commissioner" | "admin";
+  | "anonymous"
+  | "user"
+  | "other_user"
+  | "player"
+  | "machine"
+  | "commissioner_machine"
+  | "commissioner"
+  | "admin";
+// The machine tokens belong to the owners of the fixtures (the user's players, the commissioner's
+// league and coworld): a machine token must never act with its owner's powers.
+const MACHINES = new Set<SubjectName>(["machine", "commissioner_machine"]);
 const SUBJECTS: readonly SubjectName[] = [
   "anonymous",
   "other_user",
   "machine",
+  "commissioner_machine",
   "player",
   "user",
   "commissioner",
@@ -49,6 +60,13 @@ function allowedStatuses(
   const signedIn = subject !== "anonymous";
   if (!signedIn && op.auth === "required") return (s) => s === 401;
   const notRefused = (s: number) => s !== 401 && s !== 403;
+  if (MACHINES.has(subject)) {
+    // The runner role alone: the work queue, and public operations read as anonymous.
+    if (access === "runner") return notRefused;
+    if (access === "public") return op.auth === "required" ? (s) => s === 401 : notRefused;
+    if (access === "credential") return (s) => s !== 403;
+    return (s) => s === 403;
+  }
   switch (access) {
     case "public":
       return notRefused;
@@ -57,15 +75,11 @@ function allowedStatuses(
     case "signed_in":
       return (s) => s !== 401;
     case "user":
-      return subject === "machine"
-        ? (s) => s === 403
-        : PEOPLE.has(subject)
-          ? notRefused
-          : (s) => s !== 401;
+      return PEOPLE.has(subject) ? notRefused : (s) => s !== 401;
     case "admin":
       return subject === "admin" ? notRefused : (s) => s === 403 || s === 404;
     case "runner":
-      return subject === "machine" ? notRefused : (s) => s === 403;
+      return (s) => s === 403;
     case "owner":
       if (!owner) return (s) => s !== 401;
       // A player's own token acts for that player on some of its operations (and is refused on others).
@@ -103,7 +117,11 @@ describe("authorization matrix", () => {
       user: user.token,
       other_user: other.token,
       player: login.body.token,
-      machine: await t.machineToken("matrix-runner"),
+      machine: await t.machineToken("matrix-runner", user.id),
+      commissioner_machine: await t.machineToken(
+        "matrix-commissioner-runner",
+        league.commissioner.id,
+      ),
       commissioner: league.commissioner.token,
       admin: t.adminToken,
     };
