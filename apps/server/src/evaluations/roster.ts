@@ -7,10 +7,11 @@ import type { Kysely } from "kysely";
 
 import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
 
+import { canSeeLeague } from "../access/leagues.ts";
+import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { competingChampions } from "../leagues/champions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
-import { canSeeLeague } from "../leagues/leagues.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
 import { parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
@@ -212,6 +213,8 @@ export async function fixedSeat(
   identity: AuthenticatedIdentity,
   ref: string,
   loc: (string | number)[],
+  /** Versions whose owners already put them in this game (a lobby's claimed seats). */
+  preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<Seat> {
   let q = db
     .selectFrom("policy_versions as pv")
@@ -235,6 +238,8 @@ export async function fixedSeat(
       "value_error",
       ref,
     );
+  if (!preauthorised.has(row.id))
+    await assertSeatable(db, identity, [{ policyVersionId: row.id, loc }]);
   return {
     policyVersionId: row.id,
     playerId: row.player_id,
@@ -252,6 +257,7 @@ export async function resolveRequest(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   body: CreateExperienceRequest,
+  preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<ResolvedRequest> {
   const { league, division } = await resolveLeague(db, identity, body);
   const coworld = await resolveCoworld(db, body, league);
@@ -290,7 +296,13 @@ export async function resolveRequest(
   for (const { slot, index } of order) {
     const loc = ["body", "roster", index, "player"];
     if (slot.player.policy_ref !== undefined) {
-      const seat = await fixedSeat(db, identity, slot.player.policy_ref, [...loc, "policy_ref"]);
+      const seat = await fixedSeat(
+        db,
+        identity,
+        slot.player.policy_ref,
+        [...loc, "policy_ref"],
+        preauthorised,
+      );
       fixedVersions.push(seat.policyVersionId);
       seats.push(() => seat);
       continue;

@@ -4,11 +4,10 @@ import type { Kysely } from "kysely";
 
 import { DivisionId, LeagueId, liveTopicPatterns } from "@gauntlet/core";
 
+import { canSeeAudience, canSeeDivision, canSeeLeague } from "../access/leagues.ts";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { EventScope, TopicRules } from "../events/topic-rules.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
-import { canSeeLeague } from "./leagues.ts";
-import { canSeeAudience, canSeeDivision } from "./visibility.ts";
 
 export type Topic =
   | { kind: "division"; id: string; name: string }

@@ -5,11 +5,11 @@ import type { Kysely } from "kysely";
 
 import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 
+import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import { divisionsById, leaguesById, playerRefs, policyVersionRefs } from "./refs.ts";
-import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "./visible-sql.ts";
 
 type FeedFilter = QueryOf<"listCompetitionEvents">;
 

@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
 
+import { canSeeLeague, isAdmin, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
@@ -23,10 +24,8 @@ import {
 } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
-import { isAdmin, visibleLeagueIds } from "./visible-sql.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 

@@ -16,6 +16,7 @@ import {
   type UpdateLobby,
 } from "@gauntlet/core";
 
+import { isCommissioner } from "../access/leagues.ts";
 import {
   actsAsUser,
   isAuthenticated,
@@ -29,7 +30,7 @@ import { divisionChampions } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
 import { currentChampion } from "../leagues/champions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
-import { getVisibleLeagueRow, isCommissioner } from "../leagues/leagues.ts";
+import { getVisibleLeagueRow } from "../leagues/leagues.ts";
 import {
   currentSession,
   endSession,
@@ -539,6 +540,9 @@ export async function startLobby(
         notes: `lobby ${id}`,
       },
       base,
+      undefined,
+      // A claimed seat's version was put here by its owner when they claimed the seat.
+      new Set(seats.flatMap((s) => (s.policy_version_id ? [s.policy_version_id] : []))),
     );
     await db
       .updateTable("lobbies")

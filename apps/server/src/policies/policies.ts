@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 
 import { newId, type ContainerImage, type PolicyBundle, type PolicyVersion } from "@gauntlet/core";
 
+import { canInspectVersion, visibleVersionIds } from "../access/versions.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
@@ -326,19 +327,24 @@ function policyVersionsBase(db: Kysely<Database>) {
     .select(["p.name as policy_name", "p.owner_user_id"]);
 }
 
-export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
-  return {
+/** A version as the caller may see it: its recipe (run, bundle, image, secrets) only for its owner and admins. */
+export function toPolicyVersion(identity: Identity, row: PolicyVersionRow): PolicyVersion {
+  const seen: PolicyVersion = {
     id: row.id,
     policy: { id: row.policy_id, name: row.policy_name },
     version: row.version,
     player_id: row.player_id,
     owner_user_id: row.owner_user_id,
+    tags: parseJson(row.tags),
+    created_at: row.created_at,
+  };
+  if (!canInspectVersion(identity, row)) return seen;
+  return {
+    ...seen,
     container_image_id: row.container_image_id,
     policy_bundle_id: row.bundle_upload_id,
     run: row.run ? parseJson<string[]>(row.run) : null,
     has_secret_env: row.secret_env_id !== null,
-    tags: parseJson(row.tags),
-    created_at: row.created_at,
   };
 }
 
@@ -355,7 +361,7 @@ export async function listPolicyVersions(
     offset?: number;
   },
 ) {
-  let q = policyVersionsBase(db);
+  let q = policyVersionsBase(db).where("pv.id", "in", visibleVersionIds(db, identity));
   if (filter.name) q = q.where("p.name", "like", `%${filter.name.replace(/[%_]/g, "")}%`);
   if (filter.nameExact) q = q.where("p.name", "=", filter.nameExact);
   if (filter.version !== undefined) q = q.where("pv.version", "=", filter.version);
@@ -378,11 +384,18 @@ export async function listPolicyVersions(
     .limit(filter.limit)
     .offset(filter.offset ?? 0)
     .execute();
-  return { entries: rows.map(toPolicyVersion), total };
+  return { entries: rows.map((row) => toPolicyVersion(identity, row)), total };
 }
 
-export async function getPolicyVersion(db: Kysely<Database>, id: string): Promise<PolicyVersion> {
-  const row = await policyVersionsBase(db).where("pv.id", "=", id).executeTakeFirst();
+export async function getPolicyVersion(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+): Promise<PolicyVersion> {
+  const row = await policyVersionsBase(db)
+    .where("pv.id", "=", id)
+    .where("pv.id", "in", visibleVersionIds(db, identity))
+    .executeTakeFirst();
   if (!row) throw notFound("policy version", id);
-  return toPolicyVersion(row);
+  return toPolicyVersion(identity, row);
 }

@@ -5,9 +5,9 @@ import type { Kysely } from "kysely";
 
 import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 
+import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { membershipViews } from "../leagues/memberships.ts";
-import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../leagues/visible-sql.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
