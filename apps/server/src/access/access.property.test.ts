@@ -344,9 +344,7 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
               seatOwners: e.seats.flatMap((v) => (v ? [v.owner] : [])),
             });
             const loaded = loadedEpisodes.get(e.id);
-            expect(loaded && canSeeEpisode(identity, loaded), `loaded episode to ${name}`).toBe(
-              ts,
-            );
+            expect(loaded && canSeeEpisode(identity, loaded), `loaded episode to ${name}`).toBe(ts);
             expect(sqlEpisodes.has(e.id), `episode to ${name}`).toBe(ts);
             if (ts) seen.episode++;
             decisions += 2;
