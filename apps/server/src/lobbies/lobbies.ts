@@ -16,7 +16,7 @@ import {
   type UpdateLobby,
 } from "@gauntlet/core";
 
-import { isCommissioner } from "../access/leagues.ts";
+import { canManageLobby } from "../access/play.ts";
 import {
   actsAsUser,
   isAuthenticated,
@@ -94,16 +94,7 @@ async function visibleLobby(
   return { row, league };
 }
 
-function mayManage(
-  identity: AuthenticatedIdentity,
-  row: LobbiesTable,
-  league: LeaguesTable,
-): boolean {
-  return (
-    (actsAsUser(identity) && identity.userId === row.creator_user_id) ||
-    isCommissioner(identity, league)
-  );
-}
+const mayManage = canManageLobby;
 
 function whyNot(identity: Identity): string | null {
   if (!isAuthenticated(identity)) return "sign in to create or join a lobby";

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 
 import { newId, type ContainerImage, type PolicyBundle, type PolicyVersion } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import { canInspectVersion, visibleVersionIds } from "../access/versions.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -55,7 +56,7 @@ async function ownedImage(
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin)) {
+  if (!row || !ownsOrAdmin(identity, row.owner_user_id)) {
     if (loc) throw invalidInput(loc, `container image ${id} does not exist`, "value_error", id);
     throw notFound("container image", id);
   }
@@ -158,7 +159,7 @@ async function ownedUpload(
     .where("id", "=", id)
     .where("kind", "=", kind)
     .executeTakeFirst();
-  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin))
+  if (!row || !ownsOrAdmin(identity, row.owner_user_id))
     throw invalidInput(loc, `${kind} ${id} does not exist`, "value_error", id);
   return row;
 }

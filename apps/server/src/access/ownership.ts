@@ -1,0 +1,10 @@
+// What belongs to a user: their own things (images, uploads, games, coworlds and their secrets,
+// play modules, sessions they created) are theirs and admins' to read and change.
+import type { Identity } from "../auth/identity.ts";
+
+export function ownsOrAdmin(
+  identity: Identity | { readonly userId: string; readonly isAdmin: boolean },
+  ownerUserId: string | null,
+): boolean {
+  return "userId" in identity && (identity.isAdmin || identity.userId === ownerUserId);
+}
