@@ -43,6 +43,7 @@ const world = fc.record({
   episodes: fc.array(
     fc.record({
       league: fc.option(fc.nat(3), { nil: null }),
+      certification: fc.boolean(),
       requester: fc.nat(USERS - 1),
       seats: fc.array(fc.option(fc.nat(4), { nil: null }), { minLength: 1, maxLength: 3 }),
     }),
@@ -228,6 +229,7 @@ async function insertWorld(db: Kysely<Database>, w: World) {
     return {
       id: randomUUID(),
       league,
+      purpose: league ? "round" : e.certification ? "certification" : "experience",
       requester: userIds[e.requester] ?? owner,
       seats,
     };
@@ -238,7 +240,7 @@ async function insertWorld(db: Kysely<Database>, w: World) {
       .values({
         id: e.id,
         requester_user_id: e.requester,
-        purpose: e.league ? "round" : "experience",
+        purpose: e.purpose,
         coworld_id: coworldId,
         league_id: e.league?.id ?? null,
         division_id: e.league?.divisionId ?? null,
@@ -309,6 +311,7 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
             id: e.id,
             league_id: e.league?.id ?? null,
             requester_user_id: e.requester,
+            purpose: e.purpose,
           })),
         );
         for (const { name, identity } of identities(userIds)) {
@@ -339,7 +342,11 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
           }
           for (const e of episodes) {
             const ts = canSeeEpisode(identity, {
-              episode: { league_id: e.league?.id ?? null, requester_user_id: e.requester },
+              episode: {
+                league_id: e.league?.id ?? null,
+                requester_user_id: e.requester,
+                purpose: e.purpose,
+              },
               league: e.league?.facts,
               seatOwners: e.seats.flatMap((v) => (v ? [v.owner] : [])),
             });

@@ -1,7 +1,8 @@
 // Who may see an episode and read its seats. An episode of a league is seen by whoever sees the
-// league. Any other episode — an evaluation's, a tournament wave's, a solo play session's, a
-// certification's, a bulk upload's — is seen like the evaluation it belongs to: by its
-// requester, the owners of the policies in its seats, and admins. A seat's own files (its log,
+// league. A coworld's certification (its own bundled players, no user's policy) is seen by
+// everyone, like the coworld and its certification state. Any other episode — an evaluation's,
+// a tournament wave's, a solo play session's, a bulk upload's — is seen like the evaluation it
+// belongs to: by its requester, the owners of the policies in its seats, and admins. A seat's own files (its log,
 // its artifact) are its policy owner's; a seat without a policy (a bundled or human player) is
 // the requester's.
 import type { Kysely } from "kysely";
@@ -10,8 +11,10 @@ import type { Identity } from "../auth/identity.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { canSeeLeague, isAdmin, userIdOf, visibleLeagueIds, type LeagueFacts } from "./leagues.ts";
 
+const CERTIFICATION = "certification";
+
 export interface EpisodeFacts {
-  episode: Pick<EpisodeRequestsTable, "league_id" | "requester_user_id">;
+  episode: Pick<EpisodeRequestsTable, "league_id" | "requester_user_id" | "purpose">;
   /** The episode's league (undefined when it has none, or it is gone). */
   league: LeagueFacts | undefined;
   /** The owners of the policy versions in its seats. */
@@ -22,6 +25,7 @@ export function canSeeEpisode(identity: Identity, facts: EpisodeFacts): boolean 
   if (isAdmin(identity)) return true;
   if (facts.episode.league_id !== null)
     return facts.league !== undefined && canSeeLeague(identity, facts.league);
+  if (facts.episode.purpose === CERTIFICATION) return true;
   const me = userIdOf(identity);
   return me !== null && (facts.episode.requester_user_id === me || facts.seatOwners.includes(me));
 }
@@ -34,6 +38,7 @@ export function visibleEpisodeIds(db: Kysely<Database>, identity: Identity) {
   return q.where((eb) =>
     eb.or([
       eb("league_id", "in", visibleLeagueIds(db, identity)),
+      eb.and([eb("league_id", "is", null), eb("purpose", "=", CERTIFICATION)]),
       ...(me === null
         ? []
         : [
@@ -61,7 +66,7 @@ export function visibleEpisodeIds(db: Kysely<Database>, identity: Identity) {
 /** The facts canSeeEpisode needs, for some episodes. */
 export async function episodeFacts(
   db: Kysely<Database>,
-  rows: readonly Pick<EpisodeRequestsTable, "id" | "league_id" | "requester_user_id">[],
+  rows: readonly Pick<EpisodeRequestsTable, "id" | "league_id" | "requester_user_id" | "purpose">[],
 ): Promise<Map<string, EpisodeFacts>> {
   const out = new Map<string, EpisodeFacts>();
   if (rows.length === 0) return out;
