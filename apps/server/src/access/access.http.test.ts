@@ -247,6 +247,16 @@ describe("listing policy versions", () => {
     expect(
       (await client(t.url).get(`/v2/policy-versions/${bPrivate.policyVersionId}`)).status,
     ).toBe(404);
+    // Nor does a player's profile name the ids of versions others may not see.
+    const profileIds = async (playerId: string, token?: string) =>
+      (
+        await client(t.url, token).get<{ policies: { versions: { id: string }[] }[] }>(
+          `/v2/players/${playerId}/profile`,
+        )
+      ).body.policies.flatMap((p) => p.versions.map((v) => v.id));
+    expect(await profileIds(bPrivate.id)).toEqual([]);
+    expect(await profileIds(bPublic.id)).toEqual([bPublic.policyVersionId]);
+    expect(await profileIds(bPrivate.id, b.token)).toEqual([bPrivate.policyVersionId]);
   });
 
   it("shows a user its own versions whole, others' only where it sees them and without their recipe", async () => {
