@@ -1,6 +1,6 @@
 // The access rules in both forms agree: on generated users, leagues (public or not, hidden,
-// disabled), divisions, policy versions with their league memberships, and episodes (of a
-// league, or of an evaluation with seats), the TypeScript predicate and the SQL filter decide
+// disabled), divisions, policy versions with their league memberships, episodes (of a league,
+// a certification, or an evaluation with seats) and competition events (public or an owner's), the TypeScript predicate and the SQL filter decide
 // the same for every caller and every row. Runs on SQLite, and on PostgreSQL when DATABASE_URL
 // is set.
 import { randomUUID } from "node:crypto";
@@ -13,6 +13,7 @@ import { createTestStore, type TestStore } from "../../testing/test-store.ts";
 import { ANONYMOUS, type Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 import { canSeeEpisode, episodeFacts, visibleEpisodeIds } from "./episodes.ts";
+import { canSeeEvent, visibleEventIds } from "./events.ts";
 import {
   canSeeDivision,
   canSeeLeague,
@@ -46,6 +47,15 @@ const world = fc.record({
       certification: fc.boolean(),
       requester: fc.nat(USERS - 1),
       seats: fc.array(fc.option(fc.nat(4), { nil: null }), { minLength: 1, maxLength: 3 }),
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
+  events: fc.array(
+    fc.record({
+      owner: fc.boolean(),
+      user: fc.option(fc.nat(USERS - 1), { nil: null }),
+      league: fc.option(fc.nat(3), { nil: null }),
+      inDivision: fc.boolean(),
     }),
     { minLength: 1, maxLength: 5 },
   ),
@@ -278,8 +288,43 @@ async function insertWorld(db: Kysely<Database>, w: World) {
       )
       .execute();
   }
-  return { userIds, leagues, versions, episodes };
+  const events = w.events.map((e) => {
+    const league = e.league === null ? undefined : leagues[e.league % leagues.length];
+    return {
+      id: randomUUID(),
+      audience: e.owner ? ("owner" as const) : ("public" as const),
+      user_id: e.user === null ? null : (userIds[e.user] ?? null),
+      league,
+      division_id: league && e.inDivision ? league.divisionId : null,
+    };
+  });
+  for (const e of events)
+    await db
+      .insertInto("competition_events")
+      .values({
+        id: e.id,
+        seq: ++eventSeq,
+        event_type: "episode_completed",
+        audience: e.audience,
+        user_id: e.user_id,
+        league_id: e.league?.id ?? null,
+        division_id: e.division_id,
+        round_id: null,
+        episode_request_id: null,
+        player_id: null,
+        policy_version_id: null,
+        experience_request_id: null,
+        refs: "{}",
+        headline: "generated",
+        summary: "",
+        payload: "{}",
+        created_at: NOW,
+      })
+      .execute();
+  return { userIds, leagues, versions, episodes, events };
 }
+
+let eventSeq = 0;
 
 const idsOf = async (q: { execute(): Promise<{ id: string }[]> }) =>
   new Set((await q.execute()).map((r) => r.id));
@@ -297,10 +342,10 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
   it("on every caller and every league, division, policy version and episode", async () => {
     const db = t.store.db;
     let decisions = 0;
-    const seen = { league: 0, version: 0, episode: 0 };
+    const seen = { league: 0, version: 0, episode: 0, event: 0 };
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
-        const { userIds, leagues, versions, episodes } = await insertWorld(db, w);
+        const { userIds, leagues, versions, episodes, events } = await insertWorld(db, w);
         const loadedVersions = await versionFacts(
           db,
           versions.map((v) => v.id),
@@ -319,6 +364,22 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
           const sqlDivisions = await idsOf(visibleDivisionIds(db, identity));
           const sqlVersions = await idsOf(visibleVersionIds(db, identity));
           const sqlEpisodes = await idsOf(visibleEpisodeIds(db, identity));
+          const sqlEvents = await idsOf(visibleEventIds(db, identity));
+          for (const e of events) {
+            const ts = canSeeEvent(identity, {
+              event: {
+                audience: e.audience,
+                user_id: e.user_id,
+                league_id: e.league?.id ?? null,
+                division_id: e.division_id,
+              },
+              league: e.league?.facts,
+              division: e.division_id && e.league ? { hidden: e.league.divisionHidden } : undefined,
+            });
+            expect(sqlEvents.has(e.id), `${JSON.stringify(e)} to ${name}`).toBe(ts);
+            if (ts) seen.event++;
+            decisions++;
+          }
           for (const l of leagues) {
             const ts = canSeeLeague(identity, l.facts);
             expect(sqlLeagues.has(l.id), `league ${JSON.stringify(l.facts)} to ${name}`).toBe(ts);
@@ -367,5 +428,6 @@ describe("access rules: the TypeScript predicates and the SQL filters agree", ()
     expect(seen.league).toBeGreaterThan(0);
     expect(seen.version).toBeGreaterThan(0);
     expect(seen.episode).toBeGreaterThan(0);
+    expect(seen.event).toBeGreaterThan(0);
   }, 300_000);
 });

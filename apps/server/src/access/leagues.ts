@@ -50,22 +50,6 @@ export function canSeeDivision(
   );
 }
 
-/** `owner` events: their user, the league's commissioner and admins. */
-export function canSeeAudience(
-  identity: Identity,
-  audience: string,
-  userId: string | null,
-  league: LeagueFacts | undefined,
-): boolean {
-  if (audience !== "owner") return true;
-  if (!isAuthenticated(identity)) return false;
-  return (
-    identity.isAdmin ||
-    identity.userId === userId ||
-    (league !== undefined && isCommissioner(identity, league))
-  );
-}
-
 /** The ids of the leagues the caller may see (canSeeLeague as SQL). */
 export function visibleLeagueIds(db: Kysely<Database>, identity: Identity) {
   const me = userIdOf(identity);
