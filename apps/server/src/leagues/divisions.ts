@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 
 import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
 
-import { canSeeDivision, isCommissioner } from "../access/leagues.ts";
+import { canSeeDivision } from "../access/leagues.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
@@ -163,8 +163,7 @@ export async function divisionLadder(db: Kysely<Database>, identity: Identity, l
     .orderBy("divisions.level")
     .orderBy("divisions.name")
     .execute();
-  const commissioner = isCommissioner(identity, league);
   return rows
-    .filter((r) => r.hidden === 0 || commissioner)
+    .filter((r) => canSeeDivision(identity, league, r))
     .map((r) => ({ id: r.id, name: r.name, level: r.level, member_count: Number(r.member_count) }));
 }
