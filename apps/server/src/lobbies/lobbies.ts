@@ -16,6 +16,7 @@ import {
   type UpdateLobby,
 } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import { canManageLobby } from "../access/play.ts";
 import {
   actsAsUser,
@@ -401,7 +402,7 @@ export async function claimSeat(
       .select(["pv.id", "p.owner_user_id"])
       .where("pv.id", "=", policyVersionId)
       .executeTakeFirst();
-    if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
+    if (!version || !ownsOrAdmin(identity, version.owner_user_id)) {
       throw invalidInput(
         ["body", "policy_version_id"],
         `no policy version ${policyVersionId} of yours`,
