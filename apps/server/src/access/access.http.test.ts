@@ -67,6 +67,16 @@ describe("seating a policy version", () => {
       expect(res.status, res.text).toBe(422);
       expect(res.body.detail[0]?.loc).toEqual(["body", "roster", 1, "player", "policy_ref"]);
     }
+    // An unknown id reads exactly like a private one: the answer tells nothing of what exists.
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    const [missing, secret] = await Promise.all(
+      [unknown, bPrivate.policyVersionId].map((id) =>
+        experience(a.token, [aOwn.policyVersionId, id]),
+      ),
+    );
+    expect(missing?.body.detail[0]?.msg.replace(unknown, "ID")).toBe(
+      secret?.body.detail[0]?.msg.replace(bPrivate.policyVersionId, "ID"),
+    );
     const allowed = await experience(a.token, [aOwn.policyVersionId, bPublic.policyVersionId]);
     expect(allowed.status, allowed.text).toBe(201);
     // The owner seats its private version; an admin seats anyone's.

@@ -222,6 +222,9 @@ export async function fixedSeat(
     .leftJoin("players as pl", "pl.id", "pv.player_id")
     .select(["pv.id", "pv.version", "p.name", "pv.player_id", "pl.name as player_name"]);
   if (UUID.test(ref)) {
+    // Refused before the lookup, in one wording for an unknown and a private id alike.
+    if (!preauthorised.has(ref))
+      await assertSeatable(db, identity, [{ policyVersionId: ref, loc }]);
     q = q.where("pv.id", "=", ref);
   } else {
     const match = /^(.*?)(?::v?(\d+))?$/.exec(ref);
@@ -238,8 +241,6 @@ export async function fixedSeat(
       "value_error",
       ref,
     );
-  if (!preauthorised.has(row.id))
-    await assertSeatable(db, identity, [{ policyVersionId: row.id, loc }]);
   return {
     policyVersionId: row.id,
     playerId: row.player_id,

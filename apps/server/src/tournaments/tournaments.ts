@@ -105,13 +105,13 @@ async function entrantsFor(
   ids: readonly string[] | undefined,
 ): Promise<{ seeding: "given" | "standings"; entrants: Entrant[] }> {
   if (!ids) return { seeding: "standings", entrants: await standingsEntrants(db, league) };
-  const entrants = await givenEntrants(db, ids);
+  // Checked first, so an unknown and a private id read alike.
   await assertSeatable(
     db,
     identity,
     ids.map((id, index) => ({ policyVersionId: id, loc: ["body", "policy_version_ids", index] })),
   );
-  return { seeding: "given", entrants };
+  return { seeding: "given", entrants: await givenEntrants(db, ids) };
 }
 
 const BRACKET_ORDER: Record<TournamentMatchesTable["bracket"], number> = {
