@@ -8,7 +8,8 @@ import type { Kysely } from "kysely";
 
 import type { BundlePart } from "@gauntlet/core";
 
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import { canReadSeat } from "../access/episodes.ts";
+import type { Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { canReadGameLog, derivedArtifact } from "./episodes.ts";
@@ -61,11 +62,7 @@ async function entries(
         .where("ep.episode_request_id", "=", row.id)
         .execute();
       for (const seat of seats) {
-        const allowed =
-          isAuthenticated(identity) &&
-          (identity.isAdmin ||
-            identity.userId === row.requester_user_id ||
-            identity.userId === seat.owner_user_id);
+        const allowed = canReadSeat(identity, row, seat);
         const blob = stored.find((a) => a.name === `${kind.artifact}-${seat.position}`);
         if (allowed && blob)
           out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });

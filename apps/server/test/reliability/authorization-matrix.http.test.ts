@@ -103,6 +103,105 @@ describe("authorization matrix", () => {
     await t?.close();
   });
 
+  it("hides a private evaluation's episodes and a private version from everyone but those who may see them", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const player = await league.addPlayer("Private", { owner: user });
+    // The user cannot see the private league; an admin enters its version there.
+    await league.submit(player, {}, t.adminToken);
+    const login = await client(t.url, user.token).post<{ token: string }>(
+      `/players/${player.id}/login`,
+      {},
+    );
+    const tokens: Record<SubjectName, string | undefined> = {
+      anonymous: undefined,
+      user: user.token,
+      other_user: other.token,
+      player: login.body.token,
+      machine: await t.machineToken("matrix-visibility", user.id),
+      commissioner_machine: await t.machineToken(
+        "matrix-visibility-commissioner",
+        league.commissioner.id,
+      ),
+      commissioner: league.commissioner.token,
+      admin: t.adminToken,
+    };
+    const evaluation = await client(t.url, user.token).post<{ episodes: { id: string }[] }>(
+      "/v2/experience-requests",
+      {
+        coworld_id: league.coworldId,
+        roster: [0, 1].map(() => ({ player: { policy_ref: player.policyVersionId } })),
+        num_episodes: 1,
+      },
+    );
+    expect(evaluation.status, JSON.stringify(evaluation.body)).toBe(201);
+    const episode = evaluation.body.episodes[0]?.id ?? "";
+    const version = player.policyVersionId;
+    // The user and its player act for the same person; the version also plays in the (private)
+    // league its commissioner sees.
+    const episodeViewers = new Set<SubjectName>(["user", "player", "admin"]);
+    const versionViewers = new Set<SubjectName>([...episodeViewers, "commissioner"]);
+    const reads: [string, Set<SubjectName>][] = [
+      [`/v2/policy-versions/${version}`, versionViewers],
+      [`/v2/episode-requests/${episode}`, episodeViewers],
+      [`/v2/episode-requests/${episode}/artifacts/spec`, episodeViewers],
+      [`/v2/episode-requests/${episode}/artifacts/game-config`, episodeViewers],
+      [`/v2/episode-requests/${episode}/policy-artifacts`, episodeViewers],
+      [`/v2/episode-requests/${episode}/bundle`, episodeViewers],
+    ];
+    const lists: [string, (body: unknown) => string[], string, Set<SubjectName>][] = [
+      [
+        "/v2/policy-versions?limit=500",
+        (b) => (b as { id: string }[]).map((v) => v.id),
+        version,
+        versionViewers,
+      ],
+      [
+        "/stats/policy-versions?limit=500",
+        (b) => (b as { entries: { id: string }[] }).entries.map((v) => v.id),
+        version,
+        versionViewers,
+      ],
+      [
+        "/v2/episode-requests?limit=200",
+        (b) => (b as { entries: { id: string }[] }).entries.map((e) => e.id),
+        episode,
+        episodeViewers,
+      ],
+      [
+        "/v2/episode-requests/changes?limit=500",
+        (b) => (b as { entries: { id: string }[] }).entries.map((e) => e.id),
+        episode,
+        episodeViewers,
+      ],
+    ];
+    const problems: string[] = [];
+    let cells = 0;
+    for (const subject of SUBJECTS) {
+      const api = client(t.url, tokens[subject]);
+      for (const [path, viewers] of reads) {
+        const { status } = await api.get(path);
+        cells++;
+        const ok = viewers.has(subject) ? status === 200 : status === 404 || status === 403;
+        if (!ok) problems.push(`GET ${path} as ${subject}: ${status}`);
+      }
+      for (const [path, ids, id, viewers] of lists) {
+        const res = await api.get(path);
+        cells++;
+        if (res.status !== 200) {
+          problems.push(`GET ${path} as ${subject}: ${res.status}`);
+          continue;
+        }
+        if (ids(res.body).includes(id) !== viewers.has(subject))
+          problems.push(
+            `GET ${path} as ${subject}: ${viewers.has(subject) ? "lacks" : "lists"} ${id}`,
+          );
+      }
+    }
+    process.stdout.write(`authorization matrix, visibility: ${cells} cells\n`);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it("gives every subject exactly the access its operation declares, and refused writes change nothing", async () => {
     const user = await t.newUser();
     const other = await t.newUser();
