@@ -153,25 +153,14 @@ describe("an evaluation's episodes and seats", () => {
     episodeId = episode.id;
     // A runner plays it, uploading each seat's log.
     const runner = await scriptedRunner(t, "access-runner");
-    const machine = await t.machineToken("access-runner");
     for (;;) {
       const jobs = await runner.lease();
       const job = jobs.find((j) => j.episode_request_id === episodeId);
       for (const other of jobs.filter((j) => j !== job)) await runner.complete(other, [0, 0]);
       if (!job) continue;
       for (const seat of [0, 1]) {
-        const put = await fetch(
-          `${t.url}/v2/runner/jobs/${job.job_id}/artifacts/policy-log-${seat}`,
-          {
-            method: "PUT",
-            headers: {
-              authorization: `Bearer ${machine}`,
-              "content-type": "application/octet-stream",
-            },
-            body: `log of seat ${seat}\n`,
-          },
-        );
-        expect(put.status).toBe(200);
+        const put = await runner.upload(job, `policy-log-${seat}`, `log of seat ${seat}\n`);
+        expect(put).toBe(200);
       }
       expect(await runner.complete(job, [3, 1])).toBe(200);
       break;
