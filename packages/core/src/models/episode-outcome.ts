@@ -38,12 +38,10 @@ export const PlayerFailureDeclaration = z
   .meta({ id: "PlayerFailureDeclaration" });
 
 /** Final results: they satisfy the coworld's `results_schema`, with one score per slot. */
-export const EpisodeResults = z
-  .looseObject({ scores: z.array(z.number()) })
-  .meta({
-    id: "EpisodeResults",
-    description: "Game-defined fields, validated by the coworld's results_schema.",
-  });
+export const EpisodeResults = z.looseObject({ scores: z.array(z.number()) }).meta({
+  id: "EpisodeResults",
+  description: "Game-defined fields, validated by the coworld's results_schema.",
+});
 
 const Millis = z.number().min(0);
 
