@@ -42,6 +42,7 @@ import { roundHandlers } from "./leagues/round-routes.ts";
 import { leagueHandlers } from "./leagues/routes.ts";
 import { standingsHandlers } from "./leagues/standings-routes.ts";
 import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
+import { MemoryAttemptStore, type AttemptStore } from "./limiter/attempts.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
 import { installPlayRelay, PlayRelay } from "./play/relay.ts";
 import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
@@ -66,6 +67,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Tells every replica of revoked tokens (Redis when configured); this process only when absent. */
   signals?: SignalChannel | undefined;
+  /** Failed sign-ins (Redis when configured); this process's memory when absent. */
+  attempts?: AttemptStore | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -154,6 +157,7 @@ export async function buildApp(
     events: { bus: deps.leaguePlay.bus, hub: deps.leaguePlay.hub },
     onEpisodeSettled: deps.onEpisodeSettled,
     play: { relay: playRelay },
+    attempts: deps.attempts ?? new MemoryAttemptStore(),
     openApi: () => base,
     baseUrl: publicBase,
   };
