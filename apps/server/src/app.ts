@@ -170,6 +170,7 @@ export async function buildApp(
     db: store.db,
     hub: deps.leaguePlay.hub,
     rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
+    auth: context.auth,
   });
   // Every answer, a 404 included, carries its request id and its CORS headers: one callback
   // hook for both (a callback hook costs no promise).
