@@ -63,7 +63,6 @@ export const identityHandlers = defineHandlers({
     );
     const user = await checkPassword(app.store.db, body.email, body.password);
     if (!user) {
-      await guard.failed(body.email, request.ip);
       reply.code(401).header("content-security-policy", cliLoginPolicy(body.callback));
       return cliLoginPage({
         callback: body.callback,
@@ -72,7 +71,7 @@ export const identityHandlers = defineHandlers({
         error: "Wrong email or password.",
       });
     }
-    await guard.succeeded(body.email);
+    await guard.succeeded(body.email, request.ip);
     const code = await createAuthCode(app.store.db, user.id);
     const target = new URL(body.callback);
     target.searchParams.set("code", code);

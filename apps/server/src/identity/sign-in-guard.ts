@@ -36,17 +36,22 @@ export class SignInGuard {
     this.#store = store;
   }
 
-  /** Throws the 429 (spec 7.2's shape, with Retry-After) while the account or address is locked. */
+  /**
+   * Admits one sign-in attempt, counted in advance against the account and the address (so
+   * that concurrent guesses cannot all slip in under the allowance); throws the 429 (spec 7.2's
+   * shape, with Retry-After) while either is locked. A right password takes the count back.
+   */
   async admit(
     email: string,
     address: string,
     documentationUrl: string,
     setRetryAfter: (seconds: number) => void,
   ): Promise<void> {
-    const [account, fromAddress] = await Promise.all([
-      this.#store.lockedFor(accountKey(email)),
-      this.#store.lockedFor(addressKey(address)),
-    ]);
+    const account = await this.#store.attempt(accountKey(email), ACCOUNT_POLICY);
+    const fromAddress =
+      account > 0 ? 0 : await this.#store.attempt(addressKey(address), ADDRESS_POLICY);
+    // An attempt the address refused was counted against the account: take it back.
+    if (fromAddress > 0) await this.#store.forgive(accountKey(email));
     const waitMs = Math.max(account, fromAddress);
     if (waitMs <= 0) return;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -54,21 +59,17 @@ export class SignInGuard {
     throw new ServiceError(
       429,
       SIGN_IN_THROTTLED,
-      `Too many wrong passwords ${account >= fromAddress ? "for this account" : "from this address"}; try again in ${seconds} s.`,
+      `Too many wrong passwords ${account > 0 ? "for this account" : "from this address"}; try again in ${seconds} s.`,
       { retry_after_seconds: seconds, documentation_url: documentationUrl },
     );
   }
 
-  async failed(email: string, address: string): Promise<void> {
+  /** A right password forgets the account's failures and takes back the address's attempt. */
+  async succeeded(email: string, address: string): Promise<void> {
     await Promise.all([
-      this.#store.fail(accountKey(email), ACCOUNT_POLICY),
-      this.#store.fail(addressKey(address), ADDRESS_POLICY),
+      this.#store.clear(accountKey(email)),
+      this.#store.forgive(addressKey(address)),
     ]);
-  }
-
-  /** A right password forgets the account's failures (the address keeps its count). */
-  async succeeded(email: string): Promise<void> {
-    await this.#store.clear(accountKey(email));
   }
 }
 

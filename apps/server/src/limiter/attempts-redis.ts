@@ -1,12 +1,14 @@
 // Failed attempts in Redis, shared by every replica: a counter key that expires after the quiet
 // window, and a lock key whose time to live is the lock (Redis's clock, no replica's). One Lua
-// script counts a failure and sets the lock atomically. When Redis cannot answer, the replica
+// script checks the lock, counts the attempt and sets the next lock atomically. When Redis cannot answer, the replica
 // keeps counting in its own memory rather than letting every guess through.
 import { createClient } from "redis";
 
 import { MemoryAttemptStore, type AttemptPolicy, type AttemptStore } from "./attempts.ts";
 
-const FAIL = `
+const ATTEMPT = `
+local locked = redis.call('PTTL', KEYS[2])
+if locked > 0 then return locked end
 local n = redis.call('INCR', KEYS[1])
 local free = tonumber(ARGV[1])
 local lock = 0
@@ -15,7 +17,13 @@ if n > free then
   redis.call('SET', KEYS[2], '1', 'PX', math.floor(lock))
 end
 redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[4]), math.floor(lock)))
-return math.floor(lock)
+return 0
+`;
+
+const FORGIVE = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then redis.call('DECR', KEYS[1]) end
+return 0
 `;
 
 export interface RedisAttemptStoreOptions {
@@ -29,6 +37,8 @@ export class RedisAttemptStore implements AttemptStore {
   readonly #prefix: string;
   readonly #fallback = new MemoryAttemptStore();
   readonly #onError: ((error: Error) => void) | undefined;
+  /** Settles once connected (or the first connection failed); never rejects. */
+  readonly ready: Promise<void>;
 
   constructor(options: RedisAttemptStoreOptions) {
     this.#prefix = options.keyPrefix ?? "gauntlet:attempts:";
@@ -46,26 +56,19 @@ export class RedisAttemptStore implements AttemptStore {
     this.#client.on("error", (error: unknown) => {
       this.#onError?.(error instanceof Error ? error : new Error(String(error)));
     });
-    this.#client.connect().catch((error: unknown) => {
-      this.#onError?.(error instanceof Error ? error : new Error(String(error)));
-    });
+    this.ready = this.#client.connect().then(
+      () => undefined,
+      (error: unknown) => {
+        this.#onError?.(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   }
 
-  async lockedFor(key: string): Promise<number> {
+  async attempt(key: string, policy: AttemptPolicy): Promise<number> {
     try {
-      const ttl = await this.#client.sendCommand(["PTTL", `${this.#prefix}${key}:lock`]);
-      const local = await this.#fallback.lockedFor(key);
-      return Math.max(typeof ttl === "number" && ttl > 0 ? ttl : 0, local);
-    } catch {
-      return this.#fallback.lockedFor(key);
-    }
-  }
-
-  async fail(key: string, policy: AttemptPolicy): Promise<number> {
-    try {
-      const lock = await this.#client.sendCommand([
+      const locked = await this.#client.sendCommand([
         "EVAL",
-        FAIL,
+        ATTEMPT,
         "2",
         `${this.#prefix}${key}:n`,
         `${this.#prefix}${key}:lock`,
@@ -74,9 +77,18 @@ export class RedisAttemptStore implements AttemptStore {
         String(policy.maxLockMs),
         String(policy.windowMs),
       ]);
-      return typeof lock === "number" ? lock : 0;
+      return typeof locked === "number" ? locked : 0;
     } catch {
-      return this.#fallback.fail(key, policy);
+      return this.#fallback.attempt(key, policy);
+    }
+  }
+
+  async forgive(key: string): Promise<void> {
+    await this.#fallback.forgive(key);
+    try {
+      await this.#client.sendCommand(["EVAL", FORGIVE, "1", `${this.#prefix}${key}:n`]);
+    } catch {
+      // The count expires by itself.
     }
   }
 

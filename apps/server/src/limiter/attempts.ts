@@ -14,11 +14,16 @@ export interface AttemptPolicy {
 }
 
 export interface AttemptStore {
-  /** Milliseconds until the subject may try again; 0 when it may now. */
-  lockedFor(key: string): Promise<number>;
-  /** Counts a failure; answers the lock it started (0 for none). */
-  fail(key: string, policy: AttemptPolicy): Promise<number>;
-  /** Forgets the subject's failures (a success). */
+  /**
+   * One atomic step: while the subject is locked, answers the milliseconds left (the attempt is
+   * refused and not counted); otherwise counts the attempt as a failure in advance (so that
+   * concurrent attempts cannot all slip in under the allowance), sets the lock the count earns,
+   * and answers 0. A success takes the count back with `clear` or `forgive`.
+   */
+  attempt(key: string, policy: AttemptPolicy): Promise<number>;
+  /** Takes back one counted attempt (a success from a shared address). */
+  forgive(key: string): Promise<void>;
+  /** Forgets the subject's failures and lock (a success for an account). */
   clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -45,17 +50,13 @@ export class MemoryAttemptStore implements AttemptStore {
     this.#clock = clock;
   }
 
-  async lockedFor(key: string): Promise<number> {
-    const entry = this.#live(key);
-    return entry ? Math.max(0, entry.lockedUntil - this.#clock()) : 0;
-  }
-
-  async fail(key: string, policy: AttemptPolicy): Promise<number> {
+  async attempt(key: string, policy: AttemptPolicy): Promise<number> {
     const now = this.#clock();
     const entry = this.#live(key) ?? { failures: 0, forgetAt: 0, lockedUntil: 0 };
+    if (entry.lockedUntil > now) return entry.lockedUntil - now;
     entry.failures += 1;
     const lock = lockAfter(entry.failures, policy);
-    entry.lockedUntil = lock ? now + lock : entry.lockedUntil;
+    if (lock) entry.lockedUntil = now + lock;
     entry.forgetAt = Math.max(now + policy.windowMs, entry.lockedUntil);
     this.#entries.delete(key);
     if (this.#entries.size >= MAX_ENTRIES) {
@@ -64,7 +65,12 @@ export class MemoryAttemptStore implements AttemptStore {
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(key, entry);
-    return lock;
+    return 0;
+  }
+
+  async forgive(key: string): Promise<void> {
+    const entry = this.#live(key);
+    if (entry && entry.failures > 0) entry.failures -= 1;
   }
 
   async clear(key: string): Promise<void> {
