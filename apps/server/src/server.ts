@@ -15,6 +15,8 @@ import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import type { AppContext } from "./http/handler.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
+import { RedisAttemptStore } from "./limiter/attempts-redis.ts";
+import { MemoryAttemptStore } from "./limiter/attempts.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
 import { tightenDataDir } from "./store/private-files.ts";
@@ -111,6 +113,14 @@ export async function startServer(
         })
       : new LocalSignalChannel();
     const channel = signals;
+    const attempts = config.redisUrl
+      ? new RedisAttemptStore({
+          url: config.redisUrl,
+          keyPrefix: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet"}:attempts:`,
+          onError: (error) =>
+            process.stderr.write(`gauntlet-server: sign-in attempts: redis: ${error.message}\n`),
+        })
+      : new MemoryAttemptStore();
     const evaluations = new Evaluations(store.db, play.bus, (error, context) =>
       process.stderr.write(
         `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -139,6 +149,7 @@ export async function startServer(
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       signals: channel,
+      attempts,
       logger: options.logger ?? true,
       readiness: limiter.readiness
         ? [
@@ -187,6 +198,7 @@ export async function startServer(
         await tournaments.stop();
         await play.stop();
         await limiter.close();
+        await attempts.close();
         await store.close();
       },
     };

@@ -832,9 +832,10 @@ describe("evaluations", () => {
     ).toContain("#ws=");
     const joined = await userClient.hostedGames.join({ session_id: hosted.session_id });
     expect(joined.slot).toBe(1);
-    expect(
-      (await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id,
-    ).toMatch(/^ereq_/);
+    const hostedEpisode =
+      (await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id ??
+      "";
+    expect(hostedEpisode).toMatch(/^ereq_/);
     expect((await userClient.hostedGames.list()).map((g) => g.session_id)).toContain(
       hosted.session_id,
     );
@@ -850,9 +851,19 @@ describe("evaluations", () => {
       body: new Uint8Array(await packDirectory(join(gridrush, "play", "replay"))),
     });
     const replay = await userClient.replays.createSession({
-      body: { coworld_id: coworld.id, replay_uri: "https://example.org/r.jsonl" },
+      body: {
+        coworld_id: coworld.id,
+        episode_id: hostedEpisode,
+        replay_uri: "https://example.org/r.jsonl",
+      },
     });
     expect(replay.viewer_url).toContain(`/v2/play-modules/${viewer.id}/files/index.html#replay=`);
+    const capability =
+      new URL(decodeURIComponent(replay.viewer_url.split("#replay=")[1] ?? ""), "http://x").pathname
+        .split("/")
+        .pop() ?? "";
+    // The capability reads that episode's replay; this game was ended before it recorded one.
+    await expect(userClient.replays.read({ capability })).rejects.toMatchObject({ status: 404 });
 
     const zip = await userClient.episodeRequests.getBundle({
       episode_request_id: episodes[0]?.id ?? "",
