@@ -8,6 +8,9 @@ import { createGunzip } from "node:zlib";
 import * as tar from "tar";
 
 export type TarListing = { ok: true; files: string[] } | { ok: false; error: string };
+/** A listing with the files' bytes (paths without a leading `./`). */
+export type TarFiles =
+  { ok: true; files: { path: string; bytes: Uint8Array }[] } | { ok: false; error: string };
 
 export interface TarBudgets {
   /** Bytes the archive may unpack to (the runner's own limit: 1 GiB). */
@@ -54,6 +57,27 @@ export async function inspectArchive(
   bytes: Uint8Array,
   budgets: TarBudgets = DEFAULT_TAR_BUDGETS,
 ): Promise<TarListing> {
+  const read = await readArchive(bytes, budgets, false);
+  return read.ok ? { ok: true, files: read.files.map((f) => f.path) } : read;
+}
+
+/** The archive's files with their bytes, within the same budgets and rules. */
+export function readArchiveFiles(bytes: Uint8Array, budgets: TarBudgets): Promise<TarFiles> {
+  return readArchive(bytes, budgets, true).then((read) =>
+    read.ok
+      ? {
+          ok: true,
+          files: read.files.map((f) => ({ path: f.path.replace(/^(\.\/)+/, ""), bytes: f.bytes })),
+        }
+      : read,
+  );
+}
+
+async function readArchive(
+  bytes: Uint8Array,
+  budgets: TarBudgets,
+  keep: boolean,
+): Promise<TarFiles> {
   if (bytes.byteLength < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
     return { ok: false, error: "the bytes are not gzip" };
   const allowed = Math.min(
@@ -76,7 +100,7 @@ export async function inspectArchive(
       else done(null, chunk);
     },
   });
-  const files: string[] = [];
+  const files: { path: string; bytes: Uint8Array }[] = [];
   let entries = 0;
   let problem: string | null = null;
   const parser = tar.t({
@@ -88,7 +112,16 @@ export async function inspectArchive(
           ? `the archive holds more than ${budgets.maxEntries} entries`
           : entryProblem(entry.path, entry.type);
       if (problem) parser.abort(new Refused(problem));
-      else if (entry.type === "File" || entry.type === "OldFile") files.push(entry.path);
+      else if (entry.type === "File" || entry.type === "OldFile") {
+        const path = entry.path;
+        if (!keep) files.push({ path, bytes: new Uint8Array(0) });
+        else {
+          const chunks: Buffer[] = [];
+          entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+          entry.on("end", () => files.push({ path, bytes: Buffer.concat(chunks) }));
+          return;
+        }
+      }
       entry.resume();
     },
   });

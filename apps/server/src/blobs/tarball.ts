@@ -1,14 +1,19 @@
 // Bundles are tar.gz archives (policy and coworld files). The server checks them and packs
 // the example coworld; runners extract them (apps/runner). Uses the maintained `tar` package.
-import { Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
 
 import * as tar from "tar";
 
-import { DEFAULT_TAR_BUDGETS, type TarBudgets, type TarListing } from "./tar-inspect.ts";
+import {
+  DEFAULT_TAR_BUDGETS,
+  type TarBudgets,
+  type TarFiles,
+  type TarListing,
+} from "./tar-inspect.ts";
 
-export type { TarBudgets, TarListing } from "./tar-inspect.ts";
+export type { TarBudgets, TarFiles, TarListing } from "./tar-inspect.ts";
 
 const WORKER = new URL("./tar-inspect-worker.ts", import.meta.url);
 
@@ -48,12 +53,20 @@ export function inspectTarGz(
   bytes: Uint8Array,
   budgets: TarBudgets = DEFAULT_TAR_BUDGETS,
 ): Promise<TarListing> {
+  return inWorker<TarListing>(bytes, budgets, false);
+}
+
+function inWorker<T extends TarListing | TarFiles>(
+  bytes: Uint8Array,
+  budgets: TarBudgets,
+  read: boolean,
+): Promise<T | { ok: false; error: string }> {
   if (bytes.byteLength < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
     return Promise.resolve({ ok: false, error: "the bytes are not gzip" });
   return new Promise((resolve) => {
     const worker = takeWorker();
     let settled = false;
-    const finish = (listing: TarListing, reusable: boolean) => {
+    const finish = (listing: T | { ok: false; error: string }, reusable: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -74,14 +87,14 @@ export function inspectTarGz(
         ),
       budgets.timeMs,
     );
-    const onMessage = (listing: TarListing) => finish(listing, true);
+    const onMessage = (listing: T) => finish(listing, true);
     // Out of its heap, or a fault in the archive's handling: the archive is refused, not the server.
     const onError = (error: Error) =>
       finish({ ok: false, error: `the archive could not be inspected: ${error.message}` }, false);
     const onExit = (code: number) =>
       finish({ ok: false, error: `the archive inspection stopped (exit ${code})` }, false);
     worker.on("message", onMessage).on("error", onError).on("exit", onExit);
-    worker.postMessage({ bytes, budgets });
+    worker.postMessage({ bytes, budgets, read });
   });
 }
 
@@ -107,46 +120,21 @@ function defaultExclude(path: string): boolean {
   return /(^|\/)(node_modules|\.turbo|coverage)(\/|$)/.test(path);
 }
 
-export type TarFiles =
-  { ok: true; files: { path: string; bytes: Buffer }[] } | { ok: false; error: string };
-
 /**
  * Reads the regular files of a tar.gz into memory (small bundles: play modules), paths without
- * a leading `./`. Refuses what `inspectTarGz` refuses, links and devices, and more than
+ * a leading `./`, in the inspection worker: refuses what `inspectTarGz` refuses, and more than
  * `maxFiles` files or `maxBytes` bytes unpacked.
  */
 export async function readTarGzFiles(
   bytes: Uint8Array,
   limits: { maxFiles: number; maxBytes: number },
 ): Promise<TarFiles> {
-  const listing = await inspectTarGz(bytes);
-  if (!listing.ok) return listing;
-  const files: { path: string; bytes: Buffer }[] = [];
-  let total = 0;
-  let bad: string | null = null;
-  await pipeline(
-    Readable.from([Buffer.from(bytes)]),
-    tar.t({
-      strict: true,
-      onReadEntry: (entry) => {
-        if (entry.type !== "File" && entry.type !== "Directory")
-          bad ??= `only files and folders may be in the archive: ${entry.path} is a ${entry.type}`;
-        if (entry.type !== "File" || bad) return void entry.resume();
-        const chunks: Buffer[] = [];
-        entry.on("data", (chunk: Buffer) => {
-          total += chunk.byteLength;
-          if (total > limits.maxBytes)
-            bad ??= `the archive unpacks to more than ${limits.maxBytes} bytes`;
-          else chunks.push(chunk);
-        });
-        entry.on("end", () =>
-          files.push({ path: entry.path.replace(/^(\.\/)+/, ""), bytes: Buffer.concat(chunks) }),
-        );
-      },
-    }),
+  const read = await inWorker<TarFiles>(
+    bytes,
+    { ...DEFAULT_TAR_BUDGETS, maxBytes: limits.maxBytes },
+    true,
   );
-  if (bad) return { ok: false, error: bad };
-  if (files.length > limits.maxFiles)
+  if (read.ok && read.files.length > limits.maxFiles)
     return { ok: false, error: `the archive holds more than ${limits.maxFiles} files` };
-  return { ok: true, files };
+  return read;
 }
