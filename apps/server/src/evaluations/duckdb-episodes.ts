@@ -56,7 +56,7 @@ export interface ReaderLimits {
   threads: number;
 }
 
-export const DEFAULT_READER_LIMITS: ReaderLimits = { memoryLimit: "256MB", threads: 1 };
+export const DEFAULT_READER_LIMITS: ReaderLimits = { memoryLimit: "1GB", threads: 1 };
 
 export const invalidUpload = (message: string) => new ServiceError(400, "invalid_upload", message);
 

@@ -9,14 +9,15 @@ export interface ReaderRequest {
   limits: ReaderLimits;
 }
 
+/** The episodes as JSON text: one string crosses the pipe far faster than 100,000 objects. */
 export type ReaderReply =
-  { ok: true; episodes: UploadedEpisode[] } | { ok: false; refused: boolean; message: string };
+  { ok: true; episodes: string } | { ok: false; refused: boolean; message: string };
 
 process.once("message", (message: ReaderRequest) => {
   const send = (reply: ReaderReply) =>
     process.send?.(reply, undefined, undefined, () => process.disconnect());
   readEpisodeFile(message.path, message.limits).then(
-    (episodes) => send({ ok: true, episodes }),
+    (episodes: UploadedEpisode[]) => send({ ok: true, episodes: JSON.stringify(episodes) }),
     (error: unknown) =>
       send(
         error instanceof ServiceError

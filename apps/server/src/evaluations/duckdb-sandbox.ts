@@ -73,7 +73,7 @@ export function readEpisodeFileBoxed(
     }, options.timeoutMs);
     child.on("message", (reply: ReaderReply) =>
       finish(() => {
-        if (reply.ok) resolve(reply.episodes);
+        if (reply.ok) resolve(JSON.parse(reply.episodes) as UploadedEpisode[]);
         else if (reply.refused) reject(invalidUpload(reply.message));
         else reject(new Error(`the DuckDB reader failed: ${reply.message}`));
       }),
