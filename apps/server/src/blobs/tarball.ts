@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 
 import * as tar from "tar";
 
+import { concurrencyLimit } from "../shared/concurrency-limit.ts";
 import {
   DEFAULT_TAR_BUDGETS,
   type TarBudgets,
@@ -16,6 +17,9 @@ import {
 export type { TarBudgets, TarFiles, TarListing } from "./tar-inspect.ts";
 
 const WORKER = new URL("./tar-inspect-worker.ts", import.meta.url);
+
+/** Inspections at once on this server (each may take a core): more wait their turn. */
+const inspections = concurrencyLimit(4);
 
 /** Warm workers kept between inspections (a new one costs a few hundred ms to start). */
 const MAX_IDLE = 2;
@@ -57,6 +61,14 @@ export function inspectTarGz(
 }
 
 function inWorker<T extends TarListing | TarFiles>(
+  bytes: Uint8Array,
+  budgets: TarBudgets,
+  read: boolean,
+): Promise<T | { ok: false; error: string }> {
+  return inspections.run(() => inOneWorker<T>(bytes, budgets, read));
+}
+
+function inOneWorker<T extends TarListing | TarFiles>(
   bytes: Uint8Array,
   budgets: TarBudgets,
   read: boolean,

@@ -5,6 +5,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
+import { concurrencyLimit } from "../shared/concurrency-limit.ts";
 import {
   DEFAULT_READER_LIMITS,
   invalidUpload,
@@ -43,10 +44,17 @@ function childEnv(): Record<string, string> {
 const typeFlags = () =>
   process.execArgv.filter((a) => /^--experimental-(strip|transform)-types/.test(a));
 
+/** Readers at once on this server: more completions wait their turn. */
+const readers = concurrencyLimit(2);
+
 export function readEpisodeFileBoxed(
   path: string,
   options: SandboxOptions = DEFAULT_SANDBOX,
 ): Promise<UploadedEpisode[]> {
+  return readers.run(() => readInChild(path, options));
+}
+
+function readInChild(path: string, options: SandboxOptions): Promise<UploadedEpisode[]> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD, [], {
       execArgv: [...typeFlags(), `--max-old-space-size=${options.heapMb}`],
