@@ -11,3 +11,4 @@ export * from "./test-store.ts";
 export { packDirectory } from "../src/blobs/tarball.ts";
 export * from "./test-episode-file.ts";
 export * from "./runner-process.ts";
+export * from "./tar-bytes.ts";

@@ -115,7 +115,7 @@ export async function createDemoLeague(
         user.id,
         `${baseline.name} ${String.fromCharCode(65 + team)}`,
       );
-      const version = await createPolicyVersion(db, identity, {
+      const version = await createPolicyVersion(db, blobs, identity, {
         name: `demo-${baseline.id}`,
         policy_bundle_id: upload.id,
         run: baseline.run,

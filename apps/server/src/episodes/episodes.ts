@@ -427,7 +427,14 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
   const results = parseJson<Record<string, unknown>>(row.results);
   const [view] = await episodeViews(db, [row], "");
   const scores = parseJson<number[]>(row.scores);
-  const { scores: _omit, policy_agents: uploadedAgents, ...gameStats } = results;
+  const {
+    scores: _omit,
+    policy_agents: uploadedAgents,
+    policy_metrics: uploadedPolicyMetrics,
+    ...gameStats
+  } = results;
+  const uploaded = row.purpose === "upload";
+  const str = (v: unknown) => (typeof v === "string" ? v : null);
   const steps =
     typeof results.steps === "number"
       ? results.steps
@@ -438,8 +445,30 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
   const agentsBySeat = Array.isArray(uploadedAgents)
     ? (uploadedAgents as { agent_id: number; reward: number; metrics: Record<string, number> }[][])
     : null;
+  const policyMetrics = Array.isArray(uploadedPolicyMetrics)
+    ? (uploadedPolicyMetrics as Record<string, number>[])
+    : [];
   return {
-    game_stats: gameStats,
+    // An uploaded episode's results are what its file said, served under `upload`: game
+    // statistics are numbers (clients read them as such), and the file has none of its own.
+    game_stats: uploaded ? {} : gameStats,
+    upload: uploaded
+      ? {
+          source_episode_id: str(results.source_episode_id) ?? "",
+          primary_policy_version_id: str(results.primary_policy_version_id),
+          replay_url: str(results.replay_url),
+          thumbnail_url: str(results.thumbnail_url),
+          attributes:
+            results.attributes && typeof results.attributes === "object"
+              ? (results.attributes as Record<string, unknown>)
+              : null,
+          eval_task_id: str(results.eval_task_id),
+          tags:
+            results.tags && typeof results.tags === "object"
+              ? (results.tags as Record<string, string>)
+              : {},
+        }
+      : null,
     policy_stats: (view?.participants ?? []).map((p) => {
       const agents = agentsBySeat?.[p.position] ?? [
         { agent_id: 0, reward: scores[p.position] ?? null, metrics: {} },
@@ -459,6 +488,7 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
           ? agents.reduce((sum, a) => sum + (a.reward ?? 0), 0) / Math.max(1, agents.length)
           : (scores[p.position] ?? null),
         agents,
+        policy_metrics: policyMetrics[p.position] ?? {},
       };
     }),
     steps: steps === null ? null : Math.trunc(steps),

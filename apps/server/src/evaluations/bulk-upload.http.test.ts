@@ -1,7 +1,7 @@
 // Bulk episode upload over real HTTP with real DuckDB files made here (SQLite, or PostgreSQL
 // when DATABASE_URL is set): 50 episodes ingest and read back as episodes with stats per
 // policy version; completing again is idempotent; each bad case is a clear 4xx storing nothing.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -122,7 +122,7 @@ describe("bulk episode upload", () => {
       avg_reward: rewardOf(0, 1),
       avg_metrics: { reward: rewardOf(0, 1), hearts: 2 },
     });
-    expect(stats.body.game_stats).toMatchObject({
+    expect(stats.body.upload).toMatchObject({
       source_episode_id: "ep-0000000",
       tags: { source: "elsewhere" },
     });
@@ -165,10 +165,6 @@ describe("bulk episode upload", () => {
         "column episode_agent_policies.policy_version_id",
       ],
       [
-        await file({ omitColumn: { table: "episodes", column: "coworld_id" } }),
-        "column episodes.coworld_id",
-      ],
-      [
         await file({ coworldId: "coworld_00000000-0000-4000-8000-000000000000" }),
         "is not a coworld on this server",
       ],
@@ -176,7 +172,7 @@ describe("bulk episode upload", () => {
         await file({
           policyVersionIds: [ada.policyVersionId, "00000000-0000-4000-8000-000000000000"],
         }),
-        "is not a policy version on this server",
+        "is not one of your policy versions",
       ],
     ];
     for (const [bytes, message] of cases) {
@@ -188,4 +184,81 @@ describe("bulk episode upload", () => {
     }
     expect(await uploadedCount()).toBe(before);
   }, 120_000);
+
+  it("credits only the uploader's own policy versions: another user's is refused like an unknown one", async () => {
+    const stranger = await t.newUser();
+    const theirs = await tl.addPlayer("Eve", { owner: stranger });
+    const before = await uploadedCount();
+    const started = await upload(
+      await file({ policyVersionIds: [ada.policyVersionId, theirs.policyVersionId] }),
+    );
+    const res = await complete(started.upload_id);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.detail.message).toBe(
+      `episode_agent_policies.policy_version_id ${theirs.policyVersionId} is not one of your policy versions: an upload credits only the uploader's own`,
+    );
+    expect(await uploadedCount()).toBe(before);
+  }, 60_000);
+
+  it("refuses a file whose episode_tags is a view over the server's files, and nothing is served", async () => {
+    const secretFile = join(dir, "first-admin.txt");
+    writeFileSync(secretFile, "the-admin-password-is-hunter2");
+    const before = await uploadedCount();
+    const started = await upload(
+      await file({
+        episodes: 2,
+        then: [
+          "drop table episode_tags",
+          `create view episode_tags as select 'ep-0000000' as episode_id, 'leak' as key, content as value from read_text(['${secretFile}'])`,
+        ],
+      }),
+    );
+    const res = await complete(started.upload_id);
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.detail.message).toContain("episode_tags is a view in the DuckDB file");
+    expect(res.text).not.toContain("hunter2");
+    expect(await uploadedCount()).toBe(before);
+  }, 60_000);
+
+  it("takes an upstream-format file whole: coworld from the policy versions, what the file says served back", async () => {
+    // The versions play the league's coworld once submitted (their certification episodes).
+    await tl.submit(ada);
+    await tl.submit(bob);
+    const started = await upload(await file({ episodes: 3, upstream: true }));
+    const done = await complete(started.upload_id);
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.episodes_created).toBe(3);
+    const stored = await t.server.store.db
+      .selectFrom("episode_requests")
+      .select(["id", "coworld_id"])
+      .where("bulk_upload_id", "=", started.upload_id)
+      .orderBy("created_at")
+      .execute();
+    expect(stored.map((e) => e.coworld_id)).toEqual([tl.coworldId, tl.coworldId, tl.coworldId]);
+    const stats = await Promise.all(
+      stored.map(
+        async (e) =>
+          (
+            await api().get<z.infer<typeof EpisodeStats>>(
+              `/v2/episode-requests/${e.id}/episode-stats`,
+            )
+          ).body,
+      ),
+    );
+    const second = stats.find((s) => s.upload?.source_episode_id === "ep-0000001");
+    expect(second?.upload).toEqual({
+      source_episode_id: "ep-0000001",
+      primary_policy_version_id: ada.policyVersionId,
+      replay_url: "https://replays.example/1",
+      thumbnail_url: "https://thumbs.example/1",
+      attributes: { episode: 1, map: "arena" },
+      eval_task_id: "task-1",
+      tags: { source: "elsewhere" },
+    });
+    expect(second?.game_stats).toEqual({});
+    expect(second?.policy_stats.map((p) => [p.policy_version_id, p.policy_metrics])).toEqual([
+      [ada.policyVersionId, { avg_reward: rewardOf(1, 0) }],
+      [bob.policyVersionId, { avg_reward: rewardOf(1, 1) }],
+    ]);
+  }, 60_000);
 });

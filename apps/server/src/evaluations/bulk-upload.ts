@@ -22,7 +22,8 @@ import type {
   EpisodeParticipantsTable,
   EpisodeRequestsTable,
 } from "../store/schema.ts";
-import { invalidUpload, readEpisodeFile, type UploadedEpisode } from "./duckdb-episodes.ts";
+import { invalidUpload, type UploadedEpisode } from "./duckdb-episodes.ts";
+import { readEpisodeFileBoxed } from "./duckdb-sandbox.ts";
 
 export const UPLOAD_URL_SECONDS = 3600;
 /** Rows per insert statement: under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -96,34 +97,105 @@ export async function putBulkUploadFile(
   return { upload_id: uploadId, size_bytes: blob.size };
 }
 
-async function checkReferences(db: Kysely<Database>, episodes: UploadedEpisode[]): Promise<void> {
-  const coworlds = [...new Set(episodes.map((e) => e.coworldId))];
+/** Every distinct policy version the episodes seat. */
+const seatedVersions = (episodes: UploadedEpisode[]) => [
+  ...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId))),
+];
+
+/**
+ * The uploader credits only its own policy versions (an admin any): an unknown version and
+ * another user's answer alike, so the refusal tells nothing about other users' versions.
+ */
+async function checkVersions(
+  db: Kysely<Database>,
+  uploader: { userId: string; isAdmin: boolean },
+  versions: string[],
+): Promise<void> {
+  const allowed = new Set<string>();
+  for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
+    let q = db
+      .selectFrom("policy_versions as pv")
+      .innerJoin("policies as p", "p.id", "pv.policy_id")
+      .select("pv.id")
+      .where("pv.id", "in", versions.slice(i, i + EPISODE_BATCH));
+    if (!uploader.isAdmin) q = q.where("p.owner_user_id", "=", uploader.userId);
+    for (const r of await q.execute()) allowed.add(r.id);
+  }
+  const refused = versions.find((v) => !allowed.has(v));
+  if (refused)
+    throw invalidUpload(
+      `episode_agent_policies.policy_version_id ${refused} is not one of your policy versions: an upload credits only the uploader's own`,
+    );
+}
+
+/**
+ * The coworld each policy version plays: of its league memberships (league → game → coworld)
+ * and of the episodes it was seated in (uploads aside). Used for files that do not name one.
+ */
+async function coworldsOfVersions(
+  db: Kysely<Database>,
+  versions: string[],
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  const add = (pv: string | null, coworld: string | null) => {
+    if (!pv || !coworld) return;
+    const set = out.get(pv) ?? new Set<string>();
+    set.add(coworld);
+    out.set(pv, set);
+  };
+  for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
+    const chunk = versions.slice(i, i + EPISODE_BATCH);
+    for (const r of await db
+      .selectFrom("league_policy_memberships as m")
+      .innerJoin("leagues as l", "l.id", "m.league_id")
+      .innerJoin("games as g", "g.id", "l.game_id")
+      .select(["m.policy_version_id", "g.coworld_id"])
+      .distinct()
+      .where("m.policy_version_id", "in", chunk)
+      .execute())
+      add(r.policy_version_id, r.coworld_id);
+    for (const r of await db
+      .selectFrom("episode_participants as ep")
+      .innerJoin("episode_requests as er", "er.id", "ep.episode_request_id")
+      .select(["ep.policy_version_id", "er.coworld_id"])
+      .distinct()
+      .where("ep.policy_version_id", "in", chunk)
+      .where("er.purpose", "!=", "upload")
+      .execute())
+      add(r.policy_version_id, r.coworld_id);
+  }
+  return out;
+}
+
+/**
+ * Fills in each episode's coworld where the file does not name one (the hosted service's
+ * tools do not): the one coworld its policy versions all play. Then checks every coworld exists.
+ */
+async function resolveCoworlds(db: Kysely<Database>, episodes: UploadedEpisode[]): Promise<void> {
+  const unnamed = episodes.filter((e) => e.coworldId === null);
+  if (unnamed.length) {
+    const byVersion = await coworldsOfVersions(db, seatedVersions(unnamed));
+    for (const e of unnamed) {
+      const [firstSeat, ...otherSeats] = e.participants.map(
+        (p) => byVersion.get(p.policyVersionId) ?? new Set<string>(),
+      );
+      const candidates = [...(firstSeat ?? [])].filter((c) => otherSeats.every((s) => s.has(c)));
+      if (candidates.length !== 1)
+        throw invalidUpload(
+          `episode ${e.sourceId} names no coworld and its policy versions play ${candidates.length === 0 ? "no coworld in common" : `${candidates.length} coworlds in common`}: add episodes.coworld_id to the file`,
+        );
+      e.coworldId = candidates[0] ?? null;
+    }
+  }
+  const coworlds = [...new Set(episodes.map((e) => e.coworldId ?? ""))];
   const known = new Set(
     (await db.selectFrom("coworlds").select("id").where("id", "in", coworlds).execute()).map(
       (r) => r.id,
     ),
   );
   const unknownCoworld = coworlds.find((c) => !known.has(c));
-  if (unknownCoworld)
+  if (unknownCoworld !== undefined)
     throw invalidUpload(`episodes.coworld_id ${unknownCoworld} is not a coworld on this server`);
-  const versions = [
-    ...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId))),
-  ];
-  const knownVersions = new Set<string>();
-  for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
-    const chunk = versions.slice(i, i + EPISODE_BATCH);
-    for (const r of await db
-      .selectFrom("policy_versions")
-      .select("id")
-      .where("id", "in", chunk)
-      .execute())
-      knownVersions.add(r.id);
-  }
-  const unknownVersion = versions.find((v) => !knownVersions.has(v));
-  if (unknownVersion)
-    throw invalidUpload(
-      `episode_agent_policies.policy_version_id ${unknownVersion} is not a policy version on this server`,
-    );
 }
 
 export interface IngestRows {
@@ -138,9 +210,7 @@ export async function ingestRows(
   uploadId: string,
   episodes: UploadedEpisode[],
 ): Promise<IngestRows> {
-  const versions = [
-    ...new Set(episodes.flatMap((e) => e.participants.map((p) => p.policyVersionId))),
-  ];
+  const versions = seatedVersions(episodes);
   const names = new Map<string, string>();
   for (let i = 0; i < versions.length; i += EPISODE_BATCH) {
     const rows = await db
@@ -163,7 +233,7 @@ export async function ingestRows(
       id,
       requester_user_id: userId,
       purpose: "upload",
-      coworld_id: e.coworldId,
+      coworld_id: e.coworldId ?? "",
       league_id: null,
       division_id: null,
       round_id: null,
@@ -178,12 +248,19 @@ export async function ingestRows(
       error_type: null,
       error: null,
       failed_policy_index: null,
+      // What the file says is kept as it says it (episode-stats serves it under `upload`);
+      // `policy_agents` and `policy_metrics` are per seat, in seat order.
       results: JSON.stringify({
         source_episode_id: e.sourceId,
         tags: e.tags,
         replay_url: e.replayUrl,
+        thumbnail_url: e.thumbnailUrl,
+        primary_policy_version_id: e.primaryPolicyVersionId,
+        attributes: e.attributes,
+        eval_task_id: e.evalTaskId,
         scores: e.participants.map((p) => p.score),
         policy_agents: e.participants.map((p) => p.agents),
+        policy_metrics: e.participants.map((p) => p.metrics),
       }),
       scores: JSON.stringify(e.participants.map((p) => p.score)),
       change_seq: 0,
@@ -297,11 +374,16 @@ export async function completeBulkUpload(
   try {
     const path = join(dir, "upload.duckdb");
     await writeFile(path, bytes);
-    episodes = await readEpisodeFile(path);
+    episodes = await readEpisodeFileBoxed(path);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  await checkReferences(db, episodes);
+  await checkVersions(
+    db,
+    { userId: row.user_id, isAdmin: row.user_id === identity.userId && identity.isAdmin },
+    seatedVersions(episodes),
+  );
+  await resolveCoworlds(db, episodes);
   const rows = await ingestRows(db, row.user_id, uploadId, episodes);
   const uri = blobs.uri(uploaded.sha256);
   const done = await db.transaction().execute(async (trx) => {

@@ -178,6 +178,6 @@ describe("play modules", () => {
       "kind=global_viewer",
     );
     expect(escaping.status).toBe(422);
-    expect(JSON.stringify(escaping.body)).toContain("unsafe path");
+    expect(JSON.stringify(escaping.body)).toContain("climbs out of the bundle");
   });
 });

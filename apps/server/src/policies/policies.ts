@@ -211,9 +211,36 @@ export interface NewPolicyVersion {
   player_id?: string | undefined;
 }
 
+/**
+ * A bundled policy's `run` must start something the bundle holds: one of its arguments names a
+ * file of the bundle (`./` or not). Otherwise the runner would start it and wait in vain for it
+ * to connect; here the caller learns at once which file is missing.
+ */
+async function checkRunNamesAFile(
+  blobs: BlobStore,
+  bundle: UploadsTable,
+  run: string[],
+): Promise<void> {
+  const bytes = await blobs.get(bundle.sha256);
+  const listing = bytes ? await inspectTarGz(bytes) : null;
+  if (!listing?.ok) return;
+  const strip = (p: string) => p.replace(/^(\.\/)+/, "");
+  const files = new Set(listing.files.map(strip));
+  if (run.some((arg) => files.has(strip(arg)))) return;
+  // The argument that looks most like the missing file: the first with a dot or a slash.
+  const named = run.find((arg) => /[./]/.test(arg)) ?? run[0] ?? "";
+  throw invalidInput(
+    ["body", "run"],
+    `run names ${JSON.stringify(named)}, which is not a file in policy bundle ${bundle.id}`,
+    "value_error",
+    run,
+  );
+}
+
 /** A new version of the caller's policy `name`: versions count up from 1 per name and owner. */
 export async function createPolicyVersion(
   db: Kysely<Database>,
+  blobs: BlobStore,
   identity: AuthenticatedIdentity,
   input: NewPolicyVersion,
 ): Promise<{ id: string; name: string; version: number }> {
@@ -231,11 +258,13 @@ export async function createPolicyVersion(
     );
   if (input.container_image_id)
     await ownedImage(db, identity, input.container_image_id, ["body", "container_image_id"]);
-  if (input.policy_bundle_id)
-    await ownedUpload(db, identity, input.policy_bundle_id, "policy-bundle", [
+  if (input.policy_bundle_id) {
+    const bundle = await ownedUpload(db, identity, input.policy_bundle_id, "policy-bundle", [
       "body",
       "policy_bundle_id",
     ]);
+    if (input.run) await checkRunNamesAFile(blobs, bundle, input.run);
+  }
   if (input.policy_secret_env_id) {
     const env = await db
       .selectFrom("policy_secret_envs")

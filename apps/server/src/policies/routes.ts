@@ -29,7 +29,7 @@ export const policyHandlers = defineHandlers({
   createPolicySecretEnv: async ({ identity, body, app }) =>
     createSecretEnv(app.store.db, app.secrets, identity, body.env),
   createPolicyVersion: async ({ identity, body, app }) =>
-    createPolicyVersion(app.store.db, identity, body),
+    createPolicyVersion(app.store.db, app.blobs, identity, body),
   listPolicyVersions: async ({ identity, query, app }) =>
     (
       await listPolicyVersions(app.store.db, identity, {

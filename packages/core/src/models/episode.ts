@@ -126,9 +126,23 @@ export const EpisodeStats = z
             metrics: z.record(z.string(), z.number()),
           }),
         ),
+        /** A bulk-uploaded episode's `episode_policy_metrics` for this seat (else empty). */
+        policy_metrics: z.record(z.string(), z.number()),
       }),
     ),
     steps: z.number().int().nullable(),
+    /** What a bulk-upload file said of the episode; null for episodes run here. */
+    upload: z
+      .object({
+        source_episode_id: z.string(),
+        primary_policy_version_id: z.string().nullable(),
+        replay_url: z.string().nullable(),
+        thumbnail_url: z.string().nullable(),
+        attributes: z.record(z.string(), z.unknown()).nullable(),
+        eval_task_id: z.string().nullable(),
+        tags: z.record(z.string(), z.string()),
+      })
+      .nullable(),
   })
   .meta({ id: "EpisodeStats" });
 
