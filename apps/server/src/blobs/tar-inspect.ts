@@ -102,7 +102,7 @@ async function readArchive(
   });
   const files: { path: string; bytes: Uint8Array }[] = [];
   let entries = 0;
-  let problem: string | null = null;
+  let problem = null as string | null; // set by the entry callbacks
   const parser = tar.t({
     strict: true,
     onReadEntry: (entry) => {

@@ -63,8 +63,7 @@ export const invalidUpload = (message: string) => new ServiceError(400, "invalid
 // DuckDB's value classes (timestamps, decimals, lists) carry their own toString.
 // eslint-disable-next-line @typescript-eslint/no-base-to-string
 const text = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
-const textOrNull = (v: unknown): string | null =>
-  v === null || v === undefined ? null : String(v);
+const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : text(v));
 
 /**
  * DuckDB's own settings for an untrusted database file: no file, network or extension access

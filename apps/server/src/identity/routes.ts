@@ -58,9 +58,9 @@ export const identityHandlers = defineHandlers({
         body.callback,
       );
     const guard = new SignInGuard(app.attempts);
-    await guard.admit(body.email, request.ip, `${base}${SIGN_IN_DOCS_PATH}`, (seconds) =>
-      reply.header("retry-after", String(seconds)),
-    );
+    await guard.admit(body.email, request.ip, `${base}${SIGN_IN_DOCS_PATH}`, (seconds) => {
+      reply.header("retry-after", String(seconds));
+    });
     const user = await checkPassword(app.store.db, body.email, body.password);
     if (!user) {
       reply.code(401).header("content-security-policy", cliLoginPolicy(body.callback));
