@@ -13,6 +13,8 @@ export const DEFAULT_ARTIFACT_MAX_BYTES = 10 * 1024 * 1024;
 export interface ArtifactReceiver {
   /** The address slot `slot` uploads to. */
   urlFor(slot: number): string;
+  /** Where the receiver listens (a sandboxed slot is given a way to this address only). */
+  addressOf(slot: number): { host: string; port: number };
   /** What each slot uploaded (null for none), once no upload is in flight. */
   artifacts(): (Buffer | null)[];
   close(): Promise<void>;
@@ -78,6 +80,7 @@ export async function startArtifactReceiver(
   });
   const { port } = server.address() as AddressInfo;
   return {
+    addressOf: () => ({ host, port }),
     urlFor: (slot) => `http://${host}:${port}/artifacts/${slot}/${keys[slot] ?? ""}`,
     artifacts: () => [...stored],
     close: () =>

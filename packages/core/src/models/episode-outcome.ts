@@ -10,11 +10,13 @@ export const EpisodeErrorType = z
     "game_crashed",
     "timeout",
     "cancelled",
+    "out_of_memory",
+    "resource_limit",
   ])
   .meta({
     id: "EpisodeErrorType",
     description:
-      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled.",
+      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable (failed_policy_index names its seat; null for the game) used more than its sandbox's memory limit; resource_limit: a runnable ran into another limit of its sandbox (processes, CPU time, file size).",
   });
 
 export const EpisodeErrorInfo = z
@@ -38,12 +40,10 @@ export const PlayerFailureDeclaration = z
   .meta({ id: "PlayerFailureDeclaration" });
 
 /** Final results: they satisfy the coworld's `results_schema`, with one score per slot. */
-export const EpisodeResults = z
-  .looseObject({ scores: z.array(z.number()) })
-  .meta({
-    id: "EpisodeResults",
-    description: "Game-defined fields, validated by the coworld's results_schema.",
-  });
+export const EpisodeResults = z.looseObject({ scores: z.array(z.number()) }).meta({
+  id: "EpisodeResults",
+  description: "Game-defined fields, validated by the coworld's results_schema.",
+});
 
 const Millis = z.number().min(0);
 

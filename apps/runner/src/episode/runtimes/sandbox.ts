@@ -1,0 +1,368 @@
+// The sandbox runtime, the default: each runnable (the game, each player) in a sandbox of its own
+// made by bubblewrap (Linux user, mount, pid, ipc, uts and network namespaces). Inside it sees a
+// read-only /usr, the runner's Node, its own files and a size-capped /tmp; nothing else of the
+// host. Its network is its own loopback: the only ways out are Unix sockets the runner binds in,
+// bridged to loopback ports by sandbox-init.ts —
+//   game:    /run/gauntlet/net/game.sock  → 127.0.0.1:8080 (the game's port, in its sandbox)
+//   player:  127.0.0.1:8080               → /run/gauntlet/seat/game.sock (the runner pipes it to
+//            the game's socket), and one socket per address the seat may reach (its artifact
+//            upload, a human seat's relay), each in a directory only that seat has.
+// The runner itself reaches the game (/healthz) through a loopback port of its own.
+import { execFile } from "node:child_process";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+} from "node:fs";
+import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
+import { spawnGroup } from "./process.ts";
+import type {
+  EpisodeLayout,
+  RunnableSpec,
+  Runtime,
+  RuntimeOptions,
+  StartedRunnable,
+} from "./runtime.ts";
+import type { Forward } from "./sandbox-init.ts";
+
+export const GAME_PORT = 8080;
+const SANDBOX_ID = 65534;
+const INSIDE = {
+  node: "/run/gauntlet/bin/node",
+  path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
+  init: "/run/gauntlet/init.ts",
+  net: "/run/gauntlet/net",
+  seat: "/run/gauntlet/seat",
+  files: "/bundle",
+  episode: "/episode",
+};
+const INIT = fileURLToPath(new URL("./sandbox-init.ts", import.meta.url));
+/** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
+const O_PATH = 0o10000000;
+const LIMIT_POLL_MS = 200;
+
+export interface SandboxOptions extends RuntimeOptions {
+  limits: SandboxLimits;
+}
+
+function isRoot(): boolean {
+  return process.geteuid?.() === 0;
+}
+
+/** The host's top-level directories a dynamically linked program needs, as they are here. */
+function systemView(): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const top of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    const path = `/${top}`;
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(path).replace(/^\//, ""), path);
+    else if (stat.isDirectory()) args.push("--ro-bind", path, path);
+  }
+  // What the dynamic linker and time zone look up; nothing else of /etc.
+  for (const file of ["/etc/ld.so.cache", "/etc/localtime"])
+    if (existsSync(file)) args.push("--ro-bind", file, file);
+  return args;
+}
+
+/** bubblewrap's arguments common to every sandbox: namespaces, the system, /proc, /dev, /tmp. */
+export function baseBwrapArgs(limits: SandboxLimits): string[] {
+  return [
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--uid",
+    String(SANDBOX_ID),
+    "--gid",
+    String(SANDBOX_ID),
+    ...(isRoot() ? ["--cap-drop", "ALL"] : []),
+    "--hostname",
+    "sandbox",
+    "--die-with-parent",
+    "--new-session",
+    ...systemView(),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--size",
+    String(limits.scratchBytes),
+    "--tmpfs",
+    "/tmp",
+    "--ro-bind",
+    realpathSync(process.execPath),
+    INSIDE.node,
+    "--ro-bind",
+    INIT,
+    INSIDE.init,
+  ];
+}
+
+/** rlimits of every process in the sandbox; RLIMIT_NPROC only where no pids cgroup counts. */
+function prlimitArgs(limits: SandboxLimits, cgroups: Cgroups | null): string[] {
+  const fileBytes = limits.scratchBytes;
+  return [
+    "prlimit",
+    `--nofile=${limits.openFiles}:${limits.openFiles}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 5}`,
+    `--fsize=${fileBytes}:${fileBytes}`,
+    "--core=0:0",
+    ...(cgroups === null && !isRoot() ? [`--nproc=${limits.pids}:${limits.pids}`] : []),
+  ];
+}
+
+/** Joins the cgroups (as the shell, which then becomes the sandbox) before anything runs. */
+function joinCgroups(cgroups: Cgroups | null): string[] {
+  if (cgroups === null) return [];
+  return [
+    "/bin/sh",
+    "-c",
+    'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
+    "sh",
+    ...cgroups.procsFiles,
+    "--",
+  ];
+}
+
+let probe: Promise<string | null> | null = null;
+
+/**
+ * Why no sandbox can start on this machine (bubblewrap missing, user namespaces off), in one
+ * line, or null when one can. Asked once per process.
+ */
+export function sandboxProblem(): Promise<string | null> {
+  probe ??= new Promise((resolve) => {
+    execFile(
+      "bwrap",
+      [...baseBwrapArgs({ ...defaultProbeLimits }), INSIDE.node, "-e", ""],
+      { env: {}, timeout: 20_000 },
+      (error, _stdout, stderr) => {
+        if (error === null) return resolve(null);
+        const why =
+          (error as NodeJS.ErrnoException).code === "ENOENT"
+            ? "bubblewrap (bwrap) is not installed"
+            : stderr.trim().split("\n")[0] || error.message;
+        resolve(`the sandbox cannot start here: ${why}`);
+      },
+    );
+  });
+  return probe;
+}
+
+const defaultProbeLimits: SandboxLimits = {
+  memoryBytes: 0,
+  pids: 0,
+  cpus: 0,
+  cpuSeconds: 0,
+  openFiles: 0,
+  scratchBytes: 1024 * 1024,
+};
+
+/** Pipes two connections into each other; `open` holds both until either ends. */
+function pipeBoth(a: Socket, b: Socket, open: Set<Socket>): void {
+  open.add(a).add(b);
+  a.pipe(b);
+  b.pipe(a);
+  const end = () => {
+    a.destroy();
+    b.destroy();
+    open.delete(a);
+    open.delete(b);
+  };
+  a.on("error", end).on("close", end);
+  b.on("error", end).on("close", end);
+}
+
+async function listenOn(server: Server, where: string | number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    if (typeof where === "number") server.listen(where, "127.0.0.1", resolve);
+    else server.listen(where, resolve);
+  });
+}
+
+export function sandboxRuntime(options: SandboxOptions): Runtime {
+  const servers: Server[] = [];
+  const open = new Set<Socket>();
+  const cgroups: Cgroups[] = [];
+  let root = "";
+  let workDir = "";
+  let gameSocketFd: number | null = null;
+  let proxyPort = 0;
+
+  /** A connection to the game's socket; the file is checked once and then held by handle. */
+  const connectGame = (): Socket => {
+    if (gameSocketFd === null) {
+      const path = join(root, "game", "game.sock");
+      // The game owns its socket directory: a symlink there must not send us anywhere else.
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSocket() === true) {
+        const fd = openSync(path, O_PATH | constants.O_NOFOLLOW);
+        if (fstatSync(fd).isSocket()) gameSocketFd = fd;
+        else closeSync(fd);
+      }
+    }
+    if (gameSocketFd === null) {
+      const socket = createConnection("/nonexistent/gauntlet-game.sock");
+      return socket;
+    }
+    return createConnection(`/proc/self/fd/${gameSocketFd}`);
+  };
+
+  const serve = async (where: string | number, connect: () => Socket): Promise<void> => {
+    const server = createServer((client) => {
+      client.on("error", () => undefined);
+      pipeBoth(client, connect(), open);
+    });
+    servers.push(server);
+    await listenOn(server, where);
+  };
+
+  return {
+    kind: "sandbox",
+    unusable: (spec) => (spec.run === undefined ? "the sandbox runtime needs a `run` argv" : null),
+    async layout(dir: string): Promise<EpisodeLayout> {
+      workDir = dir;
+      // Short: a Unix socket's path has room for 107 bytes.
+      root = await mkdtemp(join(tmpdir(), "gsb-"));
+      await mkdir(join(root, "game"), { mode: 0o700 });
+      const proxy = createServer((client) => {
+        client.on("error", () => undefined);
+        pipeBoth(client, connectGame(), open);
+      });
+      servers.push(proxy);
+      await listenOn(proxy, 0);
+      const address = proxy.address();
+      proxyPort = typeof address === "object" && address !== null ? address.port : 0;
+      return {
+        gameHost: "127.0.0.1",
+        gamePort: GAME_PORT,
+        workDirForGame: INSIDE.episode,
+        playerBaseUrl: `ws://127.0.0.1:${GAME_PORT}`,
+      };
+    },
+    async start(spec: RunnableSpec): Promise<StartedRunnable> {
+      const game = spec.name === "game";
+      const binds: string[] = ["--ro-bind", spec.cwd, INSIDE.files, "--chdir", INSIDE.files];
+      const forwards: Forward[] = [];
+      if (game) {
+        binds.push("--bind", join(root, "game"), INSIDE.net);
+        forwards.push({ listen: { path: `${INSIDE.net}/game.sock` }, to: { port: GAME_PORT } });
+      } else {
+        const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
+        await mkdir(seat, { mode: 0o700 });
+        await serve(join(seat, "game.sock"), connectGame);
+        forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
+        for (const target of spec.reach ?? []) {
+          if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
+          const name = `reach-${target.port}.sock`;
+          await serve(join(seat, name), () => createConnection(target.port, target.host));
+          forwards.push({ listen: { port: target.port }, to: { path: `${INSIDE.seat}/${name}` } });
+        }
+        binds.push("--ro-bind", seat, INSIDE.seat);
+      }
+      if (spec.mountsWorkDir) binds.push("--bind", workDir, INSIDE.episode);
+      const [program, ...args] = spec.run ?? [];
+      const argv = [program === "node" ? INSIDE.node : (program ?? ""), ...args];
+
+      const groups = await createCgroups(spec.name, options.limits);
+      if (groups !== null) cgroups.push(groups);
+      const command = [
+        ...joinCgroups(groups),
+        ...prlimitArgs(options.limits, groups),
+        "bwrap",
+        ...baseBwrapArgs(options.limits),
+        ...binds,
+        INSIDE.node,
+        INSIDE.init,
+        JSON.stringify(forwards),
+        ...argv,
+      ];
+      // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
+      const started = spawnGroup(command, {
+        cwd: "/",
+        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp" },
+        logCapBytes: options.logCapBytes,
+        killGraceMs: options.killGraceMs,
+      });
+
+      let resolveHit: (hit: LimitHit) => void = () => {};
+      const limitHit = new Promise<LimitHit>((resolve) => (resolveHit = resolve));
+      let running = true;
+      const check = async () => {
+        const hit = await groups?.hit();
+        if (hit) resolveHit(hit);
+        return hit ?? null;
+      };
+      void (async () => {
+        while (running) {
+          if ((await check()) !== null) {
+            await started.stop();
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, LIMIT_POLL_MS));
+        }
+      })();
+      const exited = started.exited.then(async (status) => {
+        running = false;
+        await check();
+        // init.ts reports its child's signal as 128 + n: CPU time and file size are rlimits.
+        if (status.code === 152)
+          resolveHit({
+            error_type: "resource_limit",
+            what: `used more than its ${options.limits.cpuSeconds} s of CPU time`,
+          });
+        if (status.code === 153)
+          resolveHit({
+            error_type: "resource_limit",
+            what: `wrote a file over its ${options.limits.scratchBytes}-byte limit`,
+          });
+        return status;
+      });
+      return {
+        pid: started.pid,
+        exited,
+        log: started.log,
+        limitHit,
+        async stop() {
+          await started.stop();
+          await exited;
+          await groups?.remove();
+        },
+      };
+    },
+    gameUrl: async () => `http://127.0.0.1:${proxyPort}`,
+    async dispose() {
+      for (const socket of open) socket.destroy();
+      open.clear();
+      await Promise.all(
+        servers.splice(0).map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+            }),
+        ),
+      );
+      if (gameSocketFd !== null) closeSync(gameSocketFd);
+      gameSocketFd = null;
+      await Promise.all(cgroups.splice(0).map((groups) => groups.remove()));
+      if (root !== "") {
+        await chmod(root, 0o700).catch(() => undefined);
+        await rm(root, { recursive: true, force: true });
+      }
+    },
+  };
+}
