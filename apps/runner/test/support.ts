@@ -14,9 +14,7 @@ export const PATIENCE_MS = 120_000;
 export const gridrushDir = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 export const secretEchoDir = join(import.meta.dirname, "fixtures/secret-echo");
 
-export function manifestOf(
-  dir: string,
-): Record<string, unknown> & {
+export function manifestOf(dir: string): Record<string, unknown> & {
   game: Record<string, unknown>;
   player: Record<string, unknown>[];
   certification: Record<string, unknown>;

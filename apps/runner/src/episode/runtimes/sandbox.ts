@@ -144,7 +144,8 @@ let probe: Promise<string | null> | null = null;
  * Why no sandbox can start on this machine (bubblewrap missing, user namespaces off), in one
  * line, or null when one can. Asked once per process.
  */
-export function sandboxProblem(): Promise<string | null> {
+export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<string | null> {
+  if (options.fresh === true) probe = null;
   probe ??= new Promise((resolve) => {
     execFile(
       "bwrap",
