@@ -1,5 +1,5 @@
 // The runner's start on the sandbox runtime: a sandbox must start here, or the runner refuses
-// to run. As root on Debian it first installs bubblewrap with the project's own script, so the
+// to run. As root on Debian it first installs bubblewrap (and socat, its bridges) with the project's own script, so the
 // quick start works on a fresh machine; elsewhere it says, in one line, what is missing.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -16,7 +16,9 @@ export async function ensureSandbox(): Promise<string | null> {
   if (problem === null) return null;
   if (process.geteuid?.() !== 0 || !existsSync(ENSURE)) return problem;
   const installed = await new Promise<boolean>((resolve) =>
-    execFile("bash", [ENSURE, "bwrap"], { timeout: 300_000 }, (error) => resolve(error === null)),
+    execFile("bash", [ENSURE, "bwrap", "socat"], { timeout: 300_000 }, (error) =>
+      resolve(error === null),
+    ),
   );
   if (!installed) return problem;
   return sandboxProblem({ fresh: true });

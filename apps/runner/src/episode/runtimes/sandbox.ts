@@ -2,7 +2,7 @@
 // made by bubblewrap (Linux user, mount, pid, ipc, uts and network namespaces). Inside it sees a
 // read-only /usr, the runner's Node, its own files and a size-capped /tmp; nothing else of the
 // host. Its network is its own loopback: the only ways out are Unix sockets the runner binds in,
-// bridged to loopback ports by sandbox-init.ts —
+// bridged to loopback ports by socat, started by a few lines of shell before the runnable —
 //   game:    /run/gauntlet/net/game.sock  → 127.0.0.1:8080 (the game's port, in its sandbox)
 //   player:  127.0.0.1:8080               → /run/gauntlet/seat/game.sock (the runner pipes it to
 //            the game's socket), and one socket per address the seat may reach (its artifact
@@ -22,7 +22,6 @@ import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
@@ -33,20 +32,49 @@ import type {
   RuntimeOptions,
   StartedRunnable,
 } from "./runtime.ts";
-import type { Forward } from "./sandbox-init.ts";
 
 export const GAME_PORT = 8080;
 const SANDBOX_ID = 65534;
 const INSIDE = {
   node: "/run/gauntlet/bin/node",
   path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
-  init: "/run/gauntlet/init.ts",
   net: "/run/gauntlet/net",
   seat: "/run/gauntlet/seat",
   files: "/bundle",
   episode: "/episode",
 };
-const INIT = fileURLToPath(new URL("./sandbox-init.ts", import.meta.url));
+
+/** One way out of a sandbox: where it accepts inside, and where each connection goes. */
+interface Forward {
+  listen: { port: number } | { path: string };
+  to: { port: number } | { path: string };
+}
+
+/**
+ * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
+ * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
+ * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
+ */
+export function initScript(forwards: Forward[]): string {
+  const lines = ["set -e"];
+  for (const forward of forwards) {
+    const listen =
+      "port" in forward.listen
+        ? `TCP-LISTEN:${forward.listen.port},bind=127.0.0.1,fork,reuseaddr`
+        : `UNIX-LISTEN:${forward.listen.path},fork`;
+    const to =
+      "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
+    lines.push(`socat ${listen} ${to} 2>/dev/null &`);
+    if ("port" in forward.listen) {
+      const hex = forward.listen.port.toString(16).toUpperCase().padStart(4, "0");
+      lines.push(
+        `i=0; until grep -q ':${hex} 00000000:0000 0A' /proc/net/tcp; do i=$((i+1)); [ $i -lt 5000 ] || exit 126; done`,
+      );
+    }
+  }
+  lines.push('exec "$@"');
+  return lines.join("\n");
+}
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
@@ -106,9 +134,6 @@ export function baseBwrapArgs(limits: SandboxLimits): string[] {
     "--ro-bind",
     realpathSync(process.execPath),
     INSIDE.node,
-    "--ro-bind",
-    INIT,
-    INSIDE.init,
   ];
 }
 
@@ -149,7 +174,12 @@ export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<strin
   probe ??= new Promise((resolve) => {
     execFile(
       "bwrap",
-      [...baseBwrapArgs({ ...defaultProbeLimits }), INSIDE.node, "-e", ""],
+      [
+        ...baseBwrapArgs({ ...defaultProbeLimits }),
+        "/bin/sh",
+        "-c",
+        `command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
+      ],
       { env: {}, timeout: 20_000 },
       (error, _stdout, stderr) => {
         if (error === null) return resolve(null);
@@ -178,14 +208,17 @@ function pipeBoth(a: Socket, b: Socket, open: Set<Socket>): void {
   open.add(a).add(b);
   a.pipe(b);
   b.pipe(a);
-  const end = () => {
+  const fail = () => {
     a.destroy();
     b.destroy();
-    open.delete(a);
-    open.delete(b);
   };
-  a.on("error", end).on("close", end);
-  b.on("error", end).on("close", end);
+  // One side gone: the other is ended gracefully, so what was already sent still arrives.
+  const closed = (other: Socket, self: Socket) => () => {
+    open.delete(self);
+    other.end();
+  };
+  a.on("error", fail).on("close", closed(b, a));
+  b.on("error", fail).on("close", closed(a, b));
 }
 
 async function listenOn(server: Server, where: string | number): Promise<void> {
@@ -287,9 +320,10 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         "bwrap",
         ...baseBwrapArgs(options.limits),
         ...binds,
-        INSIDE.node,
-        INSIDE.init,
-        JSON.stringify(forwards),
+        "/bin/sh",
+        "-c",
+        initScript(forwards),
+        "sandbox-init",
         ...argv,
       ];
       // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
@@ -320,7 +354,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const exited = started.exited.then(async (status) => {
         running = false;
         await check();
-        // init.ts reports its child's signal as 128 + n: CPU time and file size are rlimits.
+        // bwrap reports a signal as 128 + n: SIGXCPU and SIGXFSZ are the CPU time and file size rlimits.
         if (status.code === 152)
           resolveHit({
             error_type: "resource_limit",
