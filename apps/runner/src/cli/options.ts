@@ -83,7 +83,7 @@ interface Flags {
   trustedCode?: boolean;
   sandboxMemoryMb: number;
   sandboxPids: number;
-  sandboxCpus: number;
+  sandboxCpuSeconds: number;
   sandboxScratchMb: number;
   bundleCacheMb: number;
   workDir?: string;
@@ -128,10 +128,10 @@ function command(writeOut: (text: string) => void): Command {
       DEFAULT_LIMITS.pids,
     )
     .option(
-      "--sandbox-cpus <n>",
-      "CPU cores each sandboxed runnable may use",
-      integer(1, 1024),
-      DEFAULT_LIMITS.cpus,
+      "--sandbox-cpu-seconds <n>",
+      "CPU time of each process in a sandbox, in seconds",
+      integer(1, 86_400),
+      DEFAULT_LIMITS.cpuSeconds,
     )
     .option(
       "--sandbox-scratch-mb <n>",
@@ -244,7 +244,7 @@ export function parseRunnerArgs(
       ...DEFAULT_LIMITS,
       memoryBytes: flags.sandboxMemoryMb * MB,
       pids: flags.sandboxPids,
-      cpus: flags.sandboxCpus,
+      cpuSeconds: flags.sandboxCpuSeconds,
       scratchBytes: flags.sandboxScratchMb * MB,
     },
     bundleCacheBytes: flags.bundleCacheMb * MB,

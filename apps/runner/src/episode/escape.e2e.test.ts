@@ -43,7 +43,6 @@ const RUNTIMES: RuntimeUnderTest[] = [{ kind: "sandbox", problem: sandboxProblem
 const LIMITS: SandboxLimits = {
   memoryBytes: 256 * 1024 * 1024,
   pids: 64,
-  cpus: 1,
   cpuSeconds: 3,
   openFiles: 256,
   scratchBytes: 8 * 1024 * 1024,

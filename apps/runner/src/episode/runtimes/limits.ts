@@ -1,6 +1,8 @@
-// Resource limits of one sandboxed runnable: cgroup v1 controllers (pids, memory, cpu) where the
+// Resource limits of one sandboxed runnable: cgroup v1 controllers (pids, memory) where the
 // runner may create groups — as root on this kind of host — plus rlimits (prlimit) always. A
 // group tells afterwards which limit a runnable hit, so the episode can name it and its seat.
+// No cpu group: a group of its own competes as one entity with every task of the parent group,
+// so on a busy host a CPU group starves the sandboxes; CPU time is bounded by RLIMIT_CPU.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,8 +12,6 @@ export interface SandboxLimits {
   memoryBytes: number;
   /** Processes and threads alive at once in the sandbox. */
   pids: number;
-  /** CPU share of the sandbox, in cores (cgroup quota). */
-  cpus: number;
   /** CPU time of any one process, in seconds (RLIMIT_CPU). */
   cpuSeconds: number;
   /** Open files of any one process. */
@@ -23,7 +23,6 @@ export interface SandboxLimits {
 export const DEFAULT_LIMITS: SandboxLimits = {
   memoryBytes: 512 * 1024 * 1024,
   pids: 128,
-  cpus: 1,
   cpuSeconds: 600,
   openFiles: 256,
   scratchBytes: 64 * 1024 * 1024,
@@ -75,7 +74,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
   const dir = (controller: string) => join(CGROUP_ROOT, controller, PARENT, leaf);
   const made: string[] = [];
   try {
-    for (const controller of ["pids", "memory", "cpu"]) {
+    for (const controller of ["pids", "memory"]) {
       await mkdir(dir(controller), { recursive: true });
       made.push(dir(controller));
     }
@@ -90,10 +89,8 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
     await Promise.all(made.map((d) => rmdir(d).catch(() => undefined)));
     return null;
   }
-  // No swap beyond the limit where swap is accounted; no quota where cpu cannot take one.
+  // No swap beyond the limit where swap is accounted.
   await tryWrite(join(dir("memory"), "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
-  await tryWrite(join(dir("cpu"), "cpu.cfs_period_us"), "100000");
-  await tryWrite(join(dir("cpu"), "cpu.cfs_quota_us"), String(Math.round(limits.cpus * 100_000)));
   return {
     procsFiles: made.map((d) => join(d, "cgroup.procs")),
     async hit() {

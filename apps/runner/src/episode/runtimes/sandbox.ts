@@ -197,7 +197,6 @@ export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<strin
 const defaultProbeLimits: SandboxLimits = {
   memoryBytes: 0,
   pids: 0,
-  cpus: 0,
   cpuSeconds: 0,
   openFiles: 0,
   scratchBytes: 1024 * 1024,
