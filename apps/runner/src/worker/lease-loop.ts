@@ -6,6 +6,7 @@ import { join } from "node:path";
 
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
+import { sweepCgroups } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { BundleCache } from "./bundle-cache.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
@@ -59,6 +60,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       runners: swept.runners,
       process_groups_ended: swept.groups,
     });
+  if (options.runtime === "sandbox") await sweepCgroups();
   const instance = await claimInstance(options.workDir);
   const cache = new BundleCache(
     join(options.workDir, "bundles"),

@@ -4,7 +4,7 @@
 // No cpu group: a group of its own competes as one entity with every task of the parent group,
 // so on a busy host a CPU group starves the sandboxes; CPU time is bounded by RLIMIT_CPU.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface SandboxLimits {
@@ -108,7 +108,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
     },
     async remove() {
       // A group empties a moment after its last process is killed.
-      for (let attempt = 0; attempt < 50; attempt += 1) {
+      for (let attempt = 0; attempt < 250; attempt += 1) {
         const left = await Promise.all(
           made.map((d) =>
             rmdir(d).then(
@@ -122,4 +122,38 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
       }
     },
   };
+}
+
+/**
+ * Removes the empty groups that runners which died (or gave up waiting) left behind. Only groups
+ * older than a minute: a younger empty one may be another runner's, about to be joined.
+ */
+export async function sweepCgroups(minAgeMs = 60_000): Promise<number> {
+  let removed = 0;
+  for (const controller of ["pids", "memory"]) {
+    const parent = join(CGROUP_ROOT, controller, PARENT);
+    let leaves: string[];
+    try {
+      leaves = (await readdir(parent, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const leaf of leaves) {
+      const dir = join(parent, leaf);
+      const info = await stat(dir).catch(() => null);
+      if (info === null || Date.now() - info.mtimeMs < minAgeMs) continue;
+      const procs = await readFile(join(dir, "cgroup.procs"), "utf8").catch(() => "x");
+      if (procs.trim() !== "") continue;
+      if (
+        await rmdir(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed += 1;
+    }
+  }
+  return removed;
 }
