@@ -46,6 +46,7 @@ const LIMITS: SandboxLimits = {
   cpuSeconds: 3,
   openFiles: 256,
   scratchBytes: 8 * 1024 * 1024,
+  outputBytes: 16 * 1024 * 1024,
 };
 
 const canary = (name: string) => `canary-${name}-${randomBytes(12).toString("hex")}`;
@@ -265,6 +266,24 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
       expect(pids().filter(isRunning)).toEqual([]);
     },
   );
+
+  it("a game that floods the episode directory ends the episode with resource_limit", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest: CoworldManifest = structuredClone(gridrushManifest());
+    manifest.game.runnable = {
+      ...manifest.game.runnable,
+      run: ["node", "hostile.ts"],
+      env: { HOSTILE_TARGETS: targets(), HOSTILE_MODE: "flood", HOSTILE_SKIP_PROBES: "1" },
+    };
+    const { input } = episode(runtime.kind, { manifest, coworldDir: hostileBundle });
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "resource_limit",
+      failed_policy_index: null,
+    });
+    if (outcome.status === "failed") expect(outcome.error).toMatch(/the episode directory/);
+  });
 
   it("a player that fills its scratch directory stops at the cap", async (context) => {
     if (absent !== null) return context.skip();

@@ -188,7 +188,15 @@ async function breakLimit(mode: string): Promise<void> {
 if (process.env.HOSTILE_SKIP_PROBES !== "1") await probe();
 console.log("PROBES DONE");
 const mode = process.env.HOSTILE_MODE ?? "play";
-if (role === "game") {
+if (role === "game" && mode === "flood") {
+  // Fills the episode directory (on the runner's disk) with files under the file size limit.
+  console.log("LIMIT flood starting");
+  const chunk = Buffer.alloc(1024 * 1024, 1);
+  for (let i = 0; ; i += 1) {
+    writeFileSync(new URL(`flood-${i}`, process.env.COGAME_RESULTS_URI), chunk);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+} else if (role === "game") {
   // A game that answers /healthz, probes, and writes valid results with a score it likes.
   const port = Number(process.env.COGAME_PORT);
   const http = createServer((req, res) => {

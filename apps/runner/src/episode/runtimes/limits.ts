@@ -18,6 +18,8 @@ export interface SandboxLimits {
   openFiles: number;
   /** Size of the writable scratch directory (/tmp, a tmpfs) and of any file written. */
   scratchBytes: number;
+  /** What the game may write into the episode directory (results, replay), in all. */
+  outputBytes: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -26,6 +28,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   cpuSeconds: 600,
   openFiles: 256,
   scratchBytes: 64 * 1024 * 1024,
+  outputBytes: 256 * 1024 * 1024,
 };
 
 /** A limit a runnable ran into, in the words of the episode's error. */

@@ -9,6 +9,7 @@
 //            upload, a human seat's relay), each in a directory only that seat has.
 // The runner itself reaches the game (/healthz) through a loopback port of its own.
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -18,7 +19,7 @@ import {
   openSync,
   realpathSync,
 } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +43,7 @@ const INSIDE = {
   seat: "/run/gauntlet/seat",
   files: "/bundle",
   episode: "/episode",
+  cache: "/run/gauntlet/cache",
 };
 
 /** One way out of a sandbox: where it accepts inside, and where each connection goes. */
@@ -78,6 +80,23 @@ export function initScript(forwards: Forward[]): string {
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
+const COMPILE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Bytes of the files under `dir` (0 when it is gone). */
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    total += (await lstat(join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}
 
 export interface SandboxOptions extends RuntimeOptions {
   limits: SandboxLimits;
@@ -200,6 +219,7 @@ const defaultProbeLimits: SandboxLimits = {
   cpuSeconds: 0,
   openFiles: 0,
   scratchBytes: 1024 * 1024,
+  outputBytes: 0,
 };
 
 /** Pipes two connections into each other; `open` holds both until either ends. */
@@ -308,6 +328,21 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         binds.push("--ro-bind", seat, INSIDE.seat);
       }
       if (spec.mountsWorkDir) binds.push("--bind", workDir, INSIDE.episode);
+      // Node's compile cache, one per bundle: only runnables of the same files share it.
+      const cacheDir = join(
+        tmpdir(),
+        `gauntlet-sandbox-cache-${process.getuid?.() ?? "user"}`,
+        createHash("sha256").update(spec.cwd).digest("hex").slice(0, 24),
+      );
+      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+      binds.push("--bind", cacheDir, INSIDE.cache);
+      // The host directories it may write, each with a size it may not pass.
+      const quotas = [
+        { dir: cacheDir, bytes: COMPILE_CACHE_MAX_BYTES, what: "its compile cache" },
+        ...(spec.mountsWorkDir
+          ? [{ dir: workDir, bytes: options.limits.outputBytes, what: "the episode directory" }]
+          : []),
+      ];
       const [program, ...args] = spec.run ?? [];
       const argv = [program === "node" ? INSIDE.node : (program ?? ""), ...args];
 
@@ -328,7 +363,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
       const started = spawnGroup(command, {
         cwd: "/",
-        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp" },
+        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp", NODE_COMPILE_CACHE: INSIDE.cache },
         logCapBytes: options.logCapBytes,
         killGraceMs: options.killGraceMs,
       });
@@ -336,10 +371,24 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       let resolveHit: (hit: LimitHit) => void = () => {};
       const limitHit = new Promise<LimitHit>((resolve) => (resolveHit = resolve));
       let running = true;
-      const check = async () => {
+      const check = async (): Promise<LimitHit | null> => {
         const hit = await groups?.hit();
-        if (hit) resolveHit(hit);
-        return hit ?? null;
+        if (hit) {
+          resolveHit(hit);
+          return hit;
+        }
+        for (const quota of quotas)
+          if ((await sizeOf(quota.dir)) > quota.bytes) {
+            // A cache over its size is no cache: the next episode starts it afresh.
+            if (quota.dir === cacheDir) await rm(cacheDir, { recursive: true, force: true });
+            const over: LimitHit = {
+              error_type: "resource_limit",
+              what: `wrote more than ${quota.bytes} bytes into ${quota.what}`,
+            };
+            resolveHit(over);
+            return over;
+          }
+        return null;
       };
       void (async () => {
         while (running) {
