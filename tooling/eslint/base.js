@@ -1,13 +1,19 @@
-// Shared lint rules: the house rules of DEVELOPERS (no `any`, no non-null `!`, ESM only).
+// Shared lint rules: the house rules (no `any`, no non-null `!`, ESM only) and type-aware checks
+// for code that is async throughout (no floating or misused promises, no conditions the types
+// say are always or never true). Each package lints with its own tsconfig through the project
+// service; plain JavaScript files (configs, browser play modules) are linted without types.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**"] },
+  { linterOptions: { reportUnusedDisableDirectives: "error" } },
   js.configs.recommended,
   ...tseslint.configs.strict,
+  ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
+      parserOptions: { projectService: true },
       globals: {
         process: "readonly",
         console: "readonly",
@@ -45,10 +51,29 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/no-dynamic-delete": "off",
+      // Handlers and interface implementations are async by contract even where they do not
+      // await: a sync throw there would escape the promise chain callers rely on.
+      "@typescript-eslint/require-await": "off",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/no-unnecessary-condition": "error",
       "no-restricted-syntax": [
         "error",
         { selector: "CallExpression[callee.name='require']", message: "ESM only: use import." },
       ],
     },
   },
+  {
+    // Tests: hooks clean up what a failed `beforeAll` may have left unset (the types cannot say
+    // so), and vitest's asymmetric matchers (`expect.any`, `expect.objectContaining`) are `any`.
+    files: ["**/*.test.ts", "**/*.test.tsx", "**/*.test-d.ts", "**/test/**", "**/testing/**"],
+    rules: {
+      "@typescript-eslint/no-unnecessary-condition": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+    },
+  },
+  { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
 );

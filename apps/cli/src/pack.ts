@@ -18,7 +18,7 @@ export async function packDirectory(dir: string, label: string): Promise<Uint8Ar
     },
     ["."],
   );
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
   return new Uint8Array(Buffer.concat(chunks));
 }
 

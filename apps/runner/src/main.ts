@@ -87,7 +87,11 @@ try {
     concurrency: settings.concurrency,
     runtime: settings.runtime,
     bundleCacheBytes: settings.bundleCacheBytes,
-    episode: { artifactMaxBytes: settings.artifactMaxBytes, limits: settings.limits },
+    episode: {
+      artifactMaxBytes: settings.artifactMaxBytes,
+      limits: settings.limits,
+      containerLimits: settings.containerLimits,
+    },
     log,
     redactor,
   });

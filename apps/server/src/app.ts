@@ -112,7 +112,8 @@ export async function buildApp(
     const text = typeof body === "string" ? body : body.toString("utf8");
     const depth = jsonDepth(text);
     if (depth > MAX_JSON_DEPTH) done(new JsonTooDeepError(depth), undefined);
-    else parseJson(request, text, done);
+    // The default parser answers through `done`; what it returns carries nothing.
+    else void parseJson(request, text, done);
   });
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",

@@ -1,7 +1,5 @@
 // Reads a successful response as its operation says: JSON checked against the response
 // schema (a mismatch names the field that is wrong), text, bytes, or a redirect's Location.
-import type { z } from "zod";
-
 import type { OperationDef } from "@gauntlet/core";
 
 import { ResponseValidationError, type OffContractIssue } from "./errors.ts";
@@ -43,7 +41,7 @@ function offContract(
 }
 
 function check(op: OperationDef, reply: RawReply, value: unknown): unknown {
-  const parsed = (op.response as z.ZodType).safeParse(value);
+  const parsed = op.response.safeParse(value);
   if (parsed.success) return parsed.data;
   throw offContract(
     op,

@@ -34,7 +34,7 @@ type Kind =
 function kindsOf(value: unknown): readonly string[] {
   if (typeof value !== "object" || value === null) return [];
   const kinds = (value as { [BRAND]?: unknown })[BRAND];
-  return Array.isArray(kinds) ? kinds : [];
+  return Array.isArray(kinds) ? kinds.filter((k): k is string => typeof k === "string") : [];
 }
 
 function hasKind(value: unknown, kind: Kind): boolean {

@@ -28,7 +28,8 @@ beforeEach(async () => {
   wss = new WebSocketServer({ port: 0, host: "127.0.0.1", path: "/observatory/v2/events" });
   wss.on("connection", (socket, request) => {
     const subscribe = new Promise<Connection["subscribe"] extends Promise<infer T> ? T : never>(
-      (resolve) => socket.once("message", (data) => resolve(JSON.parse(String(data)))),
+      (resolve) =>
+        socket.once("message", (data) => resolve(JSON.parse((data as Buffer).toString("utf8")))),
     );
     connections.push({ socket, request, subscribe });
     for (const w of waiters.splice(0)) w();

@@ -31,7 +31,7 @@ function typeOf(schema: SchemaLike | undefined): string | undefined {
 }
 
 export function pageShapeOf(op: OperationDef): PageShape | null {
-  const response = unwrap(op.response as unknown as SchemaLike);
+  const response = unwrap(op.response);
   const def = response._zod.def;
   if (def.type === "array") return "array";
   if (def.type !== "object" || !def.shape || typeOf(def.shape.entries) !== "array") return null;

@@ -91,9 +91,12 @@ export function decideRetry(input: RetryInput): RetryDecision {
 /** Waits, unless the caller's signal ends the wait first (then rejects with its reason). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // The caller's own abort reason, as fetch rejects with it (an AbortError unless they chose one).
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {

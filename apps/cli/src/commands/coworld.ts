@@ -63,7 +63,7 @@ export const coworld: CommandGroup = {
             spinner.text("registering the coworld");
             // The manifest is checked by the server against the contract; its errors name the field.
             return client.coworlds.upload({
-              body: { manifest: manifest as never, bundle_upload_id: upload_id },
+              body: { manifest, bundle_upload_id: upload_id },
             });
           },
         );
@@ -140,9 +140,7 @@ export const coworld: CommandGroup = {
           printFields(
             Object.entries(cert).map(([k, v]) => [
               k,
-              typeof v === "object" && v !== null
-                ? JSON.stringify(v)
-                : (v as string | number | boolean | null),
+              typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean | null),
             ]),
           );
         if (opts.wait && cert.state !== "certified")

@@ -142,7 +142,7 @@ async function waitForEnd(
         },
         (error: unknown) => {
           stop();
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         },
       );
     };

@@ -20,9 +20,20 @@ describe("parseRunnerArgs", () => {
         "r1",
         "--grace-seconds",
         "2.5",
+        "--container-memory-mib",
+        "256",
+        "--container-cpus",
+        "0.5",
       ],
       {},
     );
+    expect(fromFlags.containerLimits).toEqual({
+      memoryBytes: 256 << 20,
+      pids: 128,
+      cpus: 0.5,
+      scratchBytes: 64 << 20,
+      user: "65532:65532",
+    });
     expect(fromFlags).toMatchObject({
       server: "http://example.com/observatory",
       token: "gntm_a",
@@ -63,6 +74,10 @@ describe("parseRunnerArgs", () => {
     [
       ["--runtime", "process"],
       "the process runtime runs code unsandboxed, as this runner's user: pass --trusted-code (or set GAUNTLET_RUNNER_TRUSTED=1) only if every coworld and policy it runs is trusted",
+    ],
+    [
+      ["--container-cpus", "0"],
+      "option '--container-cpus <n>' argument '0' is invalid. expected a number of CPUs from 0.01 to 256",
     ],
     [["--bogus"], "unknown option '--bogus'"],
     [["extra"], "too many arguments. Expected 0 arguments but got 1: extra."],

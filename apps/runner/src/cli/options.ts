@@ -15,6 +15,7 @@ import {
 } from "@gauntlet/core";
 
 import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
+import { DEFAULT_CONTAINER_LIMITS, type ContainerLimits } from "../episode/runtimes/docker.ts";
 import { DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { DEFAULT_BUNDLE_CACHE_BYTES } from "../worker/bundle-cache.ts";
@@ -36,6 +37,8 @@ export interface RunnerSettings {
   graceMs: number;
   /** The size limit of a player's artifact upload; 0 offers players no upload address. */
   artifactMaxBytes: number;
+  /** The docker runtime's limits of each container. */
+  containerLimits: ContainerLimits;
   logFormat: "text" | "json";
   logLevel: LogLevel;
 }
@@ -68,6 +71,13 @@ function seconds(value: string): number {
   return n;
 }
 
+function cpus(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0.01 || n > 256)
+    throw new InvalidArgumentError("expected a number of CPUs from 0.01 to 256");
+  return n;
+}
+
 function runnerId(value: string): string {
   const id = value.trim();
   if (id.length === 0 || id.length > 100)
@@ -90,9 +100,15 @@ interface Flags {
   runnerId?: string;
   graceSeconds: number;
   artifactMaxBytes: number;
+  containerMemoryMib: number;
+  containerPids: number;
+  containerCpus: number;
+  containerScratchMib: number;
   logFormat: "text" | "json";
   logLevel?: LogLevel;
 }
+
+const MIB = 1024 * 1024;
 
 function command(writeOut: (text: string) => void): Command {
   return new Command("gauntlet-runner")
@@ -165,6 +181,30 @@ function command(writeOut: (text: string) => void): Command {
       "size limit of a player's artifact upload (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers none",
       integer(0, 1024 * 1024 * 1024),
       DEFAULT_ARTIFACT_MAX_BYTES,
+    )
+    .option(
+      "--container-memory-mib <n>",
+      "docker runtime: memory of each container, no swap; over it the episode fails as out_of_memory",
+      integer(16, 1024 * 1024),
+      DEFAULT_CONTAINER_LIMITS.memoryBytes / MIB,
+    )
+    .option(
+      "--container-pids <n>",
+      "docker runtime: processes and threads of each container",
+      integer(8, 65_536),
+      DEFAULT_CONTAINER_LIMITS.pids,
+    )
+    .option(
+      "--container-cpus <n>",
+      "docker runtime: CPUs of each container",
+      cpus,
+      DEFAULT_CONTAINER_LIMITS.cpus,
+    )
+    .option(
+      "--container-scratch-mib <n>",
+      "docker runtime: size of each container's writable /tmp",
+      integer(1, 1024 * 1024),
+      DEFAULT_CONTAINER_LIMITS.scratchBytes / MIB,
     )
     .addOption(
       new Option("--log-format <format>", "log lines for people or for collectors")
@@ -254,6 +294,13 @@ export function parseRunnerArgs(
     runnerId: flags.runnerId ?? `${hostname()}-${process.pid}`.slice(0, 100),
     graceMs: Math.round(flags.graceSeconds * 1000),
     artifactMaxBytes: flags.artifactMaxBytes,
+    containerLimits: {
+      ...DEFAULT_CONTAINER_LIMITS,
+      memoryBytes: flags.containerMemoryMib * MIB,
+      pids: flags.containerPids,
+      cpus: flags.containerCpus,
+      scratchBytes: flags.containerScratchMib * MIB,
+    },
     logFormat: flags.logFormat,
     logLevel: flags.logLevel ?? logLevelFromEnv(env),
   };

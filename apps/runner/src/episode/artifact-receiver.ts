@@ -4,6 +4,7 @@
 // artifacts. An upload over the limit is answered 413 and dropped — it never fails the episode —
 // and a later upload of the same slot replaces an earlier one.
 import { randomBytes } from "node:crypto";
+import { chmod } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -25,10 +26,14 @@ function answer(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ status, message }));
 }
 
+/** Where the receiver listens: the runner's loopback, or a Unix socket whose connections arrive
+ * from players at `baseUrl` (the docker runtime's relay). */
+export type ReceiverAddress = { host: string } | { socketPath: string; baseUrl: string };
+
 export async function startArtifactReceiver(
   slots: number,
   maxBytes: number,
-  host = "127.0.0.1",
+  where: ReceiverAddress = { host: "127.0.0.1" },
 ): Promise<ArtifactReceiver> {
   const keys = Array.from({ length: slots }, () => randomBytes(24).toString("hex"));
   const stored: (Buffer | null)[] = Array.from({ length: slots }, () => null);
@@ -76,12 +81,21 @@ export async function startArtifactReceiver(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, resolve);
+    if ("socketPath" in where) server.listen(where.socketPath, resolve);
+    else server.listen(0, where.host, resolve);
   });
-  const { port } = server.address() as AddressInfo;
+  let base: string;
+  if ("socketPath" in where) {
+    // The relay runs as the containers' user, not as the runner.
+    await chmod(where.socketPath, 0o666);
+    base = where.baseUrl;
+  } else base = `http://${where.host}:${(server.address() as AddressInfo).port}`;
   return {
-    addressOf: () => ({ host, port }),
-    urlFor: (slot) => `http://${host}:${port}/artifacts/${slot}/${keys[slot] ?? ""}`,
+    addressOf: () =>
+      "socketPath" in where
+        ? { host: "127.0.0.1", port: 0 }
+        : { host: where.host, port: (server.address() as AddressInfo).port },
+    urlFor: (slot) => `${base}/artifacts/${slot}/${keys[slot] ?? ""}`,
     artifacts: () => [...stored],
     close: () =>
       new Promise<void>((resolve) => {

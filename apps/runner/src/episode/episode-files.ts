@@ -1,5 +1,6 @@
 // The files of one episode in its work directory, and reading what the game wrote there.
-import { readFile, rm, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 
 import type { ValidateFunction } from "ajv";
@@ -32,25 +33,43 @@ export async function clearOutputs(workDir: string): Promise<void> {
   );
 }
 
-async function size(path: string): Promise<number | null> {
+type Contents = { found: false } | { found: true; size: number; bytes: Buffer | null };
+
+/**
+ * A file the game wrote, read only when it is a regular file in the work directory: the game
+ * (in a container, where it writes the work directory) could leave a symbolic link to a file of
+ * the runner's host, or a FIFO that never ends; neither is followed. `bytes` is null over `maxBytes`.
+ */
+async function readOutput(path: string, maxBytes: number): Promise<Contents> {
+  let handle;
   try {
-    return (await stat(path)).size;
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
-    return null;
+    // Missing, or a symbolic link (ELOOP): either way, nothing the game wrote.
+    return { found: false };
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { found: false };
+    if (info.size > maxBytes) return { found: true, size: info.size, bytes: null };
+    const bytes = await handle.readFile();
+    return { found: true, size: bytes.length, bytes: bytes.length > maxBytes ? null : bytes };
+  } finally {
+    await handle.close();
   }
 }
 
 async function readJson(path: string, maxBytes: number): Promise<Read<unknown>> {
-  const bytes = await size(path);
-  if (bytes === null) return { found: false };
-  if (bytes > maxBytes)
+  const contents = await readOutput(path, maxBytes);
+  if (!contents.found) return { found: false };
+  if (contents.bytes === null)
     return {
       found: true,
       ok: false,
-      problem: `it is ${bytes} bytes, over the ${maxBytes}-byte limit`,
+      problem: `it is ${contents.size} bytes, over the ${maxBytes}-byte limit`,
     };
   try {
-    return { found: true, ok: true, value: JSON.parse(await readFile(path, "utf8")) };
+    return { found: true, ok: true, value: JSON.parse(contents.bytes.toString("utf8")) };
   } catch {
     return { found: true, ok: false, problem: "it is not JSON" };
   }
@@ -106,13 +125,12 @@ export async function readResults(
 export async function readReplay(
   workDir: string,
 ): Promise<{ replay: Buffer | null; note?: string }> {
-  const path = join(workDir, FILE_NAMES.replay);
-  const bytes = await size(path);
-  if (bytes === null) return { replay: null };
-  if (bytes > MAX_REPLAY_BYTES)
+  const contents = await readOutput(join(workDir, FILE_NAMES.replay), MAX_REPLAY_BYTES);
+  if (!contents.found) return { replay: null };
+  if (contents.bytes === null)
     return {
       replay: null,
-      note: `the replay is ${bytes} bytes, over the ${MAX_REPLAY_BYTES}-byte limit; dropped`,
+      note: `the replay is ${contents.size} bytes, over the ${MAX_REPLAY_BYTES}-byte limit; dropped`,
     };
-  return { replay: await readFile(path) };
+  return { replay: contents.bytes };
 }

@@ -115,7 +115,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const runtimeOptions = { logCapBytes: settings.logCapBytes, killGraceMs: settings.killGraceMs };
   const runtime: Runtime =
     input.runtime === "docker"
-      ? dockerRuntime(runtimeOptions)
+      ? dockerRuntime({ ...runtimeOptions, limits: input.containerLimits })
       : input.runtime === "process"
         ? processRuntime(runtimeOptions)
         : sandboxRuntime({ ...runtimeOptions, limits: input.limits ?? DEFAULT_LIMITS });
@@ -146,8 +146,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const halt = haltOn(input.deadlineMs, input.signal);
   const game: { runnable: StartedRunnable | null } = { runnable: null };
   const players: (StartedRunnable | null)[] = input.players.map(() => null);
-  // Player artifacts on the process and sandbox runtimes: a container could not reach the
-  // runner's loopback; a sandbox reaches its own slot's address only, through its own socket.
+  // Player artifacts: on the runner's loopback, or where the runtime's layout says. A sandbox
+  // reaches its own slot's address only, through a socket of its own.
   const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
   const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
   const marks = { started: t0, healthy: t0, ended: t0 };
@@ -215,8 +215,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
     const receiver =
-      input.runtime !== "docker" && artifactMaxBytes > 0
-        ? await startArtifactReceiver(input.players.length, artifactMaxBytes)
+      artifactMaxBytes > 0 && (input.runtime !== "docker" || layout.artifacts)
+        ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
         : null;
     uploads.receiver = receiver;
     for (const [slot, player] of input.players.entries()) {
@@ -245,12 +245,34 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       );
     }
 
-    const end = await Promise.race([gameProcess.exited, halt.reached, breached]);
+    // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
+    const tripped = new Promise<Verdict>((resolve) =>
+      players.forEach(
+        (player, slot) =>
+          void player?.exited.then((status) => {
+            if (status.limit === "out_of_memory")
+              resolve(
+                failed(
+                  "out_of_memory",
+                  `the player in slot ${slot} went over its memory limit`,
+                  slot,
+                ),
+              );
+          }),
+      ),
+    );
+    const end = await Promise.race([gameProcess.exited, halt.reached, tripped, breached]);
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
+    if ("status" in end) return end;
     if ("type" in end) return breachVerdict(end);
+    if (end.limit === "out_of_memory")
+      return failed("out_of_memory", "the game went over its memory limit");
     // Players normally leave when the game closes their sockets; those that linger are stopped below.
-    await within(Promise.all(players.map((p) => p?.exited)), settings.playerGraceMs);
+    await within(
+      Promise.all(players.flatMap((p) => (p ? [p.exited] : []))),
+      settings.playerGraceMs,
+    );
     // A limit hit in the game's last moments still counts (the monitor polls).
     const late = await Promise.race([breached, delay(0).then(() => null)]);
     if (late !== null) return breachVerdict(late);
@@ -312,7 +334,7 @@ async function waitHealthy(
   halt: { reached: Promise<Halt>; reason: () => Halt | null },
   deadlineMs: number,
 ): Promise<"healthy" | Verdict> {
-  let exit: ExitStatus | null = null;
+  let exit = null as ExitStatus | null; // set when the game exits
   void game.exited.then((status) => (exit = status));
   const until = performance.now() + timeoutMs;
   let last = "no answer";

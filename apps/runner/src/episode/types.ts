@@ -6,6 +6,7 @@ import type {
   EpisodeTimings,
 } from "@gauntlet/core";
 
+import type { ContainerLimits } from "./runtimes/docker.ts";
 import type { SandboxLimits } from "./runtimes/limits.ts";
 import type { RuntimeKind } from "./runtimes/runtime.ts";
 
@@ -45,6 +46,9 @@ export interface RunEpisodeInput {
   runtime: RuntimeKind;
   /** Resource limits of each sandboxed runnable (the sandbox runtime). Default DEFAULT_LIMITS. */
   limits?: SandboxLimits | undefined;
+  /** The docker runtime's limits of each container (memory, processes, CPUs, scratch, user);
+   * unset fields keep their defaults (DEFAULT_CONTAINER_LIMITS). */
+  containerLimits?: Partial<ContainerLimits> | undefined;
   signal?: AbortSignal | undefined;
   /** How long the game may take to answer 200 on /healthz (within the deadline). Default 15 s. */
   healthTimeoutMs?: number | undefined;

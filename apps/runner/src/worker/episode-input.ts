@@ -10,6 +10,11 @@ import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { EpisodeInputError, type EpisodePlayer, type RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
 
+/** Where a job's episode runs, inside its job directory. */
+export function episodeDir(jobDir: string): string {
+  return join(jobDir, "episode");
+}
+
 /** The player process of a seat a person plays: it relays the seat to the server (human-relay.ts). */
 const HUMAN_RELAY = fileURLToPath(new URL("../episode/human-relay.ts", import.meta.url));
 
@@ -87,7 +92,7 @@ export async function prepareEpisode(
       displayName: seat.display_name,
     });
   }
-  const workDir = join(options.jobDir, "episode");
+  const workDir = episodeDir(options.jobDir);
   await mkdir(workDir, { recursive: true });
   return {
     coworldDir,

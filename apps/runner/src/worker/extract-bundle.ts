@@ -23,7 +23,7 @@ export async function extractBundle(
   await mkdir(dest, { recursive: true });
   let files = 0;
   let total = 0;
-  let problem: string | null = null;
+  let problem = null as string | null; // set inside the entry filter
   const refuse = (why: string) => {
     problem ??= why;
     return false;

@@ -8,6 +8,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
+import { removeEpisodeLeftovers } from "../episode/runtimes/docker.ts";
+import { episodeDir } from "./episode-input.ts";
 import { allProcesses, procInfo, stillRunning } from "./proc.ts";
 
 const OWNER_FILE = "runner.json";
@@ -108,6 +110,8 @@ async function endRecordedGroups(dir: string): Promise<number> {
   }
   let ended = 0;
   for (const job of jobs) {
+    // Containers of the docker runtime outlive their clients' process groups.
+    await removeEpisodeLeftovers(episodeDir(join(dir, "jobs", job)));
     let lines: string[];
     try {
       lines = (await readFile(join(dir, "jobs", job, PIDS_FILE), "utf8")).split("\n");

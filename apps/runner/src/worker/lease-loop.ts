@@ -73,6 +73,8 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const jobs = new Set<Promise<void>>();
   const abortJobs = new AbortController();
   const stopLeasing = new AbortController();
+  // Read through a call: the flag changes while the loop awaits, which narrowing cannot see.
+  const leasingStopped = () => stopLeasing.signal.aborted;
   let leaseSeconds = 30;
   let wake: () => void = () => {};
 
@@ -145,7 +147,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
         continue;
       }
       for (const job of leased) {
-        if (stopLeasing.signal.aborted) {
+        if (leasingStopped()) {
           // Leased while stopping: give it back at once.
           await queue
             .fail(

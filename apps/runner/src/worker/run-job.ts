@@ -30,6 +30,7 @@ export type EpisodeSettings = Partial<
     | "logCapBytes"
     | "artifactMaxBytes"
     | "limits"
+    | "containerLimits"
   >
 >;
 
@@ -68,7 +69,7 @@ export async function runJob(
   );
   const ids = { job: job.job_id, attempt: job.attempt };
   const stop = new AbortController();
-  let halted: "shutdown" | "lost" | null = null;
+  let halted = null as "shutdown" | "lost" | null; // set by the stop listeners
   const halt = (why: "shutdown" | "lost") => {
     halted ??= why;
     stop.abort();

@@ -14,7 +14,7 @@ export async function inspectTarGz(bytes: Uint8Array): Promise<TarListing> {
   if (bytes.byteLength < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
     return { ok: false, error: "the bytes are not gzip" };
   const files: string[] = [];
-  let bad: string | null = null;
+  let bad = null as string | null; // set inside the entry callback
   try {
     await pipeline(
       Readable.from([Buffer.from(bytes)]),
@@ -77,7 +77,7 @@ export async function readTarGzFiles(
   if (!listing.ok) return listing;
   const files: { path: string; bytes: Buffer }[] = [];
   let total = 0;
-  let bad: string | null = null;
+  let bad = null as string | null; // set inside the entry callback
   await pipeline(
     Readable.from([Buffer.from(bytes)]),
     tar.t({

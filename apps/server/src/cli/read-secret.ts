@@ -4,7 +4,7 @@ import { createInterface } from "node:readline/promises";
 export async function readSecretFromStdin(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin)
+    for await (const chunk of process.stdin as AsyncIterable<Buffer | string>)
       chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     return Buffer.concat(chunks)
       .toString("utf8")

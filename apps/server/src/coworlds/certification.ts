@@ -52,14 +52,12 @@ export async function certify(
       .insertInto("certifications")
       .values(row)
       .onConflict((oc) =>
-        oc
-          .column("coworld_id")
-          .doUpdateSet({
-            state: row.state,
-            episode_request_id: row.episode_request_id,
-            error: null,
-            updated_at: row.updated_at,
-          }),
+        oc.column("coworld_id").doUpdateSet({
+          state: row.state,
+          episode_request_id: row.episode_request_id,
+          error: null,
+          updated_at: row.updated_at,
+        }),
       )
       .execute();
     return toCertification(coworld.id, row);

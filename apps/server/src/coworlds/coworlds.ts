@@ -264,13 +264,11 @@ export async function putSecret(
     .insertInto("coworld_secrets")
     .values(row)
     .onConflict((oc) =>
-      oc
-        .columns(["coworld_name", "secret_name"])
-        .doUpdateSet({
-          ciphertext: row.ciphertext,
-          size_bytes: row.size_bytes,
-          updated_at: row.updated_at,
-        }),
+      oc.columns(["coworld_name", "secret_name"]).doUpdateSet({
+        ciphertext: row.ciphertext,
+        size_bytes: row.size_bytes,
+        updated_at: row.updated_at,
+      }),
     )
     .execute();
   return secretRecord(name, canonicalId, row);

@@ -65,11 +65,13 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
   let stopping = false;
+  // Read through a call: stop() sets the flag while a launch awaits, which narrowing cannot see.
+  const stopped = () => stopping;
   let restartTimer: NodeJS.Timeout | undefined;
   let failures = 0;
 
   const launch = async () => {
-    if (stopping) return;
+    if (stopped()) return;
     let token: string;
     try {
       token = await options.token();
@@ -78,7 +80,7 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       scheduleRestart();
       return;
     }
-    if (stopping) return;
+    if (stopped()) return;
     const args = [
       main,
       "--server",

@@ -328,13 +328,11 @@ export async function storeArtifact(
     .insertInto("artifacts")
     .values(row)
     .onConflict((oc) =>
-      oc
-        .columns(["episode_request_id", "name"])
-        .doUpdateSet({
-          sha256: row.sha256,
-          size_bytes: row.size_bytes,
-          created_at: row.created_at,
-        }),
+      oc.columns(["episode_request_id", "name"]).doUpdateSet({
+        sha256: row.sha256,
+        size_bytes: row.size_bytes,
+        created_at: row.created_at,
+      }),
     )
     .execute();
   return { type: name, sha256: blob.sha256, size_bytes: blob.size };

@@ -29,6 +29,8 @@ export interface UploadedEpisode {
 
 export const invalidUpload = (message: string) => new ServiceError(400, "invalid_upload", message);
 
+// DuckDB's value classes (timestamps, decimals, lists) carry their own toString.
+// eslint-disable-next-line @typescript-eslint/no-base-to-string
 const text = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
 
 export async function readEpisodeFile(path: string): Promise<UploadedEpisode[]> {

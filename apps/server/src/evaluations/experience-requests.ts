@@ -71,7 +71,7 @@ async function countsOf(db: Kysely<Database>, ids: string[]): Promise<Map<string
 
 /** Running is read from the episodes: the stored status moves only when the request ends. */
 function statusOf(row: ExperienceRequestsTable, counts: Counts): ExperienceRequestStatus {
-  if (FINAL_REQUEST.includes(row.status)) return row.status as ExperienceRequestStatus;
+  if (FINAL_REQUEST.includes(row.status)) return row.status;
   const moved =
     counts.running_count + counts.completed_count + counts.failed_count + counts.cancelled_count;
   return moved > 0 ? "running" : "submitted";
@@ -430,10 +430,11 @@ export async function settleableExperienceRequests(db: Kysely<Database>): Promis
     .selectFrom("experience_requests as x")
     .select("x.id")
     .where("x.status", "not in", FINAL_REQUEST)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("episode_requests as e")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("episode_requests as e")
             .select("e.id")
             .whereRef("e.experience_request_id", "=", "x.id")
             .where("e.status", "not in", FINAL_EPISODE),

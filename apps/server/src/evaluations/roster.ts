@@ -201,9 +201,7 @@ export async function divisionChampions(
       },
     ];
   });
-  return candidates.sort(
-    (a, b) => b.rating - a.rating || (a.playerId ?? "").localeCompare(b.playerId ?? ""),
-  );
+  return candidates.sort((a, b) => b.rating - a.rating || a.playerId.localeCompare(b.playerId));
 }
 
 /** A policy ref (version id, `name` or `name:vN` of the caller's) as a seat; play sessions seat opponents with it too. */
@@ -322,7 +320,7 @@ export async function resolveRequest(
         .where("id", "in", versions)
         .execute()
     : [];
-  const leagueConfig = ladder?.ok ? (ladder.settings.game_config ?? {}) : {};
+  const leagueConfig = ladder?.ok ? ladder.settings.game_config : {};
   return {
     coworld,
     variantId: variant.id,

@@ -44,8 +44,12 @@ export class EventHub {
     this.#lastSeq = lastSeq;
     this.#onError = options.onError ?? (() => undefined);
     this.#render = options.render;
-    this.#unsubscribe = bus.subscribe((rows) => this.#enqueue(() => this.#ingest(rows)));
-    this.#timer = setInterval(() => this.#enqueue(() => this.#catchUp()), options.pollMs ?? 1000);
+    // #enqueue never rejects (each step's error goes to onError), so its promise is left on purpose.
+    this.#unsubscribe = bus.subscribe((rows) => void this.#enqueue(() => this.#ingest(rows)));
+    this.#timer = setInterval(
+      () => void this.#enqueue(() => this.#catchUp()),
+      options.pollMs ?? 1000,
+    );
     this.#timer.unref();
   }
 

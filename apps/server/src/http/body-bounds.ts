@@ -2,6 +2,8 @@
 // A JSON body nested thousands of levels deep parses, but echoing it in a 422 overflowed the
 // stack while serialising (a 500); both the parse and the echo are bounded here.
 
+import { jsonText } from "../shared/json-text.ts";
+
 /** Deepest nesting of arrays/objects accepted in a JSON body. */
 export const MAX_JSON_DEPTH = 64;
 /** Largest body accepted (bytes); uploads of bundles and artifacts share it. */
@@ -62,7 +64,7 @@ function shrink(value: unknown, depth: number): unknown {
  */
 export function boundedEcho(value: unknown): unknown {
   const cut = shrink(value, 0);
-  const text = JSON.stringify(cut) ?? "";
+  const text = jsonText(cut);
   if (text.length <= MAX_ECHO_CHARS) return cut;
   return `${text.slice(0, MAX_ECHO_CHARS)}… (cut)`;
 }

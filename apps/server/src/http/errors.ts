@@ -41,17 +41,15 @@ export function installErrorHandling(app: FastifyInstance): void {
     // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the server.
     const code = (error as { code?: unknown }).code;
     if (code === "22021" || code === "22P05")
-      return reply
-        .code(422)
-        .send({
-          detail: [
-            {
-              loc: ["request"],
-              msg: "Text must not contain NUL (U+0000) characters.",
-              type: "string_invalid_character",
-            },
-          ],
-        });
+      return reply.code(422).send({
+        detail: [
+          {
+            loc: ["request"],
+            msg: "Text must not contain NUL (U+0000) characters.",
+            type: "string_invalid_character",
+          },
+        ],
+      });
     if (isStoreUnavailable(error)) {
       request.log.warn({ err: error }, "store unavailable");
       return reply

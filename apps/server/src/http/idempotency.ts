@@ -6,6 +6,7 @@ import type { Kysely } from "kysely";
 
 import { nowIso } from "../shared/clock.ts";
 import { conflict } from "../shared/errors.ts";
+import { jsonText } from "../shared/json-text.ts";
 import type { Database } from "../store/schema.ts";
 
 const WINDOW_MS = 24 * 3600_000;
@@ -17,9 +18,7 @@ export interface StoredResponse {
 }
 
 function requestHash(parts: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(parts) ?? "")
-    .digest("hex");
+  return createHash("sha256").update(jsonText(parts)).digest("hex");
 }
 
 /**

@@ -299,7 +299,9 @@ export async function updateLocks(
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
   const next = {
     ...locksOf(row),
-    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    ...Object.fromEntries(
+      (Object.entries(patch) as [string, unknown][]).filter(([, v]) => v !== undefined),
+    ),
   };
   await db
     .updateTable("leagues")

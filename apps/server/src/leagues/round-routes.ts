@@ -9,7 +9,7 @@ export const roundHandlers = defineHandlers({
   listPools: async ({ identity, query, app }) => listPools(app.store.db, identity, query.round_id),
   getPool: async ({ identity, params, app }) => getPool(app.store.db, identity, params.pool_id),
   triggerRound: async ({ identity, params, body, app }) =>
-    triggerRound(app.store.db, app.events.bus, identity, params.league_id, body?.division_id),
+    triggerRound(app.store.db, app.events.bus, identity, params.league_id, body.division_id),
   getSeedPolicies: async ({ identity, params, app }) =>
     getSeedPolicies(app.store.db, identity, params.league_id),
   replaceSeedPolicies: async ({ identity, params, body, app }) =>

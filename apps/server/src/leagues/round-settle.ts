@@ -295,10 +295,11 @@ export async function settleableRounds(db: Kysely<Database>): Promise<string[]> 
     .selectFrom("rounds as r")
     .select("r.id")
     .where("r.status", "in", ["pending", "running"])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("episode_requests as e")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("episode_requests as e")
             .select("e.id")
             .whereRef("e.round_id", "=", "r.id")
             .where("e.status", "not in", FINAL),

@@ -112,10 +112,11 @@ export class LeagueScheduler {
       .where("d.type", "=", "competition")
       .where("l.rounds_paused_at", "is", null)
       .where("l.disabled_at", "is", null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("rounds as r")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("rounds as r")
               .select("r.id")
               .whereRef("r.division_id", "=", "d.id")
               .where("r.active", "=", 1),

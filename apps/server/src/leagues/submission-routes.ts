@@ -12,5 +12,5 @@ export const leagueSubmissionHandlers = defineHandlers({
   setMembershipChampion: async ({ identity, params, app }) =>
     setChampion(app.store.db, app.events.bus, identity, params.membership_id),
   retireMembership: async ({ identity, params, body, app }) =>
-    retireMembership(app.store.db, app.events.bus, identity, params.membership_id, body?.reason),
+    retireMembership(app.store.db, app.events.bus, identity, params.membership_id, body.reason),
 });

@@ -48,7 +48,7 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
     const name = `budget-test-${randomUUID().slice(0, 8)}`;
     const store = await openStore({ clientName: name });
     await store.decide("one-trip", USER_CAPACITIES, 10, true); // loads the script if needed
-    const clients = String(await admin.sendCommand(["CLIENT", "LIST"]));
+    const clients = String(await admin.sendCommand<string>(["CLIENT", "LIST"]));
     const addr = clients
       .split("\n")
       .find((line) => line.includes(` name=${name} `))
@@ -83,7 +83,7 @@ describe.runIf(REDIS_URL)("Redis budget store", () => {
   it("keeps one hash per identity with the four TATs, expiring when every bucket is full again", async () => {
     const store = await openStore();
     const redisSeconds = async () =>
-      Number(((await admin.sendCommand(["TIME"])) as [string, string])[0]);
+      Number((await admin.sendCommand<[string, string]>(["TIME"]))[0]);
     const before = Date.now();
     const secondsBefore = await redisSeconds();
     const decision = await store.decide("layout", USER_CAPACITIES, 1000, true);

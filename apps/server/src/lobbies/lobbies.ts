@@ -831,7 +831,7 @@ export async function launchLobby(
         variantId: variant.id,
         gameConfig: {
           ...variant.game_config,
-          ...(ladder.ok ? (ladder.settings.game_config ?? {}) : {}),
+          ...(ladder.ok ? ladder.settings.game_config : {}),
           ...parseJson<Record<string, unknown>>(row.game_config_overrides),
         },
         allowSpectators: true,

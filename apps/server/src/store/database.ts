@@ -88,7 +88,12 @@ function makeStore(
       const { error, results } = await migrator().migrateToLatest();
       const failed = results?.find((r) => r.status === "Error");
       if (error || failed) {
-        const reason = error instanceof Error ? error.message : String(error ?? "");
+        const reason =
+          error instanceof Error
+            ? error.message
+            : typeof error === "string"
+              ? error
+              : JSON.stringify(error ?? "");
         throw new Error(`migration ${failed?.migrationName ?? ""} failed: ${reason}`);
       }
     },

@@ -93,14 +93,12 @@ async function standingsEntrants(db: Kysely<Database>, league: LeaguesTable): Pr
       `league ${league.id}'s standings seed ${champions.length} competing champion(s); a tournament needs 2 or more: give policy_version_ids`,
       "missing",
     );
-  return champions
-    .slice(0, 64)
-    .map((c, index) => ({
-      seed: index + 1,
-      policy_version_id: c.policyVersionId,
-      player_id: c.playerId,
-      display_name: c.displayName,
-    }));
+  return champions.slice(0, 64).map((c, index) => ({
+    seed: index + 1,
+    policy_version_id: c.policyVersionId,
+    player_id: c.playerId,
+    display_name: c.displayName,
+  }));
 }
 
 async function entrantsFor(
@@ -175,7 +173,7 @@ export async function tournamentViews(
         bracket: m.bracket,
         round: m.round,
         position: m.position,
-        status: m.status as Tournament["matches"][number]["status"],
+        status: m.status,
         seed_a: m.seed_a,
         seed_b: m.seed_b,
         winner_seed: m.winner_seed,

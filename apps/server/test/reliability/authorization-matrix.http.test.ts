@@ -4,6 +4,7 @@
 // see it, and a write refused to the wrong subject changes no table.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 
 import {
   accessOf,
@@ -116,8 +117,7 @@ describe("authorization matrix", () => {
     });
 
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as Record<string, unknown>;
-    const components = ((doc.components as { schemas?: Components } | undefined)?.schemas ??
-      {}) as Components;
+    const components = (doc.components as { schemas?: Components } | undefined)?.schemas ?? {};
     const byId = new Map(contractOperations.map((op) => [op.id, op]));
     const cells: Cell[] = [];
     const problems: string[] = [];
@@ -147,7 +147,8 @@ describe("authorization matrix", () => {
             numRuns: 30,
           });
           values[p.name] = String(
-            candidates.find((c) => shape?.safeParse(c).success) ?? candidates[0],
+            candidates.find((c) => (shape as z.ZodType | undefined)?.safeParse(c).success) ??
+              candidates[0],
           );
         }
       }

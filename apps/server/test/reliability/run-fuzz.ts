@@ -66,8 +66,7 @@ export async function runFuzz(
   options: FuzzOptions,
 ): Promise<FuzzFigures> {
   const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, unknown>;
-  const components = ((doc.components as { schemas?: Components } | undefined)?.schemas ??
-    {}) as Components;
+  const components = (doc.components as { schemas?: Components } | undefined)?.schemas ?? {};
   const ops = operationsOf(doc);
   const figures: FuzzFigures = {
     operations: ops.length,

@@ -30,10 +30,10 @@ describe("secrets scan", () => {
     // The test server runs without its request logger; what it writes to stderr (errors of
     // league play, the event bus) is collected here the way a log shipper would.
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stderr.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       logs.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString());
       return write(chunk, ...rest);
-    }) as typeof process.stderr.write;
+    };
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -15,6 +15,8 @@ const METHODS = {
 export function routeConsole(notices: Notices): () => void {
   const saved = new Map<keyof typeof METHODS, (...args: unknown[]) => void>();
   for (const [method, level] of Object.entries(METHODS) as [keyof typeof METHODS, NoticeLevel][]) {
+    // Saved to be put back as it was, on the console object: never called unbound.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     saved.set(method, console[method]);
     console[method] = (...args: unknown[]) => notices.report(level, format(...args));
   }

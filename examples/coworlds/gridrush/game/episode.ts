@@ -143,6 +143,8 @@ export class Episode {
         };
       });
       this.turnDone = null;
+      // end() may have run while this turn waited; the type checker cannot see that.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (this.ended) return;
       const turn = step(
         this.state,

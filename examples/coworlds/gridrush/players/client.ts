@@ -28,7 +28,7 @@ export function play(name: string, strategy: Strategy, options: PlayOptions = {}
         move: strategy(message, Math.random),
       };
       socket.send(JSON.stringify(answer));
-    } else if (message.type === "end") {
+    } else {
       finished = true;
       process.stdout.write(
         `${name}: episode ${message.reason}; scores ${message.scores.join(" ")}\n`,

@@ -143,6 +143,8 @@ export function fillPath(path: string, params: Record<string, unknown> | undefin
     const value = params?.[name];
     if (value === undefined || value === null)
       throw new Error(`missing path parameter ${name} for ${path}`);
+    if (typeof value !== "string" && typeof value !== "number")
+      throw new Error(`path parameter ${name} for ${path} must be a string or a number`);
     return encodeURIComponent(String(value));
   });
 }

@@ -26,13 +26,9 @@ export const CampaignHistoryEntry = z
     id: z.string(),
     round_id: z.string(),
     player_id: z.string().meta({ description: "The winner of the settled round." }),
-    x: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description: "The captured cell; null when the winner already held the whole board.",
-      }),
+    x: z.number().int().nullable().meta({
+      description: "The captured cell; null when the winner already held the whole board.",
+    }),
     y: z.number().int().nullable(),
     previous_owner_player_id: z.string().nullable(),
     created_at: Timestamp,
@@ -55,12 +51,10 @@ export const CampaignBoard = z
     league_id: LeagueId,
     geometry: CampaignGeometry,
     cells: z.array(CampaignCell),
-    territory: z
-      .array(CampaignTerritory)
-      .meta({
-        description:
-          "Cells held per player, most first (ties by name, players that no longer exist last).",
-      }),
+    territory: z.array(CampaignTerritory).meta({
+      description:
+        "Cells held per player, most first (ties by name, players that no longer exist last).",
+    }),
     history: z.array(CampaignHistoryEntry).meta({ description: "Newest first." }),
     updated_at: Timestamp,
   })

@@ -32,29 +32,16 @@ export const ExperienceTarget = z
 
 export const RosterPlayer = z
   .strictObject({
-    policy_ref: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description: "A policy version id, `name` (its newest version) or `name:vN` / `name:N`.",
-      }),
-    top_n: z
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
-      .optional()
-      .meta({
-        description:
-          "Each episode seats one of the N best-ranked champions of the division's current standings.",
-      }),
-    random: z
-      .boolean()
-      .optional()
-      .meta({
-        description: "Each episode seats a random competing champion of the division (or league).",
-      }),
+    policy_ref: z.string().min(1).optional().meta({
+      description: "A policy version id, `name` (its newest version) or `name:vN` / `name:N`.",
+    }),
+    top_n: z.number().int().min(1).max(1000).optional().meta({
+      description:
+        "Each episode seats one of the N best-ranked champions of the division's current standings.",
+    }),
+    random: z.boolean().optional().meta({
+      description: "Each episode seats a random competing champion of the division (or league).",
+    }),
   })
   .refine(
     (p) =>
@@ -93,12 +80,9 @@ export const ExperienceRequestRow = z
     league_id: z.string().nullable(),
     division_id: z.string().nullable(),
     status: ExperienceRequestStatus,
-    episode_count: z
-      .number()
-      .int()
-      .meta({
-        description: "Always pending + submitted + running + completed + failed + cancelled.",
-      }),
+    episode_count: z.number().int().meta({
+      description: "Always pending + submitted + running + completed + failed + cancelled.",
+    }),
     pending_count: z.number().int(),
     submitted_count: z.number().int(),
     running_count: z.number().int(),

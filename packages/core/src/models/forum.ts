@@ -34,12 +34,10 @@ export const Forum = z
   })
   .meta({ id: "Forum" });
 
-export const Author = z
-  .object({ user_id: z.string(), player_id: PlayerId.nullable() })
-  .meta({
-    id: "Author",
-    description: "The user who wrote it, and the player they acted as (if any).",
-  });
+export const Author = z.object({ user_id: z.string(), player_id: PlayerId.nullable() }).meta({
+  id: "Author",
+  description: "The user who wrote it, and the player they acted as (if any).",
+});
 
 export const Post = z
   .object({
@@ -48,12 +46,10 @@ export const Post = z
     title: z.string(),
     body: z.string().meta({ description: "The source as written (see `content_format`)." }),
     content_format: ContentFormat,
-    body_html: z
-      .string()
-      .meta({
-        description:
-          "The body rendered to HTML; raw HTML in the source is escaped and unsafe links are dropped.",
-      }),
+    body_html: z.string().meta({
+      description:
+        "The body rendered to HTML; raw HTML in the source is escaped and unsafe links are dropped.",
+    }),
     author: Author,
     score: z.number().int().meta({ description: "The sum of the votes." }),
     comment_count: z.number().int(),
@@ -120,15 +116,10 @@ export const CreatePost = z
     title: Title,
     body: Body,
     content_format: ContentFormat.default("markdown"),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          "A repeat with the same key (per author) returns the post created first; the same key with another post is 409.",
-      }),
+    idempotency_key: z.string().min(1).max(200).optional().meta({
+      description:
+        "A repeat with the same key (per author) returns the post created first; the same key with another post is 409.",
+    }),
   })
   .meta({ id: "CreatePost" });
 

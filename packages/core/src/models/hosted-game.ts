@@ -17,20 +17,13 @@ export const HostedGameCreate = z
       .nullable()
       .optional()
       .meta({ description: "The manifest's variant; its first when absent." }),
-    game_config: FreeForm.nullable()
-      .optional()
-      .meta({
-        description:
-          "Overrides of the variant's game config (a longer `turn_timeout_ms` for people, say).",
-      }),
-    allow_spectators: z
-      .boolean()
-      .nullable()
-      .optional()
-      .meta({
-        description:
-          "Whether `lobby_url` shows the game to anyone with the address. Default false.",
-      }),
+    game_config: FreeForm.nullable().optional().meta({
+      description:
+        "Overrides of the variant's game config (a longer `turn_timeout_ms` for people, say).",
+    }),
+    allow_spectators: z.boolean().nullable().optional().meta({
+      description: "Whether `lobby_url` shows the game to anyone with the address. Default false.",
+    }),
     player_count: z
       .number()
       .int()
@@ -45,22 +38,17 @@ export const HostedGameCreate = z
 export const HostedGameCreateResponse = z
   .object({
     session_id: PlaySessionId,
-    join_url: z
-      .string()
-      .meta({
-        description:
-          "A page that joins the next free slot and opens the coworld's player client on it.",
-      }),
+    join_url: z.string().meta({
+      description:
+        "A page that joins the next free slot and opens the coworld's player client on it.",
+    }),
     lobby_url: z
       .string()
       .meta({ description: "A page with the slots, who has joined, and the game's state." }),
     player_count: z.number().int(),
-    global_url: z
-      .string()
-      .nullable()
-      .meta({
-        description: "A live spectator view; null (this service has no live global stream yet).",
-      }),
+    global_url: z.string().nullable().meta({
+      description: "A live spectator view; null (this service has no live global stream yet).",
+    }),
   })
   .meta({ id: "HostedGameCreateResponse" });
 
@@ -80,21 +68,16 @@ export const HostedGamePlayer = z
 
 export const HostedGameJoinResponse = z
   .object({
-    player_url: z
-      .string()
-      .meta({
-        description:
-          "The slot's WebSocket (the coworld's player protocol). A new join of the same slot gives a new address and closes the old one.",
-      }),
+    player_url: z.string().meta({
+      description:
+        "The slot's WebSocket (the coworld's player protocol). A new join of the same slot gives a new address and closes the old one.",
+    }),
     slot: z.number().int(),
     player: HostedGamePlayer,
-    client_url: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "The coworld's player client in the browser, connected to this slot; null when the version has none.",
-      }),
+    client_url: z.string().nullable().meta({
+      description:
+        "The coworld's player client in the browser, connected to this slot; null when the version has none.",
+    }),
   })
   .meta({ id: "HostedGameJoinResponse" });
 
@@ -136,22 +119,18 @@ export const ReplaySessionCreate = z
       .nullable()
       .optional()
       .meta({ description: "The episode the replay is of (informational)." }),
-    replay_uri: z
-      .url({ protocol: /^https?$/ })
-      .meta({
-        description:
-          "Where the viewer reads the replay from (an episode's replay artifact address, say).",
-      }),
+    replay_uri: z.url({ protocol: /^https?$/ }).meta({
+      description:
+        "Where the viewer reads the replay from (an episode's replay artifact address, say).",
+    }),
   })
   .meta({ id: "ReplaySessionCreate" });
 
 export const ReplaySessionResponse = z
   .object({
-    viewer_url: z
-      .string()
-      .meta({
-        description: "The coworld's replay viewer with the replay's address in its fragment.",
-      }),
+    viewer_url: z.string().meta({
+      description: "The coworld's replay viewer with the replay's address in its fragment.",
+    }),
     ready: z.boolean(),
   })
   .meta({ id: "ReplaySessionResponse" });

@@ -14,14 +14,9 @@ export const LeaderboardRecentRound = z
     id: idSchema("round"),
     round_number: z.number().int().min(0),
     status: RoundStatus,
-    rank: z
-      .number()
-      .int()
-      .min(1)
-      .nullable()
-      .meta({
-        description: "The player's rank among that round's results; null before it settles.",
-      }),
+    rank: z.number().int().min(1).nullable().meta({
+      description: "The player's rank among that round's results; null before it settles.",
+    }),
     score: z.number().nullable(),
     started_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
@@ -33,12 +28,10 @@ export const LeaderboardRow = z
     rank: z.number().int().min(1).meta({ description: "Equal scores share a rank (1, 2, 2, 4)." }),
     player_id: PlayerId,
     player_name: z.string(),
-    score: z
-      .number()
-      .meta({
-        description:
-          "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma.",
-      }),
+    score: z.number().meta({
+      description:
+        "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma.",
+    }),
     rounds_played: z.number().int().min(0),
     recent_rounds: z
       .array(LeaderboardRecentRound)
@@ -51,13 +44,10 @@ export const LeaderboardRow = z
   })
   .meta({ id: "LeaderboardRow" });
 
-export const DivisionLeaderboard = z
-  .array(LeaderboardRow)
-  .nullable()
-  .meta({
-    id: "DivisionLeaderboard",
-    description: "Rows best first; null when the division has no standings yet.",
-  });
+export const DivisionLeaderboard = z.array(LeaderboardRow).nullable().meta({
+  id: "DivisionLeaderboard",
+  description: "Rows best first; null when the division has no standings yet.",
+});
 
 export const LeaderboardAxis = z
   .object({ key: z.string(), label: z.string() })

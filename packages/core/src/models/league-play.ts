@@ -287,13 +287,9 @@ export const EventAudience = z.enum(["public", "owner"]).meta({
 export const CompetitionEvent = z
   .object({
     id: Uuid,
-    seq: z
-      .number()
-      .int()
-      .min(1)
-      .meta({
-        description: "The event's place in the one global event stream (the WebSocket's `seq`).",
-      }),
+    seq: z.number().int().min(1).meta({
+      description: "The event's place in the one global event stream (the WebSocket's `seq`).",
+    }),
     event_type: CompetitionEventType,
     audience: EventAudience,
     user_id: z.string().nullable(),

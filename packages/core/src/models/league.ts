@@ -89,13 +89,10 @@ export const DivisionInput = z
   })
   .meta({ id: "DivisionInput" });
 
-export const ReplaceDivisionsRequest = z
-  .array(DivisionInput)
-  .max(100)
-  .meta({
-    id: "ReplaceDivisionsRequest",
-    description: "The whole division set. Divisions left out are archived, never deleted.",
-  });
+export const ReplaceDivisionsRequest = z.array(DivisionInput).max(100).meta({
+  id: "ReplaceDivisionsRequest",
+  description: "The whole division set. Divisions left out are archived, never deleted.",
+});
 
 export const CreateLeagueRequest = z
   .strictObject({

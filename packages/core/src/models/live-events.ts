@@ -48,14 +48,10 @@ export const EventsStreamInfo = z
   .object({
     protocol: z.literal("websocket"),
     topics: z.array(z.string()),
-    last_seq: z
-      .number()
-      .int()
-      .nonnegative()
-      .meta({
-        description:
-          "The newest event's seq: subscribe with since_seq = last_seq to get everything after now.",
-      }),
+    last_seq: z.number().int().nonnegative().meta({
+      description:
+        "The newest event's seq: subscribe with since_seq = last_seq to get everything after now.",
+    }),
     message: z.string(),
   })
   .meta({ id: "EventsStreamInfo" });

@@ -71,19 +71,13 @@ export const Lobby = z
     num_players: z.number().int(),
     status: LobbyStatus,
     seats: z.array(LobbySeat),
-    experience_request_id: z
-      .string()
-      .nullable()
-      .meta({
-        description: "Set at start: the experience request that plays the lobby's episode.",
-      }),
-    play_session_id: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "Set at launch: the live game its people join (`POST /v2/coworlds/play/session/{id}/join`).",
-      }),
+    experience_request_id: z.string().nullable().meta({
+      description: "Set at start: the experience request that plays the lobby's episode.",
+    }),
+    play_session_id: z.string().nullable().meta({
+      description:
+        "Set at launch: the live game its people join (`POST /v2/coworlds/play/session/{id}/join`).",
+    }),
     episode_request_id: z.string().nullable(),
     error: z.string().nullable(),
     created_at: Timestamp,

@@ -15,14 +15,10 @@ export const PlaySessionStatus = z
 export const CreatePlaySession = z
   .strictObject({
     coworld_id: CoworldId,
-    opponents: z
-      .array(z.string().min(1))
-      .min(1)
-      .max(31)
-      .meta({
-        description:
-          "Policy refs (a version id, `name` or `name:vN`) that play the other seats, in seat order after the person's.",
-      }),
+    opponents: z.array(z.string().min(1)).min(1).max(31).meta({
+      description:
+        "Policy refs (a version id, `name` or `name:vN`) that play the other seats, in seat order after the person's.",
+    }),
     variant_id: z.string().min(1).optional(),
     game_config_overrides: FreeForm.optional().meta({
       description: "E.g. a longer turn timeout for a person.",
@@ -41,13 +37,10 @@ export const PlaySession = z
       .string()
       .nullable()
       .meta({ description: "The game's episode; a solo session has it from the start." }),
-    join_url: z
-      .string()
-      .nullable()
-      .meta({
-        description:
-          "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create.",
-      }),
+    join_url: z.string().nullable().meta({
+      description:
+        "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create.",
+    }),
     error: z.string().nullable(),
     created_at: Timestamp,
     ended_at: Timestamp.nullable(),

@@ -31,12 +31,10 @@ export const PlayerProfile = z
         ),
       }),
     ),
-    memberships: z
-      .array(LeaguePolicyMembership)
-      .meta({
-        description:
-          "Memberships in the leagues the caller can see (public ones for everyone), newest first.",
-      }),
+    memberships: z.array(LeaguePolicyMembership).meta({
+      description:
+        "Memberships in the leagues the caller can see (public ones for everyone), newest first.",
+    }),
   })
   .meta({ id: "PlayerProfile" });
 

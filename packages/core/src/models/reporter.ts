@@ -12,27 +12,19 @@ export const ReporterOutputId = idSchema("reporterOutput");
 /** The largest output body a reporter may post (413 above it). */
 export const MAX_REPORTER_OUTPUT_BYTES = 5 * 1024 * 1024;
 
-export const ReporterMode = z
-  .enum(["manual", "live"])
-  .meta({
-    id: "ReporterMode",
-    description:
-      "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
-  });
+export const ReporterMode = z.enum(["manual", "live"]).meta({
+  id: "ReporterMode",
+  description:
+    "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
+});
 
 export const RegisterReporterRequest = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
     description: z.string().max(2000).optional(),
-    type: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64)
-      .default("general")
-      .meta({
-        description: "What the reporter writes about, e.g. `round-summary`; free text, filterable.",
-      }),
+    type: z.string().trim().min(1).max(64).default("general").meta({
+      description: "What the reporter writes about, e.g. `round-summary`; free text, filterable.",
+    }),
     mode: ReporterMode.default("manual"),
   })
   .meta({ id: "RegisterReporterRequest" });
@@ -47,12 +39,10 @@ export const Reporter = z
     description: z.string().meta({ description: "Empty when none was given." }),
     type: z.string(),
     mode: ReporterMode,
-    user_id: z
-      .string()
-      .meta({
-        description:
-          "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6).",
-      }),
+    user_id: z.string().meta({
+      description:
+        "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6).",
+    }),
     created: Timestamp,
     created_at: Timestamp.meta({
       description: "The same as `created` (the hosted service's clients read this one).",
@@ -64,12 +54,10 @@ export const Reporter = z
   .meta({ id: "Reporter", description: "A reporter; its key is never part of it." });
 
 export const RegisteredReporter = Reporter.extend({
-  reporter_key: z
-    .string()
-    .meta({
-      description:
-        "Send as `X-Reporter-Key` when posting outputs. Shown once: only its SHA-256 hash is stored.",
-    }),
+  reporter_key: z.string().meta({
+    description:
+      "Send as `X-Reporter-Key` when posting outputs. Shown once: only its SHA-256 hash is stored.",
+  }),
 }).meta({ id: "RegisteredReporter" });
 
 export const ReporterIdParams = z.object({ reporter_id: ReporterId });
@@ -102,23 +90,13 @@ export const ReporterSubjectType = z
 export const OpenReporterRunRequest = z
   .strictObject({
     subject_type: ReporterSubjectType,
-    subject_id: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          "The episode request, round or division id; required unless `subject_type` is `text`.",
-      }),
-    subject_text: z
-      .string()
-      .min(1)
-      .max(2000)
-      .optional()
-      .meta({
-        description: "Free text naming the subject; required when `subject_type` is `text`.",
-      }),
+    subject_id: z.string().min(1).max(200).optional().meta({
+      description:
+        "The episode request, round or division id; required unless `subject_type` is `text`.",
+    }),
+    subject_text: z.string().min(1).max(2000).optional().meta({
+      description: "Free text naming the subject; required when `subject_type` is `text`.",
+    }),
   })
   .superRefine((v, ctx) => {
     if (v.subject_type === "text" && v.subject_text === undefined)
@@ -151,15 +129,10 @@ export const ReporterRun = z
 export const PostReporterOutputQuery = z.object({
   reporter_run_id: ReporterRunId,
   name: z.string().trim().min(1).max(200),
-  type: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .meta({
-      description:
-        "The output's kind: `html`, `markdown`, `json`, `text`, or another word of the reporter's.",
-    }),
+  type: z.string().trim().min(1).max(64).meta({
+    description:
+      "The output's kind: `html`, `markdown`, `json`, `text`, or another word of the reporter's.",
+  }),
   media_type: z
     .string()
     .regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i)

@@ -19,13 +19,11 @@ export const TournamentStatus = z
 export const TournamentMatchStatus = z
   .enum(["pending", "ready", "running", "completed", "void"])
   .meta({ id: "TournamentMatchStatus" });
-export const TournamentBracket = z
-  .enum(["main", "winners", "losers", "final"])
-  .meta({
-    id: "TournamentBracket",
-    description:
-      "`main` in single elimination and round robin; in double elimination the winners bracket, the losers bracket, or the grand final.",
-  });
+export const TournamentBracket = z.enum(["main", "winners", "losers", "final"]).meta({
+  id: "TournamentBracket",
+  description:
+    "`main` in single elimination and round robin; in double elimination the winners bracket, the losers bracket, or the grand final.",
+});
 export const TournamentMatchDecision = z
   .enum(["bye", "score", "tie_higher_seed", "void_higher_seed"])
   .meta({
@@ -52,14 +50,9 @@ export const CreateTournament = z
     format: TournamentFormat,
     policy_version_ids: PolicyVersionIds.optional(),
     episodes_per_match: z.number().int().min(1).max(MAX_EPISODES_PER_MATCH).default(1),
-    variant_id: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "The variant of the league's coworld the matches play; its default when absent.",
-      }),
+    variant_id: z.string().min(1).optional().meta({
+      description: "The variant of the league's coworld the matches play; its default when absent.",
+    }),
     game_config_overrides: FreeForm.optional(),
   })
   .meta({ id: "CreateTournament" });
@@ -88,28 +81,20 @@ export const TournamentMatch = z
   .object({
     id: z.string(),
     bracket: TournamentBracket,
-    round: z
-      .number()
-      .int()
-      .min(1)
-      .meta({
-        description:
-          "1 is the first round of its bracket; in an elimination bracket the final is the last, in a round robin each round is one wave.",
-      }),
+    round: z.number().int().min(1).meta({
+      description:
+        "1 is the first round of its bracket; in an elimination bracket the final is the last, in a round robin each round is one wave.",
+    }),
     position: z
       .number()
       .int()
       .min(0)
       .meta({ description: "Place in its round, top of the bracket first." }),
     status: TournamentMatchStatus,
-    seed_a: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description:
-          "The entrant in the first slot, by seed; null until decided by the matches before.",
-      }),
+    seed_a: z.number().int().nullable().meta({
+      description:
+        "The entrant in the first slot, by seed; null until decided by the matches before.",
+    }),
     seed_b: z.number().int().nullable(),
     winner_seed: z.number().int().nullable(),
     decided_by: TournamentMatchDecision.nullable(),

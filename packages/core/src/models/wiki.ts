@@ -36,11 +36,9 @@ export const WikiPage = z
     wiki: Slug,
     page: PageName,
     body: z.string().meta({ description: "Markdown source." }),
-    body_html: z
-      .string()
-      .meta({
-        description: "The body rendered to HTML; raw HTML is escaped and unsafe links dropped.",
-      }),
+    body_html: z.string().meta({
+      description: "The body rendered to HTML; raw HTML is escaped and unsafe links dropped.",
+    }),
     revision_id: RevisionId.meta({
       description: "Send it back as `base_revision_id` with the next edit.",
     }),

@@ -1,12 +1,19 @@
 // The docker runtime: each runnable's `image` (its `run` argv as the command), one container per
-// runnable, on a network of the episode's own. It reuses the process machinery: the `docker run`
-// client is the started process, its output is the container's log.
+// runnable, on an internal network of the episode's own on which the host has no address (so no
+// container reaches the host, the server or anything else). The runner reaches the episode only
+// through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
+// process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
-import { chmod } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { connect, createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-import { spawnGroup } from "./process.ts";
+import { ensureNodeBaseImage } from "./docker-base-image.ts";
+import { delay, spawnGroup } from "./process.ts";
 import type {
   EpisodeLayout,
+  ExitStatus,
   RunnableSpec,
   Runtime,
   RuntimeOptions,
@@ -14,7 +21,9 @@ import type {
 } from "./runtime.ts";
 
 const GAME_PORT = 8080;
+const RELAY_PORT = 9000;
 const WORK_DIR_IN_CONTAINER = "/episode";
+const RELAY_SCRIPT = join(import.meta.dirname, "docker-relay.ts");
 /** What the docker client itself needs from the runner's environment. */
 const CLIENT_ENV = [
   "PATH",
@@ -25,6 +34,29 @@ const CLIENT_ENV = [
   "DOCKER_CERT_PATH",
   "DOCKER_TLS_VERIFY",
 ];
+
+/** What each container of an episode may use. */
+export interface ContainerLimits {
+  memoryBytes: number;
+  /** Processes and threads, together. */
+  pids: number;
+  cpus: number;
+  /** The size of its writable scratch (`/tmp`, a tmpfs; the rest of its file system is read-only). */
+  scratchBytes: number;
+  /** `uid:gid`, never root. A runner that is not root runs the game as its own uid instead
+   * (the game's work directory is the runner's, and no one else's). */
+  user: string;
+}
+
+export const DEFAULT_CONTAINER_LIMITS: ContainerLimits = {
+  memoryBytes: 512 << 20,
+  pids: 128,
+  cpus: 1,
+  scratchBytes: 64 << 20,
+  // A uid no account of the host is likely to have: it owns the game's work directory while the
+  // game runs, and the directory is no one else's (0700).
+  user: "65532:65532",
+};
 
 export interface DockerNames {
   network: string;
@@ -38,30 +70,96 @@ export function dockerNames(episode: string): DockerNames {
   };
 }
 
+/** The hardening every container of an episode gets, the runner's relay included. The label
+ * names the episode's work directory: what a killed runner left is found by it. */
+function confinement(limits: ContainerLimits, workDir: string): string[] {
+  return [
+    "--read-only",
+    "--tmpfs",
+    `/tmp:rw,nosuid,nodev,noexec,size=${limits.scratchBytes},mode=1777`,
+    "--user",
+    limits.user,
+    "--cap-drop",
+    "ALL",
+    "--security-opt",
+    "no-new-privileges",
+    "--pids-limit",
+    String(limits.pids),
+    // Swap as large as the memory: none, so the limit is the limit.
+    "--memory",
+    String(limits.memoryBytes),
+    "--memory-swap",
+    String(limits.memoryBytes),
+    "--cpus",
+    String(limits.cpus),
+    "--ulimit",
+    "core=0",
+    "--ulimit",
+    "nofile=1024:1024",
+    "--label",
+    "org.gauntlet.runner=episode",
+    "--label",
+    `org.gauntlet.work-dir=${workDir}`,
+    // The runner keeps the output it needs (capped) from the attached client; the engine's own
+    // log file of a container has no cap, and a flood of output would fill the host's disk.
+    "--log-driver",
+    "none",
+  ];
+}
+
 /**
  * `docker run` arguments for one runnable. Values of the environment stay out of argv (where
  * `ps` would show them): `-e NAME` copies each from the client's environment, which
- * dockerRunEnv() fills.
+ * clientEnv() fills. No `--rm`: the container is inspected (was it killed for memory?) and
+ * removed by the runtime.
  */
-export function dockerRunArgs(spec: RunnableSpec, names: DockerNames, workDir: string): string[] {
-  const game = spec.name === "game";
-  const args = [
-    "run",
-    "--rm",
-    "--init",
-    "--name",
-    names.container(spec.name),
-    "--network",
-    names.network,
-  ];
-  args.push("--cap-drop", "ALL", "--security-opt", "no-new-privileges", "--pids-limit", "512");
-  if (game) args.push("--network-alias", "game", "--publish", `127.0.0.1::${GAME_PORT}`);
+export function dockerRunArgs(
+  spec: RunnableSpec,
+  names: DockerNames,
+  workDir: string,
+  limits: ContainerLimits = DEFAULT_CONTAINER_LIMITS,
+): string[] {
+  const args = ["run", "--init", "--name", names.container(spec.name)];
+  args.push("--network", names.network, ...confinement(limits, workDir));
+  if (spec.name === "game") args.push("--network-alias", "game");
   if (spec.mountsWorkDir) args.push("--volume", `${workDir}:${WORK_DIR_IN_CONTAINER}`);
   for (const name of Object.keys(spec.env).sort())
     args.push("--env", CLIENT_ENV.includes(name) ? `${name}=${spec.env[name] ?? ""}` : name);
   args.push(spec.image ?? "");
   args.push(...(spec.run ?? []));
   return args;
+}
+
+/** The relay's container: the runner's own code, read-only, with the socket directory. */
+export function relayRunArgs(
+  names: DockerNames,
+  socketDir: string,
+  image: string,
+  workDir: string,
+  limits: ContainerLimits = DEFAULT_CONTAINER_LIMITS,
+): string[] {
+  return [
+    "run",
+    "--init",
+    "--name",
+    names.container("relay"),
+    "--network",
+    names.network,
+    "--network-alias",
+    "relay",
+    ...confinement({ ...limits, memoryBytes: 128 << 20, pids: 32, cpus: 0.5 }, workDir),
+    "--volume",
+    `${socketDir}:/sockets`,
+    "--volume",
+    `${RELAY_SCRIPT}:/relay/relay.ts:ro`,
+    "--env",
+    `RELAY_PORT=${RELAY_PORT}`,
+    "--env",
+    `RELAY_GAME_PORT=${GAME_PORT}`,
+    image,
+    "node",
+    "/relay/relay.ts",
+  ];
 }
 
 /** The docker client's environment: what it needs, plus the values its `--env NAME` copy. */
@@ -86,54 +184,162 @@ async function docker(args: string[], options: RuntimeOptions): Promise<string> 
   return command.log();
 }
 
-export function dockerRuntime(options: RuntimeOptions): Runtime {
+/** A loopback TCP port whose connections are piped to a Unix socket (the relay's game.sock). */
+async function loopbackTo(socketPath: string): Promise<{ server: Server; port: number }> {
+  const server = createServer((socket) => {
+    const upstream = connect(socketPath);
+    socket.pipe(upstream);
+    upstream.pipe(socket);
+    const end = () => {
+      socket.destroy();
+      upstream.destroy();
+    };
+    socket.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const address = server.address();
+  return { server, port: typeof address === "object" && address !== null ? address.port : 0 };
+}
+
+/**
+ * Removes the containers and the network of the episode that ran in `workDir`, for a runner
+ * that was killed before its episodes' dispose(); ending the `docker run` clients' process
+ * groups does not end their containers. Nothing happens where there is no docker client.
+ */
+export async function removeEpisodeLeftovers(
+  workDir: string,
+  options: RuntimeOptions = { logCapBytes: 1 << 16, killGraceMs: 500 },
+): Promise<number> {
+  const label = `label=org.gauntlet.work-dir=${workDir}`;
+  const list = async (args: string[]) =>
+    (await docker(args, options).catch(() => "")).split("\n").filter((id) => /^\w+$/.test(id));
+  const containers = await list(["ps", "-aq", "--filter", label]);
+  if (containers.length > 0)
+    await docker(["rm", "--force", ...containers], options).catch(() => "");
+  const networks = await list(["network", "ls", "-q", "--filter", label]);
+  if (networks.length > 0) await docker(["network", "rm", ...networks], options).catch(() => "");
+  return containers.length;
+}
+
+export function dockerRuntime(
+  options: RuntimeOptions & { limits?: Partial<ContainerLimits> | undefined },
+): Runtime {
+  const limits = { ...DEFAULT_CONTAINER_LIMITS, ...options.limits };
   const names = dockerNames(randomBytes(6).toString("hex"));
-  const containers: string[] = [];
+  /** Containers started and not yet removed. */
+  const containers = new Set<string>();
   let workDir = "";
-  let gameUrl: string | undefined;
+  /** Who the game runs as: the owner of its work directory. */
+  let gameUser = limits.user;
+  let hostDir = "";
+  let socketDir = "";
+  let forwarder: Server | null = null;
+  let gamePortOnHost = 0;
+  let relay: StartedRunnable | null = null;
+  let networkMade = false;
+
+  const run = (name: string, args: string[], env: Record<string, string>): StartedRunnable => {
+    const container = names.container(name);
+    containers.add(container);
+    const client = spawnGroup(["docker", ...args], { cwd: "/", env: clientEnv(env), ...options });
+    // The container stays until stop(): its state tells whether its memory limit ended it.
+    const exited = client.exited.then(async (status): Promise<ExitStatus> => {
+      if (status.error !== undefined) return status;
+      const state = await docker(
+        ["inspect", "--format", "{{.State.OOMKilled}}", container],
+        options,
+      ).catch(() => "");
+      return state.trim() === "true" ? { ...status, limit: "out_of_memory" } : status;
+    });
+    return {
+      pid: client.pid,
+      exited,
+      log: client.log,
+      async stop() {
+        await docker(["rm", "--force", container], options)
+          .then(() => containers.delete(container))
+          .catch(() => false);
+        await client.stop();
+      },
+    };
+  };
+
   return {
     kind: "docker",
     unusable: (spec) => (spec.image === undefined ? "the docker runtime needs an `image`" : null),
     async layout(dir: string): Promise<EpisodeLayout> {
       workDir = dir;
-      // The game's user inside its image is unknown: let it write its outputs.
-      await chmod(dir, 0o777);
-      await docker(["network", "create", names.network], options);
+      // The game writes its outputs there, and no one else may (not another account of the
+      // host, which could forge results): the directory is the game's user's alone.
+      const uid = process.getuid?.();
+      const gid = process.getgid?.();
+      if (uid === 0) {
+        const [user, group] = limits.user.split(":").map(Number);
+        await chown(dir, user ?? 65532, group ?? user ?? 65532);
+      } else if (uid !== undefined && gid !== undefined) gameUser = `${uid}:${gid}`;
+      await chmod(dir, 0o700);
+      // Outside the work directory, which the game can write: it must not swap the sockets.
+      hostDir = await mkdtemp(join(tmpdir(), "gauntlet-docker-"));
+      socketDir = join(hostDir, "sockets");
+      await mkdir(socketDir, { mode: 0o777 });
+      await chmod(socketDir, 0o777);
+      const image = await ensureNodeBaseImage();
+      await docker(
+        [
+          "network",
+          "create",
+          "--internal",
+          "--opt",
+          "com.docker.network.bridge.inhibit_ipv4=true",
+          "--label",
+          "org.gauntlet.runner=episode",
+          "--label",
+          `org.gauntlet.work-dir=${dir}`,
+          names.network,
+        ],
+        options,
+      );
+      networkMade = true;
+      relay = run("relay", relayRunArgs(names, socketDir, image, workDir, limits), {});
+      const loopback = await loopbackTo(join(socketDir, "game.sock"));
+      forwarder = loopback.server;
+      gamePortOnHost = loopback.port;
       return {
         gameHost: "0.0.0.0",
         gamePort: GAME_PORT,
         workDirForGame: WORK_DIR_IN_CONTAINER,
         playerBaseUrl: `ws://game:${GAME_PORT}`,
-      };
-    },
-    async start(spec): Promise<StartedRunnable> {
-      const container = names.container(spec.name);
-      containers.push(container);
-      const client = spawnGroup(["docker", ...dockerRunArgs(spec, names, workDir)], {
-        cwd: "/",
-        env: clientEnv(spec.env),
-        ...options,
-      });
-      return {
-        pid: client.pid,
-        exited: client.exited,
-        log: client.log,
-        async stop() {
-          await docker(["rm", "--force", container], options).catch(() => "");
-          await client.stop();
+        artifacts: {
+          socketPath: join(socketDir, "artifacts.sock"),
+          baseUrl: `http://relay:${RELAY_PORT}`,
         },
       };
     },
+    start(spec): Promise<StartedRunnable> {
+      const user = spec.mountsWorkDir ? gameUser : limits.user;
+      const args = dockerRunArgs(spec, names, workDir, { ...limits, user });
+      return Promise.resolve(run(spec.name, args, spec.env));
+    },
     async gameUrl() {
-      // Known once the container exists; asked for until then.
-      gameUrl ??= `http://${(await docker(["port", names.container("game"), `${GAME_PORT}/tcp`], options)).trim().split("\n")[0] ?? ""}`;
-      return gameUrl;
+      // Known once the relay listens; asked for until then.
+      const status = await Promise.race([relay?.exited, delay(0).then(() => null)]);
+      if (status) throw new Error("the docker runtime's relay exited");
+      await stat(join(socketDir, "game.sock"));
+      return `http://127.0.0.1:${gamePortOnHost}`;
     },
     async dispose() {
+      forwarder?.close();
+      await relay?.stop();
+      // Those whose stop() was not called (or failed): removed all the same.
       await Promise.all(
-        containers.map((c) => docker(["rm", "--force", c], options).catch(() => "")),
+        [...containers].map((c) => docker(["rm", "--force", c], options).catch(() => "")),
       );
-      await docker(["network", "rm", names.network], options).catch(() => "");
+      if (networkMade) await docker(["network", "rm", names.network], options).catch(() => "");
+      if (hostDir !== "") await rm(hostDir, { recursive: true, force: true });
     },
   };
 }

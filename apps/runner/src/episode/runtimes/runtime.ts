@@ -27,6 +27,8 @@ export interface ExitStatus {
   signal: string | null;
   /** Set when the runnable could not be started at all (e.g. its program does not exist). */
   error?: string;
+  /** Set when a limit of the runtime ended it (the docker runtime's memory limit). */
+  limit?: "out_of_memory";
 }
 
 export interface StartedRunnable {
@@ -50,6 +52,9 @@ export interface EpisodeLayout {
   workDirForGame: string;
   /** `ws://host:port` at which players reach the game. */
   playerBaseUrl: string;
+  /** Where the runner's artifact receiver listens and the base of the addresses players get,
+   * when not on the runner's loopback (the docker runtime's relay). */
+  artifacts?: { socketPath: string; baseUrl: string };
 }
 
 export interface Runtime {
