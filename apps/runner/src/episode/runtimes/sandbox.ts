@@ -370,7 +370,8 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
 
       let resolveHit: (hit: LimitHit) => void = () => {};
       const limitHit = new Promise<LimitHit>((resolve) => (resolveHit = resolve));
-      let running = true;
+      // Set by the exit below: an object, so that the loop reads it anew each time.
+      const state = { running: true };
       let polls = 0;
       const check = async (final = false): Promise<LimitHit | null> => {
         const hit = await groups?.hit();
@@ -395,7 +396,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         return null;
       };
       void (async () => {
-        while (running) {
+        while (state.running) {
           if ((await check()) !== null) {
             await started.stop();
             return;
@@ -404,7 +405,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         }
       })();
       const exited = started.exited.then(async (status) => {
-        running = false;
+        state.running = false;
         await check(true);
         // bwrap reports a signal as 128 + n: SIGXCPU and SIGXFSZ are the CPU time and file size rlimits.
         if (status.code === 152)
@@ -422,7 +423,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       return {
         pid: started.pid,
         exited,
-        log: started.log,
+        log: () => started.log(),
         limitHit,
         async stop() {
           await started.stop();
