@@ -1,27 +1,22 @@
 // The server's layering (docs/architecture.md, "Inside the server"): infrastructure never
-// imports a feature or the composition root, a feature never imports the composition root,
-// and production code never imports test code.
+// imports a feature or the composition root, a feature never imports the composition root nor a
+// feature of a higher tier, and production code never imports test code.
 import base from "@gauntlet/eslint-config";
 
 const INFRASTRUCTURE = ["shared", "store", "blobs", "auth", "limiter", "events", "http"];
-const FEATURES = [
-  "service",
-  "identity",
-  "games",
-  "policies",
-  "coworlds",
-  "episodes",
-  "leagues",
-  "evaluations",
-  "reporters",
-  "forums",
-  "wikis",
-  "profiles",
-  "tournaments",
-  "campaign",
-  "lobbies",
-  "play",
+// Features in tiers (docs/architecture.md, "Feature tiers"): a feature imports features of its own
+// tier and of the tiers below it, never above. `access` is below them all: every rule of who may
+// see, seat or read what, asked by every feature, importing none.
+const TIERS = [
+  ["access"],
+  // catalog and work queue
+  ["service", "identity", "games", "policies", "coworlds", "episodes", "forums", "wikis"],
+  // competition
+  ["leagues", "profiles", "reporters", "campaign"],
+  // experiences
+  ["evaluations", "tournaments", "lobbies", "play"],
 ];
+const FEATURES = TIERS.flat();
 // The composition root's files, as a file inside src/ (one to three folders deep) names them.
 const ROOT_FILES = ["app.ts", "server.ts", "index.ts"].flatMap((file) =>
   ["../", "../../", "../../../"].map((up) => `${up}${file}`),
@@ -53,24 +48,35 @@ export default [
       ],
     },
   },
-  {
-    files: FEATURES.map((dir) => `src/${dir}/**/*.ts`),
-    ignores: TESTS,
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            restrict(
-              COMPOSITION,
-              "A feature never imports the composition root: it is given what it needs.",
-            ),
-            restrict(TEST_CODE, "Production code never imports test code."),
-          ],
-        },
-      ],
-    },
-  },
+  ...TIERS.map((tier, level) => {
+    const above = TIERS.slice(level + 1).flat();
+    return {
+      files: tier.map((dir) => `src/${dir}/**/*.ts`),
+      ignores: TESTS,
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              restrict(
+                COMPOSITION,
+                "A feature never imports the composition root: it is given what it needs.",
+              ),
+              restrict(TEST_CODE, "Production code never imports test code."),
+              ...(above.length
+                ? [
+                    restrict(
+                      above.map((f) => `**/${f}/**`),
+                      `A feature imports only its own tier and those below (${tier.join(", ")} may not import ${above.join(", ")}): ask access/ for a rule, or let the composition root pass what you need.`,
+                    ),
+                  ]
+                : []),
+            ],
+          },
+        ],
+      },
+    };
+  }),
   {
     files: ["src/**/*.ts"],
     ignores: [

@@ -28,6 +28,7 @@ import { promisify } from "node:util";
 
 import Fastify from "fastify";
 
+import { LEASE_TOKEN_HEADER } from "@gauntlet/core";
 import { createTestStore, type TestStore } from "@gauntlet/server/testing";
 
 import { resolveConfig } from "../../apps/server/src/config.ts";
@@ -125,12 +126,14 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<unknown> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${token}`,
       ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -181,14 +184,18 @@ async function realServer(
       runner_id: "bench-runner",
       capacity: 32,
       runtimes: ["process"],
-    })) as { jobs: { job_id: string; players: unknown[] }[] };
+    })) as { jobs: { job_id: string; lease_token: string; players: unknown[] }[] };
     if (jobs.length === 0) break;
     for (const job of jobs) {
       const scores = job.players.map((_, i) => (i === 0 ? 1 : 0));
-      await call(server, machine, "POST", `/v2/runner/jobs/${job.job_id}/complete`, {
-        runner_id: "bench-runner",
-        results: { scores, winner_slot: 0, turns: 5, seed: 1 },
-      });
+      await call(
+        server,
+        machine,
+        "POST",
+        `/v2/runner/jobs/${job.job_id}/complete`,
+        { runner_id: "bench-runner", results: { scores, winner_slot: 0, turns: 5, seed: 1 } },
+        { [LEASE_TOKEN_HEADER]: job.lease_token },
+      );
     }
   }
   const user = await createUser(db, {

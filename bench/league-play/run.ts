@@ -32,7 +32,7 @@ import {
   type TestServer,
 } from "@gauntlet/server/testing";
 
-import { complete } from "../../apps/server/src/episodes/work-queue.ts";
+import { complete, lease } from "../../apps/server/src/episodes/work-queue.ts";
 import { seatSubject, settleRound } from "../../apps/server/src/leagues/round-settle.ts";
 import { applyRound, type SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
 import type { StartOptions } from "../../apps/server/src/server.ts";
@@ -195,11 +195,19 @@ async function ratingCost(): Promise<string[][]> {
         )
         .execute();
       const strength = strengthOf(roster);
+      // Reports are bound to leases: the bench leases the round's jobs as one runner would.
+      const leases = new Map(
+        (await lease({ db, blobs, box }, "bench", "bench", jobs.length, ["process"])).map((j) => [
+          j.job_id,
+          j.lease_token,
+        ]),
+      );
       for (const job of jobs) {
         const mine = seats
           .filter((s) => s.episode_request_id === job.episode)
           .sort((a, b) => a.position - b.position);
-        await complete({ db, blobs, box }, job.id, {
+        const proof = { machineId: "bench", token: leases.get(job.id) };
+        await complete({ db, blobs, box }, job.id, proof, {
           scores: mine.map((s) => strength[s.name] ?? 0),
           winner_slot: 0,
           turns: 5,

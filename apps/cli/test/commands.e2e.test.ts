@@ -50,21 +50,25 @@ async function settleRound(roundId: string): Promise<void> {
     for (const job of jobs) {
       await runner.runner.uploadArtifact({
         job_id: job.job_id,
+        lease_token: job.lease_token,
         artifact_name: "replay",
         body: new TextEncoder().encode('{"turn":1}\n'),
       });
       await runner.runner.uploadArtifact({
         job_id: job.job_id,
+        lease_token: job.lease_token,
         artifact_name: "policy-log-0",
         body: new TextEncoder().encode("seat 0 thinking\n"),
       });
       await runner.runner.uploadArtifact({
         job_id: job.job_id,
+        lease_token: job.lease_token,
         artifact_name: "policy-artifact-0",
         body: new TextEncoder().encode("seat 0 notes"),
       });
       await runner.runner.complete({
         job_id: job.job_id,
+        lease_token: job.lease_token,
         body: {
           runner_id: "cli",
           results: {
@@ -206,6 +210,7 @@ describe("leagues, coworlds, policies and league play", () => {
         leased += 1;
         await runner.runner.complete({
           job_id: job.job_id,
+          lease_token: job.lease_token,
           body: {
             runner_id: "cert",
             results: { scores: job.players.map(() => 1), winner_slot: 0, turns: 3, seed: 1 },

@@ -174,6 +174,7 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
     for (const job of jobs)
       await runner.runner.complete({
         job_id: job.job_id,
+        lease_token: job.lease_token,
         body: {
           runner_id: "e2e",
           results: {

@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Coworld } from "@gauntlet/core";
-import type { FetchLike, Gauntlet } from "@gauntlet/sdk";
+import {
+  isConflictError,
+  isPermissionDeniedError,
+  type FetchLike,
+  type Gauntlet,
+} from "@gauntlet/sdk";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 
 import { isRunning } from "../src/episode/test-support.ts";
@@ -148,18 +153,26 @@ describe("episodes on runners", () => {
     expect(first.output()).not.toContain("job completed");
     expect(second.output().match(new RegExp(`job completed job=${jobId}`, "g"))).toHaveLength(1);
 
-    // A late second report of the same job changes nothing.
+    // A late report with the runner's token but not the job's lease (what an episode that found
+    // the token could send) is refused and changes nothing.
     const episodeId = verdict.episode_request_id ?? "";
     const before = await admin.episodeRequests.get({ episode_request_id: episodeId });
     const machine = apiClient(server.url, token);
-    const again = await machine.runner.complete({
-      job_id: jobId,
-      body: {
-        runner_id: "second",
-        results: { scores: [9, 9, 9], turns: 30, seed: 7, winner_slot: 0 },
-      },
-    });
-    expect(again).toMatchObject({ status: "completed", attempts: 2 });
+    const again = await machine.runner
+      .complete({
+        job_id: jobId,
+        lease_token: "guessed",
+        body: {
+          runner_id: "second",
+          results: { scores: [9, 9, 9], turns: 30, seed: 7, winner_slot: 0 },
+        },
+      })
+      .then(
+        () => "accepted",
+        (error: unknown) =>
+          isPermissionDeniedError(error) || isConflictError(error) ? "refused" : String(error),
+      );
+    expect(again).toBe("refused");
     const after = await admin.episodeRequests.get({ episode_request_id: episodeId });
     expect(after.scores).toEqual(before.scores);
     expect(after.updated_at).toBe(before.updated_at);

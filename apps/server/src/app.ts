@@ -24,7 +24,7 @@ import { installLiveEvents } from "./events/websocket-route.ts";
 import { forumHandlers } from "./forums/routes.ts";
 import { gameHandlers } from "./games/routes.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
-import { createUrlRewriter, hostnameOf } from "./http/base-path.ts";
+import { createUrlRewriter } from "./http/base-path.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
 import type { BudgetGate } from "./http/budget-gate.ts";
 import { clientErrorHandler } from "./http/client-errors.ts";
@@ -32,6 +32,7 @@ import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
 import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
+import { createPublicAddress, isTrustedPeer, trustedProxyList } from "./http/public-address.ts";
 import { registerOperations } from "./http/register-operations.ts";
 import { identityHandlers } from "./identity/routes.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
@@ -41,6 +42,7 @@ import { roundHandlers } from "./leagues/round-routes.ts";
 import { leagueHandlers } from "./leagues/routes.ts";
 import { standingsHandlers } from "./leagues/standings-routes.ts";
 import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
+import { MemoryAttemptStore, type AttemptStore } from "./limiter/attempts.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
 import { installPlayRelay, PlayRelay } from "./play/relay.ts";
 import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
@@ -65,6 +67,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Tells every replica of revoked tokens (Redis when configured); this process only when absent. */
   signals?: SignalChannel | undefined;
+  /** Failed sign-ins (Redis when configured); this process's memory when absent. */
+  attempts?: AttemptStore | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
@@ -75,6 +79,7 @@ export async function buildApp(
 ): Promise<{ app: FastifyInstance; context: AppContext }> {
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
+  const trusted = config.trustedProxies.length ? trustedProxyList(config.trustedProxies) : null;
   const app = Fastify({
     // Access logs are info lines: asking for them lowers a quieter level to info.
     logger:
@@ -92,6 +97,8 @@ export async function buildApp(
         !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace",
     }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
+    // request.ip is the client's address as the trusted proxies saw it (per-address sign-in limits).
+    ...(trusted ? { trustProxy: (address: string) => isTrustedPeer(trusted, address) } : {}),
     // Errors fastify raises before routing (a malformed URL) get the same body as ours.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
       void reply.code(error.statusCode ?? 400).send(errorBody("bad_request", error.message));
@@ -131,10 +138,15 @@ export async function buildApp(
     done(null, body),
   );
 
-  const basePathFor = (host: string) =>
-    config.dataHosts.includes(hostnameOf(host)) ? config.apiPrefix : "";
   const base = buildOpenApi(operations);
-  const openApiByHost = new Map<string, Record<string, unknown>>();
+  const openApiByBase = new Map<string, Record<string, unknown>>();
+  const publicBase = createPublicAddress({
+    publicUrl: config.publicUrl,
+    trustedProxies: config.trustedProxies,
+    apiPrefix: config.apiPrefix,
+    dataHosts: config.dataHosts,
+    listening: () => listeningAddress(app, config),
+  });
   const playRelay = new PlayRelay();
   const context: AppContext = {
     config,
@@ -146,11 +158,9 @@ export async function buildApp(
     events: { bus: deps.leaguePlay.bus, hub: deps.leaguePlay.hub },
     onEpisodeSettled: deps.onEpisodeSettled,
     play: { relay: playRelay },
+    attempts: deps.attempts ?? new MemoryAttemptStore(),
     openApi: () => base,
-    baseUrl: (request) => {
-      const host = request.headers.host ?? `${config.host}:${config.port}`;
-      return `${request.protocol}://${host}${basePathFor(host)}`;
-    },
+    baseUrl: publicBase,
   };
 
   // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
@@ -161,6 +171,7 @@ export async function buildApp(
     db: store.db,
     hub: deps.leaguePlay.hub,
     rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
+    auth: context.auth,
   });
   // Every answer, a 404 included, carries its request id and its CORS headers: one callback
   // hook for both (a callback hook costs no promise).
@@ -202,21 +213,12 @@ export async function buildApp(
     ...hostedGameHandlers,
     ...tournamentHandlers,
     getOpenApi: async ({ request }) => {
-      // The servers of the document are the addresses this caller used (spec part 9).
-      const host = request.headers.host ?? `${config.host}:${config.port}`;
-      let doc = openApiByHost.get(host);
+      // The server of the document is the public address (configured, never the Host header).
+      const url = publicBase(request);
+      let doc = openApiByBase.get(url);
       if (!doc) {
-        const prefix = basePathFor(host);
-        doc = {
-          ...base,
-          servers: [
-            {
-              url: `${request.protocol}://${host}${prefix}`,
-              description: prefix ? "data host" : "alt host",
-            },
-          ],
-        };
-        if (openApiByHost.size < 100) openApiByHost.set(host, doc);
+        doc = { ...base, servers: [{ url, description: "this service" }] };
+        if (openApiByBase.size < 100) openApiByBase.set(url, doc);
       }
       return doc;
     },
@@ -226,4 +228,12 @@ export async function buildApp(
   app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
   installErrorHandling(app);
   return { app, context };
+}
+
+/** `http://host:port` of the listening socket; a wildcard bind is reached on the loopback. */
+function listeningAddress(app: FastifyInstance, config: ServerConfig): string {
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }

@@ -50,3 +50,27 @@ describe("the blob store's configuration", () => {
     );
   });
 });
+
+describe("the public address and trusted proxies", () => {
+  it("normalise GAUNTLET_PUBLIC_URL and parse GAUNTLET_TRUSTED_PROXIES", () => {
+    expect(resolveConfig({}, {})).toMatchObject({ publicUrl: undefined, trustedProxies: [] });
+    const config = resolveConfig(
+      {},
+      {
+        GAUNTLET_PUBLIC_URL: "https://Gauntlet.example.org/api/",
+        GAUNTLET_TRUSTED_PROXIES: "10.0.0.0/8, 127.0.0.1,::1, fd00::/8",
+      },
+    );
+    expect(config.publicUrl).toBe("https://gauntlet.example.org/api");
+    expect(config.trustedProxies).toEqual(["10.0.0.0/8", "127.0.0.1", "::1", "fd00::/8"]);
+  });
+
+  it("refuse what they cannot use, naming the setting", () => {
+    for (const bad of ["ftp://example.org", "https://example.org/?x=1", "not an address"])
+      expect(() => resolveConfig({}, { GAUNTLET_PUBLIC_URL: bad })).toThrow("GAUNTLET_PUBLIC_URL");
+    for (const bad of ["10.0.0.0/33", "example.org", "10.0.0.1/8/1"])
+      expect(() => resolveConfig({}, { GAUNTLET_TRUSTED_PROXIES: bad })).toThrow(
+        "GAUNTLET_TRUSTED_PROXIES",
+      );
+  });
+});

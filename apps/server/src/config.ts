@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 
 import type { S3BlobStoreOptions } from "./blobs/s3-blob-store.ts";
+import { parsePublicUrl, trustedProxyList } from "./http/public-address.ts";
 
 export interface ServerConfig {
   port: number;
@@ -26,6 +27,13 @@ export interface ServerConfig {
   validateResponses: boolean;
   /** A log line per request at info level (GAUNTLET_ACCESS_LOG=true, or log level debug/trace). */
   accessLog: boolean;
+  /**
+   * The API's public base URL (GAUNTLET_PUBLIC_URL): every absolute address the server hands out
+   * starts with it. Unset: a trusted proxy's X-Forwarded-Proto/-Host, else the listening address.
+   */
+  publicUrl: string | undefined;
+  /** Peers whose X-Forwarded-* headers are believed (GAUNTLET_TRUSTED_PROXIES: IPs and CIDR ranges). */
+  trustedProxies: string[];
   /** Where blobs live: `blobs/` in the data directory, or an S3-compatible bucket (GAUNTLET_BLOB_STORE=s3). */
   blobStore: { kind: "directory" } | ({ kind: "s3" } & S3BlobStoreOptions);
 }
@@ -86,6 +94,12 @@ function blobStoreFrom(env: Env): ServerConfig["blobStore"] {
   };
 }
 
+/** Checked at start so that a typo fails loudly rather than trusting nobody (or everybody). */
+function trustedProxies(entries: string[]): string[] {
+  trustedProxyList(entries);
+  return entries;
+}
+
 export function resolveConfig(
   options: Partial<ServerConfig>,
   env: Env = process.env,
@@ -118,5 +132,9 @@ export function resolveConfig(
     validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES === "true",
     accessLog: options.accessLog ?? env.GAUNTLET_ACCESS_LOG === "true",
     blobStore: options.blobStore ?? blobStoreFrom(env),
+    publicUrl: parsePublicUrl(options.publicUrl ?? env.GAUNTLET_PUBLIC_URL),
+    trustedProxies: trustedProxies(
+      options.trustedProxies ?? list(env.GAUNTLET_TRUSTED_PROXIES, []),
+    ),
   };
 }

@@ -1,4 +1,5 @@
 // Starts the service: store (migrated), first admin, shared budgets, HTTP.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 import type { FastifyInstance } from "fastify";
@@ -14,8 +15,11 @@ import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import type { AppContext } from "./http/handler.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
+import { RedisAttemptStore } from "./limiter/attempts-redis.ts";
+import { MemoryAttemptStore } from "./limiter/attempts.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
 import { openStore, type Store } from "./store/database.ts";
+import { tightenDataDir } from "./store/private-files.ts";
 import { TournamentPlay } from "./tournaments/runtime.ts";
 
 export interface RunningServer {
@@ -81,6 +85,8 @@ export async function startServer(
   let leaguePlay: LeaguePlay | undefined;
   let signals: SignalChannel | undefined;
   try {
+    // An install made before the data directory was kept owner-only is tightened now.
+    if (existsSync(config.dataDir)) tightenDataDir(config.dataDir);
     await store.migrate();
     const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
     const limiter = createLimiterFromEnv(env, BUDGETS_DOC_PATH);
@@ -107,6 +113,14 @@ export async function startServer(
         })
       : new LocalSignalChannel();
     const channel = signals;
+    const attempts = config.redisUrl
+      ? new RedisAttemptStore({
+          url: config.redisUrl,
+          keyPrefix: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet"}:attempts:`,
+          onError: (error) =>
+            process.stderr.write(`gauntlet-server: sign-in attempts: redis: ${error.message}\n`),
+        })
+      : new MemoryAttemptStore();
     const evaluations = new Evaluations(store.db, play.bus, (error, context) =>
       process.stderr.write(
         `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -135,6 +149,7 @@ export async function startServer(
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       signals: channel,
+      attempts,
       logger: options.logger ?? true,
       readiness: limiter.readiness
         ? [
@@ -183,6 +198,7 @@ export async function startServer(
         await tournaments.stop();
         await play.stop();
         await limiter.close();
+        await attempts.close();
         await store.close();
       },
     };

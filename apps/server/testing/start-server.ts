@@ -20,8 +20,8 @@ export interface TestServer {
     admin?: boolean;
     email?: string;
   }): Promise<{ id: string; email: string; token: string }>;
-  /** A machine token owned by the first admin. */
-  machineToken(name: string): Promise<string>;
+  /** A machine token owned by the first admin, or by the user whose id is given. */
+  machineToken(name: string, ownerUserId?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -86,9 +86,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         .token;
       return { id: user.id, email, token };
     },
-    async machineToken(name: string) {
+    async machineToken(name: string, ownerUserId?: string) {
       return (
-        await createApiToken(db, { userId: admin.id, name, kind: "machine", machineName: name })
+        await createApiToken(db, {
+          userId: ownerUserId ?? admin.id,
+          name,
+          kind: "machine",
+          machineName: name,
+        })
       ).token;
     },
     async close() {

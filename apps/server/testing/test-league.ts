@@ -5,17 +5,18 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import type {
-  Division,
-  DivisionInput,
-  LeaderboardRow,
-  League,
-  LeagueSubmission,
-  LeasedJob,
+import {
+  LEASE_TOKEN_HEADER,
+  type Division,
+  type DivisionInput,
+  type LeaderboardRow,
+  type League,
+  type LeagueSubmission,
+  type LeasedJob,
 } from "@gauntlet/core";
 
 import { packDirectory } from "../src/blobs/tarball.ts";
-import { client } from "./http.ts";
+import { client, type HttpResult } from "./http.ts";
 import { PATIENCE_MS } from "./patience.ts";
 import type { TestServer } from "./start-server.ts";
 
@@ -199,17 +200,29 @@ export function byStrength(strength: Record<string, number>): Scorer {
 }
 
 export interface ScriptedRunner {
+  /** The runner's machine token. */
+  token: string;
   /** Leases what is queued and completes it; returns the jobs it ran. */
   runQueued(scorer: Scorer): Promise<LeasedJob[]>;
   lease(capacity?: number): Promise<LeasedJob[]>;
   complete(job: LeasedJob, scores: number[]): Promise<number>;
+  /** Reports a failure of a leased job (the body's runner_id is filled in); answers the status. */
+  fail(job: LeasedJob, body: Record<string, unknown>): Promise<HttpResult>;
+  /** Uploads one artifact of a leased job; answers the status. */
+  upload(job: LeasedJob, name: string, bytes: string | Uint8Array): Promise<number>;
 }
+
+/** The lease header a report on `job` carries. */
+export const leaseHeaders = (job: Pick<LeasedJob, "lease_token">): Record<string, string> => ({
+  [LEASE_TOKEN_HEADER]: job.lease_token,
+});
 
 export async function scriptedRunner(
   t: TestServer,
   name = `scripted-${randomBytes(3).toString("hex")}`,
 ): Promise<ScriptedRunner> {
-  const api = client(t.url, await t.machineToken(name));
+  const token = await t.machineToken(name);
+  const api = client(t.url, token);
   const lease = async (capacity = 32) => {
     const res = await api.post<{ jobs: LeasedJob[] }>("/v2/runner/jobs/lease", {
       runner_id: name,
@@ -221,14 +234,35 @@ export async function scriptedRunner(
   };
   const complete = async (job: LeasedJob, scores: number[]) =>
     (
-      await api.post(`/v2/runner/jobs/${job.job_id}/complete`, {
-        runner_id: name,
-        results: { scores, winner_slot: null, turns: 5, seed: 1 },
-      })
+      await api.post(
+        `/v2/runner/jobs/${job.job_id}/complete`,
+        { runner_id: name, results: { scores, winner_slot: null, turns: 5, seed: 1 } },
+        { headers: leaseHeaders(job) },
+      )
     ).status;
   return {
+    token,
     lease,
     complete,
+    fail: (job, body) =>
+      api.post(
+        `/v2/runner/jobs/${job.job_id}/fail`,
+        { runner_id: name, ...body },
+        { headers: leaseHeaders(job) },
+      ),
+    async upload(job, artifact, bytes) {
+      const res = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/${artifact}`, {
+        method: "PUT",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/octet-stream",
+          ...leaseHeaders(job),
+        },
+        body: bytes,
+      });
+      await res.arrayBuffer();
+      return res.status;
+    },
     async runQueued(scorer) {
       const jobs = await lease();
       for (const job of jobs)

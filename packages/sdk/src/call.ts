@@ -55,6 +55,7 @@ export async function callOperation(
   const headers = new Headers(config.headers);
   headers.set("accept", ACCEPT[op.responseKind ?? "json"] ?? "*/*");
   if (encoded.contentType) headers.set("content-type", encoded.contentType);
+  for (const [name, value] of Object.entries(encoded.headers)) headers.set(name, value);
   if (config.token !== null && op.auth !== "none")
     headers.set("authorization", `Bearer ${config.token}`);
   // One key per call, the same on every retry, so the server does the write at most once.

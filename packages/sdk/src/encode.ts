@@ -8,6 +8,8 @@ export interface EncodedRequest {
   target: string;
   body: string | Uint8Array | ArrayBuffer | Blob | URLSearchParams | undefined;
   contentType: string | undefined;
+  /** Headers that carry inputs (a lease's secret). */
+  headers: Record<string, string>;
 }
 
 function namesOf(schema: OperationDef["params"]): readonly string[] {
@@ -55,16 +57,25 @@ export function encodeRequest(
   const paramNames = namesOf(op.params);
   const queryNames = namesOf(op.query);
   const params: Record<string, unknown> = {};
+  const headers: Record<string, string> = {};
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(input ?? {})) {
     if (key === "body" && op.body) continue;
-    if (paramNames.includes(key)) params[key] = value;
+    if (key === "lease_token" && op.leaseTokenHeader) {
+      if (typeof value !== "string") throw new TypeError(`${op.id}: lease_token must be a string`);
+      headers[op.leaseTokenHeader] = value;
+    } else if (paramNames.includes(key)) params[key] = value;
     else if (queryNames.includes(key)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) search.append(key, queryValue(v));
       else search.append(key, queryValue(value));
     } else {
-      const expected = [...paramNames, ...queryNames, ...(op.body ? ["body"] : [])];
+      const expected = [
+        ...paramNames,
+        ...queryNames,
+        ...(op.body ? ["body"] : []),
+        ...(op.leaseTokenHeader ? ["lease_token"] : []),
+      ];
       throw new TypeError(
         `${op.id}: unknown input field "${key}" (expected ${expected.length ? expected.join(", ") : "none"})`,
       );
@@ -79,5 +90,5 @@ export function encodeRequest(
     });
   }
   const query = search.toString();
-  return { target: query ? `${path}?${query}` : path, ...encodeBody(op, input?.body) };
+  return { target: query ? `${path}?${query}` : path, ...encodeBody(op, input?.body), headers };
 }

@@ -191,6 +191,7 @@ export const resources = {
   hostedGameJoinSubmit: ["hostedGames", "joinFromPage"],
   hostedGameLobbyPage: ["hostedGames", "lobbyPage"],
   createReplaySession: ["replays", "createSession"],
+  readReplayCapability: ["replays", "read"],
   // Tournaments
   createTournament: ["tournaments", "create"],
   listTournaments: ["tournaments", "list"],

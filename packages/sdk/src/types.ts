@@ -26,12 +26,18 @@ type BodyField<O extends OperationDef> = O["body"] extends z.ZodType
     : { body: z.input<O["body"]> }
   : NoFields;
 
+/** The lease's secret, for the operations that send it in a header (the runner work queue). */
+type LeaseField<O extends OperationDef> = O["leaseTokenHeader"] extends string
+  ? { lease_token: string }
+  : NoFields;
+
 /**
- * One argument per call: path parameters and query parameters by name, side by side, and
- * the request body (when the operation has one) under `body`.
+ * One argument per call: path parameters and query parameters by name, side by side, the
+ * request body (when the operation has one) under `body`, and `lease_token` (sent as the
+ * operation's lease header) where the operation takes one.
  */
 export type OperationInput<O extends OperationDef> = Simplify<
-  CallerFields<O["params"]> & CallerFields<O["query"]> & BodyField<O>
+  CallerFields<O["params"]> & CallerFields<O["query"]> & BodyField<O> & LeaseField<O>
 >;
 
 /** What a call resolves to: the parsed response; bytes for `bytes`, the Location for a 302. */

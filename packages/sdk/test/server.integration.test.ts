@@ -347,28 +347,42 @@ describe("coworlds, the runner queue and episodes", () => {
     expect(job.episode_request_id).toBe(queued.episode_request_id);
     expect(job.secrets).toEqual({ API_KEY: "s3cr3t" });
     expect(
-      (await runner.runner.heartbeat({ job_id: job.job_id, body: { runner_id: "sdk" } })).cancel,
+      (
+        await runner.runner.heartbeat({
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: "sdk" },
+        })
+      ).cancel,
     ).toBe(false);
     const blob = await runner.runner.downloadBlob({ sha256: job.coworld.bundle_sha256 ?? "" });
     expect(Buffer.from(blob).equals(Buffer.from(bundle))).toBe(true);
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "replay",
       body: new TextEncoder().encode('{"turn":1}\n'),
     });
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "policy-log-0",
       body: new TextEncoder().encode("seat 0 says hi\n"),
     });
     await runner.runner.uploadArtifact({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       artifact_name: "policy-artifact-1",
       body: new Uint8Array([1, 2, 3]),
     });
     expect(
-      (await runner.runner.complete({ job_id: job.job_id, body: { runner_id: "sdk", results } }))
-        .status,
+      (
+        await runner.runner.complete({
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: "sdk", results },
+        })
+      ).status,
     ).toBe("completed");
     expect((await admin.coworlds.getCertification({ coworld_id: coworld.id })).state).toBe(
       "certified",
@@ -433,6 +447,7 @@ describe("coworlds, the runner queue and episodes", () => {
     if (!job) throw new Error("no job leased");
     const failed = await runner.runner.fail({
       job_id: job.job_id,
+      lease_token: job.lease_token,
       body: {
         runner_id: "sdk",
         error_type: "player_failure",
@@ -628,6 +643,7 @@ describe("league play", () => {
       for (const job of jobs)
         await runner.runner.complete({
           job_id: job.job_id,
+          lease_token: job.lease_token,
           body: {
             runner_id: "lp",
             results: {
@@ -816,9 +832,10 @@ describe("evaluations", () => {
     ).toContain("#ws=");
     const joined = await userClient.hostedGames.join({ session_id: hosted.session_id });
     expect(joined.slot).toBe(1);
-    expect(
-      (await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id,
-    ).toMatch(/^ereq_/);
+    const hostedEpisode =
+      (await userClient.hostedGames.get({ session_id: hosted.session_id })).episode_request_id ??
+      "";
+    expect(hostedEpisode).toMatch(/^ereq_/);
     expect((await userClient.hostedGames.list()).map((g) => g.session_id)).toContain(
       hosted.session_id,
     );
@@ -834,9 +851,19 @@ describe("evaluations", () => {
       body: new Uint8Array(await packDirectory(join(gridrush, "play", "replay"))),
     });
     const replay = await userClient.replays.createSession({
-      body: { coworld_id: coworld.id, replay_uri: "https://example.org/r.jsonl" },
+      body: {
+        coworld_id: coworld.id,
+        episode_id: hostedEpisode,
+        replay_uri: "https://example.org/r.jsonl",
+      },
     });
     expect(replay.viewer_url).toContain(`/v2/play-modules/${viewer.id}/files/index.html#replay=`);
+    const capability =
+      new URL(decodeURIComponent(replay.viewer_url.split("#replay=")[1] ?? ""), "http://x").pathname
+        .split("/")
+        .pop() ?? "";
+    // The capability reads that episode's replay; this game was ended before it recorded one.
+    await expect(userClient.replays.read({ capability })).rejects.toMatchObject({ status: 404 });
 
     const zip = await userClient.episodeRequests.getBundle({
       episode_request_id: episodes[0]?.id ?? "",

@@ -152,8 +152,11 @@ export const hosted: CommandGroup = {
       .command("replay")
       .description("Open a replay in the coworld's replay viewer: prints the viewer's address")
       .argument("<coworld>", "coworld version id (cow_…)")
-      .argument("<replay-uri>", "where the replay is (an episode's replay artifact address, say)")
-      .option("--episode <id>", "the episode the replay is of")
+      .argument(
+        "<replay-uri>",
+        "the episode's replay address (…/v2/episode-requests/{id}/artifacts/replay); the viewer gets a 15-minute capability for it",
+      )
+      .option("--episode <id>", "the episode the replay is of (when the address does not say)")
       .action(async (id: string, replayUri: string, opts: { episode?: string }, cmd: Command) => {
         const coworld_id = await checkId("coworld", id, "COWORLD");
         const opened = await (

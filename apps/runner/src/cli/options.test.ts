@@ -58,6 +58,15 @@ describe("parseRunnerArgs", () => {
     expect(fromEnv.runnerId).toContain(String(process.pid));
   });
 
+  it("reads the token from standard input with --token-stdin, over the environment's", () => {
+    const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "gntm_env" };
+    const piped = parseRunnerArgs(["--token-stdin"], env, noOutput, () => "gntm_piped\n");
+    expect(piped.token).toBe("gntm_piped");
+    expect(() => parseRunnerArgs(["--token-stdin"], env, noOutput, () => "\n")).toThrow(
+      new UsageError("--token-stdin: standard input held no token"),
+    );
+  });
+
   it.each([
     [
       ["--concurrency", "0"],

@@ -1,5 +1,6 @@
 // The runner's command line: flags first, then GAUNTLET_SERVER and GAUNTLET_TOKEN (core's
 // resolution, without the CLI's saved sign-in: a runner needs a machine token of its own).
+import { readFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -88,6 +89,7 @@ function runnerId(value: string): string {
 interface Flags {
   server?: string;
   token?: string;
+  tokenStdin?: boolean;
   concurrency: number;
   runtime: RuntimeKind;
   trustedCode?: boolean;
@@ -117,6 +119,10 @@ function command(writeOut: (text: string) => void): Command {
     .option(
       "--token <token>",
       `a machine token (env ${TOKEN_ENV}; prefer the environment: arguments show in ps)`,
+    )
+    .option(
+      "--token-stdin",
+      "read the machine token from standard input (one line): it is then in no argument, environment or file",
     )
     .option("--concurrency <n>", "episodes run at once", integer(1, 64), 1)
     .addOption(
@@ -240,6 +246,7 @@ export function parseRunnerArgs(
   argv: string[],
   env: Env = process.env,
   writeOut: (text: string) => void = (t) => process.stdout.write(t),
+  readStdin: () => string = () => readFileSync(0, "utf8"),
 ): RunnerSettings {
   const program = command(writeOut);
   try {
@@ -261,9 +268,11 @@ export function parseRunnerArgs(
     throw error;
   }
   if (server === null) throw new UsageError(`no server: pass --server <url> or set ${SERVER_ENV}`);
+  const piped = flags.tokenStdin ? readStdin().trim() : undefined;
+  if (piped === "") throw new UsageError("--token-stdin: standard input held no token");
   const token = resolveToken({
     server: server.url,
-    explicit: flags.token,
+    explicit: piped ?? flags.token,
     env,
     useSavedCredentials: false,
   });

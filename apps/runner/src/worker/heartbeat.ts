@@ -5,7 +5,7 @@
 import { isNotFoundError } from "@gauntlet/sdk";
 
 import type { RunnerLog } from "./log.ts";
-import type { Queue } from "./queue.ts";
+import type { LeaseRef, Queue } from "./queue.ts";
 
 export interface Heartbeat {
   /** Asks the server now; false when the job is no longer this runner's. */
@@ -15,7 +15,7 @@ export interface Heartbeat {
 
 export function startHeartbeat(options: {
   queue: Queue;
-  jobId: string;
+  job: LeaseRef;
   leaseSeconds: number;
   log: RunnerLog;
   onLost: () => void;
@@ -28,14 +28,14 @@ export function startHeartbeat(options: {
   const beat = async (): Promise<boolean> => {
     if (lost) return false;
     try {
-      const { cancel } = await options.queue.heartbeat(options.jobId);
+      const { cancel } = await options.queue.heartbeat(options.job);
       if (cancel) markLost("the server cancelled the job or gave it to another runner");
     } catch (error) {
       if (isNotFoundError(error)) markLost("the server no longer knows the job");
       // Anything else (a lost connection, a 5xx) may pass: the lease outlives two missed beats.
       else
         options.log.warn("heartbeat failed", {
-          job: options.jobId,
+          job: options.job.job_id,
           error: (error as Error).message,
         });
     }
@@ -44,7 +44,7 @@ export function startHeartbeat(options: {
   const markLost = (why: string) => {
     if (lost) return;
     lost = true;
-    options.log.warn("lease lost; stopping the episode", { job: options.jobId, why });
+    options.log.warn("lease lost; stopping the episode", { job: options.job.job_id, why });
     options.onLost();
   };
   const schedule = () => {

@@ -151,7 +151,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
           // Leased while stopping: give it back at once.
           await queue
             .fail(
-              job.job_id,
+              job,
               {
                 error_type: "returned",
                 error: "the runner is shutting down",

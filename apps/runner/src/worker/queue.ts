@@ -1,24 +1,38 @@
 // The work queue as the runner sees it (API.md "Runner work queue"), over the SDK. Reports
 // that must arrive (complete, fail) are sent with an Idempotency-Key so that the SDK may
-// repeat them after a lost connection: the server treats a repeated report as a no-op.
+// repeat them after a lost connection: the server treats a repeated report as a no-op. Every
+// report on a job carries its lease's secret (X-Lease-Token), which lives only in this process's
+// memory: never in a file or an environment an episode could read.
 import { randomUUID } from "node:crypto";
 
 import type { LeasedJob } from "@gauntlet/core";
-import type { Gauntlet, InputOf, RequestOptions } from "@gauntlet/sdk";
+import {
+  isConflictError,
+  isPermissionDeniedError,
+  type Gauntlet,
+  type InputOf,
+  type RequestOptions,
+} from "@gauntlet/sdk";
 
 export type FailReport = Omit<InputOf<"failJob">["body"], "runner_id">;
 export type CompleteReport = Omit<InputOf<"completeJob">["body"], "runner_id">;
+
+/** A leased job as its reports name it: its id and its lease's secret. */
+export type LeaseRef = Pick<LeasedJob, "job_id" | "lease_token">;
 
 export interface Queue {
   lease(
     capacity: number,
     options?: RequestOptions,
   ): Promise<{ jobs: LeasedJob[]; leaseSeconds: number }>;
-  /** `cancel: true` means the job is no longer this runner's to run. */
-  heartbeat(jobId: string): Promise<{ cancel: boolean }>;
-  upload(jobId: string, name: string, bytes: Uint8Array): Promise<void>;
-  complete(jobId: string, report: CompleteReport, options?: RequestOptions): Promise<void>;
-  fail(jobId: string, report: FailReport, options?: RequestOptions): Promise<void>;
+  /**
+   * `cancel: true` means the job is no longer this runner's to run: the server said so, or
+   * refused the lease as stale or not this machine's.
+   */
+  heartbeat(job: LeaseRef): Promise<{ cancel: boolean }>;
+  upload(job: LeaseRef, name: string, bytes: Uint8Array): Promise<void>;
+  complete(job: LeaseRef, report: CompleteReport, options?: RequestOptions): Promise<void>;
+  fail(job: LeaseRef, report: FailReport, options?: RequestOptions): Promise<void>;
   download(sha256: string): Promise<Uint8Array>;
 }
 
@@ -35,28 +49,42 @@ export function queueOver(
       );
       return { jobs: res.jobs, leaseSeconds: res.lease_seconds };
     },
-    async heartbeat(jobId) {
-      const res = await client.runner.heartbeat(
-        { job_id: jobId, body: { runner_id: runnerId } },
-        { retries: 0 },
-      );
-      return { cancel: res.cancel };
+    async heartbeat(job) {
+      try {
+        const res = await client.runner.heartbeat(
+          { job_id: job.job_id, lease_token: job.lease_token, body: { runner_id: runnerId } },
+          { retries: 0 },
+        );
+        return { cancel: res.cancel };
+      } catch (error) {
+        // A stale lease (409) or one the server says is not ours (403) is a lost lease.
+        if (isConflictError(error) || isPermissionDeniedError(error)) return { cancel: true };
+        throw error;
+      }
     },
-    async upload(jobId, name, bytes) {
+    async upload(job, name, bytes) {
       await client.runner.uploadArtifact(
-        { job_id: jobId, artifact_name: name, body: bytes },
+        { job_id: job.job_id, lease_token: job.lease_token, artifact_name: name, body: bytes },
         { timeout: 120_000 },
       );
     },
-    async complete(jobId, report, options) {
+    async complete(job, report, options) {
       await client.runner.complete(
-        { job_id: jobId, body: { runner_id: runnerId, ...report } },
+        {
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: runnerId, ...report },
+        },
         { idempotencyKey: randomUUID(), ...options },
       );
     },
-    async fail(jobId, report, options) {
+    async fail(job, report, options) {
       await client.runner.fail(
-        { job_id: jobId, body: { runner_id: runnerId, ...report } },
+        {
+          job_id: job.job_id,
+          lease_token: job.lease_token,
+          body: { runner_id: runnerId, ...report },
+        },
         { idempotencyKey: randomUUID(), ...options },
       );
     },

@@ -14,7 +14,7 @@ import { prepareEpisode } from "./episode-input.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import type { Instance } from "./instance-dir.ts";
 import type { RunnerLog } from "./log.ts";
-import type { Queue } from "./queue.ts";
+import type { LeaseRef, Queue } from "./queue.ts";
 import type { Redactor } from "./redactor.ts";
 import { scrubPaths } from "./scrub-paths.ts";
 
@@ -79,7 +79,7 @@ export async function runJob(
   else shutdown.addEventListener("abort", onShutdown, { once: true });
   const heartbeat = startHeartbeat({
     queue,
-    jobId: job.job_id,
+    job,
     leaseSeconds: deps.leaseSeconds,
     log,
     onLost: () => halt("lost"),
@@ -97,7 +97,7 @@ export async function runJob(
       deps.redactor.redact(error instanceof Error ? error.message : String(error)),
     );
     log.error("job failed on the runner", { ...ids, error: message });
-    await queue.fail(job.job_id, {
+    await queue.fail(job, {
       error_type: "runner_error",
       error: `runner: ${message}`.slice(0, 10_000),
       failed_policy_index: null,
@@ -110,7 +110,7 @@ export async function runJob(
       return "lost";
     }
     await queue.fail(
-      job.job_id,
+      job,
       {
         error_type: "returned",
         error: "the runner shut down before the episode ended",
@@ -146,7 +146,7 @@ export async function runJob(
 
     const uploadStart = performance.now();
     try {
-      await uploadArtifacts(deps, job.job_id, outcome);
+      await uploadArtifacts(deps, job, outcome);
     } catch (error) {
       if (isConflictError(error)) {
         log.warn("job ended elsewhere while its artifacts were uploaded; dropped", ids);
@@ -159,11 +159,11 @@ export async function runJob(
     const reportStart = performance.now();
     let end: JobEnd;
     if (outcome.status === "completed") {
-      await queue.complete(job.job_id, { results: outcome.results, timings: outcome.timings });
+      await queue.complete(job, { results: outcome.results, timings: outcome.timings });
       end = "completed";
     } else {
       const error = scrubPaths(deps.redactor.redact(outcome.error)).slice(0, 10_000);
-      await queue.fail(job.job_id, {
+      await queue.fail(job, {
         error_type: outcome.error_type,
         error,
         failed_policy_index: outcome.failed_policy_index,
@@ -209,7 +209,7 @@ export async function runJob(
 
 async function uploadArtifacts(
   deps: JobDeps,
-  jobId: string,
+  job: LeaseRef,
   outcome: EpisodeOutcome,
 ): Promise<void> {
   const text = (value: string) => Buffer.from(deps.redactor.redact(value), "utf8");
@@ -221,7 +221,7 @@ async function uploadArtifacts(
   if (outcome.replay !== null) artifacts.push(["replay", outcome.replay]);
   if (outcome.status === "completed")
     artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
-  await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(jobId, name, bytes)));
+  await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(job, name, bytes)));
 }
 
 function logEvent(

@@ -26,6 +26,14 @@ export interface Revocation {
   playerIds?: readonly string[];
 }
 
+/** True when the identity's token is one the revocation names. */
+export function isRevoked(identity: AuthenticatedIdentity, revocation: Revocation): boolean {
+  return (
+    (revocation.tokenIds?.includes(identity.tokenId) ?? false) ||
+    (identity.kind === "player" && (revocation.playerIds?.includes(identity.subjectId) ?? false))
+  );
+}
+
 function isRevocation(value: unknown): value is Revocation {
   if (typeof value !== "object" || value === null) return false;
   const ids = (list: unknown) =>
@@ -41,6 +49,7 @@ export class Authenticator {
   readonly #cache = new Map<string, CacheEntry>();
   readonly #lastUsedWrites = new Map<string, number>();
   readonly #unsubscribe: () => void;
+  readonly #revocationListeners = new Set<(revocation: Revocation) => void>();
 
   constructor(db: Kysely<Database>, signals?: SignalChannel) {
     this.#db = db;
@@ -171,9 +180,20 @@ export class Authenticator {
 
   close(): void {
     this.#unsubscribe();
+    this.#revocationListeners.clear();
+  }
+
+  /**
+   * Told of every revocation this replica hears, its own and other replicas' (over the signal
+   * channel): the live-events layer closes the revoked tokens' open sockets with it.
+   */
+  onRevocation(listener: (revocation: Revocation) => void): () => void {
+    this.#revocationListeners.add(listener);
+    return () => this.#revocationListeners.delete(listener);
   }
 
   #drop(revocation: Revocation): void {
+    for (const listener of this.#revocationListeners) listener(revocation);
     const tokens = new Set(revocation.tokenIds ?? []);
     const players = new Set(revocation.playerIds ?? []);
     for (const [token, entry] of this.#cache) {

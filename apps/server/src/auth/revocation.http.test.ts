@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   client,
   createTestStore,
+  openSocket,
   startTestServer,
   type TestServer,
   type TestStore,
@@ -81,5 +82,45 @@ describe("revoking a token with two replicas sharing the store and Redis", () =>
     ).toBe(200);
     expect(await subjectOf(a, credential.body.token)).toBe("anonymous");
     expect(await subjectOf(b, credential.body.token)).toBe("anonymous");
+  });
+
+  it("closes the revoked token's open sockets on both replicas, and a player's with its credentials", async () => {
+    const user = await a.newUser();
+    const made = await client(a.url, user.token).post<{ id: string; token: string }>("/v2/tokens", {
+      name: "socket",
+      kind: "user",
+    });
+    const onA = openSocket(a.url, made.body.token);
+    const onB = openSocket(b.url, made.body.token);
+    const keeper = openSocket(b.url, user.token);
+    for (const s of [onA, onB, keeper])
+      expect((await s.subscribe(["episode-requests:mine"])).topics).toEqual([
+        "episode-requests:mine",
+      ]);
+    expect((await client(a.url, user.token).delete(`/v2/tokens/${made.body.id}`)).status).toBe(200);
+    for (const s of [onA, onB])
+      expect(await s.closed).toEqual({ code: 4401, reason: "the token was revoked" });
+    // The user's other token keeps its socket, and subscribes again (authorised afresh).
+    expect((await keeper.subscribe(["episode-requests:mine"])).topics).toEqual([
+      "episode-requests:mine",
+    ]);
+    keeper.close();
+
+    const player = await a.newUser().then(async (owner) => {
+      const created = await client(a.url, owner.token).post<{ id: string }>("/players", {
+        name: `p${randomBytes(3).toString("hex")}`,
+      });
+      const credential = await client(a.url, owner.token).post<{ token: string }>(
+        `/players/${created.body.id}/credentials`,
+        { name: "bot" },
+      );
+      return { owner, id: created.body.id, token: credential.body.token };
+    });
+    const bot = openSocket(b.url, player.token);
+    await bot.subscribe(["episode-requests:mine"]);
+    expect(
+      (await client(a.url, player.owner.token).delete(`/players/${player.id}/credentials`)).status,
+    ).toBe(200);
+    expect((await bot.closed).code).toBe(4401);
   });
 });

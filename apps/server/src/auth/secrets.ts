@@ -1,9 +1,42 @@
 // Passwords (scrypt) and tokens (random, stored only as a SHA-256 hash).
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { availableParallelism } from "node:os";
+
+import { ServiceError } from "../shared/errors.ts";
+import { Semaphore, SemaphoreFull } from "../shared/semaphore.ts";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
 
-function scryptAsync(
+/**
+ * scrypt runs on libuv's thread pool (4 threads by default), which file reads, DNS and zlib share:
+ * unbounded, a burst of sign-ins fills it and every blob read waits behind ~50 ms hashes. One hash
+ * per two cores leaves the rest of the pool, and CPU time for the event loop; a burst beyond the
+ * queue is refused at once (503).
+ */
+const HASHING = new Semaphore(Math.max(1, Math.floor(availableParallelism() / 2)), 128);
+
+async function scryptAsync(
+  password: string,
+  salt: Buffer,
+  N: number,
+  r: number,
+  p: number,
+  keylen: number,
+): Promise<Buffer> {
+  try {
+    return await HASHING.run(() => scryptNow(password, salt, N, r, p, keylen));
+  } catch (error) {
+    if (error instanceof SemaphoreFull)
+      throw new ServiceError(
+        503,
+        "service_busy",
+        "Too many passwords are being checked right now; retry in a second.",
+      );
+    throw error;
+  }
+}
+
+function scryptNow(
   password: string,
   salt: Buffer,
   N: number,

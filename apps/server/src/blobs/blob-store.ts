@@ -52,8 +52,9 @@ export class DirectoryBlobStore implements BlobStore {
       // nothing behind (a full disk is the caller's clean 507, not a stray partial file).
       const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       try {
-        await mkdir(join(path, ".."), { recursive: true });
-        await writeFile(temp, bytes);
+        // Owner-only: the blobs are every user's bundles and logs.
+        await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+        await writeFile(temp, bytes, { mode: 0o600 });
         await rename(temp, path);
       } catch (error) {
         await rm(temp, { force: true }).catch(() => undefined);

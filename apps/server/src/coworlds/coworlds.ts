@@ -14,6 +14,7 @@ import {
   type GameSecretRecord,
 } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { openCoworldSpaces } from "../forums/coworld-spaces.ts";
@@ -100,7 +101,7 @@ export async function uploadCoworld(
   const manifestText = JSON.stringify(input.manifest);
   const existing = await versionsOf(db, name);
   const owner = existing[0]?.owner_user_id;
-  if (owner && owner !== identity.userId && !identity.isAdmin)
+  if (owner && !ownsOrAdmin(identity, owner))
     throw forbidden(`the coworld name ${name} belongs to another user`);
   if (existing.some((r) => r.version === version))
     throw conflict(`${name} ${version} already exists; upload a new version`, "conflict");
@@ -216,7 +217,7 @@ async function ownedName(db: Kysely<Database>, identity: AuthenticatedIdentity, 
   const versions = await versionsOf(db, name);
   const first = versions[0];
   if (!first) throw notFound("coworld", name);
-  if (first.owner_user_id !== identity.userId && !identity.isAdmin) throw notFound("coworld", name);
+  if (!ownsOrAdmin(identity, first.owner_user_id)) throw notFound("coworld", name);
   const canonical = canonicalIds(versions);
   return {
     ownerUserId: first.owner_user_id,

@@ -44,9 +44,12 @@ export interface EmbeddedRunner {
 
 const PREFIX = "[runner] ";
 
-/** The environment the runner keeps: enough to find programs, nothing of the server's secrets. */
-function runnerEnv(token: string): Record<string, string> {
-  const env: Record<string, string> = { GAUNTLET_TOKEN: token };
+/**
+ * The environment the runner keeps: enough to find programs, nothing of the server's secrets —
+ * not its own token either, which it reads from a pipe (an environment shows in /proc/<pid>/environ).
+ */
+function runnerEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG", "DOCKER_HOST"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
@@ -91,13 +94,17 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       options.workDir,
       "--grace-seconds",
       String(graceSeconds),
+      "--token-stdin",
       ...(options.logLevel ? ["--log-level", options.logLevel] : []),
     ];
     const started = spawn(process.execPath, args, {
-      env: runnerEnv(token),
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      env: runnerEnv(),
+      stdio: ["pipe", "pipe", "pipe", "ipc"],
       detached: true,
     });
+    // The token goes over a pipe that is closed at once: in no file, argument or environment.
+    started.stdin?.on("error", () => undefined);
+    started.stdin?.end(`${token}\n`);
     const startedAt = Date.now();
     child = started;
     for (const stream of [started.stdout, started.stderr]) {

@@ -4,7 +4,7 @@
 // The command uses SQLite in a temporary directory whatever DATABASE_URL says, so the
 // PostgreSQL run of the server's suites skips it rather than repeat it.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,7 +15,7 @@ import type { Certification, Coworld, PlayModule, Token } from "@gauntlet/core";
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import { embeddedWorkDir } from "./embedded-runner.ts";
-import { TOKEN_FILE } from "./runner-token.ts";
+import { LEGACY_TOKEN_FILE } from "./runner-token.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-embedded-"));
@@ -131,15 +131,20 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     const [instance] = runnerInstances();
     const runnerPid = Number(instance?.split("-")[0]);
     expect(Number.isInteger(runnerPid)).toBe(true);
+    // Its token came over a pipe: it is in neither its environment nor a file of the data directory.
+    const environ = readFileSync(`/proc/${runnerPid}/environ`, "utf8");
+    expect(environ).not.toContain("gntm_");
+    expect(environ).not.toContain("GAUNTLET_TOKEN");
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(() => process.kill(runnerPid, 0)).toThrow();
     expect(runnerInstances()).toEqual([]);
-    expect(readFileSync(join(dataDir, TOKEN_FILE), "utf8")).toMatch(/^gntm_/);
+    expect(existsSync(join(dataDir, LEGACY_TOKEN_FILE))).toBe(false);
   });
 
-  it("on a later start registers nothing again and reuses the runner's machine token; --no-runner starts none", async () => {
-    const token = readFileSync(join(dataDir, TOKEN_FILE), "utf8");
+  it("on a later start registers nothing again and gives the runner a fresh token, revoking the old one; --no-runner starts none", async () => {
+    // A token file an older version left is removed.
+    writeFileSync(join(dataDir, LEGACY_TOKEN_FILE), "gntm_left_behind\n");
     const again = start(["--verbose"]);
     const url = await again.url();
     await until(
@@ -149,7 +154,7 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start (embedded defau
     expect(again.output()).not.toContain("Example coworld registered");
     const api = client(url, await adminToken());
     expect((await api.get<Coworld[]>("/v2/coworlds?name=gridrush")).body).toHaveLength(1);
-    expect(readFileSync(join(dataDir, TOKEN_FILE), "utf8")).toBe(token);
+    expect(existsSync(join(dataDir, LEGACY_TOKEN_FILE))).toBe(false);
     const machineTokens = (await api.get<Token[]>("/v2/tokens")).body.filter(
       (t) => t.machine_name === "embedded-runner",
     );

@@ -56,19 +56,8 @@ describe("episode bundles", () => {
     const runner = await scriptedRunner(t);
     const [job] = await runner.lease(1);
     if (!job) throw new Error("no job");
-    const machine = await t.machineToken("bundle-uploader");
-    const put = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${machine}`, "content-type": "application/octet-stream" },
-      body: "REPLAY-BYTES",
-    });
-    expect(put.status).toBe(200);
-    const notes = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/policy-artifact-1`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${machine}`, "content-type": "application/octet-stream" },
-      body: "BOB-NOTES",
-    });
-    expect(notes.status).toBe(200);
+    expect(await runner.upload(job, "replay", "REPLAY-BYTES")).toBe(200);
+    expect(await runner.upload(job, "policy-artifact-1", "BOB-NOTES")).toBe(200);
     expect(await runner.complete(job, [2, 1])).toBe(200);
 
     const all = await zipOf(

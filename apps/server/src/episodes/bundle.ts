@@ -1,6 +1,6 @@
 // An episode's artifacts as one zip, streamed as it is built (fflate): the derived spec and
-// game config, the stored results, replay, logs and error info, and the seats' policy logs and
-// uploaded artifacts for those who may read them. Artifacts the episode does not have are left out.
+// game config, the stored results, replay and error info; the game's log and the seats' policy
+// logs and uploaded artifacts for those who may read them. Artifacts the episode lacks are left out.
 import { PassThrough, type Readable } from "node:stream";
 
 import { Zip, ZipPassThrough } from "fflate";
@@ -8,10 +8,11 @@ import type { Kysely } from "kysely";
 
 import type { BundlePart } from "@gauntlet/core";
 
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import { canReadSeat } from "../access/episodes.ts";
+import type { Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
-import { derivedArtifact } from "./episodes.ts";
+import { canReadGameLog, derivedArtifact } from "./episodes.ts";
 
 /** The seat files of the bundle: each seat's stored artifact of that name, under that folder. */
 const SEAT_FILES = {
@@ -61,16 +62,13 @@ async function entries(
         .where("ep.episode_request_id", "=", row.id)
         .execute();
       for (const seat of seats) {
-        const allowed =
-          isAuthenticated(identity) &&
-          (identity.isAdmin ||
-            identity.userId === row.requester_user_id ||
-            identity.userId === seat.owner_user_id);
+        const allowed = canReadSeat(identity, row, seat);
         const blob = stored.find((a) => a.name === `${kind.artifact}-${seat.position}`);
         if (allowed && blob)
           out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
       }
     } else {
+      if (part === "logs" && !(await canReadGameLog(db, identity, row))) continue;
       const blob = stored.find((a) => a.name === part);
       if (blob) out.push({ name: FILE_NAMES[part] ?? part, read: () => blobs.get(blob.sha256) });
     }

@@ -5,9 +5,15 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
 
+import {
+  canReadGameLog as canReadGameLogOf,
+  canReadSeat,
+  canSeeEpisode,
+  episodeFacts,
+  visibleEpisodeIds,
+} from "../access/episodes.ts";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { canSeeLeague } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
@@ -108,6 +114,8 @@ export async function createEpisode(
       max_attempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       lease_owner: null,
       lease_expires_at: null,
+      lease_token_hash: null,
+      lease_machine_id: null,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,
@@ -247,27 +255,6 @@ export async function episodeViews(
   });
 }
 
-/** Episodes of a private league are seen only by those who see the league. */
-async function visible(
-  db: Kysely<Database>,
-  identity: Identity,
-  rows: EpisodeRequestsTable[],
-): Promise<EpisodeRequestsTable[]> {
-  const leagueIds = [...new Set(rows.flatMap((r) => (r.league_id ? [r.league_id] : [])))];
-  if (leagueIds.length === 0) return rows;
-  const leagues = new Map(
-    (await db.selectFrom("leagues").selectAll().where("id", "in", leagueIds).execute()).map((l) => [
-      l.id,
-      l,
-    ]),
-  );
-  return rows.filter((r) => {
-    if (!r.league_id) return true;
-    const league = leagues.get(r.league_id);
-    return league !== undefined && canSeeLeague(identity, league);
-  });
-}
-
 export async function getEpisodeRow(
   db: Kysely<Database>,
   identity: Identity,
@@ -278,8 +265,8 @@ export async function getEpisodeRow(
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row || (await visible(db, identity, [row])).length === 0)
-    throw notFound("episode request", id);
+  const facts = row ? (await episodeFacts(db, [row])).get(row.id) : undefined;
+  if (!row || !facts || !canSeeEpisode(identity, facts)) throw notFound("episode request", id);
   return row;
 }
 
@@ -303,7 +290,10 @@ export async function listEpisodes(
   filter: EpisodeFilter,
   base: string,
 ) {
-  let q = db.selectFrom("episode_requests").selectAll();
+  let q = db
+    .selectFrom("episode_requests")
+    .selectAll()
+    .where("id", "in", visibleEpisodeIds(db, identity));
   for (const key of ["coworld_id", "division_id", "round_id", "pool_id", "status"] as const) {
     const value = filter[key];
     if (value) q = q.where(key, "=", value);
@@ -351,7 +341,7 @@ export async function listEpisodes(
   const last = page[page.length - 1];
   const next = rows.length > filter.limit && last ? encodeCursor([last.created_at, last.id]) : null;
   return {
-    entries: await episodeViews(db, await visible(db, identity, page), base),
+    entries: await episodeViews(db, page, base),
     next_cursor: next,
   };
 }
@@ -379,13 +369,14 @@ export async function listEpisodeChanges(
     .selectFrom("episode_requests")
     .selectAll()
     .where("change_seq", ">", after)
+    .where("id", "in", visibleEpisodeIds(db, identity))
     .orderBy("change_seq")
     .limit(limit)
     .execute();
   const last = rows[rows.length - 1];
   // The cursor always moves forward, so a caller polling an idle feed keeps its place.
   return {
-    entries: await episodeViews(db, await visible(db, identity, rows), base),
+    entries: await episodeViews(db, rows, base),
     next_cursor: encodeCursor([String(last ? last.change_seq : after)]),
   };
 }
@@ -494,7 +485,37 @@ export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequests
   }));
 }
 
-/** A seat's own files (its log, its artifact) are for the owner of the policy in that seat, the requester, or admins. */
+/**
+ * Whether `identity` may read the episode's game log (`logs`): access/episodes.ts canReadGameLog.
+ */
+export async function canReadGameLog(
+  db: Kysely<Database>,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+): Promise<boolean> {
+  const coworld = await db
+    .selectFrom("coworlds")
+    .select("owner_user_id")
+    .where("id", "=", row.coworld_id)
+    .executeTakeFirst();
+  return canReadGameLogOf(identity, {
+    requesterUserId: row.requester_user_id,
+    coworldOwnerId: coworld?.owner_user_id ?? null,
+  });
+}
+
+/** Refuses a game-log read to whoever may not make it: 404 to anonymous callers, 403 to other users. */
+export async function assertGameLogReader(
+  db: Kysely<Database>,
+  identity: Identity,
+  row: EpisodeRequestsTable,
+): Promise<void> {
+  if (await canReadGameLog(db, identity, row)) return;
+  if (!isAuthenticated(identity)) throw notFound("game log of episode request", row.id);
+  throw forbidden("Only the coworld's owner, the requester or an admin reads the game log.");
+}
+
+/** A seat's own files (its log, its artifact): access/episodes.ts canReadSeat. */
 async function assertSeatReader(
   db: Kysely<Database>,
   identity: Identity,
@@ -513,16 +534,11 @@ async function assertSeatReader(
     .executeTakeFirst();
   if (!seat || (seat.policy_version_id ?? "bundled") !== policyVersionId)
     throw notFound(`seat ${idx} with policy version ${policyVersionId} in episode request`, row.id);
-  const allowed =
-    isAuthenticated(identity) &&
-    (identity.isAdmin ||
-      identity.userId === row.requester_user_id ||
-      identity.userId === seat.owner_user_id);
-  if (!allowed) {
+  if (!canReadSeat(identity, row, seat)) {
     if (!isAuthenticated(identity))
       throw notFound(`${what} of seat ${idx} in episode request`, row.id);
     throw forbidden(
-      `Only the owner of this seat's policy, the requester or an admin reads its ${what}.`,
+      `Only the owner of this seat's policy (the requester, for a seat without one) or an admin reads its ${what}.`,
     );
   }
 }

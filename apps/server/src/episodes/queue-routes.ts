@@ -1,15 +1,31 @@
+import type { FastifyRequest } from "fastify";
+
+import { LEASE_TOKEN_HEADER } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { defineHandlers, type AppContext } from "../http/handler.ts";
 import { notFound } from "../shared/errors.ts";
+import { scrubPaths } from "../shared/scrub-paths.ts";
 import {
   assertRunner,
   complete,
   fail,
   heartbeat,
   lease,
+  leaseHoldsBlob,
   leaseSeconds,
   storeArtifact,
+  type LeaseProof,
   type QueueDeps,
 } from "./work-queue.ts";
+
+const LEASE_HEADER = LEASE_TOKEN_HEADER.toLowerCase();
+
+/** The calling machine and the lease secret its request carries. */
+function proofOf(identity: AuthenticatedIdentity, request: FastifyRequest): LeaseProof {
+  const header = request.headers[LEASE_HEADER];
+  return { machineId: identity.subjectId, token: typeof header === "string" ? header : undefined };
+}
 
 function queueOf(app: AppContext): QueueDeps {
   return {
@@ -26,31 +42,44 @@ export const runnerHandlers = defineHandlers({
     return {
       jobs: await lease(
         queueOf(app),
-        `${identity.subjectId}/${body.runner_id}`,
+        identity.subjectId,
+        body.runner_id,
         body.capacity,
         body.runtimes,
       ),
       lease_seconds: leaseSeconds(),
     };
   },
-  heartbeatJob: async ({ identity, params, body, app }) => {
+  heartbeatJob: async ({ identity, params, request, app }) => {
     assertRunner(identity);
-    return heartbeat(queueOf(app), params.job_id, `${identity.subjectId}/${body.runner_id}`);
+    return heartbeat(queueOf(app), params.job_id, proofOf(identity, request));
   },
-  uploadJobArtifact: async ({ identity, params, body, app }) => {
+  uploadJobArtifact: async ({ identity, params, body, request, app }) => {
     assertRunner(identity);
-    return storeArtifact(queueOf(app), params.job_id, params.artifact_name, body);
+    return storeArtifact(
+      queueOf(app),
+      params.job_id,
+      proofOf(identity, request),
+      params.artifact_name,
+      body,
+    );
   },
-  completeJob: async ({ identity, params, body, app }) => {
+  completeJob: async ({ identity, params, body, request, app }) => {
     assertRunner(identity);
-    return complete(queueOf(app), params.job_id, body.results);
+    return complete(queueOf(app), params.job_id, proofOf(identity, request), body.results);
   },
-  failJob: async ({ identity, params, body, app }) => {
+  failJob: async ({ identity, params, body, request, app }) => {
     assertRunner(identity);
-    return fail(queueOf(app), params.job_id, `${identity.subjectId}/${body.runner_id}`, body);
+    return fail(queueOf(app), params.job_id, proofOf(identity, request), {
+      ...body,
+      error: scrubPaths(body.error),
+    });
   },
   downloadBlob: async ({ identity, params, app }) => {
     assertRunner(identity);
+    // Another user's bundle is 404 to a runner that runs none of its jobs, as if it did not exist.
+    if (!(await leaseHoldsBlob(app.store.db, identity.subjectId, params.sha256)))
+      throw notFound("blob", params.sha256);
     const bytes = await app.blobs.get(params.sha256);
     if (!bytes) throw notFound("blob", params.sha256);
     return bytes;

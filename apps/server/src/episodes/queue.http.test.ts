@@ -16,6 +16,7 @@ const manifest = JSON.parse(readFileSync(join(GRIDRUSH, "coworld_manifest.json")
 
 type Job = {
   job_id: string;
+  lease_token: string;
   episode_request_id: string;
   players: { position: number; runnable: { run: string[] | null } }[];
   secrets: Record<string, string>;
@@ -53,6 +54,9 @@ async function uploadVersion(token: string, version: string, extra: Record<strin
     bundle_upload_id: uploaded.upload_id,
   });
 }
+
+/** The lease header of a report on `job`. */
+const held = (job: Job) => ({ headers: { "X-Lease-Token": job.lease_token } });
 
 async function leaseOne(): Promise<Job> {
   const res = await runner.post<{ jobs: Job[] }>("/v2/runner/jobs/lease", {
@@ -181,20 +185,23 @@ describe("certification through the work queue", () => {
       headers: {
         authorization: `Bearer ${await t.machineToken("runner-test")}`,
         "content-type": "application/octet-stream",
+        "x-lease-token": job.lease_token,
       },
       body: '{"turn":1}\n',
     });
     expect(replay.status).toBe(200);
     const results = { scores: [5, 2, 0], winner_slot: 0, turns: 30, seed: 7 };
-    const done = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, {
-      runner_id: "r1",
-      results,
-    });
+    const done = await runner.post<{ status: string }>(
+      `/v2/runner/jobs/${job.job_id}/complete`,
+      { runner_id: "r1", results },
+      held(job),
+    );
     expect(done.body.status).toBe("completed");
-    const again = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/complete`, {
-      runner_id: "r1",
-      results: { ...results, scores: [0, 0, 9] },
-    });
+    const again = await runner.post<{ status: string }>(
+      `/v2/runner/jobs/${job.job_id}/complete`,
+      { runner_id: "r1", results: { ...results, scores: [0, 0, 9] } },
+      held(job),
+    );
     expect(again.body.status).toBe("completed");
 
     const cert = await client(t.url).get<{ state: string; episode_request_id: string }>(
@@ -235,12 +242,16 @@ describe("certification through the work queue", () => {
     const cw = await uploadVersion(t.adminToken, "3.1.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
     const job = await leaseOne();
-    const failed = await runner.post<{ status: string }>(`/v2/runner/jobs/${job.job_id}/fail`, {
-      runner_id: "r1",
-      error_type: "player_failure",
-      error: "player in slot 1 disconnected",
-      failed_policy_index: 1,
-    });
+    const failed = await runner.post<{ status: string }>(
+      `/v2/runner/jobs/${job.job_id}/fail`,
+      {
+        runner_id: "r1",
+        error_type: "player_failure",
+        error: "player in slot 1 disconnected",
+        failed_policy_index: 1,
+      },
+      held(job),
+    );
     expect(failed.body.status).toBe("failed");
     const cert = await client(t.url).get<{ state: string; error: string }>(
       `/v2/coworlds/${cw.body.id}/certification`,
@@ -282,14 +293,16 @@ describe("certification through the work queue", () => {
     const returned = await runner.post<{ status: string; attempts: number }>(
       `/v2/runner/jobs/${job.job_id}/fail`,
       { runner_id: "r1", error_type: "returned", error: "shutting down" },
+      held(job),
     );
     expect(returned.body).toMatchObject({ status: "queued", attempts: 0 });
     const again = await leaseOne();
     expect(again.job_id).toBe(job.job_id);
-    await runner.post(`/v2/runner/jobs/${again.job_id}/complete`, {
-      runner_id: "r1",
-      results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 },
-    });
+    await runner.post(
+      `/v2/runner/jobs/${again.job_id}/complete`,
+      { runner_id: "r1", results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 } },
+      held(again),
+    );
   });
 
   it("rejects results without one score per seat, keeping the job open", async () => {
@@ -299,22 +312,28 @@ describe("certification through the work queue", () => {
     const bad = await runner.post<{ detail: { loc: string[] }[] }>(
       `/v2/runner/jobs/${job.job_id}/complete`,
       { runner_id: "r1", results: { scores: [1] } },
+      held(job),
     );
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0]?.loc).toEqual(["body", "results", "scores"]);
-    const hb = await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, {
-      runner_id: "r1",
-    });
+    const hb = await runner.post<{ cancel: boolean }>(
+      `/v2/runner/jobs/${job.job_id}/heartbeat`,
+      { runner_id: "r1" },
+      held(job),
+    );
     expect(hb.body.cancel).toBe(false);
-    await runner.post(`/v2/runner/jobs/${job.job_id}/complete`, {
-      runner_id: "r1",
-      results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 },
-    });
+    await runner.post(
+      `/v2/runner/jobs/${job.job_id}/complete`,
+      { runner_id: "r1", results: { scores: [1, 2, 3], winner_slot: 2, turns: 30, seed: 7 } },
+      held(job),
+    );
     expect(
       (
-        await runner.post<{ cancel: boolean }>(`/v2/runner/jobs/${job.job_id}/heartbeat`, {
-          runner_id: "r1",
-        })
+        await runner.post<{ cancel: boolean }>(
+          `/v2/runner/jobs/${job.job_id}/heartbeat`,
+          { runner_id: "r1" },
+          held(job),
+        )
       ).body.cancel,
     ).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { episodeBundle } from "./bundle.ts";
 import {
+  assertGameLogReader,
   derivedArtifact,
   episodeStats,
   episodeViews,
@@ -27,6 +28,7 @@ export const episodeHandlers = defineHandlers({
   getEpisodeArtifact: async ({ identity, params, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
     const type = params.artifact_type;
+    if (type === "logs") await assertGameLogReader(app.store.db, identity, row);
     const bytes =
       type === "spec" || type === "game-config"
         ? await derivedArtifact(app.store.db, row, type)

@@ -1,17 +1,23 @@
 // The runner work queue: leases with expiry, heartbeats, artifacts, completion and failure.
 // Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
-// one database a job is leased by exactly one of them; completion is idempotent.
+// one database a job is leased by exactly one of them; completion is idempotent. A lease
+// answers a secret of its own (kept hashed): every later report on the job must come from the
+// machine that holds the lease and present that secret, so neither a machine token alone (which
+// an episode might find) nor another runner nor a stale lease can report on it.
+import { randomBytes } from "node:crypto";
+
 import type { Kysely, Transaction } from "kysely";
 
 import { CoworldManifest, EpisodeResults, type BodyOf, type LeasedJob } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
+import { hashToken } from "../auth/secrets.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { secretsForGame } from "../coworlds/coworlds.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import { conflict, forbidden, invalidInput, notFound, ServiceError } from "../shared/errors.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
 import { touchEpisode } from "./episodes.ts";
 
@@ -41,6 +47,40 @@ export interface QueueDeps {
 export function assertRunner(identity: AuthenticatedIdentity): void {
   if (identity.kind !== "machine")
     throw forbidden("The work queue is for runners: use a machine token.");
+}
+
+/** Who reports on a job: the calling machine and the lease secret it presented (if any). */
+export interface LeaseProof {
+  machineId: string;
+  token: string | undefined;
+}
+
+/**
+ * Refuses a report that is not from the job's current lease: no secret (403 lease_required),
+ * another machine's lease (403 lease_not_held), or a secret that is not the job's latest
+ * (409 lease_stale: the lease expired into another, or never was). A job's latest lease stays
+ * recorded after it ends, so its holder repeating a report gets the no-op answer, not a refusal.
+ */
+function assertLease(job: JobsTable, proof: LeaseProof): string {
+  if (proof.token === undefined || proof.token === "")
+    throw new ServiceError(
+      403,
+      "lease_required",
+      `Reports on job ${job.id} need the lease's secret in the X-Lease-Token header (the lease_token the lease answered with).`,
+    );
+  if (job.lease_machine_id !== proof.machineId)
+    throw new ServiceError(
+      403,
+      "lease_not_held",
+      `Job ${job.id} is not leased by this machine; only the runner holding its lease reports on it.`,
+    );
+  const hash = hashToken(proof.token);
+  if (job.lease_token_hash !== hash)
+    throw conflict(
+      `This lease of job ${job.id} is no longer current (it expired, or the job was leased again); the report was not recorded.`,
+      "lease_stale",
+    );
+  return hash;
 }
 
 function state(job: JobsTable) {
@@ -128,7 +168,7 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
   return changed;
 }
 
-async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
+async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJob, "lease_token">> {
   const { db } = deps;
   const episode = await db
     .selectFrom("episode_requests")
@@ -224,6 +264,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<LeasedJob> {
 
 export async function lease(
   deps: QueueDeps,
+  machineId: string,
   runnerId: string,
   capacity: number,
   runtimes: string[],
@@ -243,12 +284,15 @@ export async function lease(
   for (const job of candidates) {
     if (leased.length >= capacity) break;
     const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
+    const token = randomBytes(32).toString("base64url");
     const claimed = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable("jobs")
         .set({
           status: "leased",
-          lease_owner: runnerId,
+          lease_owner: `${machineId}/${runnerId}`,
+          lease_machine_id: machineId,
+          lease_token_hash: hashToken(token),
           lease_expires_at: expires,
           attempts: job.attempts + 1,
           updated_at: nowIso(),
@@ -263,14 +307,47 @@ export async function lease(
       return {
         ...job,
         status: "leased" as const,
-        lease_owner: runnerId,
         lease_expires_at: expires,
         attempts: job.attempts + 1,
       };
     });
-    if (claimed) leased.push(await leasedJob(deps, claimed));
+    if (claimed) leased.push({ ...(await leasedJob(deps, claimed)), lease_token: token });
   }
   return leased;
+}
+
+/**
+ * Whether `sha256` is a bundle of a job that `machineId` holds a lease on — its coworld's or a
+ * seat's policy's. A runner downloads what it runs, not any user's bundle by its hash.
+ */
+export async function leaseHoldsBlob(
+  db: Kysely<Database>,
+  machineId: string,
+  sha256: string,
+): Promise<boolean> {
+  const coworld = await db
+    .selectFrom("jobs as j")
+    .innerJoin("episode_requests as e", "e.id", "j.episode_request_id")
+    .innerJoin("coworlds as c", "c.id", "e.coworld_id")
+    .select("j.id")
+    .where("j.status", "=", "leased")
+    .where("j.lease_machine_id", "=", machineId)
+    .where("c.bundle_sha256", "=", sha256)
+    .limit(1)
+    .executeTakeFirst();
+  if (coworld) return true;
+  const policy = await db
+    .selectFrom("jobs as j")
+    .innerJoin("episode_participants as ep", "ep.episode_request_id", "j.episode_request_id")
+    .innerJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+    .innerJoin("uploads as u", "u.id", "pv.bundle_upload_id")
+    .select("j.id")
+    .where("j.status", "=", "leased")
+    .where("j.lease_machine_id", "=", machineId)
+    .where("u.sha256", "=", sha256)
+    .limit(1)
+    .executeTakeFirst();
+  return policy !== undefined;
 }
 
 async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
@@ -282,11 +359,12 @@ async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
 export async function heartbeat(
   deps: QueueDeps,
   jobId: string,
-  runnerId: string,
+  proof: LeaseProof,
   now = new Date(),
 ) {
   const job = await jobRow(deps.db, jobId);
-  if (job.status !== "leased" || job.lease_owner !== runnerId)
+  const leaseHash = assertLease(job, proof);
+  if (job.status !== "leased")
     return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
   const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
   const res = await deps.db
@@ -294,7 +372,7 @@ export async function heartbeat(
     .set({ lease_expires_at: expires, updated_at: nowIso() })
     .where("id", "=", jobId)
     .where("status", "=", "leased")
-    .where("lease_owner", "=", runnerId)
+    .where("lease_token_hash", "=", leaseHash)
     .executeTakeFirst();
   return { lease_expires_at: expires, cancel: Number(res.numUpdatedRows) !== 1 };
 }
@@ -309,12 +387,16 @@ const MEDIA_TYPES: Record<string, string> = {
 export async function storeArtifact(
   deps: QueueDeps,
   jobId: string,
+  proof: LeaseProof,
   name: string,
   bytes: Uint8Array,
 ) {
   const job = await jobRow(deps.db, jobId);
+  assertLease(job, proof);
   if (job.status === "completed" || job.status === "failed")
     throw conflict(`job ${jobId} has ended; its artifacts are final`);
+  if (job.status !== "leased")
+    throw conflict(`job ${jobId} is not leased; its lease expired`, "lease_stale");
   const blob = await deps.blobs.put(bytes);
   const row = {
     episode_request_id: job.episode_request_id,
@@ -338,11 +420,19 @@ export async function storeArtifact(
   return { type: name, sha256: blob.sha256, size_bytes: blob.size };
 }
 
-export async function complete(deps: QueueDeps, jobId: string, results: Record<string, unknown>) {
+export async function complete(
+  deps: QueueDeps,
+  jobId: string,
+  proof: LeaseProof,
+  results: Record<string, unknown>,
+) {
   const job = await jobRow(deps.db, jobId);
+  const leaseHash = assertLease(job, proof);
   // A second delivery of the same completion changes nothing (results count once).
   if (job.status === "completed") return state(job);
   if (job.status === "failed") throw conflict(`job ${jobId} has already failed`);
+  if (job.status !== "leased")
+    throw conflict(`job ${jobId} is not leased; its lease expired`, "lease_stale");
   const parsed = EpisodeResults.safeParse(results);
   if (!parsed.success)
     throw invalidInput(
@@ -368,7 +458,8 @@ export async function complete(deps: QueueDeps, jobId: string, results: Record<s
       .updateTable("jobs")
       .set({ status: "completed", lease_expires_at: null, updated_at: nowIso() })
       .where("id", "=", jobId)
-      .where("status", "in", ["queued", "leased"])
+      .where("status", "=", "leased")
+      .where("lease_token_hash", "=", leaseHash)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     await touchEpisode(trx, job.episode_request_id, {
@@ -435,9 +526,12 @@ type FailInput = BodyOf<"failJob">;
 /** The part of a failure that is kept with the episode (the lease expiry writes one too). */
 type FailureInfo = Pick<FailInput, "error_type" | "error" | "failed_policy_index">;
 
-export async function fail(deps: QueueDeps, jobId: string, runnerId: string, input: FailInput) {
+export async function fail(deps: QueueDeps, jobId: string, proof: LeaseProof, input: FailInput) {
   const job = await jobRow(deps.db, jobId);
+  const leaseHash = assertLease(job, proof);
   if (job.status === "completed" || job.status === "failed") return state(job);
+  if (job.status !== "leased")
+    throw conflict(`job ${jobId} is not leased; its lease expired`, "lease_stale");
   const returned = input.error_type === "returned";
   const retry =
     returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
@@ -454,8 +548,8 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
         updated_at: nowIso(),
       })
       .where("id", "=", jobId)
-      .where("status", "in", ["queued", "leased"])
-      .where((eb) => eb.or([eb("lease_owner", "=", runnerId), eb("lease_owner", "is", null)]))
+      .where("status", "=", "leased")
+      .where("lease_token_hash", "=", leaseHash)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return null;
     if (info === null) {
@@ -472,7 +566,8 @@ export async function fail(deps: QueueDeps, jobId: string, runnerId: string, inp
     await putArtifactRow(trx, job.episode_request_id, "error-info", info, true);
     return true;
   });
-  if (settled === null) throw conflict(`job ${jobId} is leased by another runner`);
+  if (settled === null)
+    throw conflict(`job ${jobId} was leased again while this report ran`, "lease_stale");
   if (settled)
     deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
   return state(await jobRow(deps.db, jobId));

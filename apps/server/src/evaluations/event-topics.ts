@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 
 import { ExperienceRequestId } from "@gauntlet/core";
 
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import { canSeeEvaluation } from "../access/evaluations.ts";
 import type { TopicRules } from "../events/topic-rules.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 
@@ -14,9 +14,6 @@ export interface ExperienceTopic {
 }
 
 const PREFIX = "experience-request:";
-
-const mayRead = (identity: Identity, userId: string | null) =>
-  isAuthenticated(identity) && (identity.isAdmin || identity.userId === userId);
 
 export const experienceTopicRules: TopicRules<ExperienceTopic> = {
   parse(name) {
@@ -31,12 +28,13 @@ export const experienceTopicRules: TopicRules<ExperienceTopic> = {
       .select(["requester_user_id"])
       .where("id", "=", topic.id)
       .executeTakeFirst();
-    return row && mayRead(identity, row.requester_user_id)
+    return row && canSeeEvaluation(identity, row)
       ? null
       : `${topic.name}: experience request ${topic.id} was not found`;
   },
   mayReceive: (identity, row) =>
-    row.experience_request_id === null || mayRead(identity, row.user_id),
+    row.experience_request_id === null ||
+    canSeeEvaluation(identity, { requester_user_id: row.user_id }),
   topicOf(_identity, topics, row) {
     for (const topic of topics) if (row.experience_request_id === topic.id) return topic.name;
     return null;

@@ -12,7 +12,8 @@ import {
   type ExperienceRequestStatus,
 } from "@gauntlet/core";
 
-import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
+import { canSeeEvaluation } from "../access/evaluations.ts";
+import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
@@ -152,9 +153,6 @@ async function detail(
   return { ...view, episodes: await episodesOf(db, row.id, base) };
 }
 
-const mayRead = (identity: Identity, row: Pick<ExperienceRequestsTable, "requester_user_id">) =>
-  isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id);
-
 /** The request if the caller may read it (its requester or an admin); otherwise 404. */
 export async function getExperienceRequestRow(
   db: Kysely<Database>,
@@ -166,7 +164,7 @@ export async function getExperienceRequestRow(
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row || !mayRead(identity, row)) throw notFound("experience request", id);
+  if (!row || !canSeeEvaluation(identity, row)) throw notFound("experience request", id);
   return row;
 }
 
@@ -202,8 +200,11 @@ export async function createExperienceRequest(
   /** Fixed seats per episode, in place of drawing from the roster (a tournament's wave seats a
    * different match in each episode); one entry per episode, each as many seats as the roster. */
   episodeSeats?: readonly (readonly Seat[])[],
+  /** Versions their owners put in this game themselves (a lobby's claimed seats), seated
+   * without the requester's access to them (access/versions.ts). */
+  preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<ExperienceRequestDetail> {
-  const plan = await resolveRequest(db, identity, body);
+  const plan = await resolveRequest(db, identity, body, preauthorised);
   if (
     episodeSeats &&
     (episodeSeats.length !== body.num_episodes ||

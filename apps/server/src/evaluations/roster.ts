@@ -7,10 +7,11 @@ import type { Kysely } from "kysely";
 
 import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
 
+import { canSeeLeague } from "../access/leagues.ts";
+import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { competingChampions } from "../leagues/champions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
-import { canSeeLeague } from "../leagues/leagues.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
 import { parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
@@ -210,6 +211,8 @@ export async function fixedSeat(
   identity: AuthenticatedIdentity,
   ref: string,
   loc: (string | number)[],
+  /** Versions whose owners already put them in this game (a lobby's claimed seats). */
+  preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<Seat> {
   let q = db
     .selectFrom("policy_versions as pv")
@@ -217,6 +220,9 @@ export async function fixedSeat(
     .leftJoin("players as pl", "pl.id", "pv.player_id")
     .select(["pv.id", "pv.version", "p.name", "pv.player_id", "pl.name as player_name"]);
   if (UUID.test(ref)) {
+    // Refused before the lookup, in one wording for an unknown and a private id alike.
+    if (!preauthorised.has(ref))
+      await assertSeatable(db, identity, [{ policyVersionId: ref, loc }]);
     q = q.where("pv.id", "=", ref);
   } else {
     const match = /^(.*?)(?::v?(\d+))?$/.exec(ref);
@@ -250,6 +256,7 @@ export async function resolveRequest(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   body: CreateExperienceRequest,
+  preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<ResolvedRequest> {
   const { league, division } = await resolveLeague(db, identity, body);
   const coworld = await resolveCoworld(db, body, league);
@@ -288,7 +295,13 @@ export async function resolveRequest(
   for (const { slot, index } of order) {
     const loc = ["body", "roster", index, "player"];
     if (slot.player.policy_ref !== undefined) {
-      const seat = await fixedSeat(db, identity, slot.player.policy_ref, [...loc, "policy_ref"]);
+      const seat = await fixedSeat(
+        db,
+        identity,
+        slot.player.policy_ref,
+        [...loc, "policy_ref"],
+        preauthorised,
+      );
       fixedVersions.push(seat.policyVersionId);
       seats.push(() => seat);
       continue;

@@ -18,10 +18,14 @@ export const MAX_REPLAY = 10_000;
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Close code for a client too slow to keep up; not terminal for clients (they resume). */
 export const CLOSE_TOO_SLOW = 4008;
+/** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
+export const CLOSE_TOKEN_REVOKED = 4401;
 
 export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
   readonly #socket: WebSocket;
-  readonly #identity: Identity;
+  #identity: Identity;
+  /** The caller's identity as it stands now (null: its token was revoked or expired). */
+  readonly #authorise: () => Promise<Identity | null>;
   readonly #db: Kysely<Database>;
   readonly #hub: EventHub;
   readonly #rules: TopicRules<T>;
@@ -37,7 +41,9 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     db: Kysely<Database>,
     hub: EventHub,
     rules: TopicRules<T>,
+    authorise: () => Promise<Identity | null> = async () => identity,
   ) {
+    this.#authorise = authorise;
     this.#rules = rules;
     this.#socket = socket;
     this.#identity = identity;
@@ -49,6 +55,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   receive(raw: string): Promise<void> {
     this.#work = this.#work.then(() => this.#handle(raw));
     return this.#work;
+  }
+
+  /** The identity the connection acts as (for closing it when its token is revoked). */
+  get identity(): Identity {
+    return this.#identity;
   }
 
   deliver(delivery: Delivery): void {
@@ -90,6 +101,14 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       });
       return;
     }
+    // Every subscribe is authorised again: a token revoked (or expired) since the upgrade ends
+    // the connection, and a changed identity (an admin no more) sees what it may see now.
+    const current = await this.#authorise();
+    if (current === null) {
+      this.#socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked or has expired");
+      return;
+    }
+    this.#identity = current;
     const accepted: string[] = [];
     for (const name of parsed.data.topics) {
       const topic = this.#rules.parse(name);

@@ -4,12 +4,14 @@
 import fastifyWebsocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
-import type { RawData } from "ws";
+import type { RawData, WebSocket } from "ws";
 
+import { isRevoked, type Authenticator } from "../auth/authenticate.ts";
+import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
 import type { Database } from "../store/schema.ts";
 import type { EventHub } from "./hub.ts";
-import { LiveConnection } from "./live-connection.ts";
+import { CLOSE_TOKEN_REVOKED, LiveConnection } from "./live-connection.ts";
 import type { TopicRules } from "./topic-rules.ts";
 
 export const EVENTS_OPERATION_ID = "subscribeEvents";
@@ -17,6 +19,10 @@ const PING_MS = 30_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** "Going away" (RFC 6455 7.4.1): a client knows to reconnect, to another replica or later. */
 const CLOSE_GOING_AWAY = 1001;
+
+function bearerToken(header: string | undefined): string | null {
+  return header ? (/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
+}
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
@@ -26,13 +32,40 @@ function text(data: RawData): string {
 /** Call before the contract's routes are registered. */
 export async function installLiveEvents(
   app: FastifyInstance,
-  deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules },
+  deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules; auth: Authenticator },
 ): Promise<void> {
+  // This replica's open connections: a revocation heard here (its own, or another replica's over
+  // the signal channel) closes the revoked tokens' sockets at once.
+  const open = new Set<LiveConnection>();
+  const sockets = new WeakMap<LiveConnection, WebSocket>();
+  const stopListening = deps.auth.onRevocation((revocation) => {
+    for (const connection of open) {
+      const identity = connection.identity;
+      if (isAuthenticated(identity) && isRevoked(identity, revocation))
+        sockets.get(connection)?.close(CLOSE_TOKEN_REVOKED, "the token was revoked");
+    }
+  });
+  app.addHook("onClose", (_instance, done) => {
+    stopListening();
+    done();
+  });
   app.addHook("onRoute", (route) => {
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
       const hub = deps.hub;
-      const connection = new LiveConnection(socket, identityOf(request), deps.db, hub, deps.rules);
+      const identity = identityOf(request);
+      const token = bearerToken(request.headers.authorization);
+      const connection = new LiveConnection(
+        socket,
+        identity,
+        deps.db,
+        hub,
+        deps.rules,
+        // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation).
+        async () => (token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity),
+      );
+      open.add(connection);
+      sockets.set(connection, socket);
       hub.add(connection);
       let alive = true;
       const ping = setInterval(() => {
@@ -60,6 +93,7 @@ export async function installLiveEvents(
       });
       socket.on("close", () => {
         clearInterval(ping);
+        open.delete(connection);
         hub.remove(connection);
       });
     };

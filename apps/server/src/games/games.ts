@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 
 import { newId, type Game, type Mod } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
@@ -103,7 +104,7 @@ export async function createMod(
       "value_error",
       input.game_id,
     );
-  if (game.owner_user_id !== identity.userId && !identity.isAdmin)
+  if (!ownsOrAdmin(identity, game.owner_user_id))
     throw forbidden("Only the game's owner or an admin adds mods to it.");
   const taken = await db
     .selectFrom("mods")

@@ -3,10 +3,10 @@
 // budgeted (spec 8.1.6).
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-import { BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
+import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
 
 import type { Authenticator } from "../auth/authenticate.ts";
-import { isAuthenticated } from "../auth/identity.ts";
+import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
 import type { BudgetGate } from "./budget-gate.ts";
 import { errorBody } from "./errors.ts";
@@ -43,6 +43,24 @@ function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: Abso
   return typeof url === "string" && url.startsWith("/")
     ? { ...body, detail: { ...detail, documentation_url: absolute(request, url) } }
     : body;
+}
+
+// Operations that describe the caller itself: a machine token is shown as the machine it is.
+const DESCRIBES_CALLER = new Set(["whoami"]);
+
+/**
+ * A machine (runner) token carries the runner role alone, never its owner's powers: it passes the
+ * runner work queue; on a public operation it reads as anonymous (so it sees nothing private of
+ * its owner's); every other operation refuses it. `pass` keeps the identity as it is.
+ */
+function machineVerdict(
+  op: OperationDef,
+  identity: AuthenticatedIdentity,
+): "pass" | "anonymous" | "refuse" {
+  if (identity.kind !== "machine") return "pass";
+  const { access } = accessOf(op);
+  if (access === "runner" || DESCRIBES_CALLER.has(op.id)) return "pass";
+  return access === "public" || access === "credential" ? "anonymous" : "refuse";
 }
 
 export type RequestGate = (
@@ -83,7 +101,7 @@ export function createRequestGate(
     if (header === undefined) return op.auth !== "required";
     const token = bearerToken(header);
     const identity = token ? auth.cachedIdentity(token) : undefined;
-    if (!identity) return false;
+    if (!identity || machineVerdict(op, identity) !== "pass") return false;
     if (budgets && !op.budgetExempt) {
       const result = budgets.evaluateNow?.(
         { budgetKey: identity.budget.key, kind: identity.budget.kind },
@@ -125,7 +143,20 @@ export function createRequestGate(
       const known = token === null ? null : auth.cachedIdentity(token);
       const identity =
         known === undefined && token !== null ? await auth.authenticate(token) : (known ?? null);
-      if (identity) setIdentity(request, identity);
+      const verdict = identity ? machineVerdict(op, identity) : "pass";
+      if (verdict === "refuse") {
+        await reply
+          .code(403)
+          .send(
+            errorBody(
+              "forbidden",
+              "A machine token carries only the runner role: it is accepted by the runner work queue (/v2/runner/…) alone. Use a person's token for this operation.",
+            ),
+          );
+        return;
+      }
+      if (identity && verdict === "pass") setIdentity(request, identity);
+      else if (identity) setIdentity(request, ANONYMOUS);
       else if (!op.invalidTokenIsAnonymous) {
         reply.header("www-authenticate", 'Bearer error="invalid_token"');
         await reply

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import type { ValidationErrorItem } from "@gauntlet/core";
 
 import { InputError, ServiceError } from "../shared/errors.ts";
+import { scrubPaths } from "../shared/scrub-paths.ts";
 import { UNROUTABLE } from "./base-path.ts";
 import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store-unavailable.ts";
@@ -31,9 +32,15 @@ function isFastifyError(error: unknown): error is FastifyError {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
+    // Messages may fold in lower-level errors (file system, archives): no server path goes out.
     if (error instanceof ServiceError)
-      return reply.code(error.status).send(errorBody(error.type, error.message, error.extra));
-    if (error instanceof InputError) return reply.code(422).send(validationBody(error.items));
+      return reply
+        .code(error.status)
+        .send(errorBody(error.type, scrubPaths(error.message), error.extra));
+    if (error instanceof InputError)
+      return reply
+        .code(422)
+        .send(validationBody(error.items.map((item) => ({ ...item, msg: scrubPaths(item.msg) }))));
     if (error instanceof JsonTooDeepError)
       return reply
         .code(422)
@@ -78,11 +85,11 @@ export function installErrorHandling(app: FastifyInstance): void {
         return reply.code(422).send({ detail: [{ loc: ["body"], msg, type: "json_invalid" }] });
       }
       if (status === 415)
-        return reply.code(415).send(errorBody("unsupported_media_type", error.message));
+        return reply.code(415).send(errorBody("unsupported_media_type", scrubPaths(error.message)));
       if (status === 413)
-        return reply.code(413).send(errorBody("payload_too_large", error.message));
+        return reply.code(413).send(errorBody("payload_too_large", scrubPaths(error.message)));
       if (status >= 400 && status < 500)
-        return reply.code(status).send(errorBody("bad_request", error.message));
+        return reply.code(status).send(errorBody("bad_request", scrubPaths(error.message)));
     }
     request.log.error({ err: error }, "unhandled error");
     return reply

@@ -19,6 +19,7 @@ import type { ServerConfig } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { EventHub } from "../events/hub.ts";
+import type { AttemptStore } from "../limiter/attempts.ts";
 import type { Store } from "../store/database.ts";
 
 /** Returned by a handler that has already sent its reply itself (a redirect, a stream). */
@@ -42,8 +43,13 @@ export interface AppContext {
   readonly onEpisodeSettled: ((event: EpisodeSettledEvent) => void) | undefined;
   /** The sockets of the play sessions this replica relays (play/relay.ts), closed when one is ended. */
   readonly play: { readonly relay: { closeSession(id: string, reason: string): void } };
+  /** Failed attempts with backoff (sign-in), shared by replicas through Redis when configured. */
+  readonly attempts: AttemptStore;
   openApi(): Record<string, unknown>;
-  /** The API's base URL as this caller addressed it (prefix on the data host, root elsewhere). */
+  /**
+   * The API's public base URL (http/public-address.ts): GAUNTLET_PUBLIC_URL, a trusted proxy's
+   * forwarded scheme and host, or the listening address — never the request's Host header.
+   */
   baseUrl(request: FastifyRequest): string;
 }
 

@@ -19,6 +19,7 @@ import type { RequestGate } from "./authenticate-request.ts";
 import { validationBody } from "./errors.ts";
 import { REPLIED, type AppContext, type Handler, type Handlers } from "./handler.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "./page-headers.ts";
 import { serialiserOf } from "./response-serialiser.ts";
 import { sharedSerialisation } from "./serialised.ts";
 
@@ -87,7 +88,13 @@ function send(
 ) {
   switch (op.responseKind) {
     case "html":
-      return reply.code(status).type("text/html; charset=utf-8").send(payload);
+      if (!reply.hasHeader("content-security-policy"))
+        reply.header("content-security-policy", PAGE_CONTENT_SECURITY_POLICY);
+      return reply
+        .code(status)
+        .headers(PAGE_HEADERS)
+        .type("text/html; charset=utf-8")
+        .send(payload);
     case "text":
       return reply.code(status).type("text/plain; charset=utf-8").send(payload);
     case "javascript":

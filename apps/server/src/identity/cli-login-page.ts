@@ -1,4 +1,16 @@
 import { escapeHtml, page } from "../http/html.ts";
+import { PAGE_CONTENT_SECURITY_POLICY } from "../http/page-headers.ts";
+
+/**
+ * The page's policy: the form posts here, and the answer redirects to the command-line client's
+ * loopback callback, which `form-action` must name too (browsers check a form's redirects).
+ */
+export function cliLoginPolicy(callback: string): string {
+  return PAGE_CONTENT_SECURITY_POLICY.replace(
+    "form-action 'self'",
+    `form-action 'self' ${new URL(callback).origin}`,
+  );
+}
 
 export function cliLoginPage(input: {
   callback: string;

@@ -1,8 +1,9 @@
 import { isAuthenticated } from "../auth/identity.ts";
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { forbidden, invalidInput } from "../shared/errors.ts";
-import { cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
+import { cliLoginPage, cliLoginPolicy, isLoopbackCallback } from "./cli-login-page.ts";
 import { createPlayer, getOwnedPlayer, listPlayers } from "./players.ts";
+import { assertOwnOrigin, SIGN_IN_DOCS_PATH, SignInGuard } from "./sign-in-guard.ts";
 import {
   assertCanCreateMachineToken,
   createApiToken,
@@ -34,7 +35,7 @@ export const identityHandlers = defineHandlers({
           is_admin: false,
         },
 
-  cliLoginPage: async ({ query }) => {
+  cliLoginPage: async ({ query, reply }) => {
     if (!isLoopbackCallback(query.callback))
       throw invalidInput(
         ["query", "callback"],
@@ -42,10 +43,13 @@ export const identityHandlers = defineHandlers({
         "value_error",
         query.callback,
       );
+    reply.header("content-security-policy", cliLoginPolicy(query.callback));
     return cliLoginPage({ callback: query.callback, state: query.state });
   },
 
-  cliLoginSubmit: async ({ body, app, reply }) => {
+  cliLoginSubmit: async ({ body, app, request, reply }) => {
+    const base = app.baseUrl(request);
+    assertOwnOrigin(request, base);
     if (!isLoopbackCallback(body.callback))
       throw invalidInput(
         ["body", "callback"],
@@ -53,9 +57,13 @@ export const identityHandlers = defineHandlers({
         "value_error",
         body.callback,
       );
+    const guard = new SignInGuard(app.attempts);
+    await guard.admit(body.email, request.ip, `${base}${SIGN_IN_DOCS_PATH}`, (seconds) =>
+      reply.header("retry-after", String(seconds)),
+    );
     const user = await checkPassword(app.store.db, body.email, body.password);
     if (!user) {
-      reply.code(401);
+      reply.code(401).header("content-security-policy", cliLoginPolicy(body.callback));
       return cliLoginPage({
         callback: body.callback,
         state: body.state,
@@ -63,6 +71,7 @@ export const identityHandlers = defineHandlers({
         error: "Wrong email or password.",
       });
     }
+    await guard.succeeded(body.email, request.ip);
     const code = await createAuthCode(app.store.db, user.id);
     const target = new URL(body.callback);
     target.searchParams.set("code", code);

@@ -3,18 +3,13 @@ import type { Kysely } from "kysely";
 
 import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
 
+import { canSeeDivision } from "../access/leagues.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { assertUniqueNames, rowFromSpec } from "./division-rows.ts";
-import {
-  canSeeLeague,
-  getCommissionedLeagueRow,
-  getVisibleLeagueRow,
-  isCommissioner,
-  leagueViews,
-} from "./leagues.ts";
+import { getCommissionedLeagueRow, getVisibleLeagueRow, leagueViews } from "./leagues.ts";
 
 /**
  * Replaces the league's division set in one transaction: entries with an id update that
@@ -104,16 +99,6 @@ export async function divisionViews(
   });
 }
 
-function canSeeDivision(
-  identity: Identity,
-  league: LeaguesTable,
-  division: DivisionsTable,
-): boolean {
-  return (
-    canSeeLeague(identity, league) && (division.hidden === 0 || isCommissioner(identity, league))
-  );
-}
-
 export async function listDivisions(
   db: Kysely<Database>,
   identity: Identity,
@@ -178,8 +163,7 @@ export async function divisionLadder(db: Kysely<Database>, identity: Identity, l
     .orderBy("divisions.level")
     .orderBy("divisions.name")
     .execute();
-  const commissioner = isCommissioner(identity, league);
   return rows
-    .filter((r) => r.hidden === 0 || commissioner)
+    .filter((r) => canSeeDivision(identity, league, r))
     .map((r) => ({ id: r.id, name: r.name, level: r.level, member_count: Number(r.member_count) }));
 }

@@ -4,11 +4,11 @@ import type { Kysely } from "kysely";
 
 import { DivisionId, LeagueId, liveTopicPatterns } from "@gauntlet/core";
 
+import { canSeeEvent } from "../access/events.ts";
+import { canSeeDivision, canSeeLeague } from "../access/leagues.ts";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { EventScope, TopicRules } from "../events/topic-rules.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
-import { canSeeLeague } from "./leagues.ts";
-import { canSeeAudience, canSeeDivision } from "./visibility.ts";
 
 export type Topic =
   | { kind: "division"; id: string; name: string }
@@ -68,10 +68,7 @@ export function mayReceive(
   row: CompetitionEventsTable,
   scope: EventScope,
 ): boolean {
-  if (!canSeeAudience(identity, row.audience, row.user_id, scope.league)) return false;
-  if (row.league_id === null) return true;
-  if (!scope.league || !canSeeLeague(identity, scope.league)) return false;
-  return !scope.division || canSeeDivision(identity, scope.league, scope.division);
+  return canSeeEvent(identity, { event: row, league: scope.league, division: scope.division });
 }
 
 /** The first of the subscriber's topics that the event belongs to, or null. */

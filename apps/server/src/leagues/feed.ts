@@ -5,11 +5,12 @@ import type { Kysely } from "kysely";
 
 import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 
-import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import { visibleEventIds } from "../access/events.ts";
+import { isAdmin } from "../access/leagues.ts";
+import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import { divisionsById, leaguesById, playerRefs, policyVersionRefs } from "./refs.ts";
-import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "./visible-sql.ts";
 
 type FeedFilter = QueryOf<"listCompetitionEvents">;
 
@@ -31,36 +32,7 @@ export async function listCompetitionEvents(
     const value = filter[key];
     if (value !== undefined) q = q.where(key, "=", value);
   }
-  if (!isAdmin(identity)) {
-    const me = isAuthenticated(identity) ? identity.userId : null;
-    q = q.where((eb) =>
-      eb.and([
-        eb.or([
-          eb("league_id", "is", null),
-          eb.and([
-            eb("league_id", "in", visibleLeagueIds(db, identity)),
-            eb.or([
-              eb("division_id", "is", null),
-              eb("division_id", "in", visibleDivisionIds(db, identity)),
-            ]),
-          ]),
-        ]),
-        eb.or([
-          eb("audience", "=", "public"),
-          ...(me !== null
-            ? [
-                eb("user_id", "=", me),
-                eb(
-                  "league_id",
-                  "in",
-                  db.selectFrom("leagues").select("id").where("commissioner_user_id", "=", me),
-                ),
-              ]
-            : []),
-        ]),
-      ]),
-    );
-  }
+  if (!isAdmin(identity)) q = q.where("id", "in", visibleEventIds(db, identity));
   const rows = await q.orderBy("seq", "desc").limit(filter.limit).execute();
   return renderCompetitionEvents(db, rows);
 }

@@ -174,7 +174,7 @@ describe("league play with a runner process", () => {
       expect(received).toEqual(expected);
       expect(expected.length).toBeGreaterThanOrEqual(7);
 
-      // A completion delivered again (a runner retrying its report) changes nothing.
+      // A completion after the fact from a machine without the lease is refused and changes nothing.
       const round = (await client(t.url).get<RoundDetail>(`/v2/rounds/${settled[0]?.id ?? ""}`))
         .body;
       const episodes = (
@@ -189,7 +189,7 @@ describe("league play with a runner process", () => {
         runner_id: "league-e2e",
         results: { scores: [99, 0], winner_slot: 0, turns: 40, seed: 1 },
       });
-      expect(again.status).toBe(200);
+      expect(again.status).toBe(403);
       const after = (await client(t.url).get<RoundDetail>(`/v2/rounds/${round.id}`)).body;
       expect(after.results).toEqual(round.results);
       const episodeAfter = (

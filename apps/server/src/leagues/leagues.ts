@@ -4,38 +4,13 @@ import type { Kysely } from "kysely";
 
 import { LadderSettings, newId, toValidationItems, type BodyOf, type League } from "@gauntlet/core";
 
-import {
-  actsAsUser,
-  isAuthenticated,
-  type AuthenticatedIdentity,
-  type Identity,
-} from "../auth/identity.ts";
+import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
+import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import { toGame, toMod } from "../games/games.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
 import { insertDivisions } from "./division-rows.ts";
-
-/** Who may see a league: public, unhidden, enabled ones everyone; others their commissioner and admins. */
-export function canSeeLeague(
-  identity: Identity,
-  row: Pick<LeaguesTable, "public" | "hidden" | "disabled_at" | "commissioner_user_id">,
-): boolean {
-  if (row.public === 1 && row.hidden === 0 && row.disabled_at === null) return true;
-  return (
-    isAuthenticated(identity) && (identity.isAdmin || row.commissioner_user_id === identity.userId)
-  );
-}
-
-export function isCommissioner(
-  identity: Identity,
-  row: Pick<LeaguesTable, "commissioner_user_id">,
-): boolean {
-  return (
-    isAuthenticated(identity) &&
-    (identity.isAdmin || (actsAsUser(identity) && row.commissioner_user_id === identity.userId))
-  );
-}
 
 export async function leagueViews(db: Kysely<Database>, rows: LeaguesTable[]): Promise<League[]> {
   if (rows.length === 0) return [];

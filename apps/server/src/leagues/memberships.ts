@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 
 import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
 
+import { canSeeDivision, isAdmin, isCommissioner, visibleDivisionIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
@@ -13,11 +14,8 @@ import type { Database, LeaguePolicyMembershipsTable } from "../store/schema.ts"
 import { ACTIVE_STATUSES, makeChampion } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { isCommissioner } from "./leagues.ts";
 import { divisionsById, leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
-import { canSeeDivision } from "./visibility.ts";
-import { isAdmin, visibleDivisionIds } from "./visible-sql.ts";
 
 export async function membershipViews(
   db: Kysely<Database>,

@@ -3,13 +3,13 @@ import type { Kysely } from "kysely";
 
 import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
 
+import { isAdmin, visibleDivisionIds } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { visibleDivision } from "./visibility.ts";
-import { isAdmin, visibleDivisionIds } from "./visible-sql.ts";
 
 export async function roundViews(
   db: Kysely<Database>,

@@ -474,8 +474,11 @@ describe("a restarted server", () => {
     for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
     const started = await trigger(first, tl);
     const roundId = started.rounds[0]?.id ?? "";
-    const jobs = await (await scriptedRunner(first)).lease();
+    const runner = await scriptedRunner(first);
+    const jobs = await runner.lease();
     expect(jobs).toHaveLength(3);
+    const machineId = (await client(first.url, runner.token).get<{ subject_id: string }>("/whoami"))
+      .body.subject_id;
     await first.server.close();
 
     // The runner finishes while no server runs (as if the last one crashed after recording them).
@@ -490,15 +493,20 @@ describe("a restarted server", () => {
       box: loadSecretBox(storeA.dataDir, undefined),
     };
     for (const job of jobs)
-      await complete(queue, job.job_id, {
-        scores: byStrength(STRENGTH)(
-          job.players.map((p) => p.display_name),
-          job,
-        ),
-        winner_slot: 0,
-        turns: 5,
-        seed: 1,
-      });
+      await complete(
+        queue,
+        job.job_id,
+        { machineId, token: job.lease_token },
+        {
+          scores: byStrength(STRENGTH)(
+            job.players.map((p) => p.display_name),
+            job,
+          ),
+          winner_slot: 0,
+          turns: 5,
+          seed: 1,
+        },
+      );
 
     const second = await startTestServer({
       testStore: { ...storeA, store },

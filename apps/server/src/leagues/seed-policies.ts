@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 
 import type { PolicyVersionRef } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { invalidInput } from "../shared/errors.ts";
@@ -48,7 +49,7 @@ export async function replaceSeedPolicies(
         .execute()
     : [];
   const mayUse = new Set(
-    owned.filter((v) => identity.isAdmin || v.owner_user_id === identity.userId).map((v) => v.id),
+    owned.filter((v) => ownsOrAdmin(identity, v.owner_user_id)).map((v) => v.id),
   );
   unique.forEach((id) => {
     if (!mayUse.has(id))

@@ -13,12 +13,12 @@ import type { CompiledQuery, Kysely } from "kysely";
 
 import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 
+import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { shareSerialised } from "../http/serialised.ts";
 import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
-import { canSeeLeague, isCommissioner } from "./leagues.ts";
 
 export const REVALIDATE_MS = 1_000;
 

@@ -4,6 +4,8 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
 
+import { canSeeLeague, isAdmin, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
+import { ownsOrAdmin } from "../access/ownership.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
@@ -23,10 +25,8 @@ import {
 } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { canSeeLeague, isCommissioner } from "./leagues.ts";
 import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
-import { isAdmin, visibleLeagueIds } from "./visible-sql.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 
@@ -245,7 +245,7 @@ export async function createSubmission(
     .select(["pv.id", "pv.policy_id", "pv.player_id", "p.owner_user_id"])
     .where("pv.id", "=", input.policy_version_id)
     .executeTakeFirst();
-  if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
+  if (!version || !ownsOrAdmin(identity, version.owner_user_id)) {
     throw invalidInput(
       ["body", "policy_version_id"],
       `policy version ${input.policy_version_id} does not exist or is not yours`,
@@ -270,7 +270,7 @@ export async function createSubmission(
     .executeTakeFirst();
   const mayAct =
     player &&
-    (player.owner_user_id === identity.userId || identity.isAdmin) &&
+    ownsOrAdmin(identity, player.owner_user_id) &&
     (identity.kind !== "player" || identity.subjectId === playerId);
   if (!mayAct)
     throw invalidInput(

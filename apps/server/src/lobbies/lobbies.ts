@@ -16,6 +16,8 @@ import {
   type UpdateLobby,
 } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
+import { canManageLobby } from "../access/play.ts";
 import {
   actsAsUser,
   isAuthenticated,
@@ -29,7 +31,7 @@ import { divisionChampions } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
 import { currentChampion } from "../leagues/champions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
-import { getVisibleLeagueRow, isCommissioner } from "../leagues/leagues.ts";
+import { getVisibleLeagueRow } from "../leagues/leagues.ts";
 import {
   currentSession,
   endSession,
@@ -93,16 +95,7 @@ async function visibleLobby(
   return { row, league };
 }
 
-function mayManage(
-  identity: AuthenticatedIdentity,
-  row: LobbiesTable,
-  league: LeaguesTable,
-): boolean {
-  return (
-    (actsAsUser(identity) && identity.userId === row.creator_user_id) ||
-    isCommissioner(identity, league)
-  );
-}
+const mayManage = canManageLobby;
 
 function whyNot(identity: Identity): string | null {
   if (!isAuthenticated(identity)) return "sign in to create or join a lobby";
@@ -409,7 +402,7 @@ export async function claimSeat(
       .select(["pv.id", "p.owner_user_id"])
       .where("pv.id", "=", policyVersionId)
       .executeTakeFirst();
-    if (!version || (version.owner_user_id !== identity.userId && !identity.isAdmin)) {
+    if (!version || !ownsOrAdmin(identity, version.owner_user_id)) {
       throw invalidInput(
         ["body", "policy_version_id"],
         `no policy version ${policyVersionId} of yours`,
@@ -539,6 +532,9 @@ export async function startLobby(
         notes: `lobby ${id}`,
       },
       base,
+      undefined,
+      // A claimed seat's version was put here by its owner when they claimed the seat.
+      new Set(seats.flatMap((s) => (s.policy_version_id ? [s.policy_version_id] : []))),
     );
     await db
       .updateTable("lobbies")

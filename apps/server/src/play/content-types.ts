@@ -28,15 +28,19 @@ export function contentTypeOf(path: string): string {
 }
 
 /**
- * Headers of every served file: no sniffing, and a policy that lets a page load scripts,
- * styles and images only from this origin, open connections only back to it (the game's
- * WebSocket), never be framed by another site, and submit no forms.
+ * Headers of every served file. A play module is the coworld owner's code: `sandbox` (without
+ * allow-same-origin) runs it in an opaque origin, so its script cannot read the API, its cookies
+ * or its storage as the person viewing it. Within that, it loads scripts, styles and images only
+ * from this host, connects only back to it (the game's WebSocket, a replay's capability address),
+ * is framed by no other site and submits no forms. Module scripts of an opaque origin are fetched
+ * with CORS: the files are public, so any origin may read them (no credentials are involved).
  */
 export const PLAY_MODULE_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
-  "cross-origin-resource-policy": "same-origin",
+    "sandbox allow-scripts allow-pointer-lock allow-popups allow-downloads; default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
+  "access-control-allow-origin": "*",
+  "cross-origin-resource-policy": "cross-origin",
   "referrer-policy": "no-referrer",
   "cache-control": "public, max-age=300",
 };

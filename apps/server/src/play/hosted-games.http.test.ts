@@ -251,25 +251,94 @@ describe("hosted games", () => {
     expect(lobby.text).toContain("Episode <code>ereq_");
   });
 
-  it("opens a replay in the coworld's replay viewer", async () => {
-    const api = client(t.url, carol.token);
-    const body = {
+  it("opens a replay in the coworld's viewer with a capability for that one replay, never a token", async () => {
+    const api = client(t.url, tl.commissioner.token);
+    // A hosted game's episode, its replay uploaded by a runner.
+    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
       coworld_id: tl.coworldId,
-      episode_id: "ereq_00000000-0000-4000-8000-000000000000",
-      replay_uri: "https://example.org/replays/1.jsonl",
-    };
-    const before = await api.post<Problem>("/v2/coworlds/replays/session", body);
+      variant_id: "ffa-4",
+      player_count: 2,
+    });
+    const joinPath = `/v2/coworlds/play/session/${created.body.session_id}/join`;
+    for (let i = 0; i < 2; i += 1) expect((await client(t.url).post(joinPath)).status).toBe(200);
+    const session = await api.get<HostedGameSession>(
+      `/v2/coworlds/play/session/${created.body.session_id}`,
+    );
+    const episodeId = session.body.episode_request_id ?? "";
+    const runner = client(t.url, await t.machineToken("replays"));
+    const lease = await runner.post<{ jobs: { job_id: string; episode_request_id: string }[] }>(
+      "/v2/runner/jobs/lease",
+      { runner_id: "r-replays", capacity: 5, runtimes: ["process"] },
+    );
+    const job = lease.body.jobs.find((j) => j.episode_request_id === episodeId);
+    if (!job) throw new Error(`the hosted game's job was not leased: ${lease.text}`);
+    const replayBytes = '{"type":"header"}\n{"type":"frame","turn":0}\n';
+    const put = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, {
+      method: "PUT",
+      headers: {
+        authorization: `Bearer ${await t.machineToken("replays-upload")}`,
+        "content-type": "application/octet-stream",
+      },
+      body: replayBytes,
+    });
+    expect(put.status, await put.text()).toBe(200);
+
+    const replayUri = `${t.url}/v2/episode-requests/${episodeId}/artifacts/replay`;
+    const before = await api.post<Problem>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      replay_uri: replayUri,
+    });
     expect([
       before.status,
       Array.isArray(before.body.detail) ? before.body.detail[0]?.loc : null,
     ]).toEqual([422, ["body", "coworld_id"]]);
     const viewer = await uploadModule("replay_viewer", "replay");
-    const opened = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", body);
-    expect(opened.status, opened.text).toBe(200);
-    expect(opened.body).toEqual({
-      viewer_url: `${t.url}/v2/play-modules/${viewer.id}/files/index.html#replay=${encodeURIComponent(body.replay_uri)}`,
-      ready: true,
+
+    const opened = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      replay_uri: replayUri,
     });
+    expect(opened.status, opened.text).toBe(200);
+    const [page, fragment = ""] = opened.body.viewer_url.split("#");
+    expect(page).toBe(`${t.url}/v2/play-modules/${viewer.id}/files/index.html`);
+    expect(fragment).not.toContain("token");
+    const capability = new URLSearchParams(fragment).get("replay") ?? "";
+    expect(capability).toMatch(new RegExp(`^${t.url}/v2/replays/[A-Za-z0-9_.-]+$`));
+    // Anyone holding the address reads that replay, from any origin (the viewer is sandboxed).
+    const read = await fetch(capability, { headers: { origin: "null" } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await read.text()).toBe(replayBytes);
+    // A forged capability reads nothing.
+    const forged = `${capability.slice(0, -6)}${capability.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA"}`;
+    expect((await fetch(forged)).status).toBe(404);
+
+    // Any replay_uri and any episode are no longer minted: the episode must exist, be visible and
+    // be of this coworld, and an address that names no episode is refused.
+    const problem = async (body: Record<string, unknown>) => {
+      const res = await api.post<Problem>("/v2/coworlds/replays/session", body);
+      return [res.status, Array.isArray(res.body.detail) ? res.body.detail[0]?.loc : null];
+    };
+    expect(
+      await problem({
+        coworld_id: tl.coworldId,
+        replay_uri: "https://example.org/replays/1.jsonl",
+      }),
+    ).toEqual([422, ["body", "replay_uri"]]);
+    expect(
+      await problem({
+        coworld_id: tl.coworldId,
+        episode_id: "ereq_00000000-0000-4000-8000-000000000000",
+        replay_uri: "https://example.org/replays/1.jsonl",
+      }),
+    ).toEqual([404, null]);
+    expect(
+      await problem({
+        coworld_id: tl.coworldId,
+        episode_id: "ereq_00000000-0000-4000-8000-000000000000",
+        replay_uri: replayUri,
+      }),
+    ).toEqual([422, ["body", "replay_uri"]]);
     expect(
       (
         await api.post("/v2/coworlds/replays/session", {
@@ -278,6 +347,13 @@ describe("hosted games", () => {
         })
       ).status,
     ).toBe(422);
-    expect((await client(t.url).post("/v2/coworlds/replays/session", body)).status).toBe(401);
+    expect(
+      (
+        await client(t.url).post("/v2/coworlds/replays/session", {
+          coworld_id: tl.coworldId,
+          replay_uri: replayUri,
+        })
+      ).status,
+    ).toBe(401);
   });
 });

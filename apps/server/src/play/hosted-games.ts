@@ -11,8 +11,6 @@ import {
   type HostedGameJoinResponse,
   type HostedGamePlayer,
   type HostedGameSession,
-  type ReplaySessionCreate,
-  type ReplaySessionResponse,
 } from "@gauntlet/core";
 
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
@@ -201,25 +199,4 @@ export async function terminateHostedGame(
   const state = await terminateSession(db, identity, id, `terminated by ${identity.email}`);
   relay.closeSession(id, "the session was terminated");
   return hostedView(state, base);
-}
-
-export async function createReplaySession(
-  db: Kysely<Database>,
-  body: ReplaySessionCreate,
-  base: string,
-): Promise<ReplaySessionResponse> {
-  const coworld = await coworldOfBody(db, body.coworld_id);
-  const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
-  if (!viewer)
-    throw invalidInput(
-      ["body", "coworld_id"],
-      `${coworld.name} ${coworld.version} has no replay_viewer play module`,
-      "value_error",
-      body.coworld_id,
-    );
-  // The viewer reads the replay from the browser; the address stays in the fragment.
-  return {
-    viewer_url: `${base}/v2/play-modules/${viewer.id}/files/${viewer.entry}#replay=${encodeURIComponent(body.replay_uri)}`,
-    ready: true,
-  };
 }

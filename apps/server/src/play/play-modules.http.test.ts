@@ -102,6 +102,9 @@ describe("play modules", () => {
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    // The coworld owner's page runs in an opaque origin: it cannot read the API as its viewer.
+    expect(page.headers.get("content-security-policy")).toMatch(/^sandbox allow-scripts\b/);
+    expect(page.headers.get("content-security-policy")).not.toContain("allow-same-origin");
     expect(await page.text()).toContain('<script type="module" src="client.js">');
 
     // A second upload of the same kind replaces the first.

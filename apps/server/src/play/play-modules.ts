@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 
 import { newId, type PlayModule, type PlayModuleKind, type QueryOf } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { readTarGzFiles } from "../blobs/tarball.ts";
@@ -72,7 +73,7 @@ export async function uploadPlayModule(
   base: string,
 ): Promise<PlayModule> {
   const coworld = await getCoworldRow(db, coworldId);
-  if (coworld.owner_user_id !== identity.userId && !identity.isAdmin)
+  if (!ownsOrAdmin(identity, coworld.owner_user_id))
     throw forbidden(
       `only the owner of coworld ${coworld.name} (or an admin) uploads its play modules`,
     );

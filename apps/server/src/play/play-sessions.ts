@@ -10,6 +10,7 @@ import {
   type PlaySession,
 } from "@gauntlet/core";
 
+import { canRunPlaySession } from "../access/play.ts";
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { fixedSeat, type Seat } from "../evaluations/roster.ts";
@@ -20,7 +21,6 @@ import { playModuleOf } from "./play-modules.ts";
 import {
   coworldOfBody,
   loadSession,
-  maySee,
   openSession,
   personLabelOf,
   settleSession,
@@ -126,11 +126,6 @@ export async function getPlaySession(
   id: string,
 ): Promise<PlaySession> {
   const state = await loadSession(db, id).catch(() => null);
-  if (
-    !state ||
-    !maySee(identity, state) ||
-    (state.row.user_id !== identity.userId && !identity.isAdmin)
-  )
-    throw notFound("play session", id);
+  if (!state || !canRunPlaySession(identity, state.row)) throw notFound("play session", id);
   return view(await settleSession(db, state), null);
 }

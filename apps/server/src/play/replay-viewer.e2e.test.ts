@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { ExperienceRequestDetail, PlayModule } from "@gauntlet/core";
+import type { ExperienceRequestDetail, PlayModule, ReplaySessionResponse } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
@@ -103,9 +103,15 @@ describe("GridRush's replay viewer in the browser", () => {
         problems.push(`${r.status()} ${r.url()}`);
     });
     page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(
-      `${viewer.entry_url}#replay=${encodeURIComponent(replayUrl)}&token=${encodeURIComponent(tl.commissioner.token)}`,
-    );
+    // The viewer gets a capability for this one replay, never the commissioner's token.
+    const session = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      replay_uri: replayUrl,
+    });
+    expect(session.status, session.text).toBe(200);
+    expect(session.body.viewer_url.startsWith(`${viewer.entry_url}#replay=`)).toBe(true);
+    expect(session.body.viewer_url).not.toContain(tl.commissioner.token);
+    await page.goto(session.body.viewer_url);
     await page.waitForSelector("body[data-loaded='true']", { timeout: 30_000 });
     expect(await page.locator("body").getAttribute("data-turns")).toBe(String(TURNS));
     expect(await page.locator("#players").textContent()).toMatch(/Greedy.*Wanderer/);
@@ -138,7 +144,7 @@ describe("GridRush's replay viewer in the browser", () => {
     // A replay the viewer cannot read says so.
     const missing = await browser.newPage();
     await missing.goto(
-      `${viewer.entry_url}#replay=${encodeURIComponent(`${t.url}/v2/episode-requests/00000000-0000-4000-8000-000000000000/artifacts/replay`)}`,
+      `${viewer.entry_url}#replay=${encodeURIComponent(`${t.url}/v2/replays/ereq_none.zzzzzz.forged`)}`,
     );
     await missing.waitForSelector("body[data-failed='true']", { timeout: 30_000 });
     expect(await missing.locator("#status").textContent()).toMatch(

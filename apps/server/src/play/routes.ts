@@ -4,7 +4,6 @@ import { ServiceError } from "../shared/errors.ts";
 import { PLAY_MODULE_HEADERS } from "./content-types.ts";
 import {
   createHostedGame,
-  createReplaySession,
   getHostedGame,
   joinHostedGame,
   joinPageUrl,
@@ -20,6 +19,7 @@ import {
   uploadPlayModule,
 } from "./play-modules.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
+import { openReplaySession, readReplay } from "./replays.ts";
 import { currentSession } from "./sessions.ts";
 
 export const playModuleHandlers = defineHandlers({
@@ -110,6 +110,30 @@ export const hostedGameHandlers = defineHandlers({
     const state = await currentSession(app.store.db, params.session_id);
     return lobbyPage(state, joinPageUrl(app.baseUrl(request), state.row.id));
   },
-  createReplaySession: async ({ body, app, request }) =>
-    createReplaySession(app.store.db, body, app.baseUrl(request)),
+  createReplaySession: async ({ identity, body, app, request }) => {
+    const paths = await openReplaySession(app.store.db, app.secrets, identity, body);
+    const base = app.baseUrl(request);
+    return {
+      viewer_url: `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`,
+      ready: true,
+    };
+  },
+  readReplayCapability: async ({ params, app, reply }) => {
+    // Read by the sandboxed viewer (an opaque origin): the capability is the credential, so any
+    // origin may read the answer (a 404 too, so that the viewer can say what went wrong); the
+    // bytes are never rendered as a page of this origin.
+    reply.header("access-control-allow-origin", "*");
+    const bytes = await readReplay(app.store.db, app.blobs, app.secrets, params.capability);
+    void reply
+      .code(200)
+      .type("application/octet-stream")
+      .headers({
+        "cache-control": "private, no-store",
+        "content-security-policy": "sandbox; default-src 'none'",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+      })
+      .send(bytes);
+    return REPLIED;
+  },
 });

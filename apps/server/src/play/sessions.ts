@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type CoworldManifest } from "@gauntlet/core";
 
+import { canRunPlaySession, canSeePlaySession } from "../access/play.ts";
 import {
   actsAsUser,
   isAuthenticated,
@@ -389,12 +390,7 @@ export async function admitSocket(
 
 /** Whether the caller may read the session: its creator, a person seated in it, or an admin. */
 export function maySee(identity: Identity, state: SessionState): identity is AuthenticatedIdentity {
-  if (!isAuthenticated(identity)) return false;
-  return (
-    identity.isAdmin ||
-    state.row.user_id === identity.userId ||
-    state.seats.some((s) => s.user_id === identity.userId)
-  );
+  return isAuthenticated(identity) && canSeePlaySession(identity, state.row, state.seats);
 }
 
 /**
@@ -409,7 +405,7 @@ export async function terminateSession(
 ): Promise<SessionState> {
   const state = await currentSession(db, id);
   if (!maySee(identity, state)) throw notFound("play session", id);
-  if (state.row.user_id !== identity.userId && !identity.isAdmin)
+  if (!canRunPlaySession(identity, state.row))
     throw forbidden(`only the creator of play session ${id} or an admin ends it`);
   if (isFinal(state.row.status))
     throw conflict(`play session ${id} has already ended (${state.row.status})`, "session_ended", {

@@ -5,6 +5,8 @@ import type { Kysely } from "kysely";
 
 import { newId, type ContainerImage, type PolicyBundle, type PolicyVersion } from "@gauntlet/core";
 
+import { ownsOrAdmin } from "../access/ownership.ts";
+import { canInspectVersion, visibleVersionIds } from "../access/versions.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
@@ -54,7 +56,7 @@ async function ownedImage(
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin)) {
+  if (!row || !ownsOrAdmin(identity, row.owner_user_id)) {
     if (loc) throw invalidInput(loc, `container image ${id} does not exist`, "value_error", id);
     throw notFound("container image", id);
   }
@@ -157,7 +159,7 @@ async function ownedUpload(
     .where("id", "=", id)
     .where("kind", "=", kind)
     .executeTakeFirst();
-  if (!row || (row.owner_user_id !== identity.userId && !identity.isAdmin))
+  if (!row || !ownsOrAdmin(identity, row.owner_user_id))
     throw invalidInput(loc, `${kind} ${id} does not exist`, "value_error", id);
   return row;
 }
@@ -326,19 +328,24 @@ function policyVersionsBase(db: Kysely<Database>) {
     .select(["p.name as policy_name", "p.owner_user_id"]);
 }
 
-export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
-  return {
+/** A version as the caller may see it: its recipe (run, bundle, image, secrets) only for its owner and admins. */
+export function toPolicyVersion(identity: Identity, row: PolicyVersionRow): PolicyVersion {
+  const seen: PolicyVersion = {
     id: row.id,
     policy: { id: row.policy_id, name: row.policy_name },
     version: row.version,
     player_id: row.player_id,
     owner_user_id: row.owner_user_id,
+    tags: parseJson(row.tags),
+    created_at: row.created_at,
+  };
+  if (!canInspectVersion(identity, row)) return seen;
+  return {
+    ...seen,
     container_image_id: row.container_image_id,
     policy_bundle_id: row.bundle_upload_id,
     run: row.run ? parseJson<string[]>(row.run) : null,
     has_secret_env: row.secret_env_id !== null,
-    tags: parseJson(row.tags),
-    created_at: row.created_at,
   };
 }
 
@@ -355,7 +362,7 @@ export async function listPolicyVersions(
     offset?: number;
   },
 ) {
-  let q = policyVersionsBase(db);
+  let q = policyVersionsBase(db).where("pv.id", "in", visibleVersionIds(db, identity));
   if (filter.name) q = q.where("p.name", "like", `%${filter.name.replace(/[%_]/g, "")}%`);
   if (filter.nameExact) q = q.where("p.name", "=", filter.nameExact);
   if (filter.version !== undefined) q = q.where("pv.version", "=", filter.version);
@@ -378,11 +385,18 @@ export async function listPolicyVersions(
     .limit(filter.limit)
     .offset(filter.offset ?? 0)
     .execute();
-  return { entries: rows.map(toPolicyVersion), total };
+  return { entries: rows.map((row) => toPolicyVersion(identity, row)), total };
 }
 
-export async function getPolicyVersion(db: Kysely<Database>, id: string): Promise<PolicyVersion> {
-  const row = await policyVersionsBase(db).where("pv.id", "=", id).executeTakeFirst();
+export async function getPolicyVersion(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+): Promise<PolicyVersion> {
+  const row = await policyVersionsBase(db)
+    .where("pv.id", "=", id)
+    .where("pv.id", "in", visibleVersionIds(db, identity))
+    .executeTakeFirst();
   if (!row) throw notFound("policy version", id);
-  return toPolicyVersion(row);
+  return toPolicyVersion(identity, row);
 }

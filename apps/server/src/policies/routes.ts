@@ -39,8 +39,8 @@ export const policyHandlers = defineHandlers({
         limit: query.limit,
       })
     ).entries,
-  getPolicyVersion: async ({ params, app }) =>
-    getPolicyVersion(app.store.db, params.policy_version_id),
+  getPolicyVersion: async ({ identity, params, app }) =>
+    getPolicyVersion(app.store.db, identity, params.policy_version_id),
   searchPolicyVersions: async ({ identity, query, app }) => {
     const page = await listPolicyVersions(app.store.db, identity, {
       nameExact: query.name_exact,

@@ -1,13 +1,14 @@
 // Players' public profiles: display name, avatar and bio (set by the player's owner), the
-// player's policies, and its memberships in the leagues the caller can see. The player's
+// player's policy versions the caller may see, and its memberships in the leagues the caller can see. The player's
 // events are the feed's (GET /v2/competition-events?player_id=…), not repeated here.
 import type { Kysely } from "kysely";
 
 import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 
+import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
+import { visibleVersionIds } from "../access/versions.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { membershipViews } from "../leagues/memberships.ts";
-import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../leagues/visible-sql.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
@@ -38,6 +39,8 @@ export async function getPlayerProfile(
     .innerJoin("policies as p", "p.id", "v.policy_id")
     .select(["p.id as policy_id", "p.name", "v.id", "v.version", "v.created_at"])
     .where("v.player_id", "=", playerId)
+    // Only the versions the caller may see (access/versions.ts): a private version's id is not shown.
+    .where("v.id", "in", visibleVersionIds(db, identity))
     .orderBy("p.name")
     .orderBy("v.version")
     .execute();

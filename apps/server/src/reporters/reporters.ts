@@ -9,6 +9,7 @@ import {
   type Reporter,
 } from "@gauntlet/core";
 
+import { ownsAsPersonOrAdmin } from "../access/ownership.ts";
 import { actsAsUser, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
 import { nowIso } from "../shared/clock.ts";
@@ -73,8 +74,7 @@ export async function ownedReporter(
     .selectAll()
     .where("id", "=", reporterId)
     .executeTakeFirst();
-  if (!row || !(identity.isAdmin || (actsAsUser(identity) && row.user_id === identity.userId)))
-    throw notFound("reporter", reporterId);
+  if (!row || !ownsAsPersonOrAdmin(identity, row.user_id)) throw notFound("reporter", reporterId);
   return row;
 }
 

@@ -1,5 +1,4 @@
 // Opens the store: SQLite in the data directory by default, PostgreSQL when a URL is given.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
@@ -8,6 +7,7 @@ import pg from "pg";
 
 import { migrationProvider } from "./migrations/index.ts";
 import { NodeSqliteDatabase } from "./node-sqlite-database.ts";
+import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 
 export type Engine = "sqlite" | "postgres";
@@ -56,8 +56,9 @@ export function openStore(options: StoreOptions): Store {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return makeStore(db, "postgres", redactUrl(options.databaseUrl), options.pgSchema ?? "public");
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const file = join(options.dataDir, "gauntlet.sqlite");
+  ensurePrivateFile(file);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: new NodeSqliteDatabase(file) }),
   });

@@ -298,6 +298,10 @@ export interface JobsTable {
   max_attempts: number;
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** SHA-256 of the current (or last) lease's secret; reports on the job must present it. */
+  lease_token_hash: string | null;
+  /** The machine that holds (or last held) the lease. */
+  lease_machine_id: string | null;
   deadline_ms: number;
   created_at: string;
   updated_at: string;

@@ -227,10 +227,10 @@ describe("tournament states", () => {
     for (const job of jobs) {
       const names = job.players.map((p) => p.display_name);
       if (names.includes("Dee")) {
-        const res = await client(t.url, await t.machineToken(RUNNER)).post(
-          `/v2/runner/jobs/${job.job_id}/fail`,
-          { runner_id: RUNNER, error_type: "game_crashed", error: "crashed on purpose" },
-        );
+        const res = await runner.fail(job, {
+          error_type: "game_crashed",
+          error: "crashed on purpose",
+        });
         expect(res.status, res.text).toBe(200);
       } else {
         await runner.complete(

@@ -11,14 +11,11 @@ import {
   type TournamentEntrant,
 } from "@gauntlet/core";
 
+import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
+import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
-import {
-  canSeeLeague,
-  getCommissionedLeagueRow,
-  getVisibleLeagueRow,
-  isCommissioner,
-} from "../leagues/leagues.ts";
+import { getCommissionedLeagueRow, getVisibleLeagueRow } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type {
@@ -103,12 +100,18 @@ async function standingsEntrants(db: Kysely<Database>, league: LeaguesTable): Pr
 
 async function entrantsFor(
   db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
   league: LeaguesTable,
   ids: readonly string[] | undefined,
 ): Promise<{ seeding: "given" | "standings"; entrants: Entrant[] }> {
-  return ids
-    ? { seeding: "given", entrants: await givenEntrants(db, ids) }
-    : { seeding: "standings", entrants: await standingsEntrants(db, league) };
+  if (!ids) return { seeding: "standings", entrants: await standingsEntrants(db, league) };
+  // Checked first, so an unknown and a private id read alike.
+  await assertSeatable(
+    db,
+    identity,
+    ids.map((id, index) => ({ policyVersionId: id, loc: ["body", "policy_version_ids", index] })),
+  );
+  return { seeding: "given", entrants: await givenEntrants(db, ids) };
 }
 
 const BRACKET_ORDER: Record<TournamentMatchesTable["bracket"], number> = {
@@ -259,7 +262,7 @@ export async function createTournament(
   body: BodyOf<"createTournament">,
 ): Promise<Tournament> {
   const league = await getCommissionedLeagueRow(db, identity, leagueId);
-  const { seeding, entrants } = await entrantsFor(db, league, body.policy_version_ids);
+  const { seeding, entrants } = await entrantsFor(db, identity, league, body.policy_version_ids);
   assertWaveFits(entrants.length, body.episodes_per_match);
   const now = nowIso();
   const row: TournamentsTable = {
@@ -332,7 +335,7 @@ export async function updateTournament(
     .executeTakeFirstOrThrow();
   const reseed =
     patch.policy_version_ids !== undefined
-      ? await entrantsFor(db, league, patch.policy_version_ids)
+      ? await entrantsFor(db, identity, league, patch.policy_version_ids)
       : null;
   const count = reseed
     ? reseed.entrants.length

@@ -230,7 +230,9 @@ async function launchWave(
       : {}),
   };
   const actor = await actorOf(db, t.created_by_user_id);
-  const request = await createExperienceRequest(db, bus, actor, body, "", episodeSeats);
+  // The entrants were checked as seatable by the tournament's creator when they were entered.
+  const entered = new Set([...entrants.values()].map((e) => e.policy_version_id));
+  const request = await createExperienceRequest(db, bus, actor, body, "", episodeSeats, entered);
   const claimed = await db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable("tournaments")

@@ -21,11 +21,22 @@ import { operationsOf } from "./fuzz-cases.ts";
 import { changedTables, tableFingerprints } from "./table-snapshot.ts";
 
 type SubjectName =
-  "anonymous" | "user" | "other_user" | "player" | "machine" | "commissioner" | "admin";
+  | "anonymous"
+  | "user"
+  | "other_user"
+  | "player"
+  | "machine"
+  | "commissioner_machine"
+  | "commissioner"
+  | "admin";
+// The machine tokens belong to the owners of the fixtures (the user's players, the commissioner's
+// league and coworld): a machine token must never act with its owner's powers.
+const MACHINES = new Set<SubjectName>(["machine", "commissioner_machine"]);
 const SUBJECTS: readonly SubjectName[] = [
   "anonymous",
   "other_user",
   "machine",
+  "commissioner_machine",
   "player",
   "user",
   "commissioner",
@@ -49,6 +60,13 @@ function allowedStatuses(
   const signedIn = subject !== "anonymous";
   if (!signedIn && op.auth === "required") return (s) => s === 401;
   const notRefused = (s: number) => s !== 401 && s !== 403;
+  if (MACHINES.has(subject)) {
+    // The runner role alone: the work queue, and public operations read as anonymous.
+    if (access === "runner") return notRefused;
+    if (access === "public") return op.auth === "required" ? (s) => s === 401 : notRefused;
+    if (access === "credential") return (s) => s !== 403;
+    return (s) => s === 403;
+  }
   switch (access) {
     case "public":
       return notRefused;
@@ -57,15 +75,11 @@ function allowedStatuses(
     case "signed_in":
       return (s) => s !== 401;
     case "user":
-      return subject === "machine"
-        ? (s) => s === 403
-        : PEOPLE.has(subject)
-          ? notRefused
-          : (s) => s !== 401;
+      return PEOPLE.has(subject) ? notRefused : (s) => s !== 401;
     case "admin":
       return subject === "admin" ? notRefused : (s) => s === 403 || s === 404;
     case "runner":
-      return subject === "machine" ? notRefused : (s) => s === 403;
+      return (s) => s === 403;
     case "owner":
       if (!owner) return (s) => s !== 401;
       // A player's own token acts for that player on some of its operations (and is refused on others).
@@ -89,6 +103,105 @@ describe("authorization matrix", () => {
     await t?.close();
   });
 
+  it("hides a private evaluation's episodes and a private version from everyone but those who may see them", async () => {
+    const user = await t.newUser();
+    const other = await t.newUser();
+    const player = await league.addPlayer("Private", { owner: user });
+    // The user cannot see the private league; an admin enters its version there.
+    await league.submit(player, {}, t.adminToken);
+    const login = await client(t.url, user.token).post<{ token: string }>(
+      `/players/${player.id}/login`,
+      {},
+    );
+    const tokens: Record<SubjectName, string | undefined> = {
+      anonymous: undefined,
+      user: user.token,
+      other_user: other.token,
+      player: login.body.token,
+      machine: await t.machineToken("matrix-visibility", user.id),
+      commissioner_machine: await t.machineToken(
+        "matrix-visibility-commissioner",
+        league.commissioner.id,
+      ),
+      commissioner: league.commissioner.token,
+      admin: t.adminToken,
+    };
+    const evaluation = await client(t.url, user.token).post<{ episodes: { id: string }[] }>(
+      "/v2/experience-requests",
+      {
+        coworld_id: league.coworldId,
+        roster: [0, 1].map(() => ({ player: { policy_ref: player.policyVersionId } })),
+        num_episodes: 1,
+      },
+    );
+    expect(evaluation.status, JSON.stringify(evaluation.body)).toBe(201);
+    const episode = evaluation.body.episodes[0]?.id ?? "";
+    const version = player.policyVersionId;
+    // The user and its player act for the same person; the version also plays in the (private)
+    // league its commissioner sees.
+    const episodeViewers = new Set<SubjectName>(["user", "player", "admin"]);
+    const versionViewers = new Set<SubjectName>([...episodeViewers, "commissioner"]);
+    const reads: [string, Set<SubjectName>][] = [
+      [`/v2/policy-versions/${version}`, versionViewers],
+      [`/v2/episode-requests/${episode}`, episodeViewers],
+      [`/v2/episode-requests/${episode}/artifacts/spec`, episodeViewers],
+      [`/v2/episode-requests/${episode}/artifacts/game-config`, episodeViewers],
+      [`/v2/episode-requests/${episode}/policy-artifacts`, episodeViewers],
+      [`/v2/episode-requests/${episode}/bundle`, episodeViewers],
+    ];
+    const lists: [string, (body: unknown) => string[], string, Set<SubjectName>][] = [
+      [
+        "/v2/policy-versions?limit=500",
+        (b) => (b as { id: string }[]).map((v) => v.id),
+        version,
+        versionViewers,
+      ],
+      [
+        "/stats/policy-versions?limit=500",
+        (b) => (b as { entries: { id: string }[] }).entries.map((v) => v.id),
+        version,
+        versionViewers,
+      ],
+      [
+        "/v2/episode-requests?limit=200",
+        (b) => (b as { entries: { id: string }[] }).entries.map((e) => e.id),
+        episode,
+        episodeViewers,
+      ],
+      [
+        "/v2/episode-requests/changes?limit=500",
+        (b) => (b as { entries: { id: string }[] }).entries.map((e) => e.id),
+        episode,
+        episodeViewers,
+      ],
+    ];
+    const problems: string[] = [];
+    let cells = 0;
+    for (const subject of SUBJECTS) {
+      const api = client(t.url, tokens[subject]);
+      for (const [path, viewers] of reads) {
+        const { status } = await api.get(path);
+        cells++;
+        const ok = viewers.has(subject) ? status === 200 : status === 404 || status === 403;
+        if (!ok) problems.push(`GET ${path} as ${subject}: ${status}`);
+      }
+      for (const [path, ids, id, viewers] of lists) {
+        const res = await api.get(path);
+        cells++;
+        if (res.status !== 200) {
+          problems.push(`GET ${path} as ${subject}: ${res.status}`);
+          continue;
+        }
+        if (ids(res.body).includes(id) !== viewers.has(subject))
+          problems.push(
+            `GET ${path} as ${subject}: ${viewers.has(subject) ? "lacks" : "lists"} ${id}`,
+          );
+      }
+    }
+    process.stdout.write(`authorization matrix, visibility: ${cells} cells\n`);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it("gives every subject exactly the access its operation declares, and refused writes change nothing", async () => {
     const user = await t.newUser();
     const other = await t.newUser();
@@ -103,7 +216,11 @@ describe("authorization matrix", () => {
       user: user.token,
       other_user: other.token,
       player: login.body.token,
-      machine: await t.machineToken("matrix-runner"),
+      machine: await t.machineToken("matrix-runner", user.id),
+      commissioner_machine: await t.machineToken(
+        "matrix-commissioner-runner",
+        league.commissioner.id,
+      ),
       commissioner: league.commissioner.token,
       admin: t.adminToken,
     };

@@ -193,6 +193,16 @@ export function buildOpenApi(
     if (op.auth === "optional") operation.security = [{ bearerAuth: [] }, {}];
     if (op.auth === "none") operation.security = [];
     if (op.credentialHeader) operation.security = [{ reporterKey: [] }];
+    if (op.leaseTokenHeader) {
+      (operation.parameters as JsonObject[]).push({
+        name: op.leaseTokenHeader,
+        in: "header",
+        required: true,
+        description:
+          "The `lease_token` the job's lease answered with. A missing one or another machine's lease is 403; a stale one (the lease expired or the job was leased again) is 409; neither changes anything.",
+        schema: { type: "string", maxLength: 200 },
+      });
+    }
     if (op.idempotent) {
       (operation.parameters as JsonObject[]).push({
         name: "Idempotency-Key",

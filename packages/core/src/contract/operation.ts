@@ -47,6 +47,9 @@ export type AuthMode = "none" | "optional" | "required";
  */
 export type Access = "public" | "signed_in" | "user" | "owner" | "admin" | "runner" | "credential";
 
+/** The header that carries a job lease's secret (`lease_token` of a leased job). */
+export const LEASE_TOKEN_HEADER = "X-Lease-Token";
+
 export type ResponseKind = "json" | "html" | "text" | "javascript" | "bytes";
 
 export interface OperationDef {
@@ -81,6 +84,11 @@ export interface OperationDef {
    * the subject then acts under its owner's identity for the budgets (spec 5.6).
    */
   readonly credentialHeader?: "X-Reporter-Key";
+  /**
+   * The request must also carry the per-lease secret its job's lease answered with, in this
+   * header (the runner work queue: heartbeats, artifacts, completion and failure).
+   */
+  readonly leaseTokenHeader?: typeof LEASE_TOKEN_HEADER;
   /** Excluded from the shared budgets even when authenticated (spec 8.1.6). */
   readonly budgetExempt?: boolean;
   /** Served at the host root of every host, outside the API base path (ops probes). */

@@ -135,6 +135,14 @@ export const ReplaySessionResponse = z
   })
   .meta({ id: "ReplaySessionResponse" });
 
+export const ReplayCapabilityParams = z.object({
+  capability: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_.-]+$/),
+});
+
 export type HostedGameCreate = z.infer<typeof HostedGameCreate>;
 export type HostedGameCreateResponse = z.infer<typeof HostedGameCreateResponse>;
 export type HostedGamePlayer = z.infer<typeof HostedGamePlayer>;

@@ -104,10 +104,11 @@ export const PolicyVersion = z
     version: z.number().int(),
     player_id: z.string().nullable(),
     owner_user_id: z.string(),
-    container_image_id: z.string().nullable(),
-    policy_bundle_id: z.string().nullable(),
-    run: z.array(z.string()).nullable(),
-    has_secret_env: z.boolean(),
+    // How the version runs is its owner's (and admins'): others get the version without these.
+    container_image_id: z.string().nullable().optional(),
+    policy_bundle_id: z.string().nullable().optional(),
+    run: z.array(z.string()).nullable().optional(),
+    has_secret_env: z.boolean().optional(),
     tags: z.record(z.string(), z.string()),
     created_at: Timestamp,
   })

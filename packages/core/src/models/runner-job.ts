@@ -40,6 +40,10 @@ export const JobPlayer = z.object({
 export const LeasedJob = z
   .object({
     job_id: Uuid,
+    lease_token: z.string().meta({
+      description:
+        "This lease's secret, shown once: send it as X-Lease-Token with every heartbeat, artifact, completion and failure of the job.",
+    }),
     attempt: z.number().int(),
     lease_expires_at: Timestamp,
     episode_request_id: z.string(),

@@ -258,7 +258,7 @@ export function dockerRuntime(
     return {
       pid: client.pid,
       exited,
-      log: client.log,
+      log: () => client.log(),
       async stop() {
         await docker(["rm", "--force", container], options)
           .then(() => containers.delete(container))

@@ -11,6 +11,7 @@ import { lobbiesPlay } from "./008-lobbies-play.ts";
 import { tournaments } from "./009-tournaments.ts";
 import { doubleElimination } from "./010-double-elimination.ts";
 import { hostedGames } from "./011-hosted-games.ts";
+import { leaseTokens } from "./012-lease-tokens.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "009-tournaments": tournaments,
   "010-double-elimination": doubleElimination,
   "011-hosted-games": hostedGames,
+  "012-lease-tokens": leaseTokens,
 };
 
 export const migrationProvider: MigrationProvider = {

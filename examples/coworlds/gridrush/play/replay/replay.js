@@ -1,7 +1,7 @@
 // GridRush's replay viewer: plays back an episode's replay (the JSON lines the game writes, see
 // the README) turn by turn. The page is opened with the replay's address in its fragment
-// (`#replay=<url>`, and `&token=<bearer>` for a replay that is not public; the fragment stays out
-// of server logs and referrers).
+// (`#replay=<url>`: the service's replay session gives a short-lived capability address, so the
+// page never holds a bearer token; the fragment stays out of server logs and referrers).
 const COLORS = ["#d1495b", "#2e86ab", "#66a182", "#edae49"];
 
 const status = document.getElementById("status");
@@ -125,11 +125,7 @@ function go(action) {
 }
 
 async function load(address) {
-  const token = params.get("token");
-  const response = await fetch(
-    address,
-    token ? { headers: { authorization: `Bearer ${token}` } } : {},
-  );
+  const response = await fetch(address);
   if (!response.ok)
     throw new Error(`the replay answered ${response.status} ${response.statusText}`.trim());
   const replay = parse(await response.text());

@@ -3,6 +3,7 @@
 // clients work here.
 import { z } from "zod";
 
+import { Bytes } from "../../models/common.ts";
 import {
   HostedGameCreate,
   HostedGameCreateResponse,
@@ -10,6 +11,7 @@ import {
   HostedGameList,
   HostedGameParams,
   HostedGameSession,
+  ReplayCapabilityParams,
   ReplaySessionCreate,
   ReplaySessionResponse,
 } from "../../models/hosted-game.ts";
@@ -140,11 +142,28 @@ export const hostedGameOperations = {
     tag: "Coworlds",
     summary: "Open a replay in the coworld's replay viewer",
     description:
-      "Answers `viewer_url`: the coworld version's `replay_viewer` play module with `replay_uri` in its fragment (the viewer reads it from the browser). 422 naming `body.coworld_id` when the version has no replay viewer.",
+      "Answers `viewer_url`: the coworld version's `replay_viewer` play module with, in its fragment, a short-lived capability address for this one replay (the viewer reads it from the browser; no bearer token goes into a page). The episode is `episode_id`, or the one whose replay artifact address `replay_uri` is; only someone who may read that episode mints one. 422 naming `body.coworld_id` when the version has no replay viewer or the episode is not of this coworld, naming `body.replay_uri` when it is not an episode's replay on this service; 404 for an episode the caller cannot see.",
     auth: "required",
     complexity: 5,
     body: ReplaySessionCreate,
     status: 200,
     response: ReplaySessionResponse,
+  }),
+  readReplayCapability: defineOperation({
+    id: "readReplayCapability",
+    method: "GET",
+    path: "/v2/replays/{capability}",
+    tag: "Coworlds",
+    summary:
+      "The replay a replay session's capability grants (what its viewer_url points the viewer at)",
+    description:
+      "The capability is the credential: it names one episode's replay and expires 15 minutes after the session was opened. Any origin may read it (the viewer runs in a sandboxed, opaque origin). 404 for an unknown or expired capability or a missing replay.",
+    auth: "none",
+    access: "public",
+    complexity: 5,
+    params: ReplayCapabilityParams,
+    status: 200,
+    response: Bytes,
+    responseKind: "bytes",
   }),
 } as const;

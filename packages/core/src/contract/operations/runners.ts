@@ -1,4 +1,5 @@
-// The runner work queue (API.md "Runner work queue", G): machine tokens only.
+// The runner work queue (API.md "Runner work queue", G): machine tokens only. Every call about a
+// leased job presents the lease's own secret too, so a token alone never reports on a job.
 import { z } from "zod";
 
 import { Uuid } from "../../ids.ts";
@@ -13,7 +14,7 @@ import {
   LeaseResponse,
   RunnerRef,
 } from "../../models/runner-job.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, LEASE_TOKEN_HEADER } from "../operation.ts";
 
 const JobParams = z.object({ job_id: Uuid });
 
@@ -45,6 +46,7 @@ export const runnerOperations = {
     summary: "Extend a lease",
     auth: "required",
     access: "runner",
+    leaseTokenHeader: LEASE_TOKEN_HEADER,
     complexity: 1,
     params: JobParams,
     body: RunnerRef,
@@ -59,6 +61,7 @@ export const runnerOperations = {
     summary: "Upload one artifact of the leased episode",
     auth: "required",
     access: "runner",
+    leaseTokenHeader: LEASE_TOKEN_HEADER,
     complexity: 1,
     params: JobParams.extend({ artifact_name: ArtifactName }),
     body: Bytes,
@@ -74,6 +77,7 @@ export const runnerOperations = {
     summary: "Report results; completing twice is a no-op",
     auth: "required",
     access: "runner",
+    leaseTokenHeader: LEASE_TOKEN_HEADER,
     complexity: 1,
     params: JobParams,
     body: CompleteJobRequest,
@@ -88,6 +92,7 @@ export const runnerOperations = {
     summary: "Report a failed episode (or return the job unrun)",
     auth: "required",
     access: "runner",
+    leaseTokenHeader: LEASE_TOKEN_HEADER,
     complexity: 1,
     params: JobParams,
     body: FailJobRequest,

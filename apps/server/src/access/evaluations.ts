@@ -1,0 +1,13 @@
+// Who may see an evaluation (an experience request): its requester and admins. Its episodes
+// follow episodes.ts (the requester, the owners of their seats' policies, admins).
+import { isAuthenticated, type Identity } from "../auth/identity.ts";
+import type { ExperienceRequestsTable } from "../store/schema.ts";
+
+export function canSeeEvaluation(
+  identity: Identity,
+  row: Pick<ExperienceRequestsTable, "requester_user_id"> | { requester_user_id: string | null },
+): boolean {
+  return (
+    isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id)
+  );
+}

@@ -1,0 +1,113 @@
+// Who may see, seat and inspect a policy version. A version is seen by its owner, admins, and
+// anyone who sees a league it plays in (a membership: member or champion, any division). Seating
+// it (a roster slot, an opponent, a tournament entrant) follows the same rule, so nobody runs a
+// private policy they could not even name. Its recipe — run argv, bundle and image ids, whether
+// it has secrets — is for its owner and admins only.
+import type { Kysely } from "kysely";
+
+import { type Identity } from "../auth/identity.ts";
+import { invalidInput } from "../shared/errors.ts";
+import type { Database } from "../store/schema.ts";
+import { canSeeLeague, isAdmin, userIdOf, visibleLeagueIds, type LeagueFacts } from "./leagues.ts";
+
+export interface VersionFacts {
+  owner_user_id: string;
+  /** The leagues the version has a membership in. */
+  leagues: readonly LeagueFacts[];
+}
+
+export function canSeeVersion(identity: Identity, version: VersionFacts): boolean {
+  if (isAdmin(identity) || userIdOf(identity) === version.owner_user_id) return true;
+  return version.leagues.some((league) => canSeeLeague(identity, league));
+}
+
+/** The run argv, bundle and image ids and secrets flag of a version. */
+export function canInspectVersion(
+  identity: Identity,
+  version: Pick<VersionFacts, "owner_user_id">,
+): boolean {
+  return isAdmin(identity) || userIdOf(identity) === version.owner_user_id;
+}
+
+/** The ids of the versions the caller may see (canSeeVersion as SQL). */
+export function visibleVersionIds(db: Kysely<Database>, identity: Identity) {
+  const q = db
+    .selectFrom("policy_versions as pv")
+    .innerJoin("policies as p", "p.id", "pv.policy_id");
+  if (isAdmin(identity)) return q.select("pv.id");
+  const me = userIdOf(identity);
+  return q
+    .select("pv.id")
+    .where((eb) =>
+      eb.or([
+        ...(me !== null ? [eb("p.owner_user_id", "=", me)] : []),
+        eb(
+          "pv.id",
+          "in",
+          db
+            .selectFrom("league_policy_memberships")
+            .select("policy_version_id")
+            .where("league_id", "in", visibleLeagueIds(db, identity)),
+        ),
+      ]),
+    );
+}
+
+/** The facts canSeeVersion needs, for some versions (absent ids are absent from the map). */
+export async function versionFacts(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, VersionFacts>> {
+  const out = new Map<string, VersionFacts>();
+  if (ids.length === 0) return out;
+  const owners = await db
+    .selectFrom("policy_versions as pv")
+    .innerJoin("policies as p", "p.id", "pv.policy_id")
+    .select(["pv.id", "p.owner_user_id"])
+    .where("pv.id", "in", [...ids])
+    .execute();
+  const leagues = await db
+    .selectFrom("league_policy_memberships as m")
+    .innerJoin("leagues as l", "l.id", "m.league_id")
+    .select([
+      "m.policy_version_id",
+      "l.public",
+      "l.hidden",
+      "l.disabled_at",
+      "l.commissioner_user_id",
+    ])
+    .where("m.policy_version_id", "in", [...ids])
+    .execute();
+  for (const o of owners) out.set(o.id, { owner_user_id: o.owner_user_id, leagues: [] });
+  for (const l of leagues) {
+    const facts = out.get(l.policy_version_id);
+    if (facts) (facts.leagues as LeagueFacts[]).push(l);
+  }
+  return out;
+}
+
+/**
+ * Refuses (422 at the slot's location) a seat whose version the caller may not seat: its own
+ * versions, or those that play in a league it can see. An unknown id reads the same as a hidden
+ * one, so the answer does not tell which private ids exist.
+ */
+export async function assertSeatable(
+  db: Kysely<Database>,
+  identity: Identity,
+  seats: readonly { policyVersionId: string; loc: readonly (string | number)[] }[],
+): Promise<void> {
+  const facts = await versionFacts(
+    db,
+    seats.map((s) => s.policyVersionId),
+  );
+  for (const seat of seats) {
+    const version = facts.get(seat.policyVersionId);
+    if (!version || !canSeeVersion(identity, version))
+      throw invalidInput(
+        [...seat.loc],
+        `no policy version ${seat.policyVersionId} you may seat (your own versions, or those that play in a league you can see)`,
+        "value_error",
+        seat.policyVersionId,
+      );
+  }
+}

@@ -1,0 +1,95 @@
+// Hosted replays: a replay session opens the coworld's replay viewer on one episode's replay.
+// The viewer is the coworld owner's code (served sandboxed, see content-types.ts), so it never
+// gets a bearer token: it gets a capability — the episode's id and an expiry, signed with the
+// server's key (short enough for a path segment) — that reads that one replay for 15 minutes, and nothing else. Only someone who
+// may read the episode mints one. Domain functions answer paths; routes make them absolute.
+import type { Kysely } from "kysely";
+
+import type { ReplaySessionCreate } from "@gauntlet/core";
+
+import type { Identity } from "../auth/identity.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { getEpisodeRow, readArtifact } from "../episodes/episodes.ts";
+import { invalidInput, notFound } from "../shared/errors.ts";
+import type { Database } from "../store/schema.ts";
+import { playModuleOf } from "./play-modules.ts";
+import { coworldOfBody } from "./sessions.ts";
+
+export const REPLAY_CAPABILITY_TTL_MS = 15 * 60_000;
+
+const REPLAY_PATH = /\/v2\/episode-requests\/([^/?#]+)\/artifacts\/replay$/;
+
+const PURPOSE = "replay-capability";
+
+/** The episode a session is for: `episode_id`, or the one whose replay address `replay_uri` is. */
+function episodeOf(body: ReplaySessionCreate): string {
+  const named = REPLAY_PATH.exec(new URL(body.replay_uri).pathname)?.[1];
+  const fromUri = named === undefined ? undefined : decodeURIComponent(named);
+  if (body.episode_id && fromUri && body.episode_id !== fromUri)
+    throw invalidInput(
+      ["body", "replay_uri"],
+      `the replay address is of episode ${fromUri}, not of episode_id ${body.episode_id}`,
+      "value_error",
+      body.replay_uri,
+    );
+  const episode = body.episode_id ?? fromUri;
+  if (!episode)
+    throw invalidInput(
+      ["body", "replay_uri"],
+      "name the episode: give episode_id, or the episode's replay address (…/v2/episode-requests/{id}/artifacts/replay)",
+      "value_error",
+      body.replay_uri,
+    );
+  return episode;
+}
+
+/** The viewer's path and the capability's path (both relative to the API's base URL). */
+export async function openReplaySession(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: Identity,
+  body: ReplaySessionCreate,
+  now = Date.now(),
+): Promise<{ viewerPath: string; replayPath: string }> {
+  const coworld = await coworldOfBody(db, body.coworld_id);
+  const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
+  if (!viewer)
+    throw invalidInput(
+      ["body", "coworld_id"],
+      `${coworld.name} ${coworld.version} has no replay_viewer play module`,
+      "value_error",
+      body.coworld_id,
+    );
+  // 404 for an episode this caller may not read, exactly as its replay artifact answers.
+  const episode = await getEpisodeRow(db, identity, episodeOf(body));
+  if (episode.coworld_id !== coworld.id)
+    throw invalidInput(
+      ["body", "coworld_id"],
+      `episode ${episode.id} was not played on ${coworld.name} ${coworld.version}`,
+      "value_error",
+      body.coworld_id,
+    );
+  const granted = `${episode.id}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
+  return {
+    viewerPath: `/v2/play-modules/${viewer.id}/files/${viewer.entry}`,
+    replayPath: `/v2/replays/${granted}.${box.sign(PURPOSE, granted)}`,
+  };
+}
+
+/** The replay a capability grants; 404 when it is forged, expired or the replay is missing. */
+export async function readReplay(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  box: SecretBox,
+  capability: string,
+  now = Date.now(),
+): Promise<Buffer> {
+  const [episode = "", expires = "", mac = "", ...rest] = capability.split(".");
+  const valid =
+    rest.length === 0 &&
+    box.verify(PURPOSE, `${episode}.${expires}`, mac) &&
+    parseInt(expires, 36) > now;
+  if (!valid) throw notFound("replay capability");
+  return readArtifact(db, blobs, episode, "replay");
+}
