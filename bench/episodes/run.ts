@@ -1,5 +1,6 @@
-// Episodes per minute that one runner sustains on the example coworld (GridRush), at
-// concurrency 1 and 2 side by side, and where the time of one episode goes. The server runs in
+// Episodes per minute that one runner sustains on the example coworld (GridRush), on the
+// `process` runtime (trusted code) and the `sandbox` runtime (the default) side by side, at
+// concurrency 1 and 2, with the sandbox's ratio to process, and where the time of one episode goes. The server runs in
 // this process (SQLite in a temporary directory, budgets enforced as in production); the runner
 // is a separate process, as in production, logging JSON lines that this script reads.
 //
@@ -21,6 +22,11 @@ import { createEpisode } from "../../apps/server/src/episodes/episodes.ts";
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 30);
 const VARIANT = process.env.BENCH_VARIANT ?? "duel-small";
 const LEVELS = [1, 2];
+/** The runtimes compared; each runs every level. (A docker column needs an image-based GridRush.) */
+const RUNTIMES = [
+  { name: "process", args: ["--runtime", "process", "--trusted-code"] },
+  { name: "sandbox", args: ["--runtime", "sandbox"] },
+];
 const RUNNER_MAIN = join(import.meta.dirname, "../../apps/runner/src/main.ts");
 
 interface JobLine {
@@ -78,7 +84,11 @@ async function enqueue(count: number): Promise<void> {
 }
 
 /** Runs `count` queued episodes on a fresh runner process and returns its job lines. */
-async function runLevel(concurrency: number, count: number): Promise<JobLine[]> {
+async function runLevel(
+  concurrency: number,
+  count: number,
+  runtimeArgs: string[],
+): Promise<JobLine[]> {
   await enqueue(count);
   const child = spawn(
     process.execPath,
@@ -94,6 +104,7 @@ async function runLevel(concurrency: number, count: number): Promise<JobLine[]> 
       "debug",
       "--work-dir",
       workDir,
+      ...runtimeArgs,
     ],
     {
       env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
@@ -169,23 +180,34 @@ process.stdout.write(
   `GridRush ${VARIANT} (${seats} seats: ${roster.join(", ")}), ${EPISODES} episodes per level, ${availableParallelism()} CPUs, Node ${process.version}\n`,
 );
 // Warm-up: the bundle is downloaded and extracted once, Node's compile cache filled.
-const warm = await runLevel(1, 2);
+const warm = await runLevel(1, 2, RUNTIMES[0]?.args ?? []);
 const first = warm.find((l) => l.msg === "job completed");
 process.stdout.write(
   `warm-up: the first episode spent ${first?.prepare_ms ?? "?"} ms downloading and extracting the coworld bundle\n\n`,
 );
 
 const results: LevelResult[] = [];
-for (const concurrency of LEVELS) results.push(summarize(await runLevel(concurrency, EPISODES)));
+const columns: string[] = [];
+// Interleaved (process, sandbox at each level), so that load on the machine hits both alike.
+for (const concurrency of LEVELS)
+  for (const runtime of RUNTIMES) {
+    columns.push(`${runtime.name} c${concurrency}`);
+    results.push(summarize(await runLevel(concurrency, EPISODES, runtime.args)));
+  }
 
-const col = (s: string) => s.padStart(16);
-process.stdout.write(`${"".padEnd(42)}${LEVELS.map((c) => col(`concurrency ${c}`)).join("")}\n`);
+const col = (s: string) => s.padStart(14);
+process.stdout.write(`${"".padEnd(42)}${columns.map((c) => col(c)).join("")}\n`);
 process.stdout.write(
   `${"episodes per minute".padEnd(42)}${results.map((r) => col(r.perMinute.toFixed(1))).join("")}\n`,
 );
 process.stdout.write(
   `${"failed episodes".padEnd(42)}${results.map((r) => col(String(r.failed))).join("")}\n`,
 );
+const ratios = LEVELS.map((c, i) => {
+  const [base, sandbox] = results.slice(i * RUNTIMES.length, i * RUNTIMES.length + 2);
+  return `c${c} ${((sandbox?.perMinute ?? 0) / (base?.perMinute ?? 1)).toFixed(2)}`;
+});
+process.stdout.write(`sandbox / process, episodes per minute: ${ratios.join(", ")}\n`);
 process.stdout.write("median ms per episode:\n");
 for (const part of Object.keys(results[0]?.parts ?? {})) {
   process.stdout.write(

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages that the browser and terminal tests drive (chromium, tmux, …)
-# when a command of theirs is missing. Idempotent and quiet when everything is there.
-# Usage: ensure-system-packages.sh chromium tmux
+# Installs the Debian packages that the browser and terminal tests drive (chromium, tmux, …) and
+# the runner's sandbox needs (bwrap) when a command of theirs is missing. Arguments are commands;
+# a command whose Debian package has another name is mapped below. Idempotent and quiet when
+# everything is there.
+# Usage: ensure-system-packages.sh chromium tmux bwrap
 set -euo pipefail
 missing=()
 for pkg in "$@"; do
   case "$pkg" in
     chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
+    bwrap) command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap) ;;
     *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
   esac
 done
@@ -19,7 +22,11 @@ fi
 exec 9>/tmp/gauntlet-apt.lock
 flock 9
 still=()
-for pkg in "${missing[@]}"; do command -v "$pkg" >/dev/null 2>&1 || still+=("$pkg"); done
+for pkg in "${missing[@]}"; do
+  cmd="$pkg"
+  [ "$pkg" = bubblewrap ] && cmd=bwrap
+  command -v "$cmd" >/dev/null 2>&1 || still+=("$pkg")
+done
 [ ${#still[@]} -eq 0 ] && exit 0
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >/dev/null

@@ -4,6 +4,7 @@
 // over IPC (the embedded runner of `gauntlet-server start`), it also stops when the parent goes.
 import { createClient } from "@gauntlet/sdk";
 
+import { ensureSandbox } from "./cli/ensure-sandbox.ts";
 import { HelpShown, parseRunnerArgs, UsageError, type RunnerSettings } from "./cli/options.ts";
 import { RunnerRefusedError, startRunner, type Runner } from "./worker/lease-loop.ts";
 import { createLog } from "./worker/log.ts";
@@ -64,14 +65,31 @@ if (process.connected) {
   });
 }
 
+if (settings.runtime === "sandbox") {
+  // Never a silent fallback to running code unsandboxed: no sandbox, no untrusted work.
+  const problem = await ensureSandbox();
+  if (problem !== null) fatal(`${problem}; refusing to run untrusted code`, 1);
+}
+if (settings.runtime === "process")
+  log.warn(
+    "TRUSTED CODE ONLY: the process runtime runs every coworld and policy unsandboxed, as this runner's user",
+  );
+
 try {
   runner = await startRunner({
-    queue: queueOver(client, settings.runnerId, settings.runtime),
+    // Jobs name how a runnable is given (an argv or an image); a sandbox runs argv jobs.
+    queue: queueOver(
+      client,
+      settings.runnerId,
+      settings.runtime === "docker" ? "docker" : "process",
+    ),
     workDir: settings.workDir,
     concurrency: settings.concurrency,
     runtime: settings.runtime,
+    bundleCacheBytes: settings.bundleCacheBytes,
     episode: {
       artifactMaxBytes: settings.artifactMaxBytes,
+      limits: settings.limits,
       containerLimits: settings.containerLimits,
     },
     log,
@@ -85,6 +103,7 @@ log.info("runner started", {
   runner_id: settings.runnerId,
   concurrency: settings.concurrency,
   runtime: settings.runtime,
+  trusted_code: settings.trustedCode,
   work_dir: settings.workDir,
 });
 const started = runner;

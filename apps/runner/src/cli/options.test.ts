@@ -51,7 +51,8 @@ describe("parseRunnerArgs", () => {
       server: "http://127.0.0.1:8787",
       token: "gntm_b",
       concurrency: 1,
-      runtime: "process",
+      runtime: "sandbox",
+      trustedCode: false,
       graceMs: 30_000,
     });
     expect(fromEnv.runnerId).toContain(String(process.pid));
@@ -77,7 +78,11 @@ describe("parseRunnerArgs", () => {
     ],
     [
       ["--runtime", "vm"],
-      "option '--runtime <runtime>' argument 'vm' is invalid. Allowed choices are process, docker.",
+      "option '--runtime <runtime>' argument 'vm' is invalid. Allowed choices are sandbox, process, docker.",
+    ],
+    [
+      ["--runtime", "process"],
+      "the process runtime runs code unsandboxed, as this runner's user: pass --trusted-code (or set GAUNTLET_RUNNER_TRUSTED=1) only if every coworld and policy it runs is trusted",
     ],
     [
       ["--container-cpus", "0"],
@@ -89,6 +94,27 @@ describe("parseRunnerArgs", () => {
   ])("refuses %j with one line", (args, message) => {
     const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
     expect(() => parseRunnerArgs(args, env, noOutput)).toThrow(new UsageError(message));
+  });
+
+  it("runs unsandboxed code only when told that all of it is trusted", () => {
+    const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
+    expect(parseRunnerArgs(["--runtime", "process", "--trusted-code"], env)).toMatchObject({
+      runtime: "process",
+      trustedCode: true,
+    });
+    expect(
+      parseRunnerArgs(["--runtime", "process"], { ...env, GAUNTLET_RUNNER_TRUSTED: "1" }),
+    ).toMatchObject({ runtime: "process", trustedCode: true });
+  });
+
+  it("takes sandbox limits and the bundle cache's cap in MB", () => {
+    const env = { GAUNTLET_SERVER: "http://127.0.0.1:1", GAUNTLET_TOKEN: "t" };
+    const settings = parseRunnerArgs(
+      ["--sandbox-memory-mb", "256", "--sandbox-pids", "64", "--bundle-cache-mb", "100"],
+      env,
+    );
+    expect(settings.limits).toMatchObject({ memoryBytes: 256 * 1024 * 1024, pids: 64 });
+    expect(settings.bundleCacheBytes).toBe(100 * 1024 * 1024);
   });
 
   it("takes the log level from --log-level, else LOG_LEVEL (the server's names too), else info", () => {

@@ -17,13 +17,22 @@ import {
 
 import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
 import { DEFAULT_CONTAINER_LIMITS, type ContainerLimits } from "../episode/runtimes/docker.ts";
+import { DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
+import { DEFAULT_BUNDLE_CACHE_BYTES } from "../worker/bundle-cache.ts";
 import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 
 export interface RunnerSettings {
   server: string;
   token: string;
   concurrency: number;
-  runtime: "process" | "docker";
+  runtime: RuntimeKind;
+  /** Every coworld and policy this runner runs is trusted: the only way to the process runtime. */
+  trustedCode: boolean;
+  /** Limits of each sandboxed runnable. */
+  limits: SandboxLimits;
+  /** Size cap of the extracted-bundle cache; least recently used bundles go first. */
+  bundleCacheBytes: number;
   workDir: string;
   runnerId: string;
   graceMs: number;
@@ -44,6 +53,8 @@ export class UsageError extends Error {
 export class HelpShown extends Error {
   override readonly name = "HelpShown";
 }
+
+const MB = 1024 * 1024;
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -80,7 +91,13 @@ interface Flags {
   token?: string;
   tokenStdin?: boolean;
   concurrency: number;
-  runtime: "process" | "docker";
+  runtime: RuntimeKind;
+  trustedCode?: boolean;
+  sandboxMemoryMb: number;
+  sandboxPids: number;
+  sandboxCpuSeconds: number;
+  sandboxScratchMb: number;
+  bundleCacheMb: number;
   workDir?: string;
   runnerId?: string;
   graceSeconds: number;
@@ -109,9 +126,46 @@ function command(writeOut: (text: string) => void): Command {
     )
     .option("--concurrency <n>", "episodes run at once", integer(1, 64), 1)
     .addOption(
-      new Option("--runtime <runtime>", "where runnables run")
-        .choices(["process", "docker"])
-        .default("process"),
+      new Option(
+        "--runtime <runtime>",
+        "where runnables run: sandbox (each in a bubblewrap sandbox), process (unsandboxed, needs --trusted-code), docker",
+      )
+        .choices(["sandbox", "process", "docker"])
+        .default("sandbox"),
+    )
+    .option(
+      "--trusted-code",
+      "every coworld and policy this runner runs is trusted: allows --runtime process (env GAUNTLET_RUNNER_TRUSTED=1)",
+    )
+    .option(
+      "--sandbox-memory-mb <n>",
+      "memory of each sandboxed runnable",
+      integer(16, 1024 * 1024),
+      DEFAULT_LIMITS.memoryBytes / MB,
+    )
+    .option(
+      "--sandbox-pids <n>",
+      "processes and threads of each sandboxed runnable",
+      integer(8, 1_000_000),
+      DEFAULT_LIMITS.pids,
+    )
+    .option(
+      "--sandbox-cpu-seconds <n>",
+      "CPU time of each process in a sandbox, in seconds",
+      integer(1, 86_400),
+      DEFAULT_LIMITS.cpuSeconds,
+    )
+    .option(
+      "--sandbox-scratch-mb <n>",
+      "size of each sandboxed runnable's /tmp",
+      integer(1, 1024 * 1024),
+      DEFAULT_LIMITS.scratchBytes / MB,
+    )
+    .option(
+      "--bundle-cache-mb <n>",
+      "size cap of the extracted-bundle cache (least recently used bundles are evicted)",
+      integer(1, 1024 * 1024 * 1024),
+      DEFAULT_BUNDLE_CACHE_BYTES / MB,
     )
     .option(
       "--work-dir <dir>",
@@ -224,11 +278,25 @@ export function parseRunnerArgs(
   });
   if (token === null)
     throw new UsageError(`no token: set ${TOKEN_ENV} (or pass --token) to a machine token`);
+  const trustedCode = flags.trustedCode === true || env.GAUNTLET_RUNNER_TRUSTED === "1";
+  if (flags.runtime === "process" && !trustedCode)
+    throw new UsageError(
+      "the process runtime runs code unsandboxed, as this runner's user: pass --trusted-code (or set GAUNTLET_RUNNER_TRUSTED=1) only if every coworld and policy it runs is trusted",
+    );
   return {
     server: server.url,
     token: token.token,
     concurrency: flags.concurrency,
     runtime: flags.runtime,
+    trustedCode,
+    limits: {
+      ...DEFAULT_LIMITS,
+      memoryBytes: flags.sandboxMemoryMb * MB,
+      pids: flags.sandboxPids,
+      cpuSeconds: flags.sandboxCpuSeconds,
+      scratchBytes: flags.sandboxScratchMb * MB,
+    },
+    bundleCacheBytes: flags.bundleCacheMb * MB,
     workDir: resolve(
       flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`),
     ),

@@ -14,6 +14,8 @@ export const DEFAULT_ARTIFACT_MAX_BYTES = 10 * 1024 * 1024;
 export interface ArtifactReceiver {
   /** The address slot `slot` uploads to. */
   urlFor(slot: number): string;
+  /** Where the receiver listens (a sandboxed slot is given a way to this address only). */
+  addressOf(slot: number): { host: string; port: number };
   /** What each slot uploaded (null for none), once no upload is in flight. */
   artifacts(): (Buffer | null)[];
   close(): Promise<void>;
@@ -89,6 +91,10 @@ export async function startArtifactReceiver(
     base = where.baseUrl;
   } else base = `http://${where.host}:${(server.address() as AddressInfo).port}`;
   return {
+    addressOf: () =>
+      "socketPath" in where
+        ? { host: "127.0.0.1", port: 0 }
+        : { host: where.host, port: (server.address() as AddressInfo).port },
     urlFor: (slot) => `${base}/artifacts/${slot}/${keys[slot] ?? ""}`,
     artifacts: () => [...stored],
     close: () =>

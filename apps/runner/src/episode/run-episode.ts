@@ -18,8 +18,10 @@ import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "
 import { buildGameConfig } from "./game-config.ts";
 import { compileSchema } from "./json-schema.ts";
 import { dockerRuntime } from "./runtimes/docker.ts";
+import { DEFAULT_LIMITS, type LimitHit } from "./runtimes/limits.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
 import type { ExitStatus, RunnableSpec, Runtime, StartedRunnable } from "./runtimes/runtime.ts";
+import { sandboxRuntime } from "./runtimes/sandbox.ts";
 import {
   EpisodeInputError,
   type EpisodeEvent,
@@ -38,6 +40,8 @@ const HEALTH_POLL_MS = 20;
 type Verdict =
   { status: "completed"; results: EpisodeResults } | ({ status: "failed" } & EpisodeErrorInfo);
 type Halt = "timeout" | "cancelled";
+/** A runnable that ran into a resource limit: which one, and its slot (null for the game). */
+type Breach = { type: "limit"; hit: LimitHit; slot: number | null };
 
 function failed(
   error_type: EpisodeErrorInfo["error_type"],
@@ -80,6 +84,11 @@ function haltOn(deadlineMs: number, signal: AbortSignal | undefined) {
   };
 }
 
+function breachVerdict(breach: Breach): Verdict {
+  const who = breach.slot === null ? "the game" : `the player in slot ${breach.slot}`;
+  return failed(breach.hit.error_type, `${who} ${breach.hit.what}`, breach.slot);
+}
+
 function haltVerdict(why: Halt, deadlineMs: number): Verdict {
   return why === "timeout"
     ? failed("timeout", `the episode did not end within its ${deadlineMs} ms deadline`)
@@ -107,7 +116,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const runtime: Runtime =
     input.runtime === "docker"
       ? dockerRuntime({ ...runtimeOptions, limits: input.containerLimits })
-      : processRuntime(runtimeOptions);
+      : input.runtime === "process"
+        ? processRuntime(runtimeOptions)
+        : sandboxRuntime({ ...runtimeOptions, limits: input.limits ?? DEFAULT_LIMITS });
   const gameRunnable = input.manifest.game.runnable;
   const playerRunnables = input.players.map((p) => ({
     run: p.runnable.run ?? undefined,
@@ -135,13 +146,18 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const halt = haltOn(input.deadlineMs, input.signal);
   const game: { runnable: StartedRunnable | null } = { runnable: null };
   const players: (StartedRunnable | null)[] = input.players.map(() => null);
-  // Player artifacts: on the runner's loopback, or where the runtime's layout says.
+  // Player artifacts: on the runner's loopback, or where the runtime's layout says. A sandbox
+  // reaches its own slot's address only, through a socket of its own.
   const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
   const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
   const marks = { started: t0, healthy: t0, ended: t0 };
 
-  const start = async (spec: RunnableSpec): Promise<StartedRunnable> => {
+  // The first runnable to run into a limit ends the episode, blamed on its seat.
+  let onBreach: (breach: Breach) => void = () => {};
+  const breached = new Promise<Breach>((resolve) => (onBreach = resolve));
+  const start = async (spec: RunnableSpec, slot: number | null): Promise<StartedRunnable> => {
     const started = await runtime.start(spec);
+    void started.limitHit?.then((hit) => onBreach({ type: "limit", hit, slot }));
     emit({
       type: "started",
       runnable: spec.name,
@@ -170,30 +186,36 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       COGAME_SAVE_REPLAY_URI: uri(FILE_NAMES.replay),
       COGAME_PLAYER_FAILURE_URI: uri(FILE_NAMES.failure),
     };
-    const gameProcess = await start({
-      name: "game",
-      run: gameRunnable.run,
-      image: gameRunnable.image,
-      cwd: input.coworldDir,
-      env: gameEnv,
-      mountsWorkDir: true,
-    });
+    const gameProcess = await start(
+      {
+        name: "game",
+        run: gameRunnable.run,
+        image: gameRunnable.image,
+        cwd: input.coworldDir,
+        env: gameEnv,
+        mountsWorkDir: true,
+      },
+      null,
+    );
     game.runnable = gameProcess;
     marks.started = performance.now();
 
-    const health = await waitHealthy(
-      runtime,
-      gameProcess,
-      Math.min(settings.healthTimeoutMs, input.deadlineMs),
-      halt,
-      input.deadlineMs,
-    );
-    if (health !== "healthy") return health;
+    const health = await Promise.race([
+      waitHealthy(
+        runtime,
+        gameProcess,
+        Math.min(settings.healthTimeoutMs, input.deadlineMs),
+        halt,
+        input.deadlineMs,
+      ),
+      breached,
+    ]);
+    if (health !== "healthy") return "type" in health ? breachVerdict(health) : health;
     marks.healthy = performance.now();
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
     const receiver =
-      artifactMaxBytes > 0 && (input.runtime === "process" || layout.artifacts)
+      artifactMaxBytes > 0 && (input.runtime !== "docker" || layout.artifacts)
         ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
         : null;
     uploads.receiver = receiver;
@@ -204,19 +226,23 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         : {};
       const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
       for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
-      players[slot] = await start({
-        name: `player-${slot}`,
-        run: runnable.run,
-        image: runnable.image,
-        cwd: player.cwd,
-        env: {
-          ...runnable.env,
-          ...player.env,
-          ...upload,
-          COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+      players[slot] = await start(
+        {
+          name: `player-${slot}`,
+          run: runnable.run,
+          image: runnable.image,
+          cwd: player.cwd,
+          env: {
+            ...runnable.env,
+            ...player.env,
+            ...upload,
+            COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+          },
+          mountsWorkDir: false,
+          reach: [...(receiver ? [receiver.addressOf(slot)] : []), ...(player.reach ?? [])],
         },
-        mountsWorkDir: false,
-      });
+        slot,
+      );
     }
 
     // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
@@ -235,10 +261,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           }),
       ),
     );
-    const end = await Promise.race([gameProcess.exited, halt.reached, tripped]);
+    const end = await Promise.race([gameProcess.exited, halt.reached, tripped, breached]);
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
     if ("status" in end) return end;
+    if ("type" in end) return breachVerdict(end);
     if (end.limit === "out_of_memory")
       return failed("out_of_memory", "the game went over its memory limit");
     // Players normally leave when the game closes their sockets; those that linger are stopped below.
@@ -246,6 +273,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       Promise.all(players.flatMap((p) => (p ? [p.exited] : []))),
       settings.playerGraceMs,
     );
+    // A limit hit in the game's last moments still counts (the monitor polls).
+    const late = await Promise.race([breached, delay(0).then(() => null)]);
+    if (late !== null) return breachVerdict(late);
     return judge(input.workDir, end, validateResults, input.players.length);
   };
 

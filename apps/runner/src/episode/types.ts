@@ -7,6 +7,8 @@ import type {
 } from "@gauntlet/core";
 
 import type { ContainerLimits } from "./runtimes/docker.ts";
+import type { SandboxLimits } from "./runtimes/limits.ts";
+import type { RuntimeKind } from "./runtimes/runtime.ts";
 
 export interface EpisodePlayer {
   /** A bundled player's runnable, or a policy's (null and absent mean the same: not given). */
@@ -19,6 +21,8 @@ export interface EpisodePlayer {
   cwd: string;
   /** Extra environment for this player only, e.g. a policy's secret env. */
   env?: Record<string, string> | undefined;
+  /** Host addresses this seat alone may reach (a human seat's relay); see RunnableSpec. */
+  reach?: { host: string; port: number }[] | undefined;
   /** Goes into the config's `players[slot].name` when the config schema declares it. */
   displayName?: string | undefined;
   /** Extra query parameters on this seat's WebSocket address (certification `initial_params`). */
@@ -39,7 +43,9 @@ export interface RunEpisodeInput {
   workDir: string;
   /** Budget for the whole episode, in milliseconds from the call. */
   deadlineMs: number;
-  runtime: "process" | "docker";
+  runtime: RuntimeKind;
+  /** Resource limits of each sandboxed runnable (the sandbox runtime). Default DEFAULT_LIMITS. */
+  limits?: SandboxLimits | undefined;
   /** The docker runtime's limits of each container (memory, processes, CPUs, scratch, user);
    * unset fields keep their defaults (DEFAULT_CONTAINER_LIMITS). */
   containerLimits?: Partial<ContainerLimits> | undefined;
@@ -53,7 +59,7 @@ export interface RunEpisodeInput {
   /** Cap of each log, in bytes. Default 1 MiB. */
   logCapBytes?: number | undefined;
   /** The size limit of a player's artifact (COWORLD_PLAYER_ARTIFACT_UPLOAD_URL); 0 offers no
-   * upload address. Default 10 MiB. */
+   * upload address. Default 10 MiB. Offered on the process and sandbox runtimes. */
   artifactMaxBytes?: number | undefined;
   /** The executor's own log: what it started and what happened. Never carries env values. */
   onEvent?: ((event: EpisodeEvent) => void) | undefined;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -61,5 +61,33 @@ describe("BundleCache", () => {
       `bundle ${wanted.sha256} arrived with hash ${other.sha256}`,
     );
     await expect(cache.directory("../../etc")).rejects.toThrow("not a bundle hash");
+  });
+
+  it("evicts the least recently used bundles past its cap, never one an episode holds", async () => {
+    const bundles = await Promise.all(
+      ["a", "b", "c"].map((name) => bundleOf({ "p.ts": name.repeat(4000) })),
+    );
+    const byHash = new Map(bundles.map((b) => [b.sha256, b.bytes]));
+    // Room for two bundles; no grace for recent use.
+    const cache = new BundleCache(
+      join(root, "lru"),
+      async (sha) => byHash.get(sha) ?? new Uint8Array(),
+      9_000,
+      0,
+    );
+    const [a, b, c] = bundles.map((x) => x.sha256);
+    if (a === undefined || b === undefined || c === undefined) throw new Error("no bundles");
+    const unpin = cache.pin([a]);
+    const dirA = await cache.directory(a);
+    const dirB = await cache.directory(b);
+    await cache.directory(c);
+    // b was the least recently used bundle no episode held; a is pinned.
+    expect(existsSync(dirA)).toBe(true);
+    expect(existsSync(dirB)).toBe(false);
+    unpin();
+    // Asked for again, b comes back (downloaded anew) and a, now unheld and oldest, goes.
+    await cache.directory(b);
+    expect(existsSync(dirA)).toBe(false);
+    expect(readFileSync(join(dirB, "p.ts"), "utf8")).toBe("b".repeat(4000));
   });
 });

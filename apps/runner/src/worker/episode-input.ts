@@ -1,11 +1,12 @@
 // From a leased job to the executor's input: the manifest checked, the coworld's files and
 // each policy's files in place (bundles by hash), one player per seat.
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { CoworldManifest, type LeasedJob } from "@gauntlet/core";
 
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { EpisodeInputError, type EpisodePlayer, type RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
 
@@ -17,11 +18,31 @@ export function episodeDir(jobDir: string): string {
 /** The player process of a seat a person plays: it relays the seat to the server (human-relay.ts). */
 const HUMAN_RELAY = fileURLToPath(new URL("../episode/human-relay.ts", import.meta.url));
 
+/**
+ * A human seat's relay address as its player sees it. In a sandbox the seat reaches the server
+ * only through a socket of its own, at 127.0.0.1 on the server's port.
+ */
+function relayFor(
+  address: string,
+  runtime: RuntimeKind,
+): { url: string; reach: { host: string; port: number }[] } {
+  if (runtime !== "sandbox") return { url: address, reach: [] };
+  const url = new URL(address);
+  if (url.protocol !== "ws:" && url.protocol !== "http:")
+    throw new EpisodeInputError(
+      `a sandboxed human seat relays over ws:// only, not ${url.protocol}// (run the runner next to the server)`,
+    );
+  const port = Number(url.port || 80);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  url.hostname = "127.0.0.1";
+  return { url: url.href, reach: [{ host, port }] };
+}
+
 export type PreparedEpisode = Omit<RunEpisodeInput, "signal" | "onEvent">;
 
 export async function prepareEpisode(
   job: LeasedJob,
-  options: { cache: BundleCache; jobDir: string; runtime: "process" | "docker" },
+  options: { cache: BundleCache; jobDir: string; runtime: RuntimeKind },
 ): Promise<PreparedEpisode> {
   const parsed = CoworldManifest.safeParse(job.manifest);
   if (!parsed.success) {
@@ -49,14 +70,14 @@ export async function prepareEpisode(
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
     if (seat.human_relay) {
-      if (options.runtime !== "process")
-        throw new EpisodeInputError("a seat a person plays needs the process runtime");
+      if (options.runtime === "docker")
+        throw new EpisodeInputError("a seat a person plays needs the sandbox or process runtime");
+      const relay = relayFor(seat.human_relay.url, options.runtime);
       players.push({
-        runnable: {
-          run: [process.execPath, HUMAN_RELAY],
-          env: { GAUNTLET_RELAY_URL: seat.human_relay.url },
-        },
-        cwd: coworldDir,
+        // Run from its own folder: a sandbox sees that folder read-only and nothing else.
+        runnable: { run: ["node", basename(HUMAN_RELAY)], env: { GAUNTLET_RELAY_URL: relay.url } },
+        cwd: dirname(HUMAN_RELAY),
+        reach: relay.reach,
         displayName: seat.display_name,
       });
       continue;

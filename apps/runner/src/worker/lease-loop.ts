@@ -1,11 +1,13 @@
 // The runner: leases as many jobs as it has free slots, runs each (run-job.ts), and polls
 // with a growing pause while the queue is empty. Stopping stops the leasing, lets running
 // episodes finish within a grace period, then aborts the rest and gives their jobs back.
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
+import { sweepCgroups } from "../episode/runtimes/limits.ts";
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { BundleCache } from "./bundle-cache.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
 import type { RunnerLog } from "./log.ts";
@@ -17,7 +19,9 @@ export interface RunnerOptions {
   queue: Queue;
   workDir: string;
   concurrency: number;
-  runtime: "process" | "docker";
+  runtime: RuntimeKind;
+  /** Size cap of the extracted-bundle cache. */
+  bundleCacheBytes?: number;
   log: RunnerLog;
   redactor: Redactor;
   /** The pause between polls of an empty queue: from `min`, doubling up to `max`. */
@@ -47,15 +51,22 @@ const DEFAULT_IDLE = { minMs: 200, maxMs: 2_000 };
 
 export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const { queue, log } = options;
-  await mkdir(options.workDir, { recursive: true });
+  // Only this runner's user may look inside: episodes' files, bundles, process records.
+  await mkdir(options.workDir, { recursive: true, mode: 0o700 });
+  await chmod(options.workDir, 0o700);
   const swept = await sweepDeadRunners(options.workDir);
   if (swept.runners > 0)
     log.info("cleaned up after runners that died", {
       runners: swept.runners,
       process_groups_ended: swept.groups,
     });
+  if (options.runtime === "sandbox") await sweepCgroups();
   const instance = await claimInstance(options.workDir);
-  const cache = new BundleCache(join(options.workDir, "bundles"), (sha) => queue.download(sha));
+  const cache = new BundleCache(
+    join(options.workDir, "bundles"),
+    (sha) => queue.download(sha),
+    options.bundleCacheBytes,
+  );
   const idle = options.idle ?? DEFAULT_IDLE;
   const errorPauseMs = options.errorPauseMs ?? 2_000;
 

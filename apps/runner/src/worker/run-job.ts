@@ -7,6 +7,7 @@ import type { LeasedJob } from "@gauntlet/core";
 import { isConflictError } from "@gauntlet/sdk";
 
 import { runEpisode } from "../episode/run-episode.ts";
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import type { EpisodeEvent, EpisodeOutcome, RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
 import { prepareEpisode } from "./episode-input.ts";
@@ -15,6 +16,7 @@ import type { Instance } from "./instance-dir.ts";
 import type { RunnerLog } from "./log.ts";
 import type { LeaseRef, Queue } from "./queue.ts";
 import type { Redactor } from "./redactor.ts";
+import { scrubPaths } from "./scrub-paths.ts";
 
 /** How a job left this runner. */
 export type JobEnd = "completed" | "failed" | "returned" | "lost" | "unreported";
@@ -27,6 +29,7 @@ export type EpisodeSettings = Partial<
     | "killGraceMs"
     | "logCapBytes"
     | "artifactMaxBytes"
+    | "limits"
     | "containerLimits"
   >
 >;
@@ -37,7 +40,7 @@ export interface JobDeps {
   instance: Instance;
   log: RunnerLog;
   redactor: Redactor;
-  runtime: "process" | "docker";
+  runtime: RuntimeKind;
   leaseSeconds: number;
   episode?: EpisodeSettings;
 }
@@ -59,6 +62,11 @@ export async function runJob(
   const { log, queue } = deps;
   const t0 = performance.now();
   const release = deps.redactor.hold(secretValues(job));
+  const unpin = deps.cache.pin(
+    [job.coworld.bundle_sha256, ...job.players.map((p) => p.bundle_sha256)].filter(
+      (sha): sha is string => sha !== null,
+    ),
+  );
   const ids = { job: job.job_id, attempt: job.attempt };
   const stop = new AbortController();
   let halted = null as "shutdown" | "lost" | null; // set by the stop listeners
@@ -85,7 +93,9 @@ export async function runJob(
   });
 
   const runnerError = async (error: unknown): Promise<JobEnd> => {
-    const message = deps.redactor.redact(error instanceof Error ? error.message : String(error));
+    const message = scrubPaths(
+      deps.redactor.redact(error instanceof Error ? error.message : String(error)),
+    );
     log.error("job failed on the runner", { ...ids, error: message });
     await queue.fail(job, {
       error_type: "runner_error",
@@ -152,7 +162,7 @@ export async function runJob(
       await queue.complete(job, { results: outcome.results, timings: outcome.timings });
       end = "completed";
     } else {
-      const error = deps.redactor.redact(outcome.error).slice(0, 10_000);
+      const error = scrubPaths(deps.redactor.redact(outcome.error)).slice(0, 10_000);
       await queue.fail(job, {
         error_type: outcome.error_type,
         error,
@@ -193,6 +203,7 @@ export async function runJob(
     shutdown.removeEventListener("abort", onShutdown);
     if (jobDir !== null) await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
     release();
+    unpin();
   }
 }
 

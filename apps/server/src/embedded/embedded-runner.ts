@@ -5,8 +5,10 @@
 // group (a terminal's Ctrl-C reaches the server only, which then stops it) and an IPC channel,
 // whose loss tells it that the server is gone.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -158,6 +160,12 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
   };
 }
 
+/**
+ * The embedded runner's work directory: outside the data directory (no runnable may ever find
+ * the server's files next to its own), one per data directory, under the system's temp
+ * directory; the runner makes it 0700.
+ */
 export function embeddedWorkDir(dataDir: string): string {
-  return join(dataDir, "runner");
+  const id = createHash("sha256").update(resolve(dataDir)).digest("hex").slice(0, 12);
+  return join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}-${id}`);
 }

@@ -14,6 +14,7 @@ import type { Certification, Coworld, PlayModule, Token } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
+import { embeddedWorkDir } from "./embedded-runner.ts";
 import { LEGACY_TOKEN_FILE } from "./runner-token.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
@@ -85,7 +86,7 @@ function adminToken(): Promise<string> {
 }
 
 const runnerInstances = () => {
-  const dir = join(dataDir, "runner", "runners");
+  const dir = join(embeddedWorkDir(dataDir), "runners");
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 

@@ -2,6 +2,10 @@
 // start a runnable, stop it, collect its log — plus where the game listens and how the others
 // reach it. Everything else about an episode is shared.
 
+import type { LimitHit } from "./limits.ts";
+
+export type RuntimeKind = "sandbox" | "process" | "docker";
+
 export interface RunnableSpec {
   /** `game` or `player-<slot>`: names the runnable in events and container names. */
   name: string;
@@ -13,6 +17,9 @@ export interface RunnableSpec {
   env: Record<string, string>;
   /** The game sees the episode's work directory; players do not. */
   mountsWorkDir: boolean;
+  /** Host addresses this runnable alone may reach besides the game (its artifact upload, a
+   * human seat's relay); a sandbox reaches each at 127.0.0.1 on the same port. */
+  reach?: { host: string; port: number }[] | undefined;
 }
 
 export interface ExitStatus {
@@ -33,6 +40,8 @@ export interface StartedRunnable {
   stop(): Promise<void>;
   /** Its stdout and stderr so far, interleaved, capped. */
   log(): string;
+  /** Settles when the runnable ran into a resource limit (where the runtime enforces them). */
+  readonly limitHit?: Promise<LimitHit>;
 }
 
 export interface EpisodeLayout {
@@ -49,7 +58,7 @@ export interface EpisodeLayout {
 }
 
 export interface Runtime {
-  readonly kind: "process" | "docker";
+  readonly kind: RuntimeKind;
   /** Why a runnable cannot run here (no argv, no image), or null. */
   unusable(spec: Pick<RunnableSpec, "run" | "image">): string | null;
   layout(workDir: string): Promise<EpisodeLayout>;

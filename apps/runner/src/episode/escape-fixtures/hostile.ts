@@ -1,0 +1,216 @@
+// A hostile runnable for the escape suite (escape.e2e.test.ts): a player or a game that tries to
+// get out of its box, and reports each attempt on its log as one line —
+//   PROBE <name> blocked|ESCAPED <detail>
+// — so that the suite asserts on what it managed, not on its silence. The targets (the data
+// directory, the runner's pid, the server's port, …) are given to it in HOSTILE_TARGETS, as a
+// competitor who had read the server's code would know them; CANARY values are what it hunts.
+// HOSTILE_MODE picks what it does after probing: play (connect and idle), or break a limit.
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { connect } from "node:net";
+
+interface Targets {
+  dataDir: string;
+  tokenFile: string;
+  runnerPids: number[];
+  otherBundle: string;
+  ownBundleOnHost: string;
+  serverPort: number;
+  hostAddresses: string[];
+  canaries: string[];
+  allowedPorts: number[];
+}
+
+const targets = JSON.parse(process.env.HOSTILE_TARGETS ?? "{}") as Targets;
+// The ports this runnable is meant to reach: the game's, its own artifact upload.
+for (const name of ["COWORLD_PLAYER_WS_URL", "COWORLD_PLAYER_ARTIFACT_UPLOAD_URL"]) {
+  const value = process.env[name];
+  if (value !== undefined) targets.allowedPorts.push(Number(new URL(value).port));
+}
+const role = process.env.COGAME_PORT === undefined ? "player" : "game";
+
+function report(name: string, escaped: boolean, detail: string): void {
+  // Never print a canary itself: the suite looks for them in logs too.
+  let text = detail;
+  for (const canary of targets.canaries) text = text.split(canary).join("<canary>");
+  console.log(`PROBE ${name} ${escaped ? "ESCAPED" : "blocked"} ${text.slice(0, 200)}`);
+}
+
+function tryRead(name: string, path: string): void {
+  try {
+    const text = readFileSync(path, "utf8");
+    const found = targets.canaries.some((c) => text.includes(c));
+    report(name, found, `read ${path} (${text.length} bytes${found ? ", canary" : ""})`);
+  } catch (error) {
+    report(name, false, `${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+}
+
+function tryWrite(name: string, path: string): void {
+  try {
+    writeFileSync(path, "pwned");
+    report(name, true, `wrote ${path}`);
+  } catch (error) {
+    report(name, false, `${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+}
+
+function tryConnect(host: string, port: number, timeoutMs = 1_000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (outcome: string) => {
+      socket.destroy();
+      resolve(outcome);
+    };
+    socket.setTimeout(timeoutMs, () => done("timeout"));
+    // Scanning loopback, a socket sometimes connects to itself (its own ephemeral port).
+    socket.once("connect", () => done(socket.localPort === port ? "self" : "open"));
+    socket.once("error", (error: NodeJS.ErrnoException) => done(error.code ?? "error"));
+  });
+}
+
+async function probe(): Promise<void> {
+  // Files of the host: the data directory, the runner's token, other bundles.
+  for (const name of ["first-admin.txt", "secret.key", "gauntlet.db"])
+    tryRead(`read-data-${name}`, `${targets.dataDir}/${name}`);
+  tryRead("read-token-file", targets.tokenFile);
+  tryRead("read-other-bundle", `${targets.otherBundle}/secret.txt`);
+  for (const pid of targets.runnerPids)
+    tryRead(`read-runner-environ-${pid}`, `/proc/${pid}/environ`);
+  // Every process this one can see, and its environment: another seat's secrets would be here.
+  let seen = 0;
+  let found = false;
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    seen += 1;
+    try {
+      let text = readFileSync(`/proc/${entry}/environ`, "utf8");
+      // Its own environment (the sandbox's first process has a copy) is no find.
+      for (const [key, value] of Object.entries(process.env))
+        text = text.split(`${key}=${value ?? ""}`).join("");
+      if (targets.canaries.some((c) => text.includes(c))) found = true;
+    } catch {
+      // Not ours to read.
+    }
+  }
+  report("read-other-environ", found, `${seen} processes visible`);
+  // Writing: into its own bundle (here and by its host path) and into another's.
+  tryWrite("write-own-bundle", `${process.cwd()}/pwned.txt`);
+  tryWrite("write-own-bundle-host-path", `${targets.ownBundleOnHost}/pwned.txt`);
+  tryWrite("write-other-bundle", `${targets.otherBundle}/pwned.txt`);
+  // The network: the server, every loopback port, the machine's other addresses.
+  const server = await tryConnect("127.0.0.1", targets.serverPort);
+  report("connect-server", server === "open", `127.0.0.1:${targets.serverPort}: ${server}`);
+  const open: number[] = [];
+  const ports = Array.from({ length: 65_535 }, (_, i) => i + 1);
+  for (let i = 0; i < ports.length; i += 500) {
+    const batch = ports.slice(i, i + 500);
+    const outcomes = await Promise.all(batch.map((p) => tryConnect("127.0.0.1", p, 500)));
+    outcomes.forEach((outcome, j) => {
+      const port = batch[j];
+      if (outcome === "open" && port !== undefined && !targets.allowedPorts.includes(port))
+        open.push(port);
+    });
+  }
+  report("connect-loopback-scan", open.length > 0, `open besides its own: [${open.join(",")}]`);
+  for (const address of targets.hostAddresses) {
+    const outcome = await tryConnect(address, targets.serverPort);
+    report(`connect-host-${address}`, outcome === "open", `${address}: ${outcome}`);
+  }
+  // A completion for its own job, with every credential it could find.
+  const complete = await fetch(`http://127.0.0.1:${targets.serverPort}/v2/runner/jobs/x/complete`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${process.env.GAUNTLET_TOKEN ?? "none"}` },
+    body: "{}",
+    signal: AbortSignal.timeout(2_000),
+  }).then(
+    (res) => `status ${res.status}`,
+    (error: Error) =>
+      `failed (${(error.cause as { code?: string } | undefined)?.code ?? error.name})`,
+  );
+  report("post-completion", complete.startsWith("status"), complete);
+  // Privileges: who it is and what it may do.
+  const status = readFileSync("/proc/self/status", "utf8");
+  const capEff = /CapEff:\s*([0-9a-f]+)/.exec(status)?.[1] ?? "?";
+  report("capabilities", !/^0+$/.test(capEff), `uid ${process.getuid?.()} CapEff ${capEff}`);
+  const noNewPrivs = /NoNewPrivs:\s*(\d)/.exec(status)?.[1];
+  report("no-new-privs", noNewPrivs !== "1", `NoNewPrivs ${noNewPrivs ?? "?"}`);
+  report(
+    "host-root-view",
+    readdirSync("/").includes("work"),
+    `/ holds ${readdirSync("/").join(",")}`,
+  );
+}
+
+/** Fills /tmp until the sandbox says no; escaped if more than the cap went in. */
+function fillScratch(capBytes: number): void {
+  const chunk = Buffer.alloc(1024 * 1024, 1);
+  let written = 0;
+  try {
+    for (let i = 0; written <= capBytes * 2; i += 1) {
+      writeFileSync(`/tmp/fill-${i}`, chunk);
+      written += chunk.length;
+    }
+  } catch (error) {
+    report(
+      "fill-scratch",
+      written > capBytes,
+      `${written} bytes, then ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
+    return;
+  }
+  report("fill-scratch", true, `${written} bytes written`);
+}
+
+async function breakLimit(mode: string): Promise<void> {
+  console.log(`LIMIT ${mode} starting`);
+  if (mode === "forkbomb") {
+    // Processes that each start more, as fast as they can.
+    const bomb = "while :; do sleep 30 & done";
+    for (let i = 0; i < 4; i += 1) spawn("/bin/sh", ["-c", bomb], { stdio: "ignore" });
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+  }
+  if (mode === "memory") {
+    const hoard: Buffer[] = [];
+    for (;;) {
+      hoard.push(Buffer.alloc(16 * 1024 * 1024, 7));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  if (mode === "spin") for (;;) Math.sqrt(Math.random());
+  if (mode === "sleep") await new Promise((resolve) => setTimeout(resolve, 600_000));
+  if (mode === "fill") {
+    fillScratch(Number(process.env.HOSTILE_SCRATCH_BYTES ?? 0));
+    execFileSync("/bin/true");
+  }
+}
+
+if (process.env.HOSTILE_SKIP_PROBES !== "1") await probe();
+console.log("PROBES DONE");
+const mode = process.env.HOSTILE_MODE ?? "play";
+if (role === "game" && mode === "flood") {
+  // Fills the episode directory (on the runner's disk) with files under the file size limit.
+  console.log("LIMIT flood starting");
+  const chunk = Buffer.alloc(1024 * 1024, 1);
+  for (let i = 0; ; i += 1) {
+    writeFileSync(new URL(`flood-${i}`, process.env.COGAME_RESULTS_URI), chunk);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+} else if (role === "game") {
+  // A game that answers /healthz, probes, and writes valid results with a score it likes.
+  const port = Number(process.env.COGAME_PORT);
+  const http = createServer((req, res) => {
+    res.writeHead(req.url === "/healthz" ? 200 : 404);
+    res.end();
+  });
+  http.listen(port, process.env.COGAME_HOST);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const results = new URL(process.env.COGAME_RESULTS_URI ?? "file:///nonexistent");
+  writeFileSync(results, JSON.stringify({ scores: [1, 0], winner_slot: 0, turns: 1, seed: 1 }));
+  http.close();
+} else if (mode === "play") {
+  // Seated and idle: the game plays on without moves from this seat.
+  const socket = new WebSocket(process.env.COWORLD_PLAYER_WS_URL ?? "");
+  socket.addEventListener("close", () => process.exit(0));
+  socket.addEventListener("error", () => process.exit(0));
+} else await breakLimit(mode);

@@ -1,0 +1,321 @@
+// The escape suite: hostile players and a hostile game (escape-fixtures/hostile.ts) try to get
+// out of their box on every runtime present — the sandbox always; another runtime joins by an
+// entry in RUNTIMES. The host is laid out as a runner's is: a data directory with the admin's
+// password, the key, the database and the runner's token; a bundle cache with another user's
+// bundle; a "runner" process whose environment holds a token; a stand-in for the server's port
+// that counts every connection. Every attempt must fail (the fixtures report each on their log,
+// and the suite reads it), each limit must end the episode with its documented reason blaming
+// the right seat, and an ordinary GridRush episode must pass on the same runtime afterwards.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { CoworldManifest } from "@gauntlet/core";
+
+import { runEpisode } from "./run-episode.ts";
+import type { SandboxLimits } from "./runtimes/limits.ts";
+import type { RuntimeKind } from "./runtimes/runtime.ts";
+import { sandboxProblem } from "./runtimes/sandbox.ts";
+import {
+  bundledPlayer,
+  gridrushEpisode,
+  gridrushManifest,
+  isRunning,
+  removeWorkDirs,
+} from "./test-support.ts";
+import type { EpisodeOutcome, EpisodePlayer, RunEpisodeInput } from "./types.ts";
+
+interface RuntimeUnderTest {
+  kind: RuntimeKind;
+  /** Why it cannot run here, or null. */
+  problem: () => Promise<string | null>;
+  /** A runtime that must be present (the default): its absence fails the suite. */
+  required: boolean;
+}
+
+const RUNTIMES: RuntimeUnderTest[] = [{ kind: "sandbox", problem: sandboxProblem, required: true }];
+
+const LIMITS: SandboxLimits = {
+  memoryBytes: 256 * 1024 * 1024,
+  pids: 64,
+  cpuSeconds: 3,
+  openFiles: 256,
+  scratchBytes: 8 * 1024 * 1024,
+  outputBytes: 16 * 1024 * 1024,
+};
+
+const canary = (name: string) => `canary-${name}-${randomBytes(12).toString("hex")}`;
+const CANARIES = {
+  adminPassword: canary("admin"),
+  secretKey: canary("key"),
+  database: canary("db"),
+  tokenFile: canary("token-file"),
+  runnerEnv: canary("runner-env"),
+  otherBundle: canary("bundle"),
+  seat0: canary("seat0"),
+  seat1: canary("seat1"),
+  gameSecret: canary("game"),
+};
+const ALL_CANARIES = Object.values(CANARIES);
+
+const root = mkdtempSync(join(tmpdir(), "gauntlet-escape-"));
+const dataDir = join(root, "data");
+const bundles = join(root, "work", "bundles");
+const hostileBundle = join(bundles, "a".repeat(64));
+const otherBundle = join(bundles, "b".repeat(64));
+let fakeRunner: ChildProcess;
+let standIn: Server;
+let standInConnections = 0;
+let serverPort = 0;
+
+beforeAll(async () => {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, "first-admin.txt"), `admin@localhost ${CANARIES.adminPassword}\n`);
+  writeFileSync(join(dataDir, "secret.key"), CANARIES.secretKey);
+  writeFileSync(join(dataDir, "gauntlet.db"), CANARIES.database);
+  writeFileSync(join(dataDir, "embedded-runner.token"), CANARIES.tokenFile);
+  mkdirSync(hostileBundle, { recursive: true });
+  copyFileSync(
+    join(import.meta.dirname, "escape-fixtures/hostile.ts"),
+    join(hostileBundle, "hostile.ts"),
+  );
+  mkdirSync(otherBundle, { recursive: true });
+  writeFileSync(join(otherBundle, "secret.txt"), CANARIES.otherBundle);
+  // A process with the runner's token in its environment, as the embedded runner has.
+  fakeRunner = spawn("sleep", ["600"], {
+    env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: CANARIES.runnerEnv },
+    stdio: "ignore",
+  });
+  // The server's port, on every address: any connection from a runnable is an escape.
+  standIn = createServer((_req, res) => res.end("{}"));
+  standIn.on("connection", () => (standInConnections += 1));
+  await new Promise<void>((resolve) => standIn.listen(0, "0.0.0.0", resolve));
+  const address = standIn.address();
+  serverPort = typeof address === "object" && address !== null ? address.port : 0;
+});
+
+afterAll(async () => {
+  fakeRunner.kill("SIGKILL");
+  await new Promise<void>((resolve) => standIn.close(() => resolve()));
+  removeWorkDirs();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function targets(): string {
+  const hostAddresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+    .map((a) => a?.address ?? "");
+  return JSON.stringify({
+    dataDir,
+    tokenFile: join(dataDir, "embedded-runner.token"),
+    runnerPids: [process.pid, fakeRunner.pid ?? 0],
+    otherBundle,
+    ownBundleOnHost: hostileBundle,
+    serverPort,
+    hostAddresses,
+    canaries: ALL_CANARIES,
+    allowedPorts: [],
+  });
+}
+
+function hostile(mode: string, secret: string, probes = true): EpisodePlayer {
+  return {
+    runnable: {
+      run: ["node", "hostile.ts"],
+      env: {
+        HOSTILE_TARGETS: targets(),
+        HOSTILE_MODE: mode,
+        HOSTILE_SCRATCH_BYTES: String(LIMITS.scratchBytes),
+        ...(probes ? {} : { HOSTILE_SKIP_PROBES: "1" }),
+      },
+    },
+    cwd: hostileBundle,
+    env: { SEAT_SECRET: secret },
+  };
+}
+
+/** The attempts every hostile runnable makes (besides one per address of the machine). */
+const EVERY_PROBE = [
+  "read-data-first-admin.txt",
+  "read-data-secret.key",
+  "read-data-gauntlet.db",
+  "read-token-file",
+  "read-other-bundle",
+  `read-runner-environ-${process.pid}`,
+  "read-other-environ",
+  "write-own-bundle",
+  "write-own-bundle-host-path",
+  "write-other-bundle",
+  "connect-server",
+  "connect-loopback-scan",
+  "post-completion",
+  "capabilities",
+  "no-new-privs",
+  "host-root-view",
+];
+
+/** Every PROBE line of a log; the fixture reports each attempt on one. */
+function probes(log: string): { name: string; result: string; line: string }[] {
+  return log
+    .split("\n")
+    .filter((l) => l.startsWith("PROBE "))
+    .map((line) => {
+      const [, name = "", result = ""] = line.split(" ");
+      return { name, result, line };
+    });
+}
+
+function expectNothingEscaped(outcome: EpisodeOutcome, logs: string[]): void {
+  for (const log of logs) {
+    const found = probes(log);
+    // Not vacuous: every attempt ran and reported.
+    expect(found.map((p) => p.name)).toEqual(expect.arrayContaining(EVERY_PROBE));
+    expect(found.filter((p) => p.result !== "blocked").map((p) => p.line)).toEqual([]);
+  }
+  const everything = [outcome.gameLog, ...outcome.playerLogs].join("\n");
+  for (const value of ALL_CANARIES) expect(everything).not.toContain(value);
+  expect(standInConnections).toBe(0);
+  for (const dir of [hostileBundle, otherBundle])
+    expect(readdirSync(dir).filter((f) => f.startsWith("pwned"))).toEqual([]);
+}
+
+function episode(runtime: RuntimeKind, overrides: Partial<RunEpisodeInput>) {
+  return gridrushEpisode({
+    runtime,
+    limits: LIMITS,
+    healthTimeoutMs: 60_000,
+    deadlineMs: 120_000,
+    gameConfig: { width: 5, height: 5, turns: 3, coins: 2, turn_timeout_ms: 50 },
+    ...overrides,
+  });
+}
+
+describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
+  let absent: string | null = null;
+  beforeAll(async () => {
+    absent = await runtime.problem();
+    if (absent !== null && runtime.required) throw new Error(absent);
+  });
+
+  it("players read, write and reach nothing outside their box", async (context) => {
+    if (absent !== null) return context.skip();
+    const { input, pids } = episode(runtime.kind, {
+      players: [hostile("play", CANARIES.seat0), hostile("play", CANARIES.seat1)],
+      gameConfig: {
+        width: 5,
+        height: 5,
+        turns: 3,
+        coins: 2,
+        turn_timeout_ms: 50,
+        connect_timeout_ms: 60_000,
+      },
+    });
+    const outcome = await runEpisode(input);
+    // The game's results count: the seats idled through it.
+    expect(outcome.status, outcome.status === "failed" ? outcome.error : "").toBe("completed");
+    expectNothingEscaped(outcome, outcome.playerLogs);
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
+  it("a hostile game reads, writes and reaches nothing outside its box", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest: CoworldManifest = structuredClone(gridrushManifest());
+    manifest.game.runnable = {
+      ...manifest.game.runnable,
+      run: ["node", "hostile.ts"],
+      env: { HOSTILE_TARGETS: targets() },
+    };
+    const { input } = episode(runtime.kind, {
+      manifest,
+      coworldDir: hostileBundle,
+      secrets: { GAME_SECRET: CANARIES.gameSecret },
+      players: [hostile("play", CANARIES.seat0, false), hostile("play", CANARIES.seat1, false)],
+    });
+    const outcome = await runEpisode(input);
+    expect(outcome.status, outcome.status === "failed" ? outcome.error : "").toBe("completed");
+    expectNothingEscaped(outcome, [outcome.gameLog]);
+  });
+
+  it.for([
+    ["forkbomb", "resource_limit", /more than 64 processes/],
+    ["memory", "out_of_memory", /memory limit/],
+    ["spin", "resource_limit", /CPU time/],
+  ] as const)(
+    "a player that tries a %s ends the episode with %s, blamed on its seat",
+    async ([mode, errorType, message], context) => {
+      if (absent !== null) return context.skip();
+      const manifest = gridrushManifest();
+      const { input, pids } = episode(runtime.kind, {
+        players: [bundledPlayer(manifest, "greedy"), hostile(mode, CANARIES.seat1, false)],
+        gameConfig: { width: 5, height: 5, turns: 3, coins: 2, connect_timeout_ms: 60_000 },
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome).toMatchObject({
+        status: "failed",
+        error_type: errorType,
+        failed_policy_index: 1,
+      });
+      if (outcome.status === "failed") expect(outcome.error).toMatch(message);
+      expect(outcome.playerLogs[1]).toContain(`LIMIT ${mode} starting`);
+      expect(pids().filter(isRunning)).toEqual([]);
+    },
+  );
+
+  it("a game that floods the episode directory ends the episode with resource_limit", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest: CoworldManifest = structuredClone(gridrushManifest());
+    manifest.game.runnable = {
+      ...manifest.game.runnable,
+      run: ["node", "hostile.ts"],
+      env: { HOSTILE_TARGETS: targets(), HOSTILE_MODE: "flood", HOSTILE_SKIP_PROBES: "1" },
+    };
+    const { input } = episode(runtime.kind, { manifest, coworldDir: hostileBundle });
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "resource_limit",
+      failed_policy_index: null,
+    });
+    if (outcome.status === "failed") expect(outcome.error).toMatch(/the episode directory/);
+  });
+
+  it("a player that fills its scratch directory stops at the cap", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest = gridrushManifest();
+    const { input } = episode(runtime.kind, {
+      players: [bundledPlayer(manifest, "greedy"), hostile("fill", CANARIES.seat1, false)],
+      gameConfig: { width: 5, height: 5, turns: 3, coins: 2, connect_timeout_ms: 3_000 },
+    });
+    const outcome = await runEpisode(input);
+    const fill = probes(outcome.playerLogs[1] ?? "");
+    expect(fill.map((p) => p.name)).toEqual(["fill-scratch"]);
+    expect(fill[0]?.result, fill[0]?.line).toBe("blocked");
+  });
+
+  it("a player that outlives the deadline ends the episode with timeout", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest = gridrushManifest();
+    const { input, pids } = episode(runtime.kind, {
+      players: [bundledPlayer(manifest, "greedy"), hostile("sleep", CANARIES.seat1, false)],
+      gameConfig: { width: 5, height: 5, turns: 3, coins: 2, connect_timeout_ms: 60_000 },
+      deadlineMs: 4_000,
+    });
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({ status: "failed", error_type: "timeout" });
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
+  it("after all that, an ordinary GridRush episode passes on the same runtime", async (context) => {
+    if (absent !== null) return context.skip();
+    const { input, pids } = episode(runtime.kind, {});
+    const outcome = await runEpisode(input);
+    expect(outcome.status, outcome.status === "failed" ? outcome.error : "").toBe("completed");
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+});

@@ -1,0 +1,162 @@
+// Resource limits of one sandboxed runnable: cgroup v1 controllers (pids, memory) where the
+// runner may create groups — as root on this kind of host — plus rlimits (prlimit) always. A
+// group tells afterwards which limit a runnable hit, so the episode can name it and its seat.
+// No cpu group: a group of its own competes as one entity with every task of the parent group,
+// so on a busy host a CPU group starves the sandboxes; CPU time is bounded by RLIMIT_CPU.
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface SandboxLimits {
+  /** Memory of the whole sandbox (every process in it), in bytes. */
+  memoryBytes: number;
+  /** Processes and threads alive at once in the sandbox. */
+  pids: number;
+  /** CPU time of any one process, in seconds (RLIMIT_CPU). */
+  cpuSeconds: number;
+  /** Open files of any one process. */
+  openFiles: number;
+  /** Size of the writable scratch directory (/tmp, a tmpfs) and of any file written. */
+  scratchBytes: number;
+  /** What the game may write into the episode directory (results, replay), in all. */
+  outputBytes: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  memoryBytes: 512 * 1024 * 1024,
+  pids: 128,
+  cpuSeconds: 600,
+  openFiles: 256,
+  scratchBytes: 64 * 1024 * 1024,
+  outputBytes: 256 * 1024 * 1024,
+};
+
+/** A limit a runnable ran into, in the words of the episode's error. */
+export interface LimitHit {
+  error_type: "out_of_memory" | "resource_limit";
+  what: string;
+}
+
+const CGROUP_ROOT = "/sys/fs/cgroup";
+const PARENT = "gauntlet-sandbox";
+
+export interface Cgroups {
+  /** The `cgroup.procs` files a process joins before it becomes the sandbox. */
+  readonly procsFiles: string[];
+  /** Which limit was hit, if any. */
+  hit(): Promise<LimitHit | null>;
+  remove(): Promise<void>;
+}
+
+async function tryWrite(path: string, value: string): Promise<boolean> {
+  try {
+    await writeFile(path, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function counter(path: string, key: string): Promise<number> {
+  try {
+    const line = (await readFile(path, "utf8"))
+      .split("\n")
+      .find((l) => l.startsWith(`${key} `) || l.startsWith(`${key}\t`));
+    return Number(line?.split(/\s+/)[1] ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Makes a group per controller for one runnable, or returns null where cgroups cannot be made
+ * (not root, a read-only or unified-only hierarchy): the rlimits still apply then.
+ */
+export async function createCgroups(name: string, limits: SandboxLimits): Promise<Cgroups | null> {
+  const leaf = `${name}-${randomBytes(4).toString("hex")}`;
+  const dir = (controller: string) => join(CGROUP_ROOT, controller, PARENT, leaf);
+  const made: string[] = [];
+  try {
+    for (const controller of ["pids", "memory"]) {
+      await mkdir(dir(controller), { recursive: true });
+      made.push(dir(controller));
+    }
+  } catch {
+    await Promise.all(made.map((d) => rmdir(d).catch(() => undefined)));
+    return null;
+  }
+  const ok =
+    (await tryWrite(join(dir("pids"), "pids.max"), String(limits.pids))) &&
+    (await tryWrite(join(dir("memory"), "memory.limit_in_bytes"), String(limits.memoryBytes)));
+  if (!ok) {
+    await Promise.all(made.map((d) => rmdir(d).catch(() => undefined)));
+    return null;
+  }
+  // No swap beyond the limit where swap is accounted.
+  await tryWrite(join(dir("memory"), "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+  return {
+    procsFiles: made.map((d) => join(d, "cgroup.procs")),
+    async hit() {
+      if ((await counter(join(dir("memory"), "memory.oom_control"), "oom_kill")) > 0)
+        return {
+          error_type: "out_of_memory",
+          what: `used more than its ${limits.memoryBytes}-byte memory limit`,
+        };
+      if ((await counter(join(dir("pids"), "pids.events"), "max")) > 0)
+        return {
+          error_type: "resource_limit",
+          what: `tried to run more than ${limits.pids} processes at once`,
+        };
+      return null;
+    },
+    async remove() {
+      // A group empties a moment after its last process is killed.
+      for (let attempt = 0; attempt < 250; attempt += 1) {
+        const left = await Promise.all(
+          made.map((d) =>
+            rmdir(d).then(
+              () => null,
+              (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : d),
+            ),
+          ),
+        );
+        if (left.every((d) => d === null)) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
+/**
+ * Removes the empty groups that runners which died (or gave up waiting) left behind. Only groups
+ * older than a minute: a younger empty one may be another runner's, about to be joined.
+ */
+export async function sweepCgroups(minAgeMs = 60_000): Promise<number> {
+  let removed = 0;
+  for (const controller of ["pids", "memory"]) {
+    const parent = join(CGROUP_ROOT, controller, PARENT);
+    let leaves: string[];
+    try {
+      leaves = (await readdir(parent, { withFileTypes: true }))
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name);
+    } catch {
+      continue;
+    }
+    for (const leaf of leaves) {
+      const dir = join(parent, leaf);
+      const info = await stat(dir).catch(() => null);
+      if (info === null || Date.now() - info.mtimeMs < minAgeMs) continue;
+      const procs = await readFile(join(dir, "cgroup.procs"), "utf8").catch(() => "x");
+      if (procs.trim() !== "") continue;
+      if (
+        await rmdir(dir).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed += 1;
+    }
+  }
+  return removed;
+}

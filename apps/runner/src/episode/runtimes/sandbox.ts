@@ -1,0 +1,456 @@
+// The sandbox runtime, the default: each runnable (the game, each player) in a sandbox of its own
+// made by bubblewrap (Linux user, mount, pid, ipc, uts and network namespaces). Inside it sees a
+// read-only /usr, the runner's Node, its own files and a size-capped /tmp; nothing else of the
+// host. Its network is its own loopback: the only ways out are Unix sockets the runner binds in,
+// bridged to loopback ports by socat, started by a few lines of shell before the runnable —
+//   game:    /run/gauntlet/net/game.sock  → 127.0.0.1:8080 (the game's port, in its sandbox)
+//   player:  127.0.0.1:8080               → /run/gauntlet/seat/game.sock (the runner pipes it to
+//            the game's socket), and one socket per address the seat may reach (its artifact
+//            upload, a human seat's relay), each in a directory only that seat has.
+// The runner itself reaches the game (/healthz) through a loopback port of its own.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+} from "node:fs";
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
+import { spawnGroup } from "./process.ts";
+import type {
+  EpisodeLayout,
+  RunnableSpec,
+  Runtime,
+  RuntimeOptions,
+  StartedRunnable,
+} from "./runtime.ts";
+
+export const GAME_PORT = 8080;
+const SANDBOX_ID = 65534;
+const INSIDE = {
+  node: "/run/gauntlet/bin/node",
+  path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
+  net: "/run/gauntlet/net",
+  seat: "/run/gauntlet/seat",
+  files: "/bundle",
+  episode: "/episode",
+  cache: "/run/gauntlet/cache",
+};
+
+/** One way out of a sandbox: where it accepts inside, and where each connection goes. */
+interface Forward {
+  listen: { port: number } | { path: string };
+  to: { port: number } | { path: string };
+}
+
+/**
+ * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
+ * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
+ * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
+ */
+export function initScript(forwards: Forward[]): string {
+  const lines = ["set -e"];
+  for (const forward of forwards) {
+    const listen =
+      "port" in forward.listen
+        ? `TCP-LISTEN:${forward.listen.port},bind=127.0.0.1,fork,reuseaddr`
+        : `UNIX-LISTEN:${forward.listen.path},fork`;
+    const to =
+      "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
+    lines.push(`socat ${listen} ${to} 2>/dev/null &`);
+    if ("port" in forward.listen) {
+      const hex = forward.listen.port.toString(16).toUpperCase().padStart(4, "0");
+      lines.push(
+        `i=0; until grep -q ':${hex} 00000000:0000 0A' /proc/net/tcp; do i=$((i+1)); [ $i -lt 5000 ] || exit 126; done`,
+      );
+    }
+  }
+  lines.push('exec "$@"');
+  return lines.join("\n");
+}
+/** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
+const O_PATH = 0o10000000;
+const LIMIT_POLL_MS = 200;
+const COMPILE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Bytes of the files under `dir` (0 when it is gone). */
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    total += (await lstat(join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}
+
+export interface SandboxOptions extends RuntimeOptions {
+  limits: SandboxLimits;
+}
+
+function isRoot(): boolean {
+  return process.geteuid?.() === 0;
+}
+
+/** The host's top-level directories a dynamically linked program needs, as they are here. */
+function systemView(): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const top of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
+    const path = `/${top}`;
+    let stat;
+    try {
+      stat = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(path).replace(/^\//, ""), path);
+    else if (stat.isDirectory()) args.push("--ro-bind", path, path);
+  }
+  // What the dynamic linker and time zone look up; nothing else of /etc.
+  for (const file of ["/etc/ld.so.cache", "/etc/localtime"])
+    if (existsSync(file)) args.push("--ro-bind", file, file);
+  return args;
+}
+
+/** bubblewrap's arguments common to every sandbox: namespaces, the system, /proc, /dev, /tmp. */
+export function baseBwrapArgs(limits: SandboxLimits): string[] {
+  return [
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--uid",
+    String(SANDBOX_ID),
+    "--gid",
+    String(SANDBOX_ID),
+    ...(isRoot() ? ["--cap-drop", "ALL"] : []),
+    "--hostname",
+    "sandbox",
+    "--die-with-parent",
+    "--new-session",
+    ...systemView(),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--size",
+    String(limits.scratchBytes),
+    "--tmpfs",
+    "/tmp",
+    "--ro-bind",
+    realpathSync(process.execPath),
+    INSIDE.node,
+  ];
+}
+
+/** rlimits of every process in the sandbox; RLIMIT_NPROC only where no pids cgroup counts. */
+function prlimitArgs(limits: SandboxLimits, cgroups: Cgroups | null): string[] {
+  const fileBytes = limits.scratchBytes;
+  return [
+    "prlimit",
+    `--nofile=${limits.openFiles}:${limits.openFiles}`,
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 5}`,
+    `--fsize=${fileBytes}:${fileBytes}`,
+    "--core=0:0",
+    ...(cgroups === null && !isRoot() ? [`--nproc=${limits.pids}:${limits.pids}`] : []),
+  ];
+}
+
+/** Joins the cgroups (as the shell, which then becomes the sandbox) before anything runs. */
+function joinCgroups(cgroups: Cgroups | null): string[] {
+  if (cgroups === null) return [];
+  return [
+    "/bin/sh",
+    "-c",
+    'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
+    "sh",
+    ...cgroups.procsFiles,
+    "--",
+  ];
+}
+
+let probe: Promise<string | null> | null = null;
+
+/**
+ * Why no sandbox can start on this machine (bubblewrap missing, user namespaces off), in one
+ * line, or null when one can. Asked once per process.
+ */
+export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<string | null> {
+  if (options.fresh === true) probe = null;
+  probe ??= new Promise((resolve) => {
+    execFile(
+      "bwrap",
+      [
+        ...baseBwrapArgs({ ...defaultProbeLimits }),
+        "/bin/sh",
+        "-c",
+        `command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
+      ],
+      { env: {}, timeout: 20_000 },
+      (error, _stdout, stderr) => {
+        if (error === null) return resolve(null);
+        const why =
+          (error as NodeJS.ErrnoException).code === "ENOENT"
+            ? "bubblewrap (bwrap) is not installed"
+            : stderr.trim().split("\n")[0] || error.message;
+        resolve(`the sandbox cannot start here: ${why}`);
+      },
+    );
+  });
+  return probe;
+}
+
+const defaultProbeLimits: SandboxLimits = {
+  memoryBytes: 0,
+  pids: 0,
+  cpuSeconds: 0,
+  openFiles: 0,
+  scratchBytes: 1024 * 1024,
+  outputBytes: 0,
+};
+
+/** Pipes two connections into each other; `open` holds both until either ends. */
+function pipeBoth(a: Socket, b: Socket, open: Set<Socket>): void {
+  open.add(a).add(b);
+  a.pipe(b);
+  b.pipe(a);
+  const fail = () => {
+    a.destroy();
+    b.destroy();
+  };
+  // One side gone: the other is ended gracefully, so what was already sent still arrives.
+  const closed = (other: Socket, self: Socket) => () => {
+    open.delete(self);
+    other.end();
+  };
+  a.on("error", fail).on("close", closed(b, a));
+  b.on("error", fail).on("close", closed(a, b));
+}
+
+async function listenOn(server: Server, where: string | number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    if (typeof where === "number") server.listen(where, "127.0.0.1", resolve);
+    else server.listen(where, resolve);
+  });
+}
+
+export function sandboxRuntime(options: SandboxOptions): Runtime {
+  const servers: Server[] = [];
+  const open = new Set<Socket>();
+  const cgroups: Cgroups[] = [];
+  let root = "";
+  let workDir = "";
+  let gameSocketFd: number | null = null;
+  let proxyPort = 0;
+
+  /** A connection to the game's socket; the file is checked once and then held by handle. */
+  const connectGame = (): Socket => {
+    if (gameSocketFd === null) {
+      const path = join(root, "game", "game.sock");
+      // The game owns its socket directory: a symlink there must not send us anywhere else.
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSocket() === true) {
+        const fd = openSync(path, O_PATH | constants.O_NOFOLLOW);
+        if (fstatSync(fd).isSocket()) gameSocketFd = fd;
+        else closeSync(fd);
+      }
+    }
+    if (gameSocketFd === null) {
+      const socket = createConnection("/nonexistent/gauntlet-game.sock");
+      return socket;
+    }
+    return createConnection(`/proc/self/fd/${gameSocketFd}`);
+  };
+
+  const serve = async (where: string | number, connect: () => Socket): Promise<void> => {
+    const server = createServer((client) => {
+      client.on("error", () => undefined);
+      pipeBoth(client, connect(), open);
+    });
+    servers.push(server);
+    await listenOn(server, where);
+  };
+
+  return {
+    kind: "sandbox",
+    unusable: (spec) => (spec.run === undefined ? "the sandbox runtime needs a `run` argv" : null),
+    async layout(dir: string): Promise<EpisodeLayout> {
+      workDir = dir;
+      // Short: a Unix socket's path has room for 107 bytes.
+      root = await mkdtemp(join(tmpdir(), "gsb-"));
+      await mkdir(join(root, "game"), { mode: 0o700 });
+      const proxy = createServer((client) => {
+        client.on("error", () => undefined);
+        pipeBoth(client, connectGame(), open);
+      });
+      servers.push(proxy);
+      await listenOn(proxy, 0);
+      const address = proxy.address();
+      proxyPort = typeof address === "object" && address !== null ? address.port : 0;
+      return {
+        gameHost: "127.0.0.1",
+        gamePort: GAME_PORT,
+        workDirForGame: INSIDE.episode,
+        playerBaseUrl: `ws://127.0.0.1:${GAME_PORT}`,
+      };
+    },
+    async start(spec: RunnableSpec): Promise<StartedRunnable> {
+      const game = spec.name === "game";
+      const binds: string[] = ["--ro-bind", spec.cwd, INSIDE.files, "--chdir", INSIDE.files];
+      const forwards: Forward[] = [];
+      if (game) {
+        binds.push("--bind", join(root, "game"), INSIDE.net);
+        forwards.push({ listen: { path: `${INSIDE.net}/game.sock` }, to: { port: GAME_PORT } });
+      } else {
+        const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
+        await mkdir(seat, { mode: 0o700 });
+        await serve(join(seat, "game.sock"), connectGame);
+        forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
+        for (const target of spec.reach ?? []) {
+          if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
+          const name = `reach-${target.port}.sock`;
+          await serve(join(seat, name), () => createConnection(target.port, target.host));
+          forwards.push({ listen: { port: target.port }, to: { path: `${INSIDE.seat}/${name}` } });
+        }
+        binds.push("--ro-bind", seat, INSIDE.seat);
+      }
+      if (spec.mountsWorkDir) binds.push("--bind", workDir, INSIDE.episode);
+      // Node's compile cache, one per bundle: only runnables of the same files share it.
+      const cacheDir = join(
+        tmpdir(),
+        `gauntlet-sandbox-cache-${process.getuid?.() ?? "user"}`,
+        createHash("sha256").update(spec.cwd).digest("hex").slice(0, 24),
+      );
+      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+      binds.push("--bind", cacheDir, INSIDE.cache);
+      // The host directories it may write, each with a size it may not pass.
+      const quotas = [
+        { dir: cacheDir, bytes: COMPILE_CACHE_MAX_BYTES, what: "its compile cache" },
+        ...(spec.mountsWorkDir
+          ? [{ dir: workDir, bytes: options.limits.outputBytes, what: "the episode directory" }]
+          : []),
+      ];
+      const [program, ...args] = spec.run ?? [];
+      const argv = [program === "node" ? INSIDE.node : (program ?? ""), ...args];
+
+      const groups = await createCgroups(spec.name, options.limits);
+      if (groups !== null) cgroups.push(groups);
+      const command = [
+        ...joinCgroups(groups),
+        ...prlimitArgs(options.limits, groups),
+        "bwrap",
+        ...baseBwrapArgs(options.limits),
+        ...binds,
+        "/bin/sh",
+        "-c",
+        initScript(forwards),
+        "sandbox-init",
+        ...argv,
+      ];
+      // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
+      const started = spawnGroup(command, {
+        cwd: "/",
+        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp", NODE_COMPILE_CACHE: INSIDE.cache },
+        logCapBytes: options.logCapBytes,
+        killGraceMs: options.killGraceMs,
+      });
+
+      let resolveHit: (hit: LimitHit) => void = () => {};
+      const limitHit = new Promise<LimitHit>((resolve) => (resolveHit = resolve));
+      // Set by the exit below: an object, so that the loop reads it anew each time.
+      const state = { running: true };
+      let polls = 0;
+      const check = async (final = false): Promise<LimitHit | null> => {
+        const hit = await groups?.hit();
+        if (hit) {
+          resolveHit(hit);
+          return hit;
+        }
+        // Sizes cost a directory walk: every fifth poll (a second), and at the end.
+        polls += 1;
+        if (!final && polls % 5 !== 0) return null;
+        for (const quota of quotas)
+          if ((await sizeOf(quota.dir)) > quota.bytes) {
+            // A cache over its size is no cache: the next episode starts it afresh.
+            if (quota.dir === cacheDir) await rm(cacheDir, { recursive: true, force: true });
+            const over: LimitHit = {
+              error_type: "resource_limit",
+              what: `wrote more than ${quota.bytes} bytes into ${quota.what}`,
+            };
+            resolveHit(over);
+            return over;
+          }
+        return null;
+      };
+      void (async () => {
+        while (state.running) {
+          if ((await check()) !== null) {
+            await started.stop();
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, LIMIT_POLL_MS));
+        }
+      })();
+      const exited = started.exited.then(async (status) => {
+        state.running = false;
+        await check(true);
+        // bwrap reports a signal as 128 + n: SIGXCPU and SIGXFSZ are the CPU time and file size rlimits.
+        if (status.code === 152)
+          resolveHit({
+            error_type: "resource_limit",
+            what: `used more than its ${options.limits.cpuSeconds} s of CPU time`,
+          });
+        if (status.code === 153)
+          resolveHit({
+            error_type: "resource_limit",
+            what: `wrote a file over its ${options.limits.scratchBytes}-byte limit`,
+          });
+        return status;
+      });
+      return {
+        pid: started.pid,
+        exited,
+        log: () => started.log(),
+        limitHit,
+        async stop() {
+          await started.stop();
+          await exited;
+          await groups?.remove();
+        },
+      };
+    },
+    gameUrl: async () => `http://127.0.0.1:${proxyPort}`,
+    async dispose() {
+      for (const socket of open) socket.destroy();
+      open.clear();
+      await Promise.all(
+        servers.splice(0).map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+            }),
+        ),
+      );
+      if (gameSocketFd !== null) closeSync(gameSocketFd);
+      gameSocketFd = null;
+      await Promise.all(cgroups.splice(0).map((groups) => groups.remove()));
+      if (root !== "") {
+        await chmod(root, 0o700).catch(() => undefined);
+        await rm(root, { recursive: true, force: true });
+      }
+    },
+  };
+}
