@@ -4,50 +4,37 @@
 import { z } from "zod";
 
 export const RankingKind = z.enum(["elo", "score", "openskill"]);
-export const SeatingStrategy = z.enum(["round_robin", "swiss_neighbor"]);
+export const SeatingStrategy = z.enum(["round_robin", "swiss_neighbor", "adaptive"]);
 export const TooFewPlayersPolicy = z.enum(["multiple_seats", "filler_policy", "do_not_run"]);
 
 export const EloSettings = z
   .looseObject({
     initial: z.number().min(-100_000).max(100_000).default(1500),
     k: z.number().positive().max(1000).default(32),
-    round_scoring: z
-      .enum(["mean", "ewma"])
-      .default("mean")
-      .meta({
-        description:
-          "How a player's per-episode Elo changes within one round are folded into the one change applied when the round settles.",
-      }),
+    round_scoring: z.enum(["mean", "ewma"]).default("mean").meta({
+      description:
+        "How a player's per-episode Elo changes within one round are folded into the one change applied when the round settles.",
+    }),
     ewma_alpha: z
       .number()
       .gt(0)
       .max(1)
       .default(0.3)
       .meta({ description: "Weight of each newer episode under `round_scoring: ewma`." }),
-    margin_scale: z
-      .number()
-      .positive()
-      .nullable()
-      .default(null)
-      .meta({
-        description:
-          "When set, an episode's pairwise result is 0.5 + (score difference) / (2 × margin_scale), clamped to [0, 1], instead of win/draw/loss.",
-      }),
+    margin_scale: z.number().positive().nullable().default(null).meta({
+      description:
+        "When set, an episode's pairwise result is 0.5 + (score difference) / (2 × margin_scale), clamped to [0, 1], instead of win/draw/loss.",
+    }),
   })
   .meta({ id: "LadderEloSettings" });
 
 export const ScoreSettings = z
   .looseObject({
     aggregation: z.enum(["ewma", "mean", "max"]).default("ewma"),
-    half_life_hours: z
-      .number()
-      .positive()
-      .max(1_000_000)
-      .default(24)
-      .meta({
-        description:
-          "Under `ewma`, an episode this many hours older than the newest one weighs half as much.",
-      }),
+    half_life_hours: z.number().positive().max(1_000_000).default(24).meta({
+      description:
+        "Under `ewma`, an episode this many hours older than the newest one weighs half as much.",
+    }),
     initial: z
       .number()
       .default(0)
@@ -106,25 +93,13 @@ export const LadderSettings = z
     players_per_episode: z.number().int().min(1).max(256).default(2),
     episodes_per_pairing: z.number().int().min(1).max(1000).default(1),
     too_few_players: TooFewPlayersPolicy.default("do_not_run"),
-    min_players: z
-      .number()
-      .int()
-      .min(1)
-      .max(10_000)
-      .default(2)
-      .meta({
-        description: "Fewer champions than this and no round runs, whatever too_few_players says.",
-      }),
-    max_episodes_per_round: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_000_000)
-      .default(10_000)
-      .meta({
-        description:
-          "A round whose plan would exceed this is not started (round_robin grows as n choose k).",
-      }),
+    min_players: z.number().int().min(1).max(10_000).default(2).meta({
+      description: "Fewer champions than this and no round runs, whatever too_few_players says.",
+    }),
+    max_episodes_per_round: z.number().int().min(1).max(1_000_000).default(10_000).meta({
+      description:
+        "A round whose plan would exceed this is not started (round_robin grows as n choose k).",
+    }),
     round_interval_minutes: z
       .number()
       .positive()
@@ -134,13 +109,10 @@ export const LadderSettings = z
       .meta({ description: "Null: a new round starts when the previous one settles." }),
     promotion: PromotionSettings.prefault({}),
     variant_id: z.string().min(1).optional(),
-    game_config: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .meta({
-        description:
-          "Merged over the variant's game_config for every episode of a round (e.g. fewer turns for a faster ladder).",
-      }),
+    game_config: z.record(z.string(), z.unknown()).default({}).meta({
+      description:
+        "Merged over the variant's game_config for every episode of a round (e.g. fewer turns for a faster ladder).",
+    }),
   })
   .meta({ id: "LadderSettings" });
 

@@ -264,6 +264,7 @@ export const CompetitionEventType = z
     "episode_completed",
     "episode_failed",
     "standings_changed",
+    "division_quiet",
     "player_promoted",
     "player_relegated",
     "experience_request_created",
@@ -287,13 +288,9 @@ export const EventAudience = z.enum(["public", "owner"]).meta({
 export const CompetitionEvent = z
   .object({
     id: Uuid,
-    seq: z
-      .number()
-      .int()
-      .min(1)
-      .meta({
-        description: "The event's place in the one global event stream (the WebSocket's `seq`).",
-      }),
+    seq: z.number().int().min(1).meta({
+      description: "The event's place in the one global event stream (the WebSocket's `seq`).",
+    }),
     event_type: CompetitionEventType,
     audience: EventAudience,
     user_id: z.string().nullable(),
