@@ -1,9 +1,11 @@
 // How sure the fit is: the Plackett–Luce fit of the record, refitted on resamples of its
-// episodes drawn with replacement (a bootstrap over episodes). Every figure of a standings row —
+// episodes (a bootstrap over episodes). The resamples are Poisson: each episode is drawn a
+// Poisson(1) number of times, so the episodes of one finishing order are drawn Poisson(count)
+// times together — one draw per distinct order, not one per episode. Every figure of a standings row —
 // its interval, the ranks it could hold, the chance it is truly above the next row — is read off
 // the resampled strengths. Seeded, so the same record gives the same figures.
 import type { SettledEpisode } from "../ratings/index.ts";
-import { createRng } from "../seating/prng.ts";
+import { createRng, type Rng } from "../seating/prng.ts";
 import { compileRecord, fitPlackettLuce } from "./plackett-luce.ts";
 
 export interface BootstrapOptions {
@@ -37,6 +39,23 @@ export interface StrengthSummary {
   pAbove(a: number, b: number): number | null;
 }
 
+/** A Poisson(mean) draw: Knuth's product of uniforms when small, else the normal approximation. */
+export function poisson(mean: number, rng: Rng): number {
+  if (mean <= 0) return 0;
+  if (mean < 30) {
+    const limit = Math.exp(-mean);
+    let k = 0;
+    let p = rng.next();
+    while (p > limit) {
+      k += 1;
+      p *= rng.next();
+    }
+    return k;
+  }
+  const z = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  return Math.max(0, Math.round(mean + Math.sqrt(mean) * z));
+}
+
 /** The q-quantile of sorted values, linearly interpolated. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
   const n = sorted.length;
@@ -66,7 +85,7 @@ export function bootstrapStrengths(
   const slots = targets.map((t) => indexOf.get(t));
   const known = slots.flatMap((s, t) => (s === undefined ? [] : [{ t, s }]));
   const k = known.length;
-  const episodes = compiled.episodes.length;
+  const episodes = compiled.episodeCount;
   const unknownSummary: StrengthSummary = {
     targets: targets.map(() => ({ known: false })),
     episodes,
@@ -85,13 +104,11 @@ export function bootstrapStrengths(
 
   const rng = createRng(`${options.seed ?? "bootstrap"}:${episodes}`);
   const samples: Float64Array[] = [];
-  const counts = new Float64Array(episodes);
+  const counts = new Float64Array(compiled.groups.length);
   for (let b = 0; b < resamples; b += 1) {
-    counts.fill(0);
-    for (let e = 0; e < episodes; e += 1) {
-      const drawn = rng.int(episodes);
-      counts[drawn] = (counts[drawn] ?? 0) + 1;
-    }
+    compiled.groups.forEach((g, i) => {
+      counts[i] = poisson(g.count, rng);
+    });
     samples.push(centred(fitPlackettLuce(compiled, { counts, start: full, tolerance: 1e-6 })));
   }
 

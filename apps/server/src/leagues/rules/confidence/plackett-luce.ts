@@ -16,12 +16,21 @@ export interface Ordering {
   readonly order: readonly number[];
 }
 
+/** Episodes that stand for the same ordering with the same weight (½ each for a tie). */
+export interface OrderingGroup {
+  readonly ordering: number;
+  readonly weight: number;
+  /** How many episodes. */
+  readonly count: number;
+}
+
 export interface CompiledRecord {
   /** Subject ids; the fit's strengths are indexed like these. */
   readonly subjects: readonly string[];
   readonly orderings: readonly Ordering[];
-  /** By episode: the orderings it stands for and the weight of each (½ each for a tie). */
-  readonly episodes: readonly (readonly { readonly ordering: number; readonly weight: number }[])[];
+  readonly groups: readonly OrderingGroup[];
+  /** Episodes with two or more subjects. */
+  readonly episodeCount: number;
 }
 
 /** The prior's weight: one virtual win and one virtual loss of this weight against strength 1. */
@@ -39,7 +48,20 @@ export function compileRecord(episodes: readonly SettledEpisode[]): CompiledReco
   const subjects: string[] = [];
   const orderings: Ordering[] = [];
   const orderingIndex = new Map<string, number>();
-  const compiled: { ordering: number; weight: number }[][] = [];
+  const groups: { ordering: number; weight: number; count: number }[] = [];
+  const groupIndex = new Map<string, number>();
+  let episodeCount = 0;
+  const add = (order: number[], weight: number): void => {
+    const ordering = orderingOf(order);
+    const key = `${ordering}:${weight}`;
+    const g = groupIndex.get(key);
+    const group = g === undefined ? undefined : groups[g];
+    if (group) group.count += 1;
+    else {
+      groupIndex.set(key, groups.length);
+      groups.push({ ordering, weight, count: 1 });
+    }
+  };
   const orderingOf = (order: number[]): number => {
     const key = order.join(",");
     let i = orderingIndex.get(key);
@@ -79,20 +101,21 @@ export function compileRecord(episodes: readonly SettledEpisode[]): CompiledReco
       else blocks.push([s.i]);
       previous = s.score;
     }
-    if (blocks.every((b) => b.length === 1)) {
-      compiled.push([{ ordering: orderingOf(blocks.flat()), weight: 1 }]);
-    } else {
-      compiled.push([
-        { ordering: orderingOf(blocks.flat()), weight: 0.5 },
-        { ordering: orderingOf(blocks.flatMap((b) => [...b].reverse())), weight: 0.5 },
-      ]);
+    episodeCount += 1;
+    if (blocks.every((b) => b.length === 1)) add(blocks.flat(), 1);
+    else {
+      add(blocks.flat(), 0.5);
+      add(
+        blocks.flatMap((b) => [...b].reverse()),
+        0.5,
+      );
     }
   }
-  return { subjects, orderings, episodes: compiled };
+  return { subjects, orderings, groups, episodeCount };
 }
 
 export interface FitOptions {
-  /** Per-episode multiplicities (a bootstrap resample); 1 each unless given. */
+  /** Episodes per group (a bootstrap resample); each group's own count unless given. */
   readonly counts?: ArrayLike<number>;
   /** Log-strengths to start from (a previous fit converges in a few steps from there). */
   readonly start?: ArrayLike<number>;
@@ -135,11 +158,9 @@ export function fitPlackettLuce(record: CompiledRecord, options: FitOptions = {}
   const theta = new Float64Array(m);
   for (let i = 0; i < m; i += 1) theta[i] = options.start ? at(options.start, i) : 0;
   const multiplicity = new Float64Array(record.orderings.length);
-  record.episodes.forEach((parts, e) => {
-    const count = options.counts ? at(options.counts, e) : 1;
-    if (count === 0) return;
-    for (const { ordering, weight } of parts)
-      multiplicity[ordering] = at(multiplicity, ordering) + count * weight;
+  record.groups.forEach(({ ordering, weight, count }, g) => {
+    const n = options.counts ? at(options.counts, g) : count;
+    multiplicity[ordering] = at(multiplicity, ordering) + n * weight;
   });
 
   const gradient = new Float64Array(m);
