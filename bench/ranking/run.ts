@@ -31,7 +31,7 @@ const NOISE = 0;
 /** In the trio each beats the next this often (a beats b beats c beats a). */
 const CYCLE = 0.7;
 /** A run that has not converged after this many round-robin rounds' worth of episodes stops. */
-const CAP_ROUNDS = 60;
+const CAP_ROUNDS = 30;
 const MODES: LadderSettings["seating"][] = ["round_robin", "swiss_neighbor", "adaptive"];
 const NATS_PER_ELO = Math.LN10 / 400;
 
