@@ -359,7 +359,9 @@ describe("leagues, coworlds, policies and league play", () => {
     );
     expect(board.map((r) => r.player_name).sort()).toEqual(["cli-greedy", "cli-wanderer"]);
     const table = (await cli(["leaderboard", divisionId])).stdout;
-    expect(table).toMatch(/^RANK\s+PLAYER\s+SCORE\s+ROUNDS\s+EPISODES\s+FORM/);
+    expect(table).toMatch(
+      /^RANK\s+COULD BE\s+PLAYER\s+SCORE\s+±95%\s+P>NEXT\s+ROUNDS\s+EPISODES\s+FORM/,
+    );
     expect(table).toContain("cli-greedy");
 
     expect(json(await cli(["round", "list", "--division", divisionId, "--json"]))).toEqual(

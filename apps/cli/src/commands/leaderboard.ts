@@ -2,22 +2,21 @@
 import type { Command } from "commander";
 
 import { checkId, clientOf, wantsJson } from "../context.ts";
-import { printJson, printTable } from "../output.ts";
+import { note, printJson, printTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
-
-function score(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
-}
+import { LEADERBOARD_HEADERS, leaderboardCells, leaderboardFootnote } from "./leaderboard-rows.ts";
 
 export const leaderboard: CommandGroup = {
   register(program) {
     program
       .command("leaderboard")
-      .description("A division's standings: rank, player, rating or score, rounds, recent form")
+      .description(
+        "A division's standings: rank (and the ranks it could hold), player, rating or score with its 95% interval, rounds, recent form",
+      )
       .argument("<division>", "division id (div_…; see `gauntlet division list --league L`)")
       .addHelpText(
         "after",
-        "\nRecent form lists the player's rank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
+        "\nCOULD BE lists the ranks a row could hold at 95% when that is more than one; ±95% is half its\ninterval; P>NEXT is the chance it is truly above the next row. Recent form lists the player's\nrank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
       )
       .action(async (id: string, _opts: unknown, cmd: Command) => {
         const division_id = await checkId("division", id, "DIVISION");
@@ -28,20 +27,12 @@ export const leaderboard: CommandGroup = {
         });
         if (wantsJson(cmd)) return printJson(rows);
         printTable(
-          ["rank", "player", "score", "rounds", "episodes", "form"],
-          (rows ?? []).map((r) => [
-            r.rank,
-            r.player_name,
-            score(r.score),
-            r.rounds_played,
-            r.episodes_played,
-            r.recent_rounds
-              .slice(0, 5)
-              .map((x) => (x.rank === null ? "·" : String(x.rank)))
-              .join(" "),
-          ]),
+          LEADERBOARD_HEADERS,
+          (rows ?? []).map(leaderboardCells),
           "no standings yet in this division",
         );
+        const footnote = leaderboardFootnote(rows ?? []);
+        if (footnote) note(footnote);
       });
   },
 };

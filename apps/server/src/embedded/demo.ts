@@ -20,10 +20,13 @@ import type { Database } from "../store/schema.ts";
 export const DEMO_EMAIL = "demo@localhost";
 export const DEMO_LEAGUE_NAME = "GridRush demo league";
 
-/** Fast episodes and a ladder that keeps moving: Elo, everyone meets everyone each round. */
+/**
+ * Fast episodes and a ladder that plays until its ranks are settled: Elo, adaptive seating (the
+ * episodes go where the order is least certain), then quiet until a new entrant or champion.
+ */
 export const DEMO_LADDER = {
   ranking: "elo",
-  seating: "round_robin",
+  seating: "adaptive",
   players_per_episode: 2,
   episodes_per_pairing: 1,
   variant_id: "duel-small",

@@ -10,6 +10,7 @@ import {
   rosterBounds,
   type CoworldVariant,
   type LadderSettings,
+  type LeaderboardRow,
 } from "@gauntlet/core";
 
 import { createEpisode, type NewParticipant } from "../episodes/episodes.ts";
@@ -31,7 +32,7 @@ import {
   displayRating,
   initialRatingState,
   planRound,
-  type RatedEntrant,
+  type CertainEntrant,
   type RatingState,
   type RoundPlan,
 } from "./rules/index.ts";
@@ -56,6 +57,20 @@ const skip = (reason: string, message: string): StartOutcome => ({
   reason,
   message,
 });
+
+/** The division's stored standings rows by player (what adaptive seating reads). */
+async function standingRows(
+  db: Kysely<Database>,
+  divisionId: string,
+): Promise<Map<string, LeaderboardRow>> {
+  const stored = await db
+    .selectFrom("division_leaderboards")
+    .select("rows")
+    .where("division_id", "=", divisionId)
+    .executeTakeFirst();
+  const rows = stored ? parseJson<LeaderboardRow[]>(stored.rows) : [];
+  return new Map(rows.map((r) => [r.player_id, r]));
+}
 
 /** Everything a round needs, read (not written); or why no round can start. */
 async function prepare(
@@ -125,14 +140,22 @@ async function prepare(
 
   const champions = await competingChampions(db, division.id);
   const initial = initialRatingState(settings);
-  const entrants: RatedEntrant[] = champions.flatMap((c) => {
+  const rows =
+    settings.seating === "adaptive"
+      ? await standingRows(db, division.id)
+      : new Map<string, LeaderboardRow>();
+  const entrants: CertainEntrant[] = champions.flatMap((c) => {
     if (c.player_id === null) return [];
     const state = c.state === null ? initial : parseJson<RatingState>(c.state);
+    const row = rows.get(c.player_id);
     return [
       {
         playerId: c.player_id,
         policyVersionId: c.policy_version_id,
         rating: displayRating(state.kind === settings.ranking ? state : initial, settings),
+        interval: row?.score_interval ?? null,
+        settled: row?.settled ?? false,
+        episodes: row?.episodes_played ?? 0,
       },
     ];
   });

@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
+import { noteQuiet } from "./quiet-divisions.ts";
 import { settleableRounds, settleRound } from "./round-settle.ts";
 import { startRound } from "./round-start.ts";
 
@@ -30,6 +31,8 @@ export class LeagueScheduler {
   #running: Promise<TickReport> | null = null;
   #again = false;
   #stopped = true;
+  /** The quiet reason last noted per division, so an idle division costs no query per tick. */
+  readonly #quiet = new Map<string, string>();
 
   constructor(
     db: Kysely<Database>,
@@ -94,7 +97,13 @@ export class LeagueScheduler {
     for (const divisionId of await this.#idleDivisions()) {
       try {
         const outcome = await startRound(this.#db, this.#bus, divisionId, { now });
-        if (outcome.kind === "started") report.started.push(outcome.round.id);
+        if (outcome.kind === "started") {
+          report.started.push(outcome.round.id);
+          this.#quiet.delete(divisionId);
+        } else if (this.#quiet.get(divisionId) !== outcome.reason) {
+          await noteQuiet(this.#db, this.#bus, divisionId, outcome);
+          this.#quiet.set(divisionId, outcome.reason);
+        }
       } catch (error) {
         this.#onError(error);
       }

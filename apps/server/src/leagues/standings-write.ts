@@ -12,6 +12,7 @@ import type {
 import type { Emit } from "../events/record.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import { divisionRecord, recordSubject } from "./division-record.ts";
 import {
   leaderboardViews,
   standings,
@@ -70,10 +71,13 @@ export async function computeStandings(
     roundsPlayed: r.rounds_played,
     recentRounds: parseJson<LeaderboardRecentRound[]>(r.recent_rounds),
     policyVersionIds: championsOf.get(r.player_id) ?? [],
+    subjectId: recordSubject(r.player_id, championsOf.get(r.player_id)?.[0] ?? null),
   }));
   const options = { includeRecentRounds: true, recentRoundsLimit: RECENT_ROUNDS };
+  // The bootstrap runs here, once per standings version; reads serve what is stored.
+  const record = { episodes: await divisionRecord(trx, division.id), seed: division.id };
   return {
-    rows: standings(entries, settings, options),
+    rows: standings(entries, settings, { ...options, record }),
     views: leaderboardViews(entries, settings, options),
   };
 }

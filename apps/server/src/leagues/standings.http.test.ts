@@ -6,7 +6,12 @@ import type { DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, eventually } from "../../testing/test-league.ts";
+import {
+  byStrength,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+} from "../../testing/test-league.ts";
 
 let t: TestServer;
 let replica: TestServer;
@@ -87,5 +92,59 @@ describe("GET /v2/divisions/{id}/leaderboard", () => {
         )
       ).status,
     ).toBe(404);
+  });
+});
+
+describe("the certainty of the standings", () => {
+  it("carries an interval, a rank range and p_above_next on every row; ranks settle as rounds add evidence; a newcomer could be anywhere", async () => {
+    const tl = await createTestLeague(t);
+    const division = tl.divisions[0]?.id ?? "";
+    const runner = await scriptedRunner(t);
+    for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
+    const play = async (round: number) => {
+      const started = await client(t.url, tl.commissioner.token).post<{
+        rounds: { id: string }[];
+      }>(`/v2/leagues/${tl.league.id}/trigger-round`, {});
+      expect(started.status).toBe(200);
+      await runner.runQueued(byStrength({ Ada: 3, Bo: 2, Cy: 1, Dee: 0 }));
+      return eventually(`round ${round} in the standings`, async () => {
+        const rows = (await board(t, division)).body;
+        return rows?.[0]?.evidence_episodes === round * 3 ? rows : null;
+      });
+    };
+
+    const first = await play(1);
+    expect(first.map((r) => r.player_name)).toEqual(["Ada", "Bo", "Cy"]);
+    expect(first.some((r) => r.settled === false)).toBe(true);
+    for (const row of first) {
+      expect(row.score_interval?.low).toBeLessThan(row.score_interval?.high ?? -Infinity);
+      expect(row.rank_range?.best).toBeLessThanOrEqual(row.rank);
+      expect(row.rank_range?.worst).toBeGreaterThanOrEqual(row.rank);
+    }
+
+    let rows = first;
+    for (let round = 2; round <= 6; round += 1) rows = await play(round);
+    expect(rows.map((r) => [r.player_name, r.rank_range, r.settled])).toEqual([
+      ["Ada", { best: 1, worst: 1 }, true],
+      ["Bo", { best: 2, worst: 2 }, true],
+      ["Cy", { best: 3, worst: 3 }, true],
+    ]);
+    expect(rows[0]?.p_above_next).toBeGreaterThan(0.975);
+    expect(rows[1]?.p_above_next).toBeGreaterThan(0.975);
+    expect(rows[2]?.p_above_next).toBeNull();
+    const [ada, bo] = rows;
+    expect(ada?.score_interval?.low).toBeGreaterThan(bo?.score_interval?.high ?? Infinity);
+
+    await tl.submit(await tl.addPlayer("Dee"));
+    const withNewcomer = await eventually("Dee in the standings", async () => {
+      const next = (await board(t, division)).body;
+      return next?.length === 4 ? next : null;
+    });
+    const dee = withNewcomer.find((r) => r.player_name === "Dee");
+    expect(dee).toMatchObject({ score_interval: null, rank_range: { best: 1, worst: 4 } });
+    expect(withNewcomer.find((r) => r.player_name === "Ada")?.rank_range).toEqual({
+      best: 1,
+      worst: 2,
+    });
   });
 });

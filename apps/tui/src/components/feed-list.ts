@@ -44,6 +44,8 @@ export function eventMark(type: CompetitionEventType): string {
       return "•";
     case "standings_changed":
       return "≡";
+    case "division_quiet":
+      return "◎";
     case "experience_request_created":
       return "◇";
     case "experience_request_completed":

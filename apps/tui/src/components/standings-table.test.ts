@@ -17,8 +17,17 @@ describe("the standings table", () => {
   it("fits the width it is given and drops the sparkline when narrow", () => {
     const wide = standingsColumns(76);
     expect(
-      wide.rank + wide.move + wide.name + wide.rating + wide.rounds + wide.recent,
+      wide.rank +
+        wide.move +
+        wide.name +
+        wide.rating +
+        wide.interval +
+        wide.ranks +
+        wide.rounds +
+        wide.recent,
     ).toBeLessThanOrEqual(76);
+    expect(standingsColumns(70)).toMatchObject({ ranks: 0, interval: 7, recent: 10 });
+    expect(standingsColumns(60)).toMatchObject({ ranks: 0, interval: 0, recent: 10 });
     expect(standingsColumns(50).recent).toBe(0);
   });
 
@@ -32,8 +41,40 @@ describe("the standings table", () => {
     const frame = await table.waitFor("the table", (f) => f.includes("Player 26"));
     const shown = lines(frame);
     expect(shown).toHaveLength(10);
-    expect(shown[0]).toMatch(/^#\s+±\s+Player\s+Rating\s+Rounds\s+Recent$/);
+    expect(shown[0]).toMatch(/^#\s+±\s+Player\s+Rating\s+95%\s+Rounds\s+Recent$/);
     expect(frame).toMatch(/›26\s+·\s+Player 26/);
     expect(frame).not.toContain("Player 1 ");
+  });
+});
+
+describe("the certainty columns", () => {
+  it("show each row's interval as ± and the ranks it could hold where more than one", async () => {
+    const certain = [
+      row(1, "Ada", {
+        score: 1560,
+        score_interval: { low: 1530, high: 1590 },
+        rank_range: { best: 1, worst: 1 },
+        settled: true,
+      }),
+      row(2, "Bo", {
+        score: 1480,
+        score_interval: { low: 1440, high: 1520 },
+        rank_range: { best: 2, worst: 3 },
+        settled: false,
+      }),
+      row(3, "Cy", { score: 1460, score_interval: null, rank_range: { best: 2, worst: 3 } }),
+    ];
+    const view = nextStandings(null, certain);
+    const table = renderAt(
+      h(StandingsTable, { view, rows: certain, selected: 0, focused: false, width: 80, height: 5 }),
+      90,
+      10,
+    );
+    const frame = await table.waitFor("the table", (f) => f.includes("Cy"));
+    const shown = lines(frame);
+    expect(shown[0]).toMatch(/Rating\s+95%\s+Ranks\s+Rounds\s+Recent$/);
+    expect(shown[1]).toMatch(/Ada\s+1560\s+±30\s+3$/);
+    expect(shown[2]).toMatch(/Bo\s+1480\s+±40\s+2–3\s+3$/);
+    expect(shown[3]).toMatch(/Cy\s+1460\s+2–3\s+3$/);
   });
 });

@@ -1,12 +1,13 @@
-// The standings: rank, movement since the previous standings, player, rating, rounds played and
-// a sparkline of recent round results. Narrow terminals drop the sparkline, then the delta.
+// The standings: rank, movement since the previous standings, player, rating with its 95%
+// interval, the ranks the row could hold, rounds played and a sparkline of recent round results.
+// Narrow terminals drop the rank range, then the interval, then the sparkline.
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
 
 import type { LeaderboardRow } from "@gauntlet/core";
 
 import { windowStart } from "../hooks/use-list-cursor.ts";
-import { formatScore } from "../state/format.ts";
+import { formatInterval, formatRankRange, formatScore } from "../state/format.ts";
 import { fieldSize, sparkline } from "../state/sparkline.ts";
 import { movementOf, type Movement, type StandingsView } from "../state/standings.ts";
 import { useTheme, type Theme } from "./theme.ts";
@@ -28,6 +29,8 @@ interface Columns {
   rank: number;
   move: number;
   rating: number;
+  interval: number;
+  ranks: number;
   rounds: number;
   recent: number;
   name: number;
@@ -35,10 +38,20 @@ interface Columns {
 
 export function standingsColumns(width: number): Columns {
   const recent = width >= 56 ? SPARK + 2 : 0;
-  const fixed = { rank: 4, move: 4, rating: 9, rounds: 7, recent };
+  const interval = width >= 64 ? 7 : 0;
+  const ranks = width >= 72 ? 7 : 0;
+  const fixed = { rank: 4, move: 4, rating: 9, interval, ranks, rounds: 7, recent };
   const name = Math.max(
     6,
-    width - fixed.rank - fixed.move - fixed.rating - fixed.rounds - fixed.recent - 1,
+    width -
+      fixed.rank -
+      fixed.move -
+      fixed.rating -
+      fixed.interval -
+      fixed.ranks -
+      fixed.rounds -
+      fixed.recent -
+      1,
   );
   return { ...fixed, name };
 }
@@ -95,6 +108,12 @@ export function StandingsTable({
     cell(columns.move, "±", { color: theme.muted, bold: true }),
     cell(columns.name, "Player", { color: theme.muted, bold: true }),
     cell(columns.rating, "Rating", { color: theme.muted, bold: true }, "right"),
+    columns.interval > 0
+      ? cell(columns.interval, "95%", { color: theme.muted, bold: true }, "right")
+      : null,
+    columns.ranks > 0
+      ? cell(columns.ranks, "Ranks", { color: theme.muted, bold: true }, "right")
+      : null,
     cell(columns.rounds, "Rounds", { color: theme.muted, bold: true }, "right"),
     columns.recent > 0
       ? h(
@@ -129,6 +148,22 @@ export function StandingsTable({
           { inverse: highlight, bold: changed, color: changed ? theme.accent : undefined },
           "right",
         ),
+        columns.interval > 0
+          ? cell(
+              columns.interval,
+              formatInterval(row.score_interval),
+              { inverse: highlight, color: theme.muted },
+              "right",
+            )
+          : null,
+        columns.ranks > 0
+          ? cell(
+              columns.ranks,
+              formatRankRange(row.rank_range),
+              { inverse: highlight, color: row.settled === false ? theme.muted : undefined },
+              "right",
+            )
+          : null,
         cell(columns.rounds, String(row.rounds_played), { inverse: highlight }, "right"),
         columns.recent > 0
           ? h(

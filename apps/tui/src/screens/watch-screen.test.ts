@@ -95,6 +95,21 @@ describe("the watch screen", () => {
     expect(frame).toContain("Standings · Premier  1/2 ← →");
   });
 
+  it("says the standings are settled when every row's rank is", async () => {
+    const settledRows = [ada, bo, cy].map((r) => ({
+      ...r,
+      rank_range: { best: r.rank, worst: r.rank },
+      settled: true,
+    }));
+    const { screen } = mount({
+      snapshot: snapshot({ standings: nextStandings(null, settledRows) }),
+    });
+    const frame = await screen.waitFor("the standings", (f) => f.includes("Ada Lovelace"));
+    expect(frame).toContain("Standings · Premier  settled · 1/2 ← →");
+    const { screen: open } = mount();
+    expect(await open.waitFor("the standings", (f) => f.includes("Ada"))).not.toContain("settled");
+  });
+
   it("shows movement arrows once the standings have changed", async () => {
     const moved = nextStandings(nextStandings(null, [ada, bo, cy]), [
       { ...cy, rank: 1, score: 1530 },

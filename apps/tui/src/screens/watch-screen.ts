@@ -15,6 +15,7 @@ import type { WatchSnapshot } from "../data/division-watch.ts";
 import { useListCursor } from "../hooks/use-list-cursor.ts";
 import { useTextFilter } from "../hooks/use-text-filter.ts";
 import { oneLine } from "../state/format.ts";
+import { standingsSettled } from "../state/standings.ts";
 
 export interface WatchScreenProps {
   league: League;
@@ -103,7 +104,11 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
 
   const bodyHeight = Math.max(6, height - 1);
   const here = divisions.findIndex((d) => d.id === division.id);
-  const divisionNote = divisions.length > 1 ? `${here + 1}/${divisions.length} ← →` : "";
+  const settled =
+    snapshot.standings !== null && standingsSettled(snapshot.standings.rows) ? "settled" : "";
+  const divisionNote = [settled, divisions.length > 1 ? `${here + 1}/${divisions.length} ← →` : ""]
+    .filter((part) => part !== "")
+    .join(" · ");
   const filterRows = (f: typeof filter) => (f.typing || f.text ? 1 : 0);
 
   let standingsHeight: number;

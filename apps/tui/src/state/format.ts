@@ -41,3 +41,16 @@ export function progressBar(done: number, total: number, width: number): string 
   const filled = total > 0 ? Math.min(cells, Math.round((done / total) * cells)) : 0;
   return "█".repeat(filled) + "░".repeat(cells - filled);
 }
+
+/** Half a row's 95% interval ("±24"); empty when the row has none. */
+export function formatInterval(interval: { low: number; high: number } | null | undefined): string {
+  if (!interval) return "";
+  const half = (interval.high - interval.low) / 2;
+  return `±${half < 10 ? half.toFixed(1) : Math.round(half)}`;
+}
+
+/** The ranks a row could hold ("2–4") when more than one; empty when settled or unknown. */
+export function formatRankRange(range: { best: number; worst: number } | undefined): string {
+  if (!range || range.best === range.worst) return "";
+  return `${range.best}–${range.worst}`;
+}

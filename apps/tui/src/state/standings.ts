@@ -60,3 +60,8 @@ export function movementOf(view: StandingsView, row: LeaderboardRow): Movement {
   if (before < row.rank) return { kind: "down", by: row.rank - before };
   return { kind: "same" };
 }
+
+/** True when the server says every row's rank is settled (its adaptive rounds then stop). */
+export function standingsSettled(rows: readonly LeaderboardRow[]): boolean {
+  return rows.length > 0 && rows.every((r) => r.settled === true);
+}

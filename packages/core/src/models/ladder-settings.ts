@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 export const RankingKind = z.enum(["elo", "score", "openskill"]);
-export const SeatingStrategy = z.enum(["round_robin", "swiss_neighbor"]);
+export const SeatingStrategy = z.enum(["round_robin", "swiss_neighbor", "adaptive"]);
 export const TooFewPlayersPolicy = z.enum(["multiple_seats", "filler_policy", "do_not_run"]);
 
 export const EloSettings = z

@@ -23,6 +23,14 @@ export const LeaderboardRecentRound = z
   })
   .meta({ id: "LeaderboardRecentRound" });
 
+export const ScoreInterval = z
+  .object({ low: z.number(), high: z.number() })
+  .meta({ id: "ScoreInterval" });
+
+export const RankRange = z
+  .object({ best: z.number().int().min(1), worst: z.number().int().min(1) })
+  .meta({ id: "RankRange" });
+
 export const LeaderboardRow = z
   .object({
     rank: z.number().int().min(1).meta({ description: "Equal scores share a rank (1, 2, 2, 4)." }),
@@ -41,6 +49,25 @@ export const LeaderboardRow = z
       .int()
       .min(0)
       .meta({ description: "Settled episodes that counted toward the score (Gauntlet)." }),
+    score_interval: ScoreInterval.nullable().optional().meta({
+      description:
+        "A 95% interval for the row's ranking value, from a Bradley–Terry / Plackett–Luce fit of the division's settled episodes and a bootstrap over them; null while the record says nothing about the row (Gauntlet).",
+    }),
+    rank_range: RankRange.optional().meta({
+      description: "The ranks the row could hold at 95%; always includes `rank` (Gauntlet).",
+    }),
+    p_above_next: z.number().min(0).max(1).nullable().optional().meta({
+      description:
+        "The probability that this row is truly stronger than the next row; null on the last row or when either is unrecorded (Gauntlet).",
+    }),
+    settled: z
+      .boolean()
+      .optional()
+      .meta({ description: "True when `rank_range` is a single rank (Gauntlet)." }),
+    evidence_episodes: z.number().int().min(0).optional().meta({
+      description:
+        "The division's settled episodes the interval figures rest on; the same on every row (Gauntlet).",
+    }),
   })
   .meta({ id: "LeaderboardRow" });
 
@@ -101,6 +128,8 @@ export const DivisionLeaderboards = z
 
 export type RoundStatus = z.infer<typeof RoundStatus>;
 export type LeaderboardRecentRound = z.infer<typeof LeaderboardRecentRound>;
+export type ScoreInterval = z.infer<typeof ScoreInterval>;
+export type RankRange = z.infer<typeof RankRange>;
 export type LeaderboardRow = z.infer<typeof LeaderboardRow>;
 export type DivisionLeaderboard = z.infer<typeof DivisionLeaderboard>;
 export type LeaderboardColumn = z.infer<typeof LeaderboardColumn>;

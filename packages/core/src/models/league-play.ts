@@ -264,6 +264,7 @@ export const CompetitionEventType = z
     "episode_completed",
     "episode_failed",
     "standings_changed",
+    "division_quiet",
     "player_promoted",
     "player_relegated",
     "experience_request_created",

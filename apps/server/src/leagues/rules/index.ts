@@ -9,7 +9,10 @@ export {
   standings,
   type StandingEntry,
   type StandingsOptions,
+  type StandingsRecord,
 } from "./standings.ts";
+export { bootstrapStrengths, type StrengthSummary } from "./confidence/bootstrap.ts";
+export { rowCertainty, type RowCertainty } from "./confidence/row-figures.ts";
 export {
   planPromotions,
   promotionDue,

@@ -11,7 +11,14 @@ import type {
   RankingKind,
 } from "@gauntlet/core";
 
-import { displayRating, initialRatingState, type RatingState } from "./ratings/index.ts";
+import { bootstrapStrengths } from "./confidence/bootstrap.ts";
+import { rowCertainty, scaleOf, type RowCertainty } from "./confidence/row-figures.ts";
+import {
+  displayRating,
+  initialRatingState,
+  type RatingState,
+  type SettledEpisode,
+} from "./ratings/index.ts";
 
 export interface StandingEntry {
   readonly playerId: string;
@@ -22,12 +29,24 @@ export interface StandingEntry {
   readonly recentRounds: readonly LeaderboardRecentRound[];
   /** The player's champion(s) in this division. */
   readonly policyVersionIds: readonly string[];
+  /** Who the player is in `StandingsOptions.record` (its champion's subject); the player id unless given. */
+  readonly subjectId?: string;
+}
+
+/** The division's settled episodes, from which each row's certainty figures are computed. */
+export interface StandingsRecord {
+  readonly episodes: readonly SettledEpisode[];
+  /** Same record and seed, same figures. */
+  readonly seed: string;
+  readonly resamples?: number;
 }
 
 export interface StandingsOptions {
   readonly includeRecentRounds?: boolean;
   /** Newest rounds kept per row; 5 unless given. */
   readonly recentRoundsLimit?: number;
+  /** With a record, rows carry score_interval, rank_range, p_above_next and settled. */
+  readonly record?: StandingsRecord;
 }
 
 interface Ranked {
@@ -69,13 +88,29 @@ function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRec
     .slice(0, options.recentRoundsLimit ?? 5);
 }
 
+function certainty(
+  ranked: readonly Ranked[],
+  settings: LadderSettings,
+  record: StandingsRecord,
+): { rows: RowCertainty[]; episodes: number } {
+  const summary = bootstrapStrengths(
+    record.episodes,
+    ranked.map((r) => r.entry.subjectId ?? r.entry.playerId),
+    { seed: record.seed, resamples: record.resamples },
+  );
+  const scale = scaleOf(settings.ranking === "elo" ? "elo" : "regression", ranked, summary);
+  return { rows: rowCertainty(ranked, summary, scale), episodes: summary.episodes };
+}
+
 /** Leaderboard rows, best first (GET /v2/divisions/{id}/leaderboard). */
 export function standings(
   entries: readonly StandingEntry[],
   settings: LadderSettings,
   options: StandingsOptions = {},
 ): LeaderboardRow[] {
-  return rank(entries, settings).map((r) => ({
+  const ranked = rank(entries, settings);
+  const figures = options.record ? certainty(ranked, settings, options.record) : null;
+  return ranked.map((r, i) => ({
     rank: r.rank,
     player_id: r.entry.playerId,
     player_name: r.entry.playerName,
@@ -83,6 +118,7 @@ export function standings(
     rounds_played: r.entry.roundsPlayed,
     recent_rounds: recent(r.entry, options),
     episodes_played: r.state.episodes,
+    ...(figures ? { ...figures.rows[i], evidence_episodes: figures.episodes } : {}),
   }));
 }
 

@@ -1,21 +1,32 @@
 // A division round's plan: who sits where in which episode, or why no round runs.
 import type { LadderSettings } from "@gauntlet/core";
 
+import { adaptive, adaptiveTableCount, allSettled, type CertainEntrant } from "./adaptive.ts";
 import { createRng } from "./prng.ts";
 import { roundRobin, roundRobinEpisodeCount } from "./round-robin.ts";
-import { byPlayerId, type PlannedPool, type RatedEntrant } from "./seats.ts";
+import { byPlayerId, type PlannedPool } from "./seats.ts";
 import { swissNeighbor } from "./swiss-neighbor.ts";
 import { fillerSeats, multipleSeats } from "./too-few-players.ts";
 
 export type { Entrant, PlannedEpisode, PlannedPool, RatedEntrant, Seat } from "./seats.ts";
 export { createRng, shuffled, type Rng } from "./prng.ts";
+export {
+  adaptive,
+  adaptiveTableCount,
+  allSettled,
+  pairWeights,
+  type CertainEntrant,
+} from "./adaptive.ts";
 export { roundRobin, roundRobinEpisodeCount } from "./round-robin.ts";
 export { swissNeighbor } from "./swiss-neighbor.ts";
 export { fillerSeats, multipleSeats } from "./too-few-players.ts";
 
 export interface RoundPlanInput {
-  /** One champion per player, with the player's current standing (used by swiss_neighbor). */
-  readonly entrants: readonly RatedEntrant[];
+  /**
+   * One champion per player, with the player's current standing (used by swiss_neighbor) and
+   * what its standings row says about its certainty (used by adaptive).
+   */
+  readonly entrants: readonly CertainEntrant[];
   readonly settings: LadderSettings;
   /** Same seed, same plan; the round id is a good one. */
   readonly seed: string | number;
@@ -25,12 +36,13 @@ export interface RoundPlanInput {
 }
 
 export type SkipReason =
-  "below_min_players" | "too_few_players" | "no_filler_policies" | "too_many_episodes";
+  "below_min_players" | "too_few_players" | "no_filler_policies" | "too_many_episodes" | "settled";
 
 export type RoundPlan =
   | {
       readonly kind: "run";
-      readonly seating: "round_robin" | "swiss_neighbor" | "multiple_seats" | "filler_policy";
+      readonly seating:
+        "round_robin" | "swiss_neighbor" | "adaptive" | "multiple_seats" | "filler_policy";
       readonly pools: readonly PlannedPool[];
       readonly episodeCount: number;
     }
@@ -102,5 +114,15 @@ export function planRound(input: RoundPlanInput): RoundPlan {
     }
     case "swiss_neighbor":
       return run("swiss_neighbor", swissNeighbor(entrants, k, e, rng, input.roundNumber), cap);
+    case "adaptive": {
+      if (allSettled(entrants))
+        return skip(
+          "settled",
+          `every one of the ${n} rows is settled; the next round waits for a new entrant or champion`,
+        );
+      // Fewer tables rather than a skip when the cap is lower than the usual size.
+      const tables = Math.min(adaptiveTableCount(n, k), Math.max(1, Math.floor(cap / e)));
+      return run("adaptive", adaptive(entrants, k, e, rng, tables), cap);
+    }
   }
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+
+import type { LeaderboardRow } from "@gauntlet/core";
+
+import { formatTable } from "../output.ts";
+import {
+  intervalCell,
+  LEADERBOARD_HEADERS,
+  leaderboardCells,
+  leaderboardFootnote,
+  rankRangeCell,
+} from "./leaderboard-rows.ts";
+
+function row(over: Partial<LeaderboardRow>): LeaderboardRow {
+  return {
+    rank: 1,
+    player_id: "player_00000000-0000-4000-8000-000000000001",
+    player_name: "Ada",
+    score: 1540,
+    rounds_played: 4,
+    recent_rounds: [],
+    episodes_played: 12,
+    ...over,
+  };
+}
+
+describe("the leaderboard table", () => {
+  it("shows a centred interval as ± and an off-centre one as its ends", () => {
+    expect(intervalCell(row({ score_interval: { low: 1500, high: 1580 } }))).toBe("±40");
+    expect(intervalCell(row({ score_interval: { low: 1400, high: 1560 } }))).toBe("1400…1560");
+    expect(intervalCell(row({ score_interval: null }))).toBe("");
+    expect(intervalCell(row({}))).toBe("");
+  });
+
+  it("shows the rank range only where it is wider than one rank", () => {
+    expect(rankRangeCell(row({ rank_range: { best: 1, worst: 3 } }))).toBe("1–3");
+    expect(rankRangeCell(row({ rank_range: { best: 2, worst: 2 } }))).toBe("");
+  });
+
+  it("lays the figures out under their headers and says what they rest on", () => {
+    const rows = [
+      row({
+        score_interval: { low: 1500, high: 1580 },
+        rank_range: { best: 1, worst: 2 },
+        p_above_next: 0.87,
+        settled: false,
+        evidence_episodes: 30,
+      }),
+      row({
+        rank: 2,
+        player_name: "Bo",
+        score: 1460,
+        score_interval: { low: 1420, high: 1500 },
+        rank_range: { best: 1, worst: 2 },
+        p_above_next: null,
+        settled: false,
+        evidence_episodes: 30,
+      }),
+    ];
+    const lines = formatTable(LEADERBOARD_HEADERS, rows.map(leaderboardCells)).split("\n");
+    expect(lines[0]).toMatch(/RANK\s+COULD BE\s+PLAYER\s+SCORE\s+±95%\s+P>NEXT\s+ROUNDS/);
+    expect(lines[1]).toMatch(/^1\s+1–2\s+Ada\s+1540\s+±40\s+87%\s+4\s+12/);
+    expect(lines[2]).toMatch(/^2\s+1–2\s+Bo\s+1460\s+±40\s+-\s+4\s+12/);
+    expect(leaderboardFootnote(rows)).toBe("intervals from 30 episode(s); 2 rank(s) not settled");
+    expect(
+      leaderboardFootnote(rows.map((r) => ({ ...r, settled: true, rank_range: undefined }))),
+    ).toBe("intervals from 30 episode(s); every rank is settled");
+    // A server without the figures (the hosted service) still prints its table.
+    expect(leaderboardFootnote([row({})])).toBeNull();
+  });
+});

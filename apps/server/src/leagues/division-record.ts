@@ -1,0 +1,71 @@
+// A division's record as the certainty figures read it: its completed round episodes, each
+// seat as the policy version that played it. A player's past champions are subjects of their
+// own, so a new champion starts with no evidence while its predecessor's games still inform
+// about everyone else. Failed and cancelled episodes are no evidence about anyone.
+import type { Kysely, Transaction } from "kysely";
+
+import { parseJson } from "../shared/clock.ts";
+import type { Database } from "../store/schema.ts";
+import type { SettledEpisode } from "./rules/index.ts";
+
+/** Newest episodes fitted; older evidence stops counting past this (bounds a settle's cost). */
+export const RECORD_LIMIT = 5_000;
+
+/** The record's subject for a seat: a player's policy version, or a filler version. */
+export function recordSubject(playerId: string | null, policyVersionId: string | null): string {
+  return playerId !== null
+    ? `${playerId}:${policyVersionId ?? "unknown"}`
+    : `filler:${policyVersionId ?? "unknown"}`;
+}
+
+export async function divisionRecord(
+  db: Kysely<Database> | Transaction<Database>,
+  divisionId: string,
+): Promise<SettledEpisode[]> {
+  const rows = await db
+    .selectFrom("episode_requests as e")
+    .innerJoin("episode_participants as p", "p.episode_request_id", "e.id")
+    .select([
+      "e.id",
+      "e.scores",
+      "e.updated_at",
+      "p.position",
+      "p.player_id",
+      "p.policy_version_id",
+    ])
+    .where("e.id", "in", (qb) =>
+      qb
+        .selectFrom("rounds as r")
+        .innerJoin("episode_requests as re", "re.round_id", "r.id")
+        .select("re.id")
+        .where("r.division_id", "=", divisionId)
+        .where("re.status", "=", "completed")
+        .orderBy("re.updated_at", "desc")
+        .orderBy("re.id", "desc")
+        .limit(RECORD_LIMIT),
+    )
+    .orderBy("e.updated_at")
+    .orderBy("e.id")
+    .orderBy("p.position")
+    .execute();
+  const episodes = new Map<string, { at: Date; scores: number[]; seats: typeof rows }>();
+  for (const row of rows) {
+    let episode = episodes.get(row.id);
+    if (!episode) {
+      episode = {
+        at: new Date(row.updated_at),
+        scores: parseJson<number[]>(row.scores),
+        seats: [],
+      };
+      episodes.set(row.id, episode);
+    }
+    episode.seats.push(row);
+  }
+  return [...episodes.values()].map((e) => ({
+    at: e.at,
+    participants: e.seats.map((s) => ({
+      subjectId: recordSubject(s.player_id, s.policy_version_id),
+      score: e.scores[s.position] ?? 0,
+    })),
+  }));
+}

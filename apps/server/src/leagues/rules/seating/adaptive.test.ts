@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+
+import { parseLadderSettings } from "@gauntlet/core";
+
+import { LadderSimulation } from "../../../../testing/ladder-simulation.ts";
+import { adaptive, pairWeights, type CertainEntrant } from "./adaptive.ts";
+import { planRound } from "./index.ts";
+import { createRng } from "./prng.ts";
+
+const settings = parseLadderSettings({ ladder: { seating: "adaptive" } });
+
+function entrant(id: string, over: Partial<CertainEntrant> = {}): CertainEntrant {
+  return { playerId: id, policyVersionId: `v-${id}`, rating: 1500, episodes: 20, ...over };
+}
+
+describe("adaptive seating", () => {
+  it("weighs overlapping intervals over clear ones, and the top over the bottom", () => {
+    const w = pairWeights([
+      entrant("a", { interval: { low: 1600, high: 1700 } }),
+      entrant("b", { interval: { low: 1590, high: 1690 } }),
+      entrant("c", { interval: { low: 1300, high: 1400 } }),
+      entrant("d", { interval: { low: 1290, high: 1390 } }),
+    ]);
+    const [ab, ac, cd] = [w[0]?.[1] ?? 0, w[0]?.[2] ?? 0, w[2]?.[3] ?? 0];
+    expect(ab).toBeGreaterThan(10 * ac);
+    expect(ab).toBeGreaterThan(cd);
+  });
+
+  it("seats a newcomer and a starved entrant first, every round", () => {
+    const players = [
+      entrant("a", { interval: { low: 1600, high: 1700 }, episodes: 40 }),
+      entrant("b", { interval: { low: 1590, high: 1690 }, episodes: 40 }),
+      entrant("c", { interval: { low: 1300, high: 1400 }, episodes: 5 }),
+      entrant("d", { interval: { low: 1290, high: 1390 }, episodes: 40 }),
+      entrant("new", { interval: null, episodes: 0 }),
+    ];
+    for (let seed = 0; seed < 20; seed += 1) {
+      const seated = adaptive(players, 2, 1, createRng(seed)).flatMap((p) => p.playerIds);
+      expect(seated).toContain("new");
+      expect(seated).toContain("c");
+    }
+  });
+
+  it("starves nobody over many rounds: every entrant keeps at least half the mean episodes", () => {
+    const sim = new LadderSimulation({
+      settings,
+      players: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, strength: -0.3 * i })),
+      seed: "starve",
+      resamples: 60,
+    });
+    for (let r = 0; r < 40; r += 1) {
+      sim.round();
+      if (r < 5) continue;
+      const counts = sim.rows.map((row) => row.episodes_played);
+      const mean = counts.reduce((s, c) => s + c, 0) / counts.length;
+      expect(Math.min(...counts)).toBeGreaterThanOrEqual(0.5 * mean - 2);
+    }
+  });
+
+  it("stops spending once every row is settled, and plays again when a new entrant arrives", () => {
+    const sim = new LadderSimulation({
+      settings,
+      players: [
+        { id: "greedy", strength: 3 },
+        { id: "wanderer", strength: 0 },
+        { id: "random", strength: -3 },
+      ],
+      seed: "settle",
+      resamples: 100,
+    });
+    let quiet = null;
+    for (let r = 0; r < 60 && !quiet; r += 1) {
+      const { plan } = sim.round();
+      if (plan.kind === "skip") quiet = plan;
+    }
+    expect(quiet).toMatchObject({ kind: "skip", reason: "settled" });
+    expect(sim.rows.map((r) => r.player_id)).toEqual(["greedy", "wanderer", "random"]);
+    const spent = sim.episodes;
+    expect(sim.round().plan.kind).toBe("skip");
+    expect(sim.episodes).toBe(spent);
+
+    sim.add({ id: "newcomer", strength: 1.5 });
+    const { plan } = sim.round();
+    expect(plan.kind).toBe("run");
+    if (plan.kind === "run") expect(plan.pools.flatMap((p) => p.playerIds)).toContain("newcomer");
+  });
+
+  it("fits a smaller cap with fewer tables instead of skipping the round", () => {
+    const plan = planRound({
+      entrants: Array.from({ length: 8 }, (_, i) => entrant(`p${i}`)),
+      settings: { ...settings, max_episodes_per_round: 3 },
+      seed: "cap",
+      roundNumber: 1,
+    });
+    expect(plan).toMatchObject({ kind: "run", seating: "adaptive", episodeCount: 3 });
+  });
+});
