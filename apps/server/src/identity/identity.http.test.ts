@@ -60,6 +60,62 @@ describe("GET /whoami (spec 4.7)", () => {
   });
 });
 
+describe("X-Auth-Token (the hosted service's cogames client)", () => {
+  it("is the same token as Authorization: Bearer, with the same budget", async () => {
+    const user = await t.newUser();
+    const viaHeader = await http<{ subject_type: string; subject_id: string }>(
+      "GET",
+      `${t.url}/whoami`,
+      { headers: { "x-auth-token": user.token } },
+    );
+    expect(viaHeader.body).toMatchObject({ subject_type: "user", subject_id: user.id });
+    // Both requests drew on one budget: the second shows one request fewer remaining.
+    const first = Number(viaHeader.headers.get("x-ratelimit-requests-minute-remaining"));
+    const viaBearer = await client(t.url, user.token).get("/whoami");
+    const second = Number(viaBearer.headers.get("x-ratelimit-requests-minute-remaining"));
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBe(first - 1);
+    const required = await http("GET", `${t.url}/v2/tokens`, {
+      headers: { "x-auth-token": user.token },
+    });
+    expect(required.status).toBe(200);
+  });
+
+  it("refuses an unknown X-Auth-Token where a token is required, and lets Authorization win", async () => {
+    const unknown = await http("GET", `${t.url}/v2/tokens`, {
+      headers: { "x-auth-token": "not-a-token" },
+    });
+    expect(unknown.status).toBe(401);
+    const a = await t.newUser();
+    const b = await t.newUser();
+    // A second header never changes who the request runs as.
+    const both = await http<{ subject_id: string }>("GET", `${t.url}/whoami`, {
+      token: a.token,
+      headers: { "x-auth-token": b.token },
+    });
+    expect(both.body.subject_id).toBe(a.id);
+  });
+});
+
+describe("default players", () => {
+  it("makes a user's first player for them, marked is_default, with user_id", async () => {
+    const user = await t.newUser();
+    const api = client(t.url, user.token);
+    const first = await api.get<{ id: string; is_default: boolean; user_id: string }[]>("/players");
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(1);
+    expect(first.body[0]).toMatchObject({ is_default: true, user_id: user.id, disabled_at: null });
+    // Asking again makes no second one; a player made later is not the default.
+    const later = await api.post<{ id: string; is_default: boolean }>("/players", { name: "b2" });
+    expect(later.body.is_default).toBe(false);
+    const again = await api.get<{ id: string; is_default: boolean }[]>("/players");
+    expect(again.body.map((p) => [p.id, p.is_default])).toEqual([
+      [first.body[0]?.id, true],
+      [later.body.id, false],
+    ]);
+  });
+});
+
 describe("tokens", () => {
   it("creates a token shown once, lists it without its value, and revokes it", async () => {
     const user = await t.newUser();

@@ -208,7 +208,7 @@ describe("POST /v2/league-submissions", () => {
     ]);
   });
 
-  it("needs a player: none given and none on the policy version is a 422 of player_id", async () => {
+  it("competes as the owner's default player when none is given and none is on the policy version", async () => {
     const owner = tl.commissioner;
     const bundle = await client(t.url, owner.token).get<{
       entries: { id: string; policy: { name: string } }[];
@@ -223,12 +223,20 @@ describe("POST /v2/league-submissions", () => {
       "/stats/policies/docker-img/complete",
       { name: "playerless", policy_bundle_id: detail.body.policy_bundle_id, run: detail.body.run },
     );
-    const res = await client(t.url, owner.token).post<Invalid>("/v2/league-submissions", {
+    // The body coworld's `submit` sends: no player_id.
+    const res = await client(t.url, owner.token).post<LeagueSubmission>("/v2/league-submissions", {
       league_id: tl.league.id,
       policy_version_id: loose.body.id,
+      auto_champion: "always",
     });
-    expect(res.status).toBe(422);
-    expect(locs(res.body)).toEqual(["body.player_id"]);
+    expect(res.status).toBe(201);
+    const players = await client(t.url, owner.token).get<
+      { id: string; is_default: boolean; user_id: string }[]
+    >("/players");
+    const defaults = players.body.filter((p) => p.is_default);
+    expect(defaults).toHaveLength(1);
+    expect(defaults[0]?.user_id).toBe(owner.id);
+    expect(res.body.player?.id).toBe(defaults[0]?.id);
   });
 
   it("keeps a private league's submissions from people who cannot see it", async () => {

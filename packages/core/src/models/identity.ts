@@ -65,7 +65,14 @@ export const Player = z
     id: PlayerId,
     name: z.string(),
     owner_user_id: z.string(),
+    user_id: z.string().meta({ description: "The owner's user id (the hosted service's name)." }),
+    is_default: z.boolean().meta({
+      description:
+        "The owner's first player: a submission without `player_id` competes as it. Made for each user when first needed.",
+    }),
+    avatar_url: z.string().nullable(),
     created_at: Timestamp,
+    disabled_at: Timestamp.nullable(),
   })
   .meta({ id: "Player" });
 
