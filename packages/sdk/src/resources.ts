@@ -81,6 +81,7 @@ export const resources = {
   listEpisodeChanges: ["episodeRequests", "changes"],
   getEpisodeRequest: ["episodeRequests", "get"],
   getEpisodeArtifact: ["episodeRequests", "getArtifact"],
+  getJobArtifact: ["episodeRequests", "getJobArtifact"],
   getEpisodeBundle: ["episodeRequests", "getBundle"],
   getEpisodeStats: ["episodeRequests", "getStats"],
   listPolicyArtifacts: ["episodeRequests", "listPolicyArtifacts"],
