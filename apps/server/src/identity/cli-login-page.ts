@@ -1,12 +1,15 @@
 import { escapeHtml, page } from "../http/html.ts";
 
 export function cliLoginPage(input: {
-  callback: string;
+  /** The path the form posts to: the page's own (`cli-login` or `cli-auth`). */
+  action: string;
+  callback?: string | undefined;
   state?: string | undefined;
   error?: string | undefined;
   email?: string | undefined;
 }): string {
   const callbackHost = (() => {
+    if (input.callback === undefined) return undefined;
     try {
       return new URL(input.callback).host;
     } catch {
@@ -16,15 +19,30 @@ export function cliLoginPage(input: {
   return page(
     "Sign in to Gauntlet",
     `<h1>Sign in to Gauntlet</h1>
-<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>
+${
+  callbackHost === undefined
+    ? "<p>Sign in, and this page shows a one-time code to paste into your terminal.</p>"
+    : `<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>`
+}
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}
-<form method="post" action="cli-login">
-<input type="hidden" name="callback" value="${escapeHtml(input.callback)}">
+<form method="post" action="${escapeHtml(input.action)}">
+${input.callback ? `<input type="hidden" name="callback" value="${escapeHtml(input.callback)}">` : ""}
 ${input.state ? `<input type="hidden" name="state" value="${escapeHtml(input.state)}">` : ""}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? "")}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>`,
+  );
+}
+
+/** The one-time code, for a client without a callback (`softmax exchange-code <code>`). */
+export function cliLoginCodePage(code: string): string {
+  return page(
+    "Your sign-in code",
+    `<h1>Your sign-in code</h1>
+<p>Paste this code into the terminal that asked you to sign in. It works once, within five minutes.
+Never give it to anyone else: it signs in as you.</p>
+<p><code id="code">${escapeHtml(code)}</code></p>`,
   );
 }
 

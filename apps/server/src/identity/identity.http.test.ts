@@ -296,11 +296,62 @@ describe("command-line sign-in", () => {
       (await client(t.url, exchanged.body.token).get<{ user_email: string }>("/whoami")).body
         .user_email,
     ).toBe(user.email);
+    // A used code is 410 (gone), a malformed one 400, as the hosted service's clients expect.
     const again = await client(t.url).post<{ detail: { type: string } }>(
       "/credentials/auth-codes/exchange",
       { code },
     );
-    expect(again.status).toBe(401);
+    expect(again.status).toBe(410);
+    expect(again.body.detail.type).toBe("gone");
+    const malformed = await client(t.url).post<{ detail: { type: string } }>(
+      "/credentials/auth-codes/exchange",
+      { code: "not-a-code" },
+    );
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.detail.type).toBe("bad_request");
+  });
+
+  it("serves the same page at /cli-auth, and without a callback shows the code to paste", async () => {
+    const user = await t.newUser();
+    const page = await http("GET", `${t.url}/cli-auth`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('action="cli-auth"');
+    expect(page.text).toContain("one-time code");
+    const res = await http("POST", `${t.url}/cli-auth`, {
+      body: new URLSearchParams({
+        email: user.email,
+        password: "correct horse battery",
+      }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const code = /<code id="code">([^<]+)<\/code>/.exec(res.text)?.[1];
+    expect(code).toMatch(/^gcode_/);
+    // `softmax exchange-code <code>`: the pasted code becomes a token, which /validate accepts.
+    const exchanged = await client(t.url).post<{ token: string }>(
+      "/credentials/auth-codes/exchange",
+      { code },
+    );
+    expect(exchanged.status).toBe(200);
+    const valid = await client(t.url, exchanged.body.token).get<{ valid: boolean }>("/validate");
+    expect(valid.body).toEqual({ valid: true });
+    expect((await client(t.url, "gnt_nonsense").get("/validate")).body).toEqual({ valid: false });
+    expect((await client(t.url).get("/validate")).body).toEqual({ valid: false });
+    // With a callback, /cli-auth redirects with the code as /cli-login does.
+    const redirected = await http("POST", `${t.url}/cli-auth`, {
+      body: new URLSearchParams({
+        email: user.email,
+        password: "correct horse battery",
+        callback: "http://localhost:9/cb",
+      }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(redirected.status).toBe(302);
+    expect(new URL(redirected.headers.get("location") ?? "").searchParams.get("code")).toMatch(
+      /^gcode_/,
+    );
   });
 
   it("shows the form again on a wrong password and never redirects", async () => {

@@ -1,7 +1,11 @@
+import type { FastifyReply } from "fastify";
+
+import type { BodyOf, QueryOf } from "@gauntlet/core";
+
 import { isAuthenticated } from "../auth/identity.ts";
-import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
 import { forbidden, invalidInput } from "../shared/errors.ts";
-import { cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
+import { cliLoginCodePage, cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
 import { createPlayer, getOwnedPlayer, listPlayers } from "./players.ts";
 import {
   assertCanCreateMachineToken,
@@ -13,6 +17,55 @@ import {
   revokeToken,
 } from "./tokens.ts";
 import { checkPassword } from "./users.ts";
+
+const NOT_LOOPBACK =
+  "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).";
+
+function signInPage(action: string, query: QueryOf<"cliLoginPage">): string {
+  if (query.callback !== undefined && !isLoopbackCallback(query.callback))
+    throw invalidInput(["query", "callback"], NOT_LOOPBACK, "value_error", query.callback);
+  return cliLoginPage({ action, callback: query.callback, state: query.state });
+}
+
+/**
+ * Checks the password, then sends a one-time code to the loopback callback, or — without a
+ * callback — shows it for the person to paste into their terminal.
+ */
+async function signIn(
+  action: string,
+  body: BodyOf<"cliLoginSubmit">,
+  app: AppContext,
+  reply: FastifyReply,
+): Promise<string | typeof REPLIED> {
+  if (body.callback !== undefined && !isLoopbackCallback(body.callback))
+    throw invalidInput(["body", "callback"], NOT_LOOPBACK, "value_error", body.callback);
+  const user = await checkPassword(app.store.db, body.email, body.password);
+  if (!user) {
+    reply.code(401);
+    return cliLoginPage({
+      action,
+      callback: body.callback,
+      state: body.state,
+      email: body.email,
+      error: "Wrong email or password.",
+    });
+  }
+  const code = await createAuthCode(app.store.db, user.id);
+  if (body.callback === undefined) {
+    // Shown once, to the person who signed in; never cached.
+    await reply
+      .code(200)
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(cliLoginCodePage(code));
+    return REPLIED;
+  }
+  const target = new URL(body.callback);
+  target.searchParams.set("code", code);
+  if (body.state) target.searchParams.set("state", body.state);
+  await reply.redirect(target.toString(), 302);
+  return REPLIED;
+}
 
 export const identityHandlers = defineHandlers({
   whoami: async ({ identity }) =>
@@ -34,42 +87,12 @@ export const identityHandlers = defineHandlers({
           is_admin: false,
         },
 
-  cliLoginPage: async ({ query }) => {
-    if (!isLoopbackCallback(query.callback))
-      throw invalidInput(
-        ["query", "callback"],
-        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
-        "value_error",
-        query.callback,
-      );
-    return cliLoginPage({ callback: query.callback, state: query.state });
-  },
+  cliLoginPage: async ({ query }) => signInPage("cli-login", query),
+  cliAuthPage: async ({ query }) => signInPage("cli-auth", query),
+  cliLoginSubmit: async ({ body, app, reply }) => signIn("cli-login", body, app, reply),
+  cliAuthSubmit: async ({ body, app, reply }) => signIn("cli-auth", body, app, reply),
 
-  cliLoginSubmit: async ({ body, app, reply }) => {
-    if (!isLoopbackCallback(body.callback))
-      throw invalidInput(
-        ["body", "callback"],
-        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
-        "value_error",
-        body.callback,
-      );
-    const user = await checkPassword(app.store.db, body.email, body.password);
-    if (!user) {
-      reply.code(401);
-      return cliLoginPage({
-        callback: body.callback,
-        state: body.state,
-        email: body.email,
-        error: "Wrong email or password.",
-      });
-    }
-    const code = await createAuthCode(app.store.db, user.id);
-    const target = new URL(body.callback);
-    target.searchParams.set("code", code);
-    if (body.state) target.searchParams.set("state", body.state);
-    await reply.redirect(target.toString(), 302);
-    return REPLIED;
-  },
+  validateToken: async ({ identity }) => ({ valid: isAuthenticated(identity) }),
 
   exchangeAuthCode: async ({ body, app }) => ({
     token: await exchangeAuthCode(app.store.db, body.code),

@@ -24,16 +24,25 @@ export const CliLoginQuery = z.object({
   callback: z
     .url({ protocol: /^https?$/ })
     .max(2000)
-    .meta({ description: "Where to send the one-time `code`: a loopback address." }),
+    .optional()
+    .meta({
+      description:
+        "Where to send the one-time `code`: a loopback address. Without one, the page shows the code for the person to paste into their terminal.",
+    }),
   state: z.string().max(200).optional(),
 });
 
 export const CliLoginForm = z.strictObject({
   email: z.string().max(320),
   password: z.string().max(1000),
-  callback: z.url({ protocol: /^https?$/ }).max(2000),
+  callback: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
   state: z.string().max(200).optional(),
 });
+
+const TokenValidity = z.object({ valid: z.boolean() }).meta({ id: "TokenValidity" });
 
 export const identityOperations = {
   whoami: defineOperation({
@@ -78,13 +87,56 @@ export const identityOperations = {
     response: z.string(),
     responseKind: "html",
   }),
+  cliAuthPage: defineOperation({
+    id: "cliAuthPage",
+    method: "GET",
+    path: "/cli-auth",
+    tag: "Identity",
+    summary: "The sign-in page under the hosted service's current path (the same as /cli-login)",
+    auth: "none",
+    complexity: 1,
+    query: CliLoginQuery,
+    status: 200,
+    response: z.string(),
+    responseKind: "html",
+  }),
+  cliAuthSubmit: defineOperation({
+    id: "cliAuthSubmit",
+    method: "POST",
+    path: "/cli-auth",
+    tag: "Identity",
+    summary: "Sign in; redirects to the callback with a one-time code, or shows the code",
+    auth: "none",
+    complexity: 10,
+    body: CliLoginForm,
+    bodyContentType: "application/x-www-form-urlencoded",
+    status: 302,
+    response: z.string(),
+    responseKind: "html",
+  }),
+  validateToken: defineOperation({
+    id: "validateToken",
+    method: "GET",
+    path: "/validate",
+    tag: "Identity",
+    summary: "Whether the bearer token is valid",
+    description:
+      "Always 200: `{valid: true}` for a known, unrevoked, unexpired token, else `{valid: false}` (the hosted service's path, which command-line clients check a pasted token on).",
+    auth: "optional",
+    access: "public",
+    invalidTokenIsAnonymous: true,
+    complexity: 1,
+    status: 200,
+    response: TokenValidity,
+  }),
   exchangeAuthCode: defineOperation({
     id: "exchangeAuthCode",
     method: "POST",
     path: "/credentials/auth-codes/exchange",
     tag: "Identity",
     summary: "Exchange a one-time sign-in code for a token",
-    description: "A code works once, within five minutes.",
+    description:
+      "A code works once, within five minutes: a used, expired or unknown code is 410 (`gone`), a malformed one 400 (`bad_request`).",
     auth: "none",
     access: "credential",
     complexity: 10,
