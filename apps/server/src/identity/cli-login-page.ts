@@ -21,7 +21,7 @@ export function cliLoginPage(input: {
     `<h1>Sign in to Gauntlet</h1>
 ${
   callbackHost === undefined
-    ? "<p>Sign in, and this page shows a one-time code to paste into your terminal.</p>"
+    ? "<p>Sign in, and this page shows what to paste into your terminal: a one-time code, or a token.</p>"
     : `<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>`
 }
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}
@@ -35,14 +35,15 @@ ${input.state ? `<input type="hidden" name="state" value="${escapeHtml(input.sta
   );
 }
 
-/** The one-time code, for a client without a callback (`softmax exchange-code <code>`). */
-export function cliLoginCodePage(code: string): string {
+/** The credential, for a client without a callback: a one-time code, or a token to paste. */
+export function cliLoginCodePage(kind: "code" | "token", value: string): string {
+  const what = kind === "code" ? "sign-in code" : "token";
   return page(
-    "Your sign-in code",
-    `<h1>Your sign-in code</h1>
-<p>Paste this code into the terminal that asked you to sign in. It works once, within five minutes.
+    `Your ${what}`,
+    `<h1>Your ${what}</h1>
+<p>Paste this ${what} into the terminal that asked you to sign in.${kind === "code" ? " It works once, within five minutes." : " It is shown only this once."}
 Never give it to anyone else: it signs in as you.</p>
-<p><code id="code">${escapeHtml(code)}</code></p>`,
+<p><code id="${kind}">${escapeHtml(value)}</code></p>`,
   );
 }
 

@@ -267,7 +267,7 @@ describe("command-line sign-in", () => {
     const callback = "http://127.0.0.1:9/callback";
     const page = await http(
       "GET",
-      `${t.url}/cli-login?callback=${encodeURIComponent(callback)}&state=xyz`,
+      `${t.url}/cli-auth?callback=${encodeURIComponent(callback)}&state=xyz`,
     );
     expect(page.status).toBe(200);
     expect(page.text).toContain("<form");
@@ -277,7 +277,7 @@ describe("command-line sign-in", () => {
       callback,
       state: "xyz",
     });
-    const res = await http("POST", `${t.url}/cli-login`, {
+    const res = await http("POST", `${t.url}/cli-auth`, {
       body: form.toString(),
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
@@ -311,7 +311,7 @@ describe("command-line sign-in", () => {
     expect(malformed.body.detail.type).toBe("bad_request");
   });
 
-  it("serves the same page at /cli-auth, and without a callback shows the code to paste", async () => {
+  it("without a callback, /cli-auth shows the code to paste", async () => {
     const user = await t.newUser();
     const page = await http("GET", `${t.url}/cli-auth`);
     expect(page.status).toBe(200);
@@ -339,19 +339,35 @@ describe("command-line sign-in", () => {
     expect(valid.body).toEqual({ valid: true });
     expect((await client(t.url, "gnt_nonsense").get("/validate")).body).toEqual({ valid: false });
     expect((await client(t.url).get("/validate")).body).toEqual({ valid: false });
-    // With a callback, /cli-auth redirects with the code as /cli-login does.
-    const redirected = await http("POST", `${t.url}/cli-auth`, {
-      body: new URLSearchParams({
-        email: user.email,
-        password: "correct horse battery",
-        callback: "http://localhost:9/cb",
-      }).toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
+  });
+
+  it("gives the token itself at /cli-login (the softmax-cli version coworld pins): in the callback, or shown to paste", async () => {
+    const user = await t.newUser();
+    const signIn = (callback?: string) =>
+      http("POST", `${t.url}/cli-login`, {
+        body: new URLSearchParams({
+          email: user.email,
+          password: "correct horse battery",
+          ...(callback ? { callback, state: "s1" } : {}),
+        }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+    const redirected = await signIn("http://127.0.0.1:9/callback");
     expect(redirected.status).toBe(302);
-    expect(new URL(redirected.headers.get("location") ?? "").searchParams.get("code")).toMatch(
-      /^gcode_/,
-    );
+    const location = new URL(redirected.headers.get("location") ?? "");
+    expect(location.searchParams.get("code")).toBeNull();
+    expect(location.searchParams.get("state")).toBe("s1");
+    const token = location.searchParams.get("token") ?? "";
+    expect(token).toMatch(/^gnt_/);
+    expect((await client(t.url, token).get("/validate")).body).toEqual({ valid: true });
+    expect(
+      (await client(t.url, token).get<{ user_email: string }>("/whoami")).body.user_email,
+    ).toBe(user.email);
+    const shown = await signIn();
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    const pasted = /<code id="token">([^<]+)<\/code>/.exec(shown.text)?.[1] ?? "";
+    expect((await client(t.url, pasted).get("/validate")).body).toEqual({ valid: true });
   });
 
   it("shows the form again on a wrong password and never redirects", async () => {

@@ -21,18 +21,20 @@ import { checkPassword } from "./users.ts";
 const NOT_LOOPBACK =
   "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).";
 
-function signInPage(action: string, query: QueryOf<"cliLoginPage">): string {
+function signInPage(action: "cli-login" | "cli-auth", query: QueryOf<"cliLoginPage">): string {
   if (query.callback !== undefined && !isLoopbackCallback(query.callback))
     throw invalidInput(["query", "callback"], NOT_LOOPBACK, "value_error", query.callback);
   return cliLoginPage({ action, callback: query.callback, state: query.state });
 }
 
 /**
- * Checks the password, then sends a one-time code to the loopback callback, or — without a
- * callback — shows it for the person to paste into their terminal.
+ * Checks the password, then sends a credential to the loopback callback, or — without a
+ * callback — shows it for the person to paste into their terminal. `/cli-auth` gives a one-time
+ * code (exchanged for a token: our CLI, softmax-cli's current version); `/cli-login` gives the
+ * token itself, as the hosted service did for the softmax-cli version coworld pins.
  */
 async function signIn(
-  action: string,
+  action: "cli-login" | "cli-auth",
   body: BodyOf<"cliLoginSubmit">,
   app: AppContext,
   reply: FastifyReply,
@@ -50,18 +52,30 @@ async function signIn(
       error: "Wrong email or password.",
     });
   }
-  const code = await createAuthCode(app.store.db, user.id);
+  const [name, value] =
+    action === "cli-auth"
+      ? (["code", await createAuthCode(app.store.db, user.id)] as const)
+      : ([
+          "token",
+          (
+            await createApiToken(app.store.db, {
+              userId: user.id,
+              name: `cli-login ${new Date().toISOString()}`,
+              kind: "user",
+            })
+          ).token,
+        ] as const);
   if (body.callback === undefined) {
     // Shown once, to the person who signed in; never cached.
     await reply
       .code(200)
       .type("text/html; charset=utf-8")
       .header("cache-control", "no-store")
-      .send(cliLoginCodePage(code));
+      .send(cliLoginCodePage(name, value));
     return REPLIED;
   }
   const target = new URL(body.callback);
-  target.searchParams.set("code", code);
+  target.searchParams.set(name, value);
   if (body.state) target.searchParams.set("state", body.state);
   await reply.redirect(target.toString(), 302);
   return REPLIED;
