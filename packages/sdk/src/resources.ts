@@ -35,6 +35,7 @@ export const resources = {
   listPlayerCredentials: ["playerCredentials", "list"],
   createPlayerCredential: ["playerCredentials", "create"],
   revokePlayerCredentials: ["playerCredentials", "revokeAll"],
+  revokePlayerCredential: ["playerCredentials", "revoke"],
   // Games and mods
   listGames: ["games", "list"],
   getGame: ["games", "get"],

@@ -259,6 +259,37 @@ describe("players", () => {
         .subject_type,
     ).toBe("anonymous");
   });
+
+  it("answers credentials in cogames' shape (UUID ids, token_preview, scopes) and revokes one by its id", async () => {
+    const user = await t.newUser();
+    const api = client(t.url, user.token);
+    const player = await api.post<{ id: string }>("/players", { name: "p" });
+    const make = (name: string) =>
+      api.post<{ id: string; token: string; token_preview: string; scopes: string[] }>(
+        `/players/${player.body.id}/credentials`,
+        { name, scopes: ["write"] },
+      );
+    const [a, b] = [await make("a"), await make("b")];
+    expect(a.status).toBe(201);
+    expect(a.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.body).toMatchObject({ token_preview: "ply_…", scopes: ["write"], expires_at: null });
+    // The preview gives away nothing of the secret.
+    expect(a.body.token.startsWith(a.body.token_preview.replace("…", ""))).toBe(true);
+    expect(a.body.token_preview).not.toContain(a.body.token.slice(4, 8));
+    const path = `/players/${player.body.id}/credentials`;
+    const revoked = await api.delete<{ id: string }>(`${path}/${a.body.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ id: a.body.id });
+    expect((await client(t.url, a.body.token).get("/validate")).body).toEqual({ valid: false });
+    expect((await client(t.url, b.body.token).get("/validate")).body).toEqual({ valid: true });
+    expect((await api.get<{ id: string }[]>(path)).body.map((c) => c.id)).toEqual([b.body.id]);
+    // Revoked already, unknown, or another user's: 404; not a UUID: 422.
+    expect((await api.delete(`${path}/${a.body.id}`)).status).toBe(404);
+    const stranger = await t.newUser();
+    expect((await client(t.url, stranger.token).delete(`${path}/${b.body.id}`)).status).toBe(404);
+    expect((await api.delete(`${path}/pcred_${b.body.id}`)).status).toBe(422);
+    expect((await api.post(path, { name: "x", scopes: ["admin"] })).status).toBe(422);
+  });
 });
 
 describe("command-line sign-in", () => {

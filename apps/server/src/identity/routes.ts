@@ -1,10 +1,11 @@
 import type { FastifyReply } from "fastify";
 
-import type { BodyOf, QueryOf } from "@gauntlet/core";
+import { idPrefixes, type BodyOf, type QueryOf } from "@gauntlet/core";
 
 import { isAuthenticated } from "../auth/identity.ts";
+import { tokenPrefixes } from "../auth/secrets.ts";
 import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
-import { forbidden, invalidInput } from "../shared/errors.ts";
+import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import { cliLoginCodePage, cliLoginPage, isLoopbackCallback } from "./cli-login-page.ts";
 import { createPlayer, getOwnedPlayer, listPlayers } from "./players.ts";
 import {
@@ -17,6 +18,29 @@ import {
   revokeToken,
 } from "./tokens.ts";
 import { checkPassword } from "./users.ts";
+
+/** A credential as the hosted service's clients read it: its id a bare UUID, never its secret. */
+function toCredential(
+  row: {
+    id: string;
+    name: string;
+    created_at: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+  },
+  playerId: string,
+) {
+  return {
+    id: row.id.slice(idPrefixes.credential.length),
+    player_id: playerId,
+    name: row.name,
+    token_preview: `${tokenPrefixes.player}…`,
+    scopes: ["write"],
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+  };
+}
 
 const NOT_LOOPBACK =
   "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).";
@@ -163,13 +187,13 @@ export const identityHandlers = defineHandlers({
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const rows = await app.store.db
       .selectFrom("tokens")
-      .select(["id", "name", "created_at", "last_used_at"])
+      .select(["id", "name", "created_at", "expires_at", "last_used_at"])
       .where("player_id", "=", player.id)
       .where("purpose", "=", "credential")
       .where("revoked_at", "is", null)
       .orderBy("created_at")
       .execute();
-    return rows.map((r) => ({ ...r, player_id: player.id }));
+    return rows.map((r) => toCredential(r, player.id));
   },
 
   createPlayerCredential: async ({ identity, params, body, app }) => {
@@ -177,14 +201,25 @@ export const identityHandlers = defineHandlers({
       throw forbidden("Only the player's owner creates its credentials.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const { row, token } = await createPlayerToken(app.store.db, player, "credential", body.name);
-    return {
-      id: row.id,
-      player_id: player.id,
-      name: row.name,
-      created_at: row.created_at,
-      last_used_at: null,
-      token,
-    };
+    return { ...toCredential(row, player.id), token };
+  },
+
+  revokePlayerCredential: async ({ identity, params, app }) => {
+    if (identity.kind !== "user")
+      throw forbidden("Only the player's owner revokes its credentials.");
+    const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
+    const tokenId = `${idPrefixes.credential}${params.credential_id}`;
+    const result = await app.store.db
+      .updateTable("tokens")
+      .set({ revoked_at: new Date().toISOString() })
+      .where("id", "=", tokenId)
+      .where("player_id", "=", player.id)
+      .where("purpose", "=", "credential")
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw notFound("credential", params.credential_id);
+    await app.auth.revoke({ tokenIds: [tokenId] });
+    return { id: params.credential_id };
   },
 
   revokePlayerCredentials: async ({ identity, params, app }) => {

@@ -1,7 +1,7 @@
 // Identity, sign-in, tokens and players (API.md "Identity, sign-in, players").
 import { z } from "zod";
 
-import { PlayerId, TokenId } from "../../ids.ts";
+import { PlayerId, TokenId, Uuid } from "../../ids.ts";
 import {
   AuthCodeExchangeRequest,
   AuthCodeExchangeResponse,
@@ -251,6 +251,20 @@ export const identityOperations = {
     status: 201,
     response: CreatedPlayerCredential,
     idempotent: true,
+  }),
+  revokePlayerCredential: defineOperation({
+    id: "revokePlayerCredential",
+    method: "DELETE",
+    path: "/players/{player_id}/credentials/{credential_id}",
+    tag: "Players",
+    summary: "Revoke one long-lived credential of a player",
+    description: "It stops working at once, on every replica.",
+    auth: "required",
+    access: "owner",
+    complexity: 10,
+    params: PlayerParams.extend({ credential_id: Uuid }),
+    status: 200,
+    response: z.object({ id: Uuid }).meta({ id: "RevokedPlayerCredential" }),
   }),
   revokePlayerCredentials: defineOperation({
     id: "revokePlayerCredentials",
