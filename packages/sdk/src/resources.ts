@@ -69,6 +69,7 @@ export const resources = {
   createPolicyVersion: ["policyVersions", "create"],
   listPolicyVersions: ["policyVersions", "list"],
   getPolicyVersion: ["policyVersions", "get"],
+  getStatsPolicyVersion: ["policyVersions", "getStats"],
   searchPolicyVersions: ["policyVersions", "search"],
   // Coworlds
   uploadCoworldBundle: ["coworlds", "uploadBundle"],

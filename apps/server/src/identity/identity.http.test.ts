@@ -283,8 +283,11 @@ describe("players", () => {
     expect((await client(t.url, a.body.token).get("/validate")).body).toEqual({ valid: false });
     expect((await client(t.url, b.body.token).get("/validate")).body).toEqual({ valid: true });
     expect((await api.get<{ id: string }[]>(path)).body.map((c) => c.id)).toEqual([b.body.id]);
-    // Revoked already, unknown, or another user's: 404; not a UUID: 422.
-    expect((await api.delete(`${path}/${a.body.id}`)).status).toBe(404);
+    // Revoked already: the same answer; unknown or another user's: 404; not a UUID: 422.
+    expect((await api.delete<{ id: string }>(`${path}/${a.body.id}`)).body).toEqual({
+      id: a.body.id,
+    });
+    expect((await api.delete(`${path}/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
     const stranger = await t.newUser();
     expect((await client(t.url, stranger.token).delete(`${path}/${b.body.id}`)).status).toBe(404);
     expect((await api.delete(`${path}/pcred_${b.body.id}`)).status).toBe(422);

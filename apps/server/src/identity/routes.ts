@@ -209,16 +209,24 @@ export const identityHandlers = defineHandlers({
       throw forbidden("Only the player's owner revokes its credentials.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const tokenId = `${idPrefixes.credential}${params.credential_id}`;
-    const result = await app.store.db
-      .updateTable("tokens")
-      .set({ revoked_at: new Date().toISOString() })
+    const credential = await app.store.db
+      .selectFrom("tokens")
+      .select("revoked_at")
       .where("id", "=", tokenId)
       .where("player_id", "=", player.id)
       .where("purpose", "=", "credential")
-      .where("revoked_at", "is", null)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound("credential", params.credential_id);
-    await app.auth.revoke({ tokenIds: [tokenId] });
+    if (!credential) throw notFound("credential", params.credential_id);
+    // Revoking a revoked credential again changes nothing and answers the same way.
+    if (credential.revoked_at === null) {
+      await app.store.db
+        .updateTable("tokens")
+        .set({ revoked_at: new Date().toISOString() })
+        .where("id", "=", tokenId)
+        .where("revoked_at", "is", null)
+        .execute();
+      await app.auth.revoke({ tokenIds: [tokenId] });
+    }
     return { id: params.credential_id };
   },
 

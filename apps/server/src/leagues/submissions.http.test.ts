@@ -239,6 +239,29 @@ describe("POST /v2/league-submissions", () => {
     expect(res.body.player?.id).toBe(defaults[0]?.id);
   });
 
+  it("serves a policy version at /stats/policy-versions/{id} with the hosted service's flat names", async () => {
+    const ada = await tl.addPlayer("Ada-flat");
+    const api = client(t.url, tl.commissioner.token);
+    const v2 = await api.get<Record<string, unknown>>(`/v2/policy-versions/${ada.policyVersionId}`);
+    const stats = await api.get<{
+      id: string;
+      user_id: string;
+      policy_id: string;
+      name: string;
+      policy: { id: string; name: string };
+      policy_created_at: string;
+    }>(`/stats/policy-versions/${ada.policyVersionId}`);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual(v2.body);
+    expect(stats.body.user_id).toBe(tl.commissioner.id);
+    expect(stats.body.policy_id).toBe(stats.body.policy.id);
+    expect(stats.body.name).toBe(stats.body.policy.name);
+    expect(Date.parse(stats.body.policy_created_at)).not.toBeNaN();
+    expect(
+      (await api.get(`/stats/policy-versions/00000000-0000-4000-8000-000000000000`)).status,
+    ).toBe(404);
+  });
+
   it("keeps a private league's submissions from people who cannot see it", async () => {
     const hidden = await createTestLeague(t, { public: false });
     const ivy = await hidden.addPlayer("Ivy");

@@ -323,7 +323,7 @@ function policyVersionsBase(db: Kysely<Database>) {
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
     .selectAll("pv")
-    .select(["p.name as policy_name", "p.owner_user_id"]);
+    .select(["p.name as policy_name", "p.owner_user_id", "p.created_at as policy_created_at"]);
 }
 
 export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
@@ -339,6 +339,10 @@ export function toPolicyVersion(row: PolicyVersionRow): PolicyVersion {
     has_secret_env: row.secret_env_id !== null,
     tags: parseJson(row.tags),
     created_at: row.created_at,
+    user_id: row.owner_user_id,
+    policy_id: row.policy_id,
+    name: row.policy_name,
+    policy_created_at: row.policy_created_at,
   };
 }
 

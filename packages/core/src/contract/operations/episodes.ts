@@ -10,7 +10,6 @@ import {
   EpisodeRequestId,
   EpisodeRequestPage,
   EpisodeStats,
-  JobArtifactType,
   PolicyArtifactEntry,
 } from "../../models/episode.ts";
 import { defineOperation } from "../operation.ts";
@@ -83,21 +82,6 @@ export const episodeOperations = {
     auth: "optional",
     complexity: 10,
     params: EpisodeParams.extend({ artifact_type: ArtifactType }),
-    status: 200,
-    response: Bytes,
-    responseKind: "bytes",
-  }),
-  getJobArtifact: defineOperation({
-    id: "getJobArtifact",
-    method: "GET",
-    path: "/jobs/{job_id}/artifacts/{artifact_type}",
-    tag: "Episodes",
-    summary: "An artifact of the episode a job played, by the job's id",
-    description:
-      "The same bytes as `/v2/episode-requests/{id}/artifacts/{artifact_type}` for the episode request whose `job_id` this is, with the same visibility (the hosted service's path). `error_info` and `game_config` are taken for `error-info` and `game-config`.",
-    auth: "optional",
-    complexity: 10,
-    params: z.object({ job_id: Uuid, artifact_type: JobArtifactType }),
     status: 200,
     response: Bytes,
     responseKind: "bytes",

@@ -1,7 +1,7 @@
 // Identity, sign-in, tokens and players (API.md "Identity, sign-in, players").
 import { z } from "zod";
 
-import { PlayerId, TokenId, Uuid } from "../../ids.ts";
+import { PlayerId, TokenId } from "../../ids.ts";
 import {
   AuthCodeExchangeRequest,
   AuthCodeExchangeResponse,
@@ -41,8 +41,6 @@ export const CliLoginForm = z.strictObject({
     .optional(),
   state: z.string().max(200).optional(),
 });
-
-const TokenValidity = z.object({ valid: z.boolean() }).meta({ id: "TokenValidity" });
 
 export const identityOperations = {
   whoami: defineOperation({
@@ -86,48 +84,6 @@ export const identityOperations = {
     status: 302,
     response: z.string(),
     responseKind: "html",
-  }),
-  cliAuthPage: defineOperation({
-    id: "cliAuthPage",
-    method: "GET",
-    path: "/cli-auth",
-    tag: "Identity",
-    summary: "The sign-in page under the hosted service's current path (the same as /cli-login)",
-    auth: "none",
-    complexity: 1,
-    query: CliLoginQuery,
-    status: 200,
-    response: z.string(),
-    responseKind: "html",
-  }),
-  cliAuthSubmit: defineOperation({
-    id: "cliAuthSubmit",
-    method: "POST",
-    path: "/cli-auth",
-    tag: "Identity",
-    summary: "Sign in; redirects to the callback with a one-time code, or shows the code",
-    auth: "none",
-    complexity: 10,
-    body: CliLoginForm,
-    bodyContentType: "application/x-www-form-urlencoded",
-    status: 302,
-    response: z.string(),
-    responseKind: "html",
-  }),
-  validateToken: defineOperation({
-    id: "validateToken",
-    method: "GET",
-    path: "/validate",
-    tag: "Identity",
-    summary: "Whether the bearer token is valid",
-    description:
-      "Always 200: `{valid: true}` for a known, unrevoked, unexpired token, else `{valid: false}` (the hosted service's path, which command-line clients check a pasted token on).",
-    auth: "optional",
-    access: "public",
-    invalidTokenIsAnonymous: true,
-    complexity: 1,
-    status: 200,
-    response: TokenValidity,
   }),
   exchangeAuthCode: defineOperation({
     id: "exchangeAuthCode",
@@ -251,20 +207,6 @@ export const identityOperations = {
     status: 201,
     response: CreatedPlayerCredential,
     idempotent: true,
-  }),
-  revokePlayerCredential: defineOperation({
-    id: "revokePlayerCredential",
-    method: "DELETE",
-    path: "/players/{player_id}/credentials/{credential_id}",
-    tag: "Players",
-    summary: "Revoke one long-lived credential of a player",
-    description: "It stops working at once, on every replica.",
-    auth: "required",
-    access: "owner",
-    complexity: 10,
-    params: PlayerParams.extend({ credential_id: Uuid }),
-    status: 200,
-    response: z.object({ id: Uuid }).meta({ id: "RevokedPlayerCredential" }),
   }),
   revokePlayerCredentials: defineOperation({
     id: "revokePlayerCredentials",
