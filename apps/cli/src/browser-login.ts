@@ -1,5 +1,5 @@
 // The browser half of `gauntlet auth login`: a one-shot HTTP listener on 127.0.0.1 receives
-// the sign-in code from the server's /cli-login page (which redirects only to this machine),
+// the sign-in code from the server's /cli-auth page (which redirects only to this machine),
 // checked against a random state so another page cannot feed it a code.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -61,7 +61,7 @@ export async function startBrowserLogin(
     listener.close();
   };
   void code.then(close, close);
-  const page = new URL(`${server.replace(/\/+$/, "")}/cli-login`);
+  const page = new URL(`${server.replace(/\/+$/, "")}/cli-auth`);
   page.searchParams.set("callback", `http://127.0.0.1:${port}/callback`);
   page.searchParams.set("state", state);
   return { url: page.toString(), code, close };

@@ -66,7 +66,7 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
   let address: string | undefined;
   // However long a busy machine takes to print it (the test's timeout is the limit).
   while (!address) {
-    address = /(http:\/\/\S+\/cli-login\?\S+)/.exec(stderr)?.[1];
+    address = /(http:\/\/\S+\/cli-auth\?\S+)/.exec(stderr)?.[1];
     if (!address) await new Promise((r) => setTimeout(r, 100));
   }
   expect(address, stderr).toBeDefined();

@@ -2,7 +2,13 @@
 // (authentication + shared budgets), one route per contract operation, and error bodies.
 import { randomUUID } from "node:crypto";
 
-import Fastify, { LogController, type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, {
+  errorCodes,
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
 
@@ -115,7 +121,14 @@ export async function buildApp(
   // JSON bodies are bounded in depth before they are parsed (see body-bounds.ts).
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+  // An operation that takes a body of any media type gets its bytes, JSON included.
+  const takesAnyType = (request: FastifyRequest) =>
+    request.routeOptions.config.op?.bodyAnyMediaType === true;
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+    if (takesAnyType(request)) {
+      done(null, body);
+      return;
+    }
     const text = typeof body === "string" ? body : body.toString("utf8");
     const depth = jsonDepth(text);
     if (depth > MAX_JSON_DEPTH) done(new JsonTooDeepError(depth), undefined);
@@ -124,8 +137,12 @@ export async function buildApp(
   });
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
-    { parseAs: "string" },
-    (_req, body, done) => {
+    { parseAs: "buffer" },
+    (request, body, done) => {
+      if (takesAnyType(request)) {
+        done(null, body);
+        return;
+      }
       done(
         null,
         Object.fromEntries(
@@ -137,6 +154,17 @@ export async function buildApp(
   app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_req, body, done) =>
     done(null, body),
   );
+  // Any other media type (text/plain's built-in parser too): bytes for the operations that take
+  // any, the usual 415 for the rest.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
+    if (takesAnyType(request)) done(null, body);
+    else
+      done(
+        new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers["content-type"]),
+        undefined,
+      );
+  });
 
   const base = buildOpenApi(operations);
   const openApiByBase = new Map<string, Record<string, unknown>>();

@@ -22,6 +22,9 @@ export const resources = {
   cliLoginPage: ["auth", "loginPage"],
   cliLoginSubmit: ["auth", "submitLogin"],
   exchangeAuthCode: ["auth", "exchangeCode"],
+  cliAuthPage: ["auth", "authPage"],
+  cliAuthSubmit: ["auth", "submitAuth"],
+  validateToken: ["auth", "validate"],
   listTokens: ["tokens", "list"],
   createToken: ["tokens", "create"],
   revokeToken: ["tokens", "revoke"],
@@ -32,6 +35,7 @@ export const resources = {
   listPlayerCredentials: ["playerCredentials", "list"],
   createPlayerCredential: ["playerCredentials", "create"],
   revokePlayerCredentials: ["playerCredentials", "revokeAll"],
+  revokePlayerCredential: ["playerCredentials", "revoke"],
   // Games and mods
   listGames: ["games", "list"],
   getGame: ["games", "get"],
@@ -65,6 +69,7 @@ export const resources = {
   createPolicyVersion: ["policyVersions", "create"],
   listPolicyVersions: ["policyVersions", "list"],
   getPolicyVersion: ["policyVersions", "get"],
+  getStatsPolicyVersion: ["policyVersions", "getStats"],
   searchPolicyVersions: ["policyVersions", "search"],
   // Coworlds
   uploadCoworldBundle: ["coworlds", "uploadBundle"],
@@ -81,6 +86,7 @@ export const resources = {
   listEpisodeChanges: ["episodeRequests", "changes"],
   getEpisodeRequest: ["episodeRequests", "get"],
   getEpisodeArtifact: ["episodeRequests", "getArtifact"],
+  getJobArtifact: ["episodeRequests", "getJobArtifact"],
   getEpisodeBundle: ["episodeRequests", "getBundle"],
   getEpisodeStats: ["episodeRequests", "getStats"],
   listPolicyArtifacts: ["episodeRequests", "listPolicyArtifacts"],

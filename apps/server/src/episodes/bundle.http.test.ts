@@ -67,25 +67,44 @@ describe("episode bundles", () => {
     expect(all.status).toBe(200);
     expect(all.type).toContain("application/zip");
     expect(Object.keys(all.files).sort()).toEqual([
-      `${episodeId}/game-config.json`,
-      `${episodeId}/policy-artifacts/1`,
-      `${episodeId}/replay`,
-      `${episodeId}/results.json`,
-      `${episodeId}/spec.json`,
+      "artifacts/policy_artifact_1.zip",
+      "game-config.json",
+      "manifest.json",
+      "replay",
+      "results.json",
+      "spec.json",
     ]);
-    expect(all.files[`${episodeId}/replay`]).toBe("REPLAY-BYTES");
-    expect(all.files[`${episodeId}/policy-artifacts/1`]).toBe("BOB-NOTES");
-    // A seat's artifact is for its policy's owner, the requester or an admin: not in a stranger's bundle.
-    const stranger = await t.newUser();
-    expect(
-      Object.keys(
-        (await zipOf(`${t.url}/v2/episode-requests/${episodeId}/bundle`, stranger.token)).files,
-      ),
-    ).not.toContain(`${episodeId}/policy-artifacts/1`);
-    expect(JSON.parse(all.files[`${episodeId}/results.json`] ?? "{}")).toMatchObject({
+    expect(all.files.replay).toBe("REPLAY-BYTES");
+    expect(all.files["artifacts/policy_artifact_1.zip"]).toBe("BOB-NOTES");
+    // The manifest names what is in the zip, by the hosted service's part names.
+    expect(JSON.parse(all.files["manifest.json"] ?? "{}")).toEqual({
+      ereq_id: episodeId,
+      status: "success",
+      include: ["spec", "game-config", "results", "replay", "player_artifact"],
+      files: {
+        spec: "spec.json",
+        "game-config": "game-config.json",
+        results: "results.json",
+        replay: "replay",
+        player_artifact: { "1": "artifacts/policy_artifact_1.zip" },
+      },
+    });
+    // A seat's artifact is for its policy's owner, the requester or an admin: a stranger asking
+    // for it gets the rest of the bundle, and a manifest that does not claim it.
+    const stranger = await zipOf(
+      `${t.url}/v2/episode-requests/${episodeId}/bundle?include=results,player_artifact`,
+      (await t.newUser()).token,
+    );
+    expect(stranger.status).toBe(200);
+    expect(Object.keys(stranger.files).sort()).toEqual(["manifest.json", "results.json"]);
+    expect(JSON.parse(stranger.files["manifest.json"] ?? "{}")).toMatchObject({
+      include: ["results"],
+      files: { results: "results.json" },
+    });
+    expect(JSON.parse(all.files["results.json"] ?? "{}")).toMatchObject({
       scores: [2, 1],
     });
-    expect(JSON.parse(all.files[`${episodeId}/spec.json`] ?? "{}")).toMatchObject({
+    expect(JSON.parse(all.files["spec.json"] ?? "{}")).toMatchObject({
       coworld_id: tl.coworldId,
     });
 
@@ -93,24 +112,48 @@ describe("episode bundles", () => {
       `${t.url}/v2/episode-requests/${episodeId}/bundle?include=results,replay`,
       tl.commissioner.token,
     );
-    expect(Object.keys(some.files).sort()).toEqual([
-      `${episodeId}/replay`,
-      `${episodeId}/results.json`,
-    ]);
-    // The key repeated, as the SDK sends a list, narrows the same way.
+    expect(Object.keys(some.files).sort()).toEqual(["manifest.json", "replay", "results.json"]);
+    // The key repeated, as the SDK sends a list, narrows the same way; our names and the hosted
+    // service's name the same part, which is in the zip once.
     const repeated = await zipOf(
-      `${t.url}/v2/episode-requests/${episodeId}/bundle?include=results&include=replay`,
+      `${t.url}/v2/episode-requests/${episodeId}/bundle?include=results&include=replay&include=policy-artifacts&include=player_artifact`,
       tl.commissioner.token,
     );
     expect(Object.keys(repeated.files).sort()).toEqual([
-      `${episodeId}/replay`,
-      `${episodeId}/results.json`,
+      "artifacts/policy_artifact_1.zip",
+      "manifest.json",
+      "replay",
+      "results.json",
     ]);
+    // The upstream names of parts this episode does not have are taken and left out.
+    const upstream = await zipOf(
+      `${t.url}/v2/episode-requests/${episodeId}/bundle?include=results,replay,error_info,game_logs,player_logs,player_artifact`,
+      tl.commissioner.token,
+    );
+    expect(upstream.status).toBe(200);
+    expect(JSON.parse(upstream.files["manifest.json"] ?? "{}")).toMatchObject({
+      include: ["results", "replay", "player_artifact"],
+    });
 
     const bad = await client(t.url, tl.commissioner.token).get(
       `/v2/episode-requests/${episodeId}/bundle?include=results,movies`,
     );
     expect(bad.status).toBe(422);
     expect(bad.text).toContain("movies");
+
+    // The hosted service's job-artifact path serves the same bytes, by the job's id.
+    const owner = client(t.url, tl.commissioner.token);
+    const replay = await owner.get(`/jobs/${job.job_id}/artifacts/replay`);
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe("REPLAY-BYTES");
+    const results = await owner.get(`/jobs/${job.job_id}/artifacts/results`);
+    expect(JSON.parse(results.text)).toMatchObject({ scores: [2, 1] });
+    expect((await owner.get(`/jobs/${job.job_id}/artifacts/error_info`)).status).toBe(404);
+    const unknown = await owner.get<{ detail: { message: string } }>(
+      `/jobs/00000000-0000-4000-8000-000000000000/artifacts/replay`,
+    );
+    expect(unknown.status).toBe(404);
+    expect((await owner.get(`/jobs/not-a-uuid/artifacts/replay`)).status).toBe(422);
+    expect((await owner.get(`/jobs/${job.job_id}/artifacts/movies`)).status).toBe(422);
   }, 60_000);
 });

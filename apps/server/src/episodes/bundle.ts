@@ -1,6 +1,9 @@
-// An episode's artifacts as one zip, streamed as it is built (fflate): the derived spec and
-// game config, the stored results, replay and error info; the game's log and the seats' policy
-// logs and uploaded artifacts for those who may read them. Artifacts the episode lacks are left out.
+// An episode's artifacts as one zip, streamed as it is built (fflate), in the layout of the
+// hosted service's bundle contract (coworld's docs/artifacts/EPISODE_BUNDLE.md): the files at the
+// zip's root and a `manifest.json` that names each part's files. The derived spec and game config,
+// the stored results, replay, game log and error info, and the seats' policy logs and uploaded
+// artifacts for those who may read them. A part the episode does not have, or the caller may not
+// read, is left out silently, and the manifest's `include` says what was delivered.
 import { PassThrough, type Readable } from "node:stream";
 
 import { Zip, ZipPassThrough } from "fflate";
@@ -14,26 +17,48 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { canReadGameLog, derivedArtifact } from "./episodes.ts";
 
-/** The seat files of the bundle: each seat's stored artifact of that name, under that folder. */
-const SEAT_FILES = {
-  "policy-logs": {
-    artifact: "policy-log",
-    file: (position: number) => `policy-logs/${position}.txt`,
-  },
-  "policy-artifacts": {
-    artifact: "policy-artifact",
-    file: (position: number) => `policy-artifacts/${position}`,
-  },
-} as const;
+/** One part under both its names: ours (the artifact endpoints') and the hosted service's. */
+type Part =
+  | { kind: "derived"; artifact: "spec" | "game-config"; file: string }
+  | { kind: "stored"; artifact: string; file: string; nested?: string }
+  | { kind: "seats"; artifact: string; file: (position: number) => string };
 
-const FILE_NAMES: Record<string, string> = {
-  spec: "spec.json",
-  "game-config": "game-config.json",
-  results: "results.json",
-  replay: "replay",
-  logs: "logs.txt",
-  "error-info": "error-info.json",
+const PARTS: Record<string, Part> = {
+  spec: { kind: "derived", artifact: "spec", file: "spec.json" },
+  "game-config": { kind: "derived", artifact: "game-config", file: "game-config.json" },
+  results: { kind: "stored", artifact: "results", file: "results.json" },
+  replay: { kind: "stored", artifact: "replay", file: "replay" },
+  error_info: { kind: "stored", artifact: "error-info", file: "error_info.json" },
+  game_logs: { kind: "stored", artifact: "logs", file: "logs/game.log", nested: "combined" },
+  player_logs: {
+    kind: "seats",
+    artifact: "policy-log",
+    file: (position) => `logs/policy_agent_${position}.log`,
+  },
+  player_artifact: {
+    kind: "seats",
+    artifact: "policy-artifact",
+    file: (position) => `artifacts/policy_artifact_${position}.zip`,
+  },
 };
+
+/** Our names for the hosted service's parts. */
+const ALIASES: Partial<Record<BundlePart, string>> = {
+  "error-info": "error_info",
+  logs: "game_logs",
+  "policy-logs": "player_logs",
+  "policy-artifacts": "player_artifact",
+};
+
+interface Entry {
+  /** The token as the caller asked for it, echoed in the manifest. */
+  token: string;
+  /** The seat, for a per-seat file. */
+  seat?: number;
+  nested?: string;
+  file: string;
+  read: () => Promise<Buffer | null>;
+}
 
 /** The files of the bundle, each read when its turn comes (one blob in memory at a time). */
 async function entries(
@@ -41,39 +66,79 @@ async function entries(
   blobs: BlobStore,
   identity: Identity,
   row: EpisodeRequestsTable,
-  parts: readonly BundlePart[],
-) {
+  tokens: readonly BundlePart[],
+): Promise<Entry[]> {
   const stored = await db
     .selectFrom("artifacts")
     .select(["name", "sha256"])
     .where("episode_request_id", "=", row.id)
     .execute();
-  const out: { name: string; read: () => Promise<Buffer | null> }[] = [];
-  for (const part of parts) {
-    if (part === "spec" || part === "game-config")
-      out.push({ name: FILE_NAMES[part] ?? part, read: () => derivedArtifact(db, row, part) });
-    else if (part === "policy-logs" || part === "policy-artifacts") {
-      const kind = SEAT_FILES[part];
+  const out: Entry[] = [];
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    const key = ALIASES[token] ?? token;
+    const part = PARTS[key];
+    // A part asked for twice (or under both names) is in the bundle once.
+    if (!part || seen.has(key)) continue;
+    seen.add(key);
+    if (part.kind === "derived")
+      out.push({ token, file: part.file, read: () => derivedArtifact(db, row, part.artifact) });
+    else if (part.kind === "stored") {
+      if (part.artifact === "logs" && !(await canReadGameLog(db, identity, row))) continue;
+      const blob = stored.find((a) => a.name === part.artifact);
+      if (blob)
+        out.push({
+          token,
+          file: part.file,
+          ...(part.nested ? { nested: part.nested } : {}),
+          read: () => blobs.get(blob.sha256),
+        });
+    } else {
       const seats = await db
         .selectFrom("episode_participants as ep")
         .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
         .leftJoin("policies as p", "p.id", "pv.policy_id")
         .select(["ep.position", "p.owner_user_id"])
         .where("ep.episode_request_id", "=", row.id)
+        .orderBy("ep.position")
         .execute();
       for (const seat of seats) {
         const allowed = canReadSeat(identity, row, seat);
-        const blob = stored.find((a) => a.name === `${kind.artifact}-${seat.position}`);
+        const blob = stored.find((a) => a.name === `${part.artifact}-${seat.position}`);
         if (allowed && blob)
-          out.push({ name: kind.file(seat.position), read: () => blobs.get(blob.sha256) });
+          out.push({
+            token,
+            seat: seat.position,
+            file: part.file(seat.position),
+            read: () => blobs.get(blob.sha256),
+          });
       }
-    } else {
-      if (part === "logs" && !(await canReadGameLog(db, identity, row))) continue;
-      const blob = stored.find((a) => a.name === part);
-      if (blob) out.push({ name: FILE_NAMES[part] ?? part, read: () => blobs.get(blob.sha256) });
     }
   }
   return out;
+}
+
+/** The manifest of what was written: each token's file, or its files by seat (or `combined`). */
+function manifest(row: EpisodeRequestsTable, written: readonly Entry[]): Buffer {
+  const include: string[] = [];
+  const files: Record<string, string | Record<string, string>> = {};
+  for (const entry of written) {
+    if (!include.includes(entry.token)) include.push(entry.token);
+    if (entry.seat !== undefined || entry.nested !== undefined) {
+      const group = files[entry.token];
+      const map = typeof group === "object" ? group : {};
+      map[entry.seat !== undefined ? String(entry.seat) : (entry.nested ?? "combined")] =
+        entry.file;
+      files[entry.token] = map;
+    } else files[entry.token] = entry.file;
+  }
+  const status =
+    row.status === "completed"
+      ? "success"
+      : row.status === "failed" || row.status === "cancelled"
+        ? "failed"
+        : row.status;
+  return Buffer.from(JSON.stringify({ ereq_id: row.id, status, include, files }, null, 2));
 }
 
 export async function episodeBundle(
@@ -93,14 +158,21 @@ export async function episodeBundle(
     out.write(chunk);
     if (final) out.end();
   });
+  const add = (name: string, bytes: Buffer) => {
+    const entry = new ZipPassThrough(name);
+    zip.add(entry);
+    entry.push(new Uint8Array(bytes), true);
+  };
   void (async () => {
+    const written: Entry[] = [];
     for (const file of files) {
       const bytes = await file.read();
       if (bytes === null) continue;
-      const entry = new ZipPassThrough(`${row.id}/${file.name}`);
-      zip.add(entry);
-      entry.push(new Uint8Array(bytes), true);
+      add(file.file, bytes);
+      written.push(file);
     }
+    // Written last so that it names only what is in the zip; readers find it by name.
+    add("manifest.json", manifest(row, written));
     zip.end();
   })().catch((error: unknown) =>
     out.destroy(error instanceof Error ? error : new Error(String(error))),

@@ -270,6 +270,24 @@ export async function getEpisodeRow(
   return row;
 }
 
+/** The episode request a job played, seen as getEpisodeRow sees it: a job of one you may not see is 404. */
+export async function getEpisodeRowByJob(
+  db: Kysely<Database>,
+  identity: Identity,
+  jobId: string,
+): Promise<EpisodeRequestsTable> {
+  const row = await db
+    .selectFrom("jobs")
+    .innerJoin("episode_requests as er", "er.id", "jobs.episode_request_id")
+    .selectAll("er")
+    .where("jobs.id", "=", jobId)
+    .executeTakeFirst();
+  // The 404 names the job alone: which episode a hidden job played is not the caller's to learn.
+  const facts = row ? (await episodeFacts(db, [row])).get(row.id) : undefined;
+  if (!row || !facts || !canSeeEpisode(identity, facts)) throw notFound("job", jobId);
+  return row;
+}
+
 type EpisodeFilter = QueryOf<"listEpisodeRequests">;
 
 function decodeCursor(cursor: string, loc: (string | number)[]): string[] {
@@ -336,6 +354,7 @@ export async function listEpisodes(
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(filter.limit + 1)
+    .offset(filter.offset ?? 0)
     .execute();
   const page = rows.slice(0, filter.limit);
   const last = page[page.length - 1];

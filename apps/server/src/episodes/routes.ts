@@ -1,4 +1,10 @@
-import { defineHandlers, REPLIED } from "../http/handler.ts";
+import type { FastifyReply } from "fastify";
+
+import type { ArtifactType } from "@gauntlet/core";
+
+import type { Identity } from "../auth/identity.ts";
+import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
+import type { EpisodeRequestsTable } from "../store/schema.ts";
 import { episodeBundle } from "./bundle.ts";
 import {
   assertGameLogReader,
@@ -6,6 +12,7 @@ import {
   episodeStats,
   episodeViews,
   getEpisodeRow,
+  getEpisodeRowByJob,
   listEpisodeChanges,
   listEpisodes,
   policyArtifact,
@@ -13,6 +20,26 @@ import {
   policyLog,
   readArtifact,
 } from "./episodes.ts";
+
+/** An episode's artifact, derived or stored, with a file name for downloads. */
+async function artifactOf(
+  app: AppContext,
+  row: EpisodeRequestsTable,
+  type: ArtifactType,
+  reply: FastifyReply,
+  identity: Identity,
+) {
+  if (type === "logs") await assertGameLogReader(app.store.db, identity, row);
+  const bytes =
+    type === "spec" || type === "game-config"
+      ? await derivedArtifact(app.store.db, row, type)
+      : await readArtifact(app.store.db, app.blobs, row.id, type);
+  reply.header(
+    "content-disposition",
+    `attachment; filename="${row.id}-${type}${type === "replay" || type === "logs" ? "" : ".json"}"`,
+  );
+  return bytes;
+}
 
 export const episodeHandlers = defineHandlers({
   listEpisodeRequests: async ({ identity, query, app, request }) =>
@@ -27,17 +54,11 @@ export const episodeHandlers = defineHandlers({
   },
   getEpisodeArtifact: async ({ identity, params, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
-    const type = params.artifact_type;
-    if (type === "logs") await assertGameLogReader(app.store.db, identity, row);
-    const bytes =
-      type === "spec" || type === "game-config"
-        ? await derivedArtifact(app.store.db, row, type)
-        : await readArtifact(app.store.db, app.blobs, row.id, type);
-    reply.header(
-      "content-disposition",
-      `attachment; filename="${row.id}-${type}${type === "replay" || type === "logs" ? "" : ".json"}"`,
-    );
-    return bytes;
+    return artifactOf(app, row, params.artifact_type, reply, identity);
+  },
+  getJobArtifact: async ({ identity, params, app, reply }) => {
+    const row = await getEpisodeRowByJob(app.store.db, identity, params.job_id);
+    return artifactOf(app, row, params.artifact_type, reply, identity);
   },
   getEpisodeBundle: async ({ identity, params, query, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);

@@ -26,10 +26,22 @@ function setBudgetHeaders(reply: FastifyReply, headers: Readonly<Record<string, 
   for (const name in headers) reply.header(LOWER_CASE_BUDGET_HEADERS[name] ?? name, headers[name]);
 }
 
-function bearerToken(header: string | undefined): string | null | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1] ?? null;
+/**
+ * The caller's token: `Authorization: Bearer <token>`, or the same token in `X-Auth-Token` (the
+ * header the hosted service's cogames client sends). Undefined when neither is sent, null when
+ * the one sent is malformed. Authorization wins when both are sent, so a second header can never
+ * swap the identity a request runs as.
+ */
+function requestToken(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1] ?? null;
+  }
+  const alt = request.headers["x-auth-token"];
+  if (alt === undefined) return undefined;
+  const value = typeof alt === "string" ? alt.trim() : "";
+  return /^\S+$/.test(value) ? value : null;
 }
 
 export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
@@ -97,9 +109,8 @@ export function createRequestGate(
   /** True when the request passes the gate without waiting; false leaves everything to `gate`. */
   function passes(op: OperationDef, request: FastifyRequest, reply: FastifyReply): boolean {
     if (op.credentialHeader) return false;
-    const header = request.headers.authorization;
-    if (header === undefined) return op.auth !== "required";
-    const token = bearerToken(header);
+    const token = requestToken(request);
+    if (token === undefined) return op.auth !== "required";
     const identity = token ? auth.cachedIdentity(token) : undefined;
     if (!identity || machineVerdict(op, identity) !== "pass") return false;
     if (budgets && !op.budgetExempt) {
@@ -137,7 +148,7 @@ export function createRequestGate(
       }
       setIdentity(request, identity);
     }
-    const token = op.credentialHeader ? undefined : bearerToken(request.headers.authorization);
+    const token = op.credentialHeader ? undefined : requestToken(request);
     if (token !== undefined) {
       // A hot token is answered from the cache without waiting on a promise.
       const known = token === null ? null : auth.cachedIdentity(token);

@@ -13,9 +13,13 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const EXPOSED = [...BUDGET_HEADER_NAMES, "retry-after", "x-request-id", "idempotent-replayed"].join(
   ", ",
 );
-const ALLOWED_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"].join(
-  ", ",
-);
+const ALLOWED_HEADERS = [
+  "authorization",
+  "x-auth-token",
+  "content-type",
+  "idempotency-key",
+  "x-request-id",
+].join(", ");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"].join(", ");
 const PREFLIGHT_MAX_AGE = "600";
 

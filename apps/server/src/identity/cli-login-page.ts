@@ -13,12 +13,15 @@ export function cliLoginPolicy(callback: string): string {
 }
 
 export function cliLoginPage(input: {
-  callback: string;
+  /** The path the form posts to: the page's own (`cli-login` or `cli-auth`). */
+  action: string;
+  callback?: string | undefined;
   state?: string | undefined;
   error?: string | undefined;
   email?: string | undefined;
 }): string {
   const callbackHost = (() => {
+    if (input.callback === undefined) return undefined;
     try {
       return new URL(input.callback).host;
     } catch {
@@ -28,15 +31,31 @@ export function cliLoginPage(input: {
   return page(
     "Sign in to Gauntlet",
     `<h1>Sign in to Gauntlet</h1>
-<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>
+${
+  callbackHost === undefined
+    ? "<p>Sign in, and this page shows what to paste into your terminal: a one-time code, or a token.</p>"
+    : `<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>`
+}
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}
-<form method="post" action="cli-login">
-<input type="hidden" name="callback" value="${escapeHtml(input.callback)}">
+<form method="post" action="${escapeHtml(input.action)}">
+${input.callback ? `<input type="hidden" name="callback" value="${escapeHtml(input.callback)}">` : ""}
 ${input.state ? `<input type="hidden" name="state" value="${escapeHtml(input.state)}">` : ""}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? "")}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>`,
+  );
+}
+
+/** The credential, for a client without a callback: a one-time code, or a token to paste. */
+export function cliLoginCodePage(kind: "code" | "token", value: string): string {
+  const what = kind === "code" ? "sign-in code" : "token";
+  return page(
+    `Your ${what}`,
+    `<h1>Your ${what}</h1>
+<p>Paste this ${what} into the terminal that asked you to sign in.${kind === "code" ? " It works once, within five minutes." : " It is shown only this once."}
+Never give it to anyone else: it signs in as you.</p>
+<p><code id="${kind}">${escapeHtml(value)}</code></p>`,
   );
 }
 

@@ -60,6 +60,62 @@ describe("GET /whoami (spec 4.7)", () => {
   });
 });
 
+describe("X-Auth-Token (the hosted service's cogames client)", () => {
+  it("is the same token as Authorization: Bearer, with the same budget", async () => {
+    const user = await t.newUser();
+    const viaHeader = await http<{ subject_type: string; subject_id: string }>(
+      "GET",
+      `${t.url}/whoami`,
+      { headers: { "x-auth-token": user.token } },
+    );
+    expect(viaHeader.body).toMatchObject({ subject_type: "user", subject_id: user.id });
+    // Both requests drew on one budget: the second shows one request fewer remaining.
+    const first = Number(viaHeader.headers.get("x-ratelimit-requests-minute-remaining"));
+    const viaBearer = await client(t.url, user.token).get("/whoami");
+    const second = Number(viaBearer.headers.get("x-ratelimit-requests-minute-remaining"));
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBe(first - 1);
+    const required = await http("GET", `${t.url}/v2/tokens`, {
+      headers: { "x-auth-token": user.token },
+    });
+    expect(required.status).toBe(200);
+  });
+
+  it("refuses an unknown X-Auth-Token where a token is required, and lets Authorization win", async () => {
+    const unknown = await http("GET", `${t.url}/v2/tokens`, {
+      headers: { "x-auth-token": "not-a-token" },
+    });
+    expect(unknown.status).toBe(401);
+    const a = await t.newUser();
+    const b = await t.newUser();
+    // A second header never changes who the request runs as.
+    const both = await http<{ subject_id: string }>("GET", `${t.url}/whoami`, {
+      token: a.token,
+      headers: { "x-auth-token": b.token },
+    });
+    expect(both.body.subject_id).toBe(a.id);
+  });
+});
+
+describe("default players", () => {
+  it("makes a user's first player for them, marked is_default, with user_id", async () => {
+    const user = await t.newUser();
+    const api = client(t.url, user.token);
+    const first = await api.get<{ id: string; is_default: boolean; user_id: string }[]>("/players");
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(1);
+    expect(first.body[0]).toMatchObject({ is_default: true, user_id: user.id, disabled_at: null });
+    // Asking again makes no second one; a player made later is not the default.
+    const later = await api.post<{ id: string; is_default: boolean }>("/players", { name: "b2" });
+    expect(later.body.is_default).toBe(false);
+    const again = await api.get<{ id: string; is_default: boolean }[]>("/players");
+    expect(again.body.map((p) => [p.id, p.is_default])).toEqual([
+      [first.body[0]?.id, true],
+      [later.body.id, false],
+    ]);
+  });
+});
+
 describe("tokens", () => {
   it("creates a token shown once, lists it without its value, and revokes it", async () => {
     const user = await t.newUser();
@@ -203,6 +259,40 @@ describe("players", () => {
         .subject_type,
     ).toBe("anonymous");
   });
+
+  it("answers credentials in cogames' shape (UUID ids, token_preview, scopes) and revokes one by its id", async () => {
+    const user = await t.newUser();
+    const api = client(t.url, user.token);
+    const player = await api.post<{ id: string }>("/players", { name: "p" });
+    const make = (name: string) =>
+      api.post<{ id: string; token: string; token_preview: string; scopes: string[] }>(
+        `/players/${player.body.id}/credentials`,
+        { name, scopes: ["write"] },
+      );
+    const [a, b] = [await make("a"), await make("b")];
+    expect(a.status).toBe(201);
+    expect(a.body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.body).toMatchObject({ token_preview: "ply_…", scopes: ["write"], expires_at: null });
+    // The preview gives away nothing of the secret.
+    expect(a.body.token.startsWith(a.body.token_preview.replace("…", ""))).toBe(true);
+    expect(a.body.token_preview).not.toContain(a.body.token.slice(4, 8));
+    const path = `/players/${player.body.id}/credentials`;
+    const revoked = await api.delete<{ id: string }>(`${path}/${a.body.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ id: a.body.id });
+    expect((await client(t.url, a.body.token).get("/validate")).body).toEqual({ valid: false });
+    expect((await client(t.url, b.body.token).get("/validate")).body).toEqual({ valid: true });
+    expect((await api.get<{ id: string }[]>(path)).body.map((c) => c.id)).toEqual([b.body.id]);
+    // Revoked already: the same answer; unknown or another user's: 404; not a UUID: 422.
+    expect((await api.delete<{ id: string }>(`${path}/${a.body.id}`)).body).toEqual({
+      id: a.body.id,
+    });
+    expect((await api.delete(`${path}/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    const stranger = await t.newUser();
+    expect((await client(t.url, stranger.token).delete(`${path}/${b.body.id}`)).status).toBe(404);
+    expect((await api.delete(`${path}/pcred_${b.body.id}`)).status).toBe(422);
+    expect((await api.post(path, { name: "x", scopes: ["admin"] })).status).toBe(422);
+  });
 });
 
 describe("command-line sign-in", () => {
@@ -211,7 +301,7 @@ describe("command-line sign-in", () => {
     const callback = "http://127.0.0.1:9/callback";
     const page = await http(
       "GET",
-      `${t.url}/cli-login?callback=${encodeURIComponent(callback)}&state=xyz`,
+      `${t.url}/cli-auth?callback=${encodeURIComponent(callback)}&state=xyz`,
     );
     expect(page.status).toBe(200);
     expect(page.text).toContain("<form");
@@ -221,7 +311,7 @@ describe("command-line sign-in", () => {
       callback,
       state: "xyz",
     });
-    const res = await http("POST", `${t.url}/cli-login`, {
+    const res = await http("POST", `${t.url}/cli-auth`, {
       body: form.toString(),
       headers: { "content-type": "application/x-www-form-urlencoded" },
     });
@@ -240,11 +330,78 @@ describe("command-line sign-in", () => {
       (await client(t.url, exchanged.body.token).get<{ user_email: string }>("/whoami")).body
         .user_email,
     ).toBe(user.email);
+    // A used code is 410 (gone), a malformed one 400, as the hosted service's clients expect.
     const again = await client(t.url).post<{ detail: { type: string } }>(
       "/credentials/auth-codes/exchange",
       { code },
     );
-    expect(again.status).toBe(401);
+    expect(again.status).toBe(410);
+    expect(again.body.detail.type).toBe("gone");
+    const malformed = await client(t.url).post<{ detail: { type: string } }>(
+      "/credentials/auth-codes/exchange",
+      { code: "not-a-code" },
+    );
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.detail.type).toBe("bad_request");
+  });
+
+  it("without a callback, /cli-auth shows the code to paste", async () => {
+    const user = await t.newUser();
+    const page = await http("GET", `${t.url}/cli-auth`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('action="cli-auth"');
+    expect(page.text).toContain("one-time code");
+    const res = await http("POST", `${t.url}/cli-auth`, {
+      body: new URLSearchParams({
+        email: user.email,
+        password: "correct horse battery",
+      }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const code = /<code id="code">([^<]+)<\/code>/.exec(res.text)?.[1];
+    expect(code).toMatch(/^gcode_/);
+    // `softmax exchange-code <code>`: the pasted code becomes a token, which /validate accepts.
+    const exchanged = await client(t.url).post<{ token: string }>(
+      "/credentials/auth-codes/exchange",
+      { code },
+    );
+    expect(exchanged.status).toBe(200);
+    const valid = await client(t.url, exchanged.body.token).get<{ valid: boolean }>("/validate");
+    expect(valid.body).toEqual({ valid: true });
+    expect((await client(t.url, "gnt_nonsense").get("/validate")).body).toEqual({ valid: false });
+    expect((await client(t.url).get("/validate")).body).toEqual({ valid: false });
+  });
+
+  it("gives the token itself at /cli-login (the softmax-cli version coworld pins): in the callback, or shown to paste", async () => {
+    const user = await t.newUser();
+    const signIn = (callback?: string) =>
+      http("POST", `${t.url}/cli-login`, {
+        body: new URLSearchParams({
+          email: user.email,
+          password: "correct horse battery",
+          ...(callback ? { callback, state: "s1" } : {}),
+        }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+    const redirected = await signIn("http://127.0.0.1:9/callback");
+    expect(redirected.status).toBe(302);
+    const location = new URL(redirected.headers.get("location") ?? "");
+    expect(location.searchParams.get("code")).toBeNull();
+    expect(location.searchParams.get("state")).toBe("s1");
+    const token = location.searchParams.get("token") ?? "";
+    expect(token).toMatch(/^gnt_/);
+    expect((await client(t.url, token).get("/validate")).body).toEqual({ valid: true });
+    expect(
+      (await client(t.url, token).get<{ user_email: string }>("/whoami")).body.user_email,
+    ).toBe(user.email);
+    const shown = await signIn();
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    const pasted = /<code id="token">([^<]+)<\/code>/.exec(shown.text)?.[1] ?? "";
+    expect((await client(t.url, pasted).get("/validate")).body).toEqual({ valid: true });
   });
 
   it("shows the form again on a wrong password and never redirects", async () => {

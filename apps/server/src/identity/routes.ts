@@ -1,7 +1,17 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+import { idPrefixes, type BodyOf, type QueryOf } from "@gauntlet/core";
+
 import { isAuthenticated } from "../auth/identity.ts";
-import { defineHandlers, REPLIED } from "../http/handler.ts";
-import { forbidden, invalidInput } from "../shared/errors.ts";
-import { cliLoginPage, cliLoginPolicy, isLoopbackCallback } from "./cli-login-page.ts";
+import { tokenPrefixes } from "../auth/secrets.ts";
+import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
+import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import {
+  cliLoginCodePage,
+  cliLoginPage,
+  cliLoginPolicy,
+  isLoopbackCallback,
+} from "./cli-login-page.ts";
 import { createPlayer, getOwnedPlayer, listPlayers } from "./players.ts";
 import { assertOwnOrigin, SIGN_IN_DOCS_PATH, SignInGuard } from "./sign-in-guard.ts";
 import {
@@ -14,6 +24,104 @@ import {
   revokeToken,
 } from "./tokens.ts";
 import { checkPassword } from "./users.ts";
+
+/** A credential as the hosted service's clients read it: its id a bare UUID, never its secret. */
+function toCredential(
+  row: {
+    id: string;
+    name: string;
+    created_at: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+  },
+  playerId: string,
+) {
+  return {
+    id: row.id.slice(idPrefixes.credential.length),
+    player_id: playerId,
+    name: row.name,
+    token_preview: `${tokenPrefixes.player}…`,
+    scopes: ["write"],
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+  };
+}
+
+const NOT_LOOPBACK =
+  "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).";
+
+function signInPage(
+  action: "cli-login" | "cli-auth",
+  query: QueryOf<"cliLoginPage">,
+  reply: FastifyReply,
+): string {
+  if (query.callback !== undefined && !isLoopbackCallback(query.callback))
+    throw invalidInput(["query", "callback"], NOT_LOOPBACK, "value_error", query.callback);
+  if (query.callback !== undefined)
+    reply.header("content-security-policy", cliLoginPolicy(query.callback));
+  return cliLoginPage({ action, callback: query.callback, state: query.state });
+}
+
+/**
+ * Checks the password, then sends a credential to the loopback callback, or — without a
+ * callback — shows it for the person to paste into their terminal. `/cli-auth` gives a one-time
+ * code (exchanged for a token: our CLI, softmax-cli's current version); `/cli-login` gives the
+ * token itself, as the hosted service did for the softmax-cli version coworld pins.
+ */
+async function signIn(
+  action: "cli-login" | "cli-auth",
+  body: BodyOf<"cliLoginSubmit">,
+  app: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string | typeof REPLIED> {
+  const base = app.baseUrl(request);
+  assertOwnOrigin(request, base);
+  if (body.callback !== undefined && !isLoopbackCallback(body.callback))
+    throw invalidInput(["body", "callback"], NOT_LOOPBACK, "value_error", body.callback);
+  const guard = new SignInGuard(app.attempts);
+  await guard.admit(body.email, request.ip, `${base}${SIGN_IN_DOCS_PATH}`, (seconds) => {
+    reply.header("retry-after", String(seconds));
+  });
+  const user = await checkPassword(app.store.db, body.email, body.password);
+  if (!user) {
+    reply.code(401);
+    if (body.callback !== undefined)
+      reply.header("content-security-policy", cliLoginPolicy(body.callback));
+    return cliLoginPage({
+      action,
+      callback: body.callback,
+      state: body.state,
+      email: body.email,
+      error: "Wrong email or password.",
+    });
+  }
+  await guard.succeeded(body.email, request.ip);
+  const [name, value] =
+    action === "cli-auth"
+      ? (["code", await createAuthCode(app.store.db, user.id)] as const)
+      : ([
+          "token",
+          (
+            await createApiToken(app.store.db, {
+              userId: user.id,
+              name: `cli-login ${new Date().toISOString()}`,
+              kind: "user",
+            })
+          ).token,
+        ] as const);
+  if (body.callback === undefined) {
+    // Shown once, to the person who signed in; never cached.
+    reply.header("cache-control", "no-store");
+    return cliLoginCodePage(name, value);
+  }
+  const target = new URL(body.callback);
+  target.searchParams.set(name, value);
+  if (body.state) target.searchParams.set("state", body.state);
+  await reply.redirect(target.toString(), 302);
+  return REPLIED;
+}
 
 export const identityHandlers = defineHandlers({
   whoami: async ({ identity }) =>
@@ -35,50 +143,14 @@ export const identityHandlers = defineHandlers({
           is_admin: false,
         },
 
-  cliLoginPage: async ({ query, reply }) => {
-    if (!isLoopbackCallback(query.callback))
-      throw invalidInput(
-        ["query", "callback"],
-        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
-        "value_error",
-        query.callback,
-      );
-    reply.header("content-security-policy", cliLoginPolicy(query.callback));
-    return cliLoginPage({ callback: query.callback, state: query.state });
-  },
+  cliLoginPage: async ({ query, reply }) => signInPage("cli-login", query, reply),
+  cliAuthPage: async ({ query, reply }) => signInPage("cli-auth", query, reply),
+  cliLoginSubmit: async ({ body, app, request, reply }) =>
+    signIn("cli-login", body, app, request, reply),
+  cliAuthSubmit: async ({ body, app, request, reply }) =>
+    signIn("cli-auth", body, app, request, reply),
 
-  cliLoginSubmit: async ({ body, app, request, reply }) => {
-    const base = app.baseUrl(request);
-    assertOwnOrigin(request, base);
-    if (!isLoopbackCallback(body.callback))
-      throw invalidInput(
-        ["body", "callback"],
-        "The callback must be an http address on this machine (127.0.0.1, localhost or [::1]).",
-        "value_error",
-        body.callback,
-      );
-    const guard = new SignInGuard(app.attempts);
-    await guard.admit(body.email, request.ip, `${base}${SIGN_IN_DOCS_PATH}`, (seconds) => {
-      reply.header("retry-after", String(seconds));
-    });
-    const user = await checkPassword(app.store.db, body.email, body.password);
-    if (!user) {
-      reply.code(401).header("content-security-policy", cliLoginPolicy(body.callback));
-      return cliLoginPage({
-        callback: body.callback,
-        state: body.state,
-        email: body.email,
-        error: "Wrong email or password.",
-      });
-    }
-    await guard.succeeded(body.email, request.ip);
-    const code = await createAuthCode(app.store.db, user.id);
-    const target = new URL(body.callback);
-    target.searchParams.set("code", code);
-    if (body.state) target.searchParams.set("state", body.state);
-    await reply.redirect(target.toString(), 302);
-    return REPLIED;
-  },
+  validateToken: async ({ identity }) => ({ valid: isAuthenticated(identity) }),
 
   exchangeAuthCode: async ({ body, app }) => ({
     token: await exchangeAuthCode(app.store.db, body.code),
@@ -135,13 +207,13 @@ export const identityHandlers = defineHandlers({
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const rows = await app.store.db
       .selectFrom("tokens")
-      .select(["id", "name", "created_at", "last_used_at"])
+      .select(["id", "name", "created_at", "expires_at", "last_used_at"])
       .where("player_id", "=", player.id)
       .where("purpose", "=", "credential")
       .where("revoked_at", "is", null)
       .orderBy("created_at")
       .execute();
-    return rows.map((r) => ({ ...r, player_id: player.id }));
+    return rows.map((r) => toCredential(r, player.id));
   },
 
   createPlayerCredential: async ({ identity, params, body, app }) => {
@@ -149,14 +221,33 @@ export const identityHandlers = defineHandlers({
       throw forbidden("Only the player's owner creates its credentials.");
     const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
     const { row, token } = await createPlayerToken(app.store.db, player, "credential", body.name);
-    return {
-      id: row.id,
-      player_id: player.id,
-      name: row.name,
-      created_at: row.created_at,
-      last_used_at: null,
-      token,
-    };
+    return { ...toCredential(row, player.id), token };
+  },
+
+  revokePlayerCredential: async ({ identity, params, app }) => {
+    if (identity.kind !== "user")
+      throw forbidden("Only the player's owner revokes its credentials.");
+    const player = await getOwnedPlayer(app.store.db, identity, params.player_id);
+    const tokenId = `${idPrefixes.credential}${params.credential_id}`;
+    const credential = await app.store.db
+      .selectFrom("tokens")
+      .select("revoked_at")
+      .where("id", "=", tokenId)
+      .where("player_id", "=", player.id)
+      .where("purpose", "=", "credential")
+      .executeTakeFirst();
+    if (!credential) throw notFound("credential", params.credential_id);
+    // Revoking a revoked credential again changes nothing and answers the same way.
+    if (credential.revoked_at === null) {
+      await app.store.db
+        .updateTable("tokens")
+        .set({ revoked_at: new Date().toISOString() })
+        .where("id", "=", tokenId)
+        .where("revoked_at", "is", null)
+        .execute();
+      await app.auth.revoke({ tokenIds: [tokenId] });
+    }
+    return { id: params.credential_id };
   },
 
   revokePlayerCredentials: async ({ identity, params, app }) => {

@@ -7,7 +7,7 @@ import { newId, type Token } from "@gauntlet/core";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
 import { nowIso } from "../shared/clock.ts";
-import { forbidden, notFound, unauthorized } from "../shared/errors.ts";
+import { badRequest, forbidden, gone, notFound } from "../shared/errors.ts";
 import type { Database, TokensTable } from "../store/schema.ts";
 
 const PLAYER_LOGIN_TTL_MS = 24 * 3600_000;
@@ -161,9 +161,14 @@ export async function createAuthCode(db: Kysely<Database>, userId: string): Prom
   return code;
 }
 
+const CODE_PATTERN = new RegExp(`^${tokenPrefixes.code}[A-Za-z0-9_-]{43}$`);
+
 /** Turns a code into a new user token; a code works once. */
 export async function exchangeAuthCode(db: Kysely<Database>, code: string): Promise<string> {
-  const hash = hashToken(code);
+  // What createAuthCode makes: the prefix and 32 random bytes in base64url.
+  if (!CODE_PATTERN.test(code.trim()))
+    throw badRequest("This is not a sign-in code: copy the whole code the sign-in page showed.");
+  const hash = hashToken(code.trim());
   const now = nowIso();
   // The conditional update is the claim: of two concurrent exchanges only one changes a row.
   const claimed = await db
@@ -174,7 +179,8 @@ export async function exchangeAuthCode(db: Kysely<Database>, code: string): Prom
     .where("expires_at", ">", now)
     .returning("user_id")
     .executeTakeFirst();
-  if (!claimed) throw unauthorized("The sign-in code is unknown, expired or already used.");
+  // 410, as the hosted service answers: the client tells the person to sign in again.
+  if (!claimed) throw gone("The sign-in code is unknown, expired or already used: sign in again.");
   const created = await createApiToken(db, {
     userId: claimed.user_id,
     name: `cli ${now}`,

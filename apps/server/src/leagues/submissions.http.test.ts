@@ -208,7 +208,7 @@ describe("POST /v2/league-submissions", () => {
     ]);
   });
 
-  it("needs a player: none given and none on the policy version is a 422 of player_id", async () => {
+  it("competes as the owner's default player when none is given and none is on the policy version", async () => {
     const owner = tl.commissioner;
     const bundle = await client(t.url, owner.token).get<{
       entries: { id: string; policy: { name: string } }[];
@@ -223,12 +223,43 @@ describe("POST /v2/league-submissions", () => {
       "/stats/policies/docker-img/complete",
       { name: "playerless", policy_bundle_id: detail.body.policy_bundle_id, run: detail.body.run },
     );
-    const res = await client(t.url, owner.token).post<Invalid>("/v2/league-submissions", {
+    // The body coworld's `submit` sends: no player_id.
+    const res = await client(t.url, owner.token).post<LeagueSubmission>("/v2/league-submissions", {
       league_id: tl.league.id,
       policy_version_id: loose.body.id,
+      auto_champion: "always",
     });
-    expect(res.status).toBe(422);
-    expect(locs(res.body)).toEqual(["body.player_id"]);
+    expect(res.status).toBe(201);
+    const players = await client(t.url, owner.token).get<
+      { id: string; is_default: boolean; user_id: string }[]
+    >("/players");
+    const defaults = players.body.filter((p) => p.is_default);
+    expect(defaults).toHaveLength(1);
+    expect(defaults[0]?.user_id).toBe(owner.id);
+    expect(res.body.player?.id).toBe(defaults[0]?.id);
+  });
+
+  it("serves a policy version at /stats/policy-versions/{id} with the hosted service's flat names", async () => {
+    const ada = await tl.addPlayer("Ada-flat");
+    const api = client(t.url, tl.commissioner.token);
+    const v2 = await api.get<Record<string, unknown>>(`/v2/policy-versions/${ada.policyVersionId}`);
+    const stats = await api.get<{
+      id: string;
+      user_id: string;
+      policy_id: string;
+      name: string;
+      policy: { id: string; name: string };
+      policy_created_at: string;
+    }>(`/stats/policy-versions/${ada.policyVersionId}`);
+    expect(stats.status).toBe(200);
+    expect(stats.body).toEqual(v2.body);
+    expect(stats.body.user_id).toBe(tl.commissioner.id);
+    expect(stats.body.policy_id).toBe(stats.body.policy.id);
+    expect(stats.body.name).toBe(stats.body.policy.name);
+    expect(Date.parse(stats.body.policy_created_at)).not.toBeNaN();
+    expect(
+      (await api.get(`/stats/policy-versions/00000000-0000-4000-8000-000000000000`)).status,
+    ).toBe(404);
   });
 
   it("keeps a private league's submissions from people who cannot see it", async () => {

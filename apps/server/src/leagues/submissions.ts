@@ -9,6 +9,7 @@ import { ownsOrAdmin } from "../access/ownership.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
+import { defaultPlayer } from "../identity/players.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput } from "../shared/errors.ts";
 import type {
@@ -254,15 +255,12 @@ export async function createSubmission(
     );
   }
 
+  // Without a player_id the version's owner competes as their default player, made for them if
+  // need be: the hosted service's clients (coworld submit) never send one.
   const playerId =
-    input.player_id ?? (identity.kind === "player" ? identity.subjectId : version.player_id);
-  if (playerId === null) {
-    throw invalidInput(
-      ["body", "player_id"],
-      "a submission competes as a player: give player_id (POST /players creates one)",
-      "missing",
-    );
-  }
+    input.player_id ??
+    (identity.kind === "player" ? identity.subjectId : version.player_id) ??
+    (await defaultPlayer(db, version.owner_user_id)).id;
   const player = await db
     .selectFrom("players")
     .select(["id", "owner_user_id"])

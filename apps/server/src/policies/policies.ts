@@ -354,7 +354,7 @@ function policyVersionsBase(db: Kysely<Database>) {
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
     .selectAll("pv")
-    .select(["p.name as policy_name", "p.owner_user_id"]);
+    .select(["p.name as policy_name", "p.owner_user_id", "p.created_at as policy_created_at"]);
 }
 
 /** A version as the caller may see it: its recipe (run, bundle, image, secrets) only for its owner and admins. */
@@ -367,6 +367,10 @@ export function toPolicyVersion(identity: Identity, row: PolicyVersionRow): Poli
     owner_user_id: row.owner_user_id,
     tags: parseJson(row.tags),
     created_at: row.created_at,
+    user_id: row.owner_user_id,
+    policy_id: row.policy_id,
+    name: row.policy_name,
+    policy_created_at: row.policy_created_at,
   };
   if (!canInspectVersion(identity, row)) return seen;
   return {

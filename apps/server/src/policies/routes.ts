@@ -41,6 +41,8 @@ export const policyHandlers = defineHandlers({
     ).entries,
   getPolicyVersion: async ({ identity, params, app }) =>
     getPolicyVersion(app.store.db, identity, params.policy_version_id),
+  getStatsPolicyVersion: async ({ identity, params, app }) =>
+    getPolicyVersion(app.store.db, identity, params.policy_version_id),
   searchPolicyVersions: async ({ identity, query, app }) => {
     const page = await listPolicyVersions(app.store.db, identity, {
       nameExact: query.name_exact,

@@ -2,7 +2,7 @@
 // blob store by content hash, the record to reporter_outputs. Outputs are public.
 import type { Kysely } from "kysely";
 
-import { newId, type PostReporterOutputQuery, type ReporterRunOutput } from "@gauntlet/core";
+import { newId, PostReporterOutputQuery, type ReporterRunOutput } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
@@ -21,6 +21,17 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
 /** The media type an output is served with: the one given, else the one its type implies. */
 export function mediaTypeOf(type: string, given: string | undefined): string {
   return given ?? MEDIA_TYPES[type.toLowerCase()] ?? "application/octet-stream";
+}
+
+/**
+ * The media type a body was sent with, when it says more than "bytes": what the output is served
+ * with unless the query names one. Only a well-formed type is kept, so no header can be smuggled.
+ */
+export function sentMediaType(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const type = contentType.trim();
+  if (/^application\/octet-stream\b/i.test(type)) return undefined;
+  return PostReporterOutputQuery.shape.media_type.safeParse(type).data;
 }
 
 function toOutput(row: ReporterOutputsTable, baseUrl: string): ReporterRunOutput {

@@ -440,6 +440,42 @@ describe("outputs and spec 4.5", () => {
     ).toBe(404);
   });
 
+  it("takes an output posted with its own media type (text/html, JSON) and serves it with that type", async () => {
+    const owner = await t.newUser();
+    const reporter = await register(owner.token);
+    const run = await openRun(owner.token, reporter.id);
+    const post = (query: Record<string, string>, contentType: string, body: string) =>
+      http<ReporterRunOutput>(
+        "POST",
+        `${t.url}/v2/reporters/outputs?${new URLSearchParams({ reporter_run_id: run.id, ...query }).toString()}`,
+        { body, headers: { "content-type": contentType, "x-reporter-key": reporter.reporter_key } },
+      );
+    const html = await post({ name: "r.html", type: "report" }, "text/html", "<p>hi</p>");
+    expect(html.status, html.text).toBe(201);
+    expect(html.body.media_type).toBe("text/html");
+    expect(html.body.size_bytes).toBe(9);
+    // A JSON body is kept byte for byte, not parsed and re-serialised.
+    const json = await post({ name: "r.json", type: "json" }, "application/json", '{ "a" : 1 }');
+    expect(json.status, json.text).toBe(201);
+    expect(json.body).toMatchObject({ media_type: "application/json", size_bytes: 11 });
+    const served = await fetch(json.body.url);
+    expect(await served.text()).toBe('{ "a" : 1 }');
+    // media_type in the query wins; a malformed Content-Type falls back to what `type` implies.
+    const named = await post(
+      { name: "n.txt", type: "text", media_type: "text/csv" },
+      "text/plain",
+      "a,b",
+    );
+    expect(named.body.media_type).toBe("text/csv");
+    // Other operations still refuse a media type they do not take.
+    const elsewhere = await http("POST", `${t.url}/v2/reporters/register`, {
+      token: owner.token,
+      body: "<p>hi</p>",
+      headers: { "content-type": "text/html" },
+    });
+    expect(elsewhere.status).toBe(415);
+  });
+
   it("answers spec 4.5's errors: a bad reporter_run_id is 422 at path.reporter_run_id, an unknown run 404, an empty run []", async () => {
     for (const bad of [
       "rrun_123",

@@ -1,5 +1,5 @@
 import { defineHandlers, REPLIED } from "../http/handler.ts";
-import { outputBytes, postOutput, reporterOutputs, runOutputs } from "./outputs.ts";
+import { outputBytes, postOutput, reporterOutputs, runOutputs, sentMediaType } from "./outputs.ts";
 import { getReporter, listReporters, registerReporter, rotateReporterKey } from "./reporters.ts";
 import { openReporterRun } from "./runs.ts";
 
@@ -11,7 +11,14 @@ export const reporterHandlers = defineHandlers({
   openReporterRun: async ({ identity, params, body, app }) =>
     openReporterRun(app.store.db, identity, params.reporter_id, body),
   postReporterOutput: async ({ identity, query, body, app, request }) =>
-    postOutput(app.store.db, app.blobs, identity, query, body, app.baseUrl(request)),
+    postOutput(
+      app.store.db,
+      app.blobs,
+      identity,
+      { ...query, media_type: query.media_type ?? sentMediaType(request.headers["content-type"]) },
+      body,
+      app.baseUrl(request),
+    ),
   listReporters: async ({ query, app }) => listReporters(app.store.db, query),
   getReporter: async ({ params, app }) => getReporter(app.store.db, params.reporter_id),
   listReporterOutputs: async ({ params, app, request }) => {

@@ -23,6 +23,8 @@ export const notFound = (what: string, id?: string) =>
     "not_found",
     id ? `${what} ${id} was not found.` : `${what} was not found.`,
   );
+export const badRequest = (message: string) => new ServiceError(400, "bad_request", message);
+export const gone = (message: string) => new ServiceError(410, "gone", message);
 export const conflict = (message: string, type = "conflict", extra: Record<string, unknown> = {}) =>
   new ServiceError(409, type, message, extra);
 

@@ -211,6 +211,11 @@ describe("authorization matrix", () => {
       {},
     );
     expect(login.status).toBe(200);
+    const credential = await client(t.url, user.token).post<{ id: string }>(
+      `/players/${player.id}/credentials`,
+      { name: "matrix" },
+    );
+    expect(credential.status).toBe(201);
     const tokens: Record<SubjectName, string | undefined> = {
       anonymous: undefined,
       user: user.token,
@@ -230,6 +235,7 @@ describe("authorization matrix", () => {
       division_id: { value: league.divisions[0]?.id ?? "", owner: "commissioner" },
       coworld_id: { value: league.coworldId, owner: "commissioner" },
       player_id: { value: player.id, owner: "user" },
+      credential_id: { value: credential.body.id, owner: "user" },
       policy_version_id: { value: player.policyVersionId, owner: "user" },
     });
 

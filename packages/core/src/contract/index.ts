@@ -14,6 +14,7 @@ import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { forumOperations } from "./operations/forums.ts";
 import { gameOperations } from "./operations/games.ts";
+import { hostedClientOperations } from "./operations/hosted-clients.ts";
 import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { identityOperations } from "./operations/identity.ts";
 import { leagueSubmissionOperations } from "./operations/league-submissions.ts";
@@ -56,6 +57,7 @@ export const contract = {
   ...playSessionOperations,
   ...hostedGameOperations,
   ...tournamentOperations,
+  ...hostedClientOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

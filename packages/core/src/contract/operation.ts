@@ -70,6 +70,11 @@ export interface OperationDef {
   readonly bodyOptional?: boolean;
   /** Content type of a raw request body; JSON when absent. */
   readonly bodyContentType?: "application/octet-stream" | "application/x-www-form-urlencoded";
+  /**
+   * The raw body is taken whatever its media type (application/octet-stream, text/html, JSON…),
+   * as bytes; the handler reads the type from the request. For uploads whose type is their own.
+   */
+  readonly bodyAnyMediaType?: boolean;
   /** A larger request body than the server's default limit (uploads of files). */
   readonly maxBodyBytes?: number;
   readonly status: 200 | 201 | 204 | 302;

@@ -73,6 +73,14 @@ export const ArtifactType = z.enum([
   "replay",
 ]);
 
+export type ArtifactType = z.infer<typeof ArtifactType>;
+
+/** An artifact by our name or the hosted service's (`error_info`, `game_config`). */
+export const JobArtifactType = z
+  .enum([...ArtifactType.options, "error_info", "game_config"])
+  .transform((v) => (v === "error_info" ? "error-info" : v === "game_config" ? "game-config" : v))
+  .pipe(ArtifactType);
+
 export const BundlePart = z.enum([
   "spec",
   "game-config",
@@ -82,8 +90,25 @@ export const BundlePart = z.enum([
   "error-info",
   "policy-logs",
   "policy-artifacts",
+  // The hosted service's names for the same parts (coworld's EPISODE_BUNDLE.md).
+  "error_info",
+  "game_logs",
+  "player_logs",
+  "player_artifact",
 ]);
 export type BundlePart = z.infer<typeof BundlePart>;
+
+/** What a bundle holds when `include` is not given: every part once, by its hosted-service name where it has one. */
+export const DEFAULT_BUNDLE_PARTS: readonly BundlePart[] = [
+  "spec",
+  "game-config",
+  "results",
+  "replay",
+  "error_info",
+  "game_logs",
+  "player_logs",
+  "player_artifact",
+];
 
 export const EpisodeBundleQuery = z.object({
   // A comma-separated list, or the key repeated (`include=results&include=replay`): the SDK
@@ -93,7 +118,7 @@ export const EpisodeBundleQuery = z.object({
     .optional()
     .transform((v, ctx) => {
       const text = Array.isArray(v) ? v.join(",") : v;
-      if (text === undefined || text === "") return BundlePart.options;
+      if (text === undefined || text === "") return [...DEFAULT_BUNDLE_PARTS];
       const parts = text.split(",").map((p) => p.trim());
       const bad = parts.find((p) => !BundlePart.safeParse(p).success);
       if (bad !== undefined) {

@@ -1,7 +1,7 @@
 // Identity: whoami, tokens, players and CLI sign-in codes.
 import { z } from "zod";
 
-import { PlayerId, TokenId } from "../ids.ts";
+import { PlayerId, TokenId, Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 
 export const SubjectType = z.enum(["anonymous", "user", "player", "machine", "reporter"]);
@@ -65,7 +65,14 @@ export const Player = z
     id: PlayerId,
     name: z.string(),
     owner_user_id: z.string(),
+    user_id: z.string().meta({ description: "The owner's user id (the hosted service's name)." }),
+    is_default: z.boolean().meta({
+      description:
+        "The owner's first player: a submission without `player_id` competes as it. Made for each user when first needed.",
+    }),
+    avatar_url: z.string().nullable(),
     created_at: Timestamp,
+    disabled_at: Timestamp.nullable(),
   })
   .meta({ id: "Player" });
 
@@ -79,16 +86,28 @@ export const PlayerLogin = z
 
 export const PlayerCredential = z
   .object({
-    id: z.string(),
+    id: Uuid.meta({ description: "A UUID, as the hosted service's clients expect." }),
     player_id: PlayerId,
     name: z.string(),
+    token_preview: z.string().meta({
+      description: "The token's kind (`ply_…`): never any of its secret part.",
+    }),
+    scopes: z.array(z.string()),
     created_at: Timestamp,
+    expires_at: Timestamp.nullable(),
     last_used_at: Timestamp.nullable(),
   })
   .meta({ id: "PlayerCredential" });
 
 export const CreatePlayerCredentialRequest = z
-  .strictObject({ name: z.string().trim().min(1).max(100).default("default") })
+  .strictObject({
+    name: z.string().trim().min(1).max(100).default("default"),
+    scopes: z
+      .array(z.enum(["write"]))
+      .max(1)
+      .optional()
+      .meta({ description: "A credential acts as its player: `write` is the one scope." }),
+  })
   .meta({ id: "CreatePlayerCredentialRequest" });
 
 export const CreatedPlayerCredential = PlayerCredential.extend({ token: z.string() }).meta({

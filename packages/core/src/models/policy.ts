@@ -111,6 +111,11 @@ export const PolicyVersion = z
     has_secret_env: z.boolean().optional(),
     tags: z.record(z.string(), z.string()),
     created_at: Timestamp,
+    // The hosted service's flat names (cogames' PolicyVersionRow reads them).
+    user_id: z.string().meta({ description: "The policy's owner (`owner_user_id`)." }),
+    policy_id: Uuid,
+    name: z.string().meta({ description: "The policy's name." }),
+    policy_created_at: Timestamp,
   })
   .meta({ id: "PolicyVersion" });
 

@@ -35,8 +35,13 @@ export const episodeOperations = {
       status: z
         .enum(["pending", "submitted", "running", "completed", "failed", "cancelled"])
         .optional(),
-      limit: queryInt(1, 200).default(50),
+      // Up to 1000: the hosted service's upload client asks that many in one page.
+      limit: queryInt(1, 1000).default(50),
       cursor: z.string().max(200).optional(),
+      offset: queryInt(0, 1_000_000).optional().meta({
+        description:
+          "Rows to skip (after `cursor`, when both are given): the hosted service's clients page by offset.",
+      }),
     }),
     status: 200,
     response: EpisodeRequestPage,
@@ -88,7 +93,7 @@ export const episodeOperations = {
     tag: "Episodes",
     summary: "A zip of the episode's artifacts, streamed",
     description:
-      "`include` is a comma-separated list of `spec, game-config, results, replay, logs, error-info, policy-logs, policy-artifacts` (default: all). Artifacts the episode does not have are left out. Policy logs and policy artifacts are included only for those who may read them.",
+      "`include` is a comma-separated list of `spec, game-config, results, replay, error_info, game_logs, player_logs, player_artifact` (the hosted service's names; ours, `logs, error-info, policy-logs, policy-artifacts`, are taken too; default: all). The files sit at the zip's root beside a `manifest.json` — `{ereq_id, status, include, files}` — that names each delivered part's files. Artifacts the episode does not have are left out; player logs and artifacts only for those who may read them, silently.",
     auth: "optional",
     complexity: 20,
     params: EpisodeParams,

@@ -24,14 +24,21 @@ export const CliLoginQuery = z.object({
   callback: z
     .url({ protocol: /^https?$/ })
     .max(2000)
-    .meta({ description: "Where to send the one-time `code`: a loopback address." }),
+    .optional()
+    .meta({
+      description:
+        "Where to send the one-time `code`: a loopback address. Without one, the page shows the code for the person to paste into their terminal.",
+    }),
   state: z.string().max(200).optional(),
 });
 
 export const CliLoginForm = z.strictObject({
   email: z.string().max(320),
   password: z.string().max(1000),
-  callback: z.url({ protocol: /^https?$/ }).max(2000),
+  callback: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
   state: z.string().max(200).optional(),
 });
 
@@ -84,7 +91,8 @@ export const identityOperations = {
     path: "/credentials/auth-codes/exchange",
     tag: "Identity",
     summary: "Exchange a one-time sign-in code for a token",
-    description: "A code works once, within five minutes.",
+    description:
+      "A code works once, within five minutes: a used, expired or unknown code is 410 (`gone`), a malformed one 400 (`bad_request`).",
     auth: "none",
     access: "credential",
     complexity: 10,
