@@ -1,17 +1,13 @@
 // The whole UI: a header, the screen on top of the navigation stack, and the status line.
+// Written with createElement (`h`), not JSX: every package runs from its TypeScript sources on
+// Node's built-in type stripping, which removes types but does not transform JSX (see
+// docs/architecture.md, "The terminal UI without JSX").
 // The app owns the keys every screen shares (q, Ctrl+C, ?, Esc) and keeps the watched
 // division's live data running while detail screens are open above it.
 import { Box, Text, useApp, useInput } from "ink";
-import {
-  createElement as h,
-  useCallback,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from "react";
+import { createElement as h, useCallback, useEffect, useState, type ReactNode } from "react";
 
-import type { CompetitionEvent } from "@gauntlet/core";
+import type { CompetitionEvent, Division } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { ErrorBoundary } from "./components/error-boundary.ts";
@@ -19,22 +15,24 @@ import { Header } from "./components/header.ts";
 import { HelpOverlay } from "./components/help-overlay.ts";
 import { StatusBar } from "./components/status-bar.ts";
 import { useTheme } from "./components/theme.ts";
-import { loadCatalog } from "./data/catalog.ts";
 import { describeError } from "./data/describe-error.ts";
-import { loadEpisode, loadPlayerEpisodes, loadRound } from "./data/loaders.ts";
 import type { Notices } from "./data/notices.ts";
 import { resolveTarget, type TargetFlags } from "./data/resolve-target.ts";
 import { useDivisionWatch } from "./hooks/use-division-watch.ts";
 import { useNotice } from "./hooks/use-notice.ts";
 import { useNow } from "./hooks/use-now.ts";
+import { useRouteLoader } from "./hooks/use-route-loader.ts";
 import { useTerminalSize } from "./hooks/use-terminal-size.ts";
 import { TypingContext } from "./hooks/use-text-filter.ts";
-import { EpisodeScreen } from "./screens/episode-screen.ts";
-import { PickerScreen } from "./screens/picker-screen.ts";
-import { PlayerScreen } from "./screens/player-screen.ts";
-import { RoundScreen } from "./screens/round-screen.ts";
-import { WatchScreen } from "./screens/watch-screen.ts";
-import { pop, push, replaceTop, watchedDivision, type Route } from "./state/routes.ts";
+import { screenFor } from "./screens/screen-for.ts";
+import {
+  pop,
+  push,
+  replaceTop,
+  watchedDivision,
+  type Route,
+  type WatchRoute,
+} from "./state/routes.ts";
 
 export interface AppProps {
   client: Gauntlet;
@@ -151,96 +149,31 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
     },
     [open, notices],
   );
-  const loaders = useMemo(() => {
-    if (top === null) return null;
-    switch (top.kind) {
-      case "picker":
-        return {
-          kind: top.kind,
-          load: (signal: AbortSignal) => loadCatalog(client, signal),
-        } as const;
-      case "player":
-        return {
-          kind: top.kind,
-          load: (signal: AbortSignal) =>
-            loadPlayerEpisodes(client, top.row.player_id, top.division.id, signal),
-        } as const;
-      case "round":
-        return {
-          kind: top.kind,
-          load: (signal: AbortSignal) => loadRound(client, top.roundId, signal),
-        } as const;
-      case "episode":
-        return {
-          kind: top.kind,
-          load: (signal: AbortSignal) => loadEpisode(client, top.episodeId, signal),
-        } as const;
-      case "watch":
-        return null;
-    }
-  }, [client, top]);
+  const loader = useRouteLoader(client, top);
+  const switchDivision = useCallback(
+    (route: WatchRoute, division: Division) =>
+      setStack((s) => replaceTop(s, { ...route, division })),
+    [],
+  );
 
-  const active = !help;
   let screen: ReactNode;
-  if (top === null) {
+  if (top === null)
     screen = h(Text, { color: theme.muted }, `Opening ${flags.division ?? flags.league ?? ""}…`);
-  } else if (help) {
-    screen = h(HelpOverlay, { width: columns, height: screenHeight });
-  } else if (top.kind === "watch") {
-    screen = h(WatchScreen, {
-      league: top.league,
-      division: top.division,
-      divisions: top.divisions,
+  else if (help) screen = h(HelpOverlay, { width: columns, height: screenHeight });
+  else
+    screen = screenFor(top, {
+      loader,
       snapshot,
-      width: columns,
-      height: screenHeight,
-      now,
-      active,
-      onOpenPlayer: (row) => open({ kind: "player", row, division: top.division }),
-      onOpenEvent: openEvent,
-      onSwitchDivision: (division) => setStack((s) => replaceTop(s, { ...top, division })),
-    });
-  } else if (top.kind === "picker" && loaders?.kind === "picker") {
-    screen = h(PickerScreen, {
-      load: loaders.load,
       notices,
       server,
       width: columns,
       height: screenHeight,
-      active,
-      onOpen: (entry, division) =>
-        open({ kind: "watch", league: entry.league, division, divisions: entry.divisions }),
-    });
-  } else if (top.kind === "player" && loaders?.kind === "player") {
-    screen = h(PlayerScreen, {
-      row: top.row,
-      division: top.division,
-      loadEpisodes: loaders.load,
-      notices,
-      width: columns,
-      height: screenHeight,
       now,
-      active,
-      onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }),
+      active: true,
+      open,
+      openEvent,
+      switchDivision,
     });
-  } else if (top.kind === "round" && loaders?.kind === "round") {
-    screen = h(RoundScreen, {
-      load: loaders.load,
-      notices,
-      width: columns,
-      height: screenHeight,
-      active,
-      onOpenEpisode: (episodeId) => open({ kind: "episode", episodeId }),
-    });
-  } else if (top.kind === "episode" && loaders?.kind === "episode") {
-    screen = h(EpisodeScreen, {
-      load: loaders.load,
-      baseUrl: server,
-      notices,
-      width: columns,
-      height: screenHeight,
-    });
-  }
 
   const onScreenError = useCallback(
     (error: unknown) => {

@@ -4,11 +4,6 @@ export function formatScore(score: number): string {
   return Number.isInteger(score) ? String(score) : score.toFixed(1);
 }
 
-export function formatDelta(delta: number): string {
-  if (Math.abs(delta) < 0.05) return "";
-  return `${delta > 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
-}
-
 /** HH:MM:SS of a timestamp, in local time; "--:--:--" when it cannot be read. */
 export function formatClock(iso: string | null): string {
   if (iso === null) return "--:--:--";
