@@ -119,11 +119,11 @@ describe("identity", () => {
     expect(me).toMatchObject({ subject_type: "user", user_email: user.email, is_admin: false });
   });
 
-  it("signs in the way the CLI does: login page, form post, code exchange", async () => {
+  it("signs in the way the CLI does: sign-in page, form post, code exchange", async () => {
     const callback = "http://127.0.0.1:9/callback";
     const anonymous = clientFor(null);
-    expect(await anonymous.auth.loginPage({ callback, state: "st" })).toMatch(/<form/i);
-    const location = await anonymous.auth.submitLogin({
+    expect(await anonymous.auth.authPage({ callback, state: "st" })).toMatch(/<form/i);
+    const location = await anonymous.auth.submitAuth({
       body: { email: user.email, password: "correct horse battery", callback, state: "st" },
     });
     const redirect = new URL(location);
@@ -134,6 +134,18 @@ describe("identity", () => {
     expect((await clientFor(token).whoami()).user_email).toBe(user.email);
     // A code works once.
     await expect(anonymous.auth.exchangeCode({ body: { code } })).rejects.toThrow();
+    expect(await anonymous.auth.validate(undefined, { token })).toEqual({ valid: true });
+  });
+
+  it("signs in the way the hosted service's older clients do: the token itself in the callback", async () => {
+    const callback = "http://127.0.0.1:9/callback";
+    const anonymous = clientFor(null);
+    expect(await anonymous.auth.loginPage({ callback })).toMatch(/<form/i);
+    const location = await anonymous.auth.submitLogin({
+      body: { email: user.email, password: "correct horse battery", callback },
+    });
+    const token = new URL(location).searchParams.get("token") ?? "";
+    expect((await clientFor(token).whoami()).user_email).toBe(user.email);
   });
 
   it("creates, lists and revokes tokens", async () => {
@@ -160,6 +172,11 @@ describe("identity", () => {
     expect(
       (await userClient.playerCredentials.list({ player_id: player.id })).map((c) => c.id),
     ).toEqual([credential.id]);
+    const second = await userClient.playerCredentials.create({ player_id: player.id });
+    await userClient.playerCredentials.revoke({
+      player_id: player.id,
+      credential_id: second.id,
+    });
     expect(await userClient.playerCredentials.revokeAll({ player_id: player.id })).toEqual({
       revoked: 1,
     });
@@ -396,6 +413,11 @@ describe("coworlds, the runner queue and episodes", () => {
       artifact_type: "replay",
     });
     expect(new TextDecoder().decode(replay)).toBe('{"turn":1}\n');
+    const byJob = await admin.episodeRequests.getJobArtifact({
+      job_id: job.job_id,
+      artifact_type: "replay",
+    });
+    expect(new TextDecoder().decode(byJob)).toBe('{"turn":1}\n');
     expect(
       (await admin.episodeRequests.getStats({ episode_request_id: job.episode_request_id })).steps,
     ).toBe(30);
@@ -493,6 +515,9 @@ describe("coworlds, the runner queue and episodes", () => {
     expect([v1.version, v2.version]).toEqual([1, 2]);
     expect((await userClient.policyVersions.get({ policy_version_id: v1.id })).has_secret_env).toBe(
       true,
+    );
+    expect((await userClient.policyVersions.getStats({ policy_version_id: v1.id })).name).toBe(
+      "sdk-bot",
     );
     expect(
       (await userClient.policyVersions.list({ name: "sdk-bot", mine: true }))

@@ -74,9 +74,7 @@ async function bundleFiles(token?: string): Promise<string[]> {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   expect(res.status).toBe(200);
-  return Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer()))).map((name) =>
-    name.split("/").slice(1).join("/"),
-  );
+  return Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer())));
 }
 
 describe("episode log readers", () => {
@@ -103,11 +101,11 @@ describe("episode log readers", () => {
   it("leaves the logs out of the episode's bundle for those who may not read them", async () => {
     for (const files of [await bundleFiles(), await bundleFiles(other.token)]) {
       expect(files).toContain("results.json");
-      expect(files).not.toContain("logs.txt");
-      expect(files.filter((f) => f.startsWith("policy-logs/"))).toEqual([]);
+      expect(files).not.toContain("logs/game.log");
+      expect(files.filter((f) => f.startsWith("logs/policy_agent_"))).toEqual([]);
     }
     expect(await bundleFiles(owner.token)).toEqual(
-      expect.arrayContaining(["logs.txt", "policy-logs/0.txt"]),
+      expect.arrayContaining(["logs/game.log", "logs/policy_agent_0.log"]),
     );
   });
 });

@@ -38,19 +38,17 @@ describe("HTML pages", () => {
       { coworld_id: tl.coworldId, variant_id: "ffa-4", player_count: 2 },
     );
     const params: Record<string, string> = { session_id: created.body.session_id };
-    const forms: Record<string, string> = {
-      "/cli-login": new URLSearchParams({
-        email: "nobody@example.test",
-        password: "wrong",
-        callback: "http://127.0.0.1:9/cb",
-      }).toString(),
-    };
+    const signIn = new URLSearchParams({
+      email: "nobody@example.test",
+      password: "wrong",
+      callback: "http://127.0.0.1:9/cb",
+    }).toString();
+    const forms: Record<string, string> = { "/cli-login": signIn, "/cli-auth": signIn };
     // A join of a full session answers its page again (409) rather than a redirect: fill it.
     for (let i = 0; i < 2; i += 1)
       await client(t.url).post(`/v2/coworlds/play/session/${created.body.session_id}/join`);
-    const queries: Record<string, string> = {
-      "/cli-login": `?callback=${encodeURIComponent("http://127.0.0.1:9/cb")}`,
-    };
+    const callback = `?callback=${encodeURIComponent("http://127.0.0.1:9/cb")}`;
+    const queries: Record<string, string> = { "/cli-login": callback, "/cli-auth": callback };
     const pages = Object.values(operations).filter((op) => op.responseKind === "html");
     expect(pages.length).toBeGreaterThanOrEqual(6);
     for (const op of pages) {

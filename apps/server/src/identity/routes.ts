@@ -5,6 +5,7 @@ import { idPrefixes, type BodyOf, type QueryOf } from "@gauntlet/core";
 import { isAuthenticated } from "../auth/identity.ts";
 import { tokenPrefixes } from "../auth/secrets.ts";
 import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../http/page-headers.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import {
   cliLoginCodePage,
@@ -112,9 +113,16 @@ async function signIn(
           ).token,
         ] as const);
   if (body.callback === undefined) {
-    // Shown once, to the person who signed in; never cached.
-    reply.header("cache-control", "no-store");
-    return cliLoginCodePage(name, value);
+    // Shown once, to the person who signed in; never cached. Sent here (the operation's own
+    // answer is the callback's redirect), with every page's headers.
+    await reply
+      .code(200)
+      .headers(PAGE_HEADERS)
+      .header("content-security-policy", PAGE_CONTENT_SECURITY_POLICY)
+      .header("cache-control", "no-store")
+      .type("text/html; charset=utf-8")
+      .send(cliLoginCodePage(name, value));
+    return REPLIED;
   }
   const target = new URL(body.callback);
   target.searchParams.set(name, value);

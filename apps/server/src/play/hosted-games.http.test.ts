@@ -17,7 +17,12 @@ import type {
 
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, GRIDRUSH_DIR, type TestLeague } from "../../testing/test-league.ts";
+import {
+  createTestLeague,
+  GRIDRUSH_DIR,
+  scriptedRunner,
+  type TestLeague,
+} from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 
 let t: TestServer;
@@ -265,23 +270,11 @@ describe("hosted games", () => {
       `/v2/coworlds/play/session/${created.body.session_id}`,
     );
     const episodeId = session.body.episode_request_id ?? "";
-    const runner = client(t.url, await t.machineToken("replays"));
-    const lease = await runner.post<{ jobs: { job_id: string; episode_request_id: string }[] }>(
-      "/v2/runner/jobs/lease",
-      { runner_id: "r-replays", capacity: 5, runtimes: ["process"] },
-    );
-    const job = lease.body.jobs.find((j) => j.episode_request_id === episodeId);
-    if (!job) throw new Error(`the hosted game's job was not leased: ${lease.text}`);
+    const runner = await scriptedRunner(t, "replays");
+    const job = (await runner.lease(5)).find((j) => j.episode_request_id === episodeId);
+    if (!job) throw new Error("the hosted game's job was not leased");
     const replayBytes = '{"type":"header"}\n{"type":"frame","turn":0}\n';
-    const put = await fetch(`${t.url}/v2/runner/jobs/${job.job_id}/artifacts/replay`, {
-      method: "PUT",
-      headers: {
-        authorization: `Bearer ${await t.machineToken("replays-upload")}`,
-        "content-type": "application/octet-stream",
-      },
-      body: replayBytes,
-    });
-    expect(put.status, await put.text()).toBe(200);
+    expect(await runner.upload(job, "replay", replayBytes)).toBe(200);
 
     const replayUri = `${t.url}/v2/episode-requests/${episodeId}/artifacts/replay`;
     const before = await api.post<Problem>("/v2/coworlds/replays/session", {

@@ -22,6 +22,8 @@ export interface OpenApiOperation {
   pathParams: { name: string; schema: JsonSchema }[];
   queryParams: { name: string; schema: JsonSchema }[];
   body: { contentType: string; schema: JsonSchema } | undefined;
+  /** Statuses the operation documents as an HTML page (a form showing its own error). */
+  pageStatuses: number[];
 }
 
 interface RawParameter {
@@ -53,6 +55,9 @@ export function operationsOf(doc: Record<string, unknown>): OpenApiOperation[] {
           .filter((p) => p.in === "query")
           .map((p) => ({ name: p.name, schema: p.schema ?? { type: "string" } })),
         body: contentType ? { contentType, schema: media?.schema ?? {} } : undefined,
+        pageStatuses: Object.entries((op.responses ?? {}) as Record<string, { content?: object }>)
+          .filter(([, answer]) => "text/html" in (answer.content ?? {}))
+          .map(([status]) => Number(status)),
       });
     }
   }

@@ -24,7 +24,11 @@ export interface Answer {
 }
 
 /** Problems of one answer (empty when it is fine); `privatePaths` are directories that must never appear. */
-export function problemsOf(answer: Answer, privatePaths: readonly string[] = []): string[] {
+export function problemsOf(
+  answer: Answer,
+  privatePaths: readonly string[] = [],
+  pageStatuses: readonly number[] = [],
+): string[] {
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`status ${answer.status}`);
   // A successful non-JSON answer is a page or a script (the docs bundle names its own sources).
@@ -37,6 +41,9 @@ export function problemsOf(answer: Answer, privatePaths: readonly string[] = [])
   if (answer.status >= 400 && answer.status < 500) {
     // Node's own HTTP parser answers an oversized header block (431) before any route, without a body.
     if (answer.status === 431 && answer.text === "") return problems;
+    // A form's page answers a refused form (a wrong password) as the page again, as documented.
+    if (pageStatuses.includes(answer.status) && answer.contentType.startsWith("text/html"))
+      return problems;
     if (!answer.contentType.includes("json")) {
       problems.push(`a ${answer.status} answered as ${answer.contentType || "no content type"}`);
       return problems;

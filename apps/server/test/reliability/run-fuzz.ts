@@ -94,7 +94,7 @@ export async function runFuzz(
       figures.byStatus[answer.status] = (figures.byStatus[answer.status] ?? 0) + 1;
       if (answer.status >= 500) figures.atLeast500 += 1;
       const where = `${op.id} ${request.method} ${request.path.slice(0, 120)} [${request.label}]`;
-      for (const problem of problemsOf(answer, privatePaths))
+      for (const problem of problemsOf(answer, privatePaths, op.pageStatuses))
         figures.problems.push(
           `${where}: ${problem} ${answer.status >= 500 ? answer.text.slice(0, 300) : ""}`,
         );

@@ -153,6 +153,11 @@ export function buildOpenApi(
             },
           }
         : { description: "Success", content: contentFor(op.responseKind, success) };
+    for (const status of op.pageStatuses ?? [])
+      responses[String(status)] = {
+        description: status < 400 ? "The page, with its result" : "The page again, with the error",
+        content: contentFor("html", success),
+      };
     if (op.params || op.query || op.body)
       responses["422"] = json(validation, "Validation error (spec 7.1)");
     if (op.auth !== "none") {

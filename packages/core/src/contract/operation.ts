@@ -80,6 +80,11 @@ export interface OperationDef {
   readonly status: 200 | 201 | 204 | 302;
   readonly response: z.ZodType;
   readonly responseKind?: ResponseKind;
+  /**
+   * Statuses besides `status` answered with the page itself (an HTML form shows its own result:
+   * the sign-in form shows a code to paste with 200, and itself again with 401 on a wrong password).
+   */
+  readonly pageStatuses?: readonly number[];
   /** Creates something: accepts `Idempotency-Key` (API.md conventions). */
   readonly idempotent?: boolean;
   /** Spec 4.7: a missing or invalid token answers as anonymous instead of 401. */

@@ -40,6 +40,7 @@ export const hostedClientOperations = {
     status: 302,
     response: z.string(),
     responseKind: "html",
+    pageStatuses: [200, 401],
   }),
   validateToken: defineOperation({
     id: "validateToken",

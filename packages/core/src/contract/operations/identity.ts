@@ -84,6 +84,7 @@ export const identityOperations = {
     status: 302,
     response: z.string(),
     responseKind: "html",
+    pageStatuses: [200, 401],
   }),
   exchangeAuthCode: defineOperation({
     id: "exchangeAuthCode",
