@@ -144,5 +144,19 @@ describe("the sign-in form's origin", () => {
       "x-forwarded-for": fresh(),
     });
     expect(own.status).toBe(302);
+    // Our pages send no referrer, so a browser posts their own form with `Origin: null` and
+    // `Sec-Fetch-Site: same-origin`; an opaque-origin page's post is cross-site.
+    const opaque = await signIn(user.email, "correct horse battery", {
+      origin: "null",
+      "sec-fetch-site": "cross-site",
+      "x-forwarded-for": fresh(),
+    });
+    expect(opaque.status).toBe(403);
+    const ownPage = await signIn(user.email, "correct horse battery", {
+      origin: "null",
+      "sec-fetch-site": "same-origin",
+      "x-forwarded-for": fresh(),
+    });
+    expect(ownPage.status).toBe(302);
   });
 });

@@ -86,6 +86,10 @@ export function assertOwnOrigin(request: FastifyRequest, publicBase: string): vo
       throw forbidden("Sign-in takes posts only from this service's own pages.");
     return;
   }
+  // Our pages send no referrer, so a browser posts their form with `Origin: null`; it still
+  // tells its own page's posts apart (Sec-Fetch-Site cannot be set by a page). A sandboxed,
+  // opaque-origin page — a coworld's — posts as cross-site and stays refused.
+  if (origin === "null" && request.headers["sec-fetch-site"] === "same-origin") return;
   const own = new Set([new URL(publicBase).origin]);
   const host = request.headers.host;
   if (host) own.add(`${request.protocol}://${host.toLowerCase()}`);
