@@ -23,7 +23,7 @@ const user = await t.newUser();
 
 /** Reads /healthz back to back until `until` settles; returns each read's milliseconds. */
 async function readsDuring(until: Promise<unknown>): Promise<number[]> {
-  let done = false;
+  let done = false as boolean; // set when `until` settles, while the loop awaits
   void until.finally(() => (done = true));
   const samples: number[] = [];
   while (!done) {

@@ -67,7 +67,7 @@ async function measure(decide: Decide, inFlight: number, seconds = SECONDS): Pro
 
 /** The pure decision with no store and no promise: the arithmetic alone. */
 function measurePure(seconds = SECONDS): Measured {
-  const states: (BudgetState | undefined)[] = new Array(IDENTITIES);
+  const states = Array.from<BudgetState | undefined>({ length: IDENTITIES });
   let now = Date.now();
   let allowed = 0;
   let done = 0;

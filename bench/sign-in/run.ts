@@ -57,7 +57,7 @@ try {
 
   /** Reads /healthz and the blob one after the other until `until` settles (at least 20 each). */
   async function readDuring(until: Promise<unknown>) {
-    let done = false;
+    let done = false as boolean; // set when `until` settles, while the loop awaits
     void until.finally(() => (done = true));
     const health: number[] = [];
     const reads: number[] = [];

@@ -74,9 +74,12 @@ class Screen {
       const ch = data[i] ?? "";
       if (ch === "\u001B") {
         const rest = data.slice(i);
+        // Terminal escape sequences are control characters by definition.
+        /* eslint-disable no-control-regex */
         const csi = /^\u001B\[([?>=]?)([\d;]*)([ -/]*)([@-~])/.exec(rest);
         const osc = /^\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)/.exec(rest);
         const short = /^\u001B[@-Z\\-_=>78]/.exec(rest);
+        /* eslint-enable no-control-regex */
         const match = csi ?? osc ?? short;
         if (!match) {
           this.#pending = rest; // an escape cut in two by the pipe: finish it with the next chunk

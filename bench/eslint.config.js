@@ -1,0 +1,3 @@
+import base from "@gauntlet/eslint-config";
+
+export default base;
