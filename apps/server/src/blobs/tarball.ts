@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 
 import * as tar from "tar";
 
-import { concurrencyLimit } from "../shared/concurrency-limit.ts";
+import { Semaphore } from "../shared/semaphore.ts";
 import {
   DEFAULT_TAR_BUDGETS,
   type TarBudgets,
@@ -19,7 +19,7 @@ export type { TarBudgets, TarFiles, TarListing } from "./tar-inspect.ts";
 const WORKER = new URL("./tar-inspect-worker.ts", import.meta.url);
 
 /** Inspections at once on this server (each may take a core): more wait their turn. */
-const inspections = concurrencyLimit(4);
+const inspections = new Semaphore(4);
 
 /** Warm workers kept between inspections (a new one costs a few hundred ms to start). */
 const MAX_IDLE = 2;

@@ -5,7 +5,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-import { concurrencyLimit } from "../shared/concurrency-limit.ts";
+import { Semaphore } from "../shared/semaphore.ts";
 import {
   DEFAULT_READER_LIMITS,
   invalidUpload,
@@ -45,7 +45,7 @@ const typeFlags = () =>
   process.execArgv.filter((a) => /^--experimental-(strip|transform)-types/.test(a));
 
 /** Readers at once on this server: more completions wait their turn. */
-const readers = concurrencyLimit(2);
+const readers = new Semaphore(2);
 
 export function readEpisodeFileBoxed(
   path: string,

@@ -1,5 +1,6 @@
-// At most `permits` tasks at once; the rest wait in order, and past `maxWaiting` a task is
-// refused at once (SemaphoreFull) instead of queueing without bound.
+// At most `permits` tasks at once; the rest wait in order, and past `maxWaiting` (if set) a task
+// is refused at once (SemaphoreFull) instead of queueing without bound. Bounds password hashing
+// and the boxes that read users' files (DuckDB child processes, archive workers).
 
 export class SemaphoreFull extends Error {
   constructor() {
@@ -13,7 +14,7 @@ export class Semaphore {
   readonly #waiting: (() => void)[] = [];
   #running = 0;
 
-  constructor(permits: number, maxWaiting: number) {
+  constructor(permits: number, maxWaiting = Infinity) {
     this.#permits = permits;
     this.#maxWaiting = maxWaiting;
   }
