@@ -22,12 +22,9 @@ afterAll(async () => {
 });
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+// Sent as coworld's client sends it: the bytes and no Content-Type.
 const put = (url: string, bytes: Uint8Array) =>
-  fetch(url, {
-    method: "PUT",
-    headers: { "content-type": "application/octet-stream" },
-    body: bytes,
-  });
+  fetch(url, { method: "PUT", body: new Blob([bytes]) });
 
 type Version = { id: string; name: string; version: number; content_hash: string };
 type Started = { upload_url: string | null; existing_version: Version | null };

@@ -156,6 +156,8 @@ export const hostedClientOperations = {
     query: ContentUploadQuery,
     body: Bytes,
     bodyContentType: "application/octet-stream",
+    // Clients PUT the bytes as they are (coworld's sends no Content-Type), as to a bucket.
+    bodyAnyMediaType: true,
     maxBodyBytes: MAX_BUNDLE_BYTES,
     status: 200,
     response: ContentUploadPut,
