@@ -16,6 +16,7 @@ import { Authenticator } from "./auth/authenticate.ts";
 import { installRequestIdentity } from "./auth/request-identity.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
+import { bundleUploadHandlers } from "./bundle-uploads/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
 import type { ServerConfig } from "./config.ts";
 import { coworldHandlers } from "./coworlds/routes.ts";
@@ -231,6 +232,7 @@ export async function buildApp(
     ...experienceRequestHandlers,
     ...bulkUploadHandlers,
     ...reporterHandlers,
+    ...bundleUploadHandlers,
     ...forumHandlers,
     ...wikiHandlers,
     ...profileHandlers,

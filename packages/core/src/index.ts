@@ -26,6 +26,7 @@ export * from "./models/lobby.ts";
 export * from "./models/play-session.ts";
 export * from "./models/hosted-game.ts";
 export * from "./models/bulk-upload.ts";
+export * from "./models/hosted-uploads.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";

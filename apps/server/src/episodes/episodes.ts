@@ -440,6 +440,13 @@ export async function derivedArtifact(
   );
 }
 
+function numbersOnly(fields: Record<string, unknown>): Record<string, number> {
+  const numbers: Record<string, number> = {};
+  for (const [k, v] of Object.entries(fields))
+    if (typeof v === "number" && Number.isFinite(v)) numbers[k] = v;
+  return numbers;
+}
+
 export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTable) {
   if (row.status !== "completed" || !row.results)
     throw notFound("episode stats (the episode has not completed) of", row.id);
@@ -468,9 +475,11 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
     ? (uploadedPolicyMetrics as Record<string, number>[])
     : [];
   return {
-    // An uploaded episode's results are what its file said, served under `upload`: game
-    // statistics are numbers (clients read them as such), and the file has none of its own.
-    game_stats: uploaded ? {} : gameStats,
+    // Game statistics are numbers only (clients parse the map as such: a draw's
+    // `winner_slot: null` must not break them); the rest stays readable under `results`. An
+    // uploaded episode's results are what its file said, served under `upload`.
+    game_stats: uploaded ? {} : numbersOnly(gameStats),
+    results: uploaded ? null : gameStats,
     upload: uploaded
       ? {
           source_episode_id: str(results.source_episode_id) ?? "",

@@ -305,6 +305,25 @@ describe("certification through the work queue", () => {
     );
   });
 
+  it("serves a draw's game stats as numbers, its other results beside them", async () => {
+    const cw = await uploadVersion(t.adminToken, "3.4.0");
+    await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
+    const job = await leaseOne();
+    const results = { scores: [1, 1, 1], winner_slot: null, turns: 12, outcome: "draw" };
+    await runner.post(
+      `/v2/runner/jobs/${job.job_id}/complete`,
+      { runner_id: "r1", results },
+      held(job),
+    );
+    const stats = await client(t.url).get<{
+      game_stats: Record<string, unknown>;
+      results: Record<string, unknown> | null;
+    }>(`/v2/episode-requests/${job.episode_request_id}/episode-stats`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.game_stats).toEqual({ turns: 12 });
+    expect(stats.body.results).toEqual({ winner_slot: null, turns: 12, outcome: "draw" });
+  });
+
   it("rejects results without one score per seat, keeping the job open", async () => {
     const cw = await uploadVersion(t.adminToken, "3.3.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);

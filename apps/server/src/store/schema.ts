@@ -485,6 +485,35 @@ export interface ReporterRunsTable {
   created_at: string;
 }
 
+/** A signed upload address of a bundle (reporter or replay viewer); the bytes are a blob. */
+export interface ContentUploadsTable {
+  id: string;
+  user_id: string;
+  purpose: "reporter" | "replay_viewer";
+  content_hash: string;
+  size_bytes: number;
+  /** Signs the upload address (never shown). */
+  signing_key: string;
+  expires_at: string;
+  /** When bytes of the announced hash and size were PUT. */
+  uploaded_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+}
+
+/** A version of a reporter's bundle, per owner and reporter name. */
+export interface ReporterVersionsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  version: number;
+  content_hash: string;
+  size_bytes: number;
+  /** The attributes as canonical JSON (sorted keys): equal attributes, equal text. */
+  attributes: string;
+  created_at: string;
+}
+
 export interface ReporterOutputsTable {
   id: string;
   reporter_id: string;
@@ -709,6 +738,8 @@ export interface Database {
   reporters: ReportersTable;
   reporter_runs: ReporterRunsTable;
   reporter_outputs: ReporterOutputsTable;
+  reporter_versions: ReporterVersionsTable;
+  content_uploads: ContentUploadsTable;
   // Forums, wikis and player profiles
   forums: ForumsTable;
   posts: PostsTable;

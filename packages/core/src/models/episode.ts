@@ -134,7 +134,11 @@ export const EpisodeBundleQuery = z.object({
 
 export const EpisodeStats = z
   .object({
-    game_stats: z.record(z.string(), z.unknown()),
+    /** The results' top-level finite numbers: clients parse this map as numbers only. */
+    game_stats: z.record(z.string(), z.number()),
+    /** Every field of the results as the game reported them (a draw's `winner_slot: null`,
+     * strings, nested objects); null for a bulk-uploaded episode, whose fields are in `upload`. */
+    results: z.record(z.string(), z.unknown()).nullable(),
     policy_stats: z.array(
       z.object({
         position: z.number().int(),

@@ -6,6 +6,19 @@ import { z } from "zod";
 import { PlayerId, Uuid } from "../../ids.ts";
 import { Bytes } from "../../models/common.ts";
 import { JobArtifactType } from "../../models/episode.ts";
+import {
+  ContentUploadParams,
+  ContentUploadPut,
+  ContentUploadQuery,
+  MAX_BUNDLE_BYTES,
+  ReplayViewerBundleCompleted,
+  ReplayViewerBundleRequest,
+  ReplayViewerBundleStarted,
+  ReporterUploadCompleted,
+  ReporterUploadCompleteRequest,
+  ReporterUploadRequest,
+  ReporterUploadStarted,
+} from "../../models/hosted-uploads.ts";
 import { PolicyVersion } from "../../models/policy.ts";
 import { defineOperation } from "../operation.ts";
 import { CliLoginForm, CliLoginQuery } from "./identity.ts";
@@ -98,5 +111,86 @@ export const hostedClientOperations = {
     params: z.object({ policy_version_id: Uuid }),
     status: 200,
     response: PolicyVersion,
+  }),
+  requestReporterUpload: defineOperation({
+    id: "requestReporterUpload",
+    method: "POST",
+    path: "/v2/reporters/upload",
+    tag: "Reporters",
+    summary:
+      "Start uploading a reporter's bundle: an address to PUT it to, or the version it already is",
+    description:
+      "`name` is one of the caller's own reporters (registered with `/v2/reporters/register`; another user's name is 404). The same bytes (`content_hash`, their SHA-256) and `attributes` as an existing version answer that version and no address. The address expires after an hour; PUT the bytes there, then complete.",
+    auth: "required",
+    access: "user",
+    complexity: 10,
+    body: ReporterUploadRequest,
+    status: 200,
+    response: ReporterUploadStarted,
+  }),
+  completeReporterUpload: defineOperation({
+    id: "completeReporterUpload",
+    method: "POST",
+    path: "/v2/reporters/upload/complete",
+    tag: "Reporters",
+    summary: "Complete a reporter bundle's upload: its next version (or the version it already is)",
+    description:
+      "Versions count from 1 per owner and name, and a version is referenced as `owner_user_id/name@version`. 409 when no bytes with that hash were PUT to an address this caller started.",
+    auth: "required",
+    access: "user",
+    complexity: 10,
+    body: ReporterUploadCompleteRequest,
+    status: 200,
+    response: ReporterUploadCompleted,
+  }),
+  putContentUpload: defineOperation({
+    id: "putContentUpload",
+    method: "PUT",
+    path: "/v2/content-uploads/{upload_id}",
+    tag: "Reporters",
+    summary: "The signed address of a reporter or replay viewer bundle upload: the bundle's bytes",
+    description:
+      "Authenticated by its signature, not a bearer token; 403 when the signature is wrong or expired, 422 when the bytes are not the SHA-256 and size the upload was started with.",
+    auth: "none",
+    complexity: 10,
+    params: ContentUploadParams,
+    query: ContentUploadQuery,
+    body: Bytes,
+    bodyContentType: "application/octet-stream",
+    // Clients PUT the bytes as they are (coworld's sends no Content-Type), as to a bucket.
+    bodyAnyMediaType: true,
+    maxBodyBytes: MAX_BUNDLE_BYTES,
+    status: 200,
+    response: ContentUploadPut,
+  }),
+  requestReplayViewerBundleUpload: defineOperation({
+    id: "requestReplayViewerBundleUpload",
+    method: "POST",
+    path: "/v2/coworlds/replay-viewer-bundles/upload",
+    tag: "Coworlds",
+    summary: "Start uploading a coworld's replay viewer bundle (a zip with an index.html)",
+    description:
+      "Answers `bundle: sha256:<hash>` (what a manifest's `game.replay_viewer.bundle` names) and an address to PUT the zip to, or no address when a bundle with those bytes was already completed.",
+    auth: "required",
+    access: "user",
+    complexity: 10,
+    body: ReplayViewerBundleRequest,
+    status: 200,
+    response: ReplayViewerBundleStarted,
+  }),
+  completeReplayViewerBundleUpload: defineOperation({
+    id: "completeReplayViewerBundleUpload",
+    method: "POST",
+    path: "/v2/coworlds/replay-viewer-bundles/upload/complete",
+    tag: "Coworlds",
+    summary: "Complete a replay viewer bundle's upload",
+    description:
+      "409 when no bytes with that hash and size were PUT to an address this caller started.",
+    auth: "required",
+    access: "user",
+    complexity: 10,
+    body: ReplayViewerBundleRequest,
+    status: 200,
+    response: ReplayViewerBundleCompleted,
   }),
 } as const;

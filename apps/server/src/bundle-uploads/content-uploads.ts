@@ -1,0 +1,142 @@
+// The signed address a bundle upload PUTs its bytes to (coworld's upload client: reporter and
+// replay viewer bundles). Content-addressed: the caller announces the SHA-256 and size, and
+// only those bytes are taken, so whoever holds the address can store nothing else.
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+
+import type { Kysely } from "kysely";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { nowIso } from "../shared/clock.ts";
+import { forbidden, invalidInput } from "../shared/errors.ts";
+import type { ContentUploadsTable, Database } from "../store/schema.ts";
+
+export const CONTENT_UPLOAD_SECONDS = 3600;
+
+type Purpose = ContentUploadsTable["purpose"];
+
+function sign(key: string, uploadId: string, expires: number): string {
+  return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
+}
+
+/** Where an S3-compatible store keeps a client's PUT before it is checked. */
+const s3Key = (row: ContentUploadsTable) => `bundle-uploads/${row.user_id}/${row.id}`;
+
+/** A new upload of `contentHash` for the caller: the address to PUT the bytes to. */
+export async function startContentUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  purpose: Purpose,
+  contentHash: string,
+  sizeBytes: number,
+  base: string,
+  now = new Date(),
+): Promise<string> {
+  const expires = Math.floor(now.getTime() / 1000) + CONTENT_UPLOAD_SECONDS;
+  const row: ContentUploadsTable = {
+    id: randomUUID(),
+    user_id: identity.userId,
+    purpose,
+    content_hash: contentHash,
+    size_bytes: sizeBytes,
+    signing_key: randomBytes(32).toString("base64url"),
+    expires_at: new Date(expires * 1000).toISOString(),
+    uploaded_at: null,
+    completed_at: null,
+    created_at: nowIso(),
+  };
+  await db.insertInto("content_uploads").values(row).execute();
+  // A store clients can reach (S3) signs the address itself: the bytes go straight to the bucket.
+  return blobs.presignPut
+    ? blobs.presignPut(s3Key(row), CONTENT_UPLOAD_SECONDS)
+    : `${base}/v2/content-uploads/${row.id}?expires=${expires}&signature=${sign(row.signing_key, row.id, expires)}`;
+}
+
+function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  if (hash !== row.content_hash || bytes.length !== row.size_bytes)
+    throw invalidInput(
+      ["body"],
+      `the bytes are not those announced: SHA-256 ${hash} of ${bytes.length} bytes, expected ${row.content_hash} of ${row.size_bytes}`,
+    );
+}
+
+/** The signed address's PUT: checks signature, expiry and the bytes, keeps them as a blob. */
+export async function putContentUpload(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  uploadId: string,
+  expires: number,
+  signature: string,
+  bytes: Uint8Array,
+  now = new Date(),
+) {
+  const row = await db
+    .selectFrom("content_uploads")
+    .selectAll()
+    .where("id", "=", uploadId)
+    .executeTakeFirst();
+  const expected = row ? Buffer.from(sign(row.signing_key, uploadId, expires)) : null;
+  const given = Buffer.from(signature);
+  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw forbidden("The upload address's signature does not match.");
+  if (expires * 1000 < now.getTime())
+    throw forbidden("The upload address has expired: start a new upload.");
+  checkBytes(row, bytes);
+  await blobs.put(bytes);
+  await db
+    .updateTable("content_uploads")
+    .set({ uploaded_at: nowIso() })
+    .where("id", "=", uploadId)
+    .execute();
+  return { upload_id: uploadId, size_bytes: bytes.length };
+}
+
+/**
+ * Whether the caller uploaded bytes with this hash (and size, when given) for this purpose: an
+ * upload of their own, PUT here or (S3) to the bucket, and checked. Someone else's upload of
+ * the same bytes does not count, so completing tells nothing about other users' bundles.
+ */
+export async function callerUploaded(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  purpose: Purpose,
+  contentHash: string,
+  sizeBytes?: number,
+): Promise<ContentUploadsTable | null> {
+  let q = db
+    .selectFrom("content_uploads")
+    .selectAll()
+    .where("user_id", "=", identity.userId)
+    .where("purpose", "=", purpose)
+    .where("content_hash", "=", contentHash);
+  if (sizeBytes !== undefined) q = q.where("size_bytes", "=", sizeBytes);
+  const rows = await q.orderBy("created_at", "desc").execute();
+  const done = rows.find((r) => r.uploaded_at !== null);
+  if (done) return done;
+  if (!blobs.readUpload) return null;
+  for (const row of rows) {
+    const bytes = await blobs.readUpload(s3Key(row));
+    if (!bytes) continue;
+    checkBytes(row, bytes);
+    await blobs.put(bytes);
+    await db
+      .updateTable("content_uploads")
+      .set({ uploaded_at: nowIso() })
+      .where("id", "=", row.id)
+      .execute();
+    return row;
+  }
+  return null;
+}
+
+export async function markCompleted(db: Kysely<Database>, uploadId: string): Promise<void> {
+  await db
+    .updateTable("content_uploads")
+    .set({ completed_at: nowIso() })
+    .where("id", "=", uploadId)
+    .where("completed_at", "is", null)
+    .execute();
+}
