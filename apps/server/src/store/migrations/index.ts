@@ -12,6 +12,7 @@ import { tournaments } from "./009-tournaments.ts";
 import { doubleElimination } from "./010-double-elimination.ts";
 import { hostedGames } from "./011-hosted-games.ts";
 import { leaseTokens } from "./012-lease-tokens.ts";
+import { episodeVoids } from "./013-episode-voids.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "010-double-elimination": doubleElimination,
   "011-hosted-games": hostedGames,
   "012-lease-tokens": leaseTokens,
+  "013-episode-voids": episodeVoids,
 };
 
 export const migrationProvider: MigrationProvider = {
