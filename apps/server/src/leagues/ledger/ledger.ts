@@ -8,14 +8,18 @@ import { isCommissioner } from "../../access/leagues.ts";
 import type { AuthenticatedIdentity, Identity } from "../../auth/identity.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { withEvents } from "../../events/record.ts";
-import { nowIso } from "../../shared/clock.ts";
+import { nowIso, parseJson } from "../../shared/clock.ts";
 import { conflict, forbidden, notFound } from "../../shared/errors.ts";
 import type { Database } from "../../store/schema.ts";
 import { ladderOrDefault } from "../ladder.ts";
 import { lockLeague } from "../league-lock.ts";
 import { visibleDivision } from "../visibility.ts";
 import { pairwise } from "./pairwise.ts";
-import { recomputeDivision, replayLeague } from "./recompute.ts";
+import { recomputeDivision } from "./recompute.ts";
+import { recordedEpisodes, scoredEpisodes } from "./scored-episodes.ts";
+
+/** Newest settled rounds the pairwise counts read (bounds a read's cost). */
+export const PAIRWISE_ROUNDS = 1_000;
 
 export async function recomputeRatings(
   db: Kysely<Database>,
@@ -125,16 +129,27 @@ export async function divisionPairwise(
   divisionId: string,
 ): Promise<DivisionPairwise> {
   const { league, division } = await visibleDivision(db, identity, divisionId);
-  return db.transaction().execute(async (trx) => {
-    const replay = await replayLeague(trx, league.id, ladderOrDefault(league), division.id);
-    const stored = await trx
-      .selectFrom("division_leaderboards")
-      .select("rows")
-      .where("division_id", "=", division.id)
-      .executeTakeFirst();
-    const rows = stored
-      ? (JSON.parse(stored.rows) as { player_id: string; player_name: string }[])
-      : [];
-    return pairwise(division.id, rows, replay.divisionEpisodes);
-  });
+  const settings = ladderOrDefault(league);
+  // The division's own rounds only (no rating replay): a read must stay cheap.
+  const rounds = await db
+    .selectFrom("rounds")
+    .select("id")
+    .where("division_id", "=", division.id)
+    .where("status", "=", "completed")
+    .orderBy("completed_at", "desc")
+    .orderBy("id", "desc")
+    .limit(PAIRWISE_ROUNDS)
+    .execute();
+  const recorded = await recordedEpisodes(
+    db,
+    rounds.map((r) => r.id),
+  );
+  const episodes = [...recorded.values()].flat().flatMap((e) => scoredEpisodes(e, settings));
+  const stored = await db
+    .selectFrom("division_leaderboards")
+    .select("rows")
+    .where("division_id", "=", division.id)
+    .executeTakeFirst();
+  const rows = stored ? parseJson<{ player_id: string; player_name: string }[]>(stored.rows) : [];
+  return pairwise(division.id, rows, episodes);
 }

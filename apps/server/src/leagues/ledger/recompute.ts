@@ -27,8 +27,6 @@ export interface Replay {
   rounds: number;
   scored: number;
   unscored: number;
-  /** The scored episodes of each replayed round of the division asked for (pairwise reads them). */
-  divisionEpisodes: SettledEpisode[];
 }
 
 /** The league's ratings as its record makes them. */
@@ -36,11 +34,10 @@ export async function replayLeague(
   trx: Transaction<Database>,
   leagueId: string,
   settings: LadderSettings,
-  divisionId: string,
 ): Promise<Replay> {
   const rounds = await trx
     .selectFrom("rounds")
-    .select(["id", "division_id", "status"])
+    .select(["id", "status"])
     .where("league_id", "=", leagueId)
     // A failed round scored nothing (it has no scored episode); read for its count only.
     .where("status", "in", ["completed", "failed"])
@@ -53,7 +50,6 @@ export async function replayLeague(
     rounds.map((r) => r.id),
   );
   const states = new Map<string, RatingState>();
-  const divisionEpisodes: SettledEpisode[] = [];
   let scored = 0;
   let unscored = 0;
   let replayed = 0;
@@ -70,10 +66,9 @@ export async function replayLeague(
       else unscored += 1;
       episodes.push(...rated);
     }
-    if (round.division_id === divisionId) divisionEpisodes.push(...episodes);
     for (const [id, state] of applyRound(states, episodes, settings)) states.set(id, state);
   }
-  return { states, rounds: replayed, scored, unscored, divisionEpisodes };
+  return { states, rounds: replayed, scored, unscored };
 }
 
 export async function recomputeDivision(
@@ -84,7 +79,7 @@ export async function recomputeDivision(
   division: DivisionsTable,
   options: { dryRun: boolean; reason: string },
 ): Promise<RatingsRecompute> {
-  const replay = await replayLeague(trx, league.id, settings, division.id);
+  const replay = await replayLeague(trx, league.id, settings);
   const rows = await trx
     .selectFrom("ladder_ratings as lr")
     .innerJoin("players as p", "p.id", "lr.player_id")
