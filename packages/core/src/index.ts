@@ -30,6 +30,7 @@ export * from "./models/hosted-uploads.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";
+export * from "./models/ledger.ts";
 export * from "./models/league-play.ts";
 export * from "./models/live-events.ts";
 export * from "./models/forum.ts";

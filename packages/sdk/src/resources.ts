@@ -116,6 +116,9 @@ export const resources = {
   replaceSeedPolicies: ["leagues", "replaceSeedPolicies"],
   getDivisionLeaderboard: ["divisions", "leaderboard"],
   getDivisionLeaderboards: ["divisions", "leaderboards"],
+  recomputeDivisionRatings: ["divisions", "recomputeRatings"],
+  voidEpisode: ["episodeRequests", "void"],
+  getDivisionPairwise: ["divisions", "pairwise"],
   listCompetitionEvents: ["competitionEvents", "list"],
   // `client.events` also has `subscribe` (the WebSocket itself, client.ts).
   subscribeEvents: ["events", "info"],

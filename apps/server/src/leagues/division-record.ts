@@ -1,7 +1,7 @@
 // A division's record as the certainty figures read it: its completed round episodes, each
 // seat as the policy version that played it. A player's past champions are subjects of their
 // own, so a new champion starts with no evidence while its predecessor's games still inform
-// about everyone else. Failed and cancelled episodes are no evidence about anyone.
+// about everyone else. Failed, cancelled and voided episodes are no evidence about anyone.
 import type { Kysely, Transaction } from "kysely";
 
 import { parseJson } from "../shared/clock.ts";
@@ -40,6 +40,17 @@ export async function divisionRecord(
         .select("re.id")
         .where("r.division_id", "=", divisionId)
         .where("re.status", "=", "completed")
+        // A voided episode is no evidence either (ledger/).
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("episode_voids as v")
+                .select("v.episode_request_id")
+                .whereRef("v.episode_request_id", "=", "re.id"),
+            ),
+          ),
+        )
         .orderBy("re.updated_at", "desc")
         .orderBy("re.id", "desc")
         .limit(RECORD_LIMIT),

@@ -13,6 +13,7 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
+import { recordedEpisodes, scoredEpisodes } from "./ledger/scored-episodes.ts";
 import { applyPromotion } from "./promotion-moves.ts";
 import {
   applyRound,
@@ -31,53 +32,20 @@ const KEPT_RECENT = RECENT_ROUNDS * 2;
 export type SettleOutcome =
   { settled: false } | { settled: true; round: RoundsTable; status: "completed" | "failed" };
 
-/** Subject of a seat: its player, or the filler policy version (an anchor, never ranked). */
-export function seatSubject(
-  playerId: string | null,
-  policyVersionId: string | null,
-): { subjectId: string; anchor: boolean } {
-  return playerId !== null
-    ? { subjectId: playerId, anchor: false }
-    : { subjectId: `filler:${policyVersionId ?? "unknown"}`, anchor: true };
-}
+export { seatSubject } from "./ledger/scored-episodes.ts";
 
-async function settledEpisodes(trx: Transaction<Database>, roundId: string) {
-  const episodes = await trx
+async function settledEpisodes(
+  trx: Transaction<Database>,
+  roundId: string,
+  settings: LadderSettings,
+): Promise<{ all: { status: EpisodeRequest["status"] }[]; settled: SettledEpisode[] }> {
+  const all = await trx
     .selectFrom("episode_requests")
-    .select(["id", "status", "scores", "updated_at"])
+    .select(["status"])
     .where("round_id", "=", roundId)
     .execute();
-  // In the order they finished (an EWMA of a round's episodes depends on it), ties by id.
-  const completed = episodes
-    .filter((e) => e.status === "completed")
-    .sort((a, b) =>
-      a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id < b.id ? -1 : 1,
-    );
-  const seats = completed.length
-    ? await trx
-        .selectFrom("episode_participants")
-        .select(["episode_request_id", "position", "player_id", "policy_version_id"])
-        .where(
-          "episode_request_id",
-          "in",
-          completed.map((e) => e.id),
-        )
-        .execute()
-    : [];
-  const seatsOf = new Map<string, typeof seats>();
-  for (const seat of seats)
-    seatsOf.set(seat.episode_request_id, [...(seatsOf.get(seat.episode_request_id) ?? []), seat]);
-  const settled: SettledEpisode[] = completed.map((e) => {
-    const scores = parseJson<number[]>(e.scores);
-    return {
-      at: new Date(e.updated_at),
-      participants: (seatsOf.get(e.id) ?? []).map((s) => ({
-        ...seatSubject(s.player_id, s.policy_version_id),
-        score: scores[s.position] ?? 0,
-      })),
-    };
-  });
-  return { all: episodes, settled };
+  const recorded = (await recordedEpisodes(trx, [roundId])).get(roundId) ?? [];
+  return { all, settled: recorded.flatMap((e) => scoredEpisodes(e, settings)) };
 }
 
 /** The champion each player seated in this round (from its pools). */
@@ -203,7 +171,8 @@ async function settle(
     .where("id", "=", round.division_id)
     .executeTakeFirst();
   if (!league || !division) return { settled: false };
-  const { all, settled } = await settledEpisodes(trx, round.id);
+  const settings = ladderOrDefault(league);
+  const { all, settled } = await settledEpisodes(trx, round.id, settings);
   if (all.some((e) => !FINAL.includes(e.status))) return { settled: false };
   const status = settled.length > 0 ? "completed" : "failed";
   const completedAt = nowIso();
@@ -216,13 +185,13 @@ async function settle(
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return { settled: false };
 
-  const settings = ladderOrDefault(league);
   const ranked =
     status === "completed"
       ? await rateRound(trx, league, round, settings, settled, completedAt)
       : 0;
   const refs = { league: league, division: division };
-  const failedCount = all.length - settled.length;
+  const completedCount = all.filter((e) => e.status === "completed").length;
+  const failedCount = all.length - completedCount;
   emit({
     type: status === "completed" ? "round_completed" : "round_failed",
     refs,
@@ -230,7 +199,7 @@ async function settle(
     headline: `${division.name}: round ${round.round_number} ${status === "completed" ? "completed" : "failed"}`,
     summary:
       status === "completed"
-        ? `${settled.length} episode(s) settled${failedCount ? `, ${failedCount} failed` : ""}; ${ranked} player(s) ranked.`
+        ? `${completedCount} episode(s) settled${failedCount ? `, ${failedCount} failed` : ""}; ${ranked} player(s) ranked.`
         : (error ?? ""),
     payload: {
       round_id: round.id,

@@ -277,6 +277,14 @@ export interface EpisodeRequestsTable {
   updated_at: string;
 }
 
+/** An episode struck from the rating record (migration 013). */
+export interface EpisodeVoidsTable {
+  episode_request_id: string;
+  reason: string;
+  voided_by_user_id: string;
+  created_at: string;
+}
+
 export interface EpisodeParticipantsTable {
   episode_request_id: string;
   position: number;
@@ -723,6 +731,7 @@ export interface Database {
   certifications: CertificationsTable;
   episode_requests: EpisodeRequestsTable;
   episode_participants: EpisodeParticipantsTable;
+  episode_voids: EpisodeVoidsTable;
   jobs: JobsTable;
   artifacts: ArtifactsTable;
   league_submissions: LeagueSubmissionsTable;

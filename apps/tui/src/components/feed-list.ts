@@ -61,6 +61,10 @@ export function eventMark(type: CompetitionEventType): string {
       return "⚔";
     case "tournament_completed":
       return "♛";
+    case "ratings_recomputed":
+      return "↻";
+    case "episode_voided":
+      return "⊘";
   }
 }
 

@@ -6,6 +6,7 @@
 import {
   CompetitionEvent,
   type Division,
+  type DivisionPairwise,
   type League,
   type LiveEvent,
   type Round,
@@ -40,6 +41,8 @@ export type ConnectionState =
 export interface WatchSnapshot {
   /** Null until the standings first load. */
   readonly standings: StandingsView | null;
+  /** What beats what: loaded with the standings; null until then. */
+  readonly pairwise: DivisionPairwise | null;
   readonly round: RoundProgress | null;
   /** The league's feed, newest first, bounded (state/feed.ts). */
   readonly feed: readonly CompetitionEvent[];
@@ -83,6 +86,7 @@ export class DivisionWatch {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #snapshot: WatchSnapshot = {
     standings: null,
+    pairwise: null,
     round: null,
     feed: [],
     episodes: [],
@@ -188,12 +192,18 @@ export class DivisionWatch {
   }
 
   async #loadStandings(): Promise<void> {
-    const rows = await this.#client.divisions.leaderboard(
-      { division_id: this.#division.id, include_recent_rounds: true },
-      { signal: this.#abort.signal },
-    );
+    const [rows, pairwise] = await Promise.all([
+      this.#client.divisions.leaderboard(
+        { division_id: this.#division.id, include_recent_rounds: true },
+        { signal: this.#abort.signal },
+      ),
+      this.#client.divisions.pairwise(
+        { division_id: this.#division.id },
+        { signal: this.#abort.signal },
+      ),
+    ]);
     if (this.#stopped) return;
-    this.#update({ standings: nextStandings(this.#snapshot.standings, rows) });
+    this.#update({ standings: nextStandings(this.#snapshot.standings, rows), pairwise });
   }
 
   /** Loads the standings again; refreshes asked for while one is under way are folded into one more. */

@@ -10,6 +10,7 @@ import type { Notices } from "../data/notices.ts";
 
 const IDLE: WatchSnapshot = {
   standings: null,
+  pairwise: null,
   round: null,
   feed: [],
   episodes: [],

@@ -37,6 +37,7 @@ function snapshot(overrides: Partial<WatchSnapshot> = {}): WatchSnapshot {
   progress = withEpisodeSettled(progress, "ereq_a", false);
   return {
     standings: nextStandings(null, [ada, bo, cy]),
+    pairwise: null,
     round: progress,
     feed: [
       event("player_promoted", premier, { headline: "Cy promoted to Premier" }),
@@ -93,6 +94,44 @@ describe("the watch screen", () => {
     expect(frame).toContain("Latest episodes");
     expect(frame).toContain("Ada Lovelace 9 vs Bo 3");
     expect(frame).toContain("Standings · Premier  1/2 ← →");
+  });
+
+  it("shows what beats what below the standings where it fits, and not on a short terminal", async () => {
+    const pairwise = {
+      division_id: premier.id,
+      players: [ada, bo, cy].map((r) => ({ player_id: r.player_id, player_name: r.player_name })),
+      episodes: 4,
+      cells: [
+        {
+          player_id: ada.player_id,
+          opponent_id: bo.player_id,
+          wins: 3,
+          losses: 1,
+          draws: 0,
+          episodes: 4,
+          win_rate: 0.75,
+        },
+        {
+          player_id: bo.player_id,
+          opponent_id: ada.player_id,
+          wins: 1,
+          losses: 3,
+          draws: 0,
+          episodes: 4,
+          win_rate: 0.25,
+        },
+      ],
+    };
+    const { screen } = mount({ snapshot: snapshot({ pairwise }) });
+    const frame = await screen.waitFor("the matrix", (f) => f.includes("What beats what"));
+    expect(frame).toContain("4 episodes · win % · count");
+    expect(frame).toMatch(/1 Ada Lovelac\s+·\s+75%·4/);
+    expect(frame).toMatch(/2 Bo\s+25%·4\s+·\s+–/);
+    expect(frame).toContain("Latest episodes");
+    const { screen: short } = mount({ snapshot: snapshot({ pairwise }) }, [120, 16]);
+    expect(await short.waitFor("the standings", (f) => f.includes("Ada"))).not.toContain(
+      "What beats what",
+    );
   });
 
   it("says the standings are settled when every row's rank is", async () => {

@@ -1,4 +1,5 @@
-// The league playing: the current round, the division's standings and the league's feed.
+// The league playing: the current round, the division's standings, what beats what (where it
+// fits) and the league's feed.
 // Tab moves between the two panes, Enter opens the selected player or event, ← → change division.
 import { Box, Text, useInput } from "ink";
 import { createElement as h, useMemo, useState, type ReactElement } from "react";
@@ -7,6 +8,7 @@ import type { CompetitionEvent, Division, LeaderboardRow, League } from "@gauntl
 
 import { FeedList } from "../components/feed-list.ts";
 import { FilterLine } from "../components/filter-line.ts";
+import { PairwiseMatrix, pairwiseRows } from "../components/pairwise-matrix.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
 import { RoundBar } from "../components/round-bar.ts";
 import { StandingsTable } from "../components/standings-table.ts";
@@ -116,6 +118,7 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
   let feedHeight: number;
   let feedWidth: number;
   let episodesHeight = 0;
+  let matrixHeight = 0;
   // The standings come first: as many rows as they have, leaving the pane below at least 5 lines.
   const wanted = (allRows?.length ?? 1) + 1 + 3 + filterRows(standingsFilter);
   const standingsFirst = Math.max(Math.min(wanted, bodyHeight - 5), Math.min(bodyHeight, 6));
@@ -127,6 +130,14 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
     if (episodesHeight < 5) {
       standingsHeight = bodyHeight;
       episodesHeight = 0;
+    }
+    // What beats what sits below the standings when it fits whole and leaves the episodes 5 lines.
+    const matrix =
+      snapshot.pairwise && snapshot.pairwise.cells.length > 0 ? snapshot.pairwise : null;
+    const matrixWanted = matrix ? pairwiseRows(matrix) + 3 : 0;
+    if (matrix && episodesHeight - matrixWanted >= 5) {
+      matrixHeight = matrixWanted;
+      episodesHeight -= matrixWanted;
     }
     feedHeight = bodyHeight;
   } else {
@@ -212,6 +223,25 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
         )
       : null;
 
+  const matrixPane =
+    matrixHeight > 0 && snapshot.pairwise
+      ? h(
+          Pane,
+          {
+            title: "What beats what",
+            note: `${snapshot.pairwise.episodes} episodes · win % · count`,
+            focused: false,
+            width: standingsWidth,
+            height: matrixHeight,
+          },
+          h(PairwiseMatrix, {
+            pairwise: snapshot.pairwise,
+            width: innerWidth(standingsWidth),
+            height: paneBodyRows(matrixHeight),
+          }),
+        )
+      : null;
+
   return h(
     Box,
     { flexDirection: "column", width, height, flexShrink: 0 },
@@ -224,6 +254,7 @@ export function WatchScreen(props: WatchScreenProps): ReactElement {
             Box,
             { flexDirection: "column", width: standingsWidth, flexShrink: 0 },
             standingsPane,
+            matrixPane,
             episodesPane,
           ),
           feedPane,

@@ -5,7 +5,7 @@ import type { CompetitionEvent, CompetitionEventType } from "@gauntlet/core";
 export const FEED_LIMIT = 200;
 export const EPISODES_LIMIT = 50;
 
-/** Rounds, promotions and relegations, submissions and champions, failures; settled episodes and standings refreshes show elsewhere. */
+/** Rounds, promotions and relegations, submissions and champions, failures, voids and recomputes; settled episodes and standings refreshes show elsewhere. */
 const FEED_TYPES: ReadonlySet<CompetitionEventType> = new Set<CompetitionEventType>([
   "submission_placed",
   "submission_rejected",
@@ -17,6 +17,8 @@ const FEED_TYPES: ReadonlySet<CompetitionEventType> = new Set<CompetitionEventTy
   "episode_failed",
   "player_promoted",
   "player_relegated",
+  "episode_voided",
+  "ratings_recomputed",
 ]);
 
 export function isFeedEvent(event: CompetitionEvent): boolean {

@@ -276,6 +276,8 @@ export const CompetitionEventType = z
     "tournament_completed",
     "tournament_cancelled",
     "tournament_failed",
+    "ratings_recomputed",
+    "episode_voided",
   ])
   .meta({ id: "CompetitionEventType" });
 

@@ -12,6 +12,7 @@ import { tournaments } from "./009-tournaments.ts";
 import { doubleElimination } from "./010-double-elimination.ts";
 import { hostedGames } from "./011-hosted-games.ts";
 import { leaseTokens } from "./012-lease-tokens.ts";
+import { episodeVoids } from "./013-episode-voids.ts";
 import { bundleUploads } from "./014-bundle-uploads.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   "010-double-elimination": doubleElimination,
   "011-hosted-games": hostedGames,
   "012-lease-tokens": leaseTokens,
+  "013-episode-voids": episodeVoids,
   "014-bundle-uploads": bundleUploads,
 };
 

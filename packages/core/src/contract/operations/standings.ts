@@ -2,8 +2,16 @@
 import { z } from "zod";
 
 import { QueryBoolean } from "../../models/common.ts";
+import { EpisodeRequestId } from "../../models/episode.ts";
 import { DivisionLeaderboard, DivisionLeaderboards } from "../../models/leaderboard.ts";
 import { DivisionIdParams } from "../../models/league.ts";
+import {
+  DivisionPairwise,
+  EpisodeVoid,
+  RatingsRecompute,
+  RecomputeRatingsRequest,
+  VoidEpisodeRequest,
+} from "../../models/ledger.ts";
 import { defineOperation } from "../operation.ts";
 
 export const standingsOperations = {
@@ -35,5 +43,53 @@ export const standingsOperations = {
     params: DivisionIdParams,
     status: 200,
     response: DivisionLeaderboards,
+  }),
+  recomputeDivisionRatings: defineOperation({
+    id: "recomputeDivisionRatings",
+    method: "POST",
+    path: "/v2/divisions/{division_id}/ratings/recompute",
+    tag: "Leagues",
+    summary: "Recompute the division's ratings from the record (commissioner)",
+    description:
+      "Replays the league's settled rounds in the order they settled, scoring each episode as a round settles it (failures no seat caused, cancellations and voids are not scored; a seat's own failure is a loss for that seat only), and compares the result with the stored ratings of the division's players. `dry_run` (the default) answers the differences; otherwise they are stored, the standings refreshed and a `ratings_recomputed` event written.",
+    auth: "required",
+    access: "owner",
+    complexity: 50,
+    params: DivisionIdParams,
+    body: RecomputeRatingsRequest,
+    bodyOptional: true,
+    status: 200,
+    response: RatingsRecompute,
+  }),
+  voidEpisode: defineOperation({
+    id: "voidEpisode",
+    method: "POST",
+    path: "/v2/episode-requests/{episode_request_id}/void",
+    tag: "Leagues",
+    summary: "Void a league episode with a reason (commissioner)",
+    description:
+      "The episode stops counting: the division's ratings are recomputed without it and applied, and an `episode_voided` event gives the reason. Voiding twice is refused (409).",
+    auth: "required",
+    access: "owner",
+    complexity: 50,
+    params: z.object({ episode_request_id: EpisodeRequestId }),
+    body: VoidEpisodeRequest,
+    status: 200,
+    response: EpisodeVoid,
+  }),
+  getDivisionPairwise: defineOperation({
+    id: "getDivisionPairwise",
+    method: "GET",
+    path: "/v2/divisions/{division_id}/pairwise",
+    tag: "Leagues",
+    summary: "What beats what: the division's pairwise results with their counts",
+    description:
+      "For each ordered pair of the division's ranked players that met in a scored round episode: how often the first finished ahead, behind, or level. Visible as the division's standings are.",
+    auth: "optional",
+    access: "owner",
+    complexity: 20,
+    params: DivisionIdParams,
+    status: 200,
+    response: DivisionPairwise,
   }),
 } as const;
