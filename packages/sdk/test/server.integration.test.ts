@@ -2,6 +2,7 @@
 // a free port with a temporary SQLite store), and every error class the server can produce.
 // Which operations ran is read from the HTTP traffic itself, so an operation added to the
 // contract without a call here fails the last test.
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -655,6 +656,7 @@ describe("league play", () => {
     expect((await admin.pools.get({ pool_id: pool.id })).members).toHaveLength(2);
 
     const runner = clientFor(await server.machineToken("league-runner"));
+    const played: string[] = [];
     // The round's episodes, played by this test as the runner. (A settled round starts the
     // next one, so the queue never runs dry: stop when this round is done.)
     for (
@@ -665,6 +667,7 @@ describe("league play", () => {
       const { jobs } = await runner.runner.lease({
         body: { runner_id: "lp", capacity: 4, runtimes: ["process"] },
       });
+      played.push(...jobs.map((job) => job.episode_request_id));
       for (const job of jobs)
         await runner.runner.complete({
           job_id: job.job_id,
@@ -683,6 +686,20 @@ describe("league play", () => {
     expect((await admin.rounds.get({ round_id: round.id })).status).toBe("completed");
     const board = await admin.divisions.leaderboard({ division_id: division.id });
     expect(board?.map((row) => row.rounds_played)).toEqual([1, 1]);
+    // The ledger: the ratings are what the record gives; what beats what; a void with a reason.
+    const recomputed = await admin.divisions.recomputeRatings({
+      division_id: division.id,
+      body: { dry_run: true },
+    });
+    expect(recomputed.rows.map((row) => row.difference)).toEqual([0, 0]);
+    const pairwise = await admin.divisions.pairwise({ division_id: division.id });
+    expect(pairwise.players).toHaveLength(2);
+    expect(pairwise.episodes).toBeGreaterThan(0);
+    const voided = await admin.episodeRequests.void({
+      episode_request_id: played[0] ?? "",
+      body: { reason: "replayed by the SDK's test" },
+    });
+    expect(voided.reason).toBe("replayed by the SDK's test");
     const views = await admin.divisions.leaderboards({ division_id: division.id });
     expect(views.views.length).toBeGreaterThan(0);
 
@@ -963,6 +980,45 @@ describe("reporters", () => {
     ).toEqual([posted.id]);
     const bytes = await clientFor(null).reporterOutputs.get({ output_id: posted.id });
     expect(new TextDecoder().decode(bytes)).toBe("<h1>Recap</h1>");
+
+    // A reporter's bundle (the hosted service's upload client): ask, PUT to the signed address,
+    // complete; the same bytes again are the same version, with no second upload.
+    const wasm = new TextEncoder().encode("(component)");
+    const contentHash = createHash("sha256").update(wasm).digest("hex");
+    const ask = {
+      name: "SDK Recap",
+      content_hash: contentHash,
+      size_bytes: wasm.byteLength,
+      attributes: { outputs: ["html"] },
+    };
+    const started = await userClient.reporters.requestBundleUpload({ body: ask });
+    const address = new URL(started.upload_url ?? "");
+    await userClient.uploads.put({
+      upload_id: address.pathname.split("/").pop() ?? "",
+      expires: Number(address.searchParams.get("expires")),
+      signature: address.searchParams.get("signature") ?? "",
+      body: wasm,
+    });
+    const completed = await userClient.reporters.completeBundleUpload({
+      body: { name: ask.name, content_hash: contentHash, attributes: ask.attributes },
+    });
+    expect(completed.version).toMatchObject({ name: "SDK Recap", version: 1 });
+    const again = await userClient.reporters.requestBundleUpload({ body: ask });
+    expect([again.upload_url, again.existing_version?.id]).toEqual([null, completed.version.id]);
+    // A coworld's replay viewer bundle: an address until the caller has completed those bytes.
+    const viewer = { content_hash: contentHash, size_bytes: wasm.byteLength };
+    const bundle = await userClient.coworlds.requestReplayViewerBundleUpload({ body: viewer });
+    expect(bundle.bundle).toBe(`sha256:${contentHash}`);
+    const viewerAddress = new URL(bundle.upload_url ?? "");
+    await userClient.uploads.put({
+      upload_id: viewerAddress.pathname.split("/").pop() ?? "",
+      expires: Number(viewerAddress.searchParams.get("expires")),
+      signature: viewerAddress.searchParams.get("signature") ?? "",
+      body: wasm,
+    });
+    expect(
+      (await userClient.coworlds.completeReplayViewerBundleUpload({ body: viewer })).bundle,
+    ).toBe(`sha256:${contentHash}`);
 
     const rotated = await userClient.reporters.rotateKey({ reporter_id: reporter.id });
     const stale = await clientFor(null)
