@@ -23,3 +23,8 @@ export interface Deps {
 export function systemFactory(io: IOStreams = systemIO()): Factory {
   return { io, client: clientOf };
 }
+
+/** The deps for the command being run: the factory's streams and a client for its flags. */
+export async function depsOf(factory: Factory, command: Command): Promise<Deps> {
+  return { io: factory.io, client: await factory.client(command) };
+}

@@ -11,7 +11,7 @@ import { events } from "./events.ts";
 import type { CommandGroup } from "./group.ts";
 import { hosted } from "./hosted.ts";
 import { leaderboard } from "./leaderboard.ts";
-import { league } from "./league.ts";
+import { league } from "./league/index.ts";
 import { lobby } from "./lobby.ts";
 import { play } from "./play.ts";
 import { policy } from "./policy.ts";

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 
 import { checkId, wantsJson } from "../context.ts";
-import type { Deps, Factory } from "../factory.ts";
+import { depsOf, type Deps, type Factory } from "../factory.ts";
 import { writeJson, writeNote, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 import { LEADERBOARD_HEADERS, leaderboardCells, leaderboardFootnote } from "./leaderboard-rows.ts";
@@ -54,7 +54,7 @@ export function leaderboardCommand(
         divisionId: await checkId("division", id, "DIVISION"),
         json: wantsJson(cmd),
       };
-      await run(options, { io: factory.io, client: await factory.client(cmd) });
+      await run(options, await depsOf(factory, cmd));
     });
 }
 
