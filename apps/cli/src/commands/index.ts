@@ -18,7 +18,7 @@ import { policy } from "./policy.ts";
 import { post } from "./post.ts";
 import { reporter } from "./reporter.ts";
 import { round } from "./round.ts";
-import { submit } from "./submit.ts";
+import { submit } from "./submit/index.ts";
 import { tournament } from "./tournament.ts";
 import { watch } from "./watch.ts";
 import { wiki } from "./wiki.ts";
