@@ -3,7 +3,8 @@
 
 /** One output stream: what a command writes to, and whether a person is looking at it. */
 export interface OutStream {
-  write(text: string): void;
+  /** Text, or bytes as they are (downloads). */
+  write(chunk: string | Uint8Array): void;
   readonly isTTY: boolean;
 }
 
@@ -43,14 +44,16 @@ export interface MemoryIO extends IOStreams {
 
 export function memoryIO(options: { isTTY?: boolean; columns?: number } = {}): MemoryIO {
   const isTTY = options.isTTY === true;
-  let out = "";
-  let err = "";
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const sink = (chunks: Buffer[]) => (chunk: string | Uint8Array) =>
+    void chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
   return {
-    out: { write: (text) => void (out += text), isTTY },
-    err: { write: (text) => void (err += text), isTTY },
+    out: { write: sink(out), isTTY },
+    err: { write: sink(err), isTTY },
     isTTY,
     columns: isTTY ? (options.columns ?? 80) : null,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: () => Buffer.concat(out).toString("utf8"),
+    stderr: () => Buffer.concat(err).toString("utf8"),
   };
 }

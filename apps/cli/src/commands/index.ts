@@ -5,7 +5,7 @@ import { campaign } from "./campaign.ts";
 import { completion } from "./completion.ts";
 import { coworld } from "./coworld.ts";
 import { division } from "./division.ts";
-import { episode } from "./episode.ts";
+import { episode } from "./episode/index.ts";
 import { evaluation } from "./eval.ts";
 import { events } from "./events.ts";
 import type { CommandGroup } from "./group.ts";
