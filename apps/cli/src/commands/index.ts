@@ -6,7 +6,7 @@ import { completion } from "./completion.ts";
 import { coworld } from "./coworld.ts";
 import { division } from "./division.ts";
 import { episode } from "./episode/index.ts";
-import { evaluation } from "./eval.ts";
+import { evaluation } from "./eval/index.ts";
 import { events } from "./events.ts";
 import type { CommandGroup } from "./group.ts";
 import { hosted } from "./hosted.ts";
