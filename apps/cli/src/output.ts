@@ -1,10 +1,8 @@
 // What commands print: `--json` prints the API's response exactly (pretty, one document);
-// otherwise aligned tables and key/value blocks for people.
-import { bold } from "./terminal.ts";
-
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
+// otherwise aligned tables and key/value blocks for people. The `write*` functions print to the
+// IOStreams a command was given; the `print*` ones to the process, for groups not yet converted.
+import { systemIO, type IOStreams } from "./io.ts";
+import { bold, type MaybeTerminal } from "./terminal.ts";
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -22,6 +20,7 @@ function width(value: string): number {
 export function formatTable(
   headers: readonly string[],
   rows: readonly (readonly Cell[])[],
+  stream: MaybeTerminal = process.stdout,
 ): string {
   const cells = rows.map((row) => headers.map((_, i) => text(row[i])));
   const widths = headers.map((h, i) =>
@@ -32,7 +31,47 @@ export function formatTable(
       .map((v, i) => (i === values.length - 1 ? v : v + " ".repeat((widths[i] ?? 0) - width(v))))
       .join("  ")
       .trimEnd();
-  return [bold(line(headers.map((h) => h.toUpperCase()))), ...cells.map(line)].join("\n");
+  return [bold(line(headers.map((h) => h.toUpperCase())), stream), ...cells.map(line)].join("\n");
+}
+
+export function writeJson(io: IOStreams, value: unknown): void {
+  io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function writeTable(
+  io: IOStreams,
+  headers: readonly string[],
+  rows: readonly (readonly Cell[])[],
+  empty = "nothing to show",
+): void {
+  if (rows.length === 0) {
+    io.err.write(`${empty}\n`);
+    return;
+  }
+  io.out.write(`${formatTable(headers, rows, io.out)}\n`);
+}
+
+export function formatFields(
+  fields: readonly (readonly [string, Cell])[],
+  stream: MaybeTerminal = process.stdout,
+): string {
+  const w = Math.max(...fields.map(([k]) => k.length));
+  return fields
+    .map(([k, v]) => `${bold(`${k}:`, stream)}${" ".repeat(w - k.length + 1)}${text(v)}`)
+    .join("\n");
+}
+
+export function writeFields(io: IOStreams, fields: readonly (readonly [string, Cell])[]): void {
+  io.out.write(`${formatFields(fields, io.out)}\n`);
+}
+
+/** A line for people on standard error (confirmations), so stdout stays the result. */
+export function writeNote(io: IOStreams, message: string): void {
+  io.err.write(`${message}\n`);
+}
+
+export function printJson(value: unknown): void {
+  writeJson(systemIO(), value);
 }
 
 export function printTable(
@@ -40,23 +79,15 @@ export function printTable(
   rows: readonly (readonly Cell[])[],
   empty = "nothing to show",
 ): void {
-  if (rows.length === 0) {
-    process.stderr.write(`${empty}\n`);
-    return;
-  }
-  process.stdout.write(`${formatTable(headers, rows)}\n`);
+  writeTable(systemIO(), headers, rows, empty);
 }
 
 export function printFields(fields: readonly (readonly [string, Cell])[]): void {
-  const w = Math.max(...fields.map(([k]) => k.length));
-  process.stdout.write(
-    `${fields.map(([k, v]) => `${bold(`${k}:`)}${" ".repeat(w - k.length + 1)}${text(v)}`).join("\n")}\n`,
-  );
+  writeFields(systemIO(), fields);
 }
 
-/** A line for people on standard error (confirmations), so stdout stays the result. */
 export function note(message: string): void {
-  process.stderr.write(`${message}\n`);
+  writeNote(systemIO(), message);
 }
 
 export function shortTime(iso: string | null | undefined): string {

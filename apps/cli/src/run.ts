@@ -6,6 +6,7 @@ import { commandGroups } from "./commands/index.ts";
 import { globals } from "./context.ts";
 import { explain } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
+import { systemFactory, type Factory } from "./factory.ts";
 import { red } from "./terminal.ts";
 import { version } from "./version.ts";
 
@@ -44,7 +45,11 @@ function oneLine(message: string): string {
     .join(" ");
 }
 
-export function buildProgram(state: { exitCode: number }): Command {
+export function buildProgram(
+  state: { exitCode: number },
+  factory: Factory = systemFactory(),
+): Command {
+  const { io } = factory;
   const program = new Command("gauntlet")
     .description("The command line for Gauntlet, the tournament service for AI policies.")
     .version(version, "-V, --version")
@@ -57,17 +62,22 @@ export function buildProgram(state: { exitCode: number }): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .exitOverride()
     .configureOutput({
-      outputError: (message, write) =>
-        write(`gauntlet: ${red(oneLine(message), process.stderr)}\n`),
+      writeOut: (text) => io.out.write(text),
+      writeErr: (text) => io.err.write(text),
+      outputError: (message, write) => write(`gauntlet: ${red(oneLine(message), io.err)}\n`),
     })
     .addHelpText("after", ROOT_HELP);
-  for (const group of commandGroups) group.register(program, state);
+  for (const group of commandGroups) group.register(program, state, factory);
   return program;
 }
 
-export async function run(argv: readonly string[]): Promise<number> {
+/** Runs one command line; tests pass a factory with memory streams and a test server's client. */
+export async function run(
+  argv: readonly string[],
+  factory: Factory = systemFactory(),
+): Promise<number> {
   const state = { exitCode: EXIT.ok as number, command: null as Command | null };
-  const program = buildProgram(state);
+  const program = buildProgram(state, factory);
   // Any action reports its command here, so errors know which --server it used.
   program.hook("preAction", (_root, action) => {
     state.command = action;
@@ -90,7 +100,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       ? (globals(state.command).server ?? process.env.GAUNTLET_SERVER ?? null)
       : null;
     const { message, exitCode } = await explain(error, server);
-    process.stderr.write(`gauntlet: ${red(message, process.stderr)}\n`);
+    factory.io.err.write(`gauntlet: ${red(message, factory.io.err)}\n`);
     return exitCode;
   } finally {
     process.off("SIGINT", interrupt);

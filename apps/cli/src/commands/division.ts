@@ -1,31 +1,57 @@
-// gauntlet division list --league L
+// gauntlet division list --league L [--archived]: options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, clientOf, wantsJson } from "../context.ts";
-import { printJson, printTable } from "../output.ts";
+import { checkId, wantsJson } from "../context.ts";
+import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
+export interface DivisionListOptions {
+  leagueId: string;
+  archived: boolean;
+  json: boolean;
+}
+
+export async function runDivisionList(
+  options: DivisionListOptions,
+  { io, client }: Deps,
+): Promise<void> {
+  const divisions = await client.divisions.list({
+    league_id: options.leagueId,
+    ...(options.archived ? { include_archived: true } : {}),
+  });
+  if (options.json) return writeJson(io, divisions);
+  writeTable(
+    io,
+    ["id", "name", "level", "type"],
+    divisions.map((d) => [d.id, d.name, d.level, d.type]),
+    "no divisions",
+  );
+}
+
+export function divisionListCommand(
+  parent: Command,
+  factory: Factory,
+  run: (options: DivisionListOptions, deps: Deps) => Promise<void> = runDivisionList,
+): Command {
+  return parent
+    .command("list")
+    .description("List a league's divisions, top first")
+    .requiredOption("--league <league>", "league id (league_…)")
+    .option("--archived", "include archived divisions")
+    .action(async (opts: { league: string; archived?: boolean }, cmd: Command) => {
+      const options = {
+        leagueId: await checkId("league", opts.league, "--league"),
+        archived: opts.archived === true,
+        json: wantsJson(cmd),
+      };
+      await run(options, await depsOf(factory, cmd));
+    });
+}
+
 export const division: CommandGroup = {
-  register(program) {
+  register(program, _state, factory) {
     const group = program.command("division").description("Divisions: the tiers of a league");
-    group
-      .command("list")
-      .description("List a league's divisions, top first")
-      .requiredOption("--league <league>", "league id (league_…)")
-      .option("--archived", "include archived divisions")
-      .action(async (opts: { league: string; archived?: boolean }, cmd: Command) => {
-        const league_id = await checkId("league", opts.league, "--league");
-        const client = await clientOf(cmd);
-        const divisions = await client.divisions.list({
-          league_id,
-          ...(opts.archived ? { include_archived: true } : {}),
-        });
-        if (wantsJson(cmd)) return printJson(divisions);
-        printTable(
-          ["id", "name", "level", "type"],
-          divisions.map((d) => [d.id, d.name, d.level, d.type]),
-          "no divisions",
-        );
-      });
+    divisionListCommand(group, factory);
   },
 };

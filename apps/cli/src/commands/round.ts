@@ -1,74 +1,114 @@
-// gauntlet round list --division D | --league L, round show ROUND
+// gauntlet round list --division D | --league L, round show ROUND: each verb
+// options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
+import type { InputOf } from "@gauntlet/sdk";
+
+import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
-import { printFields, printJson, printTable, shortTime } from "../output.ts";
+import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { shortTime, writeFields, writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
+export interface RoundListOptions {
+  query: NonNullable<InputOf<"listRounds">>;
+  json: boolean;
+}
+
+export async function runRoundList(options: RoundListOptions, { io, client }: Deps) {
+  const page = await client.rounds.list(options.query);
+  if (options.json) return writeJson(io, page);
+  writeTable(
+    io,
+    ["id", "division", "number", "status", "started", "completed"],
+    page.entries.map((r) => [
+      r.id,
+      r.division.name,
+      r.round_number,
+      r.status,
+      shortTime(r.started_at),
+      shortTime(r.completed_at),
+    ]),
+    "no rounds",
+  );
+}
+
+interface ListFlags {
+  division?: string;
+  league?: string;
+  status?: string;
+  limit: string;
+}
+
+export function roundListCommand(
+  parent: Command,
+  factory: Factory,
+  run: (options: RoundListOptions, deps: Deps) => Promise<void> = runRoundList,
+): Command {
+  return parent
+    .command("list")
+    .description("List rounds of a division or a league, newest first")
+    .option("--division <division>", "division id (div_…)")
+    .option("--league <league>", "league id (league_…)")
+    .option("--status <status>", "pending, running, completed or failed")
+    .option("--limit <n>", "at most this many", "20")
+    .action(async (opts: ListFlags, cmd: Command) => {
+      if (!opts.division && !opts.league)
+        throw new CliError("round list needs --division D or --league L", EXIT.usage);
+      const limit = parsePositiveInt(opts.limit, "--limit");
+      const query = {
+        ...(opts.division
+          ? { division_id: await checkId("division", opts.division, "--division") }
+          : {}),
+        ...(opts.league ? { league_id: await checkId("league", opts.league, "--league") } : {}),
+        // The server names the statuses it knows (422 → one line); the CLI does not repeat them.
+        ...(opts.status ? { status: opts.status as "pending" } : {}),
+        limit,
+      };
+      await run({ query, json: wantsJson(cmd) }, await depsOf(factory, cmd));
+    });
+}
+
+export interface RoundShowOptions {
+  roundId: string;
+  json: boolean;
+}
+
+export async function runRoundShow(options: RoundShowOptions, { io, client }: Deps) {
+  const r = await client.rounds.get({ round_id: options.roundId });
+  if (options.json) return writeJson(io, r);
+  writeFields(io, [
+    ["id", r.id],
+    ["division", `${r.division.name} (${r.division.id})`],
+    ["number", r.round_number],
+    ["status", r.status],
+    ["started", shortTime(r.started_at)],
+    ["completed", shortTime(r.completed_at)],
+    ["error", r.error],
+  ]);
+}
+
+export function roundShowCommand(
+  parent: Command,
+  factory: Factory,
+  run: (options: RoundShowOptions, deps: Deps) => Promise<void> = runRoundShow,
+): Command {
+  return parent
+    .command("show")
+    .description("Show one round")
+    .argument("<round>", "round id (round_…)")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const options = { roundId: await checkId("round", id, "ROUND"), json: wantsJson(cmd) };
+      await run(options, await depsOf(factory, cmd));
+    });
+}
+
 export const round: CommandGroup = {
-  register(program) {
+  register(program, _state, factory) {
     const group = program
       .command("round")
       .description("Rounds: a division's scheduled sets of episodes");
-    group
-      .command("list")
-      .description("List rounds of a division or a league, newest first")
-      .option("--division <division>", "division id (div_…)")
-      .option("--league <league>", "league id (league_…)")
-      .option("--status <status>", "pending, running, completed or failed")
-      .option("--limit <n>", "at most this many", "20")
-      .action(
-        async (
-          opts: { division?: string; league?: string; status?: string; limit: string },
-          cmd: Command,
-        ) => {
-          if (!opts.division && !opts.league)
-            throw new CliError("round list needs --division D or --league L", EXIT.usage);
-          const limit = parsePositiveInt(opts.limit, "--limit");
-          const query = {
-            ...(opts.division
-              ? { division_id: await checkId("division", opts.division, "--division") }
-              : {}),
-            ...(opts.league ? { league_id: await checkId("league", opts.league, "--league") } : {}),
-            ...(opts.status ? { status: opts.status as "pending" } : {}),
-            limit,
-          };
-          const client = await clientOf(cmd);
-          const page = await client.rounds.list(query);
-          if (wantsJson(cmd)) return printJson(page);
-          printTable(
-            ["id", "division", "number", "status", "started", "completed"],
-            page.entries.map((r) => [
-              r.id,
-              r.division.name,
-              r.round_number,
-              r.status,
-              shortTime(r.started_at),
-              shortTime(r.completed_at),
-            ]),
-            "no rounds",
-          );
-        },
-      );
-    group
-      .command("show")
-      .description("Show one round")
-      .argument("<round>", "round id (round_…)")
-      .action(async (id: string, _opts: unknown, cmd: Command) => {
-        const round_id = await checkId("round", id, "ROUND");
-        const client = await clientOf(cmd);
-        const r = await client.rounds.get({ round_id });
-        if (wantsJson(cmd)) return printJson(r);
-        printFields([
-          ["id", r.id],
-          ["division", `${r.division.name} (${r.division.id})`],
-          ["number", r.round_number],
-          ["status", r.status],
-          ["started", shortTime(r.started_at)],
-          ["completed", shortTime(r.completed_at)],
-          ["error", r.error],
-        ]);
-      });
+    roundListCommand(group, factory);
+    roundShowCommand(group, factory);
   },
 };

@@ -1,0 +1,212 @@
+// `gauntlet episode …` without a process: parsing, downloads to standard output or a file, and
+// list/show on a terminal, off one and with --json, against a real server on a free port whose
+// episodes a scripted runner plays.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+import { Command } from "commander";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { createClient } from "@gauntlet/sdk";
+import {
+  createTestLeague,
+  scriptedRunner,
+  startTestServer,
+  type TestLeague,
+  type TestServer,
+} from "@gauntlet/server/testing";
+
+import { runInProcess } from "../../../test/in-process.ts";
+import { memoryIO } from "../../io.ts";
+import { bundleCommand, type BundleOptions } from "./bundle.ts";
+import { logsCommand, type LogsOptions } from "./logs.ts";
+
+let server: TestServer;
+let fixture: TestLeague;
+let roundId = "";
+let episodeId = "";
+let dir = "";
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "gauntlet-episode-"));
+  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+  fixture = await createTestLeague(server);
+  await fixture.submit(await fixture.addPlayer("Alpha"));
+  await fixture.submit(await fixture.addPlayer("Beta", { baseline: "wanderer" }));
+  const started = await sdk().leagues.triggerRound({ league_id: fixture.league.id, body: {} });
+  roundId = started.rounds[0]?.id ?? "";
+  const runner = await scriptedRunner(server);
+  const jobs = await runner.lease();
+  for (const job of jobs) {
+    await runner.upload(job, "replay", '{"turn":1}\n');
+    await runner.upload(job, "policy-log-0", "seat 0 thinking\n");
+    await runner.complete(
+      job,
+      job.players.map((p) => 10 - p.position),
+    );
+  }
+  episodeId = (await sdk().episodeRequests.list({ round_id: roundId })).entries[0]?.id ?? "";
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+function sdk() {
+  return createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: fixture.commissioner.token,
+  });
+}
+
+const gauntlet = (args: readonly string[], options: { isTTY?: boolean } = {}) =>
+  runInProcess(args, {
+    url: server.url,
+    token: fixture.commissioner.token,
+    isTTY: options.isTTY === true,
+  });
+
+async function parsed<T>(
+  add: (parent: Command, run: (options: T) => Promise<void>) => void,
+  args: readonly string[],
+): Promise<T | null> {
+  let got: T | null = null;
+  const program = new Command("gauntlet").option("--json").exitOverride();
+  add(program, (options) => {
+    got = options;
+    return Promise.resolve();
+  });
+  await program.parseAsync([...args], { from: "user" });
+  return got;
+}
+
+const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
+
+describe("parsing", () => {
+  it("logs: the seat as a number, 0 unless given", async () => {
+    expect(
+      await parsed<LogsOptions>(
+        (parent, run) => logsCommand(parent, factory(), run),
+        ["logs", episodeId, "--seat", "1", "--json"],
+      ),
+    ).toEqual({ episodeId, seat: 1, json: true });
+    expect(
+      await parsed<LogsOptions>(
+        (parent, run) => logsCommand(parent, factory(), run),
+        ["logs", episodeId],
+      ),
+    ).toEqual({ episodeId, seat: 0, json: false });
+  });
+
+  it("bundle: --include read into the parts the server knows", async () => {
+    expect(
+      await parsed<BundleOptions>(
+        (parent, run) => bundleCommand(parent, factory(), run),
+        ["bundle", episodeId, "--include", "results,replay", "-o", "x.zip"],
+      ),
+    ).toMatchObject({ episodeId, include: ["results", "replay"], output: "x.zip" });
+  });
+
+  it.each([
+    [
+      ["episode", "show", "round_x"],
+      /^gauntlet: EPISODE: 'round_x' is not a valid id \(expected ereq_<uuid>/,
+    ],
+    [
+      ["episode", "list", "--limit", "0"],
+      /^gauntlet: --limit: expected a positive whole number, got '0'\n$/,
+    ],
+    [
+      ["episode", "logs", "EPISODE", "--seat", "-1"],
+      /^gauntlet: --seat: expected 0 or a positive whole number, got '-1'\n$/,
+    ],
+    [["episode", "bundle", "EPISODE", "--include", "everything"], /^gauntlet: --include: .+\n$/],
+    [["episode", "upload"], /^gauntlet: missing required argument 'files'\n$/],
+  ])("%j is refused in one line with exit 2", async (args, stderr) => {
+    const result = await gauntlet(args.map((a) => (a === "EPISODE" ? episodeId : a)));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(stderr);
+  });
+
+  it("upload refuses a file that is not DuckDB before sending anything", async () => {
+    const file = join(dir, "results.csv");
+    writeFileSync(file, "id,score\n1,2\n");
+    expect(await gauntlet(["episode", "upload", file])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `gauntlet: ${file}: not a DuckDB file (the server reads DuckDB files only; see gauntlet episode upload --help)\n`,
+    });
+  });
+
+  it("a seat the episode does not have is exit 3, naming the seats it has", async () => {
+    expect(await gauntlet(["episode", "logs", episodeId, "--seat", "7"])).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `gauntlet: --seat: episode ${episodeId} has seats 0, 1\n`,
+    });
+  });
+});
+
+describe("output", () => {
+  it("list and show: --json is the API's response; tables bold only on a terminal", async () => {
+    vi.stubEnv("NO_COLOR", "");
+    vi.stubEnv("TERM", "xterm");
+    expect(
+      JSON.parse((await gauntlet(["episode", "list", "--round", roundId, "--json"])).stdout),
+    ).toEqual(await sdk().episodeRequests.list({ round_id: roundId, limit: 20 }));
+    expect(JSON.parse((await gauntlet(["episode", "show", episodeId, "--json"])).stdout)).toEqual(
+      await sdk().episodeRequests.get({ episode_request_id: episodeId }),
+    );
+
+    const list = await gauntlet(["episode", "list", "--round", roundId]);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^ID\\s+STATUS\\s+ROUND\\s+SCORES\\s+CREATED\\n${episodeId}\\s+completed\\s+${roundId}\\s+`,
+      ),
+    );
+    const tty = await gauntlet(["episode", "list", "--round", roundId], { isTTY: true });
+    expect(stripVTControlCharacters(tty.stdout)).toBe(list.stdout);
+    expect(tty.stdout).not.toBe(list.stdout);
+
+    const show = await gauntlet(["episode", "show", episodeId]);
+    expect(show.stdout).toMatch(new RegExp(`^id:\\s+${episodeId}\\nstatus:\\s+completed\\n`));
+  });
+
+  it("replay and logs go to standard output as they are; -o writes a file and says so", async () => {
+    expect(await gauntlet(["episode", "replay", episodeId])).toEqual({
+      code: 0,
+      stdout: '{"turn":1}\n',
+      stderr: "",
+    });
+    expect((await gauntlet(["episode", "logs", episodeId])).stdout).toBe("seat 0 thinking\n");
+    expect(JSON.parse((await gauntlet(["episode", "logs", episodeId, "--json"])).stdout)).toEqual({
+      episode_request_id: episodeId,
+      seat: 0,
+      log: "seat 0 thinking\n",
+    });
+
+    const file = join(dir, "replay.jsonl");
+    expect(await gauntlet(["episode", "replay", episodeId, "-o", file])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `wrote 11 bytes to ${file}\n`,
+    });
+    expect(readFileSync(file, "utf8")).toBe('{"turn":1}\n');
+  });
+
+  it("a seat that uploaded no artifact is exit 3", async () => {
+    expect(await gauntlet(["episode", "artifact", episodeId, "--seat", "1"])).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `gauntlet: seat 1 of ${episodeId} uploaded no artifact\n`,
+    });
+  });
+});

@@ -1,0 +1,63 @@
+// gauntlet eval get|episodes|cancel ID: the verbs on one evaluation, which parse alike.
+import type { Command } from "commander";
+
+import { checkId, wantsJson } from "../../context.ts";
+import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { writeJson } from "../../output.ts";
+import { writeEpisodes, writeRequest } from "./view.ts";
+
+export interface OneOptions {
+  requestId: string;
+  json: boolean;
+}
+
+type Run = (options: OneOptions, deps: Deps) => Promise<void>;
+
+export const runGet: Run = async (options, { io, client }) => {
+  const r = await client.experienceRequests.get({ experience_request_id: options.requestId });
+  if (options.json) return writeJson(io, r);
+  writeRequest(io, r);
+  writeEpisodes(io, r.episodes);
+};
+
+export const runEpisodes: Run = async (options, { io, client }) => {
+  const episodes = await client.experienceRequests.episodes({
+    experience_request_id: options.requestId,
+  });
+  if (options.json) return writeJson(io, episodes);
+  writeEpisodes(io, episodes);
+};
+
+export const runCancel: Run = async (options, { io, client }) => {
+  const r = await client.experienceRequests.cancel({ experience_request_id: options.requestId });
+  if (options.json) return writeJson(io, r);
+  writeRequest(io, r);
+};
+
+const VERBS = {
+  get: ["Show an evaluation, its counts by state and its episodes", runGet],
+  episodes: [
+    "List an evaluation's episodes (download one with `gauntlet episode bundle`)",
+    runEpisodes,
+  ],
+  cancel: ["Cancel an evaluation: queued episodes are withdrawn, running ones finish", runCancel],
+} as const satisfies Record<string, readonly [string, Run]>;
+
+export function oneCommand(
+  parent: Command,
+  factory: Factory,
+  verb: keyof typeof VERBS,
+  run: Run = VERBS[verb][1],
+): Command {
+  return parent
+    .command(verb)
+    .description(VERBS[verb][0])
+    .argument("<id>", "evaluation id (xreq_…)")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const options = {
+        requestId: await checkId("experienceRequest", id, "ID"),
+        json: wantsJson(cmd),
+      };
+      await run(options, await depsOf(factory, cmd));
+    });
+}

@@ -1,0 +1,41 @@
+// An evaluation for people: its fields, its episodes, how many have settled.
+import type { ExperienceRequestDetail, ExperienceRequestRow } from "@gauntlet/core";
+
+import type { IOStreams } from "../../io.ts";
+import { shortTime, writeFields, writeTable } from "../../output.ts";
+
+export const progressOf = (r: ExperienceRequestRow) =>
+  `${r.completed_count + r.failed_count + r.cancelled_count}/${r.episode_count}`;
+
+export function writeRequest(io: IOStreams, r: ExperienceRequestDetail): void {
+  writeFields(io, [
+    ["id", r.id],
+    ["status", r.status],
+    ["coworld", `${r.coworld_name} ${r.coworld_version} (${r.coworld_id})`],
+    ["variant", r.variant_id],
+    ["league", r.league_id],
+    ["division", r.division_id],
+    [
+      "episodes",
+      `${r.episode_count}: ${r.completed_count} completed, ${r.running_count} running, ${r.pending_count + r.submitted_count} queued, ${r.failed_count} failed, ${r.cancelled_count} cancelled`,
+    ],
+    ["notes", r.notes],
+    ["error", r.error],
+    ["created", shortTime(r.created_at)],
+    ["completed", shortTime(r.completed_at)],
+  ]);
+}
+
+export function writeEpisodes(io: IOStreams, episodes: ExperienceRequestDetail["episodes"]): void {
+  writeTable(
+    io,
+    ["episode", "status", "scores", "created"],
+    episodes.map((e) => [
+      e.id,
+      e.status,
+      e.scores.map((s) => s.score).join(" "),
+      shortTime(e.created_at),
+    ]),
+    "no episodes",
+  );
+}

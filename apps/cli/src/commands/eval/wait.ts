@@ -1,0 +1,67 @@
+// --wait: reads an evaluation until it has ended, on its live events with a poll as fallback.
+import type { ExperienceRequestDetail, ExperienceRequestRow } from "@gauntlet/core";
+import type { Gauntlet } from "@gauntlet/sdk";
+
+import { progressOf } from "./view.ts";
+
+const ENDED = new Set<ExperienceRequestRow["status"]>(["completed", "failed", "cancelled"]);
+/** Between re-reads while waiting: the live events say when to read, this is the fallback. */
+const POLL_MS = 2_000;
+
+export /**
+ * Reads the request until it has ended: again on each of its live events
+ * (`experience-request:{id}`), and every POLL_MS in case the socket cannot be had.
+ */
+async function waitForEnd(
+  client: Gauntlet,
+  id: string,
+  onProgress: (r: ExperienceRequestDetail) => void,
+): Promise<ExperienceRequestDetail> {
+  let last = await client.experienceRequests.get({ experience_request_id: id });
+  if (ENDED.has(last.status)) return last;
+  const info = await client.events.info().catch(() => null);
+  return new Promise((resolve, reject) => {
+    let reading = false;
+    let again = false;
+    const read = () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      client.experienceRequests.get({ experience_request_id: id }).then(
+        (current) => {
+          reading = false;
+          if (current.status !== last.status || progressOf(current) !== progressOf(last))
+            onProgress(current);
+          last = current;
+          if (ENDED.has(current.status)) finish();
+          else if (again) {
+            again = false;
+            read();
+          }
+        },
+        (error: unknown) => {
+          stop();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    };
+    const timer = setInterval(read, POLL_MS);
+    const sub = client.events.subscribe([`experience-request:${id}`], {
+      ...(info ? { sinceSeq: info.last_seq } : {}),
+      onEvent: read,
+      // The poll carries on whatever happens to the socket.
+      onError: () => undefined,
+    });
+    const stop = () => {
+      clearInterval(timer);
+      sub.close();
+    };
+    const finish = () => {
+      stop();
+      resolve(last);
+    };
+    read();
+  });
+}

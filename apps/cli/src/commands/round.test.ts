@@ -1,0 +1,89 @@
+// `gauntlet round list|show` without a process: parsing, tables on a terminal and off it, and
+// --json, against a real server on a free port with one round started.
+import { stripVTControlCharacters } from "node:util";
+
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { createClient } from "@gauntlet/sdk";
+import {
+  createTestLeague,
+  startTestServer,
+  type TestLeague,
+  type TestServer,
+} from "@gauntlet/server/testing";
+
+import { runInProcess } from "../../test/in-process.ts";
+
+let server: TestServer;
+let fixture: TestLeague;
+let roundId = "";
+let divisionId = "";
+
+const sdk = () =>
+  createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: fixture.commissioner.token,
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+  fixture = await createTestLeague(server);
+  divisionId = fixture.divisions[0]?.id ?? "";
+  await fixture.submit(await fixture.addPlayer("Alpha"));
+  await fixture.submit(await fixture.addPlayer("Beta", { baseline: "wanderer" }));
+  const started = await sdk().leagues.triggerRound({ league_id: fixture.league.id, body: {} });
+  roundId = started.rounds[0]?.id ?? "";
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+const gauntlet = (args: readonly string[], isTTY = false) =>
+  runInProcess(args, { url: server.url, token: fixture.commissioner.token, isTTY });
+
+describe("gauntlet round", () => {
+  it.each([
+    [["round", "list"], "round list needs --division D or --league L"],
+    [
+      ["round", "list", "--league", "L", "--limit", "x"],
+      "--limit: expected a positive whole number, got 'x'",
+    ],
+    [
+      ["round", "show", "div_x"],
+      "ROUND: 'div_x' is not a valid id (expected round_<uuid>, e.g. round_00000000-0000-4000-8000-000000000000)",
+    ],
+  ])("%j is refused in one line with exit 2", async (args, message) => {
+    expect(await gauntlet(args)).toEqual({ code: 2, stdout: "", stderr: `gauntlet: ${message}\n` });
+  });
+
+  it("list and show: --json is the API's response; tables bold only on a terminal", async () => {
+    vi.stubEnv("NO_COLOR", "");
+    vi.stubEnv("TERM", "xterm");
+    expect(
+      JSON.parse((await gauntlet(["round", "list", "--division", divisionId, "--json"])).stdout),
+    ).toEqual(await sdk().rounds.list({ division_id: divisionId, limit: 20 }));
+    expect(JSON.parse((await gauntlet(["round", "show", roundId, "--json"])).stdout)).toEqual(
+      await sdk().rounds.get({ round_id: roundId }),
+    );
+
+    const list = await gauntlet(["round", "list", "--league", fixture.league.id]);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `^ID\\s+DIVISION\\s+NUMBER\\s+STATUS\\s+STARTED\\s+COMPLETED\\n${roundId}\\s+Premier\\s+1\\s`,
+      ),
+    );
+    const tty = await gauntlet(["round", "list", "--league", fixture.league.id], true);
+    expect(tty.stdout).not.toBe(list.stdout);
+    expect(stripVTControlCharacters(tty.stdout)).toBe(list.stdout);
+
+    const show = await gauntlet(["round", "show", roundId]);
+    expect(show.stdout).toMatch(
+      new RegExp(`^id:\\s+${roundId}\\ndivision:\\s+Premier \\(${divisionId}\\)\\nnumber:\\s+1\\n`),
+    );
+  });
+});

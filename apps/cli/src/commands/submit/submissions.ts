@@ -1,0 +1,56 @@
+// gauntlet submissions [--league L] [--all]
+import type { Command } from "commander";
+
+import { checkId, wantsJson } from "../../context.ts";
+import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { shortTime, writeJson, writeTable } from "../../output.ts";
+
+export interface SubmissionsOptions {
+  leagueId: string | null;
+  /** Everyone's the caller can see, not only theirs. */
+  all: boolean;
+  json: boolean;
+}
+
+export async function runSubmissions(
+  options: SubmissionsOptions,
+  { io, client }: Deps,
+): Promise<void> {
+  const list = await client.leagueSubmissions.list({
+    ...(options.leagueId ? { league_id: options.leagueId } : {}),
+    ...(options.all ? {} : { mine: true }),
+  });
+  if (options.json) return writeJson(io, list);
+  writeTable(
+    io,
+    ["id", "league", "policy", "status", "created"],
+    list.map((s) => [
+      s.id,
+      s.league.name,
+      `${s.policy_version.name}:v${s.policy_version.version}`,
+      s.status,
+      shortTime(s.created_at),
+    ]),
+    "no submissions",
+  );
+}
+
+export function submissionsCommand(
+  parent: Command,
+  factory: Factory,
+  run: (options: SubmissionsOptions, deps: Deps) => Promise<void> = runSubmissions,
+): Command {
+  return parent
+    .command("submissions")
+    .description("League submissions (yours by default)")
+    .option("--league <league>", "league id (league_…)")
+    .option("--all", "everyone's you can see, not only yours")
+    .action(async (opts: { league?: string; all?: boolean }, cmd: Command) => {
+      const options = {
+        leagueId: opts.league ? await checkId("league", opts.league, "--league") : null,
+        all: opts.all === true,
+        json: wantsJson(cmd),
+      };
+      await run(options, await depsOf(factory, cmd));
+    });
+}

@@ -1,0 +1,54 @@
+// gauntlet submit POLICY[:vN] --league L [--player P]
+import type { Command } from "commander";
+
+import { checkId, wantsJson } from "../../context.ts";
+import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { writeJson, writeNote } from "../../output.ts";
+import { resolveVersion } from "./resolve-version.ts";
+
+export interface SubmitOptions {
+  /** As typed: a version id, NAME or NAME:vN (resolved against the server when run). */
+  policy: string;
+  leagueId: string;
+  playerId: string | null;
+  json: boolean;
+}
+
+export async function runSubmit(options: SubmitOptions, { io, client }: Deps): Promise<void> {
+  const policy_version_id = await resolveVersion(client, options.policy);
+  const submission = await client.leagueSubmissions.create({
+    body: {
+      league_id: options.leagueId,
+      policy_version_id,
+      ...(options.playerId ? { player_id: options.playerId } : {}),
+    },
+  });
+  if (options.json) return writeJson(io, submission);
+  writeNote(io, `submitted ${options.policy} to ${options.leagueId}: ${submission.status}`);
+}
+
+export function submitCommand(
+  parent: Command,
+  factory: Factory,
+  run: (options: SubmitOptions, deps: Deps) => Promise<void> = runSubmit,
+): Command {
+  return parent
+    .command("submit")
+    .description("Submit a policy version to a league")
+    .argument("<policy>", "NAME (your newest version), NAME:vN, or a policy version id")
+    .requiredOption("--league <league>", "league id (league_…)")
+    .option("--player <player>", "compete as this player of yours (ply_…)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ gauntlet submit my-bot --league league_…\n  $ gauntlet submit my-bot:v3 --league league_… --player ply_…",
+    )
+    .action(async (policy: string, opts: { league: string; player?: string }, cmd: Command) => {
+      const options = {
+        policy,
+        leagueId: await checkId("league", opts.league, "--league"),
+        playerId: opts.player ? await checkId("player", opts.player, "--player") : null,
+        json: wantsJson(cmd),
+      };
+      await run(options, await depsOf(factory, cmd));
+    });
+}

@@ -1,0 +1,42 @@
+// Runs `gauntlet` inside the test's own process: the real program and parser, memory streams
+// instead of the process's, and an SDK client for a test server instead of the saved sign-in.
+import { createClient } from "@gauntlet/sdk";
+
+import { memoryIO } from "../src/io.ts";
+import { run } from "../src/run.ts";
+
+export interface InProcessResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface InProcessOptions {
+  /** The server the client talks to (any --server on the command line is parsed, not used). */
+  url: string;
+  /** The token sent; null for none. */
+  token: string | null;
+  /** Whether the streams are terminals (colour, tables for people). */
+  isTTY?: boolean;
+}
+
+export async function runInProcess(
+  args: readonly string[],
+  options: InProcessOptions,
+): Promise<InProcessResult> {
+  const io = memoryIO({ isTTY: options.isTTY === true });
+  const factory = {
+    io,
+    client: () =>
+      Promise.resolve(
+        createClient({
+          env: {},
+          useSavedCredentials: false,
+          baseUrl: options.url,
+          token: options.token,
+        }),
+      ),
+  };
+  const code = await run(args, factory);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
