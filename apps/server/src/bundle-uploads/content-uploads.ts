@@ -1,23 +1,20 @@
 // The signed address a bundle upload PUTs its bytes to (coworld's upload client: reporter and
 // replay viewer bundles). Content-addressed: the caller announces the SHA-256 and size, and
 // only those bytes are taken, so whoever holds the address can store nothing else.
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 import type { Kysely } from "kysely";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
 import { nowIso } from "../shared/clock.ts";
-import { forbidden, invalidInput } from "../shared/errors.ts";
+import { invalidInput } from "../shared/errors.ts";
 import type { ContentUploadsTable, Database } from "../store/schema.ts";
 
 export const CONTENT_UPLOAD_SECONDS = 3600;
 
 type Purpose = ContentUploadsTable["purpose"];
-
-function sign(key: string, uploadId: string, expires: number): string {
-  return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
-}
 
 /** Where an S3-compatible store keeps a client's PUT before it is checked. */
 const s3Key = (row: ContentUploadsTable) => `bundle-uploads/${row.user_id}/${row.id}`;
@@ -50,7 +47,7 @@ export async function startContentUpload(
   // A store clients can reach (S3) signs the address itself: the bytes go straight to the bucket.
   return blobs.presignPut
     ? blobs.presignPut(s3Key(row), CONTENT_UPLOAD_SECONDS)
-    : `${base}/v2/content-uploads/${row.id}?expires=${expires}&signature=${sign(row.signing_key, row.id, expires)}`;
+    : `${base}/v2/content-uploads/${row.id}?expires=${expires}&signature=${signUpload(row.signing_key, row.id, expires)}`;
 }
 
 function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {
@@ -72,17 +69,17 @@ export async function putContentUpload(
   bytes: Uint8Array,
   now = new Date(),
 ) {
-  const row = await db
-    .selectFrom("content_uploads")
-    .selectAll()
-    .where("id", "=", uploadId)
-    .executeTakeFirst();
-  const expected = row ? Buffer.from(sign(row.signing_key, uploadId, expires)) : null;
-  const given = Buffer.from(signature);
-  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given))
-    throw forbidden("The upload address's signature does not match.");
-  if (expires * 1000 < now.getTime())
-    throw forbidden("The upload address has expired: start a new upload.");
+  const row = signedUpload(
+    await db
+      .selectFrom("content_uploads")
+      .selectAll()
+      .where("id", "=", uploadId)
+      .executeTakeFirst(),
+    uploadId,
+    expires,
+    signature,
+    now,
+  );
   checkBytes(row, bytes);
   await blobs.put(bytes);
   await db

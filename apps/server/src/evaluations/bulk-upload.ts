@@ -1,7 +1,7 @@
 // Bulk episode upload (spec 4.2): start hands out a signed, expiring address; the client puts
 // a DuckDB file there (the blob store keeps it); completion reads the file and copies its
 // episodes into the store in one transaction, once per upload (a repeat answers the same).
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,10 +12,11 @@ import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntl
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
 import { EPISODE_CHANGES } from "../episodes/episodes.ts";
 import { nowIso } from "../shared/clock.ts";
 import { reserveValues } from "../shared/counters.ts";
-import { conflict, forbidden, notFound } from "../shared/errors.ts";
+import { conflict, notFound } from "../shared/errors.ts";
 import type {
   BulkUploadsTable,
   Database,
@@ -29,10 +30,6 @@ export const UPLOAD_URL_SECONDS = 3600;
 /** Rows per insert statement: under SQLite's and PostgreSQL's bound-parameter limits. */
 const EPISODE_BATCH = 1000;
 const PARTICIPANT_BATCH = 4000;
-
-function sign(key: string, uploadId: string, expires: number): string {
-  return createHmac("sha256", key).update(`PUT\n${uploadId}\n${expires}`).digest("base64url");
-}
 
 export async function startBulkUpload(
   db: Kysely<Database>,
@@ -61,7 +58,7 @@ export async function startBulkUpload(
   // A store clients can reach (S3) signs the address itself: the file goes straight to the bucket.
   const upload_url = blobs.presignPut
     ? await blobs.presignPut(row.s3_key, UPLOAD_URL_SECONDS)
-    : `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${sign(row.signing_key, id, expires)}`;
+    : `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
   return { upload_url, s3_key: row.s3_key, upload_id: id, expires_at: row.expires_at };
 }
 
@@ -75,17 +72,13 @@ export async function putBulkUploadFile(
   bytes: Uint8Array,
   now = new Date(),
 ) {
-  const row = await db
-    .selectFrom("bulk_uploads")
-    .selectAll()
-    .where("id", "=", uploadId)
-    .executeTakeFirst();
-  const expected = row ? Buffer.from(sign(row.signing_key, uploadId, expires)) : null;
-  const given = Buffer.from(signature);
-  if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given))
-    throw forbidden("The upload address's signature does not match.");
-  if (expires * 1000 < now.getTime())
-    throw forbidden("The upload address has expired: start a new upload.");
+  const row = signedUpload(
+    await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst(),
+    uploadId,
+    expires,
+    signature,
+    now,
+  );
   if (row.status === "completed") throw conflict(`bulk upload ${uploadId} is already completed`);
   const blob = await blobs.put(bytes);
   await db
