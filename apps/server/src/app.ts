@@ -58,6 +58,7 @@ import { profileHandlers } from "./profiles/routes.ts";
 import { reporterHandlers } from "./reporters/routes.ts";
 import { serviceHandlers, type BudgetsInfo } from "./service/routes.ts";
 import type { Store } from "./store/database.ts";
+import { tournamentViewHandlers } from "./tournament-view/routes.ts";
 import { tournamentHandlers } from "./tournaments/routes.ts";
 import { wikiHandlers } from "./wikis/routes.ts";
 
@@ -242,6 +243,7 @@ export async function buildApp(
     ...playSessionHandlers,
     ...hostedGameHandlers,
     ...tournamentHandlers,
+    ...tournamentViewHandlers(deps.leaguePlay.standings),
     getOpenApi: async ({ request }) => {
       // The server of the document is the public address (configured, never the Host header).
       const url = publicBase(request);

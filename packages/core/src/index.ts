@@ -20,6 +20,7 @@ export * from "./models/episode.ts";
 export * from "./models/experience-request.ts";
 export * from "./models/campaign.ts";
 export * from "./models/tournament.ts";
+export * from "./models/tournament-view.ts";
 export * from "./models/reporter.ts";
 export * from "./models/play-module.ts";
 export * from "./models/lobby.ts";

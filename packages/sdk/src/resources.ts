@@ -215,6 +215,27 @@ export const resources = {
   startTournament: ["tournaments", "start"],
   advanceTournament: ["tournaments", "advance"],
   cancelTournament: ["tournaments", "cancel"],
+  // cogames' /tournament/* paths: leagues as seasons, divisions as pools, round episodes as matches
+  listSeasons: ["seasons", "list"],
+  getSeason: ["seasons", "get"],
+  listSeasonMatches: ["seasons", "matches"],
+  listSeasonVersions: ["seasons", "versions"],
+  getSeasonLeaderboard: ["seasons", "leaderboard"],
+  getSeasonPoolLeaderboard: ["seasons", "poolLeaderboard"],
+  getSeasonScorePoliciesLeaderboard: ["seasons", "scorePoliciesLeaderboard"],
+  submitToSeason: ["seasons", "submit"],
+  listSeasonPolicies: ["seasons", "policies"],
+  getSeasonPoolConfig: ["seasons", "poolConfig"],
+  listSeasonStages: ["seasons", "stages"],
+  getSeasonProgress: ["seasons", "progress"],
+  listSeasonTeams: ["seasons", "teams"],
+  getSeasonConfig: ["seasons", "config"],
+  listPolicySeasonMemberships: ["seasons", "policyMemberships"],
+  getMySeasonMemberships: ["seasons", "myMemberships"],
+  getSeasonMatch: ["seasons", "match"],
+  listSeasonMatchPolicyLogs: ["seasons", "matchPolicyLogs"],
+  getSeasonMatchPolicyLog: ["seasons", "matchPolicyLog"],
+  getSeasonMatchArtifact: ["seasons", "matchArtifact"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

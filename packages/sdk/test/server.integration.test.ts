@@ -703,6 +703,59 @@ describe("league play", () => {
     const views = await admin.divisions.leaderboards({ division_id: division.id });
     expect(views.views.length).toBeGreaterThan(0);
 
+    // cogames' view of the same league: a season, its division a pool, its episodes matches.
+    const season_name = league.id;
+    const pool_name = division.name;
+    expect((await userClient.seasons.list()).map((x) => x.name)).toContain(league.id);
+    expect((await userClient.seasons.get({ season_name })).pools.map((p) => p.name)).toEqual([
+      pool_name,
+    ]);
+    expect(await userClient.seasons.versions({ season_name })).toHaveLength(1);
+    expect(await userClient.seasons.leaderboard({ season_name })).toHaveLength(2);
+    expect(
+      await userClient.seasons.poolLeaderboard({
+        season_name,
+        pool_name,
+        leaderboard_type: "team",
+      }),
+    ).toHaveLength(2);
+    expect(await userClient.seasons.scorePoliciesLeaderboard({ season_name })).toHaveLength(2);
+    expect((await userClient.seasons.policies({ season_name, mine: true })).length).toBe(2);
+    expect((await userClient.seasons.poolConfig({ season_name, pool_name })).pool_name).toBe(
+      pool_name,
+    );
+    expect((await userClient.seasons.stages({ season_name }))[0]?.name).toBe(pool_name);
+    expect((await userClient.seasons.progress({ season_name })).phase).toBe("policy_eval");
+    expect(await userClient.seasons.teams({ season_name })).toHaveLength(2);
+    const configId = division.id.replace(/^div_/, "");
+    expect((await userClient.seasons.config({ config_id: configId })).division_id).toBe(
+      division.id,
+    );
+    const pv = seats[0]?.version.id ?? "";
+    expect((await userClient.seasons.policyMemberships({ policy_version_id: pv }))[0]?.action).toBe(
+      "added",
+    );
+    expect((await userClient.seasons.myMemberships())[pv]).toEqual([league.id]);
+    const matches = await userClient.seasons.matches({ season_name, limit: 50 });
+    expect(matches.length).toBeGreaterThan(0);
+    const match_id = (played[1] ?? played[0] ?? "").replace(/^ereq_/, "");
+    expect((await userClient.seasons.match({ match_id })).season_name).toBe(league.id);
+    expect(await userClient.seasons.matchPolicyLogs({ match_id, policy_version_id: pv })).toEqual(
+      [],
+    );
+    await expect(
+      userClient.seasons.matchPolicyLog({ match_id, policy_version_id: pv, agent_idx: 0 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    const spec = await userClient.seasons.matchArtifact({
+      match_id,
+      policy_version_id: pv,
+      artifact_type: "spec",
+    });
+    expect(new TextDecoder().decode(spec)).toContain(league.game.coworld_id ?? "cow_");
+    await expect(
+      userClient.seasons.submit({ season_name, body: { policy_version_id: pv } }),
+    ).rejects.toBeInstanceOf(ConflictError);
+
     const feed = await admin.competitionEvents.list({ league_id: league.id });
     expect(feed.map((e) => e.event_type)).toContain("submission_placed");
     const retired = await userClient.memberships.retire({

@@ -29,6 +29,7 @@ import { roundOperations } from "./operations/rounds.ts";
 import { runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
+import { tournamentViewOperations } from "./operations/tournament-view.ts";
 import { tournamentOperations } from "./operations/tournaments.ts";
 import { wikiOperations } from "./operations/wikis.ts";
 
@@ -58,6 +59,7 @@ export const contract = {
   ...hostedGameOperations,
   ...tournamentOperations,
   ...hostedClientOperations,
+  ...tournamentViewOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
