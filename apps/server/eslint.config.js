@@ -14,7 +14,7 @@ const TIERS = [
   // competition
   ["leagues", "profiles", "reporters", "campaign"],
   // experiences
-  ["evaluations", "tournaments", "lobbies", "play", "tournament-view"],
+  ["evaluations", "tournaments", "lobbies", "play", "tournament-view", "cogames-stats"],
 ];
 const FEATURES = TIERS.flat();
 // The composition root's files, as a file inside src/ (one to three folders deep) names them.

@@ -18,6 +18,7 @@ import type { SecretBox } from "./auth/secret-box.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import { bundleUploadHandlers } from "./bundle-uploads/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
+import { cogamesStatsHandlers } from "./cogames-stats/routes.ts";
 import type { ServerConfig } from "./config.ts";
 import { coworldHandlers } from "./coworlds/routes.ts";
 import { runnerHandlers } from "./episodes/queue-routes.ts";
@@ -244,6 +245,7 @@ export async function buildApp(
     ...hostedGameHandlers,
     ...tournamentHandlers,
     ...tournamentViewHandlers(deps.leaguePlay.standings),
+    ...cogamesStatsHandlers,
     getOpenApi: async ({ request }) => {
       // The server of the document is the public address (configured, never the Host header).
       const url = publicBase(request);

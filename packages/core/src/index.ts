@@ -28,6 +28,7 @@ export * from "./models/play-session.ts";
 export * from "./models/hosted-game.ts";
 export * from "./models/bulk-upload.ts";
 export * from "./models/hosted-uploads.ts";
+export * from "./models/cogames-stats.ts";
 export * from "./models/runner-job.ts";
 export * from "./models/ladder-settings.ts";
 export * from "./models/leaderboard.ts";

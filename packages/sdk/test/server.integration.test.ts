@@ -1000,6 +1000,56 @@ describe("evaluations", () => {
   });
 });
 
+describe("the cogames client's policies, episodes and assay runs", () => {
+  it("uploads a policy zip to its address, browses policies, reads episodes and meets assay runs", async () => {
+    const started = await userClient.policySubmits.start();
+    const url = new URL(started.upload_url);
+    await userClient.policySubmits.put({
+      upload_id: started.upload_id,
+      expires: Number(url.searchParams.get("expires")),
+      signature: url.searchParams.get("signature") ?? "",
+      body: new TextEncoder().encode("not a zip"),
+    });
+    // The bytes are not a zip: the upload names itself as the fault.
+    const refused = await userClient.policySubmits
+      .complete({ body: { upload_id: started.upload_id, name: "sdk-zip" } })
+      .catch((e: unknown) => e);
+    expect(isUnprocessableEntityError(refused) && refused.errors[0]?.loc).toEqual([
+      "body",
+      "upload_id",
+    ]);
+    const policies = await userClient.policies.browse({ name_exact: "sdk-bot" });
+    expect(policies.entries.map((p) => [p.name, p.version_count])).toEqual([["sdk-bot", 2]]);
+
+    const episodes = await admin.episodes.list({ limit: 5 });
+    // The evaluations above completed episodes (their bulk upload among them).
+    expect(episodes.length).toBeGreaterThan(0);
+    const first = episodes[0];
+    if (first) expect((await admin.episodes.get({ episode_id: first.id })).id).toBe(first.id);
+    const queried = await admin.episodes.query({
+      body: { episode_ids: episodes.map((e) => e.id) },
+    });
+    expect(queried.episodes.map((e) => e.id).sort()).toEqual(episodes.map((e) => e.id).sort());
+    await expect(
+      userClient.episodes.get({ episode_id: "00000000-0000-4000-8000-000000000000" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+
+    const [version] = (await userClient.policyVersions.search({ name_exact: "sdk-bot" })).entries;
+    if (!version) throw new Error("sdk-bot has no version");
+    // Its versions play no coworld yet, so an assay run has nowhere to play.
+    await expect(
+      userClient.assayRuns.create({
+        body: { policy_version_id: version.id, missions: [{ mission_name: "m", env_config: {} }] },
+      }),
+    ).rejects.toBeInstanceOf(UnprocessableEntityError);
+    expect(await userClient.assayRuns.list({ policy_version_id: version.id })).toEqual([]);
+    const unknown = { run_id: "00000000-0000-4000-8000-000000000000" };
+    await expect(userClient.assayRuns.get(unknown)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(userClient.assayRuns.results(unknown)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(userClient.assayRuns.finalize(unknown)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
 describe("reporters", () => {
   it("registers a reporter, opens a run, posts an output with its key, reads it through spec 4.5, and rotates the key", async () => {
     const reporter = await userClient.reporters.register({

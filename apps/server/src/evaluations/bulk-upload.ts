@@ -125,7 +125,7 @@ async function checkVersions(
  * The coworld each policy version plays: of its league memberships (league → game → coworld)
  * and of the episodes it was seated in (uploads aside). Used for files that do not name one.
  */
-async function coworldsOfVersions(
+export async function coworldsOfVersions(
   db: Kysely<Database>,
   versions: string[],
 ): Promise<Map<string, Set<string>>> {

@@ -206,6 +206,8 @@ export interface NewPolicyVersion {
   container_image_id?: string | undefined;
   policy_bundle_id?: string | undefined;
   run?: string[] | undefined;
+  /** A bundle kept without `run` (a cogames upload: it runs in the hosted service's runner). */
+  runless?: boolean;
   policy_secret_env_id?: string | undefined;
   tags?: Record<string, string> | undefined;
   player_id?: string | undefined;
@@ -250,7 +252,7 @@ export async function createPolicyVersion(
       "a policy version needs container_image_id or policy_bundle_id",
       "missing",
     );
-  if (input.policy_bundle_id && !input.run)
+  if (input.policy_bundle_id && !input.run && !input.runless)
     throw invalidInput(
       ["body", "run"],
       "a bundled policy needs `run`: the argv that starts it inside the bundle",

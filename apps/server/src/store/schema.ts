@@ -493,6 +493,38 @@ export interface ReporterRunsTable {
   created_at: string;
 }
 
+/** A cogames policy upload (migration 015): its signed address, then the version it became. */
+export interface PolicySubmitUploadsTable {
+  id: string;
+  user_id: string;
+  s3_key: string;
+  /** Signs the upload address (never shown). */
+  signing_key: string;
+  expires_at: string;
+  /** The zip's blob, once PUT. */
+  sha256: string | null;
+  size_bytes: number | null;
+  /** The version completing made (completing again answers it). */
+  policy_version_id: string | null;
+  created_at: string;
+}
+
+/** A cogames assay run (migration 015): one experience request per mission. */
+export interface AssayRunsTable {
+  id: string;
+  user_id: string;
+  policy_version_id: string;
+  name: string | null;
+  compat_version: string | null;
+  /** JSON: `[{mission_name, experience_request_id}]`, in the order given. */
+  missions: string;
+  /** pending | completed | failed (settled by finalize) */
+  status: "pending" | "completed" | "failed";
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
 /** A signed upload address of a bundle (reporter or replay viewer); the bytes are a blob. */
 export interface ContentUploadsTable {
   id: string;
@@ -749,6 +781,9 @@ export interface Database {
   reporter_outputs: ReporterOutputsTable;
   reporter_versions: ReporterVersionsTable;
   content_uploads: ContentUploadsTable;
+  // cogames client: policy uploads and assay runs
+  policy_submit_uploads: PolicySubmitUploadsTable;
+  assay_runs: AssayRunsTable;
   // Forums, wikis and player profiles
   forums: ForumsTable;
   posts: PostsTable;

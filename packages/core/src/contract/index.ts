@@ -8,6 +8,7 @@ import type {
 } from "./operation.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { campaignOperations } from "./operations/campaign.ts";
+import { cogamesStatsOperations } from "./operations/cogames-stats.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { episodeOperations } from "./operations/episodes.ts";
@@ -60,6 +61,7 @@ export const contract = {
   ...tournamentOperations,
   ...hostedClientOperations,
   ...tournamentViewOperations,
+  ...cogamesStatsOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

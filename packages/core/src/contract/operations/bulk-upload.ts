@@ -11,7 +11,7 @@ import { Bytes } from "../../models/common.ts";
 import { defineOperation } from "../operation.ts";
 
 const FILE_FORMAT =
-  "The DuckDB file holds four tables: `episodes(id, coworld_id)` (optional `created_at`, `replay_url`), `episode_tags(episode_id, key, value)`, `episode_agent_policies(episode_id, agent_id, policy_version_id)` and `episode_agent_metrics(episode_id, agent_id, metric, value)`. Each episode seats one participant per distinct policy version (in order of its lowest agent_id); its score is the `reward` metric summed over that version's agents.";
+  "The DuckDB file holds four tables: `episodes(id)` (optional `coworld_id` — else the one coworld its policy versions play — `created_at`, `replay_url`, `thumbnail_url`, `primary_pv_id`, `attributes`, `eval_task_id`), `episode_tags(episode_id, key, value)`, `episode_agent_policies(episode_id, agent_id, policy_version_id)` and `episode_agent_metrics(episode_id, agent_id, metric, value)`, and optionally `episode_policy_metrics(episode_id, policy_version_id, metric, value)`. Each episode seats one participant per distinct policy version (in order of its lowest agent_id); its score is the `reward` metric summed over that version's agents.";
 
 export const bulkUploadOperations = {
   startBulkUpload: defineOperation({

@@ -1,0 +1,228 @@
+// cogames' policy upload: an address to PUT a zip to, then completion, which repacks the zip's
+// files as a Gauntlet policy bundle (tar.gz, checked like any bundle) and makes a version of the
+// caller's policy from it. The zip is cogames' submission format (`policy_spec.json` and files).
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+import { unzip, type UnzipFileInfo } from "fflate";
+import type { Kysely } from "kysely";
+
+import type { PolicySubmitCompleted, PolicySubmitStarted } from "@gauntlet/core";
+
+import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
+import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
+import { packDirectory } from "../blobs/tarball.ts";
+import { createPolicyVersion, createSecretEnv, storeUpload } from "../policies/policies.ts";
+import { nowIso } from "../shared/clock.ts";
+import { conflict, invalidInput } from "../shared/errors.ts";
+import type { Database, PolicySubmitUploadsTable } from "../store/schema.ts";
+
+export const POLICY_SUBMIT_SECONDS = 3600;
+/** Budgets of a zip's contents, as a tar.gz bundle's (docs/api.md "Untrusted files"). */
+const MAX_ENTRIES = 10_000;
+const MAX_UNPACKED_BYTES = 1024 ** 3;
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
+
+export async function startPolicySubmit(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  identity: AuthenticatedIdentity,
+  base: string,
+  now = new Date(),
+): Promise<PolicySubmitStarted> {
+  const id = randomUUID();
+  const expires = Math.floor(now.getTime() / 1000) + POLICY_SUBMIT_SECONDS;
+  const row: PolicySubmitUploadsTable = {
+    id,
+    user_id: identity.userId,
+    s3_key: `policy-uploads/${identity.userId}/${id}.zip`,
+    signing_key: randomBytes(32).toString("base64url"),
+    expires_at: new Date(expires * 1000).toISOString(),
+    sha256: null,
+    size_bytes: null,
+    policy_version_id: null,
+    created_at: nowIso(),
+  };
+  await db.insertInto("policy_submit_uploads").values(row).execute();
+  // A store clients can reach (S3) signs the address itself: the zip goes straight to the bucket.
+  const upload_url = blobs.presignPut
+    ? await blobs.presignPut(row.s3_key, POLICY_SUBMIT_SECONDS)
+    : `${base}/stats/policies/submit/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
+  return { upload_url, s3_key: row.s3_key, upload_id: id };
+}
+
+export async function putPolicySubmitFile(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  uploadId: string,
+  expires: number,
+  signature: string,
+  bytes: Uint8Array,
+  now = new Date(),
+) {
+  const row = signedUpload(
+    await db
+      .selectFrom("policy_submit_uploads")
+      .selectAll()
+      .where("id", "=", uploadId)
+      .executeTakeFirst(),
+    uploadId,
+    expires,
+    signature,
+    now,
+  );
+  if (row.policy_version_id) throw conflict(`policy upload ${uploadId} is already completed`);
+  const blob = await blobs.put(bytes);
+  await db
+    .updateTable("policy_submit_uploads")
+    .set({ sha256: blob.sha256, size_bytes: blob.size })
+    .where("id", "=", uploadId)
+    .where("policy_version_id", "is", null)
+    .execute();
+  return { upload_id: uploadId, size_bytes: blob.size };
+}
+
+/** Why a zip entry's name cannot be written as a bundle file, or null when it can. */
+function unsafeName(name: string): string | null {
+  if (name.includes("\\")) return "has a backslash";
+  if (name.startsWith("/")) return "is an absolute path";
+  const parts = name.split("/").filter((p) => p !== "" && p !== ".");
+  if (parts.includes("..")) return "has a .. component";
+  if (parts.length === 0) return "is empty";
+  if (Buffer.byteLength(name) > MAX_PATH_BYTES) return `is longer than ${MAX_PATH_BYTES} bytes`;
+  if (parts.some((p) => Buffer.byteLength(p) > MAX_NAME_BYTES))
+    return `has a name longer than ${MAX_NAME_BYTES} bytes`;
+  return null;
+}
+
+/**
+ * The zip's files, refusing by its declared sizes before inflating anything (entries and total
+ * unpacked within the bundle budgets); fflate inflates each into a buffer of its declared size.
+ */
+function unzipBounded(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
+  let entries = 0;
+  let total = 0;
+  let refusal: string | null = null;
+  const filter = (file: UnzipFileInfo) => {
+    if (file.name.endsWith("/")) return false;
+    entries += 1;
+    total += file.originalSize;
+    const unsafe = unsafeName(file.name);
+    if (unsafe) refusal ??= `entry ${JSON.stringify(file.name)} ${unsafe}`;
+    else if (entries > MAX_ENTRIES) refusal ??= `more than ${MAX_ENTRIES} entries`;
+    else if (total > MAX_UNPACKED_BYTES) refusal ??= "more than 1 GiB unpacked";
+    return refusal === null;
+  };
+  return new Promise((resolve, reject) => {
+    unzip(bytes, { filter }, (error, files) => {
+      if (refusal) reject(new Error(refusal));
+      else if (error) reject(new Error(`not a zip: ${error.message}`));
+      else resolve(files);
+    });
+  });
+}
+
+/** The zip as tar.gz bytes of the same files. */
+async function repack(bytes: Uint8Array): Promise<Buffer> {
+  const files = await unzipBounded(bytes);
+  const dir = await mkdtemp(join(tmpdir(), "gauntlet-cogames-zip-"));
+  try {
+    for (const [name, content] of Object.entries(files)) {
+      const path = join(dir, name);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, content);
+    }
+    return await packDirectory(dir, () => false);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function completePolicySubmit(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  box: SecretBox,
+  identity: AuthenticatedIdentity,
+  body: { upload_id: string; name: string; policy_secret_env?: Record<string, string> | undefined },
+): Promise<PolicySubmitCompleted> {
+  const row = await db
+    .selectFrom("policy_submit_uploads")
+    .selectAll()
+    .where("id", "=", body.upload_id)
+    .where("user_id", "=", identity.userId)
+    .executeTakeFirst();
+  if (!row)
+    throw invalidInput(
+      ["body", "upload_id"],
+      `policy upload ${body.upload_id} does not exist`,
+      "value_error",
+      body.upload_id,
+    );
+  if (row.policy_version_id) return answer(db, row.policy_version_id);
+  let sha256 = row.sha256;
+  if (!sha256 && blobs.readUpload) {
+    const put = await blobs.readUpload(row.s3_key);
+    if (put) sha256 = (await blobs.put(put)).sha256;
+  }
+  const zip = sha256 ? await blobs.get(sha256) : null;
+  if (!zip) throw conflict(`nothing was PUT to policy upload ${body.upload_id}'s address`);
+  let tarGz: Buffer;
+  try {
+    tarGz = await repack(zip);
+  } catch (error) {
+    throw invalidInput(
+      ["body", "upload_id"],
+      `the policy zip cannot be a bundle: ${(error as Error).message}`,
+      "bundle_invalid",
+      body.upload_id,
+    );
+  }
+  const bundle = await storeUpload(db, blobs, identity, "policy-bundle", tarGz);
+  await db.updateTable("uploads").set({ status: "complete" }).where("id", "=", bundle.id).execute();
+  const env =
+    body.policy_secret_env && Object.keys(body.policy_secret_env).length > 0
+      ? await createSecretEnv(db, box, identity, body.policy_secret_env)
+      : null;
+  const version = await createPolicyVersion(db, blobs, identity, {
+    name: body.name,
+    policy_bundle_id: bundle.id,
+    runless: true,
+    policy_secret_env_id: env?.id,
+    tags: { bundle_format: "cogames" },
+  });
+  // Two completions at once: the first to record its version wins, the other answers it.
+  await db
+    .updateTable("policy_submit_uploads")
+    .set({ policy_version_id: version.id, sha256 })
+    .where("id", "=", row.id)
+    .where("policy_version_id", "is", null)
+    .execute();
+  const recorded = await db
+    .selectFrom("policy_submit_uploads")
+    .select("policy_version_id")
+    .where("id", "=", row.id)
+    .executeTakeFirstOrThrow();
+  return answer(db, recorded.policy_version_id ?? version.id);
+}
+
+async function answer(db: Kysely<Database>, versionId: string): Promise<PolicySubmitCompleted> {
+  const v = await db
+    .selectFrom("policy_versions as pv")
+    .innerJoin("policies as p", "p.id", "pv.policy_id")
+    .select(["pv.id", "pv.version", "pv.bundle_upload_id", "p.name"])
+    .where("pv.id", "=", versionId)
+    .executeTakeFirstOrThrow();
+  return {
+    id: v.id,
+    name: v.name,
+    version: v.version,
+    policy_bundle_id: v.bundle_upload_id ?? "",
+    pools: null,
+    submit_error: null,
+  };
+}

@@ -1,0 +1,45 @@
+// The handlers of the cogames client's policy upload, policy browsing, episodes and assay runs.
+import { defineHandlers } from "../http/handler.ts";
+import {
+  createAssayRun,
+  finalizeAssayRun,
+  getAssayResults,
+  getAssayRun,
+  listAssayRuns,
+} from "./assay-runs.ts";
+import { getCogamesEpisode, listCogamesEpisodes, queryEpisodes } from "./episodes-view.ts";
+import { browsePolicies } from "./policies-browse.ts";
+import { completePolicySubmit, putPolicySubmitFile, startPolicySubmit } from "./policy-submit.ts";
+
+export const cogamesStatsHandlers = defineHandlers({
+  startPolicySubmit: async ({ identity, app, request }) =>
+    startPolicySubmit(app.store.db, app.blobs, identity, app.baseUrl(request)),
+  putPolicySubmitFile: async ({ params, query, body, app }) =>
+    putPolicySubmitFile(
+      app.store.db,
+      app.blobs,
+      params.upload_id,
+      query.expires,
+      query.signature,
+      body,
+    ),
+  completePolicySubmit: async ({ identity, body, app }) =>
+    completePolicySubmit(app.store.db, app.blobs, app.secrets, identity, body),
+  browsePolicies: async ({ identity, query, app }) => browsePolicies(app.store.db, identity, query),
+  listCogamesEpisodes: async ({ identity, query, app, request }) =>
+    listCogamesEpisodes(app.store.db, identity, query, app.baseUrl(request)),
+  getCogamesEpisode: async ({ identity, params, app, request }) =>
+    getCogamesEpisode(app.store.db, identity, params.episode_id, app.baseUrl(request)),
+  queryEpisodes: async ({ identity, body, app, request }) =>
+    queryEpisodes(app.store.db, identity, body, app.baseUrl(request)),
+  createAssayRun: async ({ identity, body, app, request }) =>
+    createAssayRun(app.store.db, app.events.bus, identity, body, app.baseUrl(request)),
+  listAssayRuns: async ({ identity, query, app }) =>
+    listAssayRuns(app.store.db, identity, query.policy_version_id),
+  getAssayRun: async ({ identity, params, app }) =>
+    getAssayRun(app.store.db, identity, params.run_id),
+  getAssayResults: async ({ identity, params, app }) =>
+    getAssayResults(app.store.db, identity, params.run_id),
+  finalizeAssayRun: async ({ identity, params, app }) =>
+    finalizeAssayRun(app.store.db, identity, params.run_id),
+});
