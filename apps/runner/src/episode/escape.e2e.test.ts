@@ -319,6 +319,23 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
+  it("a game that never answers /healthz leaves no player behind, started or not", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest: CoworldManifest = structuredClone(gridrushManifest());
+    manifest.game.runnable = {
+      ...manifest.game.runnable,
+      run: ["node", "-e", "setTimeout(() => {}, 60_000)"],
+    };
+    const { input, events, pids } = episode(runtime.kind, { manifest, healthTimeoutMs: 3_000 });
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
+    // The players' sandboxes were made while the game booted (held), and ended unstarted.
+    const started = events.flatMap((e) => (e.type === "started" ? [e.runnable] : []));
+    expect(started.sort()).toEqual(["game", "player-0", "player-1"]);
+    expect(outcome.playerLogs).toEqual(["", ""]);
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
   it("after all that, an ordinary GridRush episode passes on the same runtime", async (context) => {
     if (absent !== null) return context.skip();
     const { input, pids } = episode(runtime.kind, {});

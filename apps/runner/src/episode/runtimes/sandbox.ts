@@ -75,7 +75,9 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
         : `UNIX-LISTEN:${forward.listen.path},fork`;
     const to =
       "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
-    lines.push(`socat ${listen} ${to} 2>/dev/null &`);
+    // The hold pipe is the shell's alone.
+    const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
+    lines.push(`socat ${listen} ${to} 2>/dev/null${closeHold} &`);
     if ("port" in forward.listen) ports.push(procNetAddress(forward.listen.port));
   }
   if (ports.length > 0)
