@@ -62,8 +62,8 @@ function procNetAddress(port: number): string {
  * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
  * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
  * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
- * The wait reads /proc/net/tcp with shell builtins and sleeps 5 ms between looks: it neither
- * spins nor starts a process per look, so the CPU goes to socat and the runnable.
+ * The wait reads /proc/net/tcp with shell builtins and sleeps 5 ms after a look that fails: no
+ * busy loop and no process but that `sleep`, so the CPU goes to socat and the runnable.
  */
 export function initScript(forwards: Forward[], holdFd: number | null = null): string {
   const lines = ["set -e"];
