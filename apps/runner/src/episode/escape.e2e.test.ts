@@ -157,6 +157,8 @@ const EVERY_PROBE = [
   "post-completion",
   "capabilities",
   "no-new-privs",
+  "seccomp-personality",
+  "seccomp-unshare",
   "host-root-view",
 ];
 
@@ -185,6 +187,10 @@ function expectNothingEscaped(outcome: EpisodeOutcome, logs: string[]): void {
     expect(readdirSync(dir).filter((f) => f.startsWith("pwned"))).toEqual([]);
 }
 
+/** The probes' loopback scan alone costs seconds of CPU time on a busy host: the runs that
+ * probe get room for it; the spin test keeps LIMITS' 3 s. */
+const PROBING_LIMITS: SandboxLimits = { ...LIMITS, cpuSeconds: 30 };
+
 function episode(runtime: RuntimeKind, overrides: Partial<RunEpisodeInput>) {
   return gridrushEpisode({
     runtime,
@@ -206,6 +212,7 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
   it("players read, write and reach nothing outside their box", async (context) => {
     if (absent !== null) return context.skip();
     const { input, pids } = episode(runtime.kind, {
+      limits: PROBING_LIMITS,
       players: [hostile("play", CANARIES.seat0), hostile("play", CANARIES.seat1)],
       gameConfig: {
         width: 5,
@@ -232,6 +239,7 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
       env: { HOSTILE_TARGETS: targets() },
     };
     const { input } = episode(runtime.kind, {
+      limits: PROBING_LIMITS,
       manifest,
       coworldDir: hostileBundle,
       secrets: { GAME_SECRET: CANARIES.gameSecret },
@@ -308,6 +316,23 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     });
     const outcome = await runEpisode(input);
     expect(outcome).toMatchObject({ status: "failed", error_type: "timeout" });
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
+  it("a game that never answers /healthz leaves no player behind, started or not", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest: CoworldManifest = structuredClone(gridrushManifest());
+    manifest.game.runnable = {
+      ...manifest.game.runnable,
+      run: ["node", "-e", "setTimeout(() => {}, 60_000)"],
+    };
+    const { input, events, pids } = episode(runtime.kind, { manifest, healthTimeoutMs: 3_000 });
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({ status: "failed", error_type: "game_unhealthy" });
+    // The players' sandboxes were made while the game booted (held), and ended unstarted.
+    const started = events.flatMap((e) => (e.type === "started" ? [e.runnable] : []));
+    expect(started.sort()).toEqual(["game", "player-0", "player-1"]);
+    expect(outcome.playerLogs).toEqual(["", ""]);
     expect(pids().filter(isRunning)).toEqual([]);
   });
 

@@ -169,6 +169,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     return started;
   };
 
+  // Players started held (runtime.holds), and the word that lets them run or ends them.
+  const held: Promise<void>[] = [];
+  const release: { go: (go: boolean) => void } = { go: () => {} };
   const play = async (): Promise<Verdict> => {
     const early = halt.reason();
     if (early) return haltVerdict(early, input.deadlineMs);
@@ -186,6 +189,35 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       COGAME_SAVE_REPLAY_URI: uri(FILE_NAMES.replay),
       COGAME_PLAYER_FAILURE_URI: uri(FILE_NAMES.failure),
     };
+    const receiver =
+      artifactMaxBytes > 0 && (input.runtime !== "docker" || layout.artifacts)
+        ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
+        : null;
+    uploads.receiver = receiver;
+    const playerSpec = (slot: number): RunnableSpec => {
+      const player = input.players[slot];
+      const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
+      const upload: Record<string, string> = receiver
+        ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) }
+        : {};
+      const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
+      for (const [key, value] of Object.entries(player?.query ?? {})) query.set(key, String(value));
+      return {
+        name: `player-${slot}`,
+        run: runnable.run,
+        image: runnable.image,
+        cwd: player?.cwd ?? "",
+        env: {
+          ...runnable.env,
+          ...player?.env,
+          ...upload,
+          COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+        },
+        mountsWorkDir: false,
+        reach: [...(receiver ? [receiver.addressOf(slot)] : []), ...(player?.reach ?? [])],
+      };
+    };
+
     const gameProcess = await start(
       {
         name: "game",
@@ -199,6 +231,19 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     );
     game.runnable = gameProcess;
     marks.started = performance.now();
+    // A runtime that holds (the sandbox) makes the players' boxes while the game boots; their
+    // programs start once it is healthy, as on every runtime.
+    if (runtime.holds === true) {
+      const go = new Promise<boolean>((resolve) => (release.go = resolve));
+      for (const slot of input.players.keys())
+        held.push(
+          start({ ...playerSpec(slot), hold: go }, slot).then((player) => {
+            players[slot] = player;
+          }),
+        );
+      // Awaited once the game is healthy, or settled in the end: never unhandled meanwhile.
+      for (const started of held) started.catch(() => undefined);
+    }
 
     const health = await Promise.race([
       waitHealthy(
@@ -214,36 +259,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     marks.healthy = performance.now();
     emit({ type: "healthy", after_ms: Math.round(marks.healthy - marks.started) });
 
-    const receiver =
-      artifactMaxBytes > 0 && (input.runtime !== "docker" || layout.artifacts)
-        ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
-        : null;
-    uploads.receiver = receiver;
-    for (const [slot, player] of input.players.entries()) {
-      const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
-      const upload: Record<string, string> = receiver
-        ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) }
-        : {};
-      const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
-      for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
-      players[slot] = await start(
-        {
-          name: `player-${slot}`,
-          run: runnable.run,
-          image: runnable.image,
-          cwd: player.cwd,
-          env: {
-            ...runnable.env,
-            ...player.env,
-            ...upload,
-            COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
-          },
-          mountsWorkDir: false,
-          reach: [...(receiver ? [receiver.addressOf(slot)] : []), ...(player.reach ?? [])],
-        },
-        slot,
-      );
-    }
+    if (held.length > 0) {
+      release.go(true);
+      await Promise.all(held);
+    } else
+      for (const slot of input.players.keys()) players[slot] = await start(playerSpec(slot), slot);
 
     // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
     const tripped = new Promise<Verdict>((resolve) =>
@@ -283,6 +303,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   try {
     verdict = await play();
   } finally {
+    // Held players the episode never reached end unstarted; all are stopped below.
+    release.go(false);
+    await Promise.allSettled(held);
     const all = [game.runnable, ...players];
     const names = ["game", ...players.map((_, slot) => `player-${slot}`)];
     await Promise.all(

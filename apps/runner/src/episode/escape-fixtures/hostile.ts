@@ -135,11 +135,28 @@ async function probe(): Promise<void> {
   report("capabilities", !/^0+$/.test(capEff), `uid ${process.getuid?.()} CapEff ${capEff}`);
   const noNewPrivs = /NoNewPrivs:\s*(\d)/.exec(status)?.[1];
   report("no-new-privs", noNewPrivs !== "1", `NoNewPrivs ${noNewPrivs ?? "?"}`);
+  // System calls the sandbox's seccomp filter refuses: each has a tool in /usr that makes it.
+  // Without the filter personality(ADDR_NO_RANDOMIZE) succeeds and a user namespace fails
+  // with ENOSPC (bubblewrap's --disable-userns); with it, both get EPERM.
+  const machine = process.arch === "arm64" ? "aarch64" : "x86_64";
+  trySyscall("seccomp-personality", "setarch", [machine, "-R", "/bin/true"]);
+  trySyscall("seccomp-unshare", "unshare", ["-U", "/bin/true"]);
   report(
     "host-root-view",
     readdirSync("/").includes("work"),
     `/ holds ${readdirSync("/").join(",")}`,
   );
+}
+
+/** Runs a tool that makes one system call; blocked only when that call got EPERM. */
+function trySyscall(name: string, tool: string, args: string[]): void {
+  try {
+    execFileSync(tool, args, { stdio: ["ignore", "ignore", "pipe"] });
+    report(name, true, `${tool} ${args.join(" ")} succeeded`);
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim();
+    report(name, !stderr.includes("Operation not permitted"), `${tool}: ${stderr}`);
+  }
 }
 
 /** Fills /tmp until the sandbox says no; escaped if more than the cap went in. */

@@ -1,5 +1,5 @@
 // Resource limits of one sandboxed runnable: cgroup v1 controllers (pids, memory) where the
-// runner may create groups — as root on this kind of host — plus rlimits (prlimit) always. A
+// runner may create groups — as root on this kind of host — plus rlimits always. A
 // group tells afterwards which limit a runnable hit, so the episode can name it and its seat.
 // No cpu group: a group of its own competes as one entity with every task of the parent group,
 // so on a busy host a CPU group starves the sandboxes; CPU time is bounded by RLIMIT_CPU.

@@ -14,11 +14,18 @@ import type {
   StartedRunnable,
 } from "./runtime.ts";
 
+export interface SpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  logCapBytes: number;
+  killGraceMs: number;
+  /** Bytes the child reads on file descriptors 3, 4, … (a pipe each, written once they are
+   * there, then closed). */
+  extraInput?: (Buffer | Promise<Buffer>)[];
+}
+
 /** Starts argv as the leader of a new process group, so that stop() can end its descendants too. */
-export function spawnGroup(
-  argv: string[],
-  options: { cwd: string; env: Record<string, string>; logCapBytes: number; killGraceMs: number },
-): StartedRunnable {
+export function spawnGroup(argv: string[], options: SpawnOptions): StartedRunnable {
   const log = new CappedLog(options.logCapBytes);
   const [program, ...args] = argv;
   let settled: ExitStatus | null = null;
@@ -38,11 +45,18 @@ export function spawnGroup(
     cwd: options.cwd,
     env: options.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", ...(options.extraInput ?? []).map(() => "pipe" as const)],
+  });
+  (options.extraInput ?? []).forEach((bytes, index) => {
+    const pipe = child.stdio[3 + index];
+    if (pipe === null || pipe === undefined || !("end" in pipe)) return;
+    // A child that exits without reading closes the pipe: nothing to report here.
+    pipe.on("error", () => undefined);
+    void Promise.resolve(bytes).then((data) => pipe.end(data));
   });
   const streamsClosed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  child.stdout.on("data", (chunk: Buffer) => log.append(chunk));
-  child.stderr.on("data", (chunk: Buffer) => log.append(chunk));
+  child.stdout?.on("data", (chunk: Buffer) => log.append(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => log.append(chunk));
   child.on("error", (error) => resolveExit({ code: null, signal: null, error: error.message }));
   child.once("exit", (code, signal) => resolveExit({ code, signal }));
   const pid = child.pid ?? null;

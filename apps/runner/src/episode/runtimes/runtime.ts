@@ -20,6 +20,9 @@ export interface RunnableSpec {
   /** Host addresses this runnable alone may reach besides the game (its artifact upload, a
    * human seat's relay); a sandbox reaches each at 127.0.0.1 on the same port. */
   reach?: { host: string; port: number }[] | undefined;
+  /** Only for a runtime that `holds`: its box is set up at once, its program starts when this
+   * settles true; false ends it unstarted. Lets a player's sandbox be made while the game boots. */
+  hold?: Promise<boolean> | undefined;
 }
 
 export interface ExitStatus {
@@ -59,6 +62,8 @@ export interface EpisodeLayout {
 
 export interface Runtime {
   readonly kind: RuntimeKind;
+  /** Whether start() honours `hold` (RunnableSpec). */
+  readonly holds?: boolean;
   /** Why a runnable cannot run here (no argv, no image), or null. */
   unusable(spec: Pick<RunnableSpec, "run" | "image">): string | null;
   layout(workDir: string): Promise<EpisodeLayout>;

@@ -8,7 +8,7 @@
 //            the game's socket), and one socket per address the seat may reach (its artifact
 //            upload, a human seat's relay), each in a directory only that seat has.
 // The runner itself reaches the game (/healthz) through a loopback port of its own.
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -33,6 +33,7 @@ import type {
   RuntimeOptions,
   StartedRunnable,
 } from "./runtime.ts";
+import { hostSeccompArch, seccompProgram } from "./seccomp.ts";
 
 export const GAME_PORT = 8080;
 const SANDBOX_ID = 65534;
@@ -52,13 +53,21 @@ interface Forward {
   to: { port: number } | { path: string };
 }
 
+/** `127.0.0.1:port` as /proc/net/tcp writes a local address. */
+function procNetAddress(port: number): string {
+  return `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
 /**
  * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
  * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
  * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
+ * The wait reads /proc/net/tcp with shell builtins and sleeps 5 ms after a look that fails: no
+ * busy loop and no process but that `sleep`, so the CPU goes to socat and the runnable.
  */
-export function initScript(forwards: Forward[]): string {
+export function initScript(forwards: Forward[], holdFd: number | null = null): string {
   const lines = ["set -e"];
+  const ports: string[] = [];
   for (const forward of forwards) {
     const listen =
       "port" in forward.listen
@@ -66,14 +75,19 @@ export function initScript(forwards: Forward[]): string {
         : `UNIX-LISTEN:${forward.listen.path},fork`;
     const to =
       "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
-    lines.push(`socat ${listen} ${to} 2>/dev/null &`);
-    if ("port" in forward.listen) {
-      const hex = forward.listen.port.toString(16).toUpperCase().padStart(4, "0");
-      lines.push(
-        `i=0; until grep -q ':${hex} 00000000:0000 0A' /proc/net/tcp; do i=$((i+1)); [ $i -lt 5000 ] || exit 126; done`,
-      );
-    }
+    // The hold pipe is the shell's alone.
+    const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
+    lines.push(`socat ${listen} ${to} 2>/dev/null${closeHold} &`);
+    if ("port" in forward.listen) ports.push(procNetAddress(forward.listen.port));
   }
+  if (ports.length > 0)
+    lines.push(
+      'up() { while read -r _ a _ s _; do [ "$a" = "$1" ] && [ "$s" = 0A ] && return 0; done </proc/net/tcp; return 1; }',
+      `i=0; for p in ${ports.join(" ")}; do until up $p; do i=$((i+1)); [ $i -lt 2000 ] || exit 126; sleep 0.005; done; done`,
+    );
+  // Held: the box is ready; the runnable starts on the runner's word ("go"), else never.
+  if (holdFd !== null)
+    lines.push(`read -r go <&${holdFd} || :`, `exec ${holdFd}<&-`, '[ "$go" = go ] || exit 0');
   lines.push('exec "$@"');
   return lines.join("\n");
 }
@@ -126,9 +140,22 @@ function systemView(): string[] {
   return args;
 }
 
-/** bubblewrap's arguments common to every sandbox: namespaces, the system, /proc, /dev, /tmp. */
+/** The seccomp filter of this machine's architecture (seccomp.ts); null where none is known. */
+const arch = hostSeccompArch();
+const SECCOMP: Buffer | null = arch === null ? null : seccompProgram(arch);
+/** The descriptor bubblewrap reads the filter from: spawn's first extra pipe. */
+const SECCOMP_FD = 3;
+/** The descriptor a held sandbox's first shell reads "go" from: spawn's second extra pipe. */
+const HOLD_FD = 4;
+
+/**
+ * bubblewrap's arguments common to every sandbox: namespaces, the seccomp filter (read from
+ * file descriptor 3, which the caller fills with SECCOMP), the system, /proc, /dev, /tmp.
+ */
 export function baseBwrapArgs(limits: SandboxLimits): string[] {
   return [
+    "--seccomp",
+    String(SECCOMP_FD),
     "--unshare-all",
     "--unshare-user",
     "--disable-userns",
@@ -156,30 +183,26 @@ export function baseBwrapArgs(limits: SandboxLimits): string[] {
   ];
 }
 
-/** rlimits of every process in the sandbox; RLIMIT_NPROC only where no pids cgroup counts. */
-function prlimitArgs(limits: SandboxLimits, cgroups: Cgroups | null): string[] {
-  const fileBytes = limits.scratchBytes;
-  return [
-    "prlimit",
-    `--nofile=${limits.openFiles}:${limits.openFiles}`,
-    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 5}`,
-    `--fsize=${fileBytes}:${fileBytes}`,
-    "--core=0:0",
-    ...(cgroups === null && !isRoot() ? [`--nproc=${limits.pids}:${limits.pids}`] : []),
-  ];
-}
-
-/** Joins the cgroups (as the shell, which then becomes the sandbox) before anything runs. */
-function joinCgroups(cgroups: Cgroups | null): string[] {
-  if (cgroups === null) return [];
-  return [
-    "/bin/sh",
-    "-c",
-    'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"',
-    "sh",
-    ...cgroups.procsFiles,
-    "--",
-  ];
+/**
+ * What runs before bubblewrap: one shell that joins the runnable's cgroups and sets the rlimits
+ * of every process in the sandbox with its builtins (no prlimit or other process of its own),
+ * then becomes bubblewrap. RLIMIT_NPROC only where no pids cgroup counts. Arguments: the
+ * `cgroup.procs` files, `--`, bubblewrap's argv.
+ */
+export function launcher(limits: SandboxLimits, cgroups: Cgroups | null): string[] {
+  // dash counts file sizes in 512-byte blocks; the hard CPU limit leaves 5 s past SIGXCPU.
+  const blocks = Math.max(1, Math.floor(limits.scratchBytes / 512));
+  const script = [
+    'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift',
+    `ulimit -n ${limits.openFiles}`,
+    `ulimit -t ${limits.cpuSeconds + 5}`,
+    `ulimit -S -t ${limits.cpuSeconds}`,
+    `ulimit -f ${blocks}`,
+    "ulimit -c 0",
+    ...(cgroups === null && !isRoot() ? [`ulimit -p ${limits.pids}`] : []),
+    'exec "$@"',
+  ].join("\n");
+  return ["/bin/sh", "-c", script, "sh", ...(cgroups?.procsFiles ?? []), "--"];
 }
 
 let probe: Promise<string | null> | null = null;
@@ -191,7 +214,11 @@ let probe: Promise<string | null> | null = null;
 export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<string | null> {
   if (options.fresh === true) probe = null;
   probe ??= new Promise((resolve) => {
-    execFile(
+    if (SECCOMP === null)
+      return resolve(
+        `the sandbox cannot start here: no seccomp filter for the ${process.arch} architecture`,
+      );
+    const child = spawn(
       "bwrap",
       [
         ...baseBwrapArgs({ ...defaultProbeLimits }),
@@ -199,16 +226,25 @@ export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<strin
         "-c",
         `command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
       ],
-      { env: {}, timeout: 20_000 },
-      (error, _stdout, stderr) => {
-        if (error === null) return resolve(null);
-        const why =
-          (error as NodeJS.ErrnoException).code === "ENOENT"
-            ? "bubblewrap (bwrap) is not installed"
-            : stderr.trim().split("\n")[0] || error.message;
-        resolve(`the sandbox cannot start here: ${why}`);
-      },
+      { env: {}, timeout: 20_000, stdio: ["ignore", "ignore", "pipe", "pipe"] },
     );
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const filter = child.stdio[SECCOMP_FD];
+    if (filter !== null && filter !== undefined && "end" in filter) {
+      filter.on("error", () => undefined);
+      filter.end(SECCOMP);
+    }
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      resolve(
+        `the sandbox cannot start here: ${error.code === "ENOENT" ? "bubblewrap (bwrap) is not installed" : error.message}`,
+      ),
+    );
+    child.once("close", (code, signal) => {
+      if (code === 0) return resolve(null);
+      const why = stderr.trim().split("\n")[0] || `bwrap exited with ${code ?? signal}`;
+      resolve(`the sandbox cannot start here: ${why}`);
+    });
   });
   return probe;
 }
@@ -286,6 +322,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
 
   return {
     kind: "sandbox",
+    holds: true,
     unusable: (spec) => (spec.run === undefined ? "the sandbox runtime needs a `run` argv" : null),
     async layout(dir: string): Promise<EpisodeLayout> {
       workDir = dir;
@@ -349,14 +386,13 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const groups = await createCgroups(spec.name, options.limits);
       if (groups !== null) cgroups.push(groups);
       const command = [
-        ...joinCgroups(groups),
-        ...prlimitArgs(options.limits, groups),
+        ...launcher(options.limits, groups),
         "bwrap",
         ...baseBwrapArgs(options.limits),
         ...binds,
         "/bin/sh",
         "-c",
-        initScript(forwards),
+        initScript(forwards, spec.hold === undefined ? null : HOLD_FD),
         "sandbox-init",
         ...argv,
       ];
@@ -366,6 +402,14 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp", NODE_COMPILE_CACHE: INSIDE.cache },
         logCapBytes: options.logCapBytes,
         killGraceMs: options.killGraceMs,
+        // The filter on fd 3 (never null here: sandboxProblem refuses a machine without one),
+        // then, when held, the word to start on fd 4.
+        extraInput: [
+          SECCOMP ?? Buffer.alloc(0),
+          ...(spec.hold === undefined
+            ? []
+            : [spec.hold.then((go) => Buffer.from(go ? "go\n" : ""))]),
+        ],
       });
 
       let resolveHit: (hit: LimitHit) => void = () => {};
