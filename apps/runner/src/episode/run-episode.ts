@@ -119,6 +119,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       : input.runtime === "process"
         ? processRuntime(runtimeOptions)
         : sandboxRuntime({ ...runtimeOptions, limits: input.limits ?? DEFAULT_LIMITS });
+  // The runner's own programs (a human seat's relay) run beside it, not in the episode's runtime.
+  const ownRuntime: Runtime = processRuntime(runtimeOptions);
+  const runtimeOf = (slot: number): Runtime =>
+    input.players[slot]?.runnersOwn === true ? ownRuntime : runtime;
   const gameRunnable = input.manifest.game.runnable;
   const playerRunnables = input.players.map((p) => ({
     run: p.runnable.run ?? undefined,
@@ -127,7 +131,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   }));
   const unusable = [
     runtime.unusable(gameRunnable),
-    ...playerRunnables.map((r) => runtime.unusable(r)),
+    ...playerRunnables.map((r, slot) => runtimeOf(slot).unusable(r)),
   ];
   unusable.forEach((problem, index) => {
     if (problem !== null)
@@ -155,8 +159,12 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   // The first runnable to run into a limit ends the episode, blamed on its seat.
   let onBreach: (breach: Breach) => void = () => {};
   const breached = new Promise<Breach>((resolve) => (onBreach = resolve));
-  const start = async (spec: RunnableSpec, slot: number | null): Promise<StartedRunnable> => {
-    const started = await runtime.start(spec);
+  const start = async (
+    spec: RunnableSpec,
+    slot: number | null,
+    where: Runtime = runtime,
+  ): Promise<StartedRunnable> => {
+    const started = await where.start(spec);
     void started.limitHit?.then((hit) => onBreach({ type: "limit", hit, slot }));
     emit({
       type: "started",
@@ -219,11 +227,15 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
         : null;
     uploads.receiver = receiver;
+    // Where the runner itself reaches the game: the base of a runner's own program's address.
+    const gameFromRunner = input.players.some((p) => p.runnersOwn === true)
+      ? (await runtime.gameUrl(gameProcess)).replace(/^http/, "ws")
+      : "";
     for (const [slot, player] of input.players.entries()) {
+      const own = player.runnersOwn === true;
       const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
-      const upload: Record<string, string> = receiver
-        ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) }
-        : {};
+      const upload: Record<string, string> =
+        receiver && !own ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) } : {};
       const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
       for (const [key, value] of Object.entries(player.query ?? {})) query.set(key, String(value));
       players[slot] = await start(
@@ -236,12 +248,13 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
             ...runnable.env,
             ...player.env,
             ...upload,
-            COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+            COWORLD_PLAYER_WS_URL: `${own ? gameFromRunner : layout.playerBaseUrl}/player?${query.toString()}`,
           },
           mountsWorkDir: false,
-          reach: [...(receiver ? [receiver.addressOf(slot)] : []), ...(player.reach ?? [])],
+          reach: receiver && !own ? [receiver.addressOf(slot)] : [],
         },
         slot,
+        runtimeOf(slot),
       );
     }
 
