@@ -77,12 +77,8 @@ if (settings.runtime === "process")
 
 try {
   runner = await startRunner({
-    // Jobs name how a runnable is given (an argv or an image); a sandbox runs argv jobs.
-    queue: queueOver(
-      client,
-      settings.runnerId,
-      settings.runtime === "docker" ? "docker" : "process",
-    ),
+    queue: queueOver(client, settings.runnerId, settings.runtime),
+    trustedCode: settings.trustedCode,
     workDir: settings.workDir,
     concurrency: settings.concurrency,
     runtime: settings.runtime,

@@ -114,6 +114,41 @@ describe("episodes on runners", () => {
     expect(await runner.exited).toEqual({ code: 0, signal: null });
   });
 
+  it("certifies an ordinary user's coworld in the sandbox, and the episode says where it ran", async () => {
+    const user = await server.newUser({ admin: false });
+    const owner = apiClient(server.url, user.token);
+    const manifest = manifestOf(gridrushDir);
+    const coworld = await uploadCoworld(owner, gridrushDir, {
+      ...manifest,
+      game: { ...manifest.game, name: `user-grid-${randomUUID().slice(0, 8)}` },
+    });
+    // No --runtime: the default, the sandbox. The job asks for an argv ("process") runtime and
+    // runs sandboxed all the same; the game's and players' pids are those of their sandboxes.
+    const runner = spawnRunner(server.url, token, ["--work-dir", workDir("user-certify")]);
+    const verdict = await certify(owner, coworld.id);
+    expect(verdict, runner.output()).toMatchObject({ state: "certified", error: null });
+    const episode = await owner.episodeRequests.get({
+      episode_request_id: verdict.episode_request_id ?? "",
+    });
+    expect(episode).toMatchObject({ status: "completed", isolation: "sandbox" });
+    expect(runner.output()).toMatch(/runner started .*runtime=sandbox/);
+    expect(runner.output()).toMatch(/trusted_code=false/);
+    runner.child.kill("SIGTERM");
+    expect(await runner.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("runs no job unsandboxed on a runner not told that all code is trusted", async () => {
+    const refused = spawnRunner(server.url, token, [
+      "--work-dir",
+      workDir("untrusted-process"),
+      "--runtime",
+      "process",
+    ]);
+    expect((await refused.exited).code).not.toBe(0);
+    expect(refused.output()).toMatch(/--trusted-code/);
+    expect(refused.output()).not.toMatch(/job leased/);
+  });
+
   it("runs a killed runner's job again once its lease expires, and completes it exactly once", async () => {
     const dir = workDir("shared");
     const first = spawnRunner(server.url, token, ["--work-dir", dir, "--runner-id", "first"]);

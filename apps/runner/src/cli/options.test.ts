@@ -24,6 +24,8 @@ describe("parseRunnerArgs", () => {
         "256",
         "--container-cpus",
         "0.5",
+        "--container-cpu-seconds",
+        "30",
       ],
       {},
     );
@@ -31,6 +33,7 @@ describe("parseRunnerArgs", () => {
       memoryBytes: 256 << 20,
       pids: 128,
       cpus: 0.5,
+      cpuSeconds: 30,
       scratchBytes: 64 << 20,
       user: "65532:65532",
     });

@@ -106,6 +106,7 @@ interface Flags {
   containerPids: number;
   containerCpus: number;
   containerScratchMib: number;
+  containerCpuSeconds: number;
   logFormat: "text" | "json";
   logLevel?: LogLevel;
 }
@@ -212,6 +213,12 @@ function command(writeOut: (text: string) => void): Command {
       integer(1, 1024 * 1024),
       DEFAULT_CONTAINER_LIMITS.scratchBytes / MIB,
     )
+    .option(
+      "--container-cpu-seconds <n>",
+      "docker runtime: CPU time of each process in a container, in seconds; past it the episode fails as resource_limit",
+      integer(1, 86_400),
+      DEFAULT_CONTAINER_LIMITS.cpuSeconds,
+    )
     .addOption(
       new Option("--log-format <format>", "log lines for people or for collectors")
         .choices(["text", "json"])
@@ -309,6 +316,7 @@ export function parseRunnerArgs(
       pids: flags.containerPids,
       cpus: flags.containerCpus,
       scratchBytes: flags.containerScratchMib * MIB,
+      cpuSeconds: flags.containerCpuSeconds,
     },
     logFormat: flags.logFormat,
     logLevel: flags.logLevel ?? logLevelFromEnv(env),

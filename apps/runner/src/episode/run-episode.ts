@@ -119,6 +119,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       : input.runtime === "process"
         ? processRuntime(runtimeOptions)
         : sandboxRuntime({ ...runtimeOptions, limits: input.limits ?? DEFAULT_LIMITS });
+  // The runner's own programs (a human seat's relay) run beside it, not in the episode's runtime.
+  const ownRuntime: Runtime = processRuntime(runtimeOptions);
+  const runtimeOf = (slot: number): Runtime =>
+    input.players[slot]?.runnersOwn === true ? ownRuntime : runtime;
   const gameRunnable = input.manifest.game.runnable;
   const playerRunnables = input.players.map((p) => ({
     run: p.runnable.run ?? undefined,
@@ -127,7 +131,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   }));
   const unusable = [
     runtime.unusable(gameRunnable),
-    ...playerRunnables.map((r) => runtime.unusable(r)),
+    ...playerRunnables.map((r, slot) => runtimeOf(slot).unusable(r)),
   ];
   unusable.forEach((problem, index) => {
     if (problem !== null)
@@ -155,8 +159,12 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   // The first runnable to run into a limit ends the episode, blamed on its seat.
   let onBreach: (breach: Breach) => void = () => {};
   const breached = new Promise<Breach>((resolve) => (onBreach = resolve));
-  const start = async (spec: RunnableSpec, slot: number | null): Promise<StartedRunnable> => {
-    const started = await runtime.start(spec);
+  const start = async (
+    spec: RunnableSpec,
+    slot: number | null,
+    where: Runtime = runtime,
+  ): Promise<StartedRunnable> => {
+    const started = await where.start(spec);
     void started.limitHit?.then((hit) => onBreach({ type: "limit", hit, slot }));
     emit({
       type: "started",
@@ -194,12 +202,16 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         ? await startArtifactReceiver(input.players.length, artifactMaxBytes, layout.artifacts)
         : null;
     uploads.receiver = receiver;
+    // Where the runner itself reaches the game: the base of a runner's own program's address
+    // (a human seat's relay), known once the game has started.
+    const toGame = { fromRunner: "" };
+    const isOwn = (slot: number) => input.players[slot]?.runnersOwn === true;
     const playerSpec = (slot: number): RunnableSpec => {
       const player = input.players[slot];
+      const own = isOwn(slot);
       const runnable = playerRunnables[slot] ?? { run: undefined, image: undefined, env: {} };
-      const upload: Record<string, string> = receiver
-        ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) }
-        : {};
+      const upload: Record<string, string> =
+        receiver && !own ? { COWORLD_PLAYER_ARTIFACT_UPLOAD_URL: receiver.urlFor(slot) } : {};
       const query = new URLSearchParams({ slot: String(slot), token: tokens[slot] ?? "" });
       for (const [key, value] of Object.entries(player?.query ?? {})) query.set(key, String(value));
       return {
@@ -211,10 +223,13 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           ...runnable.env,
           ...player?.env,
           ...upload,
-          COWORLD_PLAYER_WS_URL: `${layout.playerBaseUrl}/player?${query.toString()}`,
+          COWORLD_PLAYER_WS_URL: `${own ? toGame.fromRunner : layout.playerBaseUrl}/player?${query.toString()}`,
         },
         mountsWorkDir: false,
-        reach: [...(receiver ? [receiver.addressOf(slot)] : []), ...(player?.reach ?? [])],
+        reach: [
+          ...(receiver && !own ? [receiver.addressOf(slot)] : []),
+          ...(player?.reach ?? []),
+        ],
       };
     };
 
@@ -231,12 +246,15 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     );
     game.runnable = gameProcess;
     marks.started = performance.now();
+    if (input.players.some((p) => p.runnersOwn === true))
+      toGame.fromRunner = (await runtime.gameUrl(gameProcess)).replace(/^http/, "ws");
     // A runtime that holds (the sandbox) makes the players' boxes while the game boots; their
     // programs start once it is healthy, as on every runtime.
     if (runtime.holds === true) {
       const go = new Promise<boolean>((resolve) => (release.go = resolve));
       for (const slot of input.players.keys())
-        held.push(
+        if (!isOwn(slot))
+          held.push(
           start({ ...playerSpec(slot), hold: go }, slot).then((player) => {
             players[slot] = player;
           }),
@@ -262,8 +280,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     if (held.length > 0) {
       release.go(true);
       await Promise.all(held);
-    } else
-      for (const slot of input.players.keys()) players[slot] = await start(playerSpec(slot), slot);
+    }
+    // The rest start now: every player on a runtime that does not hold, and the runner's own.
+    for (const slot of input.players.keys())
+      if (players[slot] === null) players[slot] = await start(playerSpec(slot), slot, runtimeOf(slot));
 
     // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
     const tripped = new Promise<Verdict>((resolve) =>

@@ -21,8 +21,12 @@ export interface EpisodePlayer {
   cwd: string;
   /** Extra environment for this player only, e.g. a policy's secret env. */
   env?: Record<string, string> | undefined;
-  /** Host addresses this seat alone may reach (a human seat's relay); see RunnableSpec. */
-  reach?: { host: string; port: number }[] | undefined;
+  /**
+   * The runner's own program (a human seat's relay), not a competitor's: it runs on the process
+   * runtime whatever the episode's runtime, reaching the game where the runner does. It holds
+   * only its seat's relay address; the runner's token never reaches it (a clean environment).
+   */
+  runnersOwn?: boolean | undefined;
   /** Goes into the config's `players[slot].name` when the config schema declares it. */
   displayName?: string | undefined;
   /** Extra query parameters on this seat's WebSocket address (certification `initial_params`). */

@@ -19,23 +19,25 @@ export function episodeDir(jobDir: string): string {
 const HUMAN_RELAY = fileURLToPath(new URL("../episode/human-relay.ts", import.meta.url));
 
 /**
- * A human seat's relay address as its player sees it. In a sandbox the seat reaches the server
- * only through a socket of its own, at 127.0.0.1 on the server's port.
+ * The player of a seat a person plays: the runner's own relay program, not a competitor's code,
+ * so it runs on the runner's side of any sandbox (run-episode.ts) and reaches the server as the
+ * runner does — any host name, ws:// or wss://, and the CA bundle the runner was given
+ * (NODE_EXTRA_CA_CERTS) for a server whose certificate a private CA signed.
  */
-function relayFor(
-  address: string,
-  runtime: RuntimeKind,
-): { url: string; reach: { host: string; port: number }[] } {
-  if (runtime !== "sandbox") return { url: address, reach: [] };
-  const url = new URL(address);
-  if (url.protocol !== "ws:" && url.protocol !== "http:")
-    throw new EpisodeInputError(
-      `a sandboxed human seat relays over ws:// only, not ${url.protocol}// (run the runner next to the server)`,
-    );
-  const port = Number(url.port || 80);
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  url.hostname = "127.0.0.1";
-  return { url: url.href, reach: [{ host, port }] };
+export function humanSeat(relayUrl: string, displayName: string): EpisodePlayer {
+  const ca = process.env.NODE_EXTRA_CA_CERTS;
+  return {
+    runnable: {
+      run: ["node", basename(HUMAN_RELAY)],
+      env: {
+        GAUNTLET_RELAY_URL: relayUrl,
+        ...(ca === undefined ? {} : { NODE_EXTRA_CA_CERTS: ca }),
+      },
+    },
+    cwd: dirname(HUMAN_RELAY),
+    runnersOwn: true,
+    displayName,
+  };
 }
 
 export type PreparedEpisode = Omit<RunEpisodeInput, "signal" | "onEvent">;
@@ -70,16 +72,7 @@ export async function prepareEpisode(
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
     if (seat.human_relay) {
-      if (options.runtime === "docker")
-        throw new EpisodeInputError("a seat a person plays needs the sandbox or process runtime");
-      const relay = relayFor(seat.human_relay.url, options.runtime);
-      players.push({
-        // Run from its own folder: a sandbox sees that folder read-only and nothing else.
-        runnable: { run: ["node", basename(HUMAN_RELAY)], env: { GAUNTLET_RELAY_URL: relay.url } },
-        cwd: dirname(HUMAN_RELAY),
-        reach: relay.reach,
-        displayName: seat.display_name,
-      });
+      players.push(humanSeat(seat.human_relay.url, seat.display_name));
       continue;
     }
     players.push({

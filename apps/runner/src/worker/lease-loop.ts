@@ -19,7 +19,10 @@ export interface RunnerOptions {
   queue: Queue;
   workDir: string;
   concurrency: number;
+  /** Where every job it leases runs, whatever the job names: jobs never choose it. */
   runtime: RuntimeKind;
+  /** Every coworld and policy it runs is trusted (`--trusted-code`): the only way to `process`. */
+  trustedCode?: boolean;
   /** Size cap of the extracted-bundle cache. */
   bundleCacheBytes?: number;
   log: RunnerLog;
@@ -51,6 +54,10 @@ const DEFAULT_IDLE = { minMs: 200, maxMs: 2_000 };
 
 export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const { queue, log } = options;
+  if (options.runtime === "process" && options.trustedCode !== true)
+    throw new RunnerRefusedError(
+      "the process runtime runs code unsandboxed: a runner takes it only when told that all code it runs is trusted",
+    );
   // Only this runner's user may look inside: episodes' files, bundles, process records.
   await mkdir(options.workDir, { recursive: true, mode: 0o700 });
   await chmod(options.workDir, 0o700);

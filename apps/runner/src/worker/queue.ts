@@ -14,6 +14,8 @@ import {
   type RequestOptions,
 } from "@gauntlet/sdk";
 
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
+
 export type FailReport = Omit<InputOf<"failJob">["body"], "runner_id">;
 export type CompleteReport = Omit<InputOf<"completeJob">["body"], "runner_id">;
 
@@ -36,15 +38,17 @@ export interface Queue {
   download(sha256: string): Promise<Uint8Array>;
 }
 
-export function queueOver(
-  client: Gauntlet,
-  runnerId: string,
-  runtime: "process" | "docker",
-): Queue {
+/**
+ * The queue of a runner on `runtime`. Jobs name how their runnables are given (an argv or an
+ * image), not where they run: a sandbox runner takes argv jobs and runs them sandboxed, and says
+ * so with each lease (the episode shows it).
+ */
+export function queueOver(client: Gauntlet, runnerId: string, runtime: RuntimeKind): Queue {
+  const runtimes: ("process" | "docker")[] = [runtime === "docker" ? "docker" : "process"];
   return {
     async lease(capacity, options) {
       const res = await client.runner.lease(
-        { body: { runner_id: runnerId, capacity, runtimes: [runtime] } },
+        { body: { runner_id: runnerId, capacity, runtimes, isolation: runtime } },
         options,
       );
       return { jobs: res.jobs, leaseSeconds: res.lease_seconds };

@@ -116,6 +116,7 @@ export async function createEpisode(
       lease_expires_at: null,
       lease_token_hash: null,
       lease_machine_id: null,
+      isolation: null,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,
@@ -219,6 +220,18 @@ export async function episodeViews(
     db,
     rows.map((r) => r.id),
   );
+  const jobIds = rows.flatMap((r) => (r.job_id === null ? [] : [r.job_id]));
+  const isolation = new Map(
+    jobIds.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom("jobs")
+            .select(["id", "isolation"])
+            .where("id", "in", jobIds)
+            .execute()
+        ).map((j) => [j.id, j.isolation]),
+  );
   return rows.map((row) => {
     const parts = (participants.get(row.id) ?? []).map(toParticipant);
     const scores = parseJson<number[]>(row.scores);
@@ -244,6 +257,7 @@ export async function episodeViews(
       error: row.error,
       failed_policy_index: row.failed_policy_index,
       failed_agent_index: row.failed_policy_index,
+      isolation: (row.job_id === null ? null : isolation.get(row.job_id)) ?? null,
       scores: scores.map((score, position) => ({
         position,
         score,

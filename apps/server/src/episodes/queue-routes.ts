@@ -46,6 +46,7 @@ export const runnerHandlers = defineHandlers({
         body.runner_id,
         body.capacity,
         body.runtimes,
+        body.isolation ?? null,
       ),
       lease_seconds: leaseSeconds(),
     };

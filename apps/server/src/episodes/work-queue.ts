@@ -8,7 +8,13 @@ import { randomBytes } from "node:crypto";
 
 import type { Kysely, Transaction } from "kysely";
 
-import { CoworldManifest, EpisodeResults, type BodyOf, type LeasedJob } from "@gauntlet/core";
+import {
+  CoworldManifest,
+  EpisodeResults,
+  type BodyOf,
+  type Isolation,
+  type LeasedJob,
+} from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -268,6 +274,7 @@ export async function lease(
   runnerId: string,
   capacity: number,
   runtimes: string[],
+  isolation: Isolation | null = null,
   now = new Date(),
 ): Promise<LeasedJob[]> {
   await expireLeases(deps, now);
@@ -294,6 +301,7 @@ export async function lease(
           lease_machine_id: machineId,
           lease_token_hash: hashToken(token),
           lease_expires_at: expires,
+          isolation,
           attempts: job.attempts + 1,
           updated_at: nowIso(),
         })
@@ -308,6 +316,7 @@ export async function lease(
         ...job,
         status: "leased" as const,
         lease_expires_at: expires,
+        isolation,
         attempts: job.attempts + 1,
       };
     });

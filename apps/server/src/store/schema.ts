@@ -11,6 +11,7 @@ import type {
   EventAudience,
   ExperienceRequestStatus,
   Forum,
+  Isolation,
   JobState,
   LeaguePolicyMembership,
   LeagueSubmission,
@@ -310,6 +311,8 @@ export interface JobsTable {
   lease_token_hash: string | null;
   /** The machine that holds (or last held) the lease. */
   lease_machine_id: string | null;
+  /** Where the runner of the current (or last) lease runs code, as it said (migration 015). */
+  isolation: Isolation | null;
   deadline_ms: number;
   created_at: string;
   updated_at: string;

@@ -181,6 +181,7 @@ export function episode(
     error: null,
     failed_policy_index: null,
     failed_agent_index: null,
+    isolation: null,
     scores: players.map((_, position) => ({
       policy_version_id: null,
       position,

@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { idSchema } from "../ids.ts";
 import { Timestamp } from "./common.ts";
+import { Isolation } from "./runner-job.ts";
 
 export const EpisodeRequestId = idSchema("episodeRequest");
 
@@ -48,6 +49,10 @@ export const EpisodeRequest = z
     error: z.string().nullable(),
     failed_policy_index: z.number().int().nullable(),
     failed_agent_index: z.number().int().nullable(),
+    isolation: Isolation.nullable().meta({
+      description:
+        "Where the runner that leased this episode runs its code (`sandbox`, `docker`, or `process` for trusted code only); null until leased, or when the runner did not say.",
+    }),
     scores: z.array(
       z.object({
         policy_version_id: z.string().nullable(),

@@ -6,13 +6,27 @@ import { Timestamp } from "./common.ts";
 import { RunnableEnv } from "./coworld-manifest.ts";
 import { EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
 
+/** How a job's runnables are given: a `run` argv (`process`) or an `image` (`docker`). */
 export const Runtime = z.enum(["process", "docker"]);
+
+/**
+ * Where a runner runs the code of what it leases (its `--runtime`): each runnable in a sandbox
+ * of its own, in containers, or unsandboxed as the runner's user (a runner that trusts all code).
+ */
+export const Isolation = z.enum(["sandbox", "docker", "process"]).meta({
+  id: "Isolation",
+  description:
+    "Where a runner runs an episode's code: `sandbox` (a bubblewrap sandbox per runnable), `docker` (a container per runnable) or `process` (unsandboxed, on a runner started with --trusted-code).",
+});
 
 export const LeaseRequest = z
   .strictObject({
     runner_id: z.string().trim().min(1).max(100),
     capacity: z.number().int().min(1).max(64),
     runtimes: z.array(Runtime).min(1),
+    /** Recorded on each job it leases and shown on the episode; a runner that does not say is
+     * shown as null. */
+    isolation: Isolation.optional(),
   })
   .meta({ id: "LeaseRequest" });
 
@@ -114,6 +128,7 @@ export const ArtifactUploaded = z
   .object({ type: z.string(), sha256: z.string(), size_bytes: z.number().int() })
   .meta({ id: "ArtifactUploaded" });
 
+export type Isolation = z.infer<typeof Isolation>;
 export type LeasedJob = z.infer<typeof LeasedJob>;
 export type JobPlayer = z.infer<typeof JobPlayer>;
 export type JobState = z.infer<typeof JobState>;

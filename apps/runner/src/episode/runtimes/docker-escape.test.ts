@@ -181,6 +181,54 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
   );
 
   it(
+    "players reach the game, and neither each other nor the host: each seat has a network of its own",
+    { timeout: 180_000 },
+    async () => {
+      const { input } = gridrushEpisode({
+        runtime: "docker",
+        containerLimits: limits,
+        gameConfig: { width: 7, height: 7, turns: 10, coins: 4, connect_timeout_ms: 60_000 },
+        players: [
+          { runnable: hostile("player"), cwd: "/" },
+          { runnable: hostile("player"), cwd: "/" },
+        ],
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome.status, outcome.playerLogs.join("\n")).toBe("completed");
+      for (const log of outcome.playerLogs) {
+        const tried = attempts(log);
+        expect(tried.get("peers"), log).toBe("none");
+        expect(tried.get("upload own")).toBe("201");
+        expectEverythingRefused(tried);
+      }
+      expect(connections).toBe(0);
+      expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
+  it(
+    "a player past its CPU time ends the episode as resource_limit, blamed on its seat",
+    { timeout: 180_000 },
+    async () => {
+      const manifest = gridrushManifest();
+      const { input } = gridrushEpisode({
+        runtime: "docker",
+        containerLimits: { ...limits, cpuSeconds: 3 },
+        gameConfig: { width: 7, height: 7, turns: 400, coins: 4, connect_timeout_ms: 60_000 },
+        players: [bundledPlayer(manifest, "greedy"), { runnable: hostile("spin"), cwd: "/" }],
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome.status).toBe("failed");
+      if (outcome.status !== "failed") return;
+      expect(outcome.error_type, outcome.error).toBe("resource_limit");
+      expect(outcome.error).toBe("the player in slot 1 used more than its 3 s of CPU time");
+      expect(outcome.failed_policy_index).toBe(1);
+      expect(outcome.playerLogs[1]).toContain("ESCAPE spin: burning CPU");
+      expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
+  it(
     "a game that never ends is stopped at the deadline as timeout, and nothing of it is left",
     { timeout: 180_000 },
     async () => {

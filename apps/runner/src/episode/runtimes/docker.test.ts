@@ -62,10 +62,22 @@ describe("dockerRunArgs", () => {
       "--pids-limit 128",
       `--memory ${512 << 20} --memory-swap ${512 << 20}`,
       "--cpus 1",
+      "--ulimit cpu=600:605",
       "--log-driver none",
       `--tmpfs /tmp:rw,nosuid,nodev,noexec,size=${64 << 20},mode=1777`,
     ])
       expect(text).toContain(part);
+  });
+
+  it("puts a player on its seat's own network, not the episode's", () => {
+    const args = dockerRunArgs(
+      { name: "player-1", image: "example/p:1", cwd: "/", env: {}, mountsWorkDir: false },
+      names,
+      "/tmp/episode",
+    );
+    const networks = args.flatMap((arg, i) => (arg === "--network" ? [args[i + 1]] : []));
+    expect(networks).toEqual(["gauntlet-ep1-player-1-net"]);
+    expect(args).not.toContain("--network-alias");
   });
 
   it("gives a player neither the work dir nor a published port, and takes limits from the caller", () => {
@@ -79,13 +91,21 @@ describe("dockerRunArgs", () => {
       },
       names,
       "/tmp/episode",
-      { memoryBytes: 1 << 26, pids: 16, cpus: 0.5, scratchBytes: 1 << 20, user: "2000:2000" },
+      {
+        memoryBytes: 1 << 26,
+        pids: 16,
+        cpus: 0.5,
+        cpuSeconds: 7,
+        scratchBytes: 1 << 20,
+        user: "2000:2000",
+      },
     );
     expect(args.join(" ")).not.toMatch(/--volume|--publish/);
     expect(args.join(" ")).toContain(
       "--pids-limit 16 --memory 67108864 --memory-swap 67108864 --cpus 0.5",
     );
     expect(args.join(" ")).toContain("--user 2000:2000");
+    expect(args.join(" ")).toContain("--ulimit cpu=7:12");
   });
 
   it("runs the relay from the base image with only the socket directory and its own script", () => {

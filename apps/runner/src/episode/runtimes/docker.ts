@@ -1,6 +1,8 @@
 // The docker runtime: each runnable's `image` (its `run` argv as the command), one container per
-// runnable, on an internal network of the episode's own on which the host has no address (so no
-// container reaches the host, the server or anything else). The runner reaches the episode only
+// runnable, on internal networks on which the host has no address (so no container reaches the
+// host, the server or anything else): the game and the relay on the episode's network, and each
+// player on a network of its seat's own that only the game and the relay join (so players
+// reach the game, not each other). The runner reaches the episode only
 // through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
 // process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
@@ -10,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { ensureNodeBaseImage } from "./docker-base-image.ts";
+import type { LimitHit } from "./limits.ts";
 import { delay, spawnGroup } from "./process.ts";
 import type {
   EpisodeLayout,
@@ -41,6 +44,9 @@ export interface ContainerLimits {
   /** Processes and threads, together. */
   pids: number;
   cpus: number;
+  /** CPU time of any one process, in seconds (RLIMIT_CPU, as on the sandbox): past it the kernel
+   * ends the process and the episode fails as `resource_limit`, blamed on its seat. */
+  cpuSeconds: number;
   /** The size of its writable scratch (`/tmp`, a tmpfs; the rest of its file system is read-only). */
   scratchBytes: number;
   /** `uid:gid`, never root. A runner that is not root runs the game as its own uid instead
@@ -52,6 +58,7 @@ export const DEFAULT_CONTAINER_LIMITS: ContainerLimits = {
   memoryBytes: 512 << 20,
   pids: 128,
   cpus: 1,
+  cpuSeconds: 600,
   scratchBytes: 64 << 20,
   // A uid no account of the host is likely to have: it owns the game's work directory while the
   // game runs, and the directory is no one else's (0700).
@@ -59,16 +66,23 @@ export const DEFAULT_CONTAINER_LIMITS: ContainerLimits = {
 };
 
 export interface DockerNames {
+  /** The game's and the relay's network. */
   network: string;
+  /** A player's network: its own, which the game and the relay join. */
+  seatNetwork: (runnable: string) => string;
   container: (runnable: string) => string;
 }
 
 export function dockerNames(episode: string): DockerNames {
   return {
     network: `gauntlet-${episode}`,
+    seatNetwork: (runnable) => `gauntlet-${episode}-${runnable}-net`,
     container: (runnable) => `gauntlet-${episode}-${runnable}`,
   };
 }
+
+/** What a process killed by SIGXCPU (its CPU time rlimit) exits with, through `--init`. */
+const SIGXCPU_EXIT = 128 + 24;
 
 /** The hardening every container of an episode gets, the runner's relay included. The label
  * names the episode's work directory: what a killed runner left is found by it. */
@@ -94,6 +108,9 @@ function confinement(limits: ContainerLimits, workDir: string): string[] {
     String(limits.cpus),
     "--ulimit",
     "core=0",
+    // SIGXCPU at the soft limit ends a process that does not handle it; SIGKILL at the hard one.
+    "--ulimit",
+    `cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 5}`,
     "--ulimit",
     "nofile=1024:1024",
     "--label",
@@ -120,8 +137,10 @@ export function dockerRunArgs(
   limits: ContainerLimits = DEFAULT_CONTAINER_LIMITS,
 ): string[] {
   const args = ["run", "--init", "--name", names.container(spec.name)];
-  args.push("--network", names.network, ...confinement(limits, workDir));
-  if (spec.name === "game") args.push("--network-alias", "game");
+  // A player is alone on its seat's network with the game and the relay.
+  const network = spec.mountsWorkDir ? names.network : names.seatNetwork(spec.name);
+  args.push("--network", network, ...confinement(limits, workDir));
+  if (spec.mountsWorkDir) args.push("--network-alias", "game");
   if (spec.mountsWorkDir) args.push("--volume", `${workDir}:${WORK_DIR_IN_CONTAINER}`);
   for (const name of Object.keys(spec.env).sort())
     args.push("--env", CLIENT_ENV.includes(name) ? `${name}=${spec.env[name] ?? ""}` : name);
@@ -240,7 +259,26 @@ export function dockerRuntime(
   let forwarder: Server | null = null;
   let gamePortOnHost = 0;
   let relay: StartedRunnable | null = null;
-  let networkMade = false;
+  /** Networks made and not yet removed: the episode's, then one per player. */
+  const networks: string[] = [];
+  const createNetwork = async (network: string) => {
+    await docker(
+      [
+        "network",
+        "create",
+        "--internal",
+        "--opt",
+        "com.docker.network.bridge.inhibit_ipv4=true",
+        "--label",
+        "org.gauntlet.runner=episode",
+        "--label",
+        `org.gauntlet.work-dir=${workDir}`,
+        network,
+      ],
+      options,
+    );
+    networks.push(network);
+  };
 
   const run = (name: string, args: string[], env: Record<string, string>): StartedRunnable => {
     const container = names.container(name);
@@ -255,9 +293,20 @@ export function dockerRuntime(
       ).catch(() => "");
       return state.trim() === "true" ? { ...status, limit: "out_of_memory" } : status;
     });
+    // As on the sandbox: a runnable ended by its CPU time limit ends the episode, blamed on it.
+    const limitHit = new Promise<LimitHit>((resolve) => {
+      void exited.then((status) => {
+        if (status.code === SIGXCPU_EXIT)
+          resolve({
+            error_type: "resource_limit",
+            what: `used more than its ${limits.cpuSeconds} s of CPU time`,
+          });
+      });
+    });
     return {
       pid: client.pid,
       exited,
+      limitHit,
       log: () => client.log(),
       async stop() {
         await docker(["rm", "--force", container], options)
@@ -288,22 +337,7 @@ export function dockerRuntime(
       await mkdir(socketDir, { mode: 0o777 });
       await chmod(socketDir, 0o777);
       const image = await ensureNodeBaseImage();
-      await docker(
-        [
-          "network",
-          "create",
-          "--internal",
-          "--opt",
-          "com.docker.network.bridge.inhibit_ipv4=true",
-          "--label",
-          "org.gauntlet.runner=episode",
-          "--label",
-          `org.gauntlet.work-dir=${dir}`,
-          names.network,
-        ],
-        options,
-      );
-      networkMade = true;
+      await createNetwork(names.network);
       relay = run("relay", relayRunArgs(names, socketDir, image, workDir, limits), {});
       const loopback = await loopbackTo(join(socketDir, "game.sock"));
       forwarder = loopback.server;
@@ -319,10 +353,24 @@ export function dockerRuntime(
         },
       };
     },
-    start(spec): Promise<StartedRunnable> {
+    async start(spec): Promise<StartedRunnable> {
       const user = spec.mountsWorkDir ? gameUser : limits.user;
+      if (!spec.mountsWorkDir) {
+        // The seat's own network, joined by the game (started and healthy by now) and the relay
+        // (its artifact uploads) under the names players know them by.
+        const network = names.seatNetwork(spec.name);
+        await createNetwork(network);
+        await Promise.all(
+          ["game", "relay"].map((runnable) =>
+            docker(
+              ["network", "connect", "--alias", runnable, network, names.container(runnable)],
+              options,
+            ),
+          ),
+        );
+      }
       const args = dockerRunArgs(spec, names, workDir, { ...limits, user });
-      return Promise.resolve(run(spec.name, args, spec.env));
+      return run(spec.name, args, spec.env);
     },
     async gameUrl() {
       // Known once the relay listens; asked for until then.
@@ -338,7 +386,8 @@ export function dockerRuntime(
       await Promise.all(
         [...containers].map((c) => docker(["rm", "--force", c], options).catch(() => "")),
       );
-      if (networkMade) await docker(["network", "rm", names.network], options).catch(() => "");
+      const made = networks.splice(0);
+      if (made.length > 0) await docker(["network", "rm", ...made], options).catch(() => "");
       if (hostDir !== "") await rm(hostDir, { recursive: true, force: true });
     },
   };

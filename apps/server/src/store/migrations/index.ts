@@ -15,6 +15,7 @@ import { leaseTokens } from "./012-lease-tokens.ts";
 import { episodeVoids } from "./013-episode-voids.ts";
 import { bundleUploads } from "./014-bundle-uploads.ts";
 import { cogamesStats } from "./015-cogames-stats.ts";
+import { jobIsolation } from "./016-job-isolation.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "013-episode-voids": episodeVoids,
   "014-bundle-uploads": bundleUploads,
   "015-cogames-stats": cogamesStats,
+  "016-job-isolation": jobIsolation,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -16,7 +16,7 @@ export const playSessionOperations = {
     tag: "Lobbies",
     summary: "Play a coworld in the browser against policies",
     description:
-      "Queues an episode with the caller in seat 0 and `opponents` in the others, and answers `join_url`: the coworld version's `player_client` play module, connected to the game's seat through this service (422 `body.coworld_id` when the version has no player client). The episode runs on a runner with the process runtime; the session ends when the game does.",
+      "Queues an episode with the caller in seat 0 and `opponents` in the others, and answers `join_url`: the coworld version's `player_client` play module, connected to the game's seat through this service (422 `body.coworld_id` when the version has no player client). The episode runs on a runner of `run` argv jobs (the sandbox runtime, or process on a runner that trusts all code); the session ends when the game does.",
     auth: "required",
     access: "user",
     complexity: 50,

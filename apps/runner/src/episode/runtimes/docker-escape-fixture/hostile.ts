@@ -5,12 +5,15 @@
 // - `game`: every attempt, then a game that answers /healthz, writes valid results and leaves
 //   its replay as a symbolic link to a file of the runner's host;
 // - `memory`: allocates until its memory limit ends it;
-// - `hang`: a game that answers /healthz and never ends.
+// - `hang`: a game that answers /healthz and never ends;
+// - `spin`: a player that burns CPU until its CPU time limit ends it.
+// A player also listens on PEER_PORT and looks for other players there (`peers`).
 // Targets come from HOSTILE_TARGETS: {read: [paths], connect: ["host:port"]}.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { connect } from "node:net";
+import { connect, createServer as createTcpServer } from "node:net";
+import { networkInterfaces } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const role = process.env.HOSTILE_ROLE ?? "player";
@@ -114,6 +117,50 @@ async function tryUploads(): Promise<void> {
   report("upload other seat", await put(own.replace(/\/artifacts\/(\d+)\//, "/artifacts/1/")));
 }
 
+const PEER_PORT = 7000;
+
+/** Listens where another hostile player would look, for as long as this one runs. */
+function listenForPeers(): void {
+  createTcpServer((socket) => socket.end("peer\n"))
+    .on("error", () => {})
+    .listen(PEER_PORT, "0.0.0.0");
+}
+
+/** The neighbours of each of its own addresses (an engine hands them out in order), on PEER_PORT:
+ * which answered, a few times over, so that a player started later is found too. */
+async function findPeers(): Promise<void> {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .flatMap((i) => (i && i.family === "IPv4" && !i.internal ? [i.address] : []));
+  const candidates = own.flatMap((address) => {
+    const prefix = address.split(".").slice(0, 3).join(".");
+    return Array.from({ length: 30 }, (_, n) => `${prefix}.${n + 1}`).filter((a) => a !== address);
+  });
+  const found = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    await Promise.all(
+      candidates.map(
+        (host) =>
+          new Promise<void>((resolve) => {
+            const socket = connect(PEER_PORT, host);
+            const done = () => {
+              socket.destroy();
+              resolve();
+            };
+            socket.setTimeout(1_000, done);
+            socket.once("connect", () => {
+              found.add(host);
+              done();
+            });
+            socket.once("error", done);
+          }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  report("peers", found.size === 0 ? "none" : [...found].sort().join(","));
+}
+
 async function everything(): Promise<void> {
   report("env names", Object.keys(process.env).sort().join(","));
   for (const path of [
@@ -146,6 +193,9 @@ if (role === "memory") {
     kept.push(Buffer.alloc(16 << 20, 1));
     if (kept.length % 4 === 0) console.log(`ESCAPE memory: holding ${kept.length * 16} MiB`);
   }
+} else if (role === "spin") {
+  console.log("ESCAPE spin: burning CPU");
+  for (;;) Math.sqrt(Math.random());
 } else if (role === "hang") {
   healthz();
   report("hang", "answering /healthz, never ending");
@@ -163,7 +213,9 @@ if (role === "memory") {
   report("replay", `a symbolic link to ${secret}`);
   process.exit(0);
 } else {
+  listenForPeers();
   await everything();
+  await findPeers();
   // The image is GridRush's: having failed at everything, it plays fair.
   const randomPlayer = "/coworld/players/random.ts";
   await import(randomPlayer);
