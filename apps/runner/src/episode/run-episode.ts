@@ -226,10 +226,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           COWORLD_PLAYER_WS_URL: `${own ? toGame.fromRunner : layout.playerBaseUrl}/player?${query.toString()}`,
         },
         mountsWorkDir: false,
-        reach: [
-          ...(receiver && !own ? [receiver.addressOf(slot)] : []),
-          ...(player?.reach ?? []),
-        ],
+        reach: receiver && !own ? [receiver.addressOf(slot)] : [],
       };
     };
 
@@ -255,10 +252,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       for (const slot of input.players.keys())
         if (!isOwn(slot))
           held.push(
-          start({ ...playerSpec(slot), hold: go }, slot).then((player) => {
-            players[slot] = player;
-          }),
-        );
+            start({ ...playerSpec(slot), hold: go }, slot).then((player) => {
+              players[slot] = player;
+            }),
+          );
       // Awaited once the game is healthy, or settled in the end: never unhandled meanwhile.
       for (const started of held) started.catch(() => undefined);
     }
@@ -283,7 +280,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     }
     // The rest start now: every player on a runtime that does not hold, and the runner's own.
     for (const slot of input.players.keys())
-      if (players[slot] === null) players[slot] = await start(playerSpec(slot), slot, runtimeOf(slot));
+      if (players[slot] === null)
+        players[slot] = await start(playerSpec(slot), slot, runtimeOf(slot));
 
     // A player that a limit of the runtime ended (its memory) ends the episode, blamed on its seat.
     const tripped = new Promise<Verdict>((resolve) =>
