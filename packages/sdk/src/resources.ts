@@ -215,6 +215,9 @@ export const resources = {
   startTournament: ["tournaments", "start"],
   advanceTournament: ["tournaments", "advance"],
   cancelTournament: ["tournaments", "cancel"],
+  // More of the hosted service's client paths: search across forums, the player card's portfolio
+  searchForums: ["forums", "searchAll"],
+  getMembershipPortfolio: ["memberships", "portfolio"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;
