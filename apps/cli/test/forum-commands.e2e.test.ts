@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
   Forum,
+  ForumSearchPage,
   Post,
   PostDetail,
   PostPage,
@@ -119,8 +120,8 @@ describe("gauntlet post", () => {
     expect(listed.entries.map((p) => p.id)).toContain(first.id);
     const found = json(
       await cli(["post", "list", "--forum", "general", "--search", "from the cli", "--json"]),
-    ) as PostPage;
-    expect(found.entries.map((p) => p.id)).toEqual([first.id]);
+    ) as ForumSearchPage;
+    expect(found.entries.map((e) => e.post.id)).toEqual([first.id]);
     expect((await cli(["post", "list", "--forum", "general"])).stdout).toContain("From the CLI");
   });
 
@@ -181,7 +182,7 @@ describe("gauntlet wiki", () => {
     ) as WikiRevision[];
     expect(history.map((r) => r.id)).toEqual([edited.revision_id, created.revision_id]);
     const hits = json(await cli(["wiki", "search", wikiSlug, "EAST", "--json"])) as WikiSearchHit[];
-    expect(hits.map((h) => h.page)).toEqual(["Tips"]);
+    expect(hits.map((h) => h.page.page)).toEqual(["Tips"]);
     expect((await cli(["wiki", "get", wikiSlug, "Nope"])).code).toBe(3);
     expect((await cli(["wiki", "edit", "no-such-wiki", "Tips", "--body", "x"])).code).toBe(3);
   });

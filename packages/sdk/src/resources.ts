@@ -249,6 +249,9 @@ export const resources = {
   listSeasonMatchPolicyLogs: ["seasons", "matchPolicyLogs"],
   getSeasonMatchPolicyLog: ["seasons", "matchPolicyLog"],
   getSeasonMatchArtifact: ["seasons", "matchArtifact"],
+  // More of the hosted service's client paths: search across forums, the player card's portfolio
+  searchForums: ["forums", "searchAll"],
+  getMembershipPortfolio: ["memberships", "portfolio"],
 } as const satisfies Record<OperationId, ResourceName>;
 
 export type Resources = typeof resources;

@@ -598,6 +598,9 @@ describe("league play", () => {
       champions_only: true,
     });
     expect(memberships.map((m) => m.is_champion)).toEqual([true, true]);
+    const portfolio = await userClient.memberships.portfolio({ limit: 1000 });
+    expect(portfolio.map((s) => s.player_id).sort()).toEqual(seats.map((s) => s.player.id).sort());
+    expect(portfolio.map((s) => s.policy_label).sort()).toEqual(["lp-greedy:v1", "lp-wanderer:v1"]);
     const first = memberships[0];
     if (!first) throw new Error("no membership");
     expect(
@@ -1170,12 +1173,21 @@ describe("forums, wikis and player profiles", () => {
       (await userClient.forums.posts({ slug: "general", sort: "new" })).entries.map((p) => p.id),
     ).toContain(post.id);
     expect(
-      (await userClient.forums.search({ slug: "general", q: "sdk post" })).entries.map((p) => p.id),
+      (await userClient.forums.search({ slug: "general", q: "sdk post" })).entries.map(
+        (e) => e.post.id,
+      ),
+    ).toEqual([post.id]);
+    expect(
+      (await userClient.forums.searchAll({ q: "sdk post" })).entries.map((e) => e.post.id),
     ).toEqual([post.id]);
     expect(await userClient.posts.markdown({ post_id: post.id })).toBe(
       "# SDK post\n\nHello *forum*\n",
     );
-    expect((await admin.posts.vote({ post_id: post.id, body: { value: 1 } })).score).toBe(1);
+    expect(await admin.posts.vote({ post_id: post.id, body: { value: 1 } })).toMatchObject({
+      score: 1,
+      vote_count: 1,
+      value: 1,
+    });
     expect(
       (await userClient.posts.update({ post_id: post.id, body: { title: "SDK post, edited" } }))
         .edited,
@@ -1225,24 +1237,25 @@ describe("forums, wikis and player profiles", () => {
     await admin.wikis.replacePage({
       slug: wiki.slug,
       page: "SDK",
-      body: { body: "second", base_revision_id: page.revision_id },
+      body: { body: "second", base_revision_id: page.page.revision_id },
     });
     const stale = await userClient.wikis
       .replacePage({
         slug: wiki.slug,
         page: "SDK",
-        body: { body: "third", base_revision_id: page.revision_id },
+        body: { body: "third", base_revision_id: page.page.revision_id },
       })
       .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ConflictError);
     expect(stale instanceof ConflictError && stale.errorType).toBe("wiki_edit_conflict");
     expect((await userClient.wikis.getPage({ slug: wiki.slug, page: "SDK" })).body).toBe("second");
-    expect((await userClient.wikis.revisions({ page_id: page.id })).map((r) => r.body)).toEqual([
-      "second",
-      "first",
-    ]);
     expect(
-      (await userClient.wikis.search({ slug: wiki.slug, q: "SECOND" })).map((h) => h.page),
+      (await userClient.wikis.revisions({ page_id: page.page.id })).entries.map((r) => r.body),
+    ).toEqual(["second", "first"]);
+    expect(
+      (await userClient.wikis.search({ slug: wiki.slug, q: "SECOND" })).entries.map(
+        (h) => h.page.page,
+      ),
     ).toEqual(["SDK"]);
 
     const player = await userClient.players.create({ body: { name: "profiled" } });

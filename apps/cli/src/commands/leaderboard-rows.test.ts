@@ -17,6 +17,7 @@ function row(over: Partial<LeaderboardRow>): LeaderboardRow {
     player_id: "player_00000000-0000-4000-8000-000000000001",
     player_name: "Ada",
     score: 1540,
+    score_label: "Elo",
     rounds_played: 4,
     recent_rounds: [],
     episodes_played: 12,

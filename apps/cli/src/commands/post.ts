@@ -50,15 +50,10 @@ export const post: CommandGroup = {
             ? await client.forums.search({ slug: opts.forum, q: opts.search, limit })
             : await client.forums.posts({ slug: opts.forum, sort, limit });
           if (wantsJson(cmd)) return printJson(page);
+          const posts = page.entries.map((e) => ("post" in e ? e.post : e));
           printTable(
             ["id", "score", "comments", "title", "created"],
-            page.entries.map((p) => [
-              p.id,
-              p.score,
-              p.comment_count,
-              p.title,
-              shortTime(p.created_at),
-            ]),
+            posts.map((p) => [p.id, p.score, p.comment_count, p.title, shortTime(p.created_at)]),
             "no posts",
           );
         },

@@ -90,8 +90,8 @@ export const wiki: CommandGroup = {
                 ...(opts.summary ? { summary: opts.summary } : {}),
               },
             });
-            if (wantsJson(cmd)) return printJson(p);
-            note(`saved ${slug}/${page} as ${p.revision_id}`);
+            if (wantsJson(cmd)) return printJson(p.page);
+            note(`saved ${slug}/${page} as ${p.revision.id}`);
           } catch (error) {
             if (isConflictError(error) && error.errorType === "wiki_edit_conflict") {
               const current =
@@ -116,10 +116,15 @@ export const wiki: CommandGroup = {
         const client = await clientOf(cmd);
         const { id } = await client.wikis.getPage({ slug, page });
         const revisions = await client.wikis.revisions({ page_id: id, limit });
-        if (wantsJson(cmd)) return printJson(revisions);
+        if (wantsJson(cmd)) return printJson(revisions.entries);
         printTable(
           ["revision", "author", "when", "summary"],
-          revisions.map((r) => [r.id, r.author_user_id, shortTime(r.created_at), r.summary ?? ""]),
+          revisions.entries.map((r) => [
+            r.id,
+            r.author_user_id,
+            shortTime(r.created_at),
+            r.summary ?? "",
+          ]),
           "no revisions",
         );
       });
@@ -131,10 +136,10 @@ export const wiki: CommandGroup = {
       .action(async (slug: string, q: string, _opts: unknown, cmd: Command) => {
         if (!q.trim()) throw new CliError("QUERY: give some text to look for", EXIT.usage);
         const hits = await (await clientOf(cmd)).wikis.search({ slug, q });
-        if (wantsJson(cmd)) return printJson(hits);
+        if (wantsJson(cmd)) return printJson(hits.entries);
         printTable(
           ["page", "updated", "snippet"],
-          hits.map((h) => [h.page, shortTime(h.updated_at), h.snippet]),
+          hits.entries.map((h) => [h.page.page, shortTime(h.page.updated_at), h.snippet]),
           "no pages found",
         );
       });

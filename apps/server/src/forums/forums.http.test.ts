@@ -4,7 +4,16 @@
 // rendered without script injection, and one user cannot change another's post.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Comment, Forum, Post, PostDetail, PostPage } from "@gauntlet/core";
+import type {
+  Comment,
+  Forum,
+  ForumSearchPage,
+  Post,
+  PostDetail,
+  PostPage,
+  VotedComment,
+  VotedPost,
+} from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -276,19 +285,28 @@ describe("posts", () => {
     expect((await as().get(`/v2/forums/${slug}/posts?sort=sideways`)).status).toBe(422);
     expect((await as().get(`/v2/forums/${slug}/posts?limit=0`)).status).toBe(422);
 
-    const found = await as().get<PostPage>(
+    const found = await as().get<ForumSearchPage>(
       `/v2/forums/${slug}/search?q=${encodeURIComponent("TACTIC 3")}`,
     );
     expect(found.status).toBe(200);
-    expect(found.body.entries.map((p) => p.id)).toEqual([p3]);
+    expect(found.body.entries.map((e) => e.post.id)).toEqual([p3]);
+    expect(found.body).toMatchObject({
+      result_quality: "exact_within_forum",
+      candidate_limit: null,
+      older_matches_may_be_omitted: false,
+      next_cursor: null,
+    });
     // `%` and `_` are searched for literally.
     expect(
-      (await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("100%_sure")}`))
-        .body.entries,
+      (
+        await as().get<ForumSearchPage>(
+          `/v2/forums/${slug}/search?q=${encodeURIComponent("100%_sure")}`,
+        )
+      ).body.entries,
     ).toHaveLength(5);
     expect(
-      (await as().get<PostPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("0%s")}`)).body
-        .entries,
+      (await as().get<ForumSearchPage>(`/v2/forums/${slug}/search?q=${encodeURIComponent("0%s")}`))
+        .body.entries,
     ).toHaveLength(0);
     expect((await as().get(`/v2/forums/${slug}/search`)).status).toBe(422);
     expect((await as().get("/v2/forums/nowhere/search?q=x")).status).toBe(404);
@@ -305,5 +323,90 @@ describe("posts", () => {
         })
       ).status,
     ).toBe(403);
+  });
+  it("answers in the shapes of the hosted service's forum client: named authors, vote counts, replies by parent_id, repeats by key, search over every forum", async () => {
+    // A post without a forum goes to the general one, on its one page.
+    const player = (await as(ada).post<{ id: string }>("/players", { name: "ada-plays" })).body;
+    const playerToken = (await as(ada).post<{ token: string }>(`/players/${player.id}/login`, {}))
+      .body.token;
+    const created = await as({ token: playerToken }).post<Post>("/v2/posts", {
+      title: "Softmax shapes",
+      body: "Hello from a zebra player",
+      idempotency_key: "softmax-1",
+      page: "main",
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      forum: "general",
+      page: "main",
+      vote_count: 0,
+      author: { type: "player", player_id: player.id, user_id: ada.id, name: "ada-plays" },
+    });
+    const byUser = await post(bob, { title: "Zebra by a user", body: "zebra" });
+    expect(byUser.author).toMatchObject({ type: "user", user_id: bob.id, player_id: null });
+    expect(byUser.author.name).not.toContain("@");
+
+    // A vote answers the caller's vote with the score and how many voted.
+    const up = await as(bob).put<VotedPost>(`/v2/posts/${created.body.id}/vote`, { value: 1 });
+    expect(up.body).toMatchObject({ value: 1, score: 1, vote_count: 1 });
+    const down = await as(ada).put<VotedPost>(`/v2/posts/${created.body.id}/vote`, { value: -1 });
+    expect(down.body).toMatchObject({ value: -1, score: 0, vote_count: 2 });
+    const off = await as(ada).put<VotedPost>(`/v2/posts/${created.body.id}/vote`, { value: 0 });
+    expect(off.body).toMatchObject({ value: 0, score: 1, vote_count: 1 });
+
+    // Comments: a reply names its parent as parent_id; a repeated key answers the first comment.
+    const top = await as(bob).post<Comment>(`/v2/posts/${created.body.id}/comments`, {
+      body: "top",
+      idempotency_key: "c-1",
+    });
+    expect(top.status, top.text).toBe(201);
+    const again = await as(bob).post<Comment>(`/v2/posts/${created.body.id}/comments`, {
+      body: "top",
+      idempotency_key: "c-1",
+    });
+    expect(again.body.id).toBe(top.body.id);
+    const reused = await as(bob).post<{ detail: { type: string } }>(
+      `/v2/posts/${created.body.id}/comments`,
+      { body: "other", idempotency_key: "c-1" },
+    );
+    expect(reused.status).toBe(409);
+    expect(reused.body.detail.type).toBe("idempotency_key_reused");
+    const reply = await as(ada).post<Comment>(`/v2/posts/${created.body.id}/comments`, {
+      body: "reply",
+      parent_id: top.body.id,
+      idempotency_key: "c-2",
+    });
+    expect(reply.body).toMatchObject({ parent_id: top.body.id, parent_comment_id: top.body.id });
+    const voted = await as(ada).put<VotedComment>(
+      `/v2/posts/${created.body.id}/comments/${top.body.id}/vote`,
+      { value: 1 },
+    );
+    expect(voted.body).toMatchObject({ value: 1, score: 1, vote_count: 1 });
+    const detail = (await as().get<PostDetail>(`/v2/posts/${created.body.id}`)).body;
+    expect(detail.comment_count).toBe(2);
+    expect(detail.comments.map((c) => c.author.type)).toEqual(["user", "user"]);
+
+    // Search across every forum, by author, a page at a time.
+    const everywhere = await as().get<ForumSearchPage>("/v2/forums/search?q=zebra&limit=1");
+    expect(everywhere.status, everywhere.text).toBe(200);
+    expect(everywhere.body.entries.map((e) => e.post.id)).toEqual([byUser.id]);
+    expect(everywhere.body.entries[0]?.rank).toBe(2);
+    const rest = await as().get<ForumSearchPage>(
+      `/v2/forums/search?q=zebra&limit=1&cursor=${everywhere.body.next_cursor ?? ""}`,
+    );
+    expect(rest.body.entries.map((e) => e.post.id)).toEqual([created.body.id]);
+    expect(rest.body.next_cursor).toBeNull();
+    const byPlayer = await as().get<ForumSearchPage>(
+      `/v2/forums/search?q=zebra&author_player_id=${player.id}`,
+    );
+    expect(byPlayer.body.entries.map((e) => e.post.id)).toEqual([created.body.id]);
+    const byBob = await as().get<ForumSearchPage>(
+      `/v2/forums/search?q=zebra&author_user_id=${bob.id}`,
+    );
+    expect(byBob.body.entries.map((e) => e.post.id)).toEqual([byUser.id]);
+    expect((await as().get("/v2/forums/search?q=zebra&cursor=bad")).status).toBe(422);
+    expect((await as(ada).post("/v2/posts", { title: "x", body: "y", page: "side" })).status).toBe(
+      422,
+    );
   });
 });

@@ -6,6 +6,8 @@ import { sql, type Kysely } from "kysely";
 import {
   newId,
   type CreatePost,
+  type ForumSearchPage,
+  type ForumSearchQuery,
   type Post,
   type PostDetail,
   type PostPage,
@@ -17,10 +19,11 @@ import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, invalidInput, notFound } from "../shared/errors.ts";
 import { containsPattern } from "../shared/like-pattern.ts";
+import { decodeCursor, encodeCursor, type CursorKey } from "../shared/page-cursor.ts";
 import type { Database, PostsTable } from "../store/schema.ts";
 import { authorOf, requireAuthorOrAdmin, requireWriter } from "./authors.ts";
 import { forumBySlug } from "./forums.ts";
-import { myVotes, toComment, toPost, viewPosts } from "./post-view.ts";
+import { viewComments, viewPosts } from "./post-view.ts";
 import { hotRank } from "./ranking.ts";
 
 type PostRow = PostsTable & { forum_slug: string };
@@ -118,7 +121,7 @@ export async function createPost(
       );
     return viewPost(db, identity, winner.id);
   }
-  return toPost(row, forum.slug, 0);
+  return viewPost(db, identity, row.id);
 }
 
 export async function getPost(
@@ -134,12 +137,7 @@ export async function getPost(
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  const votes = await myVotes(
-    db,
-    identity,
-    rows.map((r) => r.id),
-  );
-  return { ...post, comments: rows.map((r) => toComment(r, votes.get(r.id) ?? 0)) };
+  return { ...post, comments: await viewComments(db, identity, rows) };
 }
 
 /** The markdown source with the title as its first heading. */
@@ -150,28 +148,11 @@ export async function postMarkdown(db: Kysely<Database>, postId: string): Promis
 
 const SORT_COLUMN = { new: "posts.created_at", top: "posts.score", hot: "posts.hot_rank" } as const;
 
-type CursorKey = string | number;
-
-function encodeCursor(key: CursorKey, id: string): string {
-  return Buffer.from(JSON.stringify([key, id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string, sort: PostSort): [CursorKey, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === "string") {
-      const [key, id] = parsed as [unknown, string];
-      if (sort === "new" ? typeof key === "string" : typeof key === "number")
-        return [key as CursorKey, id];
-    }
-  } catch {
-    // falls through to the 422 below
-  }
-  throw invalidInput(
-    ["query", "cursor"],
-    "not a next_cursor of this listing (with this sort)",
-    "value_error",
+function decodeSortCursor(cursor: string, sort: PostSort): [CursorKey, string] {
+  return decodeCursor(
     cursor,
+    sort === "new" ? "string" : "number",
+    "not a next_cursor of this listing (with this sort)",
   );
 }
 
@@ -185,7 +166,7 @@ export async function listForumPosts(
   const column = sql.ref<CursorKey>(SORT_COLUMN[query.sort]);
   let q = postsWithForum(db).where("posts.forum_id", "=", forum.id);
   if (query.cursor !== undefined) {
-    const [key, id] = decodeCursor(query.cursor, query.sort);
+    const [key, id] = decodeSortCursor(query.cursor, query.sort);
     q = q.where((eb) =>
       eb.or([eb(column, "<", key), eb.and([eb(column, "=", key), eb("posts.id", "<", id)])]),
     );
@@ -211,27 +192,57 @@ export async function listForumPosts(
   return { entries: await viewPosts(db, identity, page), next_cursor: next };
 }
 
-export async function searchForumPosts(
+/** How often `q` occurs in the post's title and body (case-insensitive): a search hit's rank. */
+function occurrences(post: Post, q: string): number {
+  const needle = q.toLowerCase();
+  const count = (text: string) => text.toLowerCase().split(needle).length - 1;
+  return count(post.title) + count(post.body);
+}
+
+/** Posts of one forum (or of every forum) whose title or body contains `q`, newest first. */
+export async function searchPosts(
   db: Kysely<Database>,
   identity: Identity,
-  slug: string,
-  query: { q: string; limit: number },
-): Promise<PostPage> {
-  const forum = await forumBySlug(db, slug);
+  forumSlug: string | null,
+  query: ForumSearchQuery,
+): Promise<ForumSearchPage> {
+  const forum = forumSlug === null ? null : await forumBySlug(db, forumSlug);
   const pattern = containsPattern(query.q);
-  const rows = await postsWithForum(db)
-    .where("posts.forum_id", "=", forum.id)
-    .where((eb) =>
+  let q = postsWithForum(db).where((eb) =>
+    eb.or([
+      sql<boolean>`lower(posts.title) like ${pattern} escape '\\'`,
+      sql<boolean>`lower(posts.body) like ${pattern} escape '\\'`,
+    ]),
+  );
+  if (forum) q = q.where("posts.forum_id", "=", forum.id);
+  if (query.author_user_id !== undefined)
+    q = q.where("posts.author_user_id", "=", query.author_user_id);
+  if (query.author_player_id !== undefined)
+    q = q.where("posts.author_player_id", "=", query.author_player_id);
+  if (query.cursor !== undefined) {
+    const [key, id] = decodeCursor(query.cursor, "string");
+    q = q.where((eb) =>
       eb.or([
-        sql<boolean>`lower(posts.title) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(posts.body) like ${pattern} escape '\\'`,
+        eb("posts.created_at", "<", String(key)),
+        eb.and([eb("posts.created_at", "=", String(key)), eb("posts.id", "<", id)]),
       ]),
-    )
+    );
+  }
+  const rows = await q
     .orderBy("posts.created_at", "desc")
     .orderBy("posts.id", "desc")
-    .limit(query.limit)
+    .limit(query.limit + 1)
     .execute();
-  return { entries: await viewPosts(db, identity, rows), next_cursor: null };
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const posts = await viewPosts(db, identity, page);
+  return {
+    entries: posts.map((post) => ({ post, rank: occurrences(post, query.q) })),
+    next_cursor: rows.length > query.limit && last ? encodeCursor(last.created_at, last.id) : null,
+    result_quality: "exact_within_forum",
+    candidate_limit: null,
+    older_matches_may_be_omitted: false,
+  };
 }
 
 export async function updatePost(

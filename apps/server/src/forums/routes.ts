@@ -8,7 +8,7 @@ import {
   getPost,
   listForumPosts,
   postMarkdown,
-  searchForumPosts,
+  searchPosts,
   updatePost,
 } from "./posts.ts";
 import { voteComment, votePost } from "./votes.ts";
@@ -18,7 +18,9 @@ export const forumHandlers = defineHandlers({
   listForumPosts: async ({ identity, params, query, app }) =>
     listForumPosts(app.store.db, identity, params.slug, query),
   searchForumPosts: async ({ identity, params, query, app }) =>
-    searchForumPosts(app.store.db, identity, params.slug, query),
+    searchPosts(app.store.db, identity, params.slug, query),
+  searchForums: async ({ identity, query, app }) =>
+    searchPosts(app.store.db, identity, null, query),
   createPost: async ({ identity, body, app }) => createPost(app.store.db, identity, body),
   getPost: async ({ identity, params, app }) => getPost(app.store.db, identity, params.post_id),
   getPostMarkdown: async ({ params, app, reply }) => {

@@ -3,7 +3,7 @@
 // with it), so concurrent votes never drift from the sum.
 import type { Kysely, Transaction } from "kysely";
 
-import type { Comment, Post, VoteValue } from "@gauntlet/core";
+import type { VotedComment, VotedPost, VoteValue } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
@@ -47,7 +47,7 @@ export async function votePost(
   identity: AuthenticatedIdentity,
   postId: string,
   value: VoteValue,
-): Promise<Post> {
+): Promise<VotedPost> {
   requireWriter(identity, "Votes");
   const post = await postRow(db, postId);
   await db.transaction().execute(async (trx) => {
@@ -58,7 +58,7 @@ export async function votePost(
       .where("id", "=", postId)
       .execute();
   });
-  return viewPost(db, identity, postId);
+  return { ...(await viewPost(db, identity, postId)), value };
 }
 
 export async function voteComment(
@@ -67,12 +67,12 @@ export async function voteComment(
   postId: string,
   commentId: string,
   value: VoteValue,
-): Promise<Comment> {
+): Promise<VotedComment> {
   requireWriter(identity, "Votes");
   await commentRow(db, postId, commentId);
   await db.transaction().execute(async (trx) => {
     const score = await recordVote(trx, identity.userId, commentId, value);
     await trx.updateTable("post_comments").set({ score }).where("id", "=", commentId).execute();
   });
-  return viewComment(db, identity, postId, commentId);
+  return { ...(await viewComment(db, identity, postId, commentId)), value };
 }

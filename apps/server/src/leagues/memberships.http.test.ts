@@ -1,7 +1,7 @@
 // Policy memberships over real HTTP: the filters of the list, champion and retire.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { LeaguePolicyMembership } from "@gauntlet/core";
+import type { LeaderboardRow, LeaguePolicyMembership, ResponseOf } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -75,6 +75,48 @@ describe("GET /v2/league-policy-memberships", () => {
       "query.active_only",
       "query.limit",
     ]);
+  });
+});
+
+describe("GET /v2/league-policy-memberships/portfolio", () => {
+  it("lists the live seats of the caller's players with the names a player card prints", async () => {
+    const res = await client(t.url, owner.token).get<ResponseOf<"getMembershipPortfolio">>(
+      "/v2/league-policy-memberships/portfolio?limit=1000",
+    );
+    expect(res.status, res.text).toBe(200);
+    const challenger = tl.divisions[1];
+    expect(res.body.map((s) => s.policy_version_id).sort()).toEqual(
+      [ada.policyVersionId, adaSecond].sort(),
+    );
+    for (const seat of res.body)
+      expect(seat).toMatchObject({
+        player_id: ada.id,
+        league_id: tl.league.id,
+        league_name: tl.league.name,
+        division_id: challenger?.id,
+        division_name: "Challenger",
+        status: expect.stringMatching(/^(qualifying|competing)$/),
+      });
+    expect(res.body.map((s) => s.policy_label)).toContain("second-policy:v1");
+    // Someone else's seats are not in a portfolio; without a token it is 401.
+    const other = await t.newUser();
+    expect(
+      (await client(t.url, other.token).get("/v2/league-policy-memberships/portfolio")).body,
+    ).toEqual([]);
+    expect((await client(t.url).get("/v2/league-policy-memberships/portfolio")).status).toBe(401);
+    expect(
+      (await client(t.url, owner.token).get("/v2/league-policy-memberships/portfolio?limit=1001"))
+        .status,
+    ).toBe(422);
+  });
+
+  it("labels what a leaderboard's score is", async () => {
+    const rows = await client(t.url).get<LeaderboardRow[] | null>(
+      `/v2/divisions/${tl.divisions[0]?.id ?? ""}/leaderboard`,
+    );
+    expect(rows.status).toBe(200);
+    expect(rows.body?.length).toBeGreaterThan(0);
+    for (const row of rows.body ?? []) expect(row.score_label).toBe("Elo");
   });
 });
 

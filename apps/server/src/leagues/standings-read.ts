@@ -111,13 +111,20 @@ export class StandingsCache {
       .select(["version", "rows", "views"])
       .where("division_id", "=", divisionId)
       .executeTakeFirstOrThrow();
-    const rows = parseJson<LeaderboardRow[]>(stored.rows);
+    const views = parseJson<DivisionLeaderboards>(stored.views);
+    // Standings stored before rows carried their label take it from the stored score column.
+    const label = views.views[0]?.columns.find((c) => c.key === "score")?.label ?? "Score";
+    type StoredRow = Omit<LeaderboardRow, "score_label"> & { score_label?: string };
+    const rows: LeaderboardRow[] = parseJson<StoredRow[]>(stored.rows).map((r) => ({
+      ...r,
+      score_label: r.score_label ?? label,
+    }));
     // Every read of this version answers with one of these three values: serialised once each.
     return {
       version: Number(stored.version),
       rows: shareSerialised(rows),
       brief: shareSerialised(rows.map((r) => ({ ...r, recent_rounds: [] }))),
-      views: shareSerialised(parseJson<DivisionLeaderboards>(stored.views)),
+      views: shareSerialised(views),
     };
   }
 }

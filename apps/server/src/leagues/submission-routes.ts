@@ -1,5 +1,6 @@
 import { defineHandlers } from "../http/handler.ts";
 import { listMemberships, retireMembership, setChampion } from "./memberships.ts";
+import { membershipPortfolio } from "./portfolio.ts";
 import { createSubmission, listSubmissions } from "./submissions.ts";
 
 export const leagueSubmissionHandlers = defineHandlers({
@@ -9,6 +10,8 @@ export const leagueSubmissionHandlers = defineHandlers({
     listSubmissions(app.store.db, identity, query),
   listLeaguePolicyMemberships: async ({ identity, query, app }) =>
     listMemberships(app.store.db, identity, query),
+  getMembershipPortfolio: async ({ identity, query, app }) =>
+    membershipPortfolio(app.store.db, identity, query.limit),
   setMembershipChampion: async ({ identity, params, app }) =>
     setChampion(app.store.db, app.events.bus, identity, params.membership_id),
   retireMembership: async ({ identity, params, body, app }) =>

@@ -609,6 +609,8 @@ export interface PostCommentsTable {
   author_user_id: string;
   author_player_id: string | null;
   score: number;
+  /** A repeat of the same key by the same author answers the first comment. */
+  idempotency_key?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -632,6 +634,8 @@ export interface WikiPagesTable {
   id: string;
   wiki_id: string;
   name: string;
+  /** Null until an edit gives one: the title is then the page's name. */
+  title?: string | null;
   body: string;
   current_revision_id: string;
   revision_count: number;
@@ -647,6 +651,10 @@ export interface WikiRevisionsTable {
   body: string;
   summary: string | null;
   author_user_id: string;
+  /** The player the author acted as, if any. */
+  author_player_id?: string | null;
+  /** A repeat of the same key by the same author answers the edit made first. */
+  idempotency_key?: string | null;
   created_at: string;
 }
 

@@ -9,6 +9,6 @@ export const wikiHandlers = defineHandlers({
   putWikiPage: async ({ identity, params, body, app }) =>
     putWikiPage(app.store.db, identity, params.slug, params.page, body),
   listWikiPageRevisions: async ({ params, query, app }) =>
-    listRevisions(app.store.db, params.page_id, query.limit),
+    listRevisions(app.store.db, params.page_id, query),
   searchWiki: async ({ params, query, app }) => searchWiki(app.store.db, params.slug, query),
 });

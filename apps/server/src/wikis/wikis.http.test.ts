@@ -4,7 +4,7 @@
 // now, markdown is rendered without script injection, and pages are found by search.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Wiki, WikiPage, WikiRevision, WikiSearchHit } from "@gauntlet/core";
+import type { Wiki, WikiEdit, WikiPage, WikiRevisionPage, WikiSearchPage } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -49,12 +49,14 @@ describe("wikis", () => {
 
   it("creates a page with a null base, keeps a revision per edit, and is 409 with the current text on a stale base", async () => {
     expect((await as().get(`/v2/wikis/${slug}/pages/Openings`)).status).toBe(404);
-    const created = await as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Openings`, {
+    const createdEdit = await as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Openings`, {
       body: "# Openings\n\nGo north.",
       base_revision_id: null,
       summary: "start",
     });
-    expect(created.status, created.text).toBe(200);
+    expect(createdEdit.status, createdEdit.text).toBe(200);
+    const created = { body: createdEdit.body.page };
+    expect(createdEdit.body.revision).toEqual(created.body.current_revision);
     expect(created.body).toMatchObject({
       wiki: slug,
       page: "Openings",
@@ -66,11 +68,12 @@ describe("wikis", () => {
 
     // Both start from the first revision; Bob saves first, so Ada's edit is stale.
     const base = created.body.revision_id;
-    const bobs = await as(bob).put<WikiPage>(`/v2/wikis/${slug}/pages/Openings`, {
+    const bobsEdit = await as(bob).put<WikiEdit>(`/v2/wikis/${slug}/pages/Openings`, {
       body: "# Openings\n\nGo north, then east.",
       base_revision_id: base,
     });
-    expect(bobs.status).toBe(200);
+    expect(bobsEdit.status).toBe(200);
+    const bobs = { body: bobsEdit.body.page };
     expect(bobs.body.revision_count).toBe(2);
     const stale = await as(ada).put<{
       detail: { type: string; message: string; current_revision_id: string; current_body: string };
@@ -85,11 +88,12 @@ describe("wikis", () => {
       current_body: "# Openings\n\nGo north, then east.",
     });
     expect(stale.body.detail.message).toMatch(/./);
-    const merged = await as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Openings`, {
+    const mergedEdit = await as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Openings`, {
       body: "# Openings\n\nGo north, then east; or south.",
       base_revision_id: stale.body.detail.current_revision_id,
     });
-    expect(merged.status).toBe(200);
+    expect(mergedEdit.status).toBe(200);
+    const merged = { body: mergedEdit.body.page };
     expect(merged.body.revision_count).toBe(3);
 
     // A create over an existing page is the same conflict.
@@ -113,16 +117,19 @@ describe("wikis", () => {
       current_body: null,
     });
 
-    const revisions = await as().get<WikiRevision[]>(`/v2/wiki-pages/${created.body.id}/revisions`);
+    const revisions = await as().get<WikiRevisionPage>(
+      `/v2/wiki-pages/${created.body.id}/revisions`,
+    );
     expect(revisions.status).toBe(200);
-    expect(revisions.body.map((r) => r.id)).toEqual([
+    expect(revisions.body.next_cursor).toBeNull();
+    expect(revisions.body.entries.map((r) => r.id)).toEqual([
       merged.body.revision_id,
       bobs.body.revision_id,
       base,
     ]);
-    expect(revisions.body.map((r) => r.author_user_id)).toEqual([ada.id, bob.id, ada.id]);
-    expect(revisions.body[1]?.parent_revision_id).toBe(base);
-    expect(revisions.body[2]).toMatchObject({
+    expect(revisions.body.entries.map((r) => r.author_user_id)).toEqual([ada.id, bob.id, ada.id]);
+    expect(revisions.body.entries[1]?.parent_revision_id).toBe(base);
+    expect(revisions.body.entries[2]).toMatchObject({
       parent_revision_id: null,
       summary: "start",
       body: "# Openings\n\nGo north.",
@@ -139,17 +146,17 @@ describe("wikis", () => {
   });
 
   it("lets exactly one of two concurrent edits from the same base through", async () => {
-    const created = await as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, {
+    const created = await as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Race`, {
       body: "v1",
       base_revision_id: null,
     });
-    const base = created.body.revision_id;
+    const base = created.body.page.revision_id;
     const results = await Promise.all([
-      as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, {
+      as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Race`, {
         body: "ada's",
         base_revision_id: base,
       }),
-      as(bob).put<WikiPage>(`/v2/wikis/${slug}/pages/Race`, {
+      as(bob).put<WikiEdit>(`/v2/wikis/${slug}/pages/Race`, {
         body: "bob's",
         base_revision_id: base,
       }),
@@ -158,12 +165,12 @@ describe("wikis", () => {
     const winner = results.find((r) => r.status === 200);
     const page = (await as().get<WikiPage>(`/v2/wikis/${slug}/pages/Race`)).body;
     expect(page).toMatchObject({
-      revision_id: winner?.body.revision_id,
-      body: winner?.body.body,
+      revision_id: winner?.body.page.revision_id,
+      body: winner?.body.page.body,
       revision_count: 2,
     });
     expect(
-      (await as().get<WikiRevision[]>(`/v2/wiki-pages/${page.id}/revisions`)).body,
+      (await as().get<WikiRevisionPage>(`/v2/wiki-pages/${page.id}/revisions`)).body.entries,
     ).toHaveLength(2);
   });
 
@@ -210,14 +217,14 @@ describe("wikis", () => {
   });
 
   it("renders pages without script injection", async () => {
-    const res = await as(ada).put<WikiPage>(`/v2/wikis/${slug}/pages/Unsafe`, {
+    const res = await as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Unsafe`, {
       body: '<script>alert(1)</script> [x](javascript:alert(1)) <a href="javascript:alert(2)">y</a>',
       base_revision_id: null,
     });
     expect(res.status).toBe(200);
-    expect(res.body.body_html).not.toContain("<script");
-    expect(res.body.body_html).not.toMatch(/href="javascript:/i);
-    expect(res.body.body_html).not.toContain("<a href");
+    expect(res.body.page.body_html).not.toContain("<script");
+    expect(res.body.page.body_html).not.toMatch(/href="javascript:/i);
+    expect(res.body.page.body_html).not.toContain("<a href");
   });
 
   it("finds pages by name or text, case-insensitively", async () => {
@@ -225,16 +232,105 @@ describe("wikis", () => {
       body: "Hold the CENTRE late.",
       base_revision_id: null,
     });
-    const hits = await as().get<WikiSearchHit[]>(`/v2/wikis/${slug}/search?q=centre`);
+    const hits = await as().get<WikiSearchPage>(`/v2/wikis/${slug}/search?q=centre`);
     expect(hits.status).toBe(200);
-    expect(hits.body.map((h) => h.page)).toEqual(["Endgame"]);
-    expect(hits.body[0]?.snippet).toContain("CENTRE");
+    expect(hits.body.result_quality).toBe("exact_within_wiki");
+    expect(hits.body.entries.map((h) => h.page.page)).toEqual(["Endgame"]);
+    expect(hits.body.entries[0]?.snippet).toContain("CENTRE");
     expect(
-      (await as().get<WikiSearchHit[]>(`/v2/wikis/${slug}/search?q=endgame`)).body.map(
-        (h) => h.page,
+      (await as().get<WikiSearchPage>(`/v2/wikis/${slug}/search?q=endgame`)).body.entries.map(
+        (h) => h.page.page,
       ),
     ).toEqual(["Endgame"]);
-    expect((await as().get<WikiSearchHit[]>(`/v2/wikis/${slug}/search?q=zzz`)).body).toEqual([]);
+    expect((await as().get<WikiSearchPage>(`/v2/wikis/${slug}/search?q=zzz`)).body.entries).toEqual(
+      [],
+    );
     expect((await as().get(`/v2/wikis/${slug}/search?q=`)).status).toBe(422);
+  });
+  it("answers in the shapes of the hosted service's wiki client: titles, notes, authors, repeats by idempotency_key, pages of revisions and search hits", async () => {
+    const url = `/v2/wikis/${slug}/pages/Tactics`;
+    const first = await as(ada).put<WikiEdit>(url, {
+      body: "Hold the centre.",
+      base_revision_id: null,
+      title: "Tactics, in short",
+      note: "first notes",
+    });
+    expect(first.status, first.text).toBe(200);
+    const adaName = first.body.revision.author.name;
+    expect(first.body.page).toMatchObject({
+      slug: "Tactics",
+      title: "Tactics, in short",
+      deleted_at: null,
+      current_revision_id: first.body.revision.id,
+    });
+    expect(first.body.page.wiki_id).toMatch(/^wiki_/);
+    expect(first.body.revision).toMatchObject({
+      note: "first notes",
+      summary: "first notes",
+      author: { type: "user", user_id: ada.id, player_id: null },
+    });
+    expect(adaName).not.toContain("@");
+
+    // An edit keeps the title unless it names one; a repeat of its key answers the same edit.
+    const edit = {
+      body: "Hold the centre; then the flanks.",
+      base_revision_id: first.body.revision.id,
+      idempotency_key: "tactics-2",
+    };
+    const second = await as(bob).put<WikiEdit>(url, edit);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.page.title).toBe("Tactics, in short");
+    const repeat = await as(bob).put<WikiEdit>(url, edit);
+    expect(repeat.status, repeat.text).toBe(200);
+    expect(repeat.body.revision.id).toBe(second.body.revision.id);
+    expect(repeat.body.page.revision_count).toBe(2);
+    // Without the key the same request is a stale edit; the key with another edit is 409.
+    expect((await as(bob).put(url, { ...edit, idempotency_key: undefined })).status).toBe(409);
+    const reused = await as(bob).put<{ detail: { type: string } }>(url, {
+      ...edit,
+      body: "something else",
+      base_revision_id: second.body.revision.id,
+    });
+    expect(reused.status).toBe(409);
+    expect(reused.body.detail.type).toBe("idempotency_key_reused");
+    const renamed = await as(ada).put<WikiEdit>(url, {
+      body: "Hold the centre; then the flanks.",
+      base_revision_id: second.body.revision.id,
+      title: "Tactics",
+    });
+    expect(renamed.body.page.title).toBe("Tactics");
+    expect((await as().get<WikiPage>(url)).body.current_revision).toMatchObject({
+      id: renamed.body.revision.id,
+      body: "Hold the centre; then the flanks.",
+      author: { type: "user", user_id: ada.id, name: adaName },
+    });
+
+    // Revisions come a page at a time, newest first.
+    const pageId = first.body.page.id;
+    const one = await as().get<WikiRevisionPage>(`/v2/wiki-pages/${pageId}/revisions?limit=2`);
+    expect(one.body.entries.map((r) => r.id)).toEqual([
+      renamed.body.revision.id,
+      second.body.revision.id,
+    ]);
+    expect(one.body.next_cursor).not.toBeNull();
+    const two = await as().get<WikiRevisionPage>(
+      `/v2/wiki-pages/${pageId}/revisions?limit=2&cursor=${one.body.next_cursor ?? ""}`,
+    );
+    expect(two.body.entries.map((r) => r.id)).toEqual([first.body.revision.id]);
+    expect(two.body.next_cursor).toBeNull();
+    expect((await as().get(`/v2/wiki-pages/${pageId}/revisions?cursor=nonsense`)).status).toBe(422);
+
+    // Search hits carry the page, its current author and a rank; filters by that author.
+    const hits = await as().get<WikiSearchPage>(`/v2/wikis/${slug}/search?q=flanks`);
+    expect(hits.body.entries).toHaveLength(1);
+    expect(hits.body.entries[0]).toMatchObject({
+      page: { id: pageId, title: "Tactics" },
+      current_author: { type: "user", user_id: ada.id },
+      rank: 1,
+    });
+    const byBob = await as().get<WikiSearchPage>(
+      `/v2/wikis/${slug}/search?q=flanks&author_user_id=${bob.id}`,
+    );
+    expect(byBob.body.entries).toEqual([]);
   });
 });

@@ -91,6 +91,7 @@ export function row(
     player_id: newId("player"),
     player_name: name,
     score: 1500 - rank * 10,
+    score_label: "Elo",
     rounds_played: 3,
     recent_rounds: [],
     episodes_played: 6,

@@ -15,6 +15,7 @@ import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { forumOperations } from "./operations/forums.ts";
 import { gameOperations } from "./operations/games.ts";
+import { hostedClientViewOperations } from "./operations/hosted-clients-2.ts";
 import { hostedClientOperations } from "./operations/hosted-clients.ts";
 import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { identityOperations } from "./operations/identity.ts";
@@ -62,6 +63,7 @@ export const contract = {
   ...hostedClientOperations,
   ...tournamentViewOperations,
   ...cogamesStatsOperations,
+  ...hostedClientViewOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

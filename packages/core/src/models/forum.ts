@@ -34,10 +34,22 @@ export const Forum = z
   })
   .meta({ id: "Forum" });
 
-export const Author = z.object({ user_id: z.string(), player_id: PlayerId.nullable() }).meta({
-  id: "Author",
-  description: "The user who wrote it, and the player they acted as (if any).",
-});
+export const Author = z
+  .object({
+    type: z.enum(["user", "player"]).meta({
+      description: "`player` when written by a player acting for its owner, else `user`.",
+    }),
+    user_id: z.string(),
+    player_id: PlayerId.nullable(),
+    name: z.string().meta({
+      description: "The player's name; for a user, the name of their default (oldest) player.",
+    }),
+    avatar_url: z.string().nullable(),
+  })
+  .meta({
+    id: "Author",
+    description: "The user who wrote it, and the player they acted as (if any).",
+  });
 
 export const Post = z
   .object({
@@ -52,6 +64,10 @@ export const Post = z
     }),
     author: Author,
     score: z.number().int().meta({ description: "The sum of the votes." }),
+    vote_count: z.number().int().meta({ description: "How many votes (up or down) it has." }),
+    page: z.literal("main").meta({
+      description: "The hosted service's page of a forum; Gauntlet's forums have one, `main`.",
+    }),
     comment_count: z.number().int(),
     my_vote: VoteValue.meta({ description: "The caller's vote (0 when none or anonymous)." }),
     created_at: Timestamp,
@@ -65,10 +81,12 @@ export const Comment = z
     id: CommentId,
     post_id: PostId,
     parent_comment_id: CommentId.nullable(),
+    parent_id: CommentId.nullable().meta({ description: "The same as `parent_comment_id`." }),
     body: z.string(),
     body_html: z.string(),
     author: Author,
     score: z.number().int(),
+    vote_count: z.number().int(),
     my_vote: VoteValue,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -82,6 +100,28 @@ export const PostDetail = Post.extend({
 export const PostPage = z
   .object({ entries: z.array(Post), next_cursor: z.string().nullable() })
   .meta({ id: "PostPage" });
+
+export const VotedPost = Post.extend({
+  value: VoteValue.meta({ description: "The caller's vote as it stands now." }),
+}).meta({ id: "VotedPost" });
+
+export const VotedComment = Comment.extend({
+  value: VoteValue.meta({ description: "The caller's vote as it stands now." }),
+}).meta({ id: "VotedComment" });
+
+export const ForumSearchPage = z
+  .object({
+    entries: z.array(z.object({ post: Post, rank: z.number() })).meta({
+      description: "Newest first; `rank` counts the query's occurrences in title and body.",
+    }),
+    next_cursor: z.string().nullable(),
+    result_quality: z.literal("exact_within_forum").meta({
+      description: "Every matching post is considered (the hosted service may sample).",
+    }),
+    candidate_limit: z.null(),
+    older_matches_may_be_omitted: z.literal(false),
+  })
+  .meta({ id: "ForumSearchPage" });
 
 export const PostSort = z.enum(["hot", "new", "top"]).meta({ id: "PostSort" });
 
@@ -103,6 +143,18 @@ export const SearchQuery = z.object({
   limit: queryInt(1, 100).default(25),
 });
 
+export const ForumSearchQuery = z.object({
+  q: z.string().trim().min(1).max(200),
+  limit: queryInt(1, 100).default(25),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .meta({ description: "`next_cursor` of the previous page of the same search." }),
+  author_user_id: z.string().max(100).optional(),
+  author_player_id: PlayerId.optional(),
+});
+
 export const ForumSlugParams = z.object({ slug: Slug });
 export const PostIdParams = z.object({ post_id: PostId });
 export const CommentIdParams = z.object({ post_id: PostId, comment_id: CommentId });
@@ -112,7 +164,10 @@ const Body = z.string().min(1).max(100_000);
 
 export const CreatePost = z
   .strictObject({
-    forum: Slug,
+    forum: Slug.default("general").meta({ description: "Without it, the general forum." }),
+    page: z.literal("main").optional().meta({
+      description: "The hosted service's page of a forum; only `main` exists.",
+    }),
     title: Title,
     body: Body,
     content_format: ContentFormat.default("markdown"),
@@ -135,7 +190,22 @@ export const UpdatePost = z
   .meta({ id: "UpdatePost" });
 
 export const CreateComment = z
-  .strictObject({ body: z.string().min(1).max(20_000), parent_comment_id: CommentId.optional() })
+  .strictObject({
+    body: z.string().min(1).max(20_000),
+    parent_comment_id: CommentId.optional(),
+    parent_id: CommentId.optional().meta({ description: "The same as `parent_comment_id`." }),
+    idempotency_key: z.string().min(1).max(200).optional().meta({
+      description:
+        "A repeat with the same key (per author) returns the comment created first; the same key with another comment is 409.",
+    }),
+  })
+  .refine(
+    (b) =>
+      b.parent_id === undefined ||
+      b.parent_comment_id === undefined ||
+      b.parent_id === b.parent_comment_id,
+    { message: "parent_id and parent_comment_id name different comments", path: ["parent_id"] },
+  )
   .meta({ id: "CreateComment" });
 
 export const UpdateComment = z
@@ -149,7 +219,13 @@ export const Deleted = z
   .meta({ id: "Deleted" });
 
 export type Forum = z.infer<typeof Forum>;
+export type Author = z.infer<typeof Author>;
 export type Post = z.infer<typeof Post>;
+export type VotedPost = z.infer<typeof VotedPost>;
+export type VotedComment = z.infer<typeof VotedComment>;
+export type ForumSearchPage = z.infer<typeof ForumSearchPage>;
+export type ForumSearchQuery = z.infer<typeof ForumSearchQuery>;
+export type CreateComment = z.infer<typeof CreateComment>;
 export type PostDetail = z.infer<typeof PostDetail>;
 export type PostPage = z.infer<typeof PostPage>;
 export type Comment = z.infer<typeof Comment>;

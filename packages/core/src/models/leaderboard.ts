@@ -40,6 +40,9 @@ export const LeaderboardRow = z
       description:
         "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma.",
     }),
+    score_label: z.string().meta({
+      description: "What `score` is: `Elo`, `Score` or `Rating (μ − 3σ)` (the division's ranking).",
+    }),
     rounds_played: z.number().int().min(0),
     recent_rounds: z
       .array(LeaderboardRecentRound)

@@ -102,6 +102,12 @@ function certainty(
   return { rows: rowCertainty(ranked, summary, scale), episodes: summary.episodes };
 }
 
+const scoreLabel: Record<RankingKind, string> = {
+  elo: "Elo",
+  score: "Score",
+  openskill: "Rating (μ − 3σ)",
+};
+
 /** Leaderboard rows, best first (GET /v2/divisions/{id}/leaderboard). */
 export function standings(
   entries: readonly StandingEntry[],
@@ -115,6 +121,7 @@ export function standings(
     player_id: r.entry.playerId,
     player_name: r.entry.playerName,
     score: r.score,
+    score_label: scoreLabel[settings.ranking],
     rounds_played: r.entry.roundsPlayed,
     recent_rounds: recent(r.entry, options),
     episodes_played: r.state.episodes,
@@ -127,11 +134,6 @@ export function divisionLeaderboard(rows: readonly LeaderboardRow[]): DivisionLe
   return rows.length === 0 ? null : [...rows];
 }
 
-const scoreLabel: Record<RankingKind, string> = {
-  elo: "Elo",
-  score: "Score",
-  openskill: "Rating (μ − 3σ)",
-};
 const scoreDescription: Record<RankingKind, string> = {
   elo: "Players ranked by Elo rating.",
   score: "Players ranked by their score standing.",

@@ -16,6 +16,7 @@ import { episodeVoids } from "./013-episode-voids.ts";
 import { bundleUploads } from "./014-bundle-uploads.ts";
 import { cogamesStats } from "./015-cogames-stats.ts";
 import { jobIsolation } from "./016-job-isolation.ts";
+import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "014-bundle-uploads": bundleUploads,
   "015-cogames-stats": cogamesStats,
   "016-job-isolation": jobIsolation,
+  "017-forum-wiki-keys": forumWikiKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

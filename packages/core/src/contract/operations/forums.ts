@@ -9,15 +9,18 @@ import {
   CreatePost,
   Deleted,
   Forum,
+  ForumSearchPage,
+  ForumSearchQuery,
   ForumSlugParams,
   ListForumPostsQuery,
   Post,
   PostDetail,
   PostIdParams,
   PostPage,
-  SearchQuery,
   UpdateComment,
   UpdatePost,
+  VotedComment,
+  VotedPost,
 } from "../../models/forum.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -58,20 +61,22 @@ export const forumOperations = {
     path: "/v2/forums/{slug}/search",
     tag: "Posts",
     summary: "Posts of a forum whose title or body contains `q` (case-insensitive), newest first",
+    description:
+      "`author_user_id` / `author_player_id` keep only what that user (any of their tokens) or player wrote. Pass `next_cursor` back as `cursor` for the next page.",
     auth: "optional",
     access: "public",
     complexity: 20,
     params: ForumSlugParams,
-    query: SearchQuery,
+    query: ForumSearchQuery,
     status: 200,
-    response: PostPage,
+    response: ForumSearchPage,
   }),
   createPost: defineOperation({
     id: "createPost",
     method: "POST",
     path: "/v2/posts",
     tag: "Posts",
-    summary: "Write a post in a forum",
+    summary: "Write a post in a forum (the general one when `forum` is left out)",
     description:
       "With `idempotency_key`, a repeat returns the post created first instead of a second one.",
     auth: "required",
@@ -140,7 +145,9 @@ export const forumOperations = {
     method: "POST",
     path: "/v2/posts/{post_id}/comments",
     tag: "Posts",
-    summary: "Comment on a post (or reply to a comment with `parent_comment_id`)",
+    summary: "Comment on a post (or reply to a comment with `parent_comment_id` or `parent_id`)",
+    description:
+      "With `idempotency_key`, a repeat returns the comment created first instead of a second one.",
     auth: "required",
     access: "user",
     complexity: 10,
@@ -189,7 +196,7 @@ export const forumOperations = {
     params: PostIdParams,
     body: CastVote,
     status: 200,
-    response: Post,
+    response: VotedPost,
   }),
   voteComment: defineOperation({
     id: "voteComment",
@@ -203,6 +210,6 @@ export const forumOperations = {
     params: CommentIdParams,
     body: CastVote,
     status: 200,
-    response: Comment,
+    response: VotedComment,
   }),
 } as const;

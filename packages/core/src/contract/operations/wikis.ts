@@ -2,16 +2,17 @@
 // (API.md "Posts, forums, wikis").
 import { z } from "zod";
 
-import { SearchQuery } from "../../models/forum.ts";
 import {
   ListRevisionsQuery,
   PutWikiPage,
   Wiki,
+  WikiEdit,
   WikiPage,
   WikiPageIdParams,
   WikiPageParams,
-  WikiRevision,
-  WikiSearchHit,
+  WikiRevisionPage,
+  WikiSearchPage,
+  WikiSearchQuery,
   WikiSlugParams,
 } from "../../models/wiki.ts";
 import { defineOperation } from "../operation.ts";
@@ -49,28 +50,28 @@ export const wikiOperations = {
     tag: "Wikis",
     summary: "Create (`base_revision_id: null`) or edit a wiki page; every edit keeps a revision",
     description:
-      '`base_revision_id` names the revision the edit started from. When the page has moved on (or already exists for a create) the answer is 409 `{detail: {type: "wiki_edit_conflict", message, current_revision_id, current_body}}`: merge and send again with `current_revision_id`.',
+      'Answers the page after the edit and the revision made. `base_revision_id` names the revision the edit started from. When the page has moved on (or already exists for a create) the answer is 409 `{detail: {type: "wiki_edit_conflict", message, current_revision_id, current_body}}`: merge and send again with `current_revision_id`.',
     auth: "required",
     access: "user",
     complexity: 20,
     params: WikiPageParams,
     body: PutWikiPage,
     status: 200,
-    response: WikiPage,
+    response: WikiEdit,
   }),
   listWikiPageRevisions: defineOperation({
     id: "listWikiPageRevisions",
     method: "GET",
     path: "/v2/wiki-pages/{page_id}/revisions",
     tag: "Wikis",
-    summary: "A page's revisions, newest first",
+    summary: "A page's revisions, newest first, a page at a time",
     auth: "optional",
     access: "public",
     complexity: 10,
     params: WikiPageIdParams,
     query: ListRevisionsQuery,
     status: 200,
-    response: z.array(WikiRevision),
+    response: WikiRevisionPage,
   }),
   searchWiki: defineOperation({
     id: "searchWiki",
@@ -83,8 +84,10 @@ export const wikiOperations = {
     access: "public",
     complexity: 20,
     params: WikiSlugParams,
-    query: SearchQuery,
+    description:
+      "`author_user_id` / `author_player_id` keep pages whose current revision that user or player wrote.",
+    query: WikiSearchQuery,
     status: 200,
-    response: z.array(WikiSearchHit),
+    response: WikiSearchPage,
   }),
 } as const;
