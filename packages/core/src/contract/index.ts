@@ -14,6 +14,7 @@ import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
 import { forumOperations } from "./operations/forums.ts";
 import { gameOperations } from "./operations/games.ts";
+import { homePageOperations } from "./operations/home-page.ts";
 import { hostedClientOperations } from "./operations/hosted-clients.ts";
 import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { identityOperations } from "./operations/identity.ts";
@@ -58,6 +59,7 @@ export const contract = {
   ...hostedGameOperations,
   ...tournamentOperations,
   ...hostedClientOperations,
+  ...homePageOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;
