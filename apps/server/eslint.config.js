@@ -10,7 +10,18 @@ const INFRASTRUCTURE = ["shared", "store", "blobs", "auth", "limiter", "events",
 const TIERS = [
   ["access"],
   // catalog and work queue
-  ["service", "identity", "games", "policies", "coworlds", "episodes", "forums", "wikis"],
+  [
+    "service",
+    "home",
+    "identity",
+    "games",
+    "policies",
+    "coworlds",
+    "episodes",
+    "forums",
+    "wikis",
+    "retention",
+  ],
   // competition
   ["leagues", "profiles", "reporters", "campaign"],
   // experiences

@@ -31,6 +31,7 @@ import { combineTopicRules } from "./events/topic-rules.ts";
 import { installLiveEvents } from "./events/websocket-route.ts";
 import { forumHandlers } from "./forums/routes.ts";
 import { gameHandlers } from "./games/routes.ts";
+import { homePageHandlers } from "./home/routes.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter } from "./http/base-path.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
@@ -246,6 +247,7 @@ export async function buildApp(
     ...tournamentHandlers,
     ...tournamentViewHandlers(deps.leaguePlay.standings),
     ...cogamesStatsHandlers,
+    ...homePageHandlers,
     getOpenApi: async ({ request }) => {
       // The server of the document is the public address (configured, never the Host header).
       const url = publicBase(request);
@@ -260,7 +262,7 @@ export async function buildApp(
   registerOperations(app, context, Object.values(contract), handlers, gateFor);
   // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
   app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
-  installErrorHandling(app);
+  installErrorHandling(app, { prefix: config.apiPrefix, dataHosts: config.dataHosts });
   return { app, context };
 }
 

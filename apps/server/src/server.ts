@@ -18,6 +18,8 @@ import { LeaguePlay } from "./leagues/league-play.ts";
 import { RedisAttemptStore } from "./limiter/attempts-redis.ts";
 import { MemoryAttemptStore } from "./limiter/attempts.ts";
 import { budgetsInfoFromEnv, createLimiterFromEnv } from "./limiter/config.ts";
+import { Retention } from "./retention/retention.ts";
+import { retentionSettingsFrom } from "./retention/settings.ts";
 import { openStore, type Store } from "./store/database.ts";
 import { tightenDataDir } from "./store/private-files.ts";
 import { TournamentPlay } from "./tournaments/runtime.ts";
@@ -35,6 +37,8 @@ export interface RunningServer {
   /** The API under the prefix on the data host. */
   readonly dataUrl: string;
   readonly firstAdmin: FirstAdmin | null;
+  /** The retention policy's compaction (it runs by itself; tests and benchmarks run it now). */
+  readonly retention: Retention;
   close(): Promise<void>;
 }
 
@@ -133,13 +137,23 @@ export async function startServer(
       ),
     );
     tournaments.sweep();
+    const blobs =
+      config.blobStore.kind === "s3"
+        ? new S3BlobStore(config.blobStore)
+        : new DirectoryBlobStore(join(config.dataDir, "blobs"));
+    // The retention policy and the compaction (README "What the data directory keeps").
+    const retention = new Retention(
+      { db: store.db, blobs, engine: store.engine },
+      retentionSettingsFrom(env),
+      (error) =>
+        process.stderr.write(
+          `gauntlet-server: retention: ${error instanceof Error ? error.message : String(error)}\n`,
+        ),
+    );
     const { app, context } = await buildApp({
       config,
       store,
-      blobs:
-        config.blobStore.kind === "s3"
-          ? new S3BlobStore(config.blobStore)
-          : new DirectoryBlobStore(join(config.dataDir, "blobs")),
+      blobs,
       secrets: loadSecretBox(config.dataDir, env.GAUNTLET_SECRET_KEY),
       budgets: limiter,
       leaguePlay: play,
@@ -167,6 +181,7 @@ export async function startServer(
     });
     options.extraRoutes?.(app);
     await app.listen({ port: config.port, host: config.host });
+    retention.start();
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
     const altHost = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
@@ -178,6 +193,7 @@ export async function startServer(
       leaguePlay: play,
       store,
       signals: channel,
+      retention,
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
       firstAdmin,
@@ -185,6 +201,7 @@ export async function startServer(
         if (closed) return;
         closed = true;
         await play.scheduler.stop();
+        await retention.stop();
         // Let requests in flight finish, but never wait forever on a connection that sends nothing.
         const force = setTimeout(() => app.server.closeAllConnections(), 5_000);
         try {

@@ -15,6 +15,8 @@ export const resources = {
   getDocs: ["service", "docs"],
   getDocsScript: ["service", "docsScript"],
   getBudgetsDoc: ["service", "rateLimitDocs"],
+  getHomePage: ["service", "homePage"],
+  getHomePageScript: ["service", "homePageScript"],
   healthz: ["service", "health"],
   readyz: ["service", "ready"],
   // Identity and sign-in
@@ -218,6 +220,7 @@ export const resources = {
   hostedGameJoinSubmit: ["hostedGames", "joinFromPage"],
   hostedGameLobbyPage: ["hostedGames", "lobbyPage"],
   createReplaySession: ["replays", "createSession"],
+  openEpisodeReplay: ["replays", "openViewer"],
   readReplayCapability: ["replays", "read"],
   // Tournaments
   createTournament: ["tournaments", "create"],

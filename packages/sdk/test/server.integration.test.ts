@@ -96,6 +96,8 @@ describe("service", () => {
     expect(await admin.service.docs()).toMatch(/<html/i);
     expect((await admin.service.docsScript()).length).toBeGreaterThan(100);
     expect(await admin.service.rateLimitDocs()).toMatch(/<html/i);
+    expect(await admin.service.homePage()).toMatch(/<script src="\/home\.js">/);
+    expect(await admin.service.homePageScript()).toContain("/v2/competition-events");
     expect(await admin.service.health()).toEqual({ status: "ok" });
     expect((await admin.service.ready()).status).toBe("ready");
   });
@@ -962,6 +964,10 @@ describe("evaluations", () => {
         .pop() ?? "";
     // The capability reads that episode's replay; this game was ended before it recorded one.
     await expect(userClient.replays.read({ capability })).rejects.toMatchObject({ status: 404 });
+    // A page's link to the viewer says the same: there is no replay to open.
+    await expect(
+      userClient.replays.openViewer({ episode_request_id: hostedEpisode }),
+    ).rejects.toMatchObject({ status: 422 });
 
     const zip = await userClient.episodeRequests.getBundle({
       episode_request_id: episodes[0]?.id ?? "",

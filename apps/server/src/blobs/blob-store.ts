@@ -1,7 +1,17 @@
 // The blob store of ARCHITECTURE.md: content-addressed bytes (replays, logs, bundles).
 // A directory by default; the interface is what an S3-compatible store would implement.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 
 import { insufficientStorage } from "../shared/errors.ts";
@@ -28,6 +38,14 @@ export interface BlobStore {
   presignPut?(key: string, expiresSeconds: number): Promise<string>;
   /** The object a client PUT under `key` through `presignPut`, or null when there is none yet. */
   readUpload?(key: string): Promise<Buffer | null>;
+  /**
+   * Every stored blob with its size and when it was last written (a `put` of bytes already
+   * stored counts as a write), for the compaction. Absent: the store is not swept (S3 — a
+   * bucket's own lifecycle rules expire what no row names).
+   */
+  list?(): AsyncIterable<{ sha256: string; size: number; writtenAt: number }>;
+  /** Removes a blob (nothing when it is already gone). */
+  delete?(sha256: string): Promise<void>;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -47,22 +65,34 @@ export class DirectoryBlobStore implements BlobStore {
   async put(bytes: Uint8Array): Promise<StoredBlob> {
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const path = this.#path(sha256);
-    if (!(await this.has(sha256))) {
-      // Write aside, then rename: a reader never sees half a blob, and a failed write leaves
-      // nothing behind (a full disk is the caller's clean 507, not a stray partial file).
-      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      try {
-        // Owner-only: the blobs are every user's bundles and logs.
-        await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
-        await writeFile(temp, bytes, { mode: 0o600 });
-        await rename(temp, path);
-      } catch (error) {
-        await rm(temp, { force: true }).catch(() => undefined);
-        if (FULL.has(String((error as NodeJS.ErrnoException).code))) throw insufficientStorage();
-        throw error;
-      }
-    }
+    // Stored before: mark it written now (so that a compaction sweeping blobs no row names yet
+    // leaves it alone until the row about to name it is in); gone meanwhile: write it again.
+    const at = new Date();
+    const stored = await utimes(path, at, at).then(
+      () => true,
+      () => false,
+    );
+    if (!stored) await this.#write(path, bytes);
     return { sha256, size: bytes.byteLength };
+  }
+
+  async #write(path: string, bytes: Uint8Array, attempt = 1): Promise<void> {
+    // Write aside, then rename: a reader never sees half a blob, and a failed write leaves
+    // nothing behind (a full disk is the caller's clean 507, not a stray partial file).
+    const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      // Owner-only: the blobs are every user's bundles and logs.
+      await mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+      await writeFile(temp, bytes, { mode: 0o600 });
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      const code = String((error as NodeJS.ErrnoException).code);
+      if (FULL.has(code)) throw insufficientStorage();
+      // A compaction removed the emptied shard directory between mkdir and write: once more.
+      if (code === "ENOENT" && attempt < 3) return this.#write(path, bytes, attempt + 1);
+      throw error;
+    }
   }
 
   async get(sha256: string): Promise<Buffer | null> {
@@ -77,6 +107,34 @@ export class DirectoryBlobStore implements BlobStore {
   uri(sha256: string): string {
     this.#path(sha256);
     return `blobs://sha256/${sha256}`;
+  }
+
+  async *list(): AsyncIterable<{ sha256: string; size: number; writtenAt: number }> {
+    for (const a of await readdir(this.#root).catch(() => [] as string[])) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of await readdir(join(this.#root, a)).catch(() => [] as string[])) {
+        if (!/^[0-9a-f]{2}$/.test(b)) continue;
+        for (const name of await readdir(join(this.#root, a, b)).catch(() => [] as string[])) {
+          if (!HASH.test(name)) continue;
+          const info = await stat(join(this.#root, a, b, name)).catch(() => null);
+          if (info) yield { sha256: name, size: info.size, writtenAt: info.mtimeMs };
+        }
+      }
+    }
+  }
+
+  async delete(sha256: string): Promise<void> {
+    const path = this.#path(sha256);
+    await rm(path, { force: true });
+    // Empty shard directories cost a block each: remove them (a concurrent put recreates them).
+    for (const dir of [join(path, ".."), join(path, "..", "..")])
+      if (
+        !(await rmdir(dir).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
   }
 
   async has(sha256: string): Promise<boolean> {

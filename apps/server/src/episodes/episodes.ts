@@ -16,7 +16,7 @@ import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
-import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import { artifactsExpired, forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type {
   CoworldsTable,
   Database,
@@ -249,7 +249,7 @@ export async function episodeViews(
       job_id: row.job_id,
       episode_id: row.status === "completed" ? row.job_id : null,
       replay_url:
-        row.status === "completed"
+        row.status === "completed" && row.artifacts_expired_at === null
           ? `${base}/v2/episode-requests/${row.id}/artifacts/replay`
           : null,
       live_url: null,
@@ -265,6 +265,7 @@ export async function episodeViews(
       })),
       created_at: row.created_at,
       updated_at: row.updated_at,
+      artifacts_expired_at: row.artifacts_expired_at,
     };
   });
 }
@@ -427,7 +428,15 @@ export async function readArtifact(
     .where("name", "=", name)
     .executeTakeFirst();
   const bytes = row ? await blobs.get(row.sha256) : null;
-  if (!bytes) throw notFound(`artifact ${name} of episode request`, episodeId);
+  if (!bytes) {
+    const episode = await db
+      .selectFrom("episode_requests")
+      .select("artifacts_expired_at")
+      .where("id", "=", episodeId)
+      .executeTakeFirst();
+    if (episode?.artifacts_expired_at) throw artifactsExpired(episodeId);
+    throw notFound(`artifact ${name} of episode request`, episodeId);
+  }
   return bytes;
 }
 

@@ -233,6 +233,7 @@ export async function ingestRows(
       pool_id: null,
       experience_request_id: null,
       bulk_upload_id: uploadId,
+      artifacts_expired_at: null,
       game_config: "{}",
       seed: 0,
       max_steps: null,

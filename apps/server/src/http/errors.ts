@@ -7,6 +7,8 @@ import { InputError, ServiceError } from "../shared/errors.ts";
 import { scrubPaths } from "../shared/scrub-paths.ts";
 import { UNROUTABLE } from "./base-path.ts";
 import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
+import { notFoundPage, wantsHtml } from "./not-found-page.ts";
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "./page-headers.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store-unavailable.ts";
 
 export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}) {
@@ -30,7 +32,14 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && "code" in error;
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * `basePaths` (the API prefix and the data hosts) turns a browser's 404 into a page that says
+ * where the service is on this host; without it every 404 is JSON.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  basePaths?: { prefix: string; dataHosts: readonly string[] },
+): void {
   app.setErrorHandler((error, request, reply) => {
     // Messages may fold in lower-level errors (file system, archives): no server path goes out.
     if (error instanceof ServiceError)
@@ -106,6 +115,20 @@ export function installErrorHandling(app: FastifyInstance): void {
     const url = request.url.startsWith(UNROUTABLE)
       ? request.url.slice(UNROUTABLE.length)
       : request.url;
+    if (basePaths && wantsHtml(request.method, request.headers.accept))
+      return reply
+        .code(404)
+        .headers(PAGE_HEADERS)
+        .header("content-security-policy", PAGE_CONTENT_SECURITY_POLICY)
+        .type("text/html; charset=utf-8")
+        .send(
+          notFoundPage(
+            request.originalUrl.split("?")[0] ?? request.originalUrl,
+            request.headers.host,
+            basePaths.prefix,
+            basePaths.dataHosts,
+          ),
+        );
     return reply
       .code(404)
       .send(

@@ -19,6 +19,9 @@ export function cliLoginPage(input: {
   state?: string | undefined;
   error?: string | undefined;
   email?: string | undefined;
+  /** The front page's address, `./` by default (relative, like the form's action, so that it
+   * holds under the data host's prefix and at another host's root). */
+  home?: string | undefined;
 }): string {
   const callbackHost = (() => {
     if (input.callback === undefined) return undefined;
@@ -33,7 +36,8 @@ export function cliLoginPage(input: {
     `<h1>Sign in to Gauntlet</h1>
 ${
   callbackHost === undefined
-    ? "<p>Sign in, and this page shows what to paste into your terminal: a one-time code, or a token.</p>"
+    ? `<p>This is where the command-line client signs in. <code>gauntlet auth login --server &lt;this server&gt;</code> opens it for you and takes the credential back by itself.</p>
+<p>Opened by hand, it works too: sign in, and it shows what to paste into your terminal (a one-time code, or a token). To look around without signing in, see <a href="${escapeHtml(input.home ?? "./")}">the server's front page</a>.</p>`
     : `<p>The command-line client on <code>${escapeHtml(callbackHost)}</code> asks to sign in as you.</p>`
 }
 ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : ""}

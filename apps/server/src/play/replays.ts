@@ -11,7 +11,7 @@ import type { Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { getEpisodeRow, readArtifact } from "../episodes/episodes.ts";
-import { invalidInput, notFound } from "../shared/errors.ts";
+import { artifactsExpired, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
 import { coworldOfBody } from "./sessions.ts";
@@ -70,11 +70,58 @@ export async function openReplaySession(
       "value_error",
       body.coworld_id,
     );
-  const granted = `${episode.id}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
+  return grant(box, viewer, episode.id, now);
+}
+
+function grant(
+  box: SecretBox,
+  viewer: { id: string; entry: string },
+  episodeId: string,
+  now: number,
+): { viewerPath: string; replayPath: string } {
+  const granted = `${episodeId}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
   return {
     viewerPath: `/v2/play-modules/${viewer.id}/files/${viewer.entry}`,
     replayPath: `/v2/replays/${granted}.${box.sign(PURPOSE, granted)}`,
   };
+}
+
+/**
+ * A replay session for a link on a page (no body to post, maybe no token): the episode's own
+ * coworld's viewer. Only someone who may read the episode gets one, as with a posted session.
+ */
+export async function openEpisodeReplay(
+  db: Kysely<Database>,
+  box: SecretBox,
+  identity: Identity,
+  episodeId: string,
+  now = Date.now(),
+): Promise<{ viewerPath: string; replayPath: string }> {
+  const episode = await getEpisodeRow(db, identity, episodeId);
+  const replay = await db
+    .selectFrom("artifacts")
+    .select("sha256")
+    .where("episode_request_id", "=", episode.id)
+    .where("name", "=", "replay")
+    .executeTakeFirst();
+  if (!replay) {
+    if (episode.artifacts_expired_at !== null) throw artifactsExpired(episode.id);
+    throw invalidInput(
+      ["path", "episode_request_id"],
+      `episode ${episode.id} has no replay (it is ${episode.status})`,
+      "value_error",
+      episode.id,
+    );
+  }
+  const viewer = await playModuleOf(db, episode.coworld_id, "replay_viewer");
+  if (!viewer)
+    throw invalidInput(
+      ["path", "episode_request_id"],
+      `the coworld of episode ${episode.id} has no replay_viewer play module`,
+      "value_error",
+      episode.id,
+    );
+  return grant(box, viewer, episode.id, now);
 }
 
 /** The replay a capability grants; 404 when it is forged, expired or the replay is missing. */

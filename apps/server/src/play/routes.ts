@@ -19,7 +19,7 @@ import {
   uploadPlayModule,
 } from "./play-modules.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
-import { openReplaySession, readReplay } from "./replays.ts";
+import { openEpisodeReplay, openReplaySession, readReplay } from "./replays.ts";
 import { currentSession } from "./sessions.ts";
 
 export const playModuleHandlers = defineHandlers({
@@ -117,6 +117,21 @@ export const hostedGameHandlers = defineHandlers({
       viewer_url: `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`,
       ready: true,
     };
+  },
+  openEpisodeReplay: async ({ identity, params, app, request, reply }) => {
+    const paths = await openEpisodeReplay(
+      app.store.db,
+      app.secrets,
+      identity,
+      params.episode_request_id,
+    );
+    const base = app.baseUrl(request);
+    // The fragment carries the capability: it never reaches a server's logs or a Referer.
+    await reply.redirect(
+      `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`,
+      302,
+    );
+    return REPLIED;
   },
   readReplayCapability: async ({ params, app, reply }) => {
     // Read by the sandboxed viewer (an opaque origin): the capability is the credential, so any

@@ -25,6 +25,13 @@ export const notFound = (what: string, id?: string) =>
   );
 export const badRequest = (message: string) => new ServiceError(400, "bad_request", message);
 export const gone = (message: string) => new ServiceError(410, "gone", message);
+/** The retention policy removed an episode's stored files (replay, logs, artifacts). */
+export const artifactsExpired = (episodeId: string) =>
+  new ServiceError(
+    410,
+    "artifacts_expired",
+    `The files of episode request ${episodeId} (replay, logs, artifacts) were removed by the server's retention policy; its results and scores are kept.`,
+  );
 export const conflict = (message: string, type = "conflict", extra: Record<string, unknown> = {}) =>
   new ServiceError(409, type, message, extra);
 

@@ -276,6 +276,8 @@ export interface EpisodeRequestsTable {
   change_seq: number;
   created_at: string;
   updated_at: string;
+  /** When the retention policy removed its stored files (migration 015); null while kept. */
+  artifacts_expired_at: string | null;
 }
 
 /** An episode struck from the rating record (migration 013). */

@@ -16,6 +16,7 @@ import { experienceRequestOperations } from "./operations/experience-requests.ts
 import { forumOperations } from "./operations/forums.ts";
 import { gameOperations } from "./operations/games.ts";
 import { hostedClientViewOperations } from "./operations/hosted-clients-2.ts";
+import { homePageOperations } from "./operations/home-page.ts";
 import { hostedClientOperations } from "./operations/hosted-clients.ts";
 import { hostedGameOperations } from "./operations/hosted-games.ts";
 import { identityOperations } from "./operations/identity.ts";
@@ -64,6 +65,7 @@ export const contract = {
   ...tournamentViewOperations,
   ...cogamesStatsOperations,
   ...hostedClientViewOperations,
+  ...homePageOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -62,6 +62,10 @@ export const EpisodeRequest = z
     ),
     created_at: Timestamp,
     updated_at: Timestamp,
+    artifacts_expired_at: Timestamp.nullable().default(null).meta({
+      description:
+        "When the server's retention policy removed the episode's stored files (replay, logs, artifacts; reading them is then 410 `artifacts_expired`); null while they are kept. Results and scores stay.",
+    }),
   })
   .meta({ id: "EpisodeRequest" });
 

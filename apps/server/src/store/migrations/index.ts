@@ -17,6 +17,7 @@ import { bundleUploads } from "./014-bundle-uploads.ts";
 import { cogamesStats } from "./015-cogames-stats.ts";
 import { jobIsolation } from "./016-job-isolation.ts";
 import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
+import { retention } from "./018-retention.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "015-cogames-stats": cogamesStats,
   "016-job-isolation": jobIsolation,
   "017-forum-wiki-keys": forumWikiKeys,
+  "018-retention": retention,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,185 @@
+// The retention policy against a started server (SQLite, or PostgreSQL with DATABASE_URL): the
+// newest round episodes of a division and every evaluation keep their files, older round
+// episodes lose them and say so (410, `artifacts_expired_at`), their results stay, blobs no row
+// names go, and the blobs still named stay.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { EpisodeRequest, ExperienceRequestDetail, TriggerRoundResponse } from "@gauntlet/core";
+
+import { client, http } from "../../testing/http.ts";
+import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import {
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  type ScriptedRunner,
+  type TestLeague,
+} from "../../testing/test-league.ts";
+import { HASH_COLUMNS } from "./referenced-blobs.ts";
+
+let t: TestServer;
+let tl: TestLeague;
+let runner: ScriptedRunner;
+const ROUNDS = 4;
+const KEEP = 2;
+
+const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Plays what is queued: a replay and a player log unique to each job, then the scores. */
+async function playQueued(): Promise<string[]> {
+  const jobs = await eventually("queued jobs", async () => {
+    const leased = await runner.lease();
+    return leased.length ? leased : null;
+  });
+  for (const job of jobs) {
+    expect(await runner.upload(job, "replay", `replay of ${job.job_id}\n`)).toBe(200);
+    expect(await runner.upload(job, "policy-log-0", `log of ${job.job_id}\n`)).toBe(200);
+    expect(await runner.complete(job, [1, 0])).toBe(200);
+  }
+  return jobs.map((j) => j.episode_request_id);
+}
+
+async function episode(id: string): Promise<EpisodeRequest> {
+  return (
+    await client(t.url, tl.commissioner.token).get<EpisodeRequest>(`/v2/episode-requests/${id}`)
+  ).body;
+}
+
+const blobs = () => t.server.context.blobs;
+
+let roundEpisodes: string[] = [];
+let evaluationEpisode = "";
+
+beforeAll(async () => {
+  t = await startTestServer({
+    env: {
+      GAUNTLET_SCHEDULER: "off",
+      GAUNTLET_RETENTION_EPISODES: String(KEEP),
+      GAUNTLET_RETENTION_BLOB_GRACE_MS: "0",
+    },
+  });
+  runner = await scriptedRunner(t);
+  tl = await createTestLeague(t);
+  const a = await tl.addPlayer("Ada");
+  const b = await tl.addPlayer("Bo");
+  await tl.submit(a);
+  await tl.submit(b);
+  for (let i = 0; i < ROUNDS; i += 1) {
+    const res = await client(t.url, tl.commissioner.token).post<TriggerRoundResponse>(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+      {},
+    );
+    expect(res.status, res.text).toBe(200);
+    roundEpisodes.push(...(await playQueued()));
+    const roundId = res.body.rounds[0]?.id ?? "";
+    await eventually("the round to settle", async () => {
+      const r = await client(t.url).get<{ status: string }>(`/v2/rounds/${roundId}`);
+      return r.body.status === "completed";
+    });
+  }
+  // An evaluation someone asked for, played before the newest round episodes: kept all the same.
+  const evaluation = await client(t.url, tl.commissioner.token).post<ExperienceRequestDetail>(
+    "/v2/experience-requests",
+    {
+      coworld_id: tl.coworldId,
+      roster: [
+        { player: { policy_ref: a.policyVersionId } },
+        { player: { policy_ref: b.policyVersionId } },
+      ],
+      num_episodes: 1,
+    },
+  );
+  expect(evaluation.status, evaluation.text).toBe(201);
+  [evaluationEpisode = ""] = await playQueued();
+  // Newest first, as the listing gives them.
+  roundEpisodes = roundEpisodes.reverse();
+}, 120_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("the retention policy", () => {
+  it("keeps the newest round episodes' files and every evaluation's, expires the rest with a clear 410, and keeps their results", async () => {
+    expect(roundEpisodes).toHaveLength(ROUNDS);
+    const expired = roundEpisodes.slice(KEEP);
+    const oldReplay = sha(`replay of ${(await episode(expired[0] ?? "")).job_id}\n`);
+    expect(await blobs().has(oldReplay)).toBe(true);
+
+    const report = await t.server.retention.run();
+    expect(report.episodesExpired).toBe(ROUNDS - KEEP);
+    // Each expired episode's replay and player log were its own blobs: both gone from the store.
+    expect(report.blobsDeleted).toBeGreaterThanOrEqual((ROUNDS - KEEP) * 2);
+    expect(await blobs().has(oldReplay)).toBe(false);
+
+    for (const id of expired) {
+      const row = await episode(id);
+      expect(row.artifacts_expired_at).not.toBeNull();
+      expect(row.replay_url).toBeNull();
+      expect(row.scores.map((s) => s.score)).toEqual([1, 0]);
+      const replay = await http("GET", `${t.url}/v2/episode-requests/${id}/artifacts/replay`);
+      expect(replay.status).toBe(410);
+      expect(replay.text).toContain("artifacts_expired");
+      const viewer = await http("GET", `${t.url}/v2/episode-requests/${id}/replay-viewer`);
+      expect(viewer.status).toBe(410);
+      const log = await http(
+        "GET",
+        `${t.url}/v2/episode-requests/${id}/${row.participants[0]?.policy_version_id ?? ""}/policy-logs/0`,
+        { headers: { authorization: `Bearer ${tl.commissioner.token}` } },
+      );
+      expect(log.status).toBe(410);
+      // The results are the record: kept.
+      expect(
+        (await http("GET", `${t.url}/v2/episode-requests/${id}/artifacts/results`)).status,
+      ).toBe(200);
+    }
+    for (const id of [...roundEpisodes.slice(0, KEEP), evaluationEpisode]) {
+      const row = await episode(id);
+      expect(row.artifacts_expired_at, id).toBeNull();
+      const replay = await http("GET", `${t.url}/v2/episode-requests/${id}/artifacts/replay`, {
+        headers: { authorization: `Bearer ${tl.commissioner.token}` },
+      });
+      expect(replay.status, id).toBe(200);
+      expect(replay.text).toBe(`replay of ${row.job_id}\n`);
+    }
+    // The coworld and the policies still play: their bundles are named by rows and stay.
+    await client(t.url, tl.commissioner.token).post(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+      {},
+    );
+    const [next = ""] = await playQueued();
+    expect((await episode(next)).status).toBe("completed");
+
+    // One more round pushes one more episode past the newest two.
+    expect((await t.server.retention.run()).episodesExpired).toBe(1);
+  });
+
+  it("deletes a blob no row names, once it is older than the grace", async () => {
+    const stray = await blobs().put(new TextEncoder().encode(`stray ${Date.now()}`));
+    expect(await blobs().has(stray.sha256)).toBe(true);
+    await t.server.retention.run();
+    expect(await blobs().has(stray.sha256)).toBe(false);
+  });
+
+  it("reads every column of the schema that holds a blob's hash", () => {
+    const schema = readFileSync(join(import.meta.dirname, "../store/schema.ts"), "utf8");
+    const tables = new Map<string, string>();
+    for (const match of schema.matchAll(/^\s+(\w+): (\w+Table);$/gm))
+      tables.set(match[2] ?? "", match[1] ?? "");
+    const found: string[] = [];
+    for (const match of schema.matchAll(/export interface (\w+Table) \{([\s\S]*?)\n\}/g)) {
+      const table = tables.get(match[1] ?? "");
+      for (const column of (match[2] ?? "").matchAll(/^\s+(\w*(?:sha256|content_hash)\w*):/gm))
+        found.push(`${table}.${column[1]}`);
+    }
+    const read = Object.entries(HASH_COLUMNS).flatMap(([table, columns]) =>
+      columns.map((c) => `${table}.${c}`),
+    );
+    expect(found.length).toBeGreaterThan(5);
+    expect(read).toEqual(expect.arrayContaining(found));
+  });
+});

@@ -1,0 +1,58 @@
+// Runs the compaction on a timer: once soon after start, then every interval; one run at a time.
+import type { Kysely } from "kysely";
+
+import type { BlobStore } from "../blobs/blob-store.ts";
+import type { Engine } from "../store/database.ts";
+import type { Database } from "../store/schema.ts";
+import { compact, type CompactionReport } from "./compaction.ts";
+import type { RetentionSettings } from "./settings.ts";
+
+/** The first run waits this long, so that a start is not slowed by a sweep. */
+const FIRST_RUN_MS = 10_000;
+
+export class Retention {
+  readonly #deps: { db: Kysely<Database>; blobs: BlobStore; engine: Engine };
+  readonly #settings: RetentionSettings;
+  readonly #onError: (error: unknown) => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<CompactionReport> | undefined;
+  #stopped = false;
+
+  constructor(
+    deps: { db: Kysely<Database>; blobs: BlobStore; engine: Engine },
+    settings: RetentionSettings,
+    onError: (error: unknown) => void,
+  ) {
+    this.#deps = deps;
+    this.#settings = settings;
+    this.#onError = onError;
+  }
+
+  start(): void {
+    this.#schedule(Math.min(FIRST_RUN_MS, this.#settings.intervalMs));
+  }
+
+  /** One compaction now (or the one under way). */
+  run(): Promise<CompactionReport> {
+    this.#running ??= compact(this.#deps, this.#settings).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running?.catch(() => undefined);
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.run()
+        .catch((error: unknown) => this.#onError(error))
+        .finally(() => this.#schedule(this.#settings.intervalMs));
+    }, ms);
+    this.#timer.unref();
+  }
+}
