@@ -46,6 +46,8 @@ export const runnerHandlers = defineHandlers({
         body.runner_id,
         body.capacity,
         body.runtimes,
+        new Date(),
+        body.interactive_capacity,
       ),
       lease_seconds: leaseSeconds(),
     };

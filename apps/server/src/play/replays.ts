@@ -70,7 +70,17 @@ export async function openReplaySession(
       "value_error",
       body.coworld_id,
     );
-  const granted = `${episode.id}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
+  return replayPaths(box, viewer, episode.id, now);
+}
+
+/** The viewer's path and a fresh capability's path for one episode's replay. */
+export function replayPaths(
+  box: SecretBox,
+  viewer: { id: string; entry: string },
+  episodeId: string,
+  now = Date.now(),
+): { viewerPath: string; replayPath: string } {
+  const granted = `${episodeId}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
   return {
     viewerPath: `/v2/play-modules/${viewer.id}/files/${viewer.entry}`,
     replayPath: `/v2/replays/${granted}.${box.sign(PURPOSE, granted)}`,

@@ -14,6 +14,7 @@ import { hostedGames } from "./011-hosted-games.ts";
 import { leaseTokens } from "./012-lease-tokens.ts";
 import { episodeVoids } from "./013-episode-voids.ts";
 import { bundleUploads } from "./014-bundle-uploads.ts";
+import { livePlay } from "./015-live-play.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "012-lease-tokens": leaseTokens,
   "013-episode-voids": episodeVoids,
   "014-bundle-uploads": bundleUploads,
+  "015-live-play": livePlay,
 };
 
 export const migrationProvider: MigrationProvider = {
