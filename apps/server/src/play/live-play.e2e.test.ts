@@ -104,8 +104,8 @@ describe("live play beside league play (embedded runner, capacity 1)", () => {
     const tl = await createTestLeague(t);
     const [division] = tl.divisions;
     if (!division) throw new Error("no division");
-    for (const name of ["Greedy", "Random"])
-      await tl.submit(await tl.addPlayer(name, { baseline: name.toLowerCase() }));
+    for (const baseline of ["greedy", "random"] as const)
+      await tl.submit(await tl.addPlayer(baseline, { baseline }));
     const waiting = await eventually("a running round", async () => {
       const [round] = await runningRounds(division.id);
       return round?.waiting ? round : null;
@@ -141,8 +141,8 @@ describe("live play beside league play (embedded runner, capacity 1)", () => {
     });
     expect((await read()).body.status).toBe("playing");
 
-    for (const name of ["Greedy", "Random"])
-      await tl.submit(await tl.addPlayer(name, { baseline: name.toLowerCase() }));
+    for (const baseline of ["greedy", "random"] as const)
+      await tl.submit(await tl.addPlayer(baseline, { baseline }));
     const completed = await eventually(
       `a league round to complete beside the live game\n${runnerLog.slice(-3000)}`,
       async () => {
