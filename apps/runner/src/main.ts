@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `gauntlet-runner --server URL --token T [--concurrency N]`: leases episode jobs and runs
+// `gauntlet-runner --server URL --token T [--capacity N]`: leases episode jobs and runs
 // them until SIGTERM or SIGINT (a second signal aborts what still runs). Started by a parent
 // over IPC (the embedded runner of `gauntlet-server start`), it also stops when the parent goes.
 import { createClient } from "@gauntlet/sdk";
@@ -81,6 +81,7 @@ try {
     trustedCode: settings.trustedCode,
     workDir: settings.workDir,
     concurrency: settings.concurrency,
+    interactiveCapacity: settings.interactiveCapacity,
     runtime: settings.runtime,
     bundleCacheBytes: settings.bundleCacheBytes,
     episode: {
@@ -97,7 +98,8 @@ try {
 log.info("runner started", {
   server: settings.server,
   runner_id: settings.runnerId,
-  concurrency: settings.concurrency,
+  capacity: settings.concurrency,
+  interactive_capacity: settings.interactiveCapacity,
   runtime: settings.runtime,
   trusted_code: settings.trustedCode,
   work_dir: settings.workDir,

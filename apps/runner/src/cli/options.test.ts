@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { HelpShown, parseRunnerArgs, UsageError } from "./options.ts";
+import { defaultCapacity, HelpShown, parseRunnerArgs, UsageError } from "./options.ts";
+
+const fromEnvVars = { GAUNTLET_SERVER: "http://127.0.0.1:8787", GAUNTLET_TOKEN: "gntm_b" };
 
 const noOutput = () => {};
 
@@ -12,8 +14,10 @@ describe("parseRunnerArgs", () => {
         "HTTP://Example.com/observatory/",
         "--token",
         "gntm_a",
-        "--concurrency",
+        "--capacity",
         "3",
+        "--interactive-capacity",
+        "0",
         "--runtime",
         "docker",
         "--runner-id",
@@ -41,6 +45,7 @@ describe("parseRunnerArgs", () => {
       server: "http://example.com/observatory",
       token: "gntm_a",
       concurrency: 3,
+      interactiveCapacity: 0,
       runtime: "docker",
       runnerId: "r1",
       graceMs: 2500,
@@ -53,12 +58,19 @@ describe("parseRunnerArgs", () => {
     expect(fromEnv).toMatchObject({
       server: "http://127.0.0.1:8787",
       token: "gntm_b",
-      concurrency: 1,
+      concurrency: defaultCapacity(),
+      interactiveCapacity: 4,
       runtime: "sandbox",
       trustedCode: false,
       graceMs: 30_000,
     });
     expect(fromEnv.runnerId).toContain(String(process.pid));
+    // The former flag still works.
+    expect(parseRunnerArgs(["--concurrency", "5"], fromEnvVars).concurrency).toBe(5);
+  });
+
+  it("takes a capacity from the cores: one per core, at least 2, at most 8", () => {
+    expect([1, 2, 6, 64].map((cores) => defaultCapacity(cores))).toEqual([2, 2, 6, 8]);
   });
 
   it("reads the token from standard input with --token-stdin, over the environment's", () => {
@@ -72,12 +84,12 @@ describe("parseRunnerArgs", () => {
 
   it.each([
     [
-      ["--concurrency", "0"],
-      "option '--concurrency <n>' argument '0' is invalid. expected a whole number from 1 to 64",
+      ["--capacity", "0"],
+      "option '--capacity <n>' argument '0' is invalid. expected a whole number from 1 to 64",
     ],
     [
-      ["--concurrency", "two"],
-      "option '--concurrency <n>' argument 'two' is invalid. expected a whole number from 1 to 64",
+      ["--capacity", "two"],
+      "option '--capacity <n>' argument 'two' is invalid. expected a whole number from 1 to 64",
     ],
     [
       ["--runtime", "vm"],
@@ -148,6 +160,7 @@ describe("parseRunnerArgs", () => {
   it("prints its help on --help", () => {
     let out = "";
     expect(() => parseRunnerArgs(["--help"], {}, (t) => (out += t))).toThrow(HelpShown);
-    expect(out).toContain("--concurrency <n>");
+    expect(out).toContain("--capacity <n>");
+    expect(out).toContain("--interactive-capacity <n>");
   });
 });

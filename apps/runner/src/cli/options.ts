@@ -1,7 +1,7 @@
 // The runner's command line: flags first, then GAUNTLET_SERVER and GAUNTLET_TOKEN (core's
 // resolution, without the CLI's saved sign-in: a runner needs a machine token of its own).
 import { readFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { availableParallelism, hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -25,7 +25,10 @@ import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 export interface RunnerSettings {
   server: string;
   token: string;
+  /** Batch episodes (no seat played by a person) run at once. */
   concurrency: number;
+  /** Episodes with a seat a person plays run at once, besides the batch ones (their own lane). */
+  interactiveCapacity: number;
   runtime: RuntimeKind;
   /** Every coworld and policy this runner runs is trusted: the only way to the process runtime. */
   trustedCode: boolean;
@@ -55,6 +58,14 @@ export class HelpShown extends Error {
 }
 
 const MB = 1024 * 1024;
+
+/** Episodes mostly wait on their players' moves: one per core, at least 2, at most 8. */
+export function defaultCapacity(cores = availableParallelism()): number {
+  return Math.max(2, Math.min(8, cores));
+}
+
+/** Live games a runner plays at once beside its batch episodes. */
+export const DEFAULT_INTERACTIVE_CAPACITY = 4;
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -90,7 +101,9 @@ interface Flags {
   server?: string;
   token?: string;
   tokenStdin?: boolean;
-  concurrency: number;
+  capacity?: number;
+  concurrency?: number;
+  interactiveCapacity: number;
   runtime: RuntimeKind;
   trustedCode?: boolean;
   sandboxMemoryMb: number;
@@ -125,7 +138,22 @@ function command(writeOut: (text: string) => void): Command {
       "--token-stdin",
       "read the machine token from standard input (one line): it is then in no argument, environment or file",
     )
-    .option("--concurrency <n>", "episodes run at once", integer(1, 64), 1)
+    .option(
+      "--capacity <n>",
+      `batch episodes run at once, each in its own sandbox (default: one per core, 2 to 8; here ${defaultCapacity()})`,
+      integer(1, 64),
+    )
+    .addOption(
+      new Option("--concurrency <n>", "the former name of --capacity")
+        .argParser(integer(1, 64))
+        .hideHelp(),
+    )
+    .option(
+      "--interactive-capacity <n>",
+      "live games (a seat a person plays) run at once besides --capacity, in a lane of their own; 0 plays none",
+      integer(0, 64),
+      DEFAULT_INTERACTIVE_CAPACITY,
+    )
     .addOption(
       new Option(
         "--runtime <runtime>",
@@ -293,7 +321,8 @@ export function parseRunnerArgs(
   return {
     server: server.url,
     token: token.token,
-    concurrency: flags.concurrency,
+    concurrency: flags.capacity ?? flags.concurrency ?? defaultCapacity(),
+    interactiveCapacity: flags.interactiveCapacity,
     runtime: flags.runtime,
     trustedCode,
     limits: {

@@ -92,6 +92,30 @@ describe("runEpisode", () => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
+  it("fails at once, with its exit and its log's last lines, when a player exits before it connects", async () => {
+    const manifest = gridrushManifest();
+    const missing = { runnable: { run: ["node", "players/no-such-player.ts"] }, cwd: gridrushDir };
+    const { input, pids } = gridrushEpisode({
+      // The game would wait 10 s before declaring the seat failed.
+      gameConfig: { connect_timeout_ms: 10_000 },
+      players: [bundledPlayer(manifest, "greedy"), missing],
+    });
+    const started = performance.now();
+    const outcome = await runEpisode(input);
+
+    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "player_failure",
+      failed_policy_index: 1,
+    });
+    if (outcome.status === "failed") {
+      expect(outcome.error).toContain("the player in slot 1 exited with code 1");
+      expect(outcome.error).toContain("no-such-player.ts");
+    }
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
   it("fails with game_unhealthy when /healthz never answers within the health timeout", async () => {
     const manifest = gridrushManifest();
     const silent = {

@@ -299,7 +299,31 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           }),
       ),
     );
-    const end = await Promise.race([gameProcess.exited, halt.reached, tripped, breached]);
+    // A player that quits while the game runs (a missing file, a crash before it connects) ends
+    // the episode at once, blamed on its seat, with its exit and its log's last lines — not
+    // when the game gives up waiting for it. A game that ends within the grace judges instead.
+    const quit = new Promise<Verdict>((resolve) =>
+      players.forEach(
+        (player, slot) =>
+          void player?.exited.then(async (status) => {
+            const clean = status.code === 0 && status.signal === null && status.error === undefined;
+            if (clean || status.limit === "out_of_memory") return;
+            const gameEnded = await Promise.race([
+              gameProcess.exited.then(() => true),
+              delay(settings.playerGraceMs).then(() => false),
+            ]);
+            if (gameEnded) return;
+            resolve(
+              failed(
+                "player_failure",
+                `the player in slot ${slot} ${describeExit(status)} while the game was running; the last lines of its log:\n${logTail(player.log())}`,
+                slot,
+              ),
+            );
+          }),
+      ),
+    );
+    const end = await Promise.race([gameProcess.exited, halt.reached, tripped, quit, breached]);
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
     if ("status" in end) return end;
@@ -365,6 +389,12 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     total_ms: timings.totalMs,
   });
   return { ...verdict, ...artifacts };
+}
+
+/** The last lines of a log, for an error message: at most 20 lines and 2,000 characters. */
+export function logTail(log: string): string {
+  const lines = log.trimEnd().split("\n").slice(-20).join("\n");
+  return lines.length > 2_000 ? `…${lines.slice(-2_000)}` : lines || "(empty)";
 }
 
 /** Polls /healthz until 200; fails early when the game exits, and stops when the episode must. */

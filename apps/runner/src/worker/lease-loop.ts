@@ -18,7 +18,14 @@ import { runJob, type EpisodeSettings, type JobEnd } from "./run-job.ts";
 export interface RunnerOptions {
   queue: Queue;
   workDir: string;
+  /** Batch episodes at once. */
   concurrency: number;
+  /**
+   * Live games (a seat a person plays) at once, in a lane of their own besides `concurrency`:
+   * a game that lasts as long as its person never takes a slot league rounds need. Absent: one
+   * lane, every job counts against `concurrency`.
+   */
+  interactiveCapacity?: number;
   /** Where every job it leases runs, whatever the job names: jobs never choose it. */
   runtime: RuntimeKind;
   /** Every coworld and policy it runs is trusted (`--trusted-code`): the only way to `process`. */
@@ -78,6 +85,8 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const errorPauseMs = options.errorPauseMs ?? 2_000;
 
   const jobs = new Set<Promise<void>>();
+  // The live games among `jobs`: they count against their own lane.
+  const interactive = new Set<Promise<void>>();
   const abortJobs = new AbortController();
   const stopLeasing = new AbortController();
   // Read through a call: the flag changes while the loop awaits, which narrowing cannot see.
@@ -118,24 +127,33 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       )
       .finally(() => {
         jobs.delete(running);
+        interactive.delete(running);
         wake();
       });
     jobs.add(running);
+    if (lanes && job.players.some((p) => p.human_relay)) interactive.add(running);
   };
 
+  const lanes = options.interactiveCapacity !== undefined;
   const loop = async (): Promise<void> => {
     let idleMs = idle.minMs;
     let failures = 0;
     while (!stopLeasing.signal.aborted) {
-      const free = options.concurrency - jobs.size;
-      if (free <= 0) {
+      const free = Math.max(0, options.concurrency - (jobs.size - interactive.size));
+      const freeInteractive = lanes
+        ? Math.max(0, (options.interactiveCapacity ?? 0) - interactive.size)
+        : 0;
+      if (free + freeInteractive <= 0) {
         // A finishing job wakes the loop.
         await pause(60_000);
         continue;
       }
       let leased: Awaited<ReturnType<Queue["lease"]>>["jobs"];
       try {
-        const res = await queue.lease(free);
+        const res = await queue.lease(
+          free,
+          lanes ? { interactiveCapacity: freeInteractive } : undefined,
+        );
         leased = res.jobs;
         leaseSeconds = res.leaseSeconds;
         if (failures > 0) log.info("the server answers again", { after_failures: failures });
@@ -171,7 +189,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
         }
         launch(job);
       }
-      if (leased.length < free) {
+      if (leased.length < free + freeInteractive) {
         await pause(idleMs);
         idleMs = Math.min(idleMs * 2, idle.maxMs);
       } else idleMs = idle.minMs;

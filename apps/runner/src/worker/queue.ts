@@ -23,15 +23,16 @@ export type CompleteReport = Omit<InputOf<"completeJob">["body"], "runner_id">;
 export type LeaseRef = Pick<LeasedJob, "job_id" | "lease_token">;
 
 export interface Queue {
+  /** Up to `capacity` batch jobs, and with `interactiveCapacity` up to that many live games besides. */
   lease(
     capacity: number,
-    options?: RequestOptions,
+    options?: RequestOptions & { interactiveCapacity?: number },
   ): Promise<{ jobs: LeasedJob[]; leaseSeconds: number }>;
   /**
    * `cancel: true` means the job is no longer this runner's to run: the server said so, or
    * refused the lease as stale or not this machine's.
    */
-  heartbeat(job: LeaseRef): Promise<{ cancel: boolean }>;
+  heartbeat(job: LeaseRef): Promise<{ cancel: boolean; peopleWaiting: number }>;
   upload(job: LeaseRef, name: string, bytes: Uint8Array): Promise<void>;
   complete(job: LeaseRef, report: CompleteReport, options?: RequestOptions): Promise<void>;
   fail(job: LeaseRef, report: FailReport, options?: RequestOptions): Promise<void>;
@@ -46,10 +47,21 @@ export interface Queue {
 export function queueOver(client: Gauntlet, runnerId: string, runtime: RuntimeKind): Queue {
   const runtimes: ("process" | "docker")[] = [runtime === "docker" ? "docker" : "process"];
   return {
-    async lease(capacity, options) {
+    async lease(capacity, options = {}) {
+      const { interactiveCapacity, ...requestOptions } = options;
       const res = await client.runner.lease(
-        { body: { runner_id: runnerId, capacity, runtimes, isolation: runtime } },
-        options,
+        {
+          body: {
+            runner_id: runnerId,
+            capacity,
+            runtimes,
+            isolation: runtime,
+            ...(interactiveCapacity === undefined
+              ? {}
+              : { interactive_capacity: interactiveCapacity }),
+          },
+        },
+        requestOptions,
       );
       return { jobs: res.jobs, leaseSeconds: res.lease_seconds };
     },
@@ -59,10 +71,11 @@ export function queueOver(client: Gauntlet, runnerId: string, runtime: RuntimeKi
           { job_id: job.job_id, lease_token: job.lease_token, body: { runner_id: runnerId } },
           { retries: 0 },
         );
-        return { cancel: res.cancel };
+        return { cancel: res.cancel, peopleWaiting: res.people_waiting ?? 0 };
       } catch (error) {
         // A stale lease (409) or one the server says is not ours (403) is a lost lease.
-        if (isConflictError(error) || isPermissionDeniedError(error)) return { cancel: true };
+        if (isConflictError(error) || isPermissionDeniedError(error))
+          return { cancel: true, peopleWaiting: 0 };
         throw error;
       }
     },

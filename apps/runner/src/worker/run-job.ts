@@ -17,6 +17,7 @@ import type { RunnerLog } from "./log.ts";
 import type { LeaseRef, Queue } from "./queue.ts";
 import type { Redactor } from "./redactor.ts";
 import { scrubPaths } from "./scrub-paths.ts";
+import { waitForPeople } from "./wait-for-people.ts";
 
 /** How a job left this runner. */
 export type JobEnd = "completed" | "failed" | "returned" | "lost" | "unreported";
@@ -134,6 +135,17 @@ export async function runJob(
         runtime: deps.runtime,
       });
       prepared = performance.now();
+      if (!(await waitForPeople(queue, job, log, stop.signal))) {
+        // The server ended the job (its person never came, or it was cancelled): nothing to report.
+        if (halted === null) {
+          log.info(
+            "job ended before its game started (a person never connected, or it was cancelled)",
+            ids,
+          );
+          return "lost";
+        }
+        return await afterHalt();
+      }
       const onEvent = (event: EpisodeEvent) => logEvent(deps, ids, dir, event);
       outcome = await runEpisode({ ...input, ...deps.episode, signal: stop.signal, onEvent });
     } catch (error) {

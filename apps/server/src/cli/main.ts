@@ -13,6 +13,13 @@ function parsePort(value: string): number {
   return port;
 }
 
+function parseCapacity(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 64)
+    throw new InvalidArgumentError("expected a whole number from 1 to 64");
+  return n;
+}
+
 const program = new Command("gauntlet-server")
   .description("The Gauntlet tournament service")
   .showHelpAfterError()
@@ -25,6 +32,11 @@ withStorageOptions(
     .option("--port <port>", "port to listen on (env PORT; default 8787)", parsePort)
     .option("--host <host>", "address to bind (env HOST; default 127.0.0.1)")
     .option("--no-runner", "do not start the embedded runner (run gauntlet-runner elsewhere)")
+    .option(
+      "--runner-capacity <n>",
+      "episodes the embedded runner plays at once besides live games (env GAUNTLET_RUNNER_CAPACITY; default one per core, 2 to 8)",
+      parseCapacity,
+    )
     .option("--no-demo", "on an empty data directory, do not create the demo league")
     .option(
       "--verbose",

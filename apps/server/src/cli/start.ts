@@ -21,6 +21,8 @@ export interface StartFlags extends StorageFlags {
   port?: number;
   host?: string;
   runner: boolean;
+  /** The embedded runner's batch capacity (its own default from the cores when absent). */
+  runnerCapacity?: number;
   demo: boolean;
   verbose: boolean;
 }
@@ -40,6 +42,18 @@ export function runnerLogLevel(serverLevel: string): "debug" | "info" | "warn" |
   return serverLevel === "warn" ? "warn" : "error";
 }
 
+/** GAUNTLET_RUNNER_CAPACITY (1 to 64), or undefined for the runner's own default. */
+export function runnerCapacityFromEnv(env: Env): number | undefined {
+  const raw = env.GAUNTLET_RUNNER_CAPACITY?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 64)
+    throw new Error(
+      `GAUNTLET_RUNNER_CAPACITY must be a whole number from 1 to 64, got ${JSON.stringify(raw)}`,
+    );
+  return n;
+}
+
 /** The storage flags given on the command line, for the commands the banner prints. */
 function storageArgs(flags: StorageFlags): string {
   let args = "";
@@ -55,6 +69,8 @@ function storageArgs(flags: StorageFlags): string {
 
 export async function start(flags: StartFlags, env: Env = process.env): Promise<void> {
   const logLevel = startLogLevel(flags.verbose, env);
+  // A bad setting stops the start before anything listens.
+  const runnerCapacity = flags.runnerCapacity ?? runnerCapacityFromEnv(env);
   const config = resolveConfig({
     port: flags.port,
     host: flags.host,
@@ -153,6 +169,7 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
       token: () => embeddedRunnerToken(server.store.db, config.dataDir),
       workDir: embeddedWorkDir(config.dataDir),
       logLevel: runnerLogLevel(logLevel),
+      ...(runnerCapacity === undefined ? {} : { capacity: runnerCapacity }),
     });
   }
 }

@@ -34,6 +34,8 @@ export interface EmbeddedRunnerOptions {
   graceSeconds?: number;
   /** The runner's `--log-level` (its own default, `info`, when absent). */
   logLevel?: "debug" | "info" | "warn" | "error";
+  /** Batch episodes at once (`--capacity`); the runner's default (from the cores) when absent. Live games have a lane of their own. */
+  capacity?: number;
   write?: (line: string) => void;
 }
 
@@ -96,6 +98,7 @@ export async function startEmbeddedRunner(options: EmbeddedRunnerOptions): Promi
       String(graceSeconds),
       "--token-stdin",
       ...(options.logLevel ? ["--log-level", options.logLevel] : []),
+      ...(options.capacity ? ["--capacity", String(options.capacity)] : []),
     ];
     const started = spawn(process.execPath, args, {
       env: runnerEnv(),

@@ -117,6 +117,7 @@ export async function createEpisode(
       lease_token_hash: null,
       lease_machine_id: null,
       isolation: null,
+      leased_at: null,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,

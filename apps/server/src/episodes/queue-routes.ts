@@ -47,6 +47,8 @@ export const runnerHandlers = defineHandlers({
         body.capacity,
         body.runtimes,
         body.isolation ?? null,
+        new Date(),
+        body.interactive_capacity,
       ),
       lease_seconds: leaseSeconds(),
     };

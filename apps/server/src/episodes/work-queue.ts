@@ -276,17 +276,54 @@ export async function lease(
   runtimes: string[],
   isolation: Isolation | null = null,
   now = new Date(),
+  interactiveCapacity?: number,
 ): Promise<LeasedJob[]> {
   await expireLeases(deps, now);
-  const candidates = await deps.db
-    .selectFrom("jobs")
-    .selectAll()
-    .where("status", "=", "queued")
-    .where("runtime", "in", runtimes)
-    .orderBy("created_at")
-    .orderBy("id")
-    .limit(capacity * 3)
-    .execute();
+  const queued = (lane: "any" | "batch" | "interactive", limit: number) => {
+    let q = deps.db
+      .selectFrom("jobs")
+      .selectAll()
+      .where("status", "=", "queued")
+      .where("runtime", "in", runtimes);
+    // A job with a seat a person plays (a live game) lasts as long as the person takes.
+    if (lane !== "any")
+      q = q.where((eb) => {
+        const human = eb.exists(
+          eb
+            .selectFrom("episode_participants as hp")
+            .select("hp.position")
+            .whereRef("hp.episode_request_id", "=", "jobs.episode_request_id")
+            .where("hp.human_relay", "is not", null),
+        );
+        return lane === "interactive" ? human : eb.not(human);
+      });
+    return q.orderBy("created_at").orderBy("id").limit(limit).execute();
+  };
+  // Without lanes every job counts against `capacity`; with them, each lane against its own.
+  const lanes =
+    interactiveCapacity === undefined
+      ? [{ capacity, candidates: await queued("any", capacity * 3) }]
+      : [
+          { capacity, candidates: await queued("batch", capacity * 3) },
+          {
+            capacity: interactiveCapacity,
+            candidates:
+              interactiveCapacity > 0 ? await queued("interactive", interactiveCapacity * 3) : [],
+          },
+        ];
+  const leased: LeasedJob[] = [];
+  for (const lane of lanes) leased.push(...(await claimJobs(deps, machineId, runnerId, lane, now)));
+  return leased;
+}
+
+async function claimJobs(
+  deps: QueueDeps,
+  machineId: string,
+  runnerId: string,
+  lane: { capacity: number; candidates: JobsTable[] },
+  now: Date,
+): Promise<LeasedJob[]> {
+  const { capacity, candidates } = lane;
   const leased: LeasedJob[] = [];
   for (const job of candidates) {
     if (leased.length >= capacity) break;
@@ -302,6 +339,7 @@ export async function lease(
           lease_token_hash: hashToken(token),
           lease_expires_at: expires,
           isolation,
+          leased_at: now.toISOString(),
           attempts: job.attempts + 1,
           updated_at: nowIso(),
         })
@@ -317,6 +355,7 @@ export async function lease(
         status: "leased" as const,
         lease_expires_at: expires,
         isolation,
+        leased_at: now.toISOString(),
         attempts: job.attempts + 1,
       };
     });
@@ -365,6 +404,34 @@ async function jobRow(db: Kysely<Database>, jobId: string): Promise<JobsTable> {
   return job;
 }
 
+export const JOIN_TIMEOUT_SECONDS = 120;
+
+/** How long a live game waits for its people: GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS (1 to 86400), else 120. Read per call, so tests can shorten it. */
+export function joinTimeoutSeconds(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS;
+  if (raw === undefined || raw.trim() === "") return JOIN_TIMEOUT_SECONDS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 86_400)
+    throw new Error(
+      `GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400, got ${JSON.stringify(raw)}`,
+    );
+  return value;
+}
+
+/** The seats of a job's live game whose person has not connected yet (none for other jobs). */
+async function peopleWaiting(db: Kysely<Database>, episodeId: string): Promise<number[]> {
+  const seats = await db
+    .selectFrom("play_session_seats as s")
+    .innerJoin("play_sessions as p", "p.id", "s.play_session_id")
+    .select("s.position")
+    .where("p.episode_request_id", "=", episodeId)
+    .where("s.kind", "=", "human")
+    .where("s.connected_at", "is", null)
+    .orderBy("s.position")
+    .execute();
+  return seats.map((s) => s.position);
+}
+
 export async function heartbeat(
   deps: QueueDeps,
   jobId: string,
@@ -375,6 +442,24 @@ export async function heartbeat(
   const leaseHash = assertLease(job, proof);
   if (job.status !== "leased")
     return { lease_expires_at: job.lease_expires_at ?? now.toISOString(), cancel: true };
+  const waiting = await peopleWaiting(deps.db, job.episode_request_id);
+  const timeout = joinTimeoutSeconds();
+  const since = job.leased_at === null ? now.getTime() : Date.parse(job.leased_at);
+  const [first] = waiting;
+  if (first !== undefined && now.getTime() - since > timeout * 1000) {
+    // Nobody plays a game against an empty seat: it fails as the person's absence, never `completed`.
+    const seats = waiting.map((p) => `seat ${p}`).join(", ");
+    await failLeased(deps, job, leaseHash, {
+      error_type: "player_never_connected",
+      error: `the person in ${seats} never connected within the ${timeout} s join timeout; the game did not start`,
+      failed_policy_index: first,
+    });
+    return {
+      lease_expires_at: job.lease_expires_at ?? now.toISOString(),
+      cancel: true,
+      people_waiting: waiting.length,
+    };
+  }
   const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
   const res = await deps.db
     .updateTable("jobs")
@@ -383,7 +468,11 @@ export async function heartbeat(
     .where("status", "=", "leased")
     .where("lease_token_hash", "=", leaseHash)
     .executeTakeFirst();
-  return { lease_expires_at: expires, cancel: Number(res.numUpdatedRows) !== 1 };
+  return {
+    lease_expires_at: expires,
+    cancel: Number(res.numUpdatedRows) !== 1,
+    people_waiting: waiting.length,
+  };
 }
 
 const MEDIA_TYPES: Record<string, string> = {
@@ -541,6 +630,18 @@ export async function fail(deps: QueueDeps, jobId: string, proof: LeaseProof, in
   if (job.status === "completed" || job.status === "failed") return state(job);
   if (job.status !== "leased")
     throw conflict(`job ${jobId} is not leased; its lease expired`, "lease_stale");
+  await failLeased(deps, job, leaseHash, input);
+  return state(await jobRow(deps.db, jobId));
+}
+
+/** Ends (or requeues) a job under its current lease; 409 when it was leased again meanwhile. */
+async function failLeased(
+  deps: QueueDeps,
+  job: JobsTable,
+  leaseHash: string,
+  input: FailureInfo,
+): Promise<void> {
+  const jobId = job.id;
   const returned = input.error_type === "returned";
   const retry =
     returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
@@ -579,5 +680,4 @@ export async function fail(deps: QueueDeps, jobId: string, proof: LeaseProof, in
     throw conflict(`job ${jobId} was leased again while this report ran`, "lease_stale");
   if (settled)
     deps.onSettled?.({ episodeRequestId: job.episode_request_id, status: "failed", purpose: "" });
-  return state(await jobRow(deps.db, jobId));
 }

@@ -9,6 +9,7 @@ import { parseJson } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { roundWaiting } from "./round-waiting.ts";
 import { visibleDivision } from "./visibility.ts";
 
 export async function roundViews(
@@ -18,6 +19,14 @@ export async function roundViews(
   const divisions = await divisionsById(
     db,
     rows.map((r) => r.division_id),
+  );
+  // Only a running round can wait; the reads of finished ones stay one query.
+  const waiting = new Map(
+    await Promise.all(
+      rows
+        .filter((r) => r.status === "running")
+        .map(async (r) => [r.id, await roundWaiting(db, r.id)] as const),
+    ),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -33,6 +42,7 @@ export async function roundViews(
     division: must(divisions, r.division_id, "division"),
     league_id: r.league_id,
     created_at: r.created_at,
+    waiting: waiting.get(r.id) ?? null,
   }));
 }
 

@@ -40,6 +40,7 @@ function view(state: SessionState, joinUrl: string | null): PlaySession {
     episode_request_id: row.episode_request_id,
     join_url: joinUrl,
     error: row.error,
+    error_type: row.error_type,
     created_at: row.created_at,
     ended_at: row.ended_at,
   };

@@ -70,14 +70,15 @@ export async function openReplaySession(
       "value_error",
       body.coworld_id,
     );
-  return grant(box, viewer, episode.id, now);
+  return replayPaths(box, viewer, episode.id, now);
 }
 
-function grant(
+/** The viewer's path and a fresh capability's path for one episode's replay. */
+export function replayPaths(
   box: SecretBox,
   viewer: { id: string; entry: string },
   episodeId: string,
-  now: number,
+  now = Date.now(),
 ): { viewerPath: string; replayPath: string } {
   const granted = `${episodeId}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
   return {
@@ -121,7 +122,7 @@ export async function openEpisodeReplay(
       "value_error",
       episode.id,
     );
-  return grant(box, viewer, episode.id, now);
+  return replayPaths(box, viewer, episode.id, now);
 }
 
 /** The replay a capability grants; 404 when it is forged, expired or the replay is missing. */

@@ -20,6 +20,7 @@ import {
 } from "./play-modules.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
 import { openEpisodeReplay, openReplaySession, readReplay } from "./replays.ts";
+import { seatView } from "./seat-view.ts";
 import { currentSession } from "./sessions.ts";
 
 export const playModuleHandlers = defineHandlers({
@@ -61,7 +62,18 @@ export const playSessionHandlers = defineHandlers({
   getPlaySession: async ({ identity, params, app }) =>
     getPlaySession(app.store.db, identity, params.play_session_id),
   // Upgrades are taken by relay.ts before these run; a plain GET reads what the address is for.
-  playSessionSocket: async () => SOCKET_INFO,
+  playSessionSocket: async ({ params, query, app, request, reply }) => {
+    // Read by the seat's page, which runs in an opaque origin: the join token is the credential.
+    reply.header("access-control-allow-origin", "*");
+    const session = await seatView(
+      app.store.db,
+      app.secrets,
+      params.play_session_id,
+      query.token,
+      app.baseUrl(request),
+    );
+    return session === undefined ? SOCKET_INFO : { ...SOCKET_INFO, session };
+  },
   playSessionRelay: async () => SOCKET_INFO,
 });
 

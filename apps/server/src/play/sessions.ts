@@ -84,6 +84,7 @@ export async function openSession(
     lobby_id: input.lobbyId,
     status: "waiting",
     error: null,
+    error_type: null,
     created_at: now,
     ended_at: null,
   };
@@ -99,6 +100,7 @@ export async function openSession(
       join_token_hash: null,
       relay_token_hash: null,
       joined_at: null,
+      connected_at: null,
     };
     if (plan.kind === "human" && plan.joined) {
       const token = newSecret("join_");
@@ -261,7 +263,7 @@ export async function settleSession(
   if (isFinal(row.status) || row.episode_request_id === null) return state;
   const episode = await db
     .selectFrom("episode_requests")
-    .select(["status", "error", "updated_at"])
+    .select(["status", "error", "error_type", "updated_at"])
     .where("id", "=", row.episode_request_id)
     .executeTakeFirst();
   if (!episode || !isFinal(episode.status)) return state;
@@ -270,6 +272,7 @@ export async function settleSession(
     .set({
       status: episode.status,
       error: episode.status === "completed" ? null : episode.error,
+      error_type: episode.status === "completed" ? null : episode.error_type,
       ended_at: episode.updated_at,
     })
     .where("id", "=", row.id)
@@ -378,6 +381,15 @@ export async function admitSocket(
   if (!seat) return { admitted: "unknown", position: -1 };
   const state = await currentSession(db, id);
   if (isFinal(state.row.status)) return { admitted: "ended", position: seat.position };
+  // The game starts only once every person is here (the runner asks at its heartbeats).
+  if (side === "browser")
+    await db
+      .updateTable("play_session_seats")
+      .set({ connected_at: nowIso() })
+      .where("play_session_id", "=", id)
+      .where("position", "=", seat.position)
+      .where("connected_at", "is", null)
+      .execute();
   if (side === "game")
     await db
       .updateTable("play_sessions")

@@ -315,6 +315,8 @@ export interface JobsTable {
   lease_machine_id: string | null;
   /** Where the runner of the current (or last) lease runs code, as it said (migration 015). */
   isolation: Isolation | null;
+  /** When the current (or last) lease began (migration 015): a live game's join timeout runs from it. */
+  leased_at: string | null;
   deadline_ms: number;
   created_at: string;
   updated_at: string;
@@ -723,6 +725,8 @@ export interface PlaySessionsTable {
   lobby_id: string | null;
   status: PlaySessionStatus;
   error: string | null;
+  /** Why it failed, as a code: its episode's error type (migration 015). */
+  error_type: string | null;
   created_at: string;
   ended_at: string | null;
 }
@@ -741,6 +745,8 @@ export interface PlaySessionSeatsTable {
   join_token_hash: string | null;
   relay_token_hash: string | null;
   joined_at: string | null;
+  /** When the person's browser first connected to the seat's socket (migration 015). */
+  connected_at: string | null;
 }
 
 export interface LobbySeatsTable {

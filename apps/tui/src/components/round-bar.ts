@@ -4,6 +4,7 @@ import { createElement as h, type ReactElement } from "react";
 
 import { progressBar, timeAgo } from "../state/format.ts";
 import type { RoundProgress } from "../state/round-progress.ts";
+import { waitingNote } from "../state/round-waiting.ts";
 import { useTheme } from "./theme.ts";
 
 export interface RoundBarProps {
@@ -60,6 +61,9 @@ export function RoundBar({ progress, width, now }: RoundBarProps): ReactElement 
       total !== null ? " " : null,
       count,
       failed > 0 ? h(Text, { color: theme.bad }, ` · ${failed} failed`) : null,
+      round.status === "running" && waitingNote(round)
+        ? h(Text, { color: theme.warn }, ` · ${waitingNote(round) ?? ""}`)
+        : null,
       when ? h(Text, { color: theme.muted, dimColor: !theme.color }, ` · ${when}`) : null,
     ),
   );

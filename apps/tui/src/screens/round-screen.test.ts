@@ -61,6 +61,32 @@ describe("the round screen", () => {
     expect(opened).toEqual([episodes[1]?.id]);
   });
 
+  it("says why a running round waits: its episodes queued for a runner and its place in the queue", async () => {
+    const detail = round(premier, 3, {
+      status: "running",
+      waiting: {
+        reason: "waiting for a runner",
+        queued_episodes: 2,
+        running_episodes: 1,
+        queue_position: 4,
+      },
+    });
+    const screen = renderAt(
+      h(RoundScreen, {
+        load: async () => ({ round: detail, episodes: [] }),
+        notices: new Notices(),
+        width: 100,
+        height: 24,
+        active: true,
+        onOpenEpisode: () => undefined,
+      }),
+      100,
+      24,
+    );
+    const frame = await screen.waitFor("the reason", (f) => f.includes("Round 3 · Premier"));
+    expect(frame).toContain("waiting for a runner: 2 queued, #4 in the queue");
+  });
+
   it("says what went wrong when the round cannot be loaded", async () => {
     const notices = new Notices();
     const screen = renderAt(

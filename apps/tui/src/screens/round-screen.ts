@@ -10,6 +10,7 @@ import type { Notices } from "../data/notices.ts";
 import { useListCursor } from "../hooks/use-list-cursor.ts";
 import { useLoad } from "../hooks/use-load.ts";
 import { formatClock, formatScore } from "../state/format.ts";
+import { waitingNote } from "../state/round-waiting.ts";
 
 export interface RoundScreenProps {
   load: (signal: AbortSignal) => Promise<RoundData>;
@@ -61,7 +62,7 @@ export function RoundScreen({
       Pane,
       {
         title: `Round ${round.round_number} · ${round.division.name}`,
-        note: `${round.status} · started ${formatClock(round.started_at)}${round.completed_at ? ` · ended ${formatClock(round.completed_at)}` : ""}`,
+        note: `${round.status} · started ${formatClock(round.started_at)}${round.completed_at ? ` · ended ${formatClock(round.completed_at)}` : ""}${waitingNote(round) ? ` · ${waitingNote(round) ?? ""}` : ""}`,
         focused: false,
         width,
         height: resultsHeight,

@@ -134,6 +134,18 @@ export const MembershipIdParams = z.object({ membership_id: MembershipId });
 
 // Rounds, pools, results ----------------------------------------------------------------
 
+export const RoundWaiting = z
+  .object({
+    reason: z.literal("waiting for a runner"),
+    queued_episodes: z.number().int().min(1),
+    running_episodes: z.number().int().min(0),
+    queue_position: z.number().int().min(1).meta({
+      description:
+        "1 + the batch jobs queued ahead of the round's first waiting episode (first come, first served).",
+    }),
+  })
+  .meta({ id: "RoundWaiting" });
+
 export const Round = z
   .object({
     id: RoundId,
@@ -153,6 +165,10 @@ export const Round = z
     division: Division,
     league_id: LeagueId,
     created_at: Timestamp,
+    waiting: RoundWaiting.nullable().optional().meta({
+      description:
+        "Why a running round is not done: some of its episodes wait in the queue for a runner. Null when none waits (or the round is not running).",
+    }),
   })
   .meta({ id: "Round" });
 
@@ -326,6 +342,7 @@ export type AutoChampion = z.infer<typeof AutoChampion>;
 export type LeagueSubmission = z.infer<typeof LeagueSubmission>;
 export type LeaguePolicyMembership = z.infer<typeof LeaguePolicyMembership>;
 export type Round = z.infer<typeof Round>;
+export type RoundWaiting = z.infer<typeof RoundWaiting>;
 export type RoundResult = z.infer<typeof RoundResult>;
 export type RoundDetail = z.infer<typeof RoundDetail>;
 export type RoundPage = z.infer<typeof RoundPage>;

@@ -42,6 +42,10 @@ export const PlaySession = z
         "Open it in a browser to play: the coworld's player client, connected to this game. Given once, in the answer to the create.",
     }),
     error: z.string().nullable(),
+    error_type: z.string().nullable().optional().meta({
+      description:
+        "Why a failed session failed, as a code: its episode's error type (`player_never_connected` when a person never connected within the join timeout).",
+    }),
     created_at: Timestamp,
     ended_at: Timestamp.nullable(),
   })
@@ -51,9 +55,33 @@ export const PlaySessionParams = z.object({ play_session_id: PlaySessionId });
 export const PlaySessionSocketQuery = z.object({ token: z.string().min(1).max(200) });
 
 export const PlaySessionSocketInfo = z
-  .object({ protocol: z.literal("websocket"), description: z.string() })
+  .object({
+    protocol: z.literal("websocket"),
+    description: z.string(),
+    session: z
+      .object({
+        status: PlaySessionStatus,
+        position: z.number().int().meta({ description: "The seat this token plays." }),
+        error: z.string().nullable(),
+        error_type: z.string().nullable(),
+        scores: z
+          .array(z.number())
+          .nullable()
+          .meta({ description: "One per seat, once the game has completed." }),
+        replay_url: z.string().nullable().meta({
+          description:
+            "The finished game in the coworld's replay viewer (a capability that reads this one replay for 15 minutes); null until then, or when the coworld has no viewer.",
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          "With a seat's join token as `token`: the session as that seat's page shows it (over, with its result and replay, once it has ended).",
+      }),
+  })
   .meta({ id: "PlaySessionSocketInfo" });
 
 export type CreatePlaySession = z.infer<typeof CreatePlaySession>;
 export type PlaySession = z.infer<typeof PlaySession>;
+export type PlaySessionSocketInfo = z.infer<typeof PlaySessionSocketInfo>;
 export type PlaySessionStatus = z.infer<typeof PlaySessionStatus>;

@@ -22,11 +22,15 @@ export const Isolation = z.enum(["sandbox", "docker", "process"]).meta({
 export const LeaseRequest = z
   .strictObject({
     runner_id: z.string().trim().min(1).max(100),
-    capacity: z.number().int().min(1).max(64),
+    capacity: z.number().int().min(0).max(64),
     runtimes: z.array(Runtime).min(1),
     /** Recorded on each job it leases and shown on the episode; a runner that does not say is
      * shown as null. */
     isolation: Isolation.optional(),
+    interactive_capacity: z.number().int().min(0).max(64).optional().meta({
+      description:
+        "Lanes: when given, `capacity` counts batch jobs only (no seat played by a person) and up to this many jobs with a person's seat are leased besides, so that a live game never takes a slot league rounds need. Absent: `capacity` counts every job.",
+    }),
   })
   .meta({ id: "LeaseRequest" });
 
@@ -90,6 +94,10 @@ export const HeartbeatResponse = z
     cancel: z
       .boolean()
       .meta({ description: "Stop the episode: the job was cancelled or re-leased." }),
+    people_waiting: z.number().int().min(0).optional().meta({
+      description:
+        "Seats played by a person whose person has not connected yet: the runner starts the game only at 0. Past the join timeout the server fails the job (`player_never_connected`) and answers `cancel`.",
+    }),
   })
   .meta({ id: "HeartbeatResponse" });
 

@@ -101,6 +101,8 @@ describe("migration 011-hosted-games", () => {
         join_token_hash: "join-hash",
         relay_token_hash: "relay-hash",
         joined_at: now,
+        // Added by 015-live-play.
+        connected_at: null,
       },
     ]);
     // A hosted session waits for its slots with no episode yet.

@@ -18,6 +18,7 @@ import { cogamesStats } from "./015-cogames-stats.ts";
 import { jobIsolation } from "./016-job-isolation.ts";
 import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
 import { retention } from "./018-retention.ts";
+import { livePlay } from "./019-live-play.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   "016-job-isolation": jobIsolation,
   "017-forum-wiki-keys": forumWikiKeys,
   "018-retention": retention,
+  "019-live-play": livePlay,
 };
 
 export const migrationProvider: MigrationProvider = {

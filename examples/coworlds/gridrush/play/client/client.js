@@ -84,14 +84,70 @@ if (!address) {
 } else {
   socket = new WebSocket(address);
   socket.addEventListener("open", () => {
-    status.textContent = "Connected. Waiting for the game…";
+    status.textContent = "Connected. The game starts when every player is here…";
     document.body.dataset.connected = "true";
   });
   socket.addEventListener("message", onMessage);
   socket.addEventListener("close", () => {
     if (document.body.dataset.ended !== "true")
       status.textContent = "The connection to the game closed.";
+    void showOutcome();
   });
+}
+
+/**
+ * Once the socket has closed, the session's end as the server tells it (a plain GET of the
+ * socket's address with the same token): over, its result, a link to its replay, and no move
+ * buttons. The server settles the session a moment after the game ends, so this asks a few times.
+ */
+async function showOutcome() {
+  const url = address.replace(/^ws/, "http");
+  for (let attempt = 0; attempt < 20; attempt++) {
+    let session;
+    try {
+      const response = await fetch(url);
+      session = response.ok ? (await response.json()).session : undefined;
+    } catch {
+      session = undefined;
+    }
+    if (session && ["completed", "failed", "cancelled"].includes(session.status)) {
+      renderOver(session);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+function renderOver(session) {
+  document.getElementById("pad").hidden = true;
+  turn = null;
+  const you = session.position;
+  let text;
+  if (session.status === "completed" && session.scores) {
+    const best = Math.max(...session.scores);
+    const winners = session.scores.flatMap((s, i) => (s === best ? [i] : []));
+    const verdict =
+      winners.length > 1 ? "a tie" : winners[0] === you ? "you won" : `seat ${winners[0]} won`;
+    text = `This game is over: ${verdict}. Scores ${session.scores.map((s, i) => `${i === you ? "you" : `seat ${i}`} ${s}`).join(", ")}.`;
+  } else {
+    const why =
+      session.error_type === "player_never_connected"
+        ? "a player never connected"
+        : session.error || session.status;
+    text = `This game is over (${session.status}): ${why}.`;
+  }
+  status.textContent = text;
+  if (session.replay_url) {
+    const link = document.createElement("a");
+    link.href = session.replay_url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = "Watch the replay";
+    link.id = "replay";
+    status.after(link);
+  }
+  document.body.dataset.ended = "true";
+  document.body.dataset.over = session.status;
 }
 
 document.getElementById("pad").addEventListener("click", (event) => {

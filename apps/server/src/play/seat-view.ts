@@ -1,0 +1,63 @@
+// What a seat's page learns from a plain GET of its socket address with its join token: the
+// session's state, and once it is over its result and a link to its replay, so that a page
+// opened (or left open) after the game says it is over instead of waiting for moves. The join
+// token is the credential: it already lets its holder play the seat.
+import type { Kysely } from "kysely";
+
+import type { PlaySessionSocketInfo } from "@gauntlet/core";
+
+import type { SecretBox } from "../auth/secret-box.ts";
+import { hashToken } from "../auth/secrets.ts";
+import { parseJson } from "../shared/clock.ts";
+import type { Database } from "../store/schema.ts";
+import { playModuleOf } from "./play-modules.ts";
+import { replayPaths } from "./replays.ts";
+import { currentSession, isFinal } from "./sessions.ts";
+
+export type SeatView = NonNullable<PlaySessionSocketInfo["session"]>;
+
+/** The session as the seat `token` opens sees it; undefined for an unknown session or token. */
+export async function seatView(
+  db: Kysely<Database>,
+  box: SecretBox,
+  id: string,
+  token: string,
+  base: string,
+): Promise<SeatView | undefined> {
+  const seat = await db
+    .selectFrom("play_session_seats")
+    .select("position")
+    .where("play_session_id", "=", id)
+    .where("join_token_hash", "=", hashToken(token))
+    .executeTakeFirst();
+  if (!seat) return undefined;
+  const { row } = await currentSession(db, id);
+  const view: SeatView = {
+    status: row.status,
+    position: seat.position,
+    error: row.error,
+    error_type: row.error_type,
+    scores: null,
+    replay_url: null,
+  };
+  if (!isFinal(row.status) || row.episode_request_id === null) return view;
+  const episode = await db
+    .selectFrom("episode_requests")
+    .select(["id", "scores", "status"])
+    .where("id", "=", row.episode_request_id)
+    .executeTakeFirst();
+  if (episode?.status !== "completed") return view;
+  view.scores = parseJson<number[]>(episode.scores);
+  const replay = await db
+    .selectFrom("artifacts")
+    .select("name")
+    .where("episode_request_id", "=", episode.id)
+    .where("name", "=", "replay")
+    .executeTakeFirst();
+  const viewer = await playModuleOf(db, row.coworld_id, "replay_viewer");
+  if (replay && viewer) {
+    const paths = replayPaths(box, viewer, episode.id);
+    view.replay_url = `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`;
+  }
+  return view;
+}
