@@ -276,7 +276,7 @@ export interface EpisodeRequestsTable {
   change_seq: number;
   created_at: string;
   updated_at: string;
-  /** When the retention policy removed its stored files (migration 015); null while kept. */
+  /** When the retention policy removed its stored files (migration 018); null while kept. */
   artifacts_expired_at: string | null;
 }
 
@@ -313,9 +313,9 @@ export interface JobsTable {
   lease_token_hash: string | null;
   /** The machine that holds (or last held) the lease. */
   lease_machine_id: string | null;
-  /** Where the runner of the current (or last) lease runs code, as it said (migration 015). */
+  /** Where the runner of the current (or last) lease runs code, as it said (migration 016). */
   isolation: Isolation | null;
-  /** When the current (or last) lease began (migration 015): a live game's join timeout runs from it. */
+  /** When the current (or last) lease began (migration 019): a live game's join timeout runs from it. */
   leased_at: string | null;
   deadline_ms: number;
   created_at: string;
@@ -725,7 +725,7 @@ export interface PlaySessionsTable {
   lobby_id: string | null;
   status: PlaySessionStatus;
   error: string | null;
-  /** Why it failed, as a code: its episode's error type (migration 015). */
+  /** Why it failed, as a code: its episode's error type (migration 019). */
   error_type: string | null;
   created_at: string;
   ended_at: string | null;
@@ -745,7 +745,7 @@ export interface PlaySessionSeatsTable {
   join_token_hash: string | null;
   relay_token_hash: string | null;
   joined_at: string | null;
-  /** When the person's browser first connected to the seat's socket (migration 015). */
+  /** When the person's browser first connected to the seat's socket (migration 019). */
   connected_at: string | null;
 }
 
