@@ -9,7 +9,7 @@
 // capped run counted at the cap). "fit order" applies the same test to the rows ordered by their
 // intervals' midpoints (the fit's own order) instead of the published ranking value.
 //
-//   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--resamples N] [--modes a,b]
+//   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
 
 import { drawEpisode } from "../../apps/server/src/leagues/rules/confidence/synthetic.ts";
@@ -26,7 +26,7 @@ function arg(name: string, fallback: string): string {
 
 const SEEDS = Number(arg("seeds", "50"));
 const SIZES = arg("sizes", "8,16,32").split(",").map(Number);
-const RESAMPLES = Number(arg("resamples", "200"));
+const DRAWS = Number(arg("draws", "200"));
 /** Elo between consecutive entrants. */
 const GAP = 60;
 /** Share of episodes whose result is a coin flip, whatever the strengths. */
@@ -160,7 +160,7 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
     players: t.players,
     seed: `bench-${size}-${mode}-${seed}`,
     outcome: outcome(t),
-    resamples: RESAMPLES,
+    draws: DRAWS,
   });
   const cap = CAP_ROUNDS * ((size * (size - 1)) / 2);
   let inside = 0;
@@ -187,7 +187,7 @@ function median(values: number[]): number {
 
 const started = performance.now();
 console.log(
-  `ranking: ${SEEDS} seeds; ${GAP} Elo between neighbours, ${NOISE * 100}% coin-flip results, a ${CYCLE * 100}% non-transitive trio; ${RESAMPLES} bootstrap resamples`,
+  `ranking: ${SEEDS} seeds; ${GAP} Elo between neighbours, ${NOISE * 100}% coin-flip results, a ${CYCLE * 100}% non-transitive trio; Laplace intervals, rank ranges from ${DRAWS} draws`,
 );
 console.log(
   "entrants  seating          median episodes  mean episodes  converged  coverage  fit order: mean episodes  converged",

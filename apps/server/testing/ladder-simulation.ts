@@ -43,7 +43,7 @@ export class LadderSimulation {
   readonly #rng: Rng;
   readonly #outcome: Outcome;
   readonly #seed: string;
-  readonly #resamples: number | undefined;
+  readonly #draws: number | undefined;
   #roundNumber = 0;
 
   constructor(options: {
@@ -51,13 +51,13 @@ export class LadderSimulation {
     players: readonly SimulatedPlayer[];
     seed: string;
     outcome?: Outcome;
-    resamples?: number;
+    draws?: number;
   }) {
     this.settings = options.settings;
     this.#players = [...options.players];
     this.#seed = options.seed;
     this.#rng = createRng(`sim:${options.seed}`);
-    this.#resamples = options.resamples;
+    this.#draws = options.draws;
     const strength = new Map(options.players.map((p) => [p.id, p.strength]));
     this.#outcome =
       options.outcome ?? ((seated, rng) => drawEpisode(seated, (id) => strength.get(id) ?? 0, rng));
@@ -128,7 +128,7 @@ export class LadderSimulation {
       this.settings,
       {
         includeRecentRounds: false,
-        record: { episodes: this.record, seed: this.#seed, resamples: this.#resamples },
+        record: { episodes: this.record, seed: this.#seed, draws: this.#draws },
       },
     );
   }

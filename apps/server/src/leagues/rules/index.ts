@@ -11,7 +11,8 @@ export {
   type StandingsOptions,
   type StandingsRecord,
 } from "./standings.ts";
-export { bootstrapStrengths, type StrengthSummary } from "./confidence/bootstrap.ts";
+export type { StrengthSummary } from "./confidence/strength-summary.ts";
+export { laplaceStrengths } from "./confidence/laplace.ts";
 export { rowCertainty, type RowCertainty } from "./confidence/row-figures.ts";
 export {
   planPromotions,

@@ -11,7 +11,7 @@ import type {
   RankingKind,
 } from "@gauntlet/core";
 
-import { bootstrapStrengths } from "./confidence/bootstrap.ts";
+import { laplaceStrengths } from "./confidence/laplace.ts";
 import { rowCertainty, scaleOf, type RowCertainty } from "./confidence/row-figures.ts";
 import {
   displayRating,
@@ -38,7 +38,8 @@ export interface StandingsRecord {
   readonly episodes: readonly SettledEpisode[];
   /** Same record and seed, same figures. */
   readonly seed: string;
-  readonly resamples?: number;
+  /** Draws the rank ranges are read from (see confidence/laplace.ts). */
+  readonly draws?: number;
 }
 
 export interface StandingsOptions {
@@ -60,25 +61,31 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function rank(entries: readonly StandingEntry[], settings: LadderSettings): Ranked[] {
-  const scored = entries.map((entry) => {
-    const state =
-      entry.state && entry.state.kind === settings.ranking
-        ? entry.state
-        : initialRatingState(settings);
-    return { entry, state, score: displayRating(state, settings) };
-  });
-  scored.sort(
+/** Orders by score, then rounds played, then player id; equal scores share a rank. */
+function place(scored: readonly Omit<Ranked, "rank">[]): Ranked[] {
+  const sorted = [...scored].sort(
     (a, b) =>
       b.score - a.score ||
       b.entry.roundsPlayed - a.entry.roundsPlayed ||
       compareIds(a.entry.playerId, b.entry.playerId),
   );
   let current = 0;
-  return scored.map((s, i) => {
-    if (i === 0 || s.score !== scored[i - 1]?.score) current = i + 1;
+  return sorted.map((s, i) => {
+    if (i === 0 || s.score !== sorted[i - 1]?.score) current = i + 1;
     return { ...s, rank: current };
   });
+}
+
+function rank(entries: readonly StandingEntry[], settings: LadderSettings): Ranked[] {
+  return place(
+    entries.map((entry) => {
+      const state =
+        entry.state && entry.state.kind === settings.ranking
+          ? entry.state
+          : initialRatingState(settings);
+      return { entry, state, score: displayRating(state, settings) };
+    }),
+  );
 }
 
 function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRecentRound[] {
@@ -88,18 +95,20 @@ function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRec
     .slice(0, options.recentRoundsLimit ?? 5);
 }
 
+const subjectOf = (r: Ranked): string => r.entry.subjectId ?? r.entry.playerId;
+
+/** The rows with their certainty figures, in the order given. */
 function certainty(
   ranked: readonly Ranked[],
   settings: LadderSettings,
   record: StandingsRecord,
-): { rows: RowCertainty[]; episodes: number } {
-  const summary = bootstrapStrengths(
-    record.episodes,
-    ranked.map((r) => r.entry.subjectId ?? r.entry.playerId),
-    { seed: record.seed, resamples: record.resamples },
-  );
+): { ranked: readonly Ranked[]; rows: RowCertainty[]; episodes: number } {
+  const summary = laplaceStrengths(record.episodes, ranked.map(subjectOf), {
+    seed: record.seed,
+    draws: record.draws,
+  });
   const scale = scaleOf(settings.ranking === "elo" ? "elo" : "regression", ranked, summary);
-  return { rows: rowCertainty(ranked, summary, scale), episodes: summary.episodes };
+  return { ranked, rows: rowCertainty(ranked, summary, scale), episodes: summary.episodes };
 }
 
 const scoreLabel: Record<RankingKind, string> = {
@@ -114,8 +123,10 @@ export function standings(
   settings: LadderSettings,
   options: StandingsOptions = {},
 ): LeaderboardRow[] {
-  const ranked = rank(entries, settings);
-  const figures = options.record ? certainty(ranked, settings, options.record) : null;
+  const figures = options.record
+    ? certainty(rank(entries, settings), settings, options.record)
+    : null;
+  const ranked = figures ? figures.ranked : rank(entries, settings);
   return ranked.map((r, i) => ({
     rank: r.rank,
     player_id: r.entry.playerId,

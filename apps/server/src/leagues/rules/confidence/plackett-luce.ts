@@ -123,8 +123,8 @@ export interface FitOptions {
   readonly maxIterations?: number;
 }
 
-/** Solves A·x = b in place for a symmetric positive definite A (Cholesky); returns x. */
-function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
+/** Factors a symmetric positive definite A = L·Lᵀ in place (L in the lower triangle). */
+export function cholesky(a: Float64Array, m: number): void {
   for (let j = 0; j < m; j += 1) {
     let d = at(a, j * m + j);
     for (let k = 0; k < j; k += 1) d -= at(a, j * m + k) ** 2;
@@ -136,6 +136,11 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
       a[i * m + j] = s / root;
     }
   }
+}
+
+/** Solves A·x = b for a symmetric positive definite A (factored in place); returns x. */
+function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
+  cholesky(a, m);
   const x = Float64Array.from(b);
   for (let i = 0; i < m; i += 1) {
     let s = at(x, i);
@@ -150,6 +155,76 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
   return x;
 }
 
+/** Each ordering's weight: its groups' episodes (or a resample's counts) times their weights. */
+function multiplicities(record: CompiledRecord, counts?: ArrayLike<number>): Float64Array {
+  const multiplicity = new Float64Array(record.orderings.length);
+  record.groups.forEach(({ ordering, weight, count }, g) => {
+    const n = counts ? at(counts, g) : count;
+    multiplicity[ordering] = at(multiplicity, ordering) + n * weight;
+  });
+  return multiplicity;
+}
+
+/**
+ * The log-posterior's gradient and negative Hessian at θ (the likelihood times the prior), into
+ * `gradient` and `curvature` (m·m, row-major).
+ */
+function derivatives(
+  record: CompiledRecord,
+  multiplicity: Float64Array,
+  theta: Float64Array,
+  gradient: Float64Array,
+  curvature: Float64Array,
+): void {
+  const m = record.subjects.length;
+  // The prior: a virtual win and loss against the reference, for every subject.
+  curvature.fill(0);
+  const gamma = new Float64Array(m);
+  for (let i = 0; i < m; i += 1) {
+    const t = at(theta, i);
+    gamma[i] = Math.exp(t);
+    const s = 1 / (1 + Math.exp(-t));
+    gradient[i] = PRIOR_WEIGHT * (1 - 2 * s);
+    curvature[i * m + i] = 2 * PRIOR_WEIGHT * s * (1 - s);
+  }
+  const orderings = record.orderings;
+  for (let o = 0; o < orderings.length; o += 1) {
+    const w = at(multiplicity, o);
+    const order = orderings[o]?.order;
+    if (w === 0 || order === undefined) continue;
+    const n = order.length;
+    for (let t = 0; t < n - 1; t += 1) {
+      // Stage t: order[t] is chosen among order[t..]; its gradient is 1 − p, the others' −p,
+      // and the negative Hessian is diag(p) − p·pᵀ over those still in the running.
+      let total = 0;
+      for (let u = t; u < n; u += 1) total += at(gamma, at(order, u));
+      const chosen = at(order, t);
+      gradient[chosen] = at(gradient, chosen) + w;
+      for (let u = t; u < n; u += 1) {
+        const i = at(order, u);
+        const pi = at(gamma, i) / total;
+        gradient[i] = at(gradient, i) - w * pi;
+        curvature[i * m + i] = at(curvature, i * m + i) + w * pi;
+        for (let v = t; v < n; v += 1) {
+          const j = at(order, v);
+          curvature[i * m + j] = at(curvature, i * m + j) - (w * pi * at(gamma, j)) / total;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The negative Hessian of the log-posterior at θ (m·m, row-major): the fit's information about
+ * the log-strengths, prior included, so it is positive definite.
+ */
+export function information(record: CompiledRecord, theta: Float64Array): Float64Array {
+  const m = record.subjects.length;
+  const curvature = new Float64Array(m * m);
+  derivatives(record, multiplicities(record), theta, new Float64Array(m), curvature);
+  return curvature;
+}
+
 /** Log-strengths ln γ by subject index (the prior's reference is 0). */
 export function fitPlackettLuce(record: CompiledRecord, options: FitOptions = {}): Float64Array {
   const m = record.subjects.length;
@@ -157,50 +232,11 @@ export function fitPlackettLuce(record: CompiledRecord, options: FitOptions = {}
   const maxIterations = options.maxIterations ?? 100;
   const theta = new Float64Array(m);
   for (let i = 0; i < m; i += 1) theta[i] = options.start ? at(options.start, i) : 0;
-  const multiplicity = new Float64Array(record.orderings.length);
-  record.groups.forEach(({ ordering, weight, count }, g) => {
-    const n = options.counts ? at(options.counts, g) : count;
-    multiplicity[ordering] = at(multiplicity, ordering) + n * weight;
-  });
-
+  const multiplicity = multiplicities(record, options.counts);
   const gradient = new Float64Array(m);
   const curvature = new Float64Array(m * m);
-  const p = new Float64Array(m);
   for (let iteration = 0; iteration < maxIterations; iteration += 1) {
-    // The prior: a virtual win and loss against the reference, for every subject.
-    curvature.fill(0);
-    for (let i = 0; i < m; i += 1) {
-      const s = 1 / (1 + Math.exp(-at(theta, i)));
-      gradient[i] = PRIOR_WEIGHT * (1 - 2 * s);
-      curvature[i * m + i] = 2 * PRIOR_WEIGHT * s * (1 - s);
-    }
-    record.orderings.forEach(({ order }, o) => {
-      const w = at(multiplicity, o);
-      if (w === 0) return;
-      const n = order.length;
-      for (let t = 0; t < n - 1; t += 1) {
-        // Stage t: order[t] is chosen among order[t..]; its gradient is 1 − p, the others' −p,
-        // and the negative Hessian is diag(p) − p·pᵀ over those still in the running.
-        let total = 0;
-        for (let u = t; u < n; u += 1) {
-          const i = at(order, u);
-          p[i] = Math.exp(at(theta, i));
-          total += at(p, i);
-        }
-        const chosen = at(order, t);
-        gradient[chosen] = at(gradient, chosen) + w;
-        for (let u = t; u < n; u += 1) {
-          const i = at(order, u);
-          const pi = at(p, i) / total;
-          gradient[i] = at(gradient, i) - w * pi;
-          curvature[i * m + i] = at(curvature, i * m + i) + w * pi;
-          for (let v = t; v < n; v += 1) {
-            const j = at(order, v);
-            curvature[i * m + j] = at(curvature, i * m + j) - (w * pi * at(p, j)) / total;
-          }
-        }
-      }
-    });
+    derivatives(record, multiplicity, theta, gradient, curvature);
     const step = solve(curvature, gradient, m);
     // A damped step: never more than 2 nats at once (a far start, a near-separable record).
     let largest = 0;

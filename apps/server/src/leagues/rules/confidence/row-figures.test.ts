@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import type { StrengthSummary } from "./bootstrap.ts";
 import { ELO_PER_NAT, rowCertainty, scaleOf } from "./row-figures.ts";
+import type { StrengthSummary } from "./strength-summary.ts";
 
 function summary(
   targets: StrengthSummary["targets"],

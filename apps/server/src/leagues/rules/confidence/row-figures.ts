@@ -1,7 +1,7 @@
 // The figures a standings row carries about its own certainty, from a bootstrap summary of the
 // division's record: a 95% interval on the row's own scale, the ranks it could hold, the chance
 // it is truly above the next row, and whether its rank is settled.
-import type { StrengthSummary } from "./bootstrap.ts";
+import type { StrengthSummary } from "./strength-summary.ts";
 
 export interface RowCertainty {
   readonly score_interval: { readonly low: number; readonly high: number } | null;

@@ -46,7 +46,7 @@ describe("adaptive seating", () => {
       settings,
       players: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, strength: -0.3 * i })),
       seed: "starve",
-      resamples: 60,
+      draws: 200,
     });
     for (let r = 0; r < 40; r += 1) {
       sim.round();
@@ -66,7 +66,7 @@ describe("adaptive seating", () => {
         { id: "random", strength: -3 },
       ],
       seed: "settle",
-      resamples: 100,
+      draws: 200,
     });
     let quiet = null;
     for (let r = 0; r < 60 && !quiet; r += 1) {

@@ -1,10 +1,11 @@
-// adaptive: spends a round's episodes where the standings are least certain. Every pair of
-// entrants is weighed by how much their 95% intervals overlap (the chance the published order
-// between them is wrong, from the intervals read as normal), more toward the top of the table;
-// tables are drawn by that weight. A floor of exploration comes first: an entrant the record
+// adaptive: spends a round's episodes where the standings are least certain. A row is unsure
+// while its 95% interval overlaps its neighbours' (read as normal), more so toward the top of
+// the table; a pair is weighed by how much a game between the two narrows unsure rows' intervals
+// (close games teach most); tables are drawn by that weight. A floor of exploration comes first: an entrant the record
 // knows nothing about (new, or a new champion), or one with fewer than half the mean episodes,
 // gets a table every round. When every row is settled the division spends nothing until
 // something changes (planRound answers `settled`).
+import { normalCdf } from "../confidence/normal.ts";
 import type { Rng } from "./prng.ts";
 import { byPlayerId, tableEpisodes, type PlannedPool, type RatedEntrant } from "./seats.ts";
 
@@ -25,18 +26,7 @@ export function adaptiveTableCount(entrants: number, playersPerEpisode: number):
 /** Below this share of the mean episodes an entrant is owed a table (the exploration floor). */
 export const FLOOR_SHARE = 0.5;
 /** Every pair keeps this much weight, so no pair is ever impossible. */
-const BASE_WEIGHT = 0.01;
-
-/** Φ, the standard normal CDF (Abramowitz–Stegun 7.1.26, error below 1.5e-7). */
-function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const poly =
-    t *
-    (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  const erf = 1 - poly * Math.exp(-x * x);
-  return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
-}
+const BASE_WEIGHT = 0.001;
 
 export function allSettled(entrants: readonly CertainEntrant[]): boolean {
   return entrants.length > 0 && entrants.every((e) => e.settled === true && e.interval);
@@ -65,21 +55,44 @@ function beliefs(entrants: readonly CertainEntrant[]): Belief[] {
   );
 }
 
-/** Pair weights: overlap (1 when a coin flip, 0 when clear) times 1/√(the better one's place). */
-export function pairWeights(entrants: readonly CertainEntrant[]): number[][] {
+/** 1 − |2Φ(z) − 1|: 1 when the two beliefs are a coin flip, toward 0 as they part. */
+function overlap(x: Belief, y: Belief): number {
+  const z = (x.mean - y.mean) / Math.sqrt(x.sd ** 2 + y.sd ** 2);
+  return 1 - Math.abs(2 * normalCdf(z) - 1);
+}
+
+/**
+ * Pair weights, the largest 1. A game helps the standings as much as it narrows the intervals of
+ * rows whose rank is unsure: each row's need is its overlap with the rows beside it times its
+ * interval's variance, over its place (the top first), and a game narrows each player's interval by about its variance
+ * times the game's information, 4·p·(1 − p) of the win chance p between the two (`natsPerUnit`
+ * turns the rows' scale into log-strength; without it the pair's own overlap stands in).
+ */
+export function pairWeights(
+  entrants: readonly CertainEntrant[],
+  natsPerUnit: number | null = null,
+): number[][] {
   const b = beliefs(entrants);
-  const place = new Map(
-    [...b.keys()].sort((x, y) => (b[y]?.mean ?? 0) - (b[x]?.mean ?? 0)).map((i, p) => [i, p + 1]),
+  const order = [...b.keys()].sort((x, y) => (b[y]?.mean ?? 0) - (b[x]?.mean ?? 0));
+  const need = new Float64Array(b.length);
+  order.forEach((i, p) => {
+    const x = b[i];
+    const above = b[order[p - 1] ?? -1];
+    const below = b[order[p + 1] ?? -1];
+    if (!x) return;
+    const unsure = Math.max(above ? overlap(x, above) : 0, below ? overlap(x, below) : 0);
+    need[i] = (unsure * x.sd ** 2) / (p + 1);
+  });
+  const closeness = (x: Belief, y: Belief): number => {
+    if (natsPerUnit === null) return overlap(x, y);
+    const win = 1 / (1 + Math.exp(-natsPerUnit * (x.mean - y.mean)));
+    return 4 * win * (1 - win);
+  };
+  const raw = b.map((x, i) =>
+    b.map((y, j) => (i === j ? 0 : closeness(x, y) * ((need[i] ?? 0) + (need[j] ?? 0)))),
   );
-  return b.map((x, i) =>
-    b.map((y, j) => {
-      if (i === j) return 0;
-      const z = (x.mean - y.mean) / Math.sqrt(x.sd ** 2 + y.sd ** 2);
-      const overlap = 1 - Math.abs(2 * normalCdf(z) - 1);
-      const top = Math.min(place.get(i) ?? 1, place.get(j) ?? 1);
-      return BASE_WEIGHT + overlap / Math.sqrt(top);
-    }),
-  );
+  const largest = Math.max(1e-300, ...raw.flat());
+  return raw.map((row, i) => row.map((w, j) => (i === j ? 0 : BASE_WEIGHT + w / largest)));
 }
 
 /** Adds to `table` the k−1 entrants with the most weight toward those already in it. */
@@ -121,12 +134,13 @@ export function adaptive(
   episodesPerPairing: number,
   rng: Rng,
   tables = adaptiveTableCount(players.length, playersPerEpisode),
+  natsPerUnit: number | null = null,
 ): PlannedPool[] {
   const entrants = byPlayerId(players);
   const n = entrants.length;
   const k = playersPerEpisode;
   if (k < 1 || n < k) throw new RangeError(`adaptive needs at least ${k} players, got ${n}`);
-  const weights = pairWeights(entrants);
+  const weights = pairWeights(entrants, natsPerUnit);
   const chosen: number[][] = [];
 
   // The floor: the unknown and the starved first, fewest episodes first.

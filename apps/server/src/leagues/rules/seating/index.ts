@@ -122,7 +122,9 @@ export function planRound(input: RoundPlanInput): RoundPlan {
         );
       // Fewer tables rather than a skip when the cap is lower than the usual size.
       const tables = Math.min(adaptiveTableCount(n, k), Math.max(1, Math.floor(cap / e)));
-      return run("adaptive", adaptive(entrants, k, e, rng, tables), cap);
+      // Elo's scale turns into log-strength at ln 10/400 per point; other scales have no fixed slope.
+      const natsPerUnit = settings.ranking === "elo" ? Math.LN10 / 400 : null;
+      return run("adaptive", adaptive(entrants, k, e, rng, tables, natsPerUnit), cap);
     }
   }
 }

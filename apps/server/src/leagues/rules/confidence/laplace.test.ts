@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 
 import { createRng } from "../seating/prng.ts";
-import { bootstrapStrengths, type KnownStrength } from "./bootstrap.ts";
+import { laplaceStrengths } from "./laplace.ts";
 import { compileRecord, fitPlackettLuce } from "./plackett-luce.ts";
+import type { KnownStrength } from "./strength-summary.ts";
 import { randomRecord } from "./synthetic.ts";
 
 const ids = ["a", "b", "c", "d", "e", "f"];
 const truth: Record<string, number> = { a: 1.2, b: 0.6, c: 0.2, d: -0.2, e: -0.6, f: -1.2 };
 const strength = (id: string) => truth[id] ?? 0;
 
-function known(summary: ReturnType<typeof bootstrapStrengths>, i: number): KnownStrength {
+function known(summary: ReturnType<typeof laplaceStrengths>, i: number): KnownStrength {
   const t = summary.targets[i];
   if (!t?.known) throw new Error(`target ${i} is unknown`);
   return t;
@@ -55,10 +56,10 @@ describe("the Plackett–Luce fit", () => {
   });
 });
 
-describe("the bootstrap", () => {
+describe("the Laplace intervals", () => {
   it("puts the true strengths inside the intervals and ranks the clear gaps as settled", () => {
     const record = randomRecord(ids, strength, 3000, 2, createRng("cover"));
-    const summary = bootstrapStrengths(record, ids, { seed: "cover" });
+    const summary = laplaceStrengths(record, ids, { seed: "cover" });
     ids.forEach((id, i) => {
       const t = known(summary, i);
       expect(t.low).toBeLessThan(strength(id));
@@ -70,10 +71,27 @@ describe("the bootstrap", () => {
     expect(summary.episodes).toBe(3000);
   });
 
+  it("holds about 95% of the true strengths in its 95% intervals over many records", () => {
+    const rng = createRng("calibration");
+    let inside = 0;
+    let total = 0;
+    for (let r = 0; r < 60; r += 1) {
+      const record = randomRecord(ids, strength, 40 + 10 * r, 2, rng);
+      const summary = laplaceStrengths(record, ids, { seed: r, draws: 10 });
+      ids.forEach((id, i) => {
+        const t = known(summary, i);
+        total += 1;
+        if (t.low <= strength(id) && strength(id) <= t.high) inside += 1;
+      });
+    }
+    expect(inside / total).toBeGreaterThan(0.92);
+    expect(inside / total).toBeLessThan(0.98);
+  });
+
   it("narrows the intervals as episodes grow", () => {
     const rng = createRng("narrow");
     const widths = [100, 400, 1600].map((count) => {
-      const summary = bootstrapStrengths(randomRecord(ids, strength, count, 2, rng), ids, {
+      const summary = laplaceStrengths(randomRecord(ids, strength, count, 2, rng), ids, {
         seed: count,
       });
       return ids.reduce((s, _, i) => s + known(summary, i).high - known(summary, i).low, 0);
@@ -85,7 +103,7 @@ describe("the bootstrap", () => {
   it("gives equal strengths overlapping intervals and an open order between them", () => {
     const equal = (id: string) => (id === "p" || id === "q" ? 0.3 : -0.3);
     const record = randomRecord(["p", "q", "r", "s"], equal, 1500, 2, createRng("equal"));
-    const summary = bootstrapStrengths(record, ["p", "q"], { seed: "equal" });
+    const summary = laplaceStrengths(record, ["p", "q"], { seed: "equal" });
     const p = known(summary, 0);
     const q = known(summary, 1);
     expect(p.low).toBeLessThan(q.high);
@@ -100,7 +118,7 @@ describe("the bootstrap", () => {
     const withTwin = [...ids, "a-twin"];
     const twinStrength = (id: string) => (id === "a-twin" ? strength("a") : strength(id));
     const record = randomRecord(withTwin, twinStrength, 4000, 2, createRng("twin"));
-    const summary = bootstrapStrengths(record, withTwin, { seed: "twin" });
+    const summary = laplaceStrengths(record, withTwin, { seed: "twin" });
     const a = known(summary, 0);
     const twin = known(summary, 6);
     expect(Math.abs(a.estimate - twin.estimate)).toBeLessThan(0.15);
@@ -111,8 +129,8 @@ describe("the bootstrap", () => {
 
   it("is deterministic for a seed, and reports an unrecorded target as unknown", () => {
     const record = randomRecord(ids, strength, 200, 3, createRng("seeded"));
-    const one = bootstrapStrengths(record, [...ids, "newcomer"], { seed: "s", resamples: 50 });
-    const two = bootstrapStrengths(record, [...ids, "newcomer"], { seed: "s", resamples: 50 });
+    const one = laplaceStrengths(record, [...ids, "newcomer"], { seed: "s", draws: 50 });
+    const two = laplaceStrengths(record, [...ids, "newcomer"], { seed: "s", draws: 50 });
     expect(one.targets).toEqual(two.targets);
     expect(one.targets[6]).toEqual({ known: false });
     expect(one.pAbove(5, 6)).toBeNull();
