@@ -109,6 +109,10 @@ describe("gauntlet eval", () => {
     const shown = await cli(["eval", "get", ended.id]);
     expect(shown.stdout).toMatch(/status:\s+completed/);
     expect(shown.stdout).toContain(ended.episodes[0]?.id ?? "no episode");
+    // Each seat's record: Ada (seat 0, the stronger) won all three; both seats are the caller's.
+    expect(shown.stdout).toMatch(
+      /\n0 \*\s+Ada \(.+\)\s+3\s+0\s+0\s+0\s+\S+\n1 \*\s+Bob \(.+\)\s+0\s+3\s+0\s+0\s+\S+\n\* your seat\n$/,
+    );
 
     expect(json(await cli(["eval", "episodes", ended.id, "--json"]))).toEqual(
       await sdk.experienceRequests.episodes({ experience_request_id: ended.id }),

@@ -1,61 +1,103 @@
-// gauntlet events --league L [--limit N] [--follow]: the league's feed, then live events.
+// gauntlet events --league L [--limit N] [--follow]: the league's feed, then live events,
+// options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, clientOf, parsePositiveInt, wantsJson } from "../context.ts";
-import { note, printJson, printTable, shortTime } from "../output.ts";
+import type { LiveEvent } from "@gauntlet/core";
+
+import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
+import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { shortTime, writeJson, writeNote, writeTable } from "../output.ts";
 import { dim } from "../terminal.ts";
 import type { CommandGroup } from "./group.ts";
 
+export interface EventsOptions {
+  leagueId: string;
+  limit: number;
+  follow: boolean;
+  json: boolean;
+  /** Ends --follow (tests; the command line stops on Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** A live event as its line in the feed: the event's own time, its type and its headline. */
+export function liveLine(event: LiveEvent): string {
+  const data =
+    event.data !== null && typeof event.data === "object"
+      ? (event.data as { headline?: unknown; created_at?: unknown })
+      : {};
+  const at = typeof data.created_at === "string" ? data.created_at : event.at;
+  const headline = typeof data.headline === "string" ? data.headline : event.topic;
+  return `${shortTime(at)}  ${event.type}  ${headline}`;
+}
+
+export async function runEvents(options: EventsOptions, { io, client }: Deps): Promise<void> {
+  const { leagueId: league_id, json } = options;
+  const feed = await client.competitionEvents.list({ league_id, limit: options.limit });
+  if (json) writeJson(io, feed);
+  else
+    writeTable(
+      io,
+      ["time", "event", "headline"],
+      feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]),
+      "no events yet",
+    );
+  if (!options.follow) return;
+  const info = await client.events.info();
+  if (!json) writeNote(io, dim(`following live events of ${league_id} (Ctrl-C to stop)`, io.err));
+  await new Promise<void>((resolve, reject) => {
+    const sub = client.events.subscribe([`league:${league_id}`], {
+      sinceSeq: info.last_seq,
+      onEvent: (e) => {
+        io.out.write(json ? `${JSON.stringify(e)}\n` : `${liveLine(e)}\n`);
+      },
+      onError: (error) => {
+        // A refused subscription ends the command; a notice or a dropped connection does not (the SDK reconnects).
+        const code = error.closeCode ?? 0;
+        if (code === 1008 || (code >= 4400 && code < 4500)) {
+          sub.close();
+          reject(error);
+        } else writeNote(io, `live events: ${error.message}`);
+      },
+    });
+    options.signal?.addEventListener("abort", () => sub.close(), { once: true });
+    void sub.closed.then(() => resolve());
+  });
+}
+
+interface Flags {
+  league: string;
+  limit: string;
+  follow?: boolean;
+}
+
+export function eventsCommand(
+  program: Command,
+  factory: Factory,
+  run: (options: EventsOptions, deps: Deps) => Promise<void> = runEvents,
+): Command {
+  return program
+    .command("events")
+    .description("A league's competition feed; --follow keeps printing live events")
+    .requiredOption("--league <league>", "league id (league_…)")
+    .option("--limit <n>", "how many recent events", "20")
+    .option("--follow", "stay connected and print live events as they happen (Ctrl-C to stop)")
+    .addHelpText(
+      "after",
+      "\nWith --json and --follow, live events are printed one JSON object a line after the feed.",
+    )
+    .action(async (opts: Flags, cmd: Command) => {
+      const options = {
+        leagueId: await checkId("league", opts.league, "--league"),
+        limit: parsePositiveInt(opts.limit, "--limit"),
+        follow: opts.follow === true,
+        json: wantsJson(cmd),
+      };
+      await run(options, await depsOf(factory, cmd));
+    });
+}
+
 export const events: CommandGroup = {
-  register(program) {
-    program
-      .command("events")
-      .description("A league's competition feed; --follow keeps printing live events")
-      .requiredOption("--league <league>", "league id (league_…)")
-      .option("--limit <n>", "how many recent events", "20")
-      .option("--follow", "stay connected and print live events as they happen (Ctrl-C to stop)")
-      .addHelpText(
-        "after",
-        "\nWith --json and --follow, live events are printed one JSON object a line after the feed.",
-      )
-      .action(async (opts: { league: string; limit: string; follow?: boolean }, cmd: Command) => {
-        const league_id = await checkId("league", opts.league, "--league");
-        const limit = parsePositiveInt(opts.limit, "--limit");
-        const client = await clientOf(cmd);
-        const feed = await client.competitionEvents.list({ league_id, limit });
-        const json = wantsJson(cmd);
-        if (json) printJson(feed);
-        else
-          printTable(
-            ["time", "event", "headline"],
-            feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]),
-            "no events yet",
-          );
-        if (!opts.follow) return;
-        const info = await client.events.info();
-        if (!json)
-          note(dim(`following live events of ${league_id} (Ctrl-C to stop)`, process.stderr));
-        await new Promise<void>((resolve, reject) => {
-          const sub = client.events.subscribe([`league:${league_id}`], {
-            sinceSeq: info.last_seq,
-            onEvent: (e) => {
-              if (json) process.stdout.write(`${JSON.stringify(e)}\n`);
-              else
-                process.stdout.write(
-                  `${shortTime(new Date().toISOString())}  ${e.type}  ${e.topic}\n`,
-                );
-            },
-            onError: (error) => {
-              // A refused subscription ends the command; a notice or a dropped connection does not (the SDK reconnects).
-              const code = error.closeCode ?? 0;
-              if (code === 1008 || (code >= 4400 && code < 4500)) {
-                sub.close();
-                reject(error);
-              } else note(`live events: ${error.message}`);
-            },
-          });
-          void sub.closed.then(() => resolve());
-        });
-      });
+  register(program, _state, factory) {
+    eventsCommand(program, factory);
   },
 };

@@ -59,3 +59,49 @@ describe("GET /v2/episode-requests by offset", () => {
     expect((await list("offset=-1")).status).toBe(422);
   }, 60_000);
 });
+
+describe("GET /v2/episode-requests: whose episodes", () => {
+  it("mine=true lists the episodes the caller had a seat in; policy_id every version's", async () => {
+    const tl = await createTestLeague(t);
+    const rival = await t.newUser();
+    const ada = await tl.addPlayer("Ada");
+    const other = await tl.addPlayer("Other");
+    const rob = await tl.addPlayer("Rob", { owner: rival });
+    const rob2 = await tl.addPlayer("Rob2", { owner: rival });
+    const play = async (token: string, a: string, b: string) => {
+      const xr = await client(t.url, token).post<ExperienceRequestDetail>(
+        "/v2/experience-requests",
+        {
+          coworld_id: tl.coworldId,
+          roster: [{ player: { policy_ref: a } }, { player: { policy_ref: b } }],
+          num_episodes: 1,
+        },
+      );
+      expect(xr.status).toBe(201);
+    };
+    await play(tl.commissioner.token, ada.policyVersionId, other.policyVersionId);
+    await play(rival.token, rob.policyVersionId, rob2.policyVersionId);
+    await play(rival.token, rob2.policyVersionId, rob2.policyVersionId);
+    const list = (token: string | undefined, query: string) =>
+      client(t.url, token).get<Page>(`/v2/episode-requests?coworld_id=${tl.coworldId}&${query}`);
+
+    const rivals = await list(rival.token, "mine=true");
+    expect(rivals.status).toBe(200);
+    expect(rivals.body.entries).toHaveLength(2);
+    const commissioners = await list(tl.commissioner.token, "mine=true");
+    expect(commissioners.body.entries).toHaveLength(1);
+    // An admin sees every episode, and had a seat in none.
+    expect((await list(t.adminToken, "")).body.entries).toHaveLength(3);
+    expect((await list(t.adminToken, "mine=true")).body.entries).toHaveLength(0);
+    const policyOf = await client(t.url, rival.token).get<{ policy_id: string }>(
+      `/stats/policy-versions/${rob.policyVersionId}`,
+    );
+    const byPolicy = await list(rival.token, `policy_id=${policyOf.body.policy_id}`);
+    expect(byPolicy.body.entries).toHaveLength(1);
+
+    const anonymous = await list(undefined, "mine=true");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.text).toContain("mine=true");
+    expect((await list(tl.commissioner.token, "mine=maybe")).status).toBe(422);
+  }, 60_000);
+});

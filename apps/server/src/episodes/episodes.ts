@@ -16,7 +16,7 @@ import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
-import { artifactsExpired, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import { artifactsExpired, forbidden, invalidInput, notFound, unauthorized } from "../shared/errors.ts";
 import type {
   CoworldsTable,
   Database,
@@ -350,6 +350,35 @@ export async function listEpisodes(
         .select("episode_request_id")
         .where("policy_version_id", "=", filter.policy_version_id),
     );
+  if (filter.policy_id)
+    q = q.where(
+      "id",
+      "in",
+      db
+        .selectFrom("episode_participants as ep")
+        .innerJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+        .select("ep.episode_request_id")
+        .where("pv.policy_id", "=", filter.policy_id),
+    );
+  if (filter.mine) {
+    if (!isAuthenticated(identity))
+      throw unauthorized("mine=true lists the caller's own episodes: it needs a bearer token.");
+    // A seat is the caller's when they own its policy or the player it played for.
+    const owner = identity.userId;
+    q = q.where(
+      "id",
+      "in",
+      db
+        .selectFrom("episode_participants as ep")
+        .leftJoin("policy_versions as pv", "pv.id", "ep.policy_version_id")
+        .leftJoin("policies as p", "p.id", "pv.policy_id")
+        .leftJoin("players as pl", "pl.id", "ep.player_id")
+        .select("ep.episode_request_id")
+        .where((eb) =>
+          eb.or([eb("p.owner_user_id", "=", owner), eb("pl.owner_user_id", "=", owner)]),
+        ),
+    );
+  }
   if (filter.cursor) {
     const [createdAt, id] = decodeCursor(filter.cursor, ["query", "cursor"]);
     if (createdAt === undefined || id === undefined)

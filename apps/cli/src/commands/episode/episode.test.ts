@@ -166,10 +166,17 @@ describe("output", () => {
       await sdk().episodeRequests.get({ episode_request_id: episodeId }),
     );
 
+    // The seating order is the round's draw: name the seats as the API has them.
+    const seated = (await sdk().episodeRequests.get({ episode_request_id: episodeId }))
+      .participants;
+    const [first, second] = [...seated]
+      .sort((x, y) => x.position - y.position)
+      .map((p) => `${p.player_name ?? ""} \\(${p.policy_name} v${p.version ?? ""}\\)`);
     const list = await gauntlet(["episode", "list", "--round", roundId]);
+    // Who played (the commissioner's seats starred), the scores and who won.
     expect(list.stdout).toMatch(
       new RegExp(
-        `^ID\\s+STATUS\\s+ROUND\\s+SCORES\\s+CREATED\\n${episodeId}\\s+completed\\s+${roundId}\\s+`,
+        `^ID\\s+PLAYERS\\s+SCORES\\s+RESULT\\s+CREATED\\n${episodeId}\\s+${first}\\* vs ${second}\\*\\s+10 9\\s+seat 0 ${first} won\\s`,
       ),
     );
     const tty = await gauntlet(["episode", "list", "--round", roundId], { isTTY: true });
@@ -177,7 +184,46 @@ describe("output", () => {
     expect(tty.stdout).not.toBe(list.stdout);
 
     const show = await gauntlet(["episode", "show", episodeId]);
-    expect(show.stdout).toMatch(new RegExp(`^id:\\s+${episodeId}\\nstatus:\\s+completed\\n`));
+    expect(show.stdout).toMatch(
+      new RegExp(`^id:\\s+${episodeId}\\nstatus:\\s+completed\\nresult:\\s+seat 0 ${first} won\\n`),
+    );
+    expect(show.stdout).toMatch(
+      new RegExp(
+        `\\nSEAT\\s+PLAYER\\s+SCORE\\s+RESULT\\n0 \\*\\s+${first}\\s+10\\s+won\\n1 \\*\\s+${second}\\s+9\\s+lost\\n\\* your seat\\n$`,
+      ),
+    );
+    // Signed out, no seat is anyone's.
+    const anonymous = await runInProcess(["episode", "show", episodeId], {
+      url: server.url,
+      token: null,
+    });
+    expect(anonymous.stdout).toMatch(/\n0\s+\S/);
+    expect(anonymous.stdout).not.toContain("your seat");
+  });
+
+  it("list --mine, --policy (id or name) and --player filter by who played", async () => {
+    const ids = async (args: string[], token = fixture.commissioner.token) => {
+      const result = await runInProcess(
+        ["episode", "list", "--round", roundId, ...args, "--json"],
+        {
+          url: server.url,
+          token,
+        },
+      );
+      expect(result.stderr).toBe("");
+      return (JSON.parse(result.stdout) as { entries: { id: string }[] }).entries.map((e) => e.id);
+    };
+    expect(await ids(["--mine"])).toEqual([episodeId]);
+    const stranger = await server.newUser();
+    expect(await ids(["--mine"], stranger.token)).toEqual([]);
+    const episode = await sdk().episodeRequests.get({ episode_request_id: episodeId });
+    const alpha = episode.participants[0];
+    expect(await ids(["--player", alpha?.player_id ?? ""])).toEqual([episodeId]);
+    expect(await ids(["--policy", alpha?.policy_id ?? ""])).toEqual([episodeId]);
+    expect(await ids(["--policy", alpha?.policy_name ?? ""])).toEqual([episodeId]);
+    const unknown = await gauntlet(["episode", "list", "--policy", "no-such-policy"]);
+    expect(unknown).toMatchObject({ code: 3, stdout: "" });
+    expect(unknown.stderr).toBe("gauntlet: --policy: no policy named 'no-such-policy'\n");
   });
 
   it("replay and logs go to standard output as they are; -o writes a file and says so", async () => {

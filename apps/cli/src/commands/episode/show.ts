@@ -3,7 +3,8 @@ import type { Command } from "commander";
 
 import { checkId, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
-import { shortTime, writeFields, writeJson } from "../../output.ts";
+import { shortTime, writeFields, writeJson, writeTable } from "../../output.ts";
+import { isMine, mineOf, outcomeOf, seatRows } from "./seats-view.ts";
 
 export interface ShowOptions {
   episodeId: string;
@@ -13,14 +14,19 @@ export interface ShowOptions {
 export async function runShow(options: ShowOptions, { io, client }: Deps): Promise<void> {
   const e = await client.episodeRequests.get({ episode_request_id: options.episodeId });
   if (options.json) return writeJson(io, e);
+  const mine = await mineOf(client);
   writeFields(io, [
     ["id", e.id],
     ["status", e.status],
+    ["result", outcomeOf(e)],
     ["coworld", e.coworld_id],
     ["round", e.round_id],
     ["created", shortTime(e.created_at)],
-    ["scores", e.scores.map((s) => s.score).join(" ")],
+    ["replay", e.replay_url],
   ]);
+  io.out.write("\n");
+  writeTable(io, ["seat", "player", "score", "result"], seatRows(e, mine), "no seats");
+  if (e.participants.some((seat) => isMine(seat, mine))) io.out.write("* your seat\n");
 }
 
 export function showCommand(
@@ -30,7 +36,7 @@ export function showCommand(
 ): Command {
   return parent
     .command("show")
-    .description("Show one episode and its scores")
+    .description("Show one episode: who played, whose seats are yours, who won or why it failed")
     .argument("<episode>", "episode id (ereq_…)")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const options = {

@@ -8,7 +8,8 @@ import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { writeJson, writeNote } from "../../output.ts";
 import { dim } from "../../terminal.ts";
-import { progressOf, writeEpisodes, writeRequest } from "./view.ts";
+import { mineOf } from "../episode/seats-view.ts";
+import { progressOf, writeEpisodes, writeRecord, writeRequest } from "./view.ts";
 import { waitForEnd } from "./wait.ts";
 
 export interface CreateOptions {
@@ -94,6 +95,7 @@ export async function runCreate(options: CreateOptions, { io, client }: Deps): P
   else {
     writeRequest(io, ended);
     writeEpisodes(io, ended.episodes);
+    writeRecord(io, ended.episodes, await mineOf(client));
   }
   if (ended.status !== "completed")
     throw new CliError(

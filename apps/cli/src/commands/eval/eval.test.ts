@@ -165,7 +165,11 @@ describe("output", () => {
     expect(get.stdout).toMatch(
       new RegExp(`^id:\\s+${created.id}\\n[\\s\\S]*\\nepisodes:\\s+2: 0 completed, `),
     );
-    expect(get.stdout).toMatch(/\nEPISODE\s+STATUS\s+SCORES\s+CREATED\n/);
+    expect(get.stdout).toMatch(/\nEPISODE\s+SCORES\s+RESULT\s+CREATED\n/);
+    // Each seat's record; both seats are the commissioner's.
+    expect(get.stdout).toMatch(
+      /\nSEAT\s+PLAYER\s+WON\s+LOST\s+DRAWN\s+FAILED\s+MEAN SCORE\n0 \*\s+\S.*\n1 \*\s+\S.*\n\* your seat\n$/,
+    );
 
     const cancelled = await gauntlet(["eval", "cancel", created.id]);
     expect(cancelled.code).toBe(0);

@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { checkId, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { writeJson } from "../../output.ts";
-import { writeEpisodes, writeRequest } from "./view.ts";
+import { mineOf } from "../episode/seats-view.ts";
+import { writeEpisodes, writeRecord, writeRequest } from "./view.ts";
 
 export interface OneOptions {
   requestId: string;
@@ -18,6 +19,7 @@ export const runGet: Run = async (options, { io, client }) => {
   if (options.json) return writeJson(io, r);
   writeRequest(io, r);
   writeEpisodes(io, r.episodes);
+  writeRecord(io, r.episodes, await mineOf(client));
 };
 
 export const runEpisodes: Run = async (options, { io, client }) => {

@@ -3,6 +3,7 @@ import type { ExperienceRequestDetail, ExperienceRequestRow } from "@gauntlet/co
 
 import type { IOStreams } from "../../io.ts";
 import { shortTime, writeFields, writeTable } from "../../output.ts";
+import { outcomeOf, recordBySeat, type Mine } from "../episode/seats-view.ts";
 
 export const progressOf = (r: ExperienceRequestRow) =>
   `${r.completed_count + r.failed_count + r.cancelled_count}/${r.episode_count}`;
@@ -29,13 +30,38 @@ export function writeRequest(io: IOStreams, r: ExperienceRequestDetail): void {
 export function writeEpisodes(io: IOStreams, episodes: ExperienceRequestDetail["episodes"]): void {
   writeTable(
     io,
-    ["episode", "status", "scores", "created"],
+    ["episode", "scores", "result", "created"],
     episodes.map((e) => [
       e.id,
-      e.status,
       e.scores.map((s) => s.score).join(" "),
+      outcomeOf(e),
       shortTime(e.created_at),
     ]),
     "no episodes",
   );
+}
+
+/** Each seat's record over the evaluation's episodes; `*` marks the caller's seats. */
+export function writeRecord(
+  io: IOStreams,
+  episodes: ExperienceRequestDetail["episodes"],
+  mine: Mine | null,
+): void {
+  const records = recordBySeat(episodes, mine);
+  if (records.length === 0) return;
+  io.out.write("\n");
+  writeTable(
+    io,
+    ["seat", "player", "won", "lost", "drawn", "failed", "mean score"],
+    records.map((r) => [
+      `${r.position}${r.mine ? " *" : ""}`,
+      r.name,
+      r.wins,
+      r.losses,
+      r.draws,
+      r.failures,
+      r.meanScore === null ? null : Number(r.meanScore.toFixed(2)),
+    ]),
+  );
+  if (records.some((r) => r.mine)) io.out.write("* your seat\n");
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { idSchema, Uuid } from "../../ids.ts";
-import { Bytes, queryInt } from "../../models/common.ts";
+import { Bytes, QueryBoolean, queryInt } from "../../models/common.ts";
 import {
   ArtifactType,
   EpisodeBundleQuery,
@@ -32,6 +32,13 @@ export const episodeOperations = {
       pool_id: idSchema("pool").optional(),
       player_id: idSchema("player").optional(),
       policy_version_id: Uuid.optional(),
+      policy_id: Uuid.optional().meta({
+        description: "Episodes in which any version of this policy held a seat.",
+      }),
+      mine: QueryBoolean.optional().meta({
+        description:
+          "`true`: only episodes in which a seat was the caller's (a policy or player they own); needs a token.",
+      }),
       status: z
         .enum(["pending", "submitted", "running", "completed", "failed", "cancelled"])
         .optional(),

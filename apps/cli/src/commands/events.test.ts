@@ -1,0 +1,89 @@
+// `gauntlet events` without a process: parsing, the feed as a table and as JSON, and --follow
+// printing each live event's own time and headline, against a real server on a free port.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createClient } from "@gauntlet/sdk";
+import {
+  createTestLeague,
+  startTestServer,
+  type TestLeague,
+  type TestServer,
+} from "@gauntlet/server/testing";
+
+import { runInProcess } from "../../test/in-process.ts";
+import { memoryIO } from "../io.ts";
+import { liveLine, runEvents } from "./events.ts";
+
+let server: TestServer;
+let fixture: TestLeague;
+
+const sdk = () =>
+  createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token: fixture.commissioner.token,
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+  fixture = await createTestLeague(server);
+  await fixture.submit(await fixture.addPlayer("Alpha"));
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const gauntlet = (args: readonly string[]) =>
+  runInProcess(args, { url: server.url, token: fixture.commissioner.token });
+
+describe("gauntlet events", () => {
+  it.each([
+    [["events"], "gauntlet: required option '--league <league>' not specified"],
+    [
+      ["events", "--league", "league_00000000-0000-4000-8000-000000000000", "--limit", "0"],
+      "--limit: expected a positive whole number, got '0'",
+    ],
+  ])("%j is refused in one line with exit 2", async (args, message) => {
+    const result = await gauntlet(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("prints the feed: a table for people, the API's answer with --json", async () => {
+    const table = await gauntlet(["events", "--league", fixture.league.id]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^TIME\s+EVENT\s+HEADLINE\n[\s\S]*Alpha entered/);
+    const json = await gauntlet(["events", "--league", fixture.league.id, "--json"]);
+    expect(JSON.parse(json.stdout)).toEqual(
+      await sdk().competitionEvents.list({ league_id: fixture.league.id, limit: 20 }),
+    );
+  });
+
+  it("--follow prints each live event's time and headline, not its topic", async () => {
+    const io = memoryIO();
+    const stop = new AbortController();
+    const following = runEvents(
+      { leagueId: fixture.league.id, limit: 1, follow: true, json: false, signal: stop.signal },
+      { io, client: sdk() },
+    );
+    // Wait until subscribed, then make an event: a new member of the league.
+    await expect.poll(() => io.stderr(), { timeout: 10_000 }).toContain("following live events");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await fixture.submit(await fixture.addPlayer("Gamma"));
+    await expect
+      .poll(() => io.stdout(), { timeout: 10_000 })
+      .toMatch(/\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\S+ {2}Gamma entered /);
+    stop.abort();
+    await following;
+    expect(io.stdout()).not.toContain(`league:${fixture.league.id}`);
+  });
+
+  it("liveLine falls back to the message's time and topic when the data has none", () => {
+    expect(
+      liveLine({ seq: 1, topic: "league:x", type: "ping", data: null, at: "2026-01-02T03:04:05Z" }),
+    ).toMatch(/^2026-01-02 \d\d:04:05 {2}ping {2}league:x$/);
+  });
+});
