@@ -16,7 +16,13 @@ import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { nextValue } from "../shared/counters.ts";
-import { artifactsExpired, forbidden, invalidInput, notFound, unauthorized } from "../shared/errors.ts";
+import {
+  artifactsExpired,
+  forbidden,
+  invalidInput,
+  notFound,
+  unauthorized,
+} from "../shared/errors.ts";
 import type {
   CoworldsTable,
   Database,
