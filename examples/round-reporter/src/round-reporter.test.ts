@@ -121,6 +121,7 @@ describe("round reporter", () => {
           player_id: "ply_00000000-0000-4000-8000-000000000000",
           player_name: "<script>alert(1)</script>",
           score: 1516,
+          score_label: "Elo",
           rounds_played: 2,
           recent_rounds: [],
           episodes_played: 4,

@@ -24,7 +24,7 @@ function emptyQueue(): Queue & { leases: number } {
       queue.leases++;
       return Promise.resolve({ jobs: [], leaseSeconds: 30 });
     },
-    heartbeat: () => Promise.resolve({ cancel: false }),
+    heartbeat: () => Promise.resolve({ cancel: false, peopleWaiting: 0 }),
     upload: () => Promise.resolve(),
     complete: () => Promise.resolve(),
     fail: () => Promise.resolve(),

@@ -312,7 +312,8 @@ export async function lease(
           },
         ];
   const leased: LeasedJob[] = [];
-  for (const lane of lanes) leased.push(...(await claimJobs(deps, machineId, runnerId, lane, now)));
+  for (const lane of lanes)
+    leased.push(...(await claimJobs(deps, machineId, runnerId, lane, now, isolation)));
   return leased;
 }
 
@@ -322,6 +323,7 @@ async function claimJobs(
   runnerId: string,
   lane: { capacity: number; candidates: JobsTable[] },
   now: Date,
+  isolation: Isolation | null,
 ): Promise<LeasedJob[]> {
   const { capacity, candidates } = lane;
   const leased: LeasedJob[] = [];
