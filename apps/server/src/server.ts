@@ -165,19 +165,37 @@ export async function startServer(
       signals: channel,
       attempts,
       logger: options.logger ?? true,
-      readiness: limiter.readiness
-        ? [
-            {
-              name: limiter.readiness.name,
-              check: () =>
-                withTimeout(
-                  limiter.readiness?.check() ?? Promise.resolve(),
-                  1000,
-                  "the budget store did not answer within 1 s",
-                ),
-            },
-          ]
-        : [],
+      // Redis is optional to serving: without it the replica is degraded, not unready.
+      readiness: [
+        ...(limiter.readiness
+          ? [
+              {
+                name: limiter.readiness.name,
+                optional: true,
+                check: () =>
+                  withTimeout(
+                    limiter.readiness?.check() ?? Promise.resolve(),
+                    1000,
+                    "the budget store did not answer within 1 s",
+                  ),
+              },
+            ]
+          : []),
+        ...(config.redisUrl
+          ? [
+              {
+                name: "signals",
+                optional: true,
+                check: async () => {
+                  if (channel.trustEpoch() === undefined)
+                    throw new Error(
+                      "revocations are not heard from Redis: every request looks its token up",
+                    );
+                },
+              },
+            ]
+          : []),
+      ],
     });
     options.extraRoutes?.(app);
     await app.listen({ port: config.port, host: config.host });

@@ -12,3 +12,4 @@ export { packDirectory } from "../src/blobs/tarball.ts";
 export * from "./test-episode-file.ts";
 export * from "./runner-process.ts";
 export * from "./tar-bytes.ts";
+export * from "./redis-process.ts";

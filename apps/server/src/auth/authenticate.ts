@@ -1,8 +1,9 @@
 // Bearer token → identity. A hot token costs neither a query nor a hash per request: lookups are
 // kept in a bounded cache keyed by the token itself. A revocation drops the token's entries at
 // once on every replica (revoke() tells them through the signal channel — Redis when configured —
-// before it settles); entries also expire after CACHE_TTL_MS, which bounds what a replica that
-// missed a signal (Redis down, or replicas without Redis) keeps serving.
+// before it settles); entries also expire after CACHE_TTL_MS. The cache is trusted only while the
+// signal channel says this replica hears every signal (trustEpoch): while Redis is down every
+// request looks its token up, and the cache is emptied whenever signals may have been missed.
 import type { Kysely } from "kysely";
 
 import type { SignalChannel } from "../events/signals.ts";
@@ -50,6 +51,10 @@ export class Authenticator {
   readonly #lastUsedWrites = new Map<string, number>();
   readonly #unsubscribe: () => void;
   readonly #revocationListeners = new Set<(revocation: Revocation) => void>();
+  /** The signal channel's trustEpoch the cache was filled under. */
+  #epoch: number | undefined = 0;
+  /** Revocations heard, so that a lookup overtaken by one is not cached. */
+  #drops = 0;
 
   constructor(db: Kysely<Database>, signals?: SignalChannel) {
     this.#db = db;
@@ -65,6 +70,7 @@ export class Authenticator {
    * is known to be unknown, revoked or expired, undefined when the cache cannot say (ask authenticate).
    */
   cachedIdentity(token: string, now = Date.now()): AuthenticatedIdentity | null | undefined {
+    if (!this.#cacheTrusted(now)) return undefined;
     const cached = this.#cache.get(token);
     if (!cached || cached.expiresAt <= now) return undefined;
     if (cached.tokenExpiresAt !== null && cached.tokenExpiresAt <= now) return null;
@@ -75,6 +81,8 @@ export class Authenticator {
   async authenticate(token: string, now = Date.now()): Promise<AuthenticatedIdentity | null> {
     const cached = this.cachedIdentity(token, now);
     if (cached !== undefined) return cached;
+    const epochBefore = this.#epoch;
+    const dropsBefore = this.#drops;
     const row = await this.#db
       .selectFrom("tokens")
       .innerJoin("users", "users.id", "tokens.user_id")
@@ -128,12 +136,16 @@ export class Authenticator {
       }
     }
     this.#cache.delete(token);
-    if (this.#cache.size >= CACHE_MAX) {
-      // The oldest lookup goes first (a Map iterates in insertion order).
-      const oldest = this.#cache.keys().next();
-      if (!oldest.done) this.#cache.delete(oldest.value);
+    // Kept only when nothing may have changed it meanwhile: no revocation heard during the
+    // lookup, and the channel trusted (and not reconnected) since before it.
+    if (this.#cacheTrusted(now) && this.#epoch === epochBefore && this.#drops === dropsBefore) {
+      if (this.#cache.size >= CACHE_MAX) {
+        // The oldest lookup goes first (a Map iterates in insertion order).
+        const oldest = this.#cache.keys().next();
+        if (!oldest.done) this.#cache.delete(oldest.value);
+      }
+      this.#cache.set(token, { identity, expiresAt: now + CACHE_TTL_MS, tokenExpiresAt });
     }
-    this.#cache.set(token, { identity, expiresAt: now + CACHE_TTL_MS, tokenExpiresAt });
     if (identity && tokenExpiresAt !== null && tokenExpiresAt <= now) return null;
     if (identity) this.#touch(identity.tokenId, now);
     return identity;
@@ -192,7 +204,18 @@ export class Authenticator {
     return () => this.#revocationListeners.delete(listener);
   }
 
+  /** Whether the cache may be used now; empties it when signals may have been missed. */
+  #cacheTrusted(now: number): boolean {
+    const epoch = this.#signals ? this.#signals.trustEpoch(now) : 0;
+    if (epoch !== this.#epoch) {
+      this.#cache.clear();
+      this.#epoch = epoch;
+    }
+    return epoch !== undefined;
+  }
+
   #drop(revocation: Revocation): void {
+    this.#drops += 1;
     for (const listener of this.#revocationListeners) listener(revocation);
     const tokens = new Set(revocation.tokenIds ?? []);
     const players = new Set(revocation.playerIds ?? []);

@@ -37,9 +37,7 @@ export function bannerLines(b: BannerInput): string[] {
       "First start: an admin account was created.",
       `  email:    ${b.firstAdmin.email}`,
       `  password: ${b.firstAdmin.password}`,
-      ...(b.firstAdmin.credentialsFile
-        ? [`  (also saved, readable only by you, in ${b.firstAdmin.credentialsFile})`]
-        : []),
+      `  (also saved, readable only by you, in ${b.firstAdmin.credentialsFile})`,
       `  Sign in from a browser at ${b.url}/cli-login?callback=…, or make a token now:`,
       `  ${b.commands.server} tokens create --email ${b.firstAdmin.email}${b.storageArgs}`,
     );

@@ -7,6 +7,8 @@ export interface RedisClient {
   readonly isReady: boolean;
   readonly isOpen: boolean;
   publish(channel: string, message: string): Promise<unknown>;
+  /** "ready": (re)connected; a subscriber is subscribed again right after. */
+  on(event: "ready", listener: () => void): unknown;
   close(): Promise<unknown>;
   destroy(): void;
 }

@@ -28,6 +28,11 @@ export const REPLIED: unique symbol = Symbol("replied");
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /**
+   * The API still serves without it (Redis: budgets fail open, tokens are looked up on every
+   * request, events come by polling): a failure makes the replica degraded, not unready.
+   */
+  optional?: boolean;
 }
 
 export interface AppContext {

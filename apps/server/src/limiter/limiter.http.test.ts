@@ -342,7 +342,10 @@ describe.runIf(process.env.REDIS_URL)("with Redis", () => {
     const b = await startTestServer({ env, testStore: shared });
     try {
       for (const t of [a, b]) {
-        for (let i = 0; i < 50 && (await client(t.url).get("/readyz")).status !== 200; i++)
+        // Degraded (still 200) until Redis answers: wait for "ready".
+        const status = async () =>
+          (await client(t.url).get<{ status: string }>("/readyz")).body.status;
+        for (let i = 0; i < 50 && (await status()) !== "ready"; i++)
           await new Promise((r) => setTimeout(r, 20));
       }
       const user = await a.newUser();

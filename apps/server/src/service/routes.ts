@@ -35,9 +35,14 @@ export function serviceHandlers(budgets: () => BudgetsInfo) {
           }
         }),
       );
-      const ready = Object.values(checks).every((c) => c.ok);
-      if (!ready) reply.code(503);
-      return { status: ready ? ("ready" as const) : ("not_ready" as const), checks };
+      // Unready (503, take it out of the balancer) only when a dependency the API cannot serve
+      // without fails; degraded (200) when only an optional one does.
+      const failed = app.readiness.filter((c) => checks[c.name]?.ok === false);
+      if (failed.some((c) => c.optional !== true)) {
+        reply.code(503);
+        return { status: "not_ready" as const, checks };
+      }
+      return { status: failed.length > 0 ? ("degraded" as const) : ("ready" as const), checks };
     },
   });
 }

@@ -5,7 +5,7 @@ import { defineOperation } from "../operation.ts";
 
 export const HealthStatus = z
   .object({
-    status: z.enum(["ok", "ready", "not_ready"]),
+    status: z.enum(["ok", "ready", "degraded", "not_ready"]),
     checks: z
       .record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() }))
       .optional(),
@@ -82,7 +82,8 @@ export const serviceOperations = {
     path: "/readyz",
     tag: "Service",
     summary: "Readiness: the store (and Redis when configured) answer",
-    description: "503 with the failing check when a dependency does not answer.",
+    description:
+      "`ready` when every dependency answers; `degraded` (still 200: the API serves) when only Redis does not (budgets fail open, token revocation costs a lookup per request, live events arrive by polling); 503 `not_ready` with the failing check when the database does not answer.",
     auth: "none",
     access: "public",
     complexity: 1,
