@@ -16,7 +16,7 @@ import { lobby } from "./lobby.ts";
 import { play } from "./play.ts";
 import { policy } from "./policy.ts";
 import { post } from "./post.ts";
-import { reporter } from "./reporter.ts";
+import { reporter } from "./reporter/index.ts";
 import { round } from "./round.ts";
 import { submit } from "./submit/index.ts";
 import { tournament } from "./tournament.ts";
