@@ -19,7 +19,7 @@ import { post } from "./post.ts";
 import { reporter } from "./reporter/index.ts";
 import { round } from "./round.ts";
 import { submit } from "./submit/index.ts";
-import { tournament } from "./tournament.ts";
+import { tournament } from "./tournament/index.ts";
 import { watch } from "./watch.ts";
 import { wiki } from "./wiki.ts";
 
