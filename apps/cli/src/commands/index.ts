@@ -12,7 +12,7 @@ import type { CommandGroup } from "./group.ts";
 import { hosted } from "./hosted.ts";
 import { leaderboard } from "./leaderboard.ts";
 import { league } from "./league/index.ts";
-import { lobby } from "./lobby.ts";
+import { lobby } from "./lobby/index.ts";
 import { play } from "./play.ts";
 import { policy } from "./policy.ts";
 import { post } from "./post.ts";
