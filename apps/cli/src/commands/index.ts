@@ -9,7 +9,7 @@ import { episode } from "./episode/index.ts";
 import { evaluation } from "./eval/index.ts";
 import { events } from "./events.ts";
 import type { CommandGroup } from "./group.ts";
-import { hosted } from "./hosted.ts";
+import { hosted } from "./hosted/index.ts";
 import { leaderboard } from "./leaderboard.ts";
 import { league } from "./league/index.ts";
 import { lobby } from "./lobby/index.ts";
