@@ -3,7 +3,7 @@
 import { auth } from "./auth.ts";
 import { campaign } from "./campaign.ts";
 import { completion } from "./completion.ts";
-import { coworld } from "./coworld.ts";
+import { coworld } from "./coworld/index.ts";
 import { division } from "./division.ts";
 import { episode } from "./episode/index.ts";
 import { evaluation } from "./eval/index.ts";
