@@ -14,7 +14,7 @@ import { leaderboard } from "./leaderboard.ts";
 import { league } from "./league/index.ts";
 import { lobby } from "./lobby/index.ts";
 import { play } from "./play.ts";
-import { policy } from "./policy.ts";
+import { policy } from "./policy/index.ts";
 import { post } from "./post.ts";
 import { reporter } from "./reporter/index.ts";
 import { round } from "./round.ts";
