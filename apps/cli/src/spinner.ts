@@ -7,10 +7,13 @@ export interface Spinner {
   stop(): void;
 }
 
-export function startSpinner(
-  message: string,
-  stream: NodeJS.WriteStream = process.stderr,
-): Spinner {
+/** Where a spinner draws: the process's standard error, or a command's `io.err`. */
+export interface SpinnerStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+export function startSpinner(message: string, stream: SpinnerStream = process.stderr): Spinner {
   if (!stream.isTTY) return { text: () => undefined, stop: () => undefined };
   let current = message;
   let frame = 0;
@@ -36,8 +39,9 @@ export function startSpinner(
 export async function withSpinner<T>(
   message: string,
   work: (spinner: Spinner) => Promise<T>,
+  stream: SpinnerStream = process.stderr,
 ): Promise<T> {
-  const spinner = startSpinner(message);
+  const spinner = startSpinner(message, stream);
   try {
     return await work(spinner);
   } finally {

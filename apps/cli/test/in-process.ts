@@ -2,6 +2,7 @@
 // instead of the process's, and an SDK client for a test server instead of the saved sign-in.
 import { createClient } from "@gauntlet/sdk";
 
+import type { ClientChoice } from "../src/context.ts";
 import { memoryIO } from "../src/io.ts";
 import { run } from "../src/run.ts";
 
@@ -27,13 +28,14 @@ export async function runInProcess(
   const io = memoryIO({ isTTY: options.isTTY === true });
   const factory = {
     io,
-    client: () =>
+    // A command that asks for no token (sign-in, a reporter's key) gets none, as from the executable.
+    client: (_command: unknown, choice: ClientChoice = {}) =>
       Promise.resolve(
         createClient({
           env: {},
           useSavedCredentials: false,
           baseUrl: options.url,
-          token: options.token,
+          token: choice.anonymous === true ? null : (choice.token ?? options.token),
         }),
       ),
   };

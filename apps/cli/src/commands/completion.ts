@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 
 import { CliError, EXIT } from "../exit-codes.ts";
+import type { Deps, Factory } from "../factory.ts";
 import type { CommandGroup } from "./group.ts";
 
 interface Tree {
@@ -74,33 +75,46 @@ function fish(trees: Tree[]): string {
   return `${lines.join("\n")}\n`;
 }
 
+const SHELLS = { bash, zsh, fish } as const;
+export type Shell = keyof typeof SHELLS;
+
+export interface CompletionOptions {
+  shell: Shell;
+  /** The program whose commands and options are completed. */
+  program: Command;
+}
+
+export function runCompletion(options: CompletionOptions, { io }: Pick<Deps, "io">): void {
+  const trees: Tree[] = [];
+  walk(options.program, [], trees);
+  io.out.write(SHELLS[options.shell](trees));
+}
+
+function checkShell(shell: string): Shell {
+  if (shell === "bash" || shell === "zsh" || shell === "fish") return shell;
+  throw new CliError(`SHELL: '${shell}' is not supported (expected bash, zsh or fish)`, EXIT.usage);
+}
+
+export function completionCommand(
+  program: Command,
+  factory: Pick<Factory, "io">,
+  run: (options: CompletionOptions, deps: Pick<Deps, "io">) => void = runCompletion,
+): Command {
+  return program
+    .command("completion")
+    .description("Print a shell completion script (bash, zsh or fish)")
+    .argument("<shell>", "bash, zsh or fish")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  $ echo 'eval \"$(gauntlet completion bash)\"' >> ~/.bashrc\n  $ gauntlet completion fish > ~/.config/fish/completions/gauntlet.fish",
+    )
+    .action((shell: string) => {
+      run({ shell: checkShell(shell), program }, { io: factory.io });
+    });
+}
+
 export const completion: CommandGroup = {
-  register(program) {
-    program
-      .command("completion")
-      .description("Print a shell completion script (bash, zsh or fish)")
-      .argument("<shell>", "bash, zsh or fish")
-      .addHelpText(
-        "after",
-        "\nExamples:\n  $ echo 'eval \"$(gauntlet completion bash)\"' >> ~/.bashrc\n  $ gauntlet completion fish > ~/.config/fish/completions/gauntlet.fish",
-      )
-      .action((shell: string) => {
-        const trees: Tree[] = [];
-        walk(program, [], trees);
-        const script =
-          shell === "bash"
-            ? bash(trees)
-            : shell === "zsh"
-              ? zsh(trees)
-              : shell === "fish"
-                ? fish(trees)
-                : null;
-        if (script === null)
-          throw new CliError(
-            `SHELL: '${shell}' is not supported (expected bash, zsh or fish)`,
-            EXIT.usage,
-          );
-        process.stdout.write(script);
-      });
+  register(program, _state, factory) {
+    completionCommand(program, factory);
   },
 };

@@ -1,31 +1,54 @@
-// gauntlet watch: the live terminal UI (@gauntlet/tui), loaded only when asked for.
+// gauntlet watch: the live terminal UI (@gauntlet/tui), loaded only when asked for. The UI owns
+// the terminal (keys in, frames out), so its run takes the options alone, not the IOStreams.
 import type { Command } from "commander";
 
 import { globals } from "../context.ts";
-import type { CommandGroup } from "./group.ts";
+import type { CommandGroup, RunState } from "./group.ts";
+
+export interface WatchOptions {
+  /** --server, else the UI resolves it as the SDK does. */
+  server: string | null;
+  league: string | null;
+  division: string | null;
+}
+
+/** Runs the UI until the user quits; resolves with the exit code. */
+export async function runWatch(options: WatchOptions): Promise<number> {
+  // Loaded only here, so that every other command starts without React and Ink.
+  const tui = await import("@gauntlet/tui");
+  return tui.runWatch({
+    ...(options.server ? { server: options.server } : {}),
+    ...(options.league ? { league: options.league } : {}),
+    ...(options.division ? { division: options.division } : {}),
+  });
+}
+
+export function watchCommand(
+  program: Command,
+  state: RunState,
+  run: (options: WatchOptions) => Promise<number> = runWatch,
+): Command {
+  return program
+    .command("watch")
+    .description("Watch a league live in the terminal: standings, rounds and events as they happen")
+    .option("--league <league>", "start on this league (league_…)")
+    .option("--division <division>", "start on this division (div_…)")
+    .addHelpText(
+      "after",
+      "\nKeys: arrows or j/k move, Tab switches pane, Enter opens a detail, Esc goes back, / filters, ? shows help, q quits.",
+    )
+    .action(async (opts: { league?: string; division?: string }, cmd: Command) => {
+      const options = {
+        server: globals(cmd).server ?? null,
+        league: opts.league ?? null,
+        division: opts.division ?? null,
+      };
+      state.exitCode = await run(options);
+    });
+}
 
 export const watch: CommandGroup = {
   register(program, state) {
-    program
-      .command("watch")
-      .description(
-        "Watch a league live in the terminal: standings, rounds and events as they happen",
-      )
-      .option("--league <league>", "start on this league (league_…)")
-      .option("--division <division>", "start on this division (div_…)")
-      .addHelpText(
-        "after",
-        "\nKeys: arrows or j/k move, Tab switches pane, Enter opens a detail, Esc goes back, / filters, ? shows help, q quits.",
-      )
-      .action(async (opts: { league?: string; division?: string }, cmd: Command) => {
-        // Loaded only here, so that every other command starts without React and Ink.
-        const tui = await import("@gauntlet/tui");
-        const { server } = globals(cmd);
-        state.exitCode = await tui.runWatch({
-          ...(server ? { server } : {}),
-          ...(opts.league ? { league: opts.league } : {}),
-          ...(opts.division ? { division: opts.division } : {}),
-        });
-      });
+    watchCommand(program, state);
   },
 };

@@ -1,0 +1,38 @@
+// gauntlet lobby leave|start|launch|end|cancel LOBBY: one step of a lobby's life.
+import type { Command } from "commander";
+
+import { wantsJson } from "../../context.ts";
+import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { lobbyArg, writeLobby } from "./shared.ts";
+
+export type Transition = "leave" | "start" | "launch" | "end" | "cancel";
+
+export interface TransitionOptions {
+  verb: Transition;
+  lobbyId: string;
+  json: boolean;
+}
+
+export async function runTransition(
+  options: TransitionOptions,
+  { io, client }: Deps,
+): Promise<void> {
+  writeLobby(io, await client.lobbies[options.verb]({ lobby_id: options.lobbyId }), options.json);
+}
+
+export function transitionCommand(
+  parent: Command,
+  factory: Factory,
+  verb: Transition,
+  description: string,
+  run: (options: TransitionOptions, deps: Deps) => Promise<void> = runTransition,
+): Command {
+  return parent
+    .command(verb)
+    .description(description)
+    .argument("<lobby>", "lobby id (lby_…)")
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const options = { verb, lobbyId: await lobbyArg(id), json: wantsJson(cmd) };
+      await run(options, await depsOf(factory, cmd));
+    });
+}

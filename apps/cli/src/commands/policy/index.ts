@@ -1,0 +1,17 @@
+// gauntlet policy upload DIR|--image REF, policy list, policy versions NAME: one file per verb,
+// each options -> run(options, {io, client}).
+import type { CommandGroup } from "../group.ts";
+import { listCommand } from "./list.ts";
+import { uploadCommand } from "./upload.ts";
+import { versionsCommand } from "./versions.ts";
+
+export const policy: CommandGroup = {
+  register(program, _state, factory) {
+    const group = program
+      .command("policy")
+      .description("Policies: your bots, uploaded as versions");
+    uploadCommand(group, factory);
+    listCommand(group, factory);
+    versionsCommand(group, factory);
+  },
+};

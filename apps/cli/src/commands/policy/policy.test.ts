@@ -1,0 +1,145 @@
+// `gauntlet policy …` without a process: what upload parses its arguments into, bad input as one
+// plain line and exit 2, and the output on a terminal, off one and with --json, against a real
+// server on a free port.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+import { Command } from "commander";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { createClient } from "@gauntlet/sdk";
+import { startTestServer, type TestServer } from "@gauntlet/server/testing";
+
+import { runInProcess } from "../../../test/in-process.ts";
+import { memoryIO } from "../../io.ts";
+import { uploadCommand, type UploadOptions } from "./upload.ts";
+
+let server: TestServer;
+let token = "";
+let bot = "";
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+  token = (await server.newUser()).token;
+  bot = mkdtempSync(join(tmpdir(), "gauntlet-policy-"));
+  writeFileSync(join(bot, "bot.ts"), "console.log('hello');\n");
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+const gauntlet = (args: readonly string[], isTTY = false) =>
+  runInProcess(args, { url: server.url, token, isTTY });
+
+const sdk = () => createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
+
+const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
+
+async function parsedUpload(args: readonly string[]): Promise<UploadOptions | null> {
+  let got: UploadOptions | null = null;
+  const program = new Command("gauntlet").option("--json").exitOverride();
+  uploadCommand(program, factory(), (options) => {
+    got = options;
+    return Promise.resolve();
+  });
+  await program.parseAsync([...args], { from: "user" });
+  return got;
+}
+
+describe("parsing", () => {
+  it("upload: an image, or DIR packed with its command split into words", async () => {
+    expect(await parsedUpload(["upload", "--image", "ghcr.io/me/bot:1", "--name", "b"])).toEqual({
+      name: "b",
+      source: { image: "ghcr.io/me/bot:1" },
+      playerId: null,
+      json: false,
+    });
+    const fromDir = await parsedUpload(["upload", bot, "--name", "b", "--run", " node  bot.ts "]);
+    expect(fromDir?.source).toMatchObject({ run: ["node", "bot.ts"] });
+    expect(
+      fromDir && "bundle" in fromDir.source && fromDir.source.bundle.byteLength,
+    ).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [
+      ["policy", "upload", "--name", "b"],
+      "gauntlet: policy upload takes a directory or --image REF (one of the two)\n",
+    ],
+    [
+      ["policy", "upload", ".", "--image", "x", "--name", "b"],
+      "gauntlet: policy upload takes a directory or --image REF (one of the two)\n",
+    ],
+    [
+      ["policy", "upload", ".", "--name", "b"],
+      `gauntlet: --run: say how to start the policy inside DIR, e.g. --run "node bot.ts"\n`,
+    ],
+    [
+      ["policy", "upload", "--image", "x", "--name", "b", "--player", "bob"],
+      "gauntlet: --player: 'bob' is not a valid id (expected ply_<uuid>, e.g. ply_00000000-0000-4000-8000-000000000000)\n",
+    ],
+  ])("%j is refused in one line with exit 2", async (args, stderr) => {
+    expect(await gauntlet(args)).toEqual({ code: 2, stdout: "", stderr });
+  });
+});
+
+describe("output", () => {
+  it("uploads two versions, lists them and lists the policy's versions newest first", async () => {
+    vi.stubEnv("NO_COLOR", "");
+    vi.stubEnv("TERM", "xterm");
+    const first = await gauntlet([
+      "policy",
+      "upload",
+      bot,
+      "--name",
+      "cli-bot",
+      "--run",
+      "node bot.ts",
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe("");
+    expect(first.stderr).toMatch(
+      /^uploaded cli-bot v1 \(\S+\)\nsubmit it to a league: gauntlet submit cli-bot:v1 --league league_…\n$/,
+    );
+    const second = JSON.parse(
+      (
+        await gauntlet([
+          "policy",
+          "upload",
+          "--image",
+          "ghcr.io/me/bot:2",
+          "--name",
+          "cli-bot",
+          "--json",
+        ])
+      ).stdout,
+    ) as { id: string; version: number };
+    expect(second.version).toBe(2);
+
+    expect(JSON.parse((await gauntlet(["policy", "list", "--mine", "--json"])).stdout)).toEqual(
+      await sdk().policyVersions.list({ mine: true, limit: 50 }),
+    );
+    const list = await gauntlet(["policy", "list", "--mine"]);
+    expect(list.stdout).toMatch(
+      /^ID\s+NAME\s+VERSION\s+CREATED\n(\S+\s+cli-bot\s+v[12]\s.*\n){2}$/,
+    );
+    const tty = await gauntlet(["policy", "list", "--mine"], true);
+    expect(tty.stdout.startsWith("\u001b[1mID")).toBe(true);
+    expect(stripVTControlCharacters(tty.stdout)).toBe(list.stdout);
+
+    const versions = await gauntlet(["policy", "versions", "cli-bot"]);
+    expect(versions.stdout).toMatch(
+      new RegExp(`^VERSION\\s+ID\\s+CREATED\\nv2\\s+${second.id}\\s.*\\nv1\\s`),
+    );
+    expect(await gauntlet(["policy", "versions", "nobody-has-this"])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "no policy named nobody-has-this\n",
+    });
+  });
+});
