@@ -243,8 +243,6 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     );
     game.runnable = gameProcess;
     marks.started = performance.now();
-    if (input.players.some((p) => p.runnersOwn === true))
-      toGame.fromRunner = (await runtime.gameUrl(gameProcess)).replace(/^http/, "ws");
     // A runtime that holds (the sandbox) makes the players' boxes while the game boots; their
     // programs start once it is healthy, as on every runtime.
     if (runtime.holds === true) {
@@ -278,6 +276,9 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       release.go(true);
       await Promise.all(held);
     }
+    // The game's address from the runner exists once it is healthy (docker's socket appears then).
+    if (input.players.some((p) => p.runnersOwn === true))
+      toGame.fromRunner = (await runtime.gameUrl(gameProcess)).replace(/^http/, "ws");
     // The rest start now: every player on a runtime that does not hold, and the runner's own.
     for (const slot of input.players.keys())
       if (players[slot] === null)

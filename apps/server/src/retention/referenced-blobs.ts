@@ -18,6 +18,7 @@ export const HASH_COLUMNS = {
   reporter_outputs: ["content_hash"],
   play_modules: ["sha256"],
   play_module_files: ["sha256"],
+  policy_submit_uploads: ["sha256"],
 } as const;
 
 export async function referencedBlobs(db: Kysely<Database>): Promise<Set<string>> {
@@ -43,6 +44,9 @@ export async function referencedBlobs(db: Kysely<Database>): Promise<Set<string>
     add(r.content_hash);
   for (const r of await db.selectFrom("play_modules").select("sha256").execute()) add(r.sha256);
   for (const r of await db.selectFrom("play_module_files").select("sha256").distinct().execute())
+    add(r.sha256);
+  // A cogames zip stays until its upload is completed again or expires with the row.
+  for (const r of await db.selectFrom("policy_submit_uploads").select("sha256").execute())
     add(r.sha256);
   return out;
 }

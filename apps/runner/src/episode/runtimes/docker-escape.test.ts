@@ -143,7 +143,17 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
         ...manifest,
         game: { ...manifest.game, runnable: { type: "game", ...hostile("game") } },
       };
-      const { input } = gridrushEpisode({ runtime: "docker", containerLimits: limits, manifest });
+      // Players that wait: this game is no game they could reach, and a player that quits
+      // while the game runs would end the episode before the game's attempts are done.
+      const { input } = gridrushEpisode({
+        runtime: "docker",
+        containerLimits: limits,
+        manifest,
+        players: [
+          { runnable: hostile("hang"), cwd: "/" },
+          { runnable: hostile("hang"), cwd: "/" },
+        ],
+      });
       input.manifest = game;
       const outcome = await runEpisode(input);
       const tried = attempts(outcome.gameLog);
@@ -241,6 +251,12 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
           ...manifest,
           game: { ...manifest.game, runnable: { type: "game", ...hostile("hang") } },
         },
+        // Players that wait for it (a player that quits while the game runs ends the episode
+        // at once, blamed on its seat: not what this test is about).
+        players: [
+          { runnable: hostile("hang"), cwd: "/" },
+          { runnable: hostile("hang"), cwd: "/" },
+        ],
       });
       const outcome = await runEpisode(input);
       expect(outcome.status).toBe("failed");
