@@ -144,10 +144,11 @@ export function buildOpenApi(
     responses[String(op.status)] =
       op.status === 302
         ? {
-            description: "Redirect to the callback",
+            // Each redirecting operation says in its own description where it sends the caller.
+            description: `Redirect: ${op.summary}`,
             headers: {
               Location: {
-                description: "The callback address, with the one-time `code` (and `state`) added",
+                description: "Where the answer is (the operation's description says what)",
                 schema: { type: "string", format: "uri" },
               },
             },
