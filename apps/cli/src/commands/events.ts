@@ -32,6 +32,9 @@ export function liveLine(event: LiveEvent): string {
 
 export async function runEvents(options: EventsOptions, { io, client }: Deps): Promise<void> {
   const { leagueId: league_id, json } = options;
+  // The stream's position before the feed is read: an event between the two is printed (at
+  // worst twice), never lost.
+  const info = options.follow ? await client.events.info() : null;
   const feed = await client.competitionEvents.list({ league_id, limit: options.limit });
   if (json) writeJson(io, feed);
   else
@@ -41,8 +44,7 @@ export async function runEvents(options: EventsOptions, { io, client }: Deps): P
       feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]),
       "no events yet",
     );
-  if (!options.follow) return;
-  const info = await client.events.info();
+  if (!info) return;
   if (!json) writeNote(io, dim(`following live events of ${league_id} (Ctrl-C to stop)`, io.err));
   await new Promise<void>((resolve, reject) => {
     const sub = client.events.subscribe([`league:${league_id}`], {
