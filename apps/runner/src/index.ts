@@ -13,5 +13,6 @@ export {
   type RunnerOptions,
 } from "./worker/lease-loop.ts";
 export { queueOver, type Queue } from "./worker/queue.ts";
+export { ServerPool } from "./worker/servers.ts";
 export { createLog, type RunnerLog } from "./worker/log.ts";
 export { Redactor } from "./worker/redactor.ts";

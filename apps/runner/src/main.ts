@@ -10,6 +10,7 @@ import { RunnerRefusedError, startRunner, type Runner } from "./worker/lease-loo
 import { createLog } from "./worker/log.ts";
 import { queueOver } from "./worker/queue.ts";
 import { Redactor } from "./worker/redactor.ts";
+import { ServerPool } from "./worker/servers.ts";
 
 function fatal(message: string, code: number): never {
   process.stderr.write(`gauntlet-runner: ${message}\n`);
@@ -33,11 +34,18 @@ const log = createLog({
   redactor,
   write: (line) => process.stdout.write(line),
 });
-const client = createClient({
-  baseUrl: settings.server,
-  token: settings.token,
-  useSavedCredentials: false,
-  env: {},
+// Every address is a replica of one deployment: a call that gets no answer moves to the next.
+const servers = new ServerPool({
+  clients: settings.servers.map((url) => ({
+    url,
+    client: createClient({
+      baseUrl: url,
+      token: settings.token,
+      useSavedCredentials: false,
+      env: {},
+    }),
+  })),
+  log,
 });
 
 // Listening from the start: a signal with no listener would end the process at once.
@@ -77,7 +85,7 @@ if (settings.runtime === "process")
 
 try {
   runner = await startRunner({
-    queue: queueOver(client, settings.runnerId, settings.runtime),
+    queue: queueOver(servers, settings.runnerId, settings.runtime),
     trustedCode: settings.trustedCode,
     workDir: settings.workDir,
     concurrency: settings.concurrency,
@@ -96,7 +104,7 @@ try {
   fatal(`cannot start: ${(error as Error).message}`, 1);
 }
 log.info("runner started", {
-  server: settings.server,
+  server: settings.servers.join(","),
   runner_id: settings.runnerId,
   capacity: settings.concurrency,
   interactive_capacity: settings.interactiveCapacity,

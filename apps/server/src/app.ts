@@ -26,6 +26,7 @@ import { episodeHandlers } from "./episodes/routes.ts";
 import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
+import { LocalMessageBus, type MessageBus } from "./events/message-bus.ts";
 import type { SignalChannel } from "./events/signals.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
 import { installLiveEvents } from "./events/websocket-route.ts";
@@ -77,6 +78,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Tells every replica of revoked tokens (Redis when configured); this process only when absent. */
   signals?: SignalChannel | undefined;
+  /** Where the two sockets of a human seat meet (Redis when configured); this process when absent. */
+  playBus?: MessageBus | undefined;
   /** Failed sign-ins (Redis when configured); this process's memory when absent. */
   attempts?: AttemptStore | undefined;
 }
@@ -179,7 +182,8 @@ export async function buildApp(
     dataHosts: config.dataHosts,
     listening: () => listeningAddress(app, config),
   });
-  const playRelay = new PlayRelay();
+  const playRelay = new PlayRelay(deps.playBus ?? new LocalMessageBus());
+  app.addHook("onClose", async () => playRelay.close());
   const context: AppContext = {
     config,
     store,

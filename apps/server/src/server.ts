@@ -10,6 +10,7 @@ import { DirectoryBlobStore } from "./blobs/blob-store.ts";
 import { S3BlobStore } from "./blobs/s3-blob-store.ts";
 import type { Env, ServerConfig } from "./config.ts";
 import { Evaluations } from "./evaluations/runtime.ts";
+import { LocalMessageBus, RedisMessageBus, type MessageBus } from "./events/message-bus.ts";
 import { RedisSignalChannel } from "./events/redis-signals.ts";
 import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import type { AppContext } from "./http/handler.ts";
@@ -88,6 +89,7 @@ export async function startServer(
     });
   let leaguePlay: LeaguePlay | undefined;
   let signals: SignalChannel | undefined;
+  let playBus: MessageBus | undefined;
   try {
     // An install made before the data directory was kept owner-only is tightened now.
     if (existsSync(config.dataDir)) tightenDataDir(config.dataDir);
@@ -117,6 +119,16 @@ export async function startServer(
         })
       : new LocalSignalChannel();
     const channel = signals;
+    // The two sockets of a human seat meet on this channel, whichever replicas they reached.
+    playBus = config.redisUrl
+      ? new RedisMessageBus({
+          url: config.redisUrl,
+          channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:play`,
+          onError: (error) =>
+            process.stderr.write(`gauntlet-server: play relay: redis: ${error.message}\n`),
+        })
+      : new LocalMessageBus();
+    const relayBus = playBus;
     const attempts = config.redisUrl
       ? new RedisAttemptStore({
           url: config.redisUrl,
@@ -163,6 +175,7 @@ export async function startServer(
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       signals: channel,
+      playBus: relayBus,
       attempts,
       logger: options.logger ?? true,
       // Redis is optional to serving: without it the replica is degraded, not unready.
@@ -230,6 +243,7 @@ export async function startServer(
         await evaluations.stop();
         context.auth.close();
         await channel.close();
+        await relayBus.close();
         await tournaments.stop();
         await play.stop();
         await limiter.close();
@@ -239,6 +253,7 @@ export async function startServer(
     };
   } catch (error) {
     await signals?.close().catch(() => undefined);
+    await playBus?.close().catch(() => undefined);
     await leaguePlay?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;

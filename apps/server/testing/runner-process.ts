@@ -22,6 +22,8 @@ export async function startRunnerProcess(
   t: TestServer,
   runnerId: string,
   concurrency = 1,
+  /** The runner's server addresses, tried in turn (failover tests); `t` alone by default. */
+  servers: readonly string[] = [t.url],
 ): Promise<RunnerProcess> {
   const workDir = mkdtempSync(join(tmpdir(), `gauntlet-${runnerId}-`));
   let output = "";
@@ -29,8 +31,7 @@ export async function startRunnerProcess(
     process.execPath,
     [
       RUNNER_MAIN,
-      "--server",
-      t.url,
+      ...servers.flatMap((url) => ["--server", url]),
       "--runner-id",
       runnerId,
       "--work-dir",

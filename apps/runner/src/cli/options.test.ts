@@ -65,6 +65,19 @@ describe("parseRunnerArgs", () => {
       graceMs: 30_000,
     });
     expect(fromEnv.runnerId).toContain(String(process.pid));
+    // Several replicas: repeated, or a comma list (the environment's too), in order, once each.
+    expect(
+      parseRunnerArgs(
+        ["--server", "http://a:1", "--server", "http://b:2,http://c:3/", "--server", "http://a:1"],
+        fromEnvVars,
+      ),
+    ).toMatchObject({ server: "http://a:1", servers: ["http://a:1", "http://b:2", "http://c:3"] });
+    expect(
+      parseRunnerArgs([], { ...fromEnvVars, GAUNTLET_SERVER: "http://a:1, http://b:2" }).servers,
+    ).toEqual(["http://a:1", "http://b:2"]);
+    expect(() => parseRunnerArgs(["--server", "http://a:1,ftp://x"], fromEnvVars)).toThrow(
+      UsageError,
+    );
     // The former flag still works.
     expect(parseRunnerArgs(["--concurrency", "5"], fromEnvVars).concurrency).toBe(5);
   });

@@ -23,7 +23,10 @@ import { DEFAULT_BUNDLE_CACHE_BYTES } from "../worker/bundle-cache.ts";
 import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
 
 export interface RunnerSettings {
+  /** The first of `servers` (what a single-server runner is told). */
   server: string;
+  /** Every address given, in order: replicas of one deployment, tried in turn (servers.ts). */
+  servers: string[];
   token: string;
   /** Batch episodes (no seat played by a person) run at once. */
   concurrency: number;
@@ -98,7 +101,7 @@ function runnerId(value: string): string {
 }
 
 interface Flags {
-  server?: string;
+  server?: string[];
   token?: string;
   tokenStdin?: boolean;
   capacity?: number;
@@ -129,7 +132,11 @@ const MIB = 1024 * 1024;
 function command(writeOut: (text: string) => void): Command {
   return new Command("gauntlet-runner")
     .description("Lease episode jobs from a Gauntlet server and run them (RUNTIME.md).")
-    .option("--server <url>", `the server's base address (env ${SERVER_ENV})`)
+    .option(
+      "--server <url>",
+      `the server's base address; repeat it or give a comma list for several replicas, tried in turn when one does not answer (env ${SERVER_ENV})`,
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
     .option(
       "--token <token>",
       `a machine token (env ${TOKEN_ENV}; prefer the environment: arguments show in ps)`,
@@ -295,13 +302,21 @@ export function parseRunnerArgs(
     throw error;
   }
   const flags = program.opts<Flags>();
-  let server;
+  const given = (flags.server ?? [env[SERVER_ENV] ?? ""])
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
+  const servers: string[] = [];
   try {
-    server = resolveServer({ explicit: flags.server, env, useSavedCredentials: false });
+    for (const explicit of given) {
+      const resolved = resolveServer({ explicit, env: {}, useSavedCredentials: false });
+      if (resolved && !servers.includes(resolved.url)) servers.push(resolved.url);
+    }
   } catch (error) {
     if (error instanceof InvalidServerUrlError) throw new UsageError(error.message);
     throw error;
   }
+  const server = servers[0] === undefined ? null : { url: servers[0] };
   if (server === null) throw new UsageError(`no server: pass --server <url> or set ${SERVER_ENV}`);
   const piped = flags.tokenStdin ? readStdin().trim() : undefined;
   if (piped === "") throw new UsageError("--token-stdin: standard input held no token");
@@ -320,6 +335,7 @@ export function parseRunnerArgs(
     );
   return {
     server: server.url,
+    servers,
     token: token.token,
     concurrency: flags.capacity ?? flags.concurrency ?? defaultCapacity(),
     interactiveCapacity: flags.interactiveCapacity,

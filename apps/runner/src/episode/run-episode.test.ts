@@ -192,6 +192,34 @@ describe("runEpisode", () => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
+  it("fails as infrastructure, not the game's fault, when another program took the game's port (process runtime)", async () => {
+    const manifest = gridrushManifest();
+    // Another program binds the port the runner chose before the game does: the game's own
+    // listen then fails with EADDRINUSE, as when two runners on one host race for a port.
+    const raced = {
+      ...manifest,
+      game: {
+        ...manifest.game,
+        runnable: {
+          type: "game" as const,
+          ...inline(
+            "import('node:net').then(({ createServer }) => createServer().listen(Number(process.env.COGAME_PORT), '127.0.0.1', () => import('./game/server.ts')))",
+          ),
+        },
+      },
+    };
+    const { input, pids } = gridrushEpisode({ manifest: raced, healthTimeoutMs: 3_600_000 });
+    const outcome = await runEpisode(input);
+
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "infrastructure",
+      failed_policy_index: null,
+    });
+    expect(outcome.gameLog).toContain("EADDRINUSE");
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
   it("refuses a roster the config schema does not allow, before starting anything", async () => {
     const manifest = gridrushManifest();
     const { input, events } = gridrushEpisode({ players: [bundledPlayer(manifest, "greedy")] });

@@ -344,7 +344,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   let verdict: Verdict;
   try {
-    verdict = await play();
+    verdict = portTaken(input.runtime, await play(), () => game.runnable?.log() ?? "");
   } finally {
     // Held players the episode never reached end unstarted; all are stopped below.
     release.go(false);
@@ -390,6 +390,24 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     total_ms: timings.totalMs,
   });
   return { ...verdict, ...artifacts };
+}
+
+/**
+ * On the process runtime the game listens on a port of the runner's host, which another program
+ * may take between the runner choosing it and the game binding it: a game that died of that
+ * failed for no fault of its own or of a seat, and is tried again (infrastructure). Elsewhere
+ * each episode has a network of its own, so a port in use there is the game's own doing.
+ */
+function portTaken(
+  runtime: RunEpisodeInput["runtime"],
+  verdict: Verdict,
+  log: () => string,
+): Verdict {
+  if (runtime !== "process" || verdict.status !== "failed") return verdict;
+  if (verdict.error_type !== "game_crashed" && verdict.error_type !== "game_unhealthy")
+    return verdict;
+  if (!/EADDRINUSE|address already in use/i.test(log())) return verdict;
+  return failed("infrastructure", `the game's port was taken by another program: ${verdict.error}`);
 }
 
 /** The last lines of a log, for an error message: at most 20 lines and 2,000 characters. */

@@ -1,6 +1,7 @@
-// The work queue as the runner sees it (API.md "Runner work queue"), over the SDK. Reports
-// that must arrive (complete, fail) are sent with an Idempotency-Key so that the SDK may
-// repeat them after a lost connection: the server treats a repeated report as a no-op. Every
+// The work queue as the runner sees it (API.md "Runner work queue"), over the SDK and the
+// runner's server addresses (servers.ts). Reports that must arrive (complete, fail) are sent
+// with one Idempotency-Key and kept until a server accepts or refuses them, on whichever replica
+// answers: the server treats a repeated report as a no-op. Every
 // report on a job carries its lease's secret (X-Lease-Token), which lives only in this process's
 // memory: never in a file or an environment an episode could read.
 import { randomUUID } from "node:crypto";
@@ -9,12 +10,12 @@ import type { LeasedJob } from "@gauntlet/core";
 import {
   isConflictError,
   isPermissionDeniedError,
-  type Gauntlet,
   type InputOf,
   type RequestOptions,
 } from "@gauntlet/sdk";
 
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
+import type { CallOptions, ServerPool } from "./servers.ts";
 
 export type FailReport = Omit<InputOf<"failJob">["body"], "runner_id">;
 export type CompleteReport = Omit<InputOf<"completeJob">["body"], "runner_id">;
@@ -44,32 +45,48 @@ export interface Queue {
  * image), not where they run: a sandbox runner takes argv jobs and runs them sandboxed, and says
  * so with each lease (the episode shows it).
  */
-export function queueOver(client: Gauntlet, runnerId: string, runtime: RuntimeKind): Queue {
+export function queueOver(servers: ServerPool, runnerId: string, runtime: RuntimeKind): Queue {
   const runtimes: ("process" | "docker")[] = [runtime === "docker" ? "docker" : "process"];
+  // A report told to try a bounded number of times (`retries`, e.g. while shutting down) makes
+  // that many rounds over the servers; otherwise it is kept until a server answers.
+  const reportCall = (options: RequestOptions = {}): [RequestOptions, CallOptions] => {
+    const { retries, ...rest } = options;
+    if (retries === undefined) return [rest, { untilAnswered: true }];
+    const rounds = 1 + (typeof retries === "number" ? retries : (retries.maxRetries ?? 0));
+    return [rest, { rounds }];
+  };
   return {
     async lease(capacity, options = {}) {
       const { interactiveCapacity, ...requestOptions } = options;
-      const res = await client.runner.lease(
-        {
-          body: {
-            runner_id: runnerId,
-            capacity,
-            runtimes,
-            isolation: runtime,
-            ...(interactiveCapacity === undefined
-              ? {}
-              : { interactive_capacity: interactiveCapacity }),
+      const res = await servers.call("lease", (client, callOptions) =>
+        client.runner.lease(
+          {
+            body: {
+              runner_id: runnerId,
+              capacity,
+              runtimes,
+              isolation: runtime,
+              ...(interactiveCapacity === undefined
+                ? {}
+                : { interactive_capacity: interactiveCapacity }),
+            },
           },
-        },
-        requestOptions,
+          { ...requestOptions, ...callOptions },
+        ),
       );
       return { jobs: res.jobs, leaseSeconds: res.lease_seconds };
     },
     async heartbeat(job) {
       try {
-        const res = await client.runner.heartbeat(
-          { job_id: job.job_id, lease_token: job.lease_token, body: { runner_id: runnerId } },
-          { retries: 0 },
+        // One round: heartbeats recur, and the lease outlives two missed ones.
+        const res = await servers.call(
+          "heartbeat",
+          (client, options) =>
+            client.runner.heartbeat(
+              { job_id: job.job_id, lease_token: job.lease_token, body: { runner_id: runnerId } },
+              options,
+            ),
+          { timeout: 10_000 },
         );
         return { cancel: res.cancel, peopleWaiting: res.people_waiting ?? 0 };
       } catch (error) {
@@ -80,33 +97,62 @@ export function queueOver(client: Gauntlet, runnerId: string, runtime: RuntimeKi
       }
     },
     async upload(job, name, bytes) {
-      await client.runner.uploadArtifact(
-        { job_id: job.job_id, lease_token: job.lease_token, artifact_name: name, body: bytes },
+      // Kept until answered, as the report that follows it: a result without its files is worse.
+      await servers.call(
+        "upload",
+        (client, options) =>
+          client.runner.uploadArtifact(
+            { job_id: job.job_id, lease_token: job.lease_token, artifact_name: name, body: bytes },
+            options,
+          ),
         { timeout: 120_000 },
+        { untilAnswered: true },
       );
     },
     async complete(job, report, options) {
-      await client.runner.complete(
-        {
-          job_id: job.job_id,
-          lease_token: job.lease_token,
-          body: { runner_id: runnerId, ...report },
-        },
-        { idempotencyKey: randomUUID(), ...options },
+      const [requestOptions, callOptions] = reportCall(options);
+      // One key for every try, on every server: a repeat is recognised as the same report.
+      const idempotencyKey = randomUUID();
+      await servers.call(
+        "complete",
+        (client, tryOptions) =>
+          client.runner.complete(
+            {
+              job_id: job.job_id,
+              lease_token: job.lease_token,
+              body: { runner_id: runnerId, ...report },
+            },
+            { idempotencyKey, ...tryOptions },
+          ),
+        requestOptions,
+        callOptions,
       );
     },
     async fail(job, report, options) {
-      await client.runner.fail(
-        {
-          job_id: job.job_id,
-          lease_token: job.lease_token,
-          body: { runner_id: runnerId, ...report },
-        },
-        { idempotencyKey: randomUUID(), ...options },
+      const [requestOptions, callOptions] = reportCall(options);
+      const idempotencyKey = randomUUID();
+      await servers.call(
+        "fail",
+        (client, tryOptions) =>
+          client.runner.fail(
+            {
+              job_id: job.job_id,
+              lease_token: job.lease_token,
+              body: { runner_id: runnerId, ...report },
+            },
+            { idempotencyKey, ...tryOptions },
+          ),
+        requestOptions,
+        callOptions,
       );
     },
     async download(sha256) {
-      return client.runner.downloadBlob({ sha256 }, { timeout: 300_000 });
+      return servers.call(
+        "download",
+        (client, options) => client.runner.downloadBlob({ sha256 }, options),
+        { timeout: 300_000 },
+        { rounds: 3 },
+      );
     },
   };
 }

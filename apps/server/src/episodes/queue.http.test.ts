@@ -305,6 +305,35 @@ describe("certification through the work queue", () => {
     );
   });
 
+  it("tries an infrastructure failure again within the job's attempts, then fails it as infrastructure", async () => {
+    const cw = await uploadVersion(t.adminToken, "3.5.0");
+    await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
+    const first = await leaseOne();
+    const states: { status: string; attempts: number }[] = [];
+    for (let job = first; ; job = await leaseOne()) {
+      expect(job.job_id).toBe(first.job_id);
+      const failed = await runner.post<{ status: string; attempts: number }>(
+        `/v2/runner/jobs/${job.job_id}/fail`,
+        {
+          runner_id: "r1",
+          error_type: "infrastructure",
+          error: "listen EADDRINUSE 127.0.0.1:4000",
+        },
+        held(job),
+      );
+      expect(failed.status, failed.text).toBe(200);
+      states.push({ status: failed.body.status, attempts: failed.body.attempts });
+      if (failed.body.status !== "queued") break;
+    }
+    // Each attempt spent, the last one ending it.
+    expect(states.length).toBeGreaterThan(1);
+    expect(states.at(-1)).toEqual({ status: "failed", attempts: states.length });
+    const episode = await client(t.url, t.adminToken).get<{ status: string; error_type: string }>(
+      `/v2/episode-requests/${first.episode_request_id}`,
+    );
+    expect(episode.body).toMatchObject({ status: "failed", error_type: "infrastructure" });
+  });
+
   it("serves a draw's game stats as numbers, its other results beside them", async () => {
     const cw = await uploadVersion(t.adminToken, "3.4.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);

@@ -131,7 +131,9 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
     const final = job.attempts >= job.max_attempts;
     const error = `the runner stopped reporting ${job.attempts} time(s); the lease expired`;
     const info = final
-      ? await deps.blobs.put(errorInfo({ error_type: "timeout", error, failed_policy_index: null }))
+      ? await deps.blobs.put(
+          errorInfo({ error_type: "infrastructure", error, failed_policy_index: null }),
+        )
       : null;
     const settled = await deps.db.transaction().execute(async (trx) => {
       const res = await trx
@@ -148,9 +150,10 @@ export async function expireLeases(deps: QueueDeps, now = new Date()): Promise<n
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
       if (info) {
+        // A lost runner is nobody's fault: the episode counts for nobody.
         await touchEpisode(trx, job.episode_request_id, {
           status: "failed",
-          error_type: "timeout",
+          error_type: "infrastructure",
           error,
           failed_policy_index: null,
         });
@@ -621,6 +624,9 @@ function errorInfo(input: FailureInfo): Buffer {
   );
 }
 
+/** Failures of the runner or the machine, not of a seat or the game: retried within attempts. */
+const NOBODYS_FAULT = new Set<string>(["runner_error", "infrastructure"]);
+
 /** What a runner reports when a job fails. */
 type FailInput = BodyOf<"failJob">;
 /** The part of a failure that is kept with the episode (the lease expiry writes one too). */
@@ -645,8 +651,9 @@ async function failLeased(
 ): Promise<void> {
   const jobId = job.id;
   const returned = input.error_type === "returned";
+  // Failures no seat caused are tried again while attempts are left.
   const retry =
-    returned || (input.error_type === "runner_error" && job.attempts < job.max_attempts);
+    returned || (NOBODYS_FAULT.has(input.error_type) && job.attempts < job.max_attempts);
   const info = retry ? null : await deps.blobs.put(errorInfo(input));
   const settled = await deps.db.transaction().execute(async (trx) => {
     const res = await trx

@@ -1,13 +1,17 @@
 // The two WebSockets of a human slot meet here: the runner's (`…/relay`, bridged to the game's
 // player socket) and the player's (`…/socket`: the browser's client, or a program). Each slot's
-// tokens say which slot a socket is for. Frames pass unchanged; what one side sends before the
-// other has joined waits in a bounded queue. The pairing lives in this process, so with several
-// replicas both sockets of a session must reach the same one (route `/v2/play-sessions/{id}/…`
-// by id at the load balancer).
+// tokens say which slot a socket is for. The two may reach different replicas, so they meet over
+// a message bus (Redis when configured; this process's own otherwise): each replica holds the
+// sockets that reached it, says on the bus when one attaches or closes, and sends what a socket
+// says to the other side's replica. Frames pass unchanged; what one side sends before the other
+// is known to be there waits in a bounded queue on its own replica.
+import { randomUUID } from "node:crypto";
+
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData, WebSocket } from "ws";
 
+import type { MessageBus } from "../events/message-bus.ts";
 import type { Database } from "../store/schema.ts";
 import { admitSocket, type SocketSide } from "./sessions.ts";
 
@@ -17,11 +21,32 @@ const OPERATIONS: Record<string, SocketSide> = {
 };
 const MAX_QUEUED = 1_000;
 
+type Side = SocketSide;
+
+/** What the replicas say to each other about a seat (`s` session id, `p` slot position). */
+type RelayMessage =
+  /** A socket of `side` attached (`from` names the attachment); `here` answers a `hello`. */
+  | { t: "hello" | "here"; s: string; p: number; side: Side; from: string }
+  /** A socket of `side` closed. */
+  | { t: "gone"; s: string; p: number; side: Side; from: string }
+  /** A text frame for the socket of side `to`. */
+  | { t: "frame"; s: string; p: number; to: Side; data: string }
+  /** The session was ended: every socket of it closes. */
+  | { t: "end"; s: string; reason: string };
+
+/** A socket this replica holds. */
+interface Held {
+  socket: WebSocket;
+  id: string;
+  /** The attachment of the other side this socket's frames go to; null while none is known. */
+  peer: string | null;
+  /** Its frames sent while no peer was known. */
+  queue: string[];
+}
+
 interface Seat {
-  game: WebSocket | null;
-  browser: WebSocket | null;
-  toGame: string[];
-  toBrowser: string[];
+  game: Held | null;
+  browser: Held | null;
 }
 
 function text(data: RawData): string {
@@ -29,9 +54,41 @@ function text(data: RawData): string {
   return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString("utf8");
 }
 
+function isRelayMessage(value: unknown): value is RelayMessage {
+  if (typeof value !== "object" || value === null) return false;
+  if (!("t" in value) || !("s" in value) || typeof value.s !== "string") return false;
+  if (value.t === "end") return "reason" in value && typeof value.reason === "string";
+  if (!("p" in value) || typeof value.p !== "number") return false;
+  if (value.t === "frame")
+    return (
+      "to" in value &&
+      (value.to === "game" || value.to === "browser") &&
+      "data" in value &&
+      typeof value.data === "string"
+    );
+  return (
+    (value.t === "hello" || value.t === "here" || value.t === "gone") &&
+    "side" in value &&
+    (value.side === "game" || value.side === "browser") &&
+    "from" in value &&
+    typeof value.from === "string"
+  );
+}
+
+const otherSide = (side: Side): Side => (side === "game" ? "browser" : "game");
+
 export class PlayRelay {
-  /** Keyed by session id, then slot position. */
+  /** Keyed by session id, then slot position: the sockets this replica holds. */
   private readonly sessions = new Map<string, Map<number, Seat>>();
+  private readonly bus: MessageBus;
+  private readonly unsubscribe: () => void;
+
+  constructor(bus: MessageBus) {
+    this.bus = bus;
+    this.unsubscribe = bus.subscribe((message) => {
+      if (isRelayMessage(message)) this.receive(message);
+    });
+  }
 
   private seat(id: string, position: number): Seat {
     let slots = this.sessions.get(id);
@@ -41,61 +98,103 @@ export class PlayRelay {
     }
     let seat = slots.get(position);
     if (!seat) {
-      seat = { game: null, browser: null, toGame: [], toBrowser: [] };
+      seat = { game: null, browser: null };
       slots.set(position, seat);
     }
     return seat;
   }
 
-  private drop(id: string, position: number): void {
+  private dropIfEmpty(id: string, position: number): void {
     const slots = this.sessions.get(id);
-    slots?.delete(position);
+    const seat = slots?.get(position);
+    if (seat && !seat.game && !seat.browser) slots?.delete(position);
     if (slots?.size === 0) this.sessions.delete(id);
+  }
+
+  private send(message: RelayMessage): void {
+    this.bus.publish(message);
+  }
+
+  /** The other side is known to be at `peer`: what waited goes now, in order. */
+  private meet(held: Held, s: string, p: number, to: Side, peer: string): void {
+    held.peer = peer;
+    for (const data of held.queue.splice(0)) this.send({ t: "frame", s, p, to, data });
   }
 
   attach(id: string, position: number, side: SocketSide, socket: WebSocket): void {
     const seat = this.seat(id, position);
-    const mine = side === "game" ? "game" : "browser";
-    const other = side === "game" ? "browser" : "game";
-    const inbox = side === "game" ? "toGame" : "toBrowser";
-    const outbox = side === "game" ? "toBrowser" : "toGame";
-    // A browser that joins again (a reload) replaces the old page; a second game side is refused.
+    const mine = side;
+    const other = otherSide(mine);
+    // A browser that joins again (a reload) replaces the old page (on another replica too, when
+    // it hears the hello); a second game side is refused.
     const previous = seat[mine];
     if (previous && side === "game")
       return void socket.close(4409, "this seat's game is already connected");
-    previous?.close(4000, "joined from another page");
-    seat[mine] = socket;
-    for (const frame of seat[inbox].splice(0)) socket.send(frame);
+    const held: Held = { socket, id: randomUUID(), peer: null, queue: [] };
+    seat[mine] = held;
+    previous?.socket.close(4000, "joined from another page");
     socket.on("message", (data, isBinary) => {
-      const frame = isBinary ? null : text(data);
-      if (frame === null) return;
-      const peer = seat[other];
-      if (peer && peer.readyState === peer.OPEN) peer.send(frame);
-      else if (seat[outbox].length < MAX_QUEUED) seat[outbox].push(frame);
+      if (isBinary) return;
+      const frame = text(data);
+      if (held.peer !== null) this.send({ t: "frame", s: id, p: position, to: other, data: frame });
+      else if (held.queue.length < MAX_QUEUED) held.queue.push(frame);
     });
     socket.on("close", () => {
-      if (seat[mine] !== socket) return;
-      seat[mine] = null;
-      if (side === "game") {
-        // The game closed the seat: the episode is over for the person too.
-        seat.browser?.close(1000, "the game ended");
-        this.drop(id, position);
-      }
+      if (seat[mine] === held) seat[mine] = null;
+      this.dropIfEmpty(id, position);
+      this.send({ t: "gone", s: id, p: position, side: mine, from: held.id });
     });
+    this.send({ t: "hello", s: id, p: position, side: mine, from: held.id });
   }
 
-  /** Closes every socket of a session that this process holds (the session was ended). */
-  closeSession(id: string, reason: string): void {
-    for (const seat of this.sessions.get(id)?.values() ?? []) {
-      seat.browser?.close(4410, reason);
-      seat.game?.close(1000, reason);
+  private receive(message: RelayMessage): void {
+    if (message.t === "end") {
+      for (const seat of this.sessions.get(message.s)?.values() ?? []) {
+        seat.browser?.socket.close(4410, message.reason);
+        seat.game?.socket.close(1000, message.reason);
+      }
+      return;
     }
-    this.sessions.delete(id);
+    const seat = this.sessions.get(message.s)?.get(message.p);
+    if (!seat) return;
+    if (message.t === "frame") {
+      const target = seat[message.to]?.socket;
+      if (target && target.readyState === target.OPEN) target.send(message.data);
+      return;
+    }
+    const { s, p, side, from } = message;
+    const mine = otherSide(side);
+    const held = seat[mine];
+    const same = seat[side];
+    if (message.t === "hello") {
+      // A page joined again on another replica: this one's page is replaced.
+      if (side === "browser" && same && same.id !== from)
+        same.socket.close(4000, "joined from another page");
+      if (held) {
+        this.meet(held, s, p, side, from);
+        this.send({ t: "here", s, p, side: mine, from: held.id });
+      }
+    } else if (message.t === "here") {
+      if (held && held.peer !== from) this.meet(held, s, p, side, from);
+    } else {
+      if (held?.peer === from) held.peer = null;
+      // The game closed the seat: the episode is over for the person too.
+      if (side === "game" && held) held.socket.close(1000, "the game ended");
+    }
   }
 
-  /** Sessions with a socket attached (tests, metrics). */
+  /** Closes every socket of a session, on every replica (the session was ended). */
+  closeSession(id: string, reason: string): void {
+    this.send({ t: "end", s: id, reason });
+  }
+
+  /** Sessions with a socket attached to this replica (tests, metrics). */
   get size(): number {
     return this.sessions.size;
+  }
+
+  close(): void {
+    this.unsubscribe();
   }
 }
 

@@ -120,7 +120,7 @@ export const FailJobRequest = z
   .meta({
     id: "FailJobRequest",
     description:
-      "`returned` gives the job back unrun (a runner shutting down); `runner_error` may be retried.",
+      "`returned` gives the job back unrun (a runner shutting down); `runner_error` and `infrastructure` are retried while the job has attempts left.",
   });
 
 export const JobState = z

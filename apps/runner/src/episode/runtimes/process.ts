@@ -1,11 +1,11 @@
 // The process runtime: each runnable's `run` argv on this machine, in its own process group,
 // with a clean environment. `node` as argv[0] means the runner's own Node.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { CappedLog } from "../capped-log.ts";
+import { holdPort } from "./ports.ts";
 import type {
   EpisodeLayout,
   ExitStatus,
@@ -106,22 +106,6 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<voi
   }
 }
 
-/** A TCP port free on the loopback interface at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 /** The runner's own environment that runnables keep: only what finds programs. */
 export function baseEnv(): Record<string, string> {
   return process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
@@ -139,11 +123,14 @@ export const nodeCompileCacheDir = join(
 
 export function processRuntime(options: RuntimeOptions): Runtime {
   let port = 0;
+  let release = () => {};
   return {
     kind: "process",
     unusable: (spec) => (spec.run === undefined ? "the process runtime needs a `run` argv" : null),
     async layout(workDir: string): Promise<EpisodeLayout> {
-      port = await freePort();
+      const taken = await holdPort();
+      port = taken.port;
+      release = () => taken.release();
       return {
         gameHost: "127.0.0.1",
         gamePort: port,
@@ -163,6 +150,6 @@ export function processRuntime(options: RuntimeOptions): Runtime {
       return spawnGroup(argv, { cwd: spec.cwd, env, ...options });
     },
     gameUrl: async () => `http://127.0.0.1:${port}`,
-    dispose: async () => {},
+    dispose: async () => release(),
   };
 }

@@ -38,7 +38,13 @@ describe("which episodes count", () => {
   });
 
   it("never scores a failure no seat caused, nor one that names no seat", () => {
-    for (const error_type of ["game_crashed", "timeout", "runner_error", "game_unhealthy"])
+    for (const error_type of [
+      "game_crashed",
+      "timeout",
+      "runner_error",
+      "game_unhealthy",
+      "infrastructure",
+    ])
       expect(scores(episode({ status: "failed", error_type, failed_policy_index: 0 }))).toEqual([]);
     expect(scores(episode({ status: "failed", error_type: "out_of_memory" }))).toEqual([]);
     expect(scores(episode({ status: "cancelled" }))).toEqual([]);

@@ -1,0 +1,63 @@
+// A server replica as a child process of a test, sharing a test store with the test's own
+// server: fault tests SIGKILL it. It is ready once it prints its address.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+import { PATIENCE_MS } from "./patience.ts";
+import type { TestStore } from "./test-store.ts";
+
+const REPLICA_MAIN = join(import.meta.dirname, "replica-main.ts");
+
+export interface ReplicaProcess {
+  url: string;
+  /** SIGKILL: the replica dies at once, mid-request. */
+  kill(): Promise<void>;
+}
+
+export async function startReplicaProcess(
+  testStore: TestStore,
+  env: Record<string, string> = {},
+): Promise<ReplicaProcess> {
+  const child = spawn(process.execPath, [REPLICA_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      GAUNTLET_REPLICA: JSON.stringify({
+        dataDir: testStore.dataDir,
+        databaseUrl: testStore.databaseUrl,
+        pgSchema: testStore.pgSchema,
+        env,
+      }),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the replica did not start: ${output}`)),
+      PATIENCE_MS,
+    );
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening (\S+)/.exec(output);
+      if (found?.[1]) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the replica exited (${code}): ${output}`));
+    });
+  });
+  return {
+    url,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
