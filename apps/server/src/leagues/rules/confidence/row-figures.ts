@@ -1,7 +1,7 @@
 // The figures a standings row carries about its own certainty, from a bootstrap summary of the
 // division's record: a 95% interval on the row's own scale, the ranks it could hold, the chance
 // it is truly above the next row, and whether its rank is settled.
-import type { StrengthSummary } from "./strength-summary.ts";
+import type { StrengthSummary, TargetStrength } from "./strength-summary.ts";
 
 export interface RowCertainty {
   readonly score_interval: { readonly low: number; readonly high: number } | null;
@@ -48,29 +48,39 @@ export function scaleOf(
   return (theta) => meanY + slope * (theta - meanX);
 }
 
+export type Interval = { readonly low: number; readonly high: number };
+
+/** A target's interval on the rows' scale; null when the record or the scale says nothing. */
+export function intervalOf(
+  target: TargetStrength | undefined,
+  scale: ((theta: number) => number) | null,
+): Interval | null {
+  return target?.known && scale ? { low: scale(target.low), high: scale(target.high) } : null;
+}
+
+/** The value held within the interval (unchanged without one). */
+export function within(value: number, interval: Interval | null | undefined): number {
+  return interval ? Math.min(interval.high, Math.max(interval.low, value)) : value;
+}
+
 /**
  * Certainty figures for rows ranked best first (`summary.targets` in the same order). A row the
  * record knows nothing about could hold any rank; every other row's worst rank allows for it.
  * The rank range always includes the published rank. `intervals` overrides the interval of a row
- * (OpenSkill's own σ).
+ * (computed before the rows were placed again).
  */
 export function rowCertainty(
   rows: readonly RankedRow[],
   summary: StrengthSummary,
   scale: ((theta: number) => number) | null,
-  intervals?: readonly ({ low: number; high: number } | null)[],
+  intervals?: readonly (Interval | null)[],
 ): RowCertainty[] {
   const n = rows.length;
   const unknown = summary.targets.filter((t) => !t.known).length;
   return rows.map((row, i) => {
     const t = summary.targets[i];
     const own = intervals?.[i];
-    const interval =
-      own !== undefined
-        ? own
-        : t?.known && scale
-          ? { low: scale(t.low), high: scale(t.high) }
-          : null;
+    const interval = own !== undefined ? own : intervalOf(t, scale);
     const rank_range = t?.known
       ? {
           best: Math.min(row.rank, t.bestRank),

@@ -35,3 +35,12 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   const b = sorted[upper] ?? 0;
   return a + (b - a) * (position - lower);
 }
+
+/** The same summary with its targets in another order: `order[i]` is the old place of the new i. */
+export function reordered(summary: StrengthSummary, order: readonly number[]): StrengthSummary {
+  return {
+    targets: order.map((i) => summary.targets[i] ?? { known: false }),
+    episodes: summary.episodes,
+    pAbove: (a, b) => summary.pAbove(order[a] ?? -1, order[b] ?? -1),
+  };
+}
