@@ -26,6 +26,37 @@ describe("adaptive seating", () => {
     expect(ab).toBeGreaterThan(cd);
   });
 
+  it("judges neighbours by the fit's chance they are in order, not by their two intervals", () => {
+    // a and b overlap as intervals, but share opponents: the fit is sure a is better (0.999).
+    // b and c are apart as intervals' midpoints go, yet the fit cannot tell them apart (0.55).
+    const w = pairWeights(
+      [
+        entrant("a", { rank: 1, pAboveNext: 0.999, interval: { low: 1580, high: 1720 } }),
+        entrant("b", { rank: 2, pAboveNext: 0.55, interval: { low: 1560, high: 1700 } }),
+        entrant("c", { rank: 3, pAboveNext: 0.999, interval: { low: 1500, high: 1640 } }),
+        entrant("d", { rank: 4, pAboveNext: null, interval: { low: 1200, high: 1340 } }),
+      ],
+      Math.LN10 / 400,
+    );
+    const [ab, bc] = [w[0]?.[1] ?? 0, w[1]?.[2] ?? 0];
+    expect(bc).toBeGreaterThan(3 * ab);
+  });
+
+  it("keeps every pair possible: a tenth of the weight is spread over all of them", () => {
+    const w = pairWeights(
+      Array.from({ length: 6 }, (_, i) =>
+        entrant(`p${i}`, {
+          rank: i + 1,
+          pAboveNext: i < 5 ? 0.9999 : null,
+          interval: { low: 1800 - 100 * i, high: 1820 - 100 * i },
+        }),
+      ),
+      Math.LN10 / 400,
+    );
+    for (const [i, row] of w.entries())
+      for (const [j, weight] of row.entries()) if (i !== j) expect(weight).toBeGreaterThan(0.05);
+  });
+
   it("seats a newcomer and a starved entrant first, every round", () => {
     const players = [
       entrant("a", { interval: { low: 1600, high: 1700 }, episodes: 40 }),
