@@ -66,7 +66,8 @@ export function within(value: number, interval: Interval | null | undefined): nu
 /**
  * Certainty figures for rows ranked best first (`summary.targets` in the same order). A row the
  * record knows nothing about could hold any rank; every other row's worst rank allows for it.
- * The rank range always includes the published rank. `intervals` overrides the interval of a row
+ * The rank range always includes the published rank. A row is settled when its rank range is one
+ * rank, or holds only the places of a run of neighbours the fit calls even (`summary.tied`). `intervals` overrides the interval of a row
  * (computed before the rows were placed again).
  */
 export function rowCertainty(
@@ -77,6 +78,14 @@ export function rowCertainty(
 ): RowCertainty[] {
   const n = rows.length;
   const unknown = summary.targets.filter((t) => !t.known).length;
+  // Runs of rows the fit vouches are even with the next (tied): ranks within a run are a tie.
+  const runStart: number[] = [];
+  rows.forEach((_, i) => {
+    runStart[i] = i > 0 && summary.tied(i - 1, i) ? (runStart[i - 1] ?? i) : i;
+  });
+  const runEnd: number[] = [];
+  for (let i = n - 1; i >= 0; i -= 1)
+    runEnd[i] = i + 1 < n && summary.tied(i, i + 1) ? (runEnd[i + 1] ?? i) : i;
   return rows.map((row, i) => {
     const t = summary.targets[i];
     const own = intervals?.[i];
@@ -87,11 +96,15 @@ export function rowCertainty(
           worst: Math.min(n, Math.max(row.rank, t.worstRank + unknown)),
         }
       : { best: 1, worst: n };
+    const [start, end] = [runStart[i] ?? i, runEnd[i] ?? i];
     return {
       score_interval: interval,
       rank_range,
       p_above_next: i + 1 < n ? summary.pAbove(i, i + 1) : null,
-      settled: rank_range.best === rank_range.worst,
+      // One rank, or only the places of a run of rows the fit calls even.
+      settled:
+        rank_range.best === rank_range.worst ||
+        (end > start && rank_range.best >= start + 1 && rank_range.worst <= end + 1),
     };
   });
 }

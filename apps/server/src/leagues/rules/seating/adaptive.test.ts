@@ -116,6 +116,29 @@ describe("adaptive seating", () => {
     if (plan.kind === "run") expect(plan.pools.flatMap((p) => p.playerIds)).toContain("newcomer");
   });
 
+  it("goes quiet on a division with twins once the fit vouches they are even", () => {
+    const sim = new LadderSimulation({
+      settings,
+      players: [
+        { id: "greedy-a", strength: 2 },
+        { id: "greedy-b", strength: 2 },
+        { id: "random", strength: -2 },
+      ],
+      seed: "twins",
+      draws: 200,
+    });
+    let quiet = null;
+    for (let r = 0; r < 400 && !quiet; r += 1) {
+      const { plan } = sim.round();
+      if (plan.kind === "skip") quiet = plan;
+    }
+    expect(quiet).toMatchObject({ kind: "skip", reason: "settled" });
+    // Settled either as a tie or (sequential looks find a difference now and then) apart.
+    expect(sim.rows.map((r) => r.settled)).toEqual([true, true, true]);
+    expect(sim.rows[2]?.player_id).toBe("random");
+    expect(sim.round().plan.kind).toBe("skip");
+  });
+
   it("fits a smaller cap with fewer tables instead of skipping the round", () => {
     const plan = planRound({
       entrants: Array.from({ length: 8 }, (_, i) => entrant(`p${i}`)),
