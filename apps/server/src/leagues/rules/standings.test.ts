@@ -211,6 +211,34 @@ describe("the published score and its interval", () => {
     },
   );
 
+  it("shows the published order and scores in the views answer too", () => {
+    const sim = new LadderSimulation({
+      settings: parseLadderSettings({}),
+      players,
+      seed: "views",
+      draws: 100,
+    });
+    for (let r = 0; r < 12; r += 1) sim.round();
+    const entries = sim.rows.map((row) => ({
+      playerId: row.player_id,
+      playerName: row.player_name,
+      state: {
+        kind: "elo" as const,
+        rating: 1500 + 10 * Number(row.player_id.slice(1)),
+        episodes: row.episodes_played,
+        pendingDelta: 0,
+        pendingEpisodes: 0,
+      },
+      roundsPlayed: row.rounds_played,
+      recentRounds: [],
+      policyVersionIds: [],
+    }));
+    const view = leaderboardViews(entries, sim.settings, {}, sim.rows).views[0];
+    expect(view?.rows.map((r) => [r.subject_id, r.values.rank, r.values.score])).toEqual(
+      sim.rows.map((r) => [r.player_id, r.rank, r.score]),
+    );
+  });
+
   it("moves by one game's worth after a single game, not by the fit's jump", () => {
     const settings = parseLadderSettings({});
     const states = applyRound(

@@ -176,11 +176,16 @@ const scoreDescription: Record<RankingKind, string> = {
   openskill: "Players ranked by OpenSkill (Plackett–Luce) conservative rating, mu − 3·sigma.",
 };
 
-/** The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. */
+/**
+ * The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. Given
+ * the published rows (`standings` with a record), the view shows their order, ranks and scores,
+ * so both answers agree.
+ */
 export function leaderboardViews(
   entries: readonly StandingEntry[],
   settings: LadderSettings,
   options: StandingsOptions = {},
+  published?: readonly LeaderboardRow[],
 ): DivisionLeaderboards {
   const columns: LeaderboardColumn[] = [
     { key: "rank", label: "Rank", value_type: "integer", sort: "asc" },
@@ -194,7 +199,15 @@ export function leaderboardViews(
       { key: "sigma", label: "σ", value_type: "number", sort: null },
     );
   }
-  const rows = rank(entries, settings).map((r) => {
+  const shown = published?.length
+    ? new Map(published.map((row, i) => [row.player_id, { row, i }]))
+    : null;
+  const ranked = rank(entries, settings).map((r) => {
+    const p = shown?.get(r.entry.playerId);
+    return p ? { ...r, rank: p.row.rank, score: p.row.score, at: p.i } : { ...r, at: 0 };
+  });
+  if (shown) ranked.sort((a, b) => a.at - b.at);
+  const rows = ranked.map((r) => {
     const values: Record<string, number> = {
       rank: r.rank,
       score: r.score,
