@@ -4,16 +4,20 @@
 // outcome noise, and a non-transitive trio in the middle), played through the real round
 // planning, rating and standings code (testing/ladder-simulation.ts), no HTTP. Each
 // configuration runs over SEEDS seeds; a run stops when the published order has Kendall τ ≥ 0.9
-// against the truth and the true #1 is ranked first with its interval clear of the true #2's,
-// or at CAP_ROUNDS round robins' worth of episodes; the last line compares mean episodes (a
+// against the truth and the true #1 is ranked first and clear of the true #2, or at CAP_ROUNDS
+// round robins' worth of episodes. "Clear" is read on the difference: the 95% interval of #1's
+// strength minus #2's, from the fit's full covariance, lies above zero (each row's own interval
+// also carries the uncertainty of the table's mean and of every shared opponent, so two rows'
+// intervals part only long after the fit is sure of their order); the last line compares mean episodes (a
 // capped run counted at the cap). "fit order" applies the same test to the rows ordered by their
 // intervals' midpoints (the fit's own order) instead of the published ranking value.
 //
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
 
+import { laplaceStrengths } from "../../apps/server/src/leagues/rules/confidence/laplace.ts";
 import { drawEpisode } from "../../apps/server/src/leagues/rules/confidence/synthetic.ts";
-import type { Rng } from "../../apps/server/src/leagues/rules/index.ts";
+import type { Rng, SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
 import {
   LadderSimulation,
   type SimulatedPlayer,
@@ -112,26 +116,33 @@ function byFit(rows: readonly LeaderboardRow[]): LeaderboardRow[] {
   return [...rows].sort((a, b) => mid(b) - mid(a));
 }
 
-function converged(rows: readonly LeaderboardRow[], t: Truth): boolean {
+/** The chance the fit gives the true #1 of being stronger than the true #2. */
+function pFirstAboveSecond(record: readonly SettledEpisode[], t: Truth): number {
   const [first, second] = t.players;
-  const top = rows[0];
-  const runnerUp = rows.find((r) => r.player_id === second?.id);
-  const low = top?.score_interval?.low;
-  const high = runnerUp?.score_interval?.high;
+  if (!first || !second) return 0;
+  return laplaceStrengths(record, [first.id, second.id], { draws: 1 }).pAbove(0, 1) ?? 0;
+}
+
+function converged(
+  rows: readonly LeaderboardRow[],
+  t: Truth,
+  record: readonly SettledEpisode[],
+): boolean {
+  const [first] = t.players;
   return (
     kendallTau(rows, t.elo) >= 0.9 &&
-    top?.player_id === first?.id &&
-    low !== undefined &&
-    high !== undefined &&
-    low > high
+    rows[0]?.player_id === first?.id &&
+    pFirstAboveSecond(record, t) >= 0.975
   );
 }
 
-/** Counts the rows whose interval holds the true strength (both centred on their means). */
+/** Counts the rows whose interval holds the true strength (both centred: the intervals on their midpoints' mean). */
 function coverage(rows: readonly LeaderboardRow[], t: Truth): { inside: number; total: number } {
   const known = rows.filter((r) => r.score_interval);
   if (known.length < rows.length) return { inside: 0, total: 0 };
-  const meanScore = known.reduce((s, r) => s + r.score, 0) / known.length;
+  const mid = (r: LeaderboardRow) =>
+    ((r.score_interval?.low ?? 0) + (r.score_interval?.high ?? 0)) / 2;
+  const meanScore = known.reduce((s, r) => s + mid(r), 0) / known.length;
   const meanTrue = known.reduce((s, r) => s + (t.elo.get(r.player_id) ?? 0), 0) / known.length;
   let inside = 0;
   for (const r of known) {
@@ -172,8 +183,8 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
     const c = coverage(rows, t);
     inside += c.inside;
     total += c.total;
-    if (fitEpisodes === null && converged(byFit(rows), t)) fitEpisodes = sim.episodes;
-    if (converged(rows, t))
+    if (fitEpisodes === null && converged(byFit(rows), t, sim.record)) fitEpisodes = sim.episodes;
+    if (converged(rows, t, sim.record))
       return { episodes: sim.episodes, converged: true, fitEpisodes, inside, total };
   }
   return { episodes: sim.episodes, converged: false, fitEpisodes, inside, total };

@@ -76,10 +76,8 @@ export async function computeStandings(
   const options = { includeRecentRounds: true, recentRoundsLimit: RECENT_ROUNDS };
   // The bootstrap runs here, once per standings version; reads serve what is stored.
   const record = { episodes: await divisionRecord(trx, division.id), seed: division.id };
-  return {
-    rows: standings(entries, settings, { ...options, record }),
-    views: leaderboardViews(entries, settings, options),
-  };
+  const rows = standings(entries, settings, { ...options, record });
+  return { rows, views: leaderboardViews(entries, settings, options, rows) };
 }
 
 /** Stores the standings; when they differ from the stored ones, emits `standings_changed`. Returns whether they changed. */

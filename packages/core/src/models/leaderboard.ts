@@ -63,10 +63,10 @@ export const LeaderboardRow = z
       description:
         "The probability that this row is truly stronger than the next row; null on the last row or when either is unrecorded (Gauntlet).",
     }),
-    settled: z
-      .boolean()
-      .optional()
-      .meta({ description: "True when `rank_range` is a single rank (Gauntlet)." }),
+    settled: z.boolean().optional().meta({
+      description:
+        "True when `rank_range` is a single rank, or holds only the places of a run of rows the fit calls even (the 95% interval of their difference within ±50 Elo: a tie) (Gauntlet).",
+    }),
     evidence_episodes: z.number().int().min(0).optional().meta({
       description:
         "The division's settled episodes the interval figures rest on; the same on every row (Gauntlet).",

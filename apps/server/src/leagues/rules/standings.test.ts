@@ -8,6 +8,7 @@ import {
   type LeaderboardRecentRound,
 } from "@gauntlet/core";
 
+import { LadderSimulation } from "../../../testing/ladder-simulation.ts";
 import { applyRound, type RatingState } from "./ratings/index.ts";
 import {
   divisionLeaderboard,
@@ -176,5 +177,105 @@ describe("leaderboardViews", () => {
       "Episodes",
     ]);
     expect(views.views[0]?.rows).toEqual([]);
+  });
+});
+
+describe("the published score and its interval", () => {
+  // Strengths 120 Elo apart: the online Elo lags the fit for many rounds (it moves at most K a
+  // round), which is how the demo league's leader came to be published outside its own interval.
+  const players = Array.from({ length: 6 }, (_, i) => ({
+    id: `p${i}`,
+    strength: (-120 * i * Math.LN10) / 400,
+  }));
+
+  it.each(["round_robin", "adaptive"] as const)(
+    "every row's score lies within its interval on a played division (%s)",
+    (seating) => {
+      const sim = new LadderSimulation({
+        settings: parseLadderSettings({ ladder: { seating } }),
+        players,
+        seed: `within-${seating}`,
+        draws: 100,
+      });
+      for (let r = 0; r < 12; r += 1) {
+        const { rows } = sim.round();
+        for (const row of rows) {
+          expect(row.score_interval).toBeTruthy();
+          expect(row.score).toBeGreaterThanOrEqual(row.score_interval?.low ?? Infinity);
+          expect(row.score).toBeLessThanOrEqual(row.score_interval?.high ?? -Infinity);
+        }
+        // Ranks follow the published scores.
+        const scores = rows.map((row) => row.score);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      }
+    },
+  );
+
+  it("shows the published order and scores in the views answer too", () => {
+    const sim = new LadderSimulation({
+      settings: parseLadderSettings({}),
+      players,
+      seed: "views",
+      draws: 100,
+    });
+    for (let r = 0; r < 12; r += 1) sim.round();
+    const entries = sim.rows.map((row) => ({
+      playerId: row.player_id,
+      playerName: row.player_name,
+      state: {
+        kind: "elo" as const,
+        rating: 1500 + 10 * Number(row.player_id.slice(1)),
+        episodes: row.episodes_played,
+        pendingDelta: 0,
+        pendingEpisodes: 0,
+      },
+      roundsPlayed: row.rounds_played,
+      recentRounds: [],
+      policyVersionIds: [],
+    }));
+    const view = leaderboardViews(entries, sim.settings, {}, sim.rows).views[0];
+    expect(view?.rows.map((r) => [r.subject_id, r.values.rank, r.values.score])).toEqual(
+      sim.rows.map((r) => [r.player_id, r.rank, r.score]),
+    );
+  });
+
+  it("moves by one game's worth after a single game, not by the fit's jump", () => {
+    const settings = parseLadderSettings({});
+    const states = applyRound(
+      new Map(),
+      [
+        {
+          at,
+          participants: [
+            { subjectId: player(1), score: 1 },
+            { subjectId: player(2), score: 0 },
+          ],
+        },
+      ],
+      settings,
+    );
+    const rows = standings(
+      [entry(1, states.get(player(1))), entry(2, states.get(player(2)))],
+      settings,
+      {
+        record: {
+          seed: "one-game",
+          episodes: [
+            {
+              at,
+              participants: [
+                { subjectId: player(1), score: 1 },
+                { subjectId: player(2), score: 0 },
+              ],
+            },
+          ],
+        },
+      },
+    );
+    expect(rows.map((r) => r.score)).toEqual([1516, 1484]);
+    for (const r of rows) {
+      expect(r.score).toBeGreaterThanOrEqual(r.score_interval?.low ?? Infinity);
+      expect(r.score).toBeLessThanOrEqual(r.score_interval?.high ?? -Infinity);
+    }
   });
 });

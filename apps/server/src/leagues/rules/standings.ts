@@ -12,7 +12,14 @@ import type {
 } from "@gauntlet/core";
 
 import { laplaceStrengths } from "./confidence/laplace.ts";
-import { rowCertainty, scaleOf, type RowCertainty } from "./confidence/row-figures.ts";
+import {
+  intervalOf,
+  rowCertainty,
+  scaleOf,
+  within,
+  type RowCertainty,
+} from "./confidence/row-figures.ts";
+import { reordered } from "./confidence/strength-summary.ts";
 import {
   displayRating,
   initialRatingState,
@@ -62,7 +69,7 @@ function compareIds(a: string, b: string): number {
 }
 
 /** Orders by score, then rounds played, then player id; equal scores share a rank. */
-function place(scored: readonly Omit<Ranked, "rank">[]): Ranked[] {
+function place<T extends Omit<Ranked, "rank">>(scored: readonly T[]): (T & { rank: number })[] {
   const sorted = [...scored].sort(
     (a, b) =>
       b.score - a.score ||
@@ -97,18 +104,36 @@ function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRec
 
 const subjectOf = (r: Ranked): string => r.entry.subjectId ?? r.entry.playerId;
 
-/** The rows with their certainty figures, in the order given. */
+/**
+ * The rows with their certainty figures. The published value is the online rating held within
+ * the fit's 95% interval: while the record is thin the interval is wide and the rating moves by
+ * one game's worth (never the fit's jump after a single game), and once the fit is sure the
+ * value it publishes is one the fit allows. Rows are placed again by that value.
+ */
 function certainty(
-  ranked: readonly Ranked[],
+  online: readonly Ranked[],
   settings: LadderSettings,
   record: StandingsRecord,
 ): { ranked: readonly Ranked[]; rows: RowCertainty[]; episodes: number } {
-  const summary = laplaceStrengths(record.episodes, ranked.map(subjectOf), {
+  const summary = laplaceStrengths(record.episodes, online.map(subjectOf), {
     seed: record.seed,
     draws: record.draws,
   });
-  const scale = scaleOf(settings.ranking === "elo" ? "elo" : "regression", ranked, summary);
-  return { ranked, rows: rowCertainty(ranked, summary, scale), episodes: summary.episodes };
+  const scale = scaleOf(settings.ranking === "elo" ? "elo" : "regression", online, summary);
+  const intervals = online.map((_, i) => intervalOf(summary.targets[i], scale));
+  const held = online.map((r, i) => ({ ...r, score: within(r.score, intervals[i]), from: i }));
+  const ranked = place(held);
+  const order = ranked.map((r) => r.from);
+  return {
+    ranked,
+    rows: rowCertainty(
+      ranked,
+      reordered(summary, order),
+      scale,
+      order.map((i) => intervals[i] ?? null),
+    ),
+    episodes: summary.episodes,
+  };
 }
 
 const scoreLabel: Record<RankingKind, string> = {
@@ -151,11 +176,16 @@ const scoreDescription: Record<RankingKind, string> = {
   openskill: "Players ranked by OpenSkill (Plackett–Luce) conservative rating, mu − 3·sigma.",
 };
 
-/** The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. */
+/**
+ * The views response (GET /v2/divisions/{id}/leaderboards): one view, keyed by the ranking. Given
+ * the published rows (`standings` with a record), the view shows their order, ranks and scores,
+ * so both answers agree.
+ */
 export function leaderboardViews(
   entries: readonly StandingEntry[],
   settings: LadderSettings,
   options: StandingsOptions = {},
+  published?: readonly LeaderboardRow[],
 ): DivisionLeaderboards {
   const columns: LeaderboardColumn[] = [
     { key: "rank", label: "Rank", value_type: "integer", sort: "asc" },
@@ -169,7 +199,15 @@ export function leaderboardViews(
       { key: "sigma", label: "σ", value_type: "number", sort: null },
     );
   }
-  const rows = rank(entries, settings).map((r) => {
+  const shown = published?.length
+    ? new Map(published.map((row, i) => [row.player_id, { row, i }]))
+    : null;
+  const ranked = rank(entries, settings).map((r) => {
+    const p = shown?.get(r.entry.playerId);
+    return p ? { ...r, rank: p.row.rank, score: p.row.score, at: p.i } : { ...r, at: 0 };
+  });
+  if (shown) ranked.sort((a, b) => a.at - b.at);
+  const rows = ranked.map((r) => {
     const values: Record<string, number> = {
       rank: r.rank,
       score: r.score,

@@ -11,7 +11,12 @@ import type { SettledEpisode } from "../ratings/index.ts";
 import { createRng } from "../seating/prng.ts";
 import { normalCdf, normalQuantile } from "./normal.ts";
 import { cholesky, compileRecord, fitPlackettLuce, information } from "./plackett-luce.ts";
-import { quantile, type KnownStrength, type StrengthSummary } from "./strength-summary.ts";
+import {
+  quantile,
+  TIE_NATS,
+  type KnownStrength,
+  type StrengthSummary,
+} from "./strength-summary.ts";
 
 export interface LaplaceOptions {
   /** Draws of the normal the rank ranges are read from; 1000 unless given. */
@@ -63,7 +68,12 @@ export function laplaceStrengths(
   const k = known.length;
   const episodes = compiled.episodeCount;
   if (k === 0)
-    return { targets: targets.map(() => ({ known: false })), episodes, pAbove: () => null };
+    return {
+      targets: targets.map(() => ({ known: false })),
+      episodes,
+      pAbove: () => null,
+      tied: () => false,
+    };
 
   const theta = fitPlackettLuce(compiled);
   const factor = information(compiled, theta);
@@ -119,6 +129,16 @@ export function laplaceStrengths(
     };
   });
   const column = new Map(known.map(({ t, s }) => [t, s]));
+  // The difference of two targets' log-strengths, with its variance from the full covariance.
+  const difference = (a: number, b: number): { mean: number; variance: number } | null => {
+    const sa = column.get(a);
+    const sb = column.get(b);
+    if (sa === undefined || sb === undefined) return null;
+    return {
+      mean: at(theta, sa) - at(theta, sb),
+      variance: cov(sa, sa) + cov(sb, sb) - 2 * cov(sa, sb),
+    };
+  };
   return {
     targets: targets.map((_, t) => {
       const j = known.findIndex((kn) => kn.t === t);
@@ -126,13 +146,14 @@ export function laplaceStrengths(
     }),
     episodes,
     pAbove(a, b) {
-      const sa = column.get(a);
-      const sb = column.get(b);
-      if (sa === undefined || sb === undefined) return null;
-      const variance = cov(sa, sa) + cov(sb, sb) - 2 * cov(sa, sb);
-      const difference = at(theta, sa) - at(theta, sb);
-      if (variance <= 0) return difference > 0 ? 1 : difference < 0 ? 0 : 0.5;
-      return normalCdf(difference / Math.sqrt(variance));
+      const d = difference(a, b);
+      if (!d) return null;
+      if (d.variance <= 0) return d.mean > 0 ? 1 : d.mean < 0 ? 0 : 0.5;
+      return normalCdf(d.mean / Math.sqrt(d.variance));
+    },
+    tied(a, b) {
+      const d = difference(a, b);
+      return d !== null && Math.abs(d.mean) + z * Math.sqrt(Math.max(0, d.variance)) < TIE_NATS;
     },
   };
 }

@@ -6,8 +6,9 @@ import type { StrengthSummary } from "./strength-summary.ts";
 function summary(
   targets: StrengthSummary["targets"],
   pAbove: StrengthSummary["pAbove"] = () => 0.9,
+  tied: StrengthSummary["tied"] = () => false,
 ): StrengthSummary {
-  return { targets, episodes: 40, pAbove };
+  return { targets, episodes: 40, pAbove, tied };
 }
 
 const a = { known: true, estimate: 0.5, low: 0.2, high: 0.8, bestRank: 1, worstRank: 1 } as const;
@@ -77,6 +78,30 @@ describe("row certainty", () => {
     expect(rowCertainty(rows, s, null).map((f) => f.rank_range)).toEqual([
       { best: 1, worst: 2 },
       { best: 1, worst: 2 },
+    ]);
+  });
+
+  it("settles twins the fit calls even as a tie: their rank range is the run's places", () => {
+    const twin = { ...a, bestRank: 1, worstRank: 2 };
+    const rows = [
+      { rank: 1, score: 1560 },
+      { rank: 2, score: 1558 },
+      { rank: 3, score: 1400 },
+    ];
+    const third = { ...b, bestRank: 3, worstRank: 3 };
+    const even = (x: number, y: number) => x + y === 1;
+    const s = summary([twin, twin, third], () => 0.5, even);
+    expect(rowCertainty(rows, s, scaleOf("elo", rows, s)).map((f) => f.settled)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    // Not vouched even: the same rank ranges are unsettled.
+    const unsure = summary([twin, twin, third], () => 0.5);
+    expect(rowCertainty(rows, unsure, scaleOf("elo", rows, unsure)).map((f) => f.settled)).toEqual([
+      false,
+      false,
+      true,
     ]);
   });
 });

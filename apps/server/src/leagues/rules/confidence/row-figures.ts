@@ -1,7 +1,7 @@
 // The figures a standings row carries about its own certainty, from a bootstrap summary of the
 // division's record: a 95% interval on the row's own scale, the ranks it could hold, the chance
 // it is truly above the next row, and whether its rank is settled.
-import type { StrengthSummary } from "./strength-summary.ts";
+import type { StrengthSummary, TargetStrength } from "./strength-summary.ts";
 
 export interface RowCertainty {
   readonly score_interval: { readonly low: number; readonly high: number } | null;
@@ -48,40 +48,63 @@ export function scaleOf(
   return (theta) => meanY + slope * (theta - meanX);
 }
 
+export type Interval = { readonly low: number; readonly high: number };
+
+/** A target's interval on the rows' scale; null when the record or the scale says nothing. */
+export function intervalOf(
+  target: TargetStrength | undefined,
+  scale: ((theta: number) => number) | null,
+): Interval | null {
+  return target?.known && scale ? { low: scale(target.low), high: scale(target.high) } : null;
+}
+
+/** The value held within the interval (unchanged without one). */
+export function within(value: number, interval: Interval | null | undefined): number {
+  return interval ? Math.min(interval.high, Math.max(interval.low, value)) : value;
+}
+
 /**
  * Certainty figures for rows ranked best first (`summary.targets` in the same order). A row the
  * record knows nothing about could hold any rank; every other row's worst rank allows for it.
- * The rank range always includes the published rank. `intervals` overrides the interval of a row
- * (OpenSkill's own σ).
+ * The rank range always includes the published rank. A row is settled when its rank range is one
+ * rank, or holds only the places of a run of neighbours the fit calls even (`summary.tied`). `intervals` overrides the interval of a row
+ * (computed before the rows were placed again).
  */
 export function rowCertainty(
   rows: readonly RankedRow[],
   summary: StrengthSummary,
   scale: ((theta: number) => number) | null,
-  intervals?: readonly ({ low: number; high: number } | null)[],
+  intervals?: readonly (Interval | null)[],
 ): RowCertainty[] {
   const n = rows.length;
   const unknown = summary.targets.filter((t) => !t.known).length;
+  // Runs of rows the fit vouches are even with the next (tied): ranks within a run are a tie.
+  const runStart: number[] = [];
+  rows.forEach((_, i) => {
+    runStart[i] = i > 0 && summary.tied(i - 1, i) ? (runStart[i - 1] ?? i) : i;
+  });
+  const runEnd: number[] = [];
+  for (let i = n - 1; i >= 0; i -= 1)
+    runEnd[i] = i + 1 < n && summary.tied(i, i + 1) ? (runEnd[i + 1] ?? i) : i;
   return rows.map((row, i) => {
     const t = summary.targets[i];
     const own = intervals?.[i];
-    const interval =
-      own !== undefined
-        ? own
-        : t?.known && scale
-          ? { low: scale(t.low), high: scale(t.high) }
-          : null;
+    const interval = own !== undefined ? own : intervalOf(t, scale);
     const rank_range = t?.known
       ? {
           best: Math.min(row.rank, t.bestRank),
           worst: Math.min(n, Math.max(row.rank, t.worstRank + unknown)),
         }
       : { best: 1, worst: n };
+    const [start, end] = [runStart[i] ?? i, runEnd[i] ?? i];
     return {
       score_interval: interval,
       rank_range,
       p_above_next: i + 1 < n ? summary.pAbove(i, i + 1) : null,
-      settled: rank_range.best === rank_range.worst,
+      // One rank, or only the places of a run of rows the fit calls even.
+      settled:
+        rank_range.best === rank_range.worst ||
+        (end > start && rank_range.best >= start + 1 && rank_range.worst <= end + 1),
     };
   });
 }

@@ -22,7 +22,19 @@ export interface StrengthSummary {
   readonly episodes: number;
   /** The chance target a is stronger than target b; null if either is unknown. */
   pAbove(a: number, b: number): number | null;
+  /** True when the 95% interval of a's strength minus b's lies within ±{@link TIE_ELO}. */
+  tied(a: number, b: number): boolean;
 }
+
+/**
+ * Two rows closer than this (Elo, or its log-strength on other scales) count as even: telling
+ * them apart would take thousands of games, so once the fit vouches that their difference is
+ * that small, their order is settled as a tie (twins entered twice settle, and a division of
+ * them goes quiet).
+ */
+export const TIE_ELO = 50;
+/** {@link TIE_ELO} in log-strength. */
+export const TIE_NATS = (TIE_ELO * Math.LN10) / 400;
 
 /** The q-quantile of sorted values, linearly interpolated. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
@@ -34,4 +46,14 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   const a = sorted[lower] ?? 0;
   const b = sorted[upper] ?? 0;
   return a + (b - a) * (position - lower);
+}
+
+/** The same summary with its targets in another order: `order[i]` is the old place of the new i. */
+export function reordered(summary: StrengthSummary, order: readonly number[]): StrengthSummary {
+  return {
+    targets: order.map((i) => summary.targets[i] ?? { known: false }),
+    episodes: summary.episodes,
+    pAbove: (a, b) => summary.pAbove(order[a] ?? -1, order[b] ?? -1),
+    tied: (a, b) => summary.tied(order[a] ?? -1, order[b] ?? -1),
+  };
 }

@@ -26,6 +26,37 @@ describe("adaptive seating", () => {
     expect(ab).toBeGreaterThan(cd);
   });
 
+  it("judges neighbours by the fit's chance they are in order, not by their two intervals", () => {
+    // a and b overlap as intervals, but share opponents: the fit is sure a is better (0.999).
+    // b and c are apart as intervals' midpoints go, yet the fit cannot tell them apart (0.55).
+    const w = pairWeights(
+      [
+        entrant("a", { rank: 1, pAboveNext: 0.999, interval: { low: 1580, high: 1720 } }),
+        entrant("b", { rank: 2, pAboveNext: 0.55, interval: { low: 1560, high: 1700 } }),
+        entrant("c", { rank: 3, pAboveNext: 0.999, interval: { low: 1500, high: 1640 } }),
+        entrant("d", { rank: 4, pAboveNext: null, interval: { low: 1200, high: 1340 } }),
+      ],
+      Math.LN10 / 400,
+    );
+    const [ab, bc] = [w[0]?.[1] ?? 0, w[1]?.[2] ?? 0];
+    expect(bc).toBeGreaterThan(3 * ab);
+  });
+
+  it("keeps every pair possible: a tenth of the weight is spread over all of them", () => {
+    const w = pairWeights(
+      Array.from({ length: 6 }, (_, i) =>
+        entrant(`p${i}`, {
+          rank: i + 1,
+          pAboveNext: i < 5 ? 0.9999 : null,
+          interval: { low: 1800 - 100 * i, high: 1820 - 100 * i },
+        }),
+      ),
+      Math.LN10 / 400,
+    );
+    for (const [i, row] of w.entries())
+      for (const [j, weight] of row.entries()) if (i !== j) expect(weight).toBeGreaterThan(0.05);
+  });
+
   it("seats a newcomer and a starved entrant first, every round", () => {
     const players = [
       entrant("a", { interval: { low: 1600, high: 1700 }, episodes: 40 }),
@@ -83,6 +114,29 @@ describe("adaptive seating", () => {
     const { plan } = sim.round();
     expect(plan.kind).toBe("run");
     if (plan.kind === "run") expect(plan.pools.flatMap((p) => p.playerIds)).toContain("newcomer");
+  });
+
+  it("goes quiet on a division with twins once the fit vouches they are even", () => {
+    const sim = new LadderSimulation({
+      settings,
+      players: [
+        { id: "greedy-a", strength: 2 },
+        { id: "greedy-b", strength: 2 },
+        { id: "random", strength: -2 },
+      ],
+      seed: "twins",
+      draws: 200,
+    });
+    let quiet = null;
+    for (let r = 0; r < 400 && !quiet; r += 1) {
+      const { plan } = sim.round();
+      if (plan.kind === "skip") quiet = plan;
+    }
+    expect(quiet).toMatchObject({ kind: "skip", reason: "settled" });
+    // Settled either as a tie or (sequential looks find a difference now and then) apart.
+    expect(sim.rows.map((r) => r.settled)).toEqual([true, true, true]);
+    expect(sim.rows[2]?.player_id).toBe("random");
+    expect(sim.round().plan.kind).toBe("skip");
   });
 
   it("fits a smaller cap with fewer tables instead of skipping the round", () => {

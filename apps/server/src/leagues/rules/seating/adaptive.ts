@@ -1,11 +1,12 @@
-// adaptive: spends a round's episodes where the standings are least certain. A row is unsure
-// while its 95% interval overlaps its neighbours' (read as normal), more so toward the top of
-// the table; a pair is weighed by how much a game between the two narrows unsure rows' intervals
-// (close games teach most); tables are drawn by that weight. A floor of exploration comes first: an entrant the record
+// adaptive: spends a round's episodes where the standings are least certain. The order of two
+// neighbouring rows is unsure while the fit cannot tell which is better (p_above_next far from
+// certain), more so toward the top of the table; a pair is weighed by how much a game between
+// the two settles unsure boundaries between them (neighbours and close games teach most);
+// tables are drawn by that weight. A floor of exploration comes first: an entrant the record
 // knows nothing about (new, or a new champion), or one with fewer than half the mean episodes,
 // gets a table every round. When every row is settled the division spends nothing until
 // something changes (planRound answers `settled`).
-import { normalCdf } from "../confidence/normal.ts";
+import { normalCdf, normalQuantile } from "../confidence/normal.ts";
 import type { Rng } from "./prng.ts";
 import { byPlayerId, tableEpisodes, type PlannedPool, type RatedEntrant } from "./seats.ts";
 
@@ -16,6 +17,10 @@ export interface CertainEntrant extends RatedEntrant {
   readonly settled?: boolean;
   /** Episodes the entrant has played (its row's episodes_played). */
   readonly episodes?: number;
+  /** Its row's place in the standings; the table's order when every entrant has one. */
+  readonly rank?: number;
+  /** Its row's chance of being truly better than the next row (p_above_next). */
+  readonly pAboveNext?: number | null;
 }
 
 /** Tables per round: each entrant sits about twice, whatever the seats per table. */
@@ -25,8 +30,13 @@ export function adaptiveTableCount(entrants: number, playersPerEpisode: number):
 
 /** Below this share of the mean episodes an entrant is owed a table (the exploration floor). */
 export const FLOOR_SHARE = 0.5;
-/** Every pair keeps this much weight, so no pair is ever impossible. */
-const BASE_WEIGHT = 0.001;
+/**
+ * The share of the pair weight spread evenly over every pair, whatever the standings say. A plan
+ * that only follows the fit stops playing rows the fit has (perhaps wrongly) parted, so their
+ * errors stay: `bench ranking` measured the intervals holding 85% of the true strengths without
+ * it, 95% with it.
+ */
+const EXPLORE = 0.1;
 
 export function allSettled(entrants: readonly CertainEntrant[]): boolean {
   return entrants.length > 0 && entrants.every((e) => e.settled === true && e.interval);
@@ -62,26 +72,44 @@ function overlap(x: Belief, y: Belief): number {
 }
 
 /**
- * Pair weights, the largest 1. A game helps the standings as much as it narrows the intervals of
- * rows whose rank is unsure: each row's need is its overlap with the rows beside it times its
- * interval's variance, over its place (the top first), and a game narrows each player's interval by about its variance
- * times the game's information, 4·p·(1 − p) of the win chance p between the two (`natsPerUnit`
- * turns the rows' scale into log-strength; without it the pair's own overlap stands in).
+ * Pair weights, the largest 1. The standings are unsure of two rows' order as far as the chance
+ * the upper one is truly better is from certain: between neighbours, the row's `pAboveNext` (the
+ * fit's full covariance: rows that share opponents are surer of their order than their two
+ * intervals suggest), or the overlap of the two intervals read as normal without it; between
+ * rows further apart, the neighbours' evidence added up (z-scores summed over the boundaries
+ * between them, over √(boundaries): about right when the steps are alike). A pair's weight is
+ * that doubt, 1 / (1 + 4z²), over the upper row's place (the top first), times how much a game
+ * teaches: 4·p·(1 − p) of the win chance p between the two (`natsPerUnit` turns the rows' scale
+ * into log-strength; without it the pair's own overlap stands in). Every pair of a cluster the
+ * fit cannot order gets played alike, so a non-transitive trio is not sampled lopsidedly (which
+ * would bias the fit).
  */
 export function pairWeights(
   entrants: readonly CertainEntrant[],
   natsPerUnit: number | null = null,
 ): number[][] {
   const b = beliefs(entrants);
-  const order = [...b.keys()].sort((x, y) => (b[y]?.mean ?? 0) - (b[x]?.mean ?? 0));
-  const need = new Float64Array(b.length);
+  const ranked = entrants.every((e) => e.rank !== undefined);
+  const order = [...b.keys()].sort((x, y) =>
+    ranked
+      ? (entrants[x]?.rank ?? 0) - (entrants[y]?.rank ?? 0)
+      : (b[y]?.mean ?? 0) - (b[x]?.mean ?? 0),
+  );
+  const place = new Map(order.map((i, p) => [i, p]));
+  // cumulative[p]: the summed z-scores of the boundaries above place p.
+  const cumulative = [0];
   order.forEach((i, p) => {
     const x = b[i];
-    const above = b[order[p - 1] ?? -1];
-    const below = b[order[p + 1] ?? -1];
-    if (!x) return;
-    const unsure = Math.max(above ? overlap(x, above) : 0, below ? overlap(x, below) : 0);
-    need[i] = (unsure * x.sd ** 2) / (p + 1);
+    const y = b[order[p + 1] ?? -1];
+    if (!x || !y) return;
+    const given = x.entrant.pAboveNext;
+    const z =
+      ranked && given !== undefined && given !== null
+        ? normalQuantile(Math.min(1 - 1e-9, Math.max(1e-9, given)))
+        : x.known && y.known
+          ? (x.mean - y.mean) / Math.sqrt(x.sd ** 2 + y.sd ** 2)
+          : 0;
+    cumulative.push((cumulative[p] ?? 0) + z);
   });
   const closeness = (x: Belief, y: Belief): number => {
     if (natsPerUnit === null) return overlap(x, y);
@@ -89,10 +117,28 @@ export function pairWeights(
     return 4 * win * (1 - win);
   };
   const raw = b.map((x, i) =>
-    b.map((y, j) => (i === j ? 0 : closeness(x, y) * ((need[i] ?? 0) + (need[j] ?? 0)))),
+    b.map((y, j) => {
+      if (i === j) return 0;
+      const [upper, lower] = [place.get(i) ?? 0, place.get(j) ?? 0].sort((m, n) => m - n);
+      const z =
+        ((cumulative[lower ?? 0] ?? 0) - (cumulative[upper ?? 0] ?? 0)) /
+        Math.sqrt(Math.max(1, (lower ?? 0) - (upper ?? 0)));
+      // Falls slower than the normal tail: a pair the fit calls settled still gets a game now
+      // and then, which is what corrects an estimate that parted it by chance.
+      const doubt = 1 / (1 + 4 * z ** 2);
+      return (closeness(x, y) * doubt) / ((upper ?? 0) + 1);
+    }),
   );
-  const largest = Math.max(1e-300, ...raw.flat());
-  return raw.map((row, i) => row.map((w, j) => (i === j ? 0 : BASE_WEIGHT + w / largest)));
+  const total = Math.max(
+    1e-300,
+    raw.flat().reduce((s, w) => s + w, 0),
+  );
+  const pairs = Math.max(1, b.length * (b.length - 1));
+  const mixed = raw.map((row, i) =>
+    row.map((w, j) => (i === j ? 0 : ((1 - EXPLORE) * w) / total + EXPLORE / pairs)),
+  );
+  const largest = Math.max(1e-300, ...mixed.flat());
+  return mixed.map((row) => row.map((w) => w / largest));
 }
 
 /** Adds to `table` the k−1 entrants with the most weight toward those already in it. */
