@@ -23,12 +23,12 @@ export interface CliServer {
   readonly url: string;
   /** The token the file's commands run with (what its fixture returned). */
   readonly token: string;
-  /** Runs one command line in-process against the server. */
-  gauntlet(args: readonly string[], options?: RunOptions | boolean): Promise<InProcessResult>;
+  /** Runs one command line in-process against the server (`true`: on a terminal). */
+  gauntlet: (args: readonly string[], options?: RunOptions | boolean) => Promise<InProcessResult>;
   /** An SDK client for the server, with the file's token unless given another. */
-  sdk(token?: string): Gauntlet;
+  sdk: (token?: string) => Gauntlet;
   /** What a verb's command is built with: memory streams and the file's client. */
-  factory(io?: IOStreams): Factory;
+  factory: (io?: IOStreams) => Factory;
 }
 
 /**
@@ -68,7 +68,7 @@ export function useCliServer(prepare: (server: TestServer) => Promise<string>): 
     get token() {
       return tokenOf();
     },
-    gauntlet(args, options = {}) {
+    gauntlet: (args, options = {}) => {
       const o = typeof options === "boolean" ? { isTTY: options } : options;
       return runInProcess(args, {
         url: started().url,
