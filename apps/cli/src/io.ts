@@ -8,7 +8,15 @@ export interface OutStream {
   readonly isTTY: boolean;
 }
 
+/** Standard input: text piped or pasted in (a token, a post's body). */
+export interface InStream {
+  /** Everything until the end of the input. */
+  readAll(): Promise<string>;
+  readonly isTTY: boolean;
+}
+
 export interface IOStreams {
+  in: InStream;
   out: OutStream;
   err: OutStream;
   /** Whether standard output is a terminal (colour, tables for people). */
@@ -26,9 +34,23 @@ function processStream(stream: NodeJS.WriteStream): OutStream {
   };
 }
 
+function processInput(): InStream {
+  return {
+    async readAll() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
+    get isTTY() {
+      return process.stdin.isTTY === true;
+    },
+  };
+}
+
 /** The process's own streams (the `gauntlet` executable). */
 export function systemIO(): IOStreams {
   return {
+    in: processInput(),
     out: processStream(process.stdout),
     err: processStream(process.stderr),
     isTTY: process.stdout.isTTY === true,
@@ -42,13 +64,18 @@ export interface MemoryIO extends IOStreams {
   stderr(): string;
 }
 
-export function memoryIO(options: { isTTY?: boolean; columns?: number } = {}): MemoryIO {
+export function memoryIO(
+  options: { isTTY?: boolean; columns?: number; input?: string } = {},
+): MemoryIO {
   const isTTY = options.isTTY === true;
+  const input = options.input;
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const sink = (chunks: Buffer[]) => (chunk: string | Uint8Array) =>
     void chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
   return {
+    // No input given stands for a terminal nobody types into.
+    in: { readAll: () => Promise.resolve(input ?? ""), isTTY: input === undefined },
     out: { write: sink(out), isTTY },
     err: { write: sink(err), isTTY },
     isTTY,

@@ -1,7 +1,7 @@
 // What commands print: `--json` prints the API's response exactly (pretty, one document);
 // otherwise aligned tables and key/value blocks for people. The `write*` functions print to the
-// IOStreams a command was given; the `print*` ones to the process, for groups not yet converted.
-import { systemIO, type IOStreams } from "./io.ts";
+// IOStreams a command was given.
+import type { IOStreams } from "./io.ts";
 import { bold, type MaybeTerminal } from "./terminal.ts";
 
 export type Cell = string | number | boolean | null | undefined;
@@ -68,26 +68,6 @@ export function writeFields(io: IOStreams, fields: readonly (readonly [string, C
 /** A line for people on standard error (confirmations), so stdout stays the result. */
 export function writeNote(io: IOStreams, message: string): void {
   io.err.write(`${message}\n`);
-}
-
-export function printJson(value: unknown): void {
-  writeJson(systemIO(), value);
-}
-
-export function printTable(
-  headers: readonly string[],
-  rows: readonly (readonly Cell[])[],
-  empty = "nothing to show",
-): void {
-  writeTable(systemIO(), headers, rows, empty);
-}
-
-export function printFields(fields: readonly (readonly [string, Cell])[]): void {
-  writeFields(systemIO(), fields);
-}
-
-export function note(message: string): void {
-  writeNote(systemIO(), message);
 }
 
 export function shortTime(iso: string | null | undefined): string {

@@ -19,13 +19,18 @@ export interface InProcessOptions {
   token: string | null;
   /** Whether the streams are terminals (colour, tables for people). */
   isTTY?: boolean;
+  /** Standard input, piped in; without it, a terminal nobody types into. */
+  input?: string;
 }
 
 export async function runInProcess(
   args: readonly string[],
   options: InProcessOptions,
 ): Promise<InProcessResult> {
-  const io = memoryIO({ isTTY: options.isTTY === true });
+  const io = memoryIO({
+    isTTY: options.isTTY === true,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  });
   const factory = {
     io,
     // A command that asks for no token (sign-in, a reporter's key) gets none, as from the executable.

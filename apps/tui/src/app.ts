@@ -75,7 +75,9 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
   const narrowed = flags.league !== undefined || flags.division !== undefined;
-  const [stack, setStack] = useState<readonly Route[]>(narrowed ? [] : [{ kind: "picker" }]);
+  const [stack, setStack] = useState<readonly Route[]>(
+    narrowed ? [] : [{ kind: "picker", openOnly: true }],
+  );
   const [typing, setTyping] = useState(false);
   const [help, setHelp] = useState(false);
   const notice = useNotice(notices);
@@ -150,6 +152,7 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
     [open, notices],
   );
   const loader = useRouteLoader(client, top);
+  const openOnly = useCallback((route: WatchRoute) => setStack([{ kind: "picker" }, route]), []);
   const switchDivision = useCallback(
     (route: WatchRoute, division: Division) =>
       setStack((s) => replaceTop(s, { ...route, division })),
@@ -173,6 +176,7 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
       open,
       openEvent,
       switchDivision,
+      openOnly,
     });
 
   const onScreenError = useCallback(

@@ -40,9 +40,17 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
 
   // React picks its build when first loaded: the production one unless told otherwise.
   if (env === process.env) process.env.NODE_ENV ??= "production";
-  const [{ createClient, isGauntletConfigError }, { themeFor }, { mountWatch }] = await Promise.all(
-    [import("@gauntlet/sdk"), import("./components/theme.ts"), import("./start-watch.ts")],
-  );
+  const [
+    { createClient, isGauntletConfigError },
+    { themeFor },
+    { mountWatch },
+    { connectionNotices },
+  ] = await Promise.all([
+    import("@gauntlet/sdk"),
+    import("./components/theme.ts"),
+    import("./start-watch.ts"),
+    import("./data/connection-notices.ts"),
+  ]);
 
   const notices = new Notices();
   let client;
@@ -51,16 +59,7 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
       ...(options.server !== undefined ? { baseUrl: options.server } : {}),
       ...(options.token !== undefined ? { token: options.token } : {}),
       env,
-      onRetry: (event) => {
-        const seconds = (event.delayMs / 1000).toFixed(1);
-        const why =
-          event.reason === "shared_budget" || event.reason === "retry_after"
-            ? "rate limited (429)"
-            : event.reason === "server_error"
-              ? "server error"
-              : "connection trouble";
-        notices.report("warn", `${why}: retrying ${event.operationId} in ${seconds}s`);
-      },
+      ...connectionNotices(notices),
     });
   } catch (error) {
     if (isGauntletConfigError(error)) return fail(error.message);

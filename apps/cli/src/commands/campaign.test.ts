@@ -2,38 +2,20 @@
 // it, --json, and a dry run that changes nothing, against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
+  return server.adminToken;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean; token?: string } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: options.token ?? server.adminToken,
-    isTTY: options.isTTY === true,
-  });
+const { gauntlet } = cli;
 
 describe("gauntlet campaign", () => {
   it.each([
@@ -53,8 +35,8 @@ describe("gauntlet campaign", () => {
     const api = createClient({
       env: {},
       useSavedCredentials: false,
-      baseUrl: server.url,
-      token: server.adminToken,
+      baseUrl: cli.server.url,
+      token: cli.server.adminToken,
     });
     expect(JSON.parse((await gauntlet(["campaign", "show", league_id, "--json"])).stdout)).toEqual(
       await api.campaign.get({ league_id }),
@@ -84,7 +66,7 @@ describe("gauntlet campaign", () => {
   });
 
   it("a rival cannot migrate someone else's board", async () => {
-    const rival = await server.newUser();
+    const rival = await cli.server.newUser();
     const result = await gauntlet(["campaign", "migrate", fixture.league.id, "--apply"], {
       token: rival.token,
     });

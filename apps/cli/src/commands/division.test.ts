@@ -2,36 +2,22 @@
 // --json, against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server, {
     divisions: [{ name: "Premier" }, { name: "Challenger" }],
   });
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token: fixture.commissioner.token, isTTY });
+const { gauntlet } = cli;
 
 describe("gauntlet division list", () => {
   it("needs --league, and a league id, each said in one line with exit 2", async () => {
@@ -52,7 +38,7 @@ describe("gauntlet division list", () => {
     vi.stubEnv("NO_COLOR", "");
     vi.stubEnv("TERM", "xterm");
     const league_id = fixture.league.id;
-    const api = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url });
+    const api = createClient({ env: {}, useSavedCredentials: false, baseUrl: cli.server.url });
     expect(
       JSON.parse((await gauntlet(["division", "list", "--league", league_id, "--json"])).stdout),
     ).toEqual(await api.divisions.list({ league_id }));

@@ -1,41 +1,21 @@
 // `gauntlet events` without a process: parsing, the feed as a table and as JSON, and --follow
 // printing each live event's own time and headline, against a real server on a free port.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 import { memoryIO } from "../io.ts";
 import { liveLine, runEvents } from "./events.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: fixture.commissioner.token,
-  });
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
   await fixture.submit(await fixture.addPlayer("Alpha"));
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-
-const gauntlet = (args: readonly string[]) =>
-  runInProcess(args, { url: server.url, token: fixture.commissioner.token });
+const { gauntlet, sdk } = cli;
 
 describe("gauntlet events", () => {
   it.each([

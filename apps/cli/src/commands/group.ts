@@ -9,8 +9,7 @@ export interface RunState {
 
 /**
  * One group of commands: adds its commands to the program. Must not import the SDK at the top.
- * Converted groups take their streams and client from the factory; the rest still write to the
- * process directly.
+ * Its verbs take their streams and client from the factory, never from the process.
  */
 export interface CommandGroup {
   register(program: Command, state: RunState, factory: Factory): void;

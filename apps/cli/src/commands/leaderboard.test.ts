@@ -2,35 +2,24 @@
 // --json, against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 
-let server: TestServer;
 let league: TestLeague;
 let divisionId = "";
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   league = await createTestLeague(server);
   divisionId = league.divisions[0]?.id ?? "";
   await league.submit(await league.addPlayer("Alpha"));
   await league.submit(await league.addPlayer("Beta", { baseline: "wanderer" }));
+  return league.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token: league.commissioner.token, isTTY });
+const { gauntlet } = cli;
 
 describe("gauntlet leaderboard", () => {
   it("refuses a malformed division id with one plain line and exit 2, before any request", async () => {
@@ -52,7 +41,7 @@ describe("gauntlet leaderboard", () => {
   it("prints the API's response with --json", async () => {
     const result = await gauntlet(["leaderboard", divisionId, "--json"]);
     expect(result.code).toBe(0);
-    const sdk = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url });
+    const sdk = createClient({ env: {}, useSavedCredentials: false, baseUrl: cli.server.url });
     expect(JSON.parse(result.stdout)).toEqual(
       await sdk.divisions.leaderboard({ division_id: divisionId, include_recent_rounds: true }),
     );
@@ -80,7 +69,7 @@ describe("gauntlet leaderboard", () => {
   });
 
   it("says so on standard error when the division has no standings", async () => {
-    const empty = await createTestLeague(server);
+    const empty = await createTestLeague(cli.server);
     const result = await gauntlet(["leaderboard", empty.divisions[0]?.id ?? ""]);
     expect(result).toEqual({ code: 0, stdout: "", stderr: "no standings yet in this division\n" });
   });

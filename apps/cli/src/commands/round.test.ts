@@ -2,49 +2,28 @@
 // --json, against a real server on a free port with one round started.
 import { stripVTControlCharacters } from "node:util";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 let roundId = "";
 let divisionId = "";
 
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: fixture.commissioner.token,
-  });
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
   divisionId = fixture.divisions[0]?.id ?? "";
   await fixture.submit(await fixture.addPlayer("Alpha"));
   await fixture.submit(await fixture.addPlayer("Beta", { baseline: "wanderer" }));
-  const started = await sdk().leagues.triggerRound({ league_id: fixture.league.id, body: {} });
+  const started = await cli
+    .sdk(fixture.commissioner.token)
+    .leagues.triggerRound({ league_id: fixture.league.id, body: {} });
   roundId = started.rounds[0]?.id ?? "";
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token: fixture.commissioner.token, isTTY });
+const { gauntlet, sdk } = cli;
 
 describe("gauntlet round", () => {
   it.each([

@@ -29,7 +29,7 @@ import {
 } from "../state/round-progress.ts";
 import { nextStandings, type StandingsView } from "../state/standings.ts";
 import { describeError } from "./describe-error.ts";
-import type { Notices } from "./notices.ts";
+import type { Notice, Notices } from "./notices.ts";
 import { pollIntervalMs, type PollPace } from "./poll-budget.ts";
 
 export type ConnectionState =
@@ -80,6 +80,8 @@ export class DivisionWatch {
   readonly #league: League;
   readonly #division: Division;
   readonly #notices: Notices;
+  /** The last trouble this watch reported: cleared once the connection is back. */
+  #trouble: Notice | null = null;
   readonly #options: DivisionWatchOptions;
   readonly #abort = new AbortController();
   readonly #listeners = new Set<Listener>();
@@ -165,22 +167,33 @@ export class DivisionWatch {
     if (this.#stopped || isAPIUserAbortError(error)) return;
     const line = describeError(error, what);
     this.#notices.report(line.level, line.text);
+    this.#trouble = this.#notices.latest;
+  }
+
+  /** Back in touch with the server: a line about the trouble would only mislead now. */
+  #recovered(): void {
+    if (this.#trouble === null) return;
+    this.#notices.clear(this.#trouble);
+    this.#trouble = null;
   }
 
   /** Runs `load` until it succeeds (or the watch stops), waiting longer after each failure. */
   #retrying(what: string, load: () => Promise<void>, attempt = 0): Promise<void> {
-    return load().catch((error: unknown) => {
-      if (this.#stopped || isAPIUserAbortError(error)) return;
-      this.#report(error, what);
-      const base = this.#options.retryBaseMs ?? 2_000;
-      const wait = Math.max(
-        isRateLimitError(error) ? (error.retryAfterSeconds ?? 0) * 1000 : 0,
-        Math.min(30_000, base * 2 ** attempt),
-      );
-      return new Promise<void>((resolve) =>
-        this.#later(wait, () => void this.#retrying(what, load, attempt + 1).then(resolve)),
-      );
-    });
+    return load().then(
+      () => this.#recovered(),
+      (error: unknown) => {
+        if (this.#stopped || isAPIUserAbortError(error)) return;
+        this.#report(error, what);
+        const base = this.#options.retryBaseMs ?? 2_000;
+        const wait = Math.max(
+          isRateLimitError(error) ? (error.retryAfterSeconds ?? 0) * 1000 : 0,
+          Math.min(30_000, base * 2 ** attempt),
+        );
+        return new Promise<void>((resolve) =>
+          this.#later(wait, () => void this.#retrying(what, load, attempt + 1).then(resolve)),
+        );
+      },
+    );
   }
 
   // Loading ------------------------------------------------------------------------------
@@ -406,6 +419,7 @@ export class DivisionWatch {
       case "connecting":
         break;
       case "open":
+        this.#recovered();
         this.#stopPolling();
         this.#update({ connection: { kind: "live" } });
         break;

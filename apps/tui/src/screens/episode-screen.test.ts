@@ -30,6 +30,7 @@ describe("the episode screen", () => {
     ];
     const screen = renderAt(
       h(EpisodeScreen, {
+        refreshKey: 0,
         load: async () => ({ episode: played, artifacts }),
         baseUrl: BASE,
         notices: new Notices(),
@@ -66,6 +67,7 @@ describe("the episode screen", () => {
     expect(addresses).toEqual(["logs", "error"]);
     const screen = renderAt(
       h(EpisodeScreen, {
+        refreshKey: 0,
         load: async () => ({ episode: failed, artifacts: [] }),
         baseUrl: BASE,
         notices: new Notices(),
@@ -88,4 +90,29 @@ describe("the episode screen", () => {
       }),
     ).toEqual([]);
   });
+
+  it("a running episode shown turns into its result by itself", async () => {
+    let loads = 0;
+    const screen = renderAt(
+      h(EpisodeScreen, {
+        refreshKey: 0,
+        load: async () => {
+          loads += 1;
+          return {
+            episode: episode(["Ada", "Bo"], loads === 1 ? { status: "running", scores: [] } : {}),
+            artifacts: [],
+          };
+        },
+        baseUrl: BASE,
+        notices: new Notices(),
+        width: 120,
+        height: 30,
+      }),
+      120,
+      30,
+    );
+    await screen.waitFor("the running episode", (f) => f.includes("running"));
+    const frame = await screen.waitFor("the result", (f) => f.includes("completed"));
+    expect(frame).toMatch(/seat 0 {2}Ada\s+ada-policy v1 {2}score 10/);
+  }, 30_000);
 });

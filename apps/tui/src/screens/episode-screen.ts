@@ -13,6 +13,8 @@ import { formatClock, formatScore } from "../state/format.ts";
 
 export interface EpisodeScreenProps {
   load: (signal: AbortSignal) => Promise<EpisodeData>;
+  /** Changes when the watched division has news: the episode is loaded again. */
+  refreshKey: unknown;
   baseUrl: string;
   notices: Notices;
   width: number;
@@ -75,9 +77,30 @@ export function episodeAddresses(
   return addresses;
 }
 
-export function EpisodeScreen({ load, baseUrl, notices, width, height }: EpisodeScreenProps) {
+/** How often an episode still in play is loaded again (besides on each live event). */
+export const EPISODE_POLL_MS = 3_000;
+
+/** An episode whose result and logs can no longer change. */
+export function episodeSettled({ episode }: EpisodeData): boolean {
+  return (
+    episode.status === "completed" || episode.status === "failed" || episode.status === "cancelled"
+  );
+}
+
+export function EpisodeScreen({
+  load,
+  refreshKey,
+  baseUrl,
+  notices,
+  width,
+  height,
+}: EpisodeScreenProps) {
   const theme = useTheme();
-  const data = useLoad(notices, "episode", load);
+  const data = useLoad(notices, "episode", load, {
+    key: refreshKey,
+    everyMs: EPISODE_POLL_MS,
+    settled: episodeSettled,
+  });
   if (data.state !== "ready") {
     return h(
       Pane,

@@ -31,6 +31,7 @@ function mount(load: (signal: AbortSignal) => Promise<CatalogEntry[]>) {
   const notices = new Notices();
   const screen = renderAt(
     h(PickerScreen, {
+      onOnlyLeague: null,
       load,
       notices,
       server: "http://gauntlet.test",

@@ -1,7 +1,7 @@
 // The league and division picker: the leagues the caller can see, each with its divisions.
 // Enter on a league opens its top division; on a division, that division.
 import { Box, Text, useInput } from "ink";
-import { createElement as h, useMemo } from "react";
+import { createElement as h, useEffect, useMemo } from "react";
 
 import type { Division } from "@gauntlet/core";
 
@@ -22,6 +22,8 @@ export interface PickerScreenProps {
   height: number;
   active: boolean;
   onOpen: (entry: CatalogEntry, division: Division) => void;
+  /** Given at start: called instead of listing when there is exactly one league. */
+  onOnlyLeague: ((entry: CatalogEntry, division: Division) => void) | null;
 }
 
 type Item =
@@ -49,6 +51,7 @@ export function PickerScreen({
   height,
   active,
   onOpen,
+  onOnlyLeague,
 }: PickerScreenProps) {
   const theme = useTheme();
   const catalog = useLoad(notices, "leagues", load);
@@ -68,6 +71,11 @@ export function PickerScreen({
     return list;
   }, [entries, filter]);
   const cursor = useListCursor(items.length);
+  const only = entries.length === 1 ? entries[0] : undefined;
+  const onlyDivision = only?.divisions[0];
+  useEffect(() => {
+    if (only && onlyDivision && onOnlyLeague) onOnlyLeague(only, onlyDivision);
+  }, [only, onlyDivision, onOnlyLeague]);
 
   useInput(
     (input, key) => {

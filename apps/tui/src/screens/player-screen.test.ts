@@ -24,6 +24,7 @@ function mount(episodes: EpisodeRequest[]) {
   const opened: string[] = [];
   const screen = renderAt(
     h(PlayerScreen, {
+      refreshKey: 0,
       row: ada,
       division: premier,
       loadEpisodes: async () => episodes,
@@ -60,5 +61,28 @@ describe("the player screen", () => {
     await screen.press("j", KEYS.enter);
     await screen.waitFor("opened", () => opened.length === 1);
     expect(opened).toEqual([second.id]);
+  });
+
+  it("shows the player's new episodes when the watched division has news", async () => {
+    const first = episode(["Ada", "Bo"]);
+    const second = episode(["Cy", "Ada"]);
+    let list = [first];
+    const props = {
+      row: ada,
+      division: premier,
+      loadEpisodes: async () => list,
+      notices: new Notices(),
+      width: 100,
+      height: 24,
+      now: Date.parse("2026-01-01T12:01:00.000Z"),
+      active: true,
+      onOpenEpisode: () => undefined,
+    };
+    const screen = renderAt(h(PlayerScreen, { ...props, refreshKey: 1 }), 100, 24);
+    await screen.waitFor("the first episode", (f) => f.includes("Ada 10 vs Bo 9"));
+    list = [second, first];
+    screen.rerender(h(PlayerScreen, { ...props, refreshKey: 2 }));
+    const frame = await screen.waitFor("the new episode", (f) => f.includes("Cy 10 vs Ada 9"));
+    expect(frame).toContain("Ada 10 vs Bo 9");
   });
 });

@@ -13,10 +13,16 @@ import { useListCursor } from "../hooks/use-list-cursor.ts";
 import { useLoad } from "../hooks/use-load.ts";
 import { formatScore, timeAgo } from "../state/format.ts";
 
+/** How often a player's episodes are loaded again (besides on each live event). */
+export const PLAYER_POLL_MS = 10_000;
+
 export interface PlayerScreenProps {
+  /** The player's line of the standings, as live as the standings. */
   row: LeaderboardRow;
   division: Division;
   loadEpisodes: (signal: AbortSignal) => Promise<EpisodeRequest[]>;
+  /** Changes when the watched division has news: the episodes are loaded again. */
+  refreshKey: unknown;
   notices: Notices;
   width: number;
   height: number;
@@ -29,6 +35,7 @@ export function PlayerScreen({
   row,
   division,
   loadEpisodes,
+  refreshKey,
   notices,
   width,
   height,
@@ -37,7 +44,10 @@ export function PlayerScreen({
   onOpenEpisode,
 }: PlayerScreenProps): ReactElement {
   const theme = useTheme();
-  const episodes = useLoad(notices, "episodes", loadEpisodes);
+  const episodes = useLoad(notices, "episodes", loadEpisodes, {
+    key: refreshKey,
+    everyMs: PLAYER_POLL_MS,
+  });
   const list = episodes.state === "ready" ? episodes.value : [];
   const cursor = useListCursor(list.length);
   useInput(

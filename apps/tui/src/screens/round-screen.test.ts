@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Notices } from "../data/notices.ts";
 import { division, episode, league, round } from "../testing/fixtures.ts";
 import { KEYS, renderAt } from "../testing/ink.ts";
-import { RoundScreen } from "./round-screen.ts";
+import { ROUND_POLL_MS, RoundScreen } from "./round-screen.ts";
 
 afterEach(cleanup);
 
@@ -42,6 +42,7 @@ describe("the round screen", () => {
     const opened: string[] = [];
     const screen = renderAt(
       h(RoundScreen, {
+        refreshKey: 0,
         load: async () => ({ round: detail, episodes }),
         notices: new Notices(),
         width: 100,
@@ -73,6 +74,7 @@ describe("the round screen", () => {
     });
     const screen = renderAt(
       h(RoundScreen, {
+        refreshKey: 0,
         load: async () => ({ round: detail, episodes: [] }),
         notices: new Notices(),
         width: 100,
@@ -91,6 +93,7 @@ describe("the round screen", () => {
     const notices = new Notices();
     const screen = renderAt(
       h(RoundScreen, {
+        refreshKey: 0,
         load: async () => {
           throw new Error("gone");
         },
@@ -105,5 +108,83 @@ describe("the round screen", () => {
     );
     await screen.waitFor("the failure", (f) => f.includes("round: gone"));
     expect(notices.latest?.level).toBe("error");
+  });
+
+  it("moves on by itself: a running round shown is completed with its results, no key pressed", async () => {
+    const running = round(premier, 5, { status: "running" });
+    const completed = round(premier, 5, {
+      status: "completed",
+      completed_at: "2026-01-01T12:05:00.000Z",
+      results: [
+        {
+          id: "00000000-0000-4000-8000-000000000001",
+          rank: 1,
+          score: 7,
+          result_metadata: {},
+          policy_version: null,
+          player: { id: "ply_00000000-0000-4000-8000-000000000001", name: "Ada" },
+          created_at: "2026-01-01T12:05:00.000Z",
+        },
+      ],
+    });
+    // The server's answers in turn: still running, then done.
+    const answers = [running, completed];
+    let loads = 0;
+    const screen = renderAt(
+      h(RoundScreen, {
+        refreshKey: 0,
+        load: async () => {
+          const answer = answers[Math.min(loads, answers.length - 1)] ?? running;
+          loads += 1;
+          return { round: answer, episodes: [] };
+        },
+        notices: new Notices(),
+        width: 100,
+        height: 24,
+        active: true,
+        onOpenEpisode: () => undefined,
+      }),
+      100,
+      24,
+    );
+    const before = await screen.waitFor("the running round", (f) => f.includes("Round 5"));
+    expect(before).toContain("running · started");
+    expect(before).toContain("No results yet");
+    const after = await screen.waitFor("the completed round", (f) => f.includes("completed ·"));
+    expect(after).toMatch(/ {2}1 {2}Ada\s+7/);
+    expect(after).not.toContain("No results yet");
+    // Settled: no more loads however long it stays open.
+    const settledAt = loads;
+    await new Promise((r) => setTimeout(r, ROUND_POLL_MS + 500));
+    expect(loads).toBe(settledAt);
+  }, 30_000);
+
+  it("loads again at once when the watched division has news, keeping the round on screen meanwhile", async () => {
+    let loads = 0;
+    const gate: { release: (() => void) | null } = { release: null };
+    const load = async () => {
+      loads += 1;
+      if (loads > 1) await new Promise<void>((resolve) => (gate.release = resolve));
+      return {
+        round: round(premier, 8, { status: loads > 1 ? "completed" : "running" }),
+        episodes: [],
+      };
+    };
+    const props = {
+      load,
+      notices: new Notices(),
+      width: 100,
+      height: 24,
+      active: true,
+      onOpenEpisode: () => undefined,
+    };
+    const screen = renderAt(h(RoundScreen, { ...props, refreshKey: 1 }), 100, 24);
+    await screen.waitFor("the round", (f) => f.includes("Round 8"));
+    screen.rerender(h(RoundScreen, { ...props, refreshKey: 2 }));
+    await screen.waitFor("the second load", () => gate.release !== null);
+    expect(screen.frame()).toContain("running · started");
+    gate.release?.();
+    await screen.waitFor("the news", (f) => f.includes("completed · started"));
+    expect(loads).toBe(2);
   });
 });

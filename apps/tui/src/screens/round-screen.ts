@@ -12,8 +12,23 @@ import { useLoad } from "../hooks/use-load.ts";
 import { formatClock, formatScore } from "../state/format.ts";
 import { waitingNote } from "../state/round-waiting.ts";
 
+/** How often a round still in play is loaded again (besides on each live event). */
+export const ROUND_POLL_MS = 3_000;
+
+/** A round whose state and episodes can no longer change. */
+export function roundSettled({ round, episodes }: RoundData): boolean {
+  return (
+    (round.status === "completed" || round.status === "failed") &&
+    episodes.every(
+      (e) => e.status === "completed" || e.status === "failed" || e.status === "cancelled",
+    )
+  );
+}
+
 export interface RoundScreenProps {
   load: (signal: AbortSignal) => Promise<RoundData>;
+  /** Changes when the watched division has news: the round is loaded again. */
+  refreshKey: unknown;
   notices: Notices;
   width: number;
   height: number;
@@ -23,6 +38,7 @@ export interface RoundScreenProps {
 
 export function RoundScreen({
   load,
+  refreshKey,
   notices,
   width,
   height,
@@ -30,7 +46,11 @@ export function RoundScreen({
   onOpenEpisode,
 }: RoundScreenProps): ReactElement {
   const theme = useTheme();
-  const data = useLoad(notices, "round", load);
+  const data = useLoad(notices, "round", load, {
+    key: refreshKey,
+    everyMs: ROUND_POLL_MS,
+    settled: roundSettled,
+  });
   const episodes = data.state === "ready" ? data.value.episodes : [];
   const cursor = useListCursor(episodes.length);
   useInput(

@@ -30,6 +30,13 @@ export interface ScreenContext {
   openEvent: (event: CompetitionEvent) => void;
   /** Puts another division of the same league on top. */
   switchDivision: (route: WatchRoute, division: Division) => void;
+  /** Opens the watch of the only league there is, the picker one Esc below it. */
+  openOnly: (route: WatchRoute) => void;
+}
+
+/** The player's line of the live standings (the one the screen was opened with until they load). */
+function liveRow(snapshot: WatchSnapshot, row: LeaderboardRow): LeaderboardRow {
+  return snapshot.standings?.rows.find((r) => r.player_id === row.player_id) ?? row;
 }
 
 export function screenFor(top: Route, c: ScreenContext): ReactNode {
@@ -49,9 +56,20 @@ export function screenFor(top: Route, c: ScreenContext): ReactNode {
       onSwitchDivision: (division: Division) => c.switchDivision(top, division),
     });
   const loader = c.loader;
+  // Detail screens load again whenever the watched division hears of something.
+  const refreshKey = c.snapshot.events;
   if (top.kind === "picker" && loader?.kind === "picker")
     return h(PickerScreen, {
       load: loader.load,
+      onOnlyLeague: top.openOnly
+        ? (entry: CatalogEntry, division: Division) =>
+            c.openOnly({
+              kind: "watch",
+              league: entry.league,
+              division,
+              divisions: entry.divisions,
+            })
+        : null,
       notices,
       server: c.server,
       width,
@@ -62,9 +80,10 @@ export function screenFor(top: Route, c: ScreenContext): ReactNode {
     });
   if (top.kind === "player" && loader?.kind === "player")
     return h(PlayerScreen, {
-      row: top.row,
+      row: liveRow(c.snapshot, top.row),
       division: top.division,
       loadEpisodes: loader.load,
+      refreshKey,
       notices,
       width,
       height,
@@ -75,6 +94,7 @@ export function screenFor(top: Route, c: ScreenContext): ReactNode {
   if (top.kind === "round" && loader?.kind === "round")
     return h(RoundScreen, {
       load: loader.load,
+      refreshKey,
       notices,
       width,
       height,
@@ -82,6 +102,13 @@ export function screenFor(top: Route, c: ScreenContext): ReactNode {
       onOpenEpisode: (episodeId: string) => open({ kind: "episode", episodeId }),
     });
   if (top.kind === "episode" && loader?.kind === "episode")
-    return h(EpisodeScreen, { load: loader.load, baseUrl: c.server, notices, width, height });
+    return h(EpisodeScreen, {
+      load: loader.load,
+      refreshKey,
+      baseUrl: c.server,
+      notices,
+      width,
+      height,
+    });
   return null;
 }

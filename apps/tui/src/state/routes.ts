@@ -2,7 +2,8 @@
 import type { Division, LeaderboardRow, League } from "@gauntlet/core";
 
 export type Route =
-  | { kind: "picker" }
+  /** openOnly: at start, a catalog of one league opens that league instead. */
+  | { kind: "picker"; openOnly?: boolean }
   | { kind: "watch"; league: League; division: Division; divisions: readonly Division[] }
   | { kind: "player"; row: LeaderboardRow; division: Division }
   | { kind: "round"; roundId: string }

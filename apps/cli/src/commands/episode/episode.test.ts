@@ -6,36 +6,28 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  scriptedRunner,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, scriptedRunner, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { bundleCommand, type BundleOptions } from "./bundle.ts";
 import { logsCommand, type LogsOptions } from "./logs.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 let roundId = "";
 let episodeId = "";
 let dir = "";
 
-beforeAll(async () => {
+const cli = useCliServer(async (server) => {
   dir = mkdtempSync(join(tmpdir(), "gauntlet-episode-"));
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   fixture = await createTestLeague(server);
   await fixture.submit(await fixture.addPlayer("Alpha"));
   await fixture.submit(await fixture.addPlayer("Beta", { baseline: "wanderer" }));
-  const started = await sdk().leagues.triggerRound({ league_id: fixture.league.id, body: {} });
+  const started = await cli
+    .sdk(fixture.commissioner.token)
+    .leagues.triggerRound({ league_id: fixture.league.id, body: {} });
   roundId = started.rounds[0]?.id ?? "";
   const runner = await scriptedRunner(server);
   const jobs = await runner.lease();
@@ -47,47 +39,15 @@ beforeAll(async () => {
       job.players.map((p) => 10 - p.position),
     );
   }
-  episodeId = (await sdk().episodeRequests.list({ round_id: roundId })).entries[0]?.id ?? "";
+  episodeId =
+    (await cli.sdk(fixture.commissioner.token).episodeRequests.list({ round_id: roundId }))
+      .entries[0]?.id ?? "";
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-function sdk() {
-  return createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: fixture.commissioner.token,
-  });
-}
-
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: fixture.commissioner.token,
-    isTTY: options.isTTY === true,
-  });
-
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
+const { gauntlet, sdk, factory } = cli;
 
 describe("parsing", () => {
   it("logs: the seat as a number, 0 unless given", async () => {
@@ -193,28 +153,21 @@ describe("output", () => {
       ),
     );
     // Signed out, no seat is anyone's.
-    const anonymous = await runInProcess(["episode", "show", episodeId], {
-      url: server.url,
-      token: null,
-    });
+    const anonymous = await gauntlet(["episode", "show", episodeId], { token: null });
     expect(anonymous.stdout).toMatch(/\n0\s+\S/);
     expect(anonymous.stdout).not.toContain("your seat");
   });
 
   it("list --mine, --policy (id or name) and --player filter by who played", async () => {
     const ids = async (args: string[], token = fixture.commissioner.token) => {
-      const result = await runInProcess(
-        ["episode", "list", "--round", roundId, ...args, "--json"],
-        {
-          url: server.url,
-          token,
-        },
-      );
+      const result = await gauntlet(["episode", "list", "--round", roundId, ...args, "--json"], {
+        token,
+      });
       expect(result.stderr).toBe("");
       return (JSON.parse(result.stdout) as { entries: { id: string }[] }).entries.map((e) => e.id);
     };
     expect(await ids(["--mine"])).toEqual([episodeId]);
-    const stranger = await server.newUser();
+    const stranger = await cli.server.newUser();
     expect(await ids(["--mine"], stranger.token)).toEqual([]);
     const episode = await sdk().episodeRequests.get({ episode_request_id: episodeId });
     const alpha = episode.participants[0];

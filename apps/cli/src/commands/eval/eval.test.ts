@@ -3,63 +3,29 @@
 // --json, against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { createCommand, type CreateOptions } from "./create.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
   await fixture.addPlayer("Alpha");
   await fixture.addPlayer("Beta", { baseline: "wanderer" });
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk } = cli;
 
-function sdk() {
-  return createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: fixture.commissioner.token,
-  });
-}
-
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: fixture.commissioner.token,
-    isTTY: options.isTTY === true,
-  });
-
-async function parsedCreate(args: readonly string[]): Promise<CreateOptions | null> {
-  let got: CreateOptions | null = null;
-  const program = new Command("gauntlet").option("--json").exitOverride();
-  createCommand(program, { io: memoryIO(), client: () => Promise.resolve(sdk()) }, (o) => {
-    got = o;
-    return Promise.resolve();
-  });
-  await program.parseAsync(["create", ...args], { from: "user" });
-  return got;
-}
+const parsedCreate = (args: readonly string[]) =>
+  parsed<CreateOptions>(
+    (parent, run) => createCommand(parent, cli.factory(), run),
+    ["create", ...args],
+  );
 
 describe("parsing", () => {
   it("create: names pass as names, seats in the order policy, top, random", async () => {

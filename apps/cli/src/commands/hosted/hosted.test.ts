@@ -4,52 +4,23 @@
 import { stripVTControlCharacters } from "node:util";
 
 import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
 import { createCommand, type CreateOptions } from "./create.ts";
 
-let server: TestServer;
 let tl: TestLeague;
 let guest: { id: string; token: string };
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   tl = await createTestLeague(server);
   guest = await server.newUser();
-}, 60_000);
-afterAll(async () => {
-  await server.close();
+  return tl.commissioner.token;
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean; token?: string } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: options.token ?? tl.commissioner.token,
-    isTTY: options.isTTY === true,
-  });
-
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: tl.commissioner.token,
-  });
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
 const COWORLD = "cow_00000000-0000-4000-8000-000000000000";
 
 describe("parsing", () => {

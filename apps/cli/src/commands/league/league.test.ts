@@ -3,75 +3,28 @@
 // real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { listCommand, type ListOptions } from "./list.ts";
 import { triggerRoundCommand, type TriggerRoundOptions } from "./trigger-round.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 let leagueId = "";
 let gameId = "";
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server, { divisions: [{ name: "Premier" }] });
   leagueId = fixture.league.id;
   gameId = fixture.league.game.id;
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
 /** gauntlet as the league's commissioner (or as `token`). */
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean; token?: string } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: options.token ?? fixture.commissioner.token,
-    isTTY: options.isTTY === true,
-  });
-
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: fixture.commissioner.token,
-  });
-
-/** A program with just the global flags and one verb whose run only records its options. */
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--server <url>").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({
-  io: memoryIO(),
-  client: () => Promise.resolve(sdk()),
-});
 
 describe("parsing", () => {
   it("list: --game checked and kept, --mine and the global --json", async () => {
@@ -225,7 +178,7 @@ describe("output", () => {
   });
 
   it("a rival cannot run someone else's league", async () => {
-    const rival = await server.newUser();
+    const rival = await cli.server.newUser();
     const result = await gauntlet(["league", "pause", leagueId], { token: rival.token });
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe("");

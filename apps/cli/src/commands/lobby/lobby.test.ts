@@ -3,63 +3,23 @@
 // against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { createCommand, type CreateOptions } from "./create.ts";
 import { updateCommand, type UpdateOptions } from "./update.ts";
 
-let server: TestServer;
 let tl: TestLeague;
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   tl = await createTestLeague(server);
-}, 60_000);
-afterAll(async () => {
-  await server.close();
+  return tl.commissioner.token;
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token: tl.commissioner.token, isTTY });
-
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: tl.commissioner.token,
-  });
-
-/** A program with just the global flags and one verb whose run only records its options. */
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--server <url>").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
 const LOBBY = "lby_00000000-0000-4000-8000-000000000000";
 const LEAGUE = "league_00000000-0000-4000-8000-000000000000";
 const USER = "user_00000000-0000-4000-8000-000000000000";

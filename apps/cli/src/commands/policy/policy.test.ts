@@ -6,50 +6,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import { startTestServer, type TestServer } from "@gauntlet/server/testing";
-
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { uploadCommand, type UploadOptions } from "./upload.ts";
 
-let server: TestServer;
 let token = "";
 let bot = "";
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   token = (await server.newUser()).token;
   bot = mkdtempSync(join(tmpdir(), "gauntlet-policy-"));
   writeFileSync(join(bot, "bot.ts"), "console.log('hello');\n");
+  return token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token, isTTY });
-
-const sdk = () => createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
-
-async function parsedUpload(args: readonly string[]): Promise<UploadOptions | null> {
-  let got: UploadOptions | null = null;
-  const program = new Command("gauntlet").option("--json").exitOverride();
-  uploadCommand(program, factory(), (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
+const parsedUpload = (args: readonly string[]) =>
+  parsed<UploadOptions>((parent, run) => uploadCommand(parent, factory(), run), args);
 
 describe("parsing", () => {
   it("upload: an image, or DIR packed with its command split into words", async () => {

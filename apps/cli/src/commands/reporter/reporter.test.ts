@@ -6,54 +6,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import { startTestServer, type TestServer } from "@gauntlet/server/testing";
-
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { listCommand, type ListOptions } from "./list.ts";
 import { outputPostCommand, type OutputPostOptions } from "./output-post.ts";
 import { registerCommand, type RegisterOptions } from "./register.ts";
 import { runsOpenCommand, type RunsOpenOptions } from "./runs-open.ts";
 
-let server: TestServer;
 let token = "";
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   token = (await server.newUser()).token;
+  return token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token, isTTY });
-
-const sdk = () => createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
-
-/** A program with just the global flags and one verb whose run only records its options. */
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--server <url>").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
 const RUN = "rrun_00000000-0000-4000-8000-000000000000";
 
 describe("parsing", () => {

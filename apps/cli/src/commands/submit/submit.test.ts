@@ -3,24 +3,15 @@
 // against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestPlayer,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague, type TestPlayer } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { membershipsCommand, type MembershipsOptions } from "./memberships.ts";
 import { submitCommand, type SubmitOptions } from "./submit.ts";
 
-let server: TestServer;
 let fixture: TestLeague;
 let player: TestPlayer;
 let leagueId = "";
@@ -29,44 +20,13 @@ const POLICY = "greedy-alpha";
 /** Stands for the league's id in tables built before beforeAll has made it. */
 const LEAGUE = "<league>";
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
   leagueId = fixture.league.id;
   player = await fixture.addPlayer("Alpha");
+  return fixture.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
-
-const gauntlet = (args: readonly string[], options: { isTTY?: boolean; token?: string } = {}) =>
-  runInProcess(args, {
-    url: server.url,
-    token: options.token ?? fixture.commissioner.token,
-    isTTY: options.isTTY === true,
-  });
-
-const sdk = (token = fixture.commissioner.token) =>
-  createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
-
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
+const { gauntlet, sdk, factory } = cli;
 
 describe("parsing", () => {
   it("submit keeps POLICY as typed and checks --league and --player", async () => {
@@ -148,7 +108,7 @@ describe("output", () => {
   });
 
   it("an empty list says so on standard error", async () => {
-    const rival = await server.newUser();
+    const rival = await cli.server.newUser();
     expect(await gauntlet(["submissions", "--league", leagueId], { token: rival.token })).toEqual({
       code: 0,
       stdout: "",
@@ -162,7 +122,7 @@ describe("output", () => {
   });
 
   it("a rival cannot submit someone else's policy, by name or by version id", async () => {
-    const rival = await server.newUser();
+    const rival = await cli.server.newUser();
     expect(
       await gauntlet(["submit", POLICY, "--league", leagueId], { token: rival.token }),
     ).toEqual({

@@ -3,66 +3,25 @@
 // --json, against a real server on a free port.
 import { stripVTControlCharacters } from "node:util";
 
-import { Command } from "commander";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestPlayer,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague, type TestPlayer } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../../test/in-process.ts";
-import { memoryIO } from "../../io.ts";
+import { useCliServer } from "../../../test/cli-server.ts";
+import { parsed } from "../../../test/parsed.ts";
 import { createCommand, type CreateOptions } from "./create.ts";
 import { transitionCommand, type TransitionOptions } from "./transition.ts";
 
-let server: TestServer;
 let tl: TestLeague;
 let entrants: TestPlayer[];
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   tl = await createTestLeague(server);
   entrants = [await tl.addPlayer("Ava"), await tl.addPlayer("Ben")];
-}, 60_000);
-afterAll(async () => {
-  await server.close();
+  return tl.commissioner.token;
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+const { gauntlet, sdk, factory } = cli;
 
-const gauntlet = (args: readonly string[], isTTY = false) =>
-  runInProcess(args, { url: server.url, token: tl.commissioner.token, isTTY });
-
-const sdk = () =>
-  createClient({
-    env: {},
-    useSavedCredentials: false,
-    baseUrl: server.url,
-    token: tl.commissioner.token,
-  });
-
-/** A program with just the global flags and one verb whose run only records its options. */
-async function parsed<T>(
-  add: (parent: Command, run: (options: T) => Promise<void>) => void,
-  args: readonly string[],
-): Promise<T | null> {
-  let got: T | null = null;
-  const program = new Command("gauntlet").option("--server <url>").option("--json").exitOverride();
-  add(program, (options) => {
-    got = options;
-    return Promise.resolve();
-  });
-  await program.parseAsync([...args], { from: "user" });
-  return got;
-}
-
-const factory = () => ({ io: memoryIO(), client: () => Promise.resolve(sdk()) });
 const TOUR = "tour_00000000-0000-4000-8000-000000000000";
 
 describe("parsing", () => {
@@ -188,12 +147,9 @@ describe("output", () => {
   });
 
   it("a league with no tournaments says so on standard error", async () => {
-    const other = await createTestLeague(server);
+    const other = await createTestLeague(cli.server);
     expect(
-      await runInProcess(["tournament", "list", other.league.id], {
-        url: server.url,
-        token: other.commissioner.token,
-      }),
+      await gauntlet(["tournament", "list", other.league.id], { token: other.commissioner.token }),
     ).toEqual({ code: 0, stdout: "", stderr: "no tournaments\n" });
   }, 60_000);
 });
