@@ -10,8 +10,10 @@ export interface OutStream {
 
 /** Standard input: text piped or pasted in (a token, a post's body). */
 export interface InStream {
-  /** Everything until the end of the input. */
+  /** Everything until the end of the input, as UTF-8 text. */
   readAll(): Promise<string>;
+  /** Everything until the end of the input, byte for byte (a secret, an HTML report). */
+  readBytes(): Promise<Uint8Array>;
   readonly isTTY: boolean;
 }
 
@@ -35,12 +37,14 @@ function processStream(stream: NodeJS.WriteStream): OutStream {
 }
 
 function processInput(): InStream {
+  const readBytes = async (): Promise<Uint8Array> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
+  };
   return {
-    async readAll() {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    },
+    readBytes,
+    readAll: async () => Buffer.from(await readBytes()).toString("utf8"),
     get isTTY() {
       return process.stdin.isTTY === true;
     },
@@ -75,7 +79,11 @@ export function memoryIO(
     void chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
   return {
     // No input given stands for a terminal nobody types into.
-    in: { readAll: () => Promise.resolve(input ?? ""), isTTY: input === undefined },
+    in: {
+      readAll: () => Promise.resolve(input ?? ""),
+      readBytes: () => Promise.resolve(new Uint8Array(Buffer.from(input ?? "", "utf8"))),
+      isTTY: input === undefined,
+    },
     out: { write: sink(out), isTTY },
     err: { write: sink(err), isTTY },
     isTTY,

@@ -98,5 +98,24 @@ describe("output", () => {
     expect(
       JSON.parse((await gauntlet(["coworld", "secret", "list", name ?? "", "--json"])).stdout),
     ).toEqual([]);
+
+    // The value comes on standard input only: from a terminal it is refused before any request.
+    const fromTerminal = await gauntlet(["coworld", "secret", "put", name ?? "", "API_KEY"]);
+    expect(fromTerminal.code).toBe(2);
+    expect(fromTerminal.stderr).toMatch(
+      /^gauntlet: the secret's value is read from standard input/,
+    );
+    const put = await gauntlet(["coworld", "secret", "put", name ?? "", "API_KEY"], {
+      input: "s3cr3t\n",
+    });
+    expect(put).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `saved secret API_KEY for ${name ?? ""} (7 bytes)\n`,
+    });
+    expect(await gauntlet(["coworld", "secret", "list", name ?? ""])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/\nAPI_KEY\s+7\n$/) as unknown,
+    });
   });
 });

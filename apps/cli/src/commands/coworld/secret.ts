@@ -15,15 +15,13 @@ export interface SecretOptions {
 }
 
 /** The value comes on standard input, so it stays out of shell history and process lists. */
-async function readSecretValue(): Promise<Uint8Array> {
-  if (process.stdin.isTTY)
+async function readSecretValue(io: Deps["io"]): Promise<Uint8Array> {
+  if (io.in.isTTY)
     throw new CliError(
       "the secret's value is read from standard input: gauntlet coworld secret put NAME SECRET < value.txt",
       EXIT.usage,
     );
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
+  return io.in.readBytes();
 }
 
 export async function runSecret(options: SecretOptions, { io, client }: Deps): Promise<void> {
@@ -39,7 +37,7 @@ export async function runSecret(options: SecretOptions, { io, client }: Deps): P
     );
   }
   if (options.verb === "put") {
-    const body = await readSecretValue();
+    const body = await readSecretValue(io);
     const saved = await client.coworldSecrets.put({ coworld_name, secret_name, body });
     if (options.json) return writeJson(io, saved);
     return writeNote(

@@ -30,16 +30,14 @@ function reporterKey(given: string | undefined): string {
   return key;
 }
 
-async function readOutput(path: string): Promise<Uint8Array> {
+async function readOutput(path: string, io: Deps["io"]): Promise<Uint8Array> {
   if (path === "-") {
-    if (process.stdin.isTTY)
+    if (io.in.isTTY)
       throw new CliError(
         "FILE '-' reads the output from standard input: gauntlet reporter output post - --run RUN ... < summary.html",
         EXIT.usage,
       );
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return new Uint8Array(Buffer.concat(chunks));
+    return io.in.readBytes();
   }
   try {
     return new Uint8Array(readFileSync(path));
@@ -53,7 +51,7 @@ export async function runOutputPost(
   options: OutputPostOptions,
   { io, client }: Deps,
 ): Promise<void> {
-  const body = await readOutput(options.file);
+  const body = await readOutput(options.file, io);
   const posted = await client.reporterOutputs.post(
     {
       reporter_run_id: options.runId,

@@ -169,6 +169,13 @@ describe("output", () => {
       ),
     );
 
+    // FILE '-' reads the output from standard input, byte for byte.
+    const piped = await gauntlet(
+      ["reporter", "output", "post", "-", "--name", "piped.html", "--run", run.id, "--key", key],
+      { input: "<p>piped</p>" },
+    );
+    expect(piped.stdout).toMatch(/^id:\s+\S+\nname:\s+piped\.html\nsize:\s+12\n/);
+
     const rotated = await gauntlet(["reporter", "rotate-key", id]);
     expect(rotated.stdout).toMatch(new RegExp(`^id:\\s+${id}\\nkey:\\s+rptk_`));
     expect(rotated.stdout).not.toContain(key);
