@@ -38,3 +38,5 @@ export * from "./models/live-events.ts";
 export * from "./models/forum.ts";
 export * from "./models/wiki.ts";
 export * from "./models/profile.ts";
+// Dropping a promise's failure on purpose, with the reason in the name (see the lint rule).
+export { bestEffort, settled } from "./best-effort.ts";

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
   advise429,
+  bestEffort,
   DEFAULT_PACING,
   RATE_LIMIT_ERROR_TYPE,
   RateLimitErrorBody,
@@ -354,8 +355,8 @@ describe.runIf(process.env.REDIS_URL)("with Redis", () => {
         lefts.push(requestsLeft(await client(t.url, user.token).get("/whoami")));
       expect(lefts).toEqual([359, 358, 357, 356]);
     } finally {
-      await a.close().catch(() => undefined);
-      await b.close().catch(() => undefined);
+      await bestEffort(a.close());
+      await bestEffort(b.close());
       await shared.cleanup();
     }
   });
