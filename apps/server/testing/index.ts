@@ -13,3 +13,4 @@ export * from "./test-episode-file.ts";
 export * from "./runner-process.ts";
 export * from "./tar-bytes.ts";
 export * from "./redis-process.ts";
+export * from "./browser.ts";
