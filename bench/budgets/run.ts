@@ -19,11 +19,9 @@ import {
 import { createClient } from "redis";
 
 import { decideBudget, USER_CAPACITIES, type BudgetState } from "@gauntlet/core";
+import { MemoryBudgetStore, RedisBudgetStore, type BudgetStore } from "@gauntlet/server/bench";
 import { startTestServer } from "@gauntlet/server/testing";
 
-import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts";
-import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
-import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
