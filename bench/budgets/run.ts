@@ -252,7 +252,7 @@ async function main(): Promise<void> {
     `\nShared-budget decisions per second — ${cpu}, ${availableParallelism()} cores, Node ${process.versions.node}, ${SECONDS} s each`,
   );
   console.log(
-    `Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, spec 8.2 user capacities; all four buckets per decision.\n`,
+    `Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, docs/architecture.md user capacities; all four buckets per decision.\n`,
   );
   const header = ["workload", "gauntlet (GCRA)", "rate-limiter-flexible", "ratio"];
   const cell = (m: Measured) =>

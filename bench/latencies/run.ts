@@ -1,7 +1,7 @@
 // The timing targets that tests no longer assert (a test on a busy machine waits for events and
 // never measures time), side by side with what each is measured against:
 //
-//  1. failing open (spec 8.1.8): what a decision costs when the budget store is down — Redis with
+//  1. failing open: what a decision costs when the budget store is down — Redis with
 //     nothing listening, Redis that never completes its handshake, a store that never answers
 //     (storeTimeoutMs 50) — beside the memory store. Target: about 50 ms at most.
 //  2. the runner's ends of an episode: how far past its deadline an episode with a player that

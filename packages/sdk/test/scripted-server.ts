@@ -94,7 +94,7 @@ export async function startScriptedServer(
 // The League fixture every test shares lives with the other test helpers.
 export { sampleLeague } from "@gauntlet/server/fixtures";
 
-/** The headers of an enforced shared-budget rejection (spec 7.2, 8.3). */
+/** The headers of an enforced shared-budget rejection. */
 export function budgetHeaders(
   outcome: "allowed" | "rejected",
   retryAfter = 0,

@@ -102,7 +102,7 @@ describe("service", () => {
     expect((await admin.service.ready()).status).toBe("ready");
   });
 
-  it("answers on the data host under its prefix, and 404s the prefix on the alt host (spec 9)", async () => {
+  it("answers on the data host under its prefix, and 404s the prefix on the alt host", async () => {
     const data = clientFor(server.adminToken, {
       baseUrl: server.dataUrl,
       fetch: recordingFetch(new URL(server.dataUrl).pathname),
@@ -1060,7 +1060,7 @@ describe("the cogames client's policies, episodes and assay runs", () => {
 });
 
 describe("reporters", () => {
-  it("registers a reporter, opens a run, posts an output with its key, reads it through spec 4.5, and rotates the key", async () => {
+  it("registers a reporter, opens a run, posts an output with its key, reads it back by run, and rotates the key", async () => {
     const reporter = await userClient.reporters.register({
       body: { name: "SDK Recap", type: "round-summary" },
     });

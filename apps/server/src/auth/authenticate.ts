@@ -156,7 +156,7 @@ export class Authenticator {
   /**
    * The identity of a reporter key (`X-Reporter-Key`), or null when no reporter has it. Not
    * cached: a rotated key stops working at once, on every replica. The reporter acts under its
-   * owner's user budget (spec 5.6).
+   * owner's user budget.
    */
   async authenticateReporterKey(key: string): Promise<AuthenticatedIdentity | null> {
     const row = await this.#db

@@ -1,4 +1,4 @@
-// Bulk episode upload (spec 4.2): start hands out a signed, expiring address; the client puts
+// Bulk episode upload: start hands out a signed, expiring address; the client puts
 // a DuckDB file there (the blob store keeps it); completion reads the file and copies its
 // episodes into the store in one transaction, once per upload (a repeat answers the same).
 import { randomBytes, randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Reporter run outputs (spec part 2 "Reporter run output", spec 4.5): the bytes go to the
+// Reporter run outputs (docs/api.md, "Reporters"): the bytes go to the
 // blob store by content hash, the record to reporter_outputs. Outputs are public.
 import type { Kysely } from "kysely";
 
@@ -77,7 +77,7 @@ export async function postOutput(
   return toOutput(row);
 }
 
-/** Spec 4.5: the outputs of one run, oldest first. */
+/** The outputs of one run, oldest first. */
 export async function runOutputs(
   db: Kysely<Database>,
   runId: string,
