@@ -19,11 +19,9 @@ import {
 import { createClient } from "redis";
 
 import { decideBudget, USER_CAPACITIES, type BudgetState } from "@gauntlet/core";
+import { MemoryBudgetStore, RedisBudgetStore, type BudgetStore } from "@gauntlet/server/bench";
 import { startTestServer } from "@gauntlet/server/testing";
 
-import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts";
-import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
-import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -254,7 +252,7 @@ async function main(): Promise<void> {
     `\nShared-budget decisions per second — ${cpu}, ${availableParallelism()} cores, Node ${process.versions.node}, ${SECONDS} s each`,
   );
   console.log(
-    `Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, spec 8.2 user capacities; all four buckets per decision.\n`,
+    `Workload: ${IDENTITIES} user identities round-robin, complexity ${COST}, docs/architecture.md user capacities; all four buckets per decision.\n`,
   );
   const header = ["workload", "gauntlet (GCRA)", "rate-limiter-flexible", "ratio"];
   const cell = (m: Measured) =>

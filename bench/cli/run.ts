@@ -13,8 +13,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { startTestServer } from "../../apps/server/testing/index.ts";
-import { createClient } from "../../packages/sdk/src/index.ts";
+import { createClient } from "@gauntlet/sdk";
+import { startTestServer } from "@gauntlet/server/testing";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const cliDir = join(import.meta.dirname, "../../apps/cli");

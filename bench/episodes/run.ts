@@ -14,10 +14,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { CoworldManifest } from "@gauntlet/core";
+import { createEpisode, registerExampleCoworld } from "@gauntlet/server/bench";
 import { startTestServer } from "@gauntlet/server/testing";
-
-import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
-import { createEpisode } from "../../apps/server/src/episodes/episodes.ts";
 
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 30);
 const VARIANT = process.env.BENCH_VARIANT ?? "duel-small";

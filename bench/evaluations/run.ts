@@ -12,15 +12,13 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 import type { BulkUploadCompleted, BulkUploadStarted } from "@gauntlet/core";
+import { ingestRows, readEpisodeFile } from "@gauntlet/server/bench";
 import {
   client,
   createTestLeague,
   startTestServer,
   writeEpisodeFile,
 } from "@gauntlet/server/testing";
-
-import { ingestRows } from "../../apps/server/src/evaluations/bulk-upload.ts";
-import { readEpisodeFile } from "../../apps/server/src/evaluations/duckdb-episodes.ts";
 
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 100_000);
 

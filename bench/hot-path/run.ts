@@ -29,15 +29,18 @@ import { promisify } from "node:util";
 import Fastify from "fastify";
 
 import { LEASE_TOKEN_HEADER } from "@gauntlet/core";
+import { resolveConfig, startServer, type RunningServer } from "@gauntlet/server";
+import {
+  createApiToken,
+  createDemoLeague,
+  createUser,
+  DEMO_EMAIL,
+  findUserByEmail,
+  FIRST_ADMIN_EMAIL,
+  registerExampleCoworld,
+} from "@gauntlet/server/bench";
 import { createTestStore, type TestStore } from "@gauntlet/server/testing";
 
-import { resolveConfig } from "../../apps/server/src/config.ts";
-import { createDemoLeague, DEMO_EMAIL } from "../../apps/server/src/embedded/demo.ts";
-import { registerExampleCoworld } from "../../apps/server/src/embedded/example-coworld.ts";
-import { FIRST_ADMIN_EMAIL } from "../../apps/server/src/identity/first-admin.ts";
-import { createApiToken } from "../../apps/server/src/identity/tokens.ts";
-import { createUser, findUserByEmail } from "../../apps/server/src/identity/users.ts";
-import { startServer, type RunningServer } from "../../apps/server/src/server.ts";
 import type { LoadResult, LoadSpec } from "./load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

@@ -1,7 +1,7 @@
 // The timing targets that tests no longer assert (a test on a busy machine waits for events and
 // never measures time), side by side with what each is measured against:
 //
-//  1. failing open (spec 8.1.8): what a decision costs when the budget store is down — Redis with
+//  1. failing open: what a decision costs when the budget store is down — Redis with
 //     nothing listening, Redis that never completes its handshake, a store that never answers
 //     (storeTimeoutMs 50) — beside the memory store. Target: about 50 ms at most.
 //  2. the runner's ends of an episode: how far past its deadline an episode with a player that
@@ -18,15 +18,7 @@
 import { createServer, type Socket } from "node:net";
 
 import { USER_CAPACITIES } from "@gauntlet/core";
-import {
-  client,
-  createTestLeague,
-  createTestStore,
-  openSocket,
-  startTestServer,
-} from "@gauntlet/server/testing";
-
-import { runEpisode } from "../../apps/runner/src/episode/run-episode.ts";
+import { runEpisode } from "@gauntlet/runner";
 import {
   bundledPlayer,
   gridrushDir,
@@ -34,12 +26,21 @@ import {
   gridrushManifest,
   inline,
   removeWorkDirs,
-} from "../../apps/runner/src/episode/test-support.ts";
-import { REVALIDATE_MS } from "../../apps/server/src/leagues/standings-read.ts";
-import { createLimiter } from "../../apps/server/src/limiter/limiter.ts";
-import { MemoryBudgetStore } from "../../apps/server/src/limiter/memory-store.ts";
-import { RedisBudgetStore } from "../../apps/server/src/limiter/redis-store.ts";
-import type { BudgetStore } from "../../apps/server/src/limiter/store.ts";
+} from "@gauntlet/runner/testing";
+import {
+  createLimiter,
+  MemoryBudgetStore,
+  RedisBudgetStore,
+  REVALIDATE_MS,
+  type BudgetStore,
+} from "@gauntlet/server/bench";
+import {
+  client,
+  createTestLeague,
+  createTestStore,
+  openSocket,
+  startTestServer,
+} from "@gauntlet/server/testing";
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10);
 const ONLY = process.env.BENCH_ONLY;

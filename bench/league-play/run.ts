@@ -20,6 +20,15 @@ import { cpus } from "node:os";
 import { Worker } from "node:worker_threads";
 
 import { parseLadderSettings, type LeasedJob, type TriggerRoundResponse } from "@gauntlet/core";
+import type { StartOptions } from "@gauntlet/server";
+import {
+  applyRound,
+  complete,
+  lease,
+  seatSubject,
+  settleRound,
+  type SettledEpisode,
+} from "@gauntlet/server/bench";
 import {
   byStrength,
   client,
@@ -32,10 +41,6 @@ import {
   type TestServer,
 } from "@gauntlet/server/testing";
 
-import { complete, lease } from "../../apps/server/src/episodes/work-queue.ts";
-import { seatSubject, settleRound } from "../../apps/server/src/leagues/round-settle.ts";
-import { applyRound, type SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
-import type { StartOptions } from "../../apps/server/src/server.ts";
 import type { LoadOptions, LoadResult } from "../shared/http-load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

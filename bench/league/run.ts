@@ -5,7 +5,6 @@
 //
 //   node bench/league/run.ts [--seats N] [--episodes N]
 import { parseLadderSettings, type LadderSettings, type RankingKind } from "@gauntlet/core";
-
 import {
   applyEpisode,
   closeRound,
@@ -13,7 +12,7 @@ import {
   type RatingState,
   type Rng,
   type SettledEpisode,
-} from "../../apps/server/src/leagues/rules/index.ts";
+} from "@gauntlet/server/bench";
 
 const PLAYERS = 1_000;
 const ROUND_SIZE = 1_000;

@@ -15,13 +15,14 @@
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
 
-import { laplaceStrengths } from "../../apps/server/src/leagues/rules/confidence/laplace.ts";
-import { drawEpisode } from "../../apps/server/src/leagues/rules/confidence/synthetic.ts";
-import type { Rng, SettledEpisode } from "../../apps/server/src/leagues/rules/index.ts";
 import {
+  drawEpisode,
   LadderSimulation,
+  laplaceStrengths,
+  type Rng,
+  type SettledEpisode,
   type SimulatedPlayer,
-} from "../../apps/server/testing/ladder-simulation.ts";
+} from "@gauntlet/server/bench";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

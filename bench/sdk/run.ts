@@ -14,44 +14,18 @@ import type { AddressInfo } from "node:net";
 import { cpus } from "node:os";
 
 import { contract } from "@gauntlet/core";
-
-import { createClient } from "../../packages/sdk/src/index.ts";
+import { createClient } from "@gauntlet/sdk";
+import { sampleLeague } from "@gauntlet/server/fixtures";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 3_000);
 const WARMUP = 500;
 const LEAGUE_ID = "league_00000000-0000-4000-8000-000000000001";
 
-const game = {
-  id: "game_00000000-0000-4000-8000-000000000001",
-  name: "Game",
-  owner_user_id: "user_00000000-0000-4000-8000-000000000001",
-  created_at: "2025-01-01T00:00:00Z",
-  coworld_name: null,
-  coworld_id: null,
-  description: null,
-  notes: null,
-};
-const league = {
+const league = sampleLeague({
   id: LEAGUE_ID,
-  name: "League",
-  commissioner_key: "ladder",
-  game,
-  mod: null,
-  created_at: "2025-01-01T00:00:00Z",
   description: "A league",
-  commissioner_config: {},
-  commissioner_migration_version: "1",
-  rounds_paused_at: null,
   settings: { ladder: { ranking: "elo" } },
-  filler_policy_version_ids: [],
-  rules: {},
-  public: true,
-  hidden: false,
-  is_game_of_week: false,
-  disabled_at: null,
-  notes: null,
-  commissioner_user_id: "user_00000000-0000-4000-8000-000000000001",
-};
+});
 
 interface Timing {
   meanUs: number;

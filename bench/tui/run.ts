@@ -22,14 +22,13 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import type { Division, LeasedJob, TriggerRoundResponse } from "@gauntlet/core";
+import { withEvents } from "@gauntlet/server/bench";
 import {
   client,
   createTestLeague,
   scriptedRunner,
   startTestServer,
 } from "@gauntlet/server/testing";
-
-import { withEvents } from "../../apps/server/src/events/record.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);

@@ -60,6 +60,15 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "CallExpression[callee.name='require']", message: "ESM only: use import." },
+        // A bare `.catch(() => undefined)` hides the unexpected with the expected and says nothing.
+        ...[
+          "[arguments.0.body.type='Identifier'][arguments.0.body.name='undefined']",
+          "[arguments.0.body.body.length=0]",
+        ].map((body) => ({
+          selector: `CallExpression[callee.property.name='catch'][arguments.0.params.length=0]${body}`,
+          message:
+            "Ignore only the expected failure and rethrow the rest; for cleanup whose failure leaves nothing to do, `bestEffort` or `settled` from @gauntlet/core.",
+        })),
       ],
     },
   },

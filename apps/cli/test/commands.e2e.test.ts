@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
+import { ConflictError, createClient } from "@gauntlet/sdk";
 import { packDirectory, startTestServer, type TestServer } from "@gauntlet/server/testing";
 
 import { json, newConfigHome, runCli, type CliOptions } from "./run-cli.ts";
@@ -499,7 +499,11 @@ describe("leagues, coworlds, policies and league play", () => {
     // start another every few seconds until a live event arrives (a 409 while one runs is fine).
     for (let waited = 0; liveLines().length === 0; waited += 100) {
       if (waited % 5_000 === 0)
-        await admin.leagues.triggerRound({ league_id: leagueId, body: {} }).catch(() => undefined);
+        await admin.leagues
+          .triggerRound({ league_id: leagueId, body: {} })
+          .catch((error: unknown) => {
+            if (!(error instanceof ConflictError)) throw error;
+          });
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill("SIGINT");

@@ -1,15 +1,15 @@
 // The whole path a new user takes, through `gauntlet` only: sign in on the server's real
 // sign-in page (headless Chromium), upload a policy, submit it to a league, and find it on
 // the leaderboard. The test plays the runner (the episodes' results) through the SDK.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 import { createClient } from "@gauntlet/sdk";
-import { startTestServer, type TestServer } from "@gauntlet/server/testing";
+import { launchTestBrowser, startTestServer, type TestServer } from "@gauntlet/server/testing";
 
 import { cleanEnv, json, MAIN, newConfigHome, runCli } from "./run-cli.ts";
 
@@ -21,26 +21,9 @@ let browser: Browser;
 let home: string;
 
 beforeAll(async () => {
-  execFileSync(
-    join(import.meta.dirname, "../../../tooling/scripts/ensure-system-packages.sh"),
-    ["chromium"],
-    { stdio: "inherit" },
-  );
   server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   home = newConfigHome();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchTestBrowser();
 });
 afterAll(async () => {
   await browser?.close();

@@ -12,7 +12,7 @@ export interface ServerConfig {
   /** PostgreSQL schema for Gauntlet's tables (created when missing). */
   databaseSchema: string | undefined;
   redisUrl: string | undefined;
-  /** Spec part 9: the API's path prefix on the data host(s). */
+  /** The API's path prefix on the data host(s). */
   apiPrefix: string;
   /** Host names that serve the API under `apiPrefix`; every other host serves it at the root. */
   dataHosts: string[];

@@ -4,6 +4,8 @@ import { join } from "node:path";
 
 import type { FastifyInstance } from "fastify";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { buildApp } from "./app.ts";
 import { loadSecretBox } from "./auth/secret-box.ts";
 import { DirectoryBlobStore } from "./blobs/blob-store.ts";
@@ -252,10 +254,11 @@ export async function startServer(
       },
     };
   } catch (error) {
-    await signals?.close().catch(() => undefined);
-    await playBus?.close().catch(() => undefined);
-    await leaguePlay?.stop().catch(() => undefined);
-    await store.close().catch(() => undefined);
+    // The startup error is the one to report; what was opened before it is closed if it can be.
+    if (signals) await bestEffort(signals.close());
+    if (playBus) await bestEffort(playBus.close());
+    if (leaguePlay) await bestEffort(leaguePlay.stop());
+    await bestEffort(store.close());
     throw error;
   }
 }

@@ -14,3 +14,4 @@ export * from "./runner-process.ts";
 export * from "./tar-bytes.ts";
 export * from "./redis-process.ts";
 export * from "./replica-process.ts";
+export * from "./browser.ts";

@@ -1,6 +1,6 @@
 // Test support: a live-events WebSocket client (Node's own WebSocket) that keeps every message
 // and waits for the ones a test expects.
-import { LiveEventMessage, type LiveEvent } from "@gauntlet/core";
+import { LiveEventMessage, settled, type LiveEvent } from "@gauntlet/core";
 
 import { PATIENCE_MS } from "./patience.ts";
 
@@ -38,7 +38,7 @@ export function openSocket(base: string, token?: string): TestSocket {
     ws.addEventListener("error", () => reject(new Error("the WebSocket did not open")));
   });
   // A refused upgrade rejects `opened`; a test that expects it awaits that rejection.
-  opened.catch(() => undefined);
+  void settled(opened);
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
   );

@@ -7,6 +7,8 @@ import { join } from "node:path";
 
 import pg from "pg";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { openStore, type Store } from "../src/store/database.ts";
 
 export interface TestStore {
@@ -36,7 +38,7 @@ export async function createTestStore(
     databaseUrl,
     pgSchema,
     async cleanup() {
-      await store.close().catch(() => undefined);
+      await bestEffort(store.close());
       if (databaseUrl && pgSchema) {
         const client = new pg.Client({ connectionString: databaseUrl });
         await client.connect();

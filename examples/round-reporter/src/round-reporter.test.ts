@@ -1,6 +1,6 @@
 // The example against a real server: a round of a division settles, the reporter (following
 // the division's live events through the SDK) publishes its HTML summary as a reporter run,
-// and the summary reads back through spec 4.5 with the same bytes.
+// and the summary reads back by run with the same bytes.
 import { createHash } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("round reporter", () => {
-  it("publishes an HTML summary of each settled round, read back through spec 4.5", async () => {
+  it("publishes an HTML summary of each settled round, read back by run", async () => {
     const tl = await createTestLeague(t);
     const division = tl.divisions[0];
     if (!division) throw new Error("no division");
@@ -76,7 +76,7 @@ describe("round reporter", () => {
       const output = await eventually("the summary is published", async () => published[0]);
       expect(errors).toEqual([]);
 
-      // Spec 4.5: the run's outputs, every field of Reporter run output.
+      // The run's outputs, every field of Reporter run output.
       const outputs = await createClient({
         env: {},
         useSavedCredentials: false,

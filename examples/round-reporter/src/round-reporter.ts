@@ -1,6 +1,6 @@
 // Follows one division's live events through the SDK; for each settled round it opens a
 // reporter run over that round and posts an HTML summary as the run's output, with the
-// reporter's key. Runs act under the reporter owner's budgets (spec 5.6).
+// reporter's key. Runs act under the reporter owner's budgets.
 import { CompetitionEvent, type ReporterRunOutput } from "@gauntlet/core";
 import type { Gauntlet, LiveEvent } from "@gauntlet/sdk";
 

@@ -83,7 +83,7 @@ export class GauntletClient {
     return this.#config.baseUrl;
   }
 
-  /** The budget headers (spec 8.3) of the most recent response that carried them. */
+  /** The budget headers of the most recent response that carried them. */
   get lastBudget(): BudgetSnapshot | null {
     return this.#lastBudget;
   }

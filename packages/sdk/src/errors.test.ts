@@ -67,7 +67,7 @@ describe("error classes by status", () => {
     });
   }
 
-  it("422 → UnprocessableEntityError with the spec 7.1 items", async () => {
+  it("422 → UnprocessableEntityError with the items of docs/api.md", async () => {
     const detail = [
       {
         loc: ["path", "league_id"],

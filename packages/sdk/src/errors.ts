@@ -141,7 +141,7 @@ function locText(item: ValidationErrorItem): string {
   return item.loc.map(String).join(".");
 }
 
-/** 422: the request did not match the contract; `errors` are the spec 7.1 items. */
+/** 422: the request did not match the contract; `errors` are the items of docs/api.md. */
 export class UnprocessableEntityError extends APIError {
   static override readonly kind: Kind = "UnprocessableEntityError";
   declare readonly name: "UnprocessableEntityError";
@@ -184,7 +184,7 @@ function parseRetryAfter(headers: Headers, body: unknown): number | null {
   return null;
 }
 
-/** 429: a shared budget (spec 7.2) or another protection refused the request. */
+/** 429: a shared budget or another protection refused the request. */
 export class RateLimitError extends APIError {
   static override readonly kind: Kind = "RateLimitError";
   declare readonly name: "RateLimitError";
@@ -192,7 +192,7 @@ export class RateLimitError extends APIError {
   readonly retryAfterSeconds: number | null;
   /** The four buckets as the server reported them with this rejection. */
   readonly budget: BudgetSnapshot | null;
-  /** True for the spec 7.2 shared-budget rejection (`detail.type` `api_rate_limit_exceeded`). */
+  /** True for the shared-budget rejection (`detail.type` `api_rate_limit_exceeded`). */
   readonly sharedBudget: boolean;
 
   constructor(init: APIErrorInit) {

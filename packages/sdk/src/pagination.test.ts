@@ -151,7 +151,7 @@ describe("iteration", () => {
 
   it("yields the items of a bare-array list through the client", async () => {
     server.setScript(() => ({
-      json: [sampleLeague(), sampleLeague("league_00000000-0000-4000-8000-000000000002")],
+      json: [sampleLeague(), sampleLeague({ id: "league_00000000-0000-4000-8000-000000000002" })],
     }));
     const client = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url });
     const ids: string[] = [];

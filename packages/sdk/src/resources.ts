@@ -183,7 +183,7 @@ export const resources = {
   // Players' public profiles
   getPlayerProfile: ["players", "profile"],
   updatePlayerProfile: ["players", "updateProfile"],
-  // The campaign board (spec 4.1 for migrate-board)
+  // The campaign board (docs/api.md for migrate-board)
   getCampaignBoard: ["campaign", "get"],
   getCampaignHistory: ["campaign", "history"],
   migrateCampaignBoard: ["campaign", "migrate"],

@@ -211,7 +211,7 @@ describe("server errors and lost connections", () => {
   });
 });
 
-describe("429 pacing (spec 8.4)", () => {
+describe("429 pacing", () => {
   it("waits at least Retry-After after a shared-budget 429, then retries the same request, and records the budget", async () => {
     server.setScript(
       failThen(

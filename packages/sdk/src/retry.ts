@@ -1,6 +1,6 @@
-// Whether a failed try is tried again, and after how long (spec 8.4). A 429 follows the
+// Whether a failed try is tried again, and after how long. A 429 follows the
 // shared pacing rules of core (Retry-After plus jitter, within attempts and deadline); it is
-// safe for every method because a refused request never reached its handler (spec 7.2).
+// safe for every method because a refused request never reached its handler.
 // A 5xx or a lost connection is retried with exponential backoff only when repeating the
 // request cannot do a thing twice: GET/PUT/DELETE, or a write that carries an Idempotency-Key.
 import { advise429 } from "@gauntlet/core";

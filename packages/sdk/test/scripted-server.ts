@@ -91,42 +91,10 @@ export async function startScriptedServer(
   };
 }
 
-/** A response the contract's League schema accepts. */
-export function sampleLeague(id = "league_00000000-0000-4000-8000-000000000001") {
-  const game = {
-    id: "game_00000000-0000-4000-8000-000000000001",
-    name: "Game",
-    owner_user_id: "user_00000000-0000-4000-8000-000000000001",
-    created_at: "2025-01-01T00:00:00Z",
-    coworld_name: null,
-    coworld_id: null,
-    description: null,
-    notes: null,
-  };
-  return {
-    id,
-    name: "League",
-    commissioner_key: "ladder",
-    game,
-    mod: null,
-    created_at: "2025-01-01T00:00:00Z",
-    description: null,
-    commissioner_config: {},
-    commissioner_migration_version: "1",
-    rounds_paused_at: null,
-    settings: {},
-    filler_policy_version_ids: [],
-    rules: {},
-    public: true,
-    hidden: false,
-    is_game_of_week: false,
-    disabled_at: null,
-    notes: null,
-    commissioner_user_id: "user_00000000-0000-4000-8000-000000000001",
-  };
-}
+// The League fixture every test shares lives with the other test helpers.
+export { sampleLeague } from "@gauntlet/server/fixtures";
 
-/** The headers of an enforced shared-budget rejection (spec 7.2, 8.3). */
+/** The headers of an enforced shared-budget rejection. */
 export function budgetHeaders(
   outcome: "allowed" | "rejected",
   retryAfter = 0,

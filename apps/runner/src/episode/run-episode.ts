@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 
 import type { ValidateFunction } from "ajv";
 
-import type { EpisodeErrorInfo, EpisodeResults } from "@gauntlet/core";
+import { settled, type EpisodeErrorInfo, type EpisodeResults } from "@gauntlet/core";
 
 import {
   DEFAULT_ARTIFACT_MAX_BYTES,
@@ -255,7 +255,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
             }),
           );
       // Awaited once the game is healthy, or settled in the end: never unhandled meanwhile.
-      for (const started of held) started.catch(() => undefined);
+      for (const started of held) void settled(started);
     }
 
     const health = await Promise.race([

@@ -9,6 +9,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { BundleError, extractBundle } from "./extract-bundle.ts";
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -67,7 +69,8 @@ export class BundleCache {
     const target = join(this.#dir, sha256);
     if (await exists(target)) {
       const now = new Date();
-      await utimes(target, now, now).catch(() => undefined);
+      // Recency for eviction only: a bundle served is served whether or not it is marked.
+      await bestEffort(utimes(target, now, now));
       return target;
     }
     const bytes = await this.#download(sha256);
@@ -83,7 +86,8 @@ export class BundleCache {
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    this.#evicting = this.#evicting.then(() => this.#evict(sha256)).catch(() => undefined);
+    // Eviction is housekeeping the next download retries: its failure must not fail this one.
+    this.#evicting = bestEffort(this.#evicting.then(() => this.#evict(sha256)));
     await this.#evicting;
     return target;
   }

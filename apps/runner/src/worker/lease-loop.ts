@@ -4,6 +4,7 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 
+import { settled as settledWork } from "@gauntlet/core";
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
 import { sweepCgroups } from "../episode/runtimes/limits.ts";
@@ -184,7 +185,13 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
               },
               { timeout: 5_000, retries: 1 },
             )
-            .catch(() => undefined);
+            .catch((error: unknown) => {
+              // Not returned, its lease expires and another runner takes the job: no loss.
+              log.warn("job not returned on shutdown", {
+                job: job.job_id,
+                error: (error as Error).message,
+              });
+            });
           continue;
         }
         launch(job);
@@ -206,7 +213,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     }
     stopLeasing.abort();
     stopping = (async () => {
-      await looping.catch(() => undefined);
+      await settledWork(looping);
       if (jobs.size > 0) {
         log.info("stopping: waiting for running episodes", {
           running: jobs.size,
@@ -234,7 +241,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     },
   );
   // `done` is what callers await; this keeps an unobserved rejection from crashing the process.
-  done.catch(() => undefined);
+  void settledWork(done);
   return { stop, done, running: () => jobs.size };
 }
 

@@ -3,7 +3,7 @@
 // lease is lost is dropped without a report; one interrupted by shutdown is given back.
 import { rm } from "node:fs/promises";
 
-import type { LeasedJob } from "@gauntlet/core";
+import { bestEffort, type LeasedJob } from "@gauntlet/core";
 import { isConflictError } from "@gauntlet/sdk";
 
 import { runEpisode } from "../episode/run-episode.ts";
@@ -213,7 +213,7 @@ export async function runJob(
   } finally {
     heartbeat.stop();
     shutdown.removeEventListener("abort", onShutdown);
-    if (jobDir !== null) await rm(jobDir, { recursive: true, force: true }).catch(() => undefined);
+    if (jobDir !== null) await bestEffort(rm(jobDir, { recursive: true, force: true }));
     release();
     unpin();
   }

@@ -6,6 +6,8 @@
 // request looks its token up, and the cache is emptied whenever signals may have been missed.
 import type { Kysely } from "kysely";
 
+import { bestEffort } from "@gauntlet/core";
+
 import type { SignalChannel } from "../events/signals.ts";
 import type { Database } from "../store/schema.ts";
 import type { AuthenticatedIdentity } from "./identity.ts";
@@ -154,7 +156,7 @@ export class Authenticator {
   /**
    * The identity of a reporter key (`X-Reporter-Key`), or null when no reporter has it. Not
    * cached: a rotated key stops working at once, on every replica. The reporter acts under its
-   * owner's user budget (spec 5.6).
+   * owner's user budget.
    */
   async authenticateReporterKey(key: string): Promise<AuthenticatedIdentity | null> {
     const row = await this.#db
@@ -236,11 +238,12 @@ export class Authenticator {
     if (this.#lastUsedWrites.size >= CACHE_MAX) this.#lastUsedWrites.clear();
     this.#lastUsedWrites.set(tokenId, now);
     // Best effort: a failed bookkeeping write must not fail the request.
-    this.#db
-      .updateTable("tokens")
-      .set({ last_used_at: new Date(now).toISOString() })
-      .where("id", "=", tokenId)
-      .execute()
-      .catch(() => undefined);
+    void bestEffort(
+      this.#db
+        .updateTable("tokens")
+        .set({ last_used_at: new Date(now).toISOString() })
+        .where("id", "=", tokenId)
+        .execute(),
+    );
   }
 }

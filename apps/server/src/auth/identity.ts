@@ -10,7 +10,7 @@ export interface AuthenticatedIdentity {
   readonly isAdmin: boolean;
   readonly scopes: readonly string[];
   readonly tokenId: string;
-  /** Spec 8.1.5/8.2: players and reporter runs draw on their owner's budget; machines on their own. */
+  /** Players and reporter runs draw on their owner's budget; machines on their own. */
   readonly budget: { readonly key: string; readonly kind: "user" | "machine" };
 }
 

@@ -14,6 +14,8 @@ import {
 } from "node:fs/promises";
 import { join } from "node:path";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { insufficientStorage } from "../shared/errors.ts";
 
 /** No space (or quota) left on the device. */
@@ -86,7 +88,7 @@ export class DirectoryBlobStore implements BlobStore {
       await writeFile(temp, bytes, { mode: 0o600 });
       await rename(temp, path);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
+      await bestEffort(rm(temp, { force: true }));
       const code = String((error as NodeJS.ErrnoException).code);
       if (FULL.has(code)) throw insufficientStorage();
       // A compaction removed the emptied shard directory between mkdir and write: once more.

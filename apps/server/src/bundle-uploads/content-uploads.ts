@@ -27,7 +27,6 @@ export async function startContentUpload(
   purpose: Purpose,
   contentHash: string,
   sizeBytes: number,
-  base: string,
   now = new Date(),
 ): Promise<string> {
   const expires = Math.floor(now.getTime() / 1000) + CONTENT_UPLOAD_SECONDS;
@@ -44,10 +43,11 @@ export async function startContentUpload(
     created_at: nowIso(),
   };
   await db.insertInto("content_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself: the bytes go straight to the bucket.
+  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
+  // by the route): the bytes go straight to the bucket.
   return blobs.presignPut
     ? blobs.presignPut(s3Key(row), CONTENT_UPLOAD_SECONDS)
-    : `${base}/v2/content-uploads/${row.id}?expires=${expires}&signature=${signUpload(row.signing_key, row.id, expires)}`;
+    : `/v2/content-uploads/${row.id}?expires=${expires}&signature=${signUpload(row.signing_key, row.id, expires)}`;
 }
 
 function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {

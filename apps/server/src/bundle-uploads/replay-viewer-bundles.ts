@@ -24,7 +24,6 @@ export async function requestReplayViewerBundleUpload(
   blobs: BlobStore,
   identity: AuthenticatedIdentity,
   input: Input,
-  base: string,
 ) {
   personOnly(identity);
   // Only the caller's own completed bundle skips the upload: whether someone else has these
@@ -47,7 +46,6 @@ export async function requestReplayViewerBundleUpload(
     "replay_viewer",
     input.content_hash,
     input.size_bytes,
-    base,
   );
   return { bundle: bundleName(input.content_hash), upload_url };
 }

@@ -69,7 +69,6 @@ export async function requestReporterUpload(
   blobs: BlobStore,
   identity: AuthenticatedIdentity,
   input: BodyOf<"requestReporterUpload">,
-  base: string,
 ) {
   await ownReporterName(db, identity, input.name);
   const existing = await existingVersion(
@@ -87,7 +86,6 @@ export async function requestReporterUpload(
     "reporter",
     input.content_hash,
     input.size_bytes,
-    base,
   );
   return { upload_url, existing_version: null };
 }

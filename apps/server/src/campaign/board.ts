@@ -1,6 +1,6 @@
 // The campaign board in the store: created on first read at the league's geometry, caught
 // up with the rounds settled since (territory.ts holds the rule), and re-carved by
-// migrate-board (spec 4.1).
+// migrate-board.
 import { randomUUID } from "node:crypto";
 
 import type { Kysely, Transaction } from "kysely";
@@ -227,7 +227,7 @@ export async function getCampaignHistory(
 }
 
 /**
- * Spec 4.1: re-carve the board to the geometry the league's settings name now. Each new cell
+ * Re-carve the board to the geometry the league's settings name now. Each new cell
  * takes the owner covering most of it (territory.ts `recarve`), a cell keeps its capture
  * record when its owner is unchanged, and every history entry moves to the new cell holding
  * its old cell's centre. A dry run answers the same report inside a transaction that is

@@ -201,7 +201,7 @@ describe("the campaign board", () => {
   });
 });
 
-describe("migrate-board (spec 4.1)", () => {
+describe("migrate-board", () => {
   it("answers 401 without a bearer token", async () => {
     const league = await newLeague({});
     expect((await migrate(league.id, undefined, null)).status).toBe(401);

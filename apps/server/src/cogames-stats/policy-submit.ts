@@ -32,7 +32,6 @@ export async function startPolicySubmit(
   db: Kysely<Database>,
   blobs: BlobStore,
   identity: AuthenticatedIdentity,
-  base: string,
   now = new Date(),
 ): Promise<PolicySubmitStarted> {
   const id = randomUUID();
@@ -49,10 +48,11 @@ export async function startPolicySubmit(
     created_at: nowIso(),
   };
   await db.insertInto("policy_submit_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself: the zip goes straight to the bucket.
+  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
+  // by the route): the zip goes straight to the bucket.
   const upload_url = blobs.presignPut
     ? await blobs.presignPut(row.s3_key, POLICY_SUBMIT_SECONDS)
-    : `${base}/stats/policies/submit/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
+    : `/stats/policies/submit/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
   return { upload_url, s3_key: row.s3_key, upload_id: id };
 }
 

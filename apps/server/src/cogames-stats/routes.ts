@@ -1,5 +1,6 @@
 // The handlers of the cogames client's policy upload, policy browsing, episodes and assay runs.
 import { defineHandlers } from "../http/handler.ts";
+import { absoluteTo } from "../http/public-address.ts";
 import {
   createAssayRun,
   finalizeAssayRun,
@@ -12,8 +13,10 @@ import { browsePolicies } from "./policies-browse.ts";
 import { completePolicySubmit, putPolicySubmitFile, startPolicySubmit } from "./policy-submit.ts";
 
 export const cogamesStatsHandlers = defineHandlers({
-  startPolicySubmit: async ({ identity, app, request }) =>
-    startPolicySubmit(app.store.db, app.blobs, identity, app.baseUrl(request)),
+  startPolicySubmit: async ({ identity, app, request }) => {
+    const started = await startPolicySubmit(app.store.db, app.blobs, identity);
+    return { ...started, upload_url: absoluteTo(app.baseUrl(request), started.upload_url) };
+  },
   putPolicySubmitFile: async ({ params, query, body, app }) =>
     putPolicySubmitFile(
       app.store.db,

@@ -1,5 +1,5 @@
 // Coworlds: versions of a manifest with their files. The first uploader owns the name, the
-// highest semver is canonical, and each name has a game (spec part 2: Game.coworld_*).
+// highest semver is canonical, and each name has a game.
 import { createHash } from "node:crypto";
 
 import type { Kysely } from "kysely";

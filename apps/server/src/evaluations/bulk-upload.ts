@@ -1,4 +1,4 @@
-// Bulk episode upload (spec 4.2): start hands out a signed, expiring address; the client puts
+// Bulk episode upload: start hands out a signed, expiring address; the client puts
 // a DuckDB file there (the blob store keeps it); completion reads the file and copies its
 // episodes into the store in one transaction, once per upload (a repeat answers the same).
 import { randomBytes, randomUUID } from "node:crypto";
@@ -35,7 +35,6 @@ export async function startBulkUpload(
   db: Kysely<Database>,
   blobs: BlobStore,
   identity: AuthenticatedIdentity,
-  base: string,
   now = new Date(),
 ): Promise<BulkUploadStarted> {
   const id = randomUUID();
@@ -55,10 +54,11 @@ export async function startBulkUpload(
     completed_at: null,
   };
   await db.insertInto("bulk_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself: the file goes straight to the bucket.
+  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
+  // by the route): the file goes straight to the bucket.
   const upload_url = blobs.presignPut
     ? await blobs.presignPut(row.s3_key, UPLOAD_URL_SECONDS)
-    : `${base}/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
+    : `/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
   return { upload_url, s3_key: row.s3_key, upload_id: id, expires_at: row.expires_at };
 }
 

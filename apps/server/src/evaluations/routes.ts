@@ -1,5 +1,6 @@
 // The handlers of the experience-request operations.
 import { defineHandlers } from "../http/handler.ts";
+import { absoluteTo } from "../http/public-address.ts";
 import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-upload.ts";
 import {
   cancelExperienceRequest,
@@ -39,8 +40,10 @@ export const experienceRequestHandlers = defineHandlers({
 });
 
 export const bulkUploadHandlers = defineHandlers({
-  startBulkUpload: async ({ identity, app, request }) =>
-    startBulkUpload(app.store.db, app.blobs, identity, app.baseUrl(request)),
+  startBulkUpload: async ({ identity, app, request }) => {
+    const started = await startBulkUpload(app.store.db, app.blobs, identity);
+    return { ...started, upload_url: absoluteTo(app.baseUrl(request), started.upload_url) };
+  },
   putBulkUploadFile: async ({ params, query, body, app }) =>
     putBulkUploadFile(
       app.store.db,

@@ -2,6 +2,8 @@
 // and a subscribing client that reconnect by themselves, closing them, and reading a message.
 import { createClient } from "redis";
 
+import { bestEffort } from "@gauntlet/core";
+
 /** What a channel keeps of a client after connecting it. */
 export interface RedisClient {
   readonly isReady: boolean;
@@ -50,7 +52,7 @@ export function connectChannel(
 export async function closeClients(clients: readonly RedisClient[]): Promise<void> {
   await Promise.all(
     clients.map(async (client) => {
-      if (client.isReady) await client.close().catch(() => undefined);
+      if (client.isReady) await bestEffort(client.close());
       if (client.isOpen) client.destroy();
     }),
   );

@@ -11,6 +11,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 
+import { bestEffort, settled } from "@gauntlet/core";
+
 import { closeClients, connectChannel, parseMessage, type RedisClient } from "./redis-clients.ts";
 import type { SignalChannel, SignalListener } from "./signals.ts";
 
@@ -79,7 +81,7 @@ export class RedisSignalChannel implements SignalChannel {
       this.#epoch += 1;
     });
     this.#ready = clients.ready;
-    this.#ready.then(() => this.#beat()).catch(() => undefined);
+    void settled(this.#ready.then(() => this.#beat()));
     this.#heartbeat = setInterval(() => this.#beat(), options.heartbeatMs ?? 250);
     this.#heartbeat.unref();
   }
@@ -98,9 +100,7 @@ export class RedisSignalChannel implements SignalChannel {
   #beat(): void {
     // Nothing is queued while disconnected: a heartbeat proves the channel works now or never.
     if (this.#closed || !this.#publisher.isReady) return;
-    this.#publisher
-      .publish(this.#channel, JSON.stringify({ heartbeat: true }))
-      .catch(() => undefined);
+    void bestEffort(this.#publisher.publish(this.#channel, JSON.stringify({ heartbeat: true })));
   }
 
   #receive(text: string): void {

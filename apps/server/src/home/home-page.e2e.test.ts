@@ -2,14 +2,14 @@
 // league's standings, rounds and episodes as an anonymous visitor sees them, a hostile player
 // name shown as text, standings that move without a reload, a replay link that opens the
 // viewer, the same page under the data host's prefix, and nothing loaded from elsewhere.
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { RoundPage, TriggerRoundResponse } from "@gauntlet/core";
 
+import { launchTestBrowser } from "../../testing/browser.ts";
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
@@ -24,7 +24,6 @@ import {
 } from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 
-const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
 const HOSTILE = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>`;
 
 let t: TestServer;
@@ -57,7 +56,6 @@ async function playRound(scores: (job: { players: { display_name: string }[] }) 
 }
 
 beforeAll(async () => {
-  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   runner = await scriptedRunner(t);
   tl = await createTestLeague(t);
@@ -81,19 +79,7 @@ beforeAll(async () => {
   await playRound((job) => job.players.map((p) => (p.display_name === HOSTILE ? 3 : 1)));
   const secret = await createTestLeague(t, { public: false });
   secretLeagueName = secret.league.name;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 // The first two steps of ARCHITECTURE's request path after routing: bearer token → identity,
 // then the identity's shared budgets. Anonymous requests and failed authentication are never
-// budgeted (spec 8.1.6).
+// budgeted.
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";

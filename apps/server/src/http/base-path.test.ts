@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { createUrlRewriter, hostnameOf, UNROUTABLE } from "./base-path.ts";
 
-describe("base path rewriting (spec part 9)", () => {
+describe("base path rewriting", () => {
   const rewrite = createUrlRewriter("/observatory", ["localhost", "api.example.org"]);
 
   it("strips the prefix on a data host", () => {

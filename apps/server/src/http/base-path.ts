@@ -1,4 +1,4 @@
-// Spec part 9: the data host carries the API under a prefix, an alt host at its root, and
+// The data host carries the API under a prefix, an alt host at its root, and
 // the prefix at an alt host's root is 404. Probes answer at the root of every host.
 
 /** URLs rewritten here match no route, so they get the router's 404. */

@@ -1,5 +1,5 @@
 // What the request pipeline needs of the shared-budget limiter (apps/server/src/limiter):
-// a decision for one identity and cost, with the headers of spec 8.3 and, when enforced
+// a decision for one identity and cost, with the headers of docs/architecture.md and, when enforced
 // and over budget, the 429 to send instead of running the handler.
 export interface BudgetSubject {
   readonly key: string;

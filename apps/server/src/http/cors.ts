@@ -1,4 +1,4 @@
-// Spec 8.3: budget headers are readable by browser clients from approved service origins and
+// Budget headers are readable by browser clients from approved service origins and
 // local-development origins; other origins get no CORS grant at all.
 //
 // Written here rather than with @fastify/cors because the grant is fixed at start: the plugin

@@ -1,4 +1,4 @@
-// Turns thrown errors into the bodies of spec 7.1 and API.md, and answers unknown routes.
+// Turns thrown errors into the bodies of docs/api.md and API.md, and answers unknown routes.
 import type { FastifyError, FastifyInstance } from "fastify";
 
 import type { ValidationErrorItem } from "@gauntlet/core";
@@ -17,7 +17,7 @@ export function errorBody(type: string, message: string, extra: Record<string, u
 
 const MAX_ITEMS = 50;
 
-/** The spec 7.1 body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back whole). */
+/** The docs/api.md body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back whole). */
 export function validationBody(items: readonly ValidationErrorItem[]): {
   detail: ValidationErrorItem[];
 } {
@@ -80,7 +80,7 @@ export function installErrorHandling(
     }
     if (isFastifyError(error)) {
       const status = error.statusCode ?? 500;
-      // A body that is not JSON is a validation error of the body (spec 7.1 shape).
+      // A body that is not JSON is a validation error of the body.
       if (
         status === 400 &&
         (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||

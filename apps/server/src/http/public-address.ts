@@ -94,3 +94,11 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
     throw new Error("GAUNTLET_PUBLIC_URL takes no query, fragment or credentials");
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
+
+/**
+ * Makes a path a domain function answered absolute with the public address `base`; an address
+ * that is absolute already (one an object store presigned) is kept.
+ */
+export function absoluteTo(base: string, pathOrUrl: string): string {
+  return pathOrUrl.startsWith("/") ? `${base}${pathOrUrl}` : pathOrUrl;
+}

@@ -1,5 +1,5 @@
 // Registers one route per contract operation: validation of path, query and body with the
-// contract's schemas (all problems reported at once, spec 7.1), idempotent creation, and
+// contract's schemas (all problems reported at once, docs/api.md), idempotent creation, and
 // responses checked against the contract before they leave.
 import { isDeepStrictEqual } from "node:util";
 

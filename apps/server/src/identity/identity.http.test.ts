@@ -20,7 +20,7 @@ const ANONYMOUS = {
   is_admin: false,
 };
 
-describe("GET /whoami (spec 4.7)", () => {
+describe("GET /whoami", () => {
   it("is anonymous with no token, and carries no budget headers", async () => {
     const res = await client(t.url).get("/whoami");
     expect(res.status).toBe(200);

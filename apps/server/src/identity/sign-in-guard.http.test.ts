@@ -1,5 +1,5 @@
 // Sign-in resists bursts: wrong passwords lock the account and the address with backoff (429 in
-// spec 7.2's shape with Retry-After, the right password included), password hashing is bounded
+// docs/api.md shape with Retry-After, the right password included), password hashing is bounded
 // so a burst leaves other requests their latency, and the form refuses other sites' pages.
 // The server trusts 127.0.0.1 as a proxy here, so X-Forwarded-For gives each test its own address.
 import { randomBytes } from "node:crypto";

@@ -38,7 +38,7 @@ export class SignInGuard {
 
   /**
    * Admits one sign-in attempt, counted in advance against the account and the address (so
-   * that concurrent guesses cannot all slip in under the allowance); throws the 429 (spec 7.2's
+   * that concurrent guesses cannot all slip in under the allowance); throws the 429 (docs/api.md
    * shape, with Retry-After) while either is locked. A right password takes the count back.
    */
   async admit(

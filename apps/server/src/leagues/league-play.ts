@@ -2,6 +2,8 @@
 // hub for WebSocket subscribers, and the scheduler. Started and stopped with the server.
 import type { Kysely } from "kysely";
 
+import { settled } from "@gauntlet/core";
+
 import { LocalEventBus, type EventBus } from "../events/bus.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { EventHub } from "../events/hub.ts";
@@ -73,7 +75,7 @@ export class LeaguePlay {
     try {
       // Not waiting for Redis: without it, each hub still reads the event log on its poll, so
       // events arrive late rather than never, and the server starts as the budgets do.
-      void bus.ready().catch(() => undefined);
+      void settled(bus.ready());
       const hub = await EventHub.start(db, bus, {
         render: renderCompetitionEvents,
         pollMs: options.eventsPollMs,

@@ -89,7 +89,7 @@ describe("games and mods", () => {
   });
 });
 
-describe("leagues (spec 4.4)", () => {
+describe("leagues", () => {
   it("creates a league whose creator commissions it, with spec defaults", async () => {
     const league = await newLeague();
     expect(league.id).toMatch(
@@ -123,7 +123,7 @@ describe("leagues (spec 4.4)", () => {
     expect(mine.body.map((l) => l.id)).toContain(league.id);
   });
 
-  it("answers 422 in the spec 7.1 shape for a malformed league_id in the path", async () => {
+  it("answers 422 in the shape of docs/api.md for a malformed league_id in the path", async () => {
     const res = await client(t.url).get<ValidationBody>("/v2/leagues/not-a-league");
     expect(res.status).toBe(422);
     expect(res.body.detail).toHaveLength(1);
@@ -308,7 +308,7 @@ describe("leagues (spec 4.4)", () => {
   });
 });
 
-describe("divisions (spec 4.3)", () => {
+describe("divisions", () => {
   it("replaces the division set: updates kept ones, creates new ones, archives the rest", async () => {
     const league = await newLeague({
       divisions: [

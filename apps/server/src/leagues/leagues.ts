@@ -1,5 +1,5 @@
 // Leagues: creation, visibility, settings, locks and pausing. Division sets live in
-// divisions.ts. Reads embed the game and mod (spec part 2) and load them in batches.
+// divisions.ts. Reads embed the game and mod and load them in batches.
 import type { Kysely } from "kysely";
 
 import { LadderSettings, newId, toValidationItems, type BodyOf, type League } from "@gauntlet/core";

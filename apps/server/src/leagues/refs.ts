@@ -1,5 +1,5 @@
 // The objects league-play responses embed, loaded in batches: whole Leagues (with their Game)
-// and Divisions (with their League), as spec part 2 embeds them, and policy versions and
+// and Divisions (with their League), and policy versions and
 // players in the hosted service's public form.
 import type { Kysely } from "kysely";
 

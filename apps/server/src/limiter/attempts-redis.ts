@@ -4,6 +4,8 @@
 // keeps counting in its own memory rather than letting every guess through.
 import { createClient } from "redis";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { MemoryAttemptStore, type AttemptPolicy, type AttemptStore } from "./attempts.ts";
 
 const ATTEMPT = `
@@ -106,6 +108,6 @@ export class RedisAttemptStore implements AttemptStore {
   }
 
   async close(): Promise<void> {
-    if (this.#client.isOpen) await this.#client.close().catch(() => undefined);
+    if (this.#client.isOpen) await bestEffort(this.#client.close());
   }
 }

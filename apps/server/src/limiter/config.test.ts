@@ -6,7 +6,7 @@ const DOCS = "/docs/rate-limits";
 const alice = { budgetKey: "user_alice", kind: "user" as const };
 
 describe("createLimiterFromEnv", () => {
-  it("enforces spec 8.2's capacities in memory by default", async () => {
+  it("enforces docs/architecture.md capacities in memory by default", async () => {
     const limiter = createLimiterFromEnv({}, DOCS);
     try {
       expect(limiter.mode).toBe("enforced");

@@ -1,7 +1,7 @@
 // The limiter as the environment configures it:
 //   GAUNTLET_RATE_LIMIT_MODE      enforced (default) | log-only | off
 //   REDIS_URL                     budgets in Redis (shared by replicas); in memory when unset
-//   GAUNTLET_USER_CAPACITIES      JSON, e.g. {"requestsPerMinute": 600}, over spec 8.2's user row
+//   GAUNTLET_USER_CAPACITIES      JSON, e.g. {"requestsPerMinute": 600}, over docs/architecture.md user row
 //   GAUNTLET_MACHINE_CAPACITIES   JSON, the same over the service row
 //   GAUNTLET_BUDGET_OVERRIDES     JSON, {"<budget key>": {…capacities}} for single identities
 import { z } from "zod";

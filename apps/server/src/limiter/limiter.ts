@@ -1,6 +1,6 @@
-// The shared-budget limiter of spec 8.1: one evaluation per authenticated request, after
-// authentication and before validation. It answers with the outcome, the headers of spec 8.3
-// and, for an enforced rejection, the 429 of spec 7.2. It fails open (spec 8.1.8).
+// The shared-budget limiter of docs/architecture.md: one evaluation per authenticated request, after
+// authentication and before validation. It answers with the outcome, the headers of docs/architecture.md
+// and, for an enforced rejection, the 429 of docs/api.md. It fails open.
 import {
   assertCapacities,
   budgetHeaders,

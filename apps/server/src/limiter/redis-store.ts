@@ -11,6 +11,7 @@ import { createClient } from "redis";
 import {
   assertCapacities,
   assertComplexity,
+  bestEffort,
   decideBudgetAtMicros,
   toMicros,
   type BudgetCapacities,
@@ -135,7 +136,7 @@ export class RedisBudgetStore implements BudgetStore {
   async close(): Promise<void> {
     if (this.#client.isReady) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const closed = this.#client.close().catch(() => undefined);
+      const closed = bestEffort(this.#client.close());
       await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
       clearTimeout(timer);
     }

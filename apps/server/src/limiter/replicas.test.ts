@@ -1,4 +1,4 @@
-// Spec 8.1.5 across replicas: two server processes on one PostgreSQL and one Redis draw one
+// Two server processes on one PostgreSQL and one Redis draw one
 // user's requests from one budget, whichever replica answers.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";

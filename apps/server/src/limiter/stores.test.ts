@@ -1,5 +1,5 @@
 // The same vectors against every store: each must give exactly the numbers of core's pure
-// decision, step by step, including the all-or-none debit of spec 8.1.3.
+// decision, step by step, including the all-or-none debit of docs/architecture.md.
 import { randomUUID } from "node:crypto";
 
 import fc from "fast-check";

@@ -4,16 +4,16 @@
 // connected, and one whose person never comes fails `player_never_connected`; a finished
 // session's page says it is over, with its result and a replay link, and offers no moves.
 // Debian's chromium with playwright-core.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { EpisodeRequest, PlaySession, Round, RoundPage } from "@gauntlet/core";
 
+import { launchTestBrowser } from "../../testing/browser.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import {
@@ -25,8 +25,6 @@ import {
 import { packDirectory } from "../blobs/tarball.ts";
 import { startEmbeddedRunner, type EmbeddedRunner } from "../embedded/embedded-runner.ts";
 
-const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
-
 let t: TestServer;
 let browser: Browser;
 let runner: EmbeddedRunner | null = null;
@@ -34,12 +32,8 @@ let runnerLog = "";
 const workDir = mkdtempSync(join(tmpdir(), "gauntlet-live-play-"));
 
 beforeAll(async () => {
-  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER_TICK_MS: "50" } });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-  });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,10 +2,9 @@
 // module, a person starts a session against a baseline, headless Chromium opens `join_url`,
 // the page plays its seat through the server's relay and a runner process, and the move made
 // in the page is in the game's replay. Debian's chromium with playwright-core.
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
@@ -16,35 +15,21 @@ import type {
   PlaySession,
 } from "@gauntlet/core";
 
+import { launchTestBrowser } from "../../testing/browser.ts";
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 
-const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
-
 let t: TestServer;
 let browser: Browser;
 let runner: RunnerProcess;
 
 beforeAll(async () => {
-  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   runner = await startRunnerProcess(t, "play-e2e");
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

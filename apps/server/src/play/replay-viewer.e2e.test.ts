@@ -3,21 +3,20 @@
 // with playwright-core) opens it on the episode's replay: every turn is there, the controls move
 // through them, and the end shows the scores the service recorded. A replay it cannot read is
 // a status line, not a blank page.
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ExperienceRequestDetail, PlayModule, ReplaySessionResponse } from "@gauntlet/core";
 
+import { launchTestBrowser } from "../../testing/browser.ts";
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 
-const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
 const TURNS = 6;
 
 let t: TestServer;
@@ -25,22 +24,9 @@ let browser: Browser;
 let runner: RunnerProcess;
 
 beforeAll(async () => {
-  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   runner = await startRunnerProcess(t, "replay-e2e");
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// Reporter run outputs (spec part 2 "Reporter run output", spec 4.5): the bytes go to the
+// Reporter run outputs (docs/api.md, "Reporters"): the bytes go to the
 // blob store by content hash, the record to reporter_outputs. Outputs are public.
 import type { Kysely } from "kysely";
 
@@ -34,7 +34,8 @@ export function sentMediaType(contentType: string | undefined): string | undefin
   return PostReporterOutputQuery.shape.media_type.safeParse(type).data;
 }
 
-function toOutput(row: ReporterOutputsTable, baseUrl: string): ReporterRunOutput {
+/** `url` is the output's path: the route makes it absolute with the server's public address. */
+function toOutput(row: ReporterOutputsTable): ReporterRunOutput {
   return {
     id: row.id,
     reporter_id: row.reporter_id,
@@ -45,7 +46,7 @@ function toOutput(row: ReporterOutputsTable, baseUrl: string): ReporterRunOutput
     content_hash: row.content_hash,
     media_type: row.media_type,
     created_at: row.created_at,
-    url: `${baseUrl}/v2/reporters/outputs/${row.id}`,
+    url: `/v2/reporters/outputs/${row.id}`,
   };
 }
 
@@ -56,7 +57,6 @@ export async function postOutput(
   reporter: AuthenticatedIdentity,
   query: PostReporterOutputQuery,
   bytes: Uint8Array,
-  baseUrl: string,
 ): Promise<ReporterRunOutput> {
   const run = await getRunRow(db, query.reporter_run_id);
   // Another reporter's run is not this key's to write to: it answers as if it did not exist.
@@ -74,14 +74,13 @@ export async function postOutput(
     created_at: nowIso(),
   };
   await db.insertInto("reporter_outputs").values(row).execute();
-  return toOutput(row, baseUrl);
+  return toOutput(row);
 }
 
-/** Spec 4.5: the outputs of one run, oldest first. */
+/** The outputs of one run, oldest first. */
 export async function runOutputs(
   db: Kysely<Database>,
   runId: string,
-  baseUrl: string,
 ): Promise<ReporterRunOutput[]> {
   await getRunRow(db, runId);
   const rows = await db
@@ -91,13 +90,12 @@ export async function runOutputs(
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return rows.map((row) => toOutput(row, baseUrl));
+  return rows.map(toOutput);
 }
 
 export async function reporterOutputs(
   db: Kysely<Database>,
   reporterId: string,
-  baseUrl: string,
 ): Promise<ReporterRunOutput[]> {
   const rows = await db
     .selectFrom("reporter_outputs")
@@ -107,7 +105,7 @@ export async function reporterOutputs(
     .orderBy("id", "desc")
     .limit(500)
     .execute();
-  return rows.map((row) => toOutput(row, baseUrl));
+  return rows.map(toOutput);
 }
 
 export async function outputBytes(

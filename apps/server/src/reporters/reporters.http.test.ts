@@ -1,6 +1,6 @@
 // Reporters over real HTTP (SQLite, or PostgreSQL when DATABASE_URL is set): keys shown once
 // and stored hashed, rotation, runs over each kind of subject, outputs posted with
-// X-Reporter-Key into the blob store, spec 4.5 to the letter, and the owner's budgets.
+// X-Reporter-Key into the blob store, a run's outputs to the letter, and the owner's budgets.
 import { createHash } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -355,7 +355,7 @@ describe("reporter runs", () => {
   }, 120_000);
 });
 
-describe("outputs and spec 4.5", () => {
+describe("a run's outputs", () => {
   it("stores the bytes by content hash and returns every field of Reporter run output; url serves the same bytes", async () => {
     const owner = await t.newUser();
     const reporter = await register(owner.token);
@@ -476,7 +476,7 @@ describe("outputs and spec 4.5", () => {
     expect(elsewhere.status).toBe(415);
   });
 
-  it("answers spec 4.5's errors: a bad reporter_run_id is 422 at path.reporter_run_id, an unknown run 404, an empty run []", async () => {
+  it("answers its errors: a bad reporter_run_id is 422 at path.reporter_run_id, an unknown run 404, an empty run []", async () => {
     for (const bad of [
       "rrun_123",
       "run_00000000-0000-4000-8000-000000000000",
@@ -587,7 +587,7 @@ describe("outputs and spec 4.5", () => {
   });
 });
 
-describe("budgets (spec 5.6)", () => {
+describe("budgets", () => {
   it("a reporter's posts draw on its owner's user budget", async () => {
     // An hour bucket of 25 complexity refills one credit per 144 s: nothing comes back during the test.
     const small = await startTestServer({

@@ -1,7 +1,15 @@
+import type { ReporterRunOutput } from "@gauntlet/core";
+
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { outputBytes, postOutput, reporterOutputs, runOutputs, sentMediaType } from "./outputs.ts";
 import { getReporter, listReporters, registerReporter, rotateReporterKey } from "./reporters.ts";
 import { openReporterRun } from "./runs.ts";
+
+/** An output's `url`, a path in the domain, made absolute with the server's public address. */
+const absolute = (output: ReporterRunOutput, base: string): ReporterRunOutput => ({
+  ...output,
+  url: `${base}${output.url}`,
+});
 
 export const reporterHandlers = defineHandlers({
   registerReporter: async ({ identity, body, app }) =>
@@ -11,19 +19,25 @@ export const reporterHandlers = defineHandlers({
   openReporterRun: async ({ identity, params, body, app }) =>
     openReporterRun(app.store.db, identity, params.reporter_id, body),
   postReporterOutput: async ({ identity, query, body, app, request }) =>
-    postOutput(
-      app.store.db,
-      app.blobs,
-      identity,
-      { ...query, media_type: query.media_type ?? sentMediaType(request.headers["content-type"]) },
-      body,
+    absolute(
+      await postOutput(
+        app.store.db,
+        app.blobs,
+        identity,
+        {
+          ...query,
+          media_type: query.media_type ?? sentMediaType(request.headers["content-type"]),
+        },
+        body,
+      ),
       app.baseUrl(request),
     ),
   listReporters: async ({ query, app }) => listReporters(app.store.db, query),
   getReporter: async ({ params, app }) => getReporter(app.store.db, params.reporter_id),
   listReporterOutputs: async ({ params, app, request }) => {
     await getReporter(app.store.db, params.reporter_id);
-    return reporterOutputs(app.store.db, params.reporter_id, app.baseUrl(request));
+    const base = app.baseUrl(request);
+    return (await reporterOutputs(app.store.db, params.reporter_id)).map((o) => absolute(o, base));
   },
   getReporterOutput: async ({ params, app, reply }) => {
     const { row, bytes } = await outputBytes(app.store.db, app.blobs, params.output_id);
@@ -37,6 +51,8 @@ export const reporterHandlers = defineHandlers({
       .send(bytes);
     return REPLIED;
   },
-  getReporterRunOutput: async ({ params, app, request }) =>
-    runOutputs(app.store.db, params.reporter_run_id, app.baseUrl(request)),
+  getReporterRunOutput: async ({ params, app, request }) => {
+    const base = app.baseUrl(request);
+    return (await runOutputs(app.store.db, params.reporter_run_id)).map((o) => absolute(o, base));
+  },
 });

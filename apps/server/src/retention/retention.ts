@@ -1,6 +1,8 @@
 // Runs the compaction on a timer: once soon after start, then every interval; one run at a time.
 import type { Kysely } from "kysely";
 
+import { settled } from "@gauntlet/core";
+
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Engine } from "../store/database.ts";
 import type { Database } from "../store/schema.ts";
@@ -43,7 +45,7 @@ export class Retention {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#running?.catch(() => undefined);
+    if (this.#running) await settled(this.#running);
   }
 
   #schedule(ms: number): void {

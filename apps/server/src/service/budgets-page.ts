@@ -1,4 +1,4 @@
-// The page every shared-budget 429 links to (spec 7.2 documentation_url).
+// The page every shared-budget 429 links to (docs/api.md documentation_url).
 import { escapeHtml, page } from "../http/html.ts";
 
 export interface CapacityRow {

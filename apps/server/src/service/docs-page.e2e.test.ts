@@ -1,38 +1,22 @@
 // The reference page in a real browser: everything it loads comes from this server, the
 // vendor's hosted features are absent, the sidebar lists the groups that have operations, and
 // Markdown renders.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { tags as specTags } from "@gauntlet/core";
 
+import { launchTestBrowser } from "../../testing/browser.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-
-const ENSURE = join(import.meta.dirname, "../../../../tooling/scripts/ensure-system-packages.sh");
 
 let t: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  execFileSync("bash", [ENSURE, "chromium"], { stdio: "inherit" });
   t = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchTestBrowser();
 });
 
 afterAll(async () => {

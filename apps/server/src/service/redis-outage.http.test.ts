@@ -1,6 +1,6 @@
 // Redis down, as an operator would see it: two replicas sharing a store and a Redis of the
 // test's own, which is killed and started again. While it is down the replicas stay up but say
-// they are degraded, budgets fail open with the headers saying so (spec 8.1.8), and a revoked
+// they are degraded, budgets fail open with the headers saying so, and a revoked
 // token is refused on the other replica at once: no replica trusts its token cache while it
 // cannot hear revocations, and the revocation answers only once that holds everywhere.
 import { randomBytes } from "node:crypto";
@@ -96,7 +96,7 @@ describe("two replicas while their Redis is down", () => {
     expect(ready.body.checks.budgets?.ok).toBe(false);
     expect(ready.body.checks.signals?.ok).toBe(false);
 
-    // The API serves; the budget is not enforced, and the headers say so (spec 8.1.8).
+    // The API serves; the budget is not enforced, and the headers say so.
     const served = await client(b.url, doomed.token).get("/whoami");
     expect(served.status).toBe(200);
     expect(served.headers.get("x-ratelimit-outcome")).toBe("unavailable");

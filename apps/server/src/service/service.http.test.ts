@@ -109,7 +109,7 @@ describe("self-description", () => {
   });
 });
 
-describe("base addresses (spec part 9)", () => {
+describe("base addresses", () => {
   it("serves the API under the prefix on the data host", async () => {
     const res = await client(t.dataUrl).get<{ subject_type: string }>("/whoami");
     expect(res.status).toBe(200);
@@ -143,7 +143,7 @@ describe("base addresses (spec part 9)", () => {
   });
 });
 
-describe("CORS for budget headers (spec 8.3)", () => {
+describe("CORS for budget headers", () => {
   it("lets a local-development origin read the budget headers", async () => {
     const user = await t.newUser();
     const res = await client(t.url, user.token).get("/whoami", {

@@ -9,6 +9,7 @@ import { cancelExperienceRequest } from "../evaluations/experience-requests.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { nowIso } from "../shared/clock.ts";
+import { ServiceError } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { advanceInTurn } from "./in-turn.ts";
 import { tournamentEnded, tournamentStarted } from "./tournament-events.ts";
@@ -92,7 +93,9 @@ export async function cancelTournament(
     // Already ended requests answer 409; there is nothing left to withdraw then.
     if (w.experience_request_id && actor)
       await cancelExperienceRequest(db, bus, actor, w.experience_request_id, "").catch(
-        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof ServiceError && error.status === 409)) throw error;
+        },
       );
   }
   return tournamentView(db, await reread(db, id));

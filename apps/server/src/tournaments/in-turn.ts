@@ -3,6 +3,8 @@
 // compare-and-set in waves.ts keeps a wave from starting twice.
 import type { Kysely } from "kysely";
 
+import { settled } from "@gauntlet/core";
+
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
 import { advance } from "./waves.ts";
@@ -15,8 +17,9 @@ export function advanceInTurn(
   tournamentId: string,
 ): Promise<void> {
   const before = queues.get(tournamentId) ?? Promise.resolve();
-  const mine = before.catch(() => undefined).then(() => advance(db, bus, tournamentId));
-  const tail = mine.catch(() => undefined);
+  // Each advance's failure is its own caller's: the next one only waits for it to be over.
+  const mine = settled(before).then(() => advance(db, bus, tournamentId));
+  const tail = settled(mine);
   queues.set(tournamentId, tail);
   void tail.then(() => {
     if (queues.get(tournamentId) === tail) queues.delete(tournamentId);

@@ -15,6 +15,7 @@ import type { Seat } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
+import { ServiceError } from "../shared/errors.ts";
 import type {
   Database,
   TournamentEntrantsTable,
@@ -255,7 +256,10 @@ async function launchWave(
     return true;
   });
   if (!claimed) {
-    await cancelExperienceRequest(db, bus, actor, request.id, "").catch(() => undefined);
+    await cancelExperienceRequest(db, bus, actor, request.id, "").catch((error: unknown) => {
+      // A 409: it has already ended, so there is nothing left to cancel.
+      if (!(error instanceof ServiceError && error.status === 409)) throw error;
+    });
     return null;
   }
   return request.id;

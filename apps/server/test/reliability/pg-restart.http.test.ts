@@ -9,6 +9,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { eventually } from "../../testing/test-league.ts";
@@ -40,8 +42,8 @@ describe.skipIf(!long)("PostgreSQL stopped and started under load", () => {
     });
   }, 180_000);
   afterAll(async () => {
-    await t?.close().catch(() => undefined);
-    await t?.testStore.cleanup().catch(() => undefined);
+    if (t) await bestEffort(t.close());
+    if (t) await bestEffort(t.testStore.cleanup());
     try {
       pgCtl("-m", "immediate", "stop");
     } catch {

@@ -1,5 +1,5 @@
 // Fault: Redis (shared budgets and the live-events bus) killed and restarted under load.
-// Budgets fail open (spec 8.1.8): no request fails while Redis is away, and live events flow
+// Budgets fail open: no request fails while Redis is away, and live events flow
 // again once it is back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -8,6 +8,8 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague } from "../../testing/test-league.ts";
 import { operationsOf } from "./fuzz-cases.ts";
@@ -123,7 +125,7 @@ describe("secrets scan", () => {
       tl.commissioner.token,
     ).then((r) => bodies.push(r.text));
 
-    await t.server.store.close().catch(() => undefined);
+    await bestEffort(t.server.store.close());
     const stored = filesUnder(t.testStore.dataDir).map((file) => ({
       file,
       text: readFileSync(file).toString("latin1"),

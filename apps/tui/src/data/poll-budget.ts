@@ -1,5 +1,5 @@
 // How often to poll when live events cannot be had: a share of the caller's shared budget, read
-// from the rate-limit headers of the latest response (spec 8.3), so that watching never starves
+// from the rate-limit headers of the latest response, so that watching never starves
 // the caller's other work. Without budget headers (anonymous callers) a fixed, modest pace.
 import { HOUR_MS, MINUTE_MS, type BudgetSnapshot } from "@gauntlet/core";
 

@@ -7,44 +7,29 @@ import {
   Division,
   EpisodeRequest,
   LeaderboardRow,
-  League,
   newId,
   RoundDetail,
   type CompetitionEventType,
   type LeaderboardRecentRound,
+  type League,
 } from "@gauntlet/core";
+import { sampleLeague } from "@gauntlet/server/fixtures";
 
 const AT = "2026-01-01T12:00:00.000Z";
 
 export function league(overrides: Partial<League> = {}): League {
-  return League.parse({
+  const sample = sampleLeague();
+  return sampleLeague({
     id: newId("league"),
     name: "Spring League",
-    commissioner_key: "ladder",
     game: {
+      ...sample.game,
       id: newId("game"),
       name: "gridrush",
       owner_user_id: "user_1",
       created_at: AT,
-      coworld_name: null,
-      coworld_id: null,
-      description: null,
-      notes: null,
     },
-    mod: null,
     created_at: AT,
-    description: null,
-    commissioner_config: {},
-    commissioner_migration_version: "1",
-    rounds_paused_at: null,
-    settings: {},
-    filler_policy_version_ids: [],
-    rules: {},
-    public: true,
-    hidden: false,
-    is_game_of_week: false,
-    disabled_at: null,
-    notes: null,
     commissioner_user_id: "user_1",
     ...overrides,
   });

@@ -1,7 +1,7 @@
 // Which server and which token a client uses: an explicit option first, then the
 // environment (`GAUNTLET_SERVER`, `GAUNTLET_TOKEN`), then what the CLI's login saved.
-// Nothing falls back to a built-in host (spec part 9: clients resolve the host, never
-// hard-code it).
+// Nothing falls back to a built-in host (clients resolve the host,
+// never hard-code it).
 import type { Env } from "./config-dir.ts";
 import { loadCredentials, type CredentialsLocation } from "./credentials.ts";
 import { normalizeServerUrl } from "./server-url.ts";

@@ -1,5 +1,5 @@
 // The one spelling of a server address: credentials are keyed by it, and clients join
-// contract paths onto it. The base path is kept (spec part 9: `{base_url}` carries a prefix).
+// contract paths onto it. The base path is kept.
 
 /** Thrown when a server address cannot be used (not http(s), credentials in it, …). */
 export class InvalidServerUrlError extends Error {

@@ -1,4 +1,4 @@
-// The capacities of the four shared-budget buckets (spec 8.1) and their defaults (spec 8.2).
+// The capacities of the four shared-budget buckets and their defaults.
 import { z } from "zod";
 
 export const MINUTE_MS = 60_000;
@@ -14,7 +14,7 @@ export const BudgetCapacities = z
     complexityPerMinute: Capacity,
     complexityPerHour: Capacity,
   })
-  .meta({ description: "Credits of the four buckets of one identity (spec 8.1, 8.2)." });
+  .meta({ description: "Credits of the four buckets of one identity." });
 
 /** Some of the four capacities, to lay over a default (operator overrides). */
 export const BudgetCapacitiesPatch = BudgetCapacities.partial();
@@ -22,7 +22,7 @@ export const BudgetCapacitiesPatch = BudgetCapacities.partial();
 export type BudgetCapacities = z.infer<typeof BudgetCapacities>;
 export type BudgetCapacitiesPatch = z.infer<typeof BudgetCapacitiesPatch>;
 
-/** Users and the players they own (spec 8.2): 10 default-cost requests per second sustained. */
+/** Users and the players they own: 10 default-cost requests per second sustained. */
 export const USER_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
   requestsPerMinute: 2_400,
   requestsPerHour: 36_000,
@@ -30,7 +30,7 @@ export const USER_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
   complexityPerHour: 360_000,
 });
 
-/** Machine (service) identities (spec 8.2): 80 default-cost requests per second sustained. */
+/** Machine (service) identities: 80 default-cost requests per second sustained. */
 export const SERVICE_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
   requestsPerMinute: 9_600,
   requestsPerHour: 288_000,

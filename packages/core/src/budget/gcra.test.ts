@@ -14,7 +14,7 @@ const T0 = 1_700_000_000_000; // a whole UTC second, in ms
 const T0_S = T0 / 1000;
 
 describe("a fresh user budget", () => {
-  it("reports the capacities of spec 8.2, remaining after the debit, and a reset one second on", () => {
+  it("reports the capacities of docs/architecture.md, remaining after the debit, and a reset one second on", () => {
     const d = decideBudget(undefined, USER_CAPACITIES, 10, T0);
     expect(d.allowed).toBe(true);
     expect(d.retryAfterSeconds).toBe(0);

@@ -1,4 +1,4 @@
-// The shared-budget decision (spec 8.1): four GCRA buckets of one identity, checked together
+// The shared-budget decision: four GCRA buckets of one identity, checked together
 // and debited all or none. Pure: the caller passes the state and the clock, and stores the
 // state it gets back. The Redis script in apps/server mirrors this arithmetic step for step.
 import { HOUR_MS, MINUTE_MS, type BudgetCapacities } from "./capacities.ts";
@@ -44,7 +44,7 @@ export type BudgetBuckets = { readonly [K in BudgetBucketName]: BucketReport };
 export interface BudgetDecision {
   /** The cost fits all four buckets. */
   readonly allowed: boolean;
-  /** The state to store: debited when allowed, the given state itself otherwise (spec 8.1.3). */
+  /** The state to store: debited when allowed, the given state itself otherwise. */
   readonly state: BudgetState;
   readonly buckets: BudgetBuckets;
   /** Whole seconds (rounded up) until the same cost fits all four buckets; 0 when allowed. */
@@ -122,7 +122,7 @@ function report(limit: number, interval: number, tat: number, nowUs: number): Bu
   };
 }
 
-/** The decision for a request of complexity `cost` at `nowMs` (spec 8.1). */
+/** The decision for a request of complexity `cost` at `nowMs`. */
 export function decideBudget(
   state: BudgetState | undefined,
   caps: BudgetCapacities,

@@ -15,7 +15,7 @@ function exhausted(): BudgetState {
 }
 
 describe("budgetHeaders", () => {
-  it("writes every header of spec 8.3 for an allowed request, without Retry-After", () => {
+  it("writes every header of docs/architecture.md for an allowed request, without Retry-After", () => {
     const d = decideBudget(undefined, USER_CAPACITIES, 10, T0);
     expect(budgetHeaders(d, { mode: "enforced", outcome: "allowed", complexity: 10 })).toEqual({
       "X-Complexity": "10",
@@ -57,7 +57,7 @@ describe("budgetHeaders", () => {
     expect(headers).not.toHaveProperty("Retry-After");
   });
 
-  it("sends only cost, mode and outcome when the store is unavailable (spec 8.1.8)", () => {
+  it("sends only cost, mode and outcome when the store is unavailable", () => {
     expect(
       budgetHeaders(null, { mode: "enforced", outcome: "unavailable", complexity: 50 }),
     ).toEqual({

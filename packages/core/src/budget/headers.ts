@@ -1,4 +1,4 @@
-// The budget headers of spec 8.3: written by the server from a decision, read back by clients.
+// The budget headers of docs/architecture.md: written by the server from a decision, read back by clients.
 import { z } from "zod";
 
 import type { BucketReport, BudgetBucketName, BudgetDecision } from "./gcra.ts";
@@ -35,7 +35,7 @@ const BUCKET_HEADERS = BUCKET_NAMES.map((name) => {
   };
 });
 
-/** Every header name of spec 8.3, e.g. for CORS `Access-Control-Expose-Headers`. */
+/** Every header name of docs/architecture.md, e.g. for CORS `Access-Control-Expose-Headers`. */
 export const BUDGET_HEADER_NAMES: readonly string[] = [
   COMPLEXITY_HEADER,
   RATE_LIMIT_MODE_HEADER,

@@ -1,4 +1,4 @@
-// Shared budgets (spec 8): capacities, the four-bucket decision, the headers, client pacing.
+// Shared budgets: capacities, the four-bucket decision, the headers, client pacing.
 export * from "./capacities.ts";
 export * from "./gcra.ts";
 export * from "./headers.ts";

@@ -145,7 +145,7 @@ describe("advise429", () => {
 });
 
 describe("isSharedBudgetRejection", () => {
-  it("recognises the spec 7.2 body by detail.type only", () => {
+  it("recognises the body of docs/api.md by detail.type only", () => {
     expect(isSharedBudgetRejection(sharedBody)).toBe(true);
     expect(isSharedBudgetRejection({ detail: { type: RATE_LIMIT_ERROR_TYPE } })).toBe(true);
     expect(isSharedBudgetRejection({ detail: [{ type: RATE_LIMIT_ERROR_TYPE }] })).toBe(false);

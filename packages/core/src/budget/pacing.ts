@@ -1,4 +1,4 @@
-// Client pacing of spec 8.4, shared by the SDK, CLI and TUI: when a 429 may be retried, and when.
+// Client pacing of docs/architecture.md, shared by the SDK, CLI and TUI: when a 429 may be retried, and when.
 import { RATE_LIMIT_ERROR_TYPE } from "../models/errors.ts";
 import { RATE_LIMIT_RETRY_AFTER_HEADER, readHeader, RETRY_AFTER_HEADER } from "./headers.ts";
 
@@ -41,7 +41,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-/** The body of a shared-budget 429 (spec 7.2): `detail.type` is the stable discriminator. */
+/** The body of a shared-budget 429: `detail.type` is the stable discriminator. */
 export function isSharedBudgetRejection(body: unknown): boolean {
   return isRecord(body) && isRecord(body.detail) && body.detail.type === RATE_LIMIT_ERROR_TYPE;
 }
@@ -76,7 +76,7 @@ function sharedBudgetSeconds(headers: Advise429Input["headers"], body: unknown):
 
 /**
  * For a response with status 429: whether and when to retry. Any other status is never
- * retried here — a 200 carrying budget headers least of all (spec 8.4). A shared-budget 429
+ * retried here — a 200 carrying budget headers least of all. A shared-budget 429
  * waits at least its Retry-After plus jitter; another 429 is retried only when it carries a
  * standard Retry-After. Either way only within the policy's attempts and deadline.
  */

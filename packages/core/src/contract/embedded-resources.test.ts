@@ -1,4 +1,4 @@
-// A resource embedded in another is whole (spec part 2 embeds Game in League and League in
+// A resource embedded in another is whole (Game in League and League in
 // Division; the hosted service's clients parse them so): a property that carries one must refer
 // to its whole component, never to a smaller inline object.
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
-// Generates the OpenAPI 3.1.0 document from the contract (spec part 1 and 9): named
+// Generates the OpenAPI 3.1.0 document from the contract: named
 // component schemas, bearer security, the tags that have operations (with their
 // descriptions), the error responses each operation can give (derived from its auth,
-// parameters and body), and each operation's complexity in its `x-rate-limit` entry (spec 8.1.2).
+// parameters and body), and each operation's complexity in its `x-rate-limit` entry.
 import { z } from "zod";
 
 import { ErrorBody, RateLimitErrorBody, ValidationErrorBody } from "../models/errors.ts";
@@ -159,12 +159,10 @@ export function buildOpenApi(
         description: status < 400 ? "The page, with its result" : "The page again, with the error",
         content: contentFor("html", success),
       };
-    if (op.params || op.query || op.body)
-      responses["422"] = json(validation, "Validation error (spec 7.1)");
+    if (op.params || op.query || op.body) responses["422"] = json(validation, "Validation error");
     if (op.auth !== "none") {
       if (!op.invalidTokenIsAnonymous) responses["401"] = json(error, "Missing or invalid token");
-      if (!op.budgetExempt)
-        responses["429"] = json(rateLimited, "Shared budget exceeded (spec 7.2)");
+      if (!op.budgetExempt) responses["429"] = json(rateLimited, "Shared budget exceeded");
     }
     if (op.auth === "required" && op.method !== "GET")
       responses["403"] = json(error, "Not allowed");
@@ -253,14 +251,14 @@ export function buildOpenApi(
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          description: "A token issued by the service (spec part 5).",
+          description: "A token issued by the service.",
         },
         reporterKey: {
           type: "apiKey",
           in: "header",
           name: "X-Reporter-Key",
           description:
-            "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets (spec 5.6).",
+            "A reporter's key, shown once when it is registered or rotated; it acts under the reporter's owner for the budgets.",
         },
       },
       schemas: collector.components,

@@ -20,7 +20,7 @@ export const tags = [
   "Wikis",
 ] as const;
 
-/** Spec part 1 tags, plus the groups Gauntlet adds for its own surfaces. */
+/** The API's groups (tags), plus the ones Gauntlet adds for its own surfaces. */
 export const extraTags = ["Identity", "Service", "Runners", "Events"] as const;
 export type Tag = (typeof tags)[number] | (typeof extraTags)[number];
 
@@ -61,7 +61,7 @@ export interface OperationDef {
   readonly summary: string;
   readonly description?: string;
   readonly auth: AuthMode;
-  /** Spec 8.1.2: the fixed complexity of this operation. */
+  /** The fixed complexity of this operation. */
   readonly complexity: number;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
@@ -87,11 +87,11 @@ export interface OperationDef {
   readonly pageStatuses?: readonly number[];
   /** Creates something: accepts `Idempotency-Key` (API.md conventions). */
   readonly idempotent?: boolean;
-  /** Spec 4.7: a missing or invalid token answers as anonymous instead of 401. */
+  /** A missing or invalid token answers as anonymous instead of 401. */
   readonly invalidTokenIsAnonymous?: boolean;
   /**
    * The request authenticates with this header instead of a bearer token (a reporter's key);
-   * the subject then acts under its owner's identity for the budgets (spec 5.6).
+   * the subject then acts under its owner's identity for the budgets.
    */
   readonly credentialHeader?: "X-Reporter-Key";
   /**
@@ -99,7 +99,7 @@ export interface OperationDef {
    * header (the runner work queue: heartbeats, artifacts, completion and failure).
    */
   readonly leaseTokenHeader?: typeof LEASE_TOKEN_HEADER;
-  /** Excluded from the shared budgets even when authenticated (spec 8.1.6). */
+  /** Excluded from the shared budgets even when authenticated. */
   readonly budgetExempt?: boolean;
   /** Served at the host root of every host, outside the API base path (ops probes). */
   readonly rootOnly?: boolean;

@@ -1,4 +1,4 @@
-// Maps zod issues to the 422 items of spec 7.1: `loc` starts with where the input was
+// Maps zod issues to the 422 items of docs/api.md: `loc` starts with where the input was
 // (path, query or body), `type` is a stable machine-readable kind.
 import type { z } from "zod";
 
@@ -60,7 +60,7 @@ function issueType(
   }
 }
 
-/** Turns the issues of one parse into spec 7.1 items located under `source`. */
+/** Turns the issues of one parse into docs/api.md items located under `source`. */
 export function toValidationItems(
   source: InputSource,
   issues: readonly z.core.$ZodIssue[],

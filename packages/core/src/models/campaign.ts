@@ -1,4 +1,4 @@
-// The campaign board of a league (API.md "Campaign board"; spec 4.1 for migrate-board).
+// The campaign board of a league (API.md "Campaign board").
 import { z } from "zod";
 
 import { LeagueId } from "../ids.ts";

@@ -1,9 +1,9 @@
 import { z } from "zod";
 
-/** ISO 8601 date-time in UTC (spec part 2). */
+/** ISO 8601 date-time in UTC. */
 export const Timestamp = z.iso.datetime({ offset: true });
 
-/** A free-form JSON object (spec part 2: "accept any JSON object"). */
+/** A free-form JSON object. */
 export const FreeForm = z.record(z.string(), z.unknown());
 
 /** Query-string boolean: only the literal words true/false (and 1/0) are accepted. */

@@ -1,4 +1,4 @@
-// Error bodies: the 422 of spec 7.1, the 429 of spec 7.2, and the `{detail: {type, message}}`
+// Error bodies: the 422 of docs/api.md, the 429 of docs/api.md, and the `{detail: {type, message}}`
 // shape API.md gives every other error.
 import { z } from "zod";
 
@@ -14,7 +14,7 @@ export const ValidationErrorItem = z
 
 export const ValidationErrorBody = z
   .object({ detail: z.array(ValidationErrorItem) })
-  .meta({ id: "HTTPValidationError", description: "Spec 7.1: the body of every 422." });
+  .meta({ id: "HTTPValidationError", description: "The body of every 422." });
 
 export const RATE_LIMIT_ERROR_TYPE = "api_rate_limit_exceeded";
 
@@ -27,7 +27,7 @@ export const RateLimitErrorBody = z
       documentation_url: z.string(),
     }),
   })
-  .meta({ id: "RateLimitError", description: "Spec 7.2: the body of a shared-budget 429." });
+  .meta({ id: "RateLimitError", description: "The body of a shared-budget 429." });
 
 export const ErrorType = z.enum([
   "unauthorized",

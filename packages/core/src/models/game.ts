@@ -1,4 +1,4 @@
-// Game and Mod (spec part 2).
+// Game and Mod.
 import { z } from "zod";
 
 import { GameId, ModId } from "../ids.ts";

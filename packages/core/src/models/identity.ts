@@ -17,7 +17,7 @@ export const WhoAmI = z
   })
   .meta({
     id: "WhoAmI",
-    description: "Spec 4.7: `subject_type` is `anonymous` when the token is missing or invalid.",
+    description: "`subject_type` is `anonymous` when the token is missing or invalid.",
   });
 
 export const TokenKind = z.enum(["user", "machine"]);

@@ -1,4 +1,4 @@
-// League and Division (spec part 2), with the request bodies of the league endpoints.
+// League and Division, with the request bodies of the league endpoints.
 import { z } from "zod";
 
 import { DivisionId, GameId, LeagueId, ModId } from "../ids.ts";

@@ -41,7 +41,7 @@ export const Reporter = z
     mode: ReporterMode,
     user_id: z.string().meta({
       description:
-        "The owner: reporter runs act under this user's identity for the shared budgets (spec 5.6).",
+        "The owner: reporter runs act under this user's identity for the shared budgets.",
     }),
     created: Timestamp,
     created_at: Timestamp.meta({

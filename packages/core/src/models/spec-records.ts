@@ -1,4 +1,4 @@
-// The remaining records of spec part 2 whose endpoints arrive with later issues.
+// The remaining records whose endpoints arrive with later issues.
 import { z } from "zod";
 
 import { ReporterRunId } from "../ids.ts";
@@ -38,7 +38,7 @@ export const BulkUploadCompletion = z
 
 export const MigrateBoardRequest = z
   .strictObject({ dry_run: z.boolean().default(true) })
-  .meta({ id: "MigrateBoardRequest", description: "No other properties are accepted (spec 7.1)." });
+  .meta({ id: "MigrateBoardRequest", description: "No other properties are accepted." });
 
 export type ReporterRunOutput = z.infer<typeof ReporterRunOutput>;
 export type GameSecretRecord = z.infer<typeof GameSecretRecord>;

@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
+import { bestEffort } from "@gauntlet/core";
+
 export interface SandboxLimits {
   /** Memory of the whole sandbox (every process in it), in bytes. */
   memoryBytes: number;
@@ -82,14 +84,14 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
       made.push(dir(controller));
     }
   } catch {
-    await Promise.all(made.map((d) => rmdir(d).catch(() => undefined)));
+    await Promise.all(made.map((d) => bestEffort(rmdir(d))));
     return null;
   }
   const ok =
     (await tryWrite(join(dir("pids"), "pids.max"), String(limits.pids))) &&
     (await tryWrite(join(dir("memory"), "memory.limit_in_bytes"), String(limits.memoryBytes)));
   if (!ok) {
-    await Promise.all(made.map((d) => rmdir(d).catch(() => undefined)));
+    await Promise.all(made.map((d) => bestEffort(rmdir(d))));
     return null;
   }
   // No swap beyond the limit where swap is accounted.

@@ -24,6 +24,8 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
 import type {
@@ -492,7 +494,8 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       gameSocketFd = null;
       await Promise.all(cgroups.splice(0).map((groups) => groups.remove()));
       if (root !== "") {
-        await chmod(root, 0o700).catch(() => undefined);
+        // Only so that `rm` may enter: if this fails, `rm` reports why.
+        await bestEffort(chmod(root, 0o700));
         await rm(root, { recursive: true, force: true });
       }
     },

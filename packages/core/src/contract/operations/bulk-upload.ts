@@ -1,4 +1,4 @@
-// Bulk episode upload: start (a signed address), put the file, complete (spec 4.2).
+// Bulk episode upload: start (a signed address), put the file, complete.
 import {
   BulkUploadCompleted,
   BulkUploadFileParams,

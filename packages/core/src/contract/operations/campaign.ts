@@ -1,4 +1,4 @@
-// The campaign board (API.md "Campaign board"; spec 4.1 migrate-board).
+// The campaign board (API.md "Campaign board" migrate-board).
 import { z } from "zod";
 
 import { CampaignBoard, CampaignHistoryEntry, MigrateBoardReport } from "../../models/campaign.ts";
@@ -40,7 +40,7 @@ export const campaignOperations = {
     method: "POST",
     path: "/v2/leagues/{league_id}/campaign/migrate-board",
     tag: "Leagues",
-    summary: "Re-carve the campaign board to the current geometry (spec 4.1)",
+    summary: "Re-carve the campaign board to the current geometry",
     description:
       "Body `{dry_run: boolean = true}`, JSON `null`, or none (a dry run). A dry run returns the report and changes nothing; `dry_run: false` re-carves the board in one transaction, each new cell taking the owner that covers most of it on the old board, and the history carried over. Commissioner or admin only.",
     auth: "required",

@@ -1,4 +1,4 @@
-// Coworlds: upload, reads, certification and secrets (API.md "Coworlds (games)"; spec 4.6).
+// Coworlds: upload, reads, certification and secrets (API.md "Coworlds (games)").
 import { z } from "zod";
 
 import { Bytes } from "../../models/common.ts";

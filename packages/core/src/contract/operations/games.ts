@@ -1,4 +1,4 @@
-// Games and mods (spec part 2; API.md "Coworlds").
+// Games and mods (API.md "Coworlds").
 import { z } from "zod";
 
 import { GameId } from "../../ids.ts";

@@ -49,8 +49,7 @@ export const identityOperations = {
     path: "/whoami",
     tag: "Identity",
     summary: "Identity check",
-    description:
-      "Always 200. `subject_type` is `anonymous` when the token is missing or invalid (spec 4.7).",
+    description: "Always 200. `subject_type` is `anonymous` when the token is missing or invalid.",
     auth: "optional",
     access: "public",
     invalidTokenIsAnonymous: true,
@@ -119,7 +118,7 @@ export const identityOperations = {
     path: "/v2/tokens",
     tag: "Identity",
     summary: "Create a token; its value is shown once",
-    description: "Machine tokens (their own budget, spec 8.2 service capacities) are for admins.",
+    description: "Machine tokens (their own budget, with the service capacities) are for admins.",
     auth: "required",
     access: "user",
     complexity: 10,

@@ -1,4 +1,4 @@
-// Leagues and divisions (spec 4.3, 4.4; API.md "Leagues and divisions").
+// Leagues and divisions (4.4; API.md "Leagues and divisions").
 import { z } from "zod";
 
 import { GameId, LeagueId } from "../../ids.ts";
@@ -189,7 +189,7 @@ export const leagueOperations = {
     tag: "Leagues",
     summary: "List divisions",
     description:
-      "`league_id` filters by league (spec 4.3). Archived divisions are left out unless `include_archived`.",
+      "`league_id` filters by league. Archived divisions are left out unless `include_archived`.",
     auth: "optional",
     complexity: 10,
     query: z.object({ league_id: LeagueId.optional(), include_archived: QueryBoolean.optional() }),

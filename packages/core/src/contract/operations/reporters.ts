@@ -1,5 +1,5 @@
 // Reporters (API.md "Reporters"): registration and keys, reporter runs over a subject, their
-// outputs posted with `X-Reporter-Key`, and spec 4.5 exactly: a run's outputs.
+// outputs posted with `X-Reporter-Key`, and a run's outputs exactly.
 import { z } from "zod";
 
 import { Bytes } from "../../models/common.ts";
@@ -72,7 +72,7 @@ export const reporterOperations = {
     path: "/v2/reporters/outputs",
     tag: "Reporters",
     summary: "Post one output of a reporter run (the raw bytes)",
-    description: `Authenticated by \`X-Reporter-Key\` (a wrong or rotated key is 401), under the reporter owner's budgets (spec 5.6). The body is the output's bytes, at most ${MAX_REPORTER_OUTPUT_BYTES} bytes (5 MiB; 413 above). The run must be the reporter's own (404 otherwise). The body may be sent with its own media type (\`Content-Type: text/html\`, as the hosted service's reporters post): without \`media_type\` in the query, that type is the output's (\`application/octet-stream\` falls back to the one \`type\` implies). Outputs are public.`,
+    description: `Authenticated by \`X-Reporter-Key\` (a wrong or rotated key is 401), under the reporter owner's budgets. The body is the output's bytes, at most ${MAX_REPORTER_OUTPUT_BYTES} bytes (5 MiB; 413 above). The run must be the reporter's own (404 otherwise). The body may be sent with its own media type (\`Content-Type: text/html\`, as the hosted service's reporters post): without \`media_type\` in the query, that type is the output's (\`application/octet-stream\` falls back to the one \`type\` implies). Outputs are public.`,
     auth: "required",
     access: "credential",
     credentialHeader: "X-Reporter-Key",
@@ -147,7 +147,7 @@ export const reporterOperations = {
     method: "GET",
     path: "/v2/reporters/runs/{reporter_run_id}/output",
     tag: "Reporters",
-    summary: "The outputs of a reporter run (spec 4.5)",
+    summary: "The outputs of a reporter run",
     description:
       "An array of Reporter run output, oldest first. `content_hash` is the SHA-256 of the bytes (lowercase hex); `url` serves the same bytes. A run that does not exist is 404.",
     auth: "optional",

@@ -1,4 +1,4 @@
-// Self-description and probes (spec part 1, API.md "Self-description").
+// Self-description and probes (API.md "Self-description").
 import { z } from "zod";
 
 import { defineOperation } from "../operation.ts";
