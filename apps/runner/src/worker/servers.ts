@@ -113,7 +113,10 @@ export class ServerPool {
         if (options.signal?.aborted) throw lastError;
       }
       if (round + 1 >= rounds || performance.now() >= deadline) break;
-      await sleep(pauseMs, undefined, { signal: options.signal }).catch(() => undefined);
+      // An abort ends the pause early (checked below); nothing else can reject a timer.
+      await sleep(pauseMs, undefined, { signal: options.signal }).catch((error: unknown) => {
+        if (!(error instanceof Error && error.name === "AbortError")) throw error;
+      });
       if (options.signal?.aborted) break;
       pauseMs = Math.min(pauseMs * 2, this.#maxPauseMs);
     }
