@@ -1,8 +1,9 @@
 // gauntlet memberships [--league L] [--division D] [--all]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { divisionIdOf, leagueIdOf } from "../../names/resolve.ts";
 import { writeJson, writeTable } from "../../output.ts";
 
 export interface MembershipsOptions {
@@ -49,12 +50,15 @@ export function membershipsCommand(
     .option("--division <division>", "division id (div_…)")
     .option("--all", "everyone's you can see, not only yours")
     .action(async (opts: { league?: string; division?: string; all?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: opts.league ? await checkId("league", opts.league, "--league") : null,
-        divisionId: opts.division ? await checkId("division", opts.division, "--division") : null,
+        leagueId: opts.league ? await leagueIdOf(deps.client, opts.league, "--league") : null,
+        divisionId: opts.division
+          ? await divisionIdOf(deps.client, opts.division, "--division", opts.league)
+          : null,
         all: opts.all === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }
