@@ -53,12 +53,7 @@ describe("bad input", () => {
     expect(oneLine(result)).toBe(
       "gauntlet: DIVISION: 'div_nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)",
     );
-    const flag = await cli([
-      "division",
-      "list",
-      "--league",
-      "league_nope",
-    ]);
+    const flag = await cli(["division", "list", "--league", "league_nope"]);
     expect(flag.code).toBe(2);
     expect(oneLine(flag)).toMatch(
       /^gauntlet: --league: 'league_nope' is not a valid id \(expected league_<uuid>/,

@@ -89,7 +89,7 @@ export function eventsCommand(
     .option("--follow", "stay connected and print live events as they happen (Ctrl-C to stop)")
     .addHelpText(
       "after",
-      "\nWith --json and --follow, live events are printed one JSON object a line after the feed.",
+      "\nWith --json and --follow, live events are printed one JSON object a line after\nthe feed.",
     )
     .action(async (opts: Flags, cmd: Command) => {
       const deps = await depsOf(factory, cmd);

@@ -52,7 +52,7 @@ export function leaderboardCommand(
     .option("--league <league>", "the league whose division it is (name or id)")
     .addHelpText(
       "after",
-      "\nCOULD BE lists the ranks a row could hold at 95% when that is more than one; ±95% is half its\ninterval; P>NEXT is the chance it is truly above the next row. Recent form lists the player's\nrank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
+      "\nCOULD BE lists the ranks a row could hold at 95% when that is more than one;\n±95% is half its interval; P>NEXT is the chance it is truly above the next row.\nRecent form lists the player's rank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
     )
     .action(async (id: string | undefined, opts: { league?: string }, cmd: Command) => {
       const deps = await depsOf(factory, cmd);

@@ -1,6 +1,6 @@
 // gauntlet watch: the live terminal UI (@gauntlet/tui), loaded only when asked for. The UI owns
 // the terminal (keys in, frames out), so its run takes the options alone, not the IOStreams.
-import type { Command } from "commander";
+import { Help, type Command } from "commander";
 
 import { globals } from "../context.ts";
 import type { CommandGroup, RunState } from "./group.ts";
@@ -28,14 +28,14 @@ export function watchCommand(
   state: RunState,
   run: (options: WatchOptions) => Promise<number> = runWatch,
 ): Command {
-  return program
+  const command = program
     .command("watch")
     .description("Watch a league live in the terminal: standings, rounds and events as they happen")
     .option("--league <league>", "start on this league (league_…)")
     .option("--division <division>", "start on this division (div_…)")
     .addHelpText(
       "after",
-      "\nKeys: arrows or j/k move, Tab switches pane, Enter opens a detail, Esc goes back, / filters, ? shows help, q quits.",
+      "\nKeys: arrows or j/k move, Tab switches pane, Enter opens a detail,\nEsc goes back, / filters, ? shows help, q quits.",
     )
     .action(async (opts: { league?: string; division?: string }, cmd: Command) => {
       const options = {
@@ -45,6 +45,14 @@ export function watchCommand(
       };
       state.exitCode = await run(options);
     });
+  // The UI draws frames, never JSON: its help does not offer the global --json.
+  return command.configureHelp({
+    ...program.configureHelp(),
+    visibleGlobalOptions: (cmd: Command) =>
+      Object.assign(new Help(), { showGlobalOptions: true })
+        .visibleGlobalOptions(cmd)
+        .filter((o) => o.long !== "--json"),
+  });
 }
 
 export const watch: CommandGroup = {

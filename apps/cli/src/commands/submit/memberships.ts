@@ -5,6 +5,7 @@ import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { divisionIdOf, leagueIdOf } from "../../names/resolve.ts";
 import { writeJson, writeTable } from "../../output.ts";
+import { requireSignIn } from "./signed-in.ts";
 
 export interface MembershipsOptions {
   leagueId: string | null;
@@ -23,6 +24,7 @@ export async function runMemberships(
     ...(options.divisionId ? { division_id: options.divisionId } : {}),
     ...(options.all ? {} : { mine: true }),
   });
+  if (list.length === 0 && !options.all) await requireSignIn(client, "--all");
   if (options.json) return writeJson(io, list);
   writeTable(
     io,

@@ -5,6 +5,7 @@ import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { leagueIdOf } from "../../names/resolve.ts";
 import { shortTime, writeJson, writeTable } from "../../output.ts";
+import { requireSignIn } from "./signed-in.ts";
 
 export interface SubmissionsOptions {
   leagueId: string | null;
@@ -21,6 +22,7 @@ export async function runSubmissions(
     ...(options.leagueId ? { league_id: options.leagueId } : {}),
     ...(options.all ? {} : { mine: true }),
   });
+  if (list.length === 0 && !options.all) await requireSignIn(client, "--all");
   if (options.json) return writeJson(io, list);
   writeTable(
     io,

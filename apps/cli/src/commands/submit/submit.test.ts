@@ -113,6 +113,16 @@ describe("parsing", () => {
     });
   });
 
+  it.each([["submissions"], ["memberships"]])(
+    "%s without a sign-in says to sign in (exit 4), not that there are none",
+    async (verb) => {
+      const result = await runInProcess([verb], { url: server.url, token: null });
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^gauntlet: .*gauntlet auth login.*\n$/);
+    },
+  );
+
   it("a version the policy does not have is exit 3, naming the versions it has", async () => {
     expect(await gauntlet(["submit", `${POLICY}:v9`, "--league", leagueId])).toEqual({
       code: 3,
