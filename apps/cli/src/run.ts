@@ -14,19 +14,20 @@ const ROOT_HELP = `
 Examples:
   $ gauntlet auth login --server https://gauntlet.example.com
   $ gauntlet league list
-  $ gauntlet division list --league league_…
-  $ gauntlet leaderboard div_…
+  $ gauntlet league use "Spring League"      # then commands default to it
+  $ gauntlet division list
+  $ gauntlet leaderboard Premier
   $ gauntlet policy upload ./my-bot --name my-bot --run "node bot.ts"
-  $ gauntlet submit my-bot --league league_…
-  $ gauntlet leaderboard div_… --json | jq '.[0]'
+  $ gauntlet submit my-bot --league "Spring League"
+  $ gauntlet leaderboard --json | jq '.[0]'
 
 Server and token:
-  --server URL, else GAUNTLET_SERVER, else the server of the last \`gauntlet auth login\`;
-  GAUNTLET_TOKEN, else the token saved for that server.
+  --server URL, else GAUNTLET_SERVER, else the server of the last
+  \`gauntlet auth login\`; GAUNTLET_TOKEN, else the token saved for that server.
 
 Output:
-  Tables for people; --json prints the API's response exactly. Colour only on a terminal,
-  never with NO_COLOR.
+  Tables for people; --json prints the API's response exactly. Colour only on a
+  terminal, never with NO_COLOR.
 
 Exit codes:
   0 ok · 1 the service or network failed · 2 bad usage or input · 3 not found ·
@@ -59,7 +60,8 @@ export function buildProgram(
     )
     .option("--json", "print the API's response as JSON instead of a table")
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    // Wrap descriptions beside a wide column too (`hosted`), so help stays within 80 columns.
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: 24 })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out.write(text),

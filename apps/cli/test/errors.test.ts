@@ -48,20 +48,15 @@ describe("bad input", () => {
   });
 
   it("a malformed id: which argument and the expected form (exit 2, no request)", async () => {
-    const result = await cli(["leaderboard", "nope"]);
+    const result = await cli(["leaderboard", "div_nope"]);
     expect(result.code).toBe(2);
     expect(oneLine(result)).toBe(
-      "gauntlet: DIVISION: 'nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)",
+      "gauntlet: DIVISION: 'div_nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)",
     );
-    const flag = await cli([
-      "division",
-      "list",
-      "--league",
-      "div_00000000-0000-4000-8000-000000000000",
-    ]);
+    const flag = await cli(["division", "list", "--league", "league_nope"]);
     expect(flag.code).toBe(2);
     expect(oneLine(flag)).toMatch(
-      /^gauntlet: --league: 'div_.*' is not a valid id \(expected league_<uuid>/,
+      /^gauntlet: --league: 'league_nope' is not a valid id \(expected league_<uuid>/,
     );
   });
 
@@ -74,10 +69,12 @@ describe("bad input", () => {
     expect(oneLine(sub)).toBe("gauntlet: unknown command 'lst' (did you mean list?)");
   });
 
-  it("a missing option names it (exit 2)", async () => {
+  it("a missing league names the option and how to choose a current one (exit 2)", async () => {
     const result = await cli(["division", "list"]);
     expect(result.code).toBe(2);
-    expect(oneLine(result)).toMatch(/required option '--league <league>' not specified/);
+    expect(oneLine(result)).toBe(
+      "gauntlet: --league: give a league (its name or id), or choose one with `gauntlet league use NAME`",
+    );
   });
 
   it("input the server refuses: the field and why (exit 2)", async () => {

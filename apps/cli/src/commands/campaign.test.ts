@@ -20,10 +20,13 @@ const { gauntlet } = cli;
 describe("gauntlet campaign", () => {
   it.each([
     [
-      ["campaign", "show", "nope"],
-      "LEAGUE: 'nope' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)",
+      ["campaign", "show", "league_nope"],
+      "LEAGUE: 'league_nope' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)",
     ],
-    [["campaign", "migrate"], "missing required argument 'league'"],
+    [
+      ["campaign", "migrate"],
+      "LEAGUE: give a league (its name or id), or choose one with `gauntlet league use NAME`",
+    ],
   ])("%j is refused in one line with exit 2", async (args, message) => {
     expect(await gauntlet(args)).toEqual({ code: 2, stdout: "", stderr: `gauntlet: ${message}\n` });
   });

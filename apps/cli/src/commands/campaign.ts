@@ -1,8 +1,9 @@
 // gauntlet campaign show|migrate [--apply]: each verb options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../context.ts";
+import { wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { leagueOrCurrent } from "../names/resolve.ts";
 import { writeFields, writeJson, writeNote, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -54,9 +55,9 @@ export const runMigrate: Run = async (options, { io, client }) => {
   writeNote(io, report.applied ? "migrated" : "dry run: nothing changed (use --apply to migrate)");
 };
 
-async function parse(id: string, apply: boolean | undefined, cmd: Command) {
+async function parse(deps: Deps, id: string | undefined, apply: boolean | undefined, cmd: Command) {
   return {
-    leagueId: await checkId("league", id, "LEAGUE"),
+    leagueId: await leagueOrCurrent(deps, id, "LEAGUE"),
     apply: apply === true,
     json: wantsJson(cmd),
   };
@@ -66,9 +67,10 @@ export function showCommand(parent: Command, factory: Factory, run: Run = runSho
   return parent
     .command("show")
     .description("Show the board: geometry, territory per player and the latest captures")
-    .argument("<league>", "league id (league_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      await run(await parse(id, false, cmd), await depsOf(factory, cmd));
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
+    .action(async (id: string | undefined, _opts: unknown, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
+      await run(await parse(deps, id, false, cmd), deps);
     });
 }
 
@@ -76,10 +78,11 @@ export function migrateCommand(parent: Command, factory: Factory, run: Run = run
   return parent
     .command("migrate")
     .description("Re-carve the board to the league's current geometry (a dry run unless --apply)")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .option("--apply", "perform the migration instead of previewing it")
-    .action(async (id: string, opts: { apply?: boolean }, cmd: Command) => {
-      await run(await parse(id, opts.apply, cmd), await depsOf(factory, cmd));
+    .action(async (id: string | undefined, opts: { apply?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
+      await run(await parse(deps, id, opts.apply, cmd), deps);
     });
 }
 

@@ -45,7 +45,7 @@ ${cases}
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
-complete -F _gauntlet gauntlet
+complete -o bashdefault -o default -F _gauntlet gauntlet
 `;
 }
 

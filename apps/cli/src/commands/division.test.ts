@@ -24,13 +24,14 @@ describe("gauntlet division list", () => {
     expect(await gauntlet(["division", "list"])).toEqual({
       code: 2,
       stdout: "",
-      stderr: "gauntlet: required option '--league <league>' not specified\n",
+      stderr:
+        "gauntlet: --league: give a league (its name or id), or choose one with `gauntlet league use NAME`\n",
     });
-    expect(await gauntlet(["division", "list", "--league", "Spring"])).toEqual({
+    expect(await gauntlet(["division", "list", "--league", "league_Spring"])).toEqual({
       code: 2,
       stdout: "",
       stderr:
-        "gauntlet: --league: 'Spring' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
+        "gauntlet: --league: 'league_Spring' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
     });
   });
 

@@ -1,8 +1,9 @@
 // gauntlet division list --league L [--archived]: options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../context.ts";
+import { wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { leagueOrCurrent } from "../names/resolve.ts";
 import { writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -37,15 +38,19 @@ export function divisionListCommand(
   return parent
     .command("list")
     .description("List a league's divisions, top first")
-    .requiredOption("--league <league>", "league id (league_…)")
+    .option(
+      "--league <league>",
+      "the league's name or id (default: the current league, `league use`)",
+    )
     .option("--archived", "include archived divisions")
-    .action(async (opts: { league: string; archived?: boolean }, cmd: Command) => {
+    .action(async (opts: { league?: string; archived?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: await checkId("league", opts.league, "--league"),
+        leagueId: await leagueOrCurrent(deps, opts.league, "--league"),
         archived: opts.archived === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }
 

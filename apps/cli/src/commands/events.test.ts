@@ -19,7 +19,10 @@ const { gauntlet, sdk } = cli;
 
 describe("gauntlet events", () => {
   it.each([
-    [["events"], "gauntlet: required option '--league <league>' not specified"],
+    [
+      ["events"],
+      "gauntlet: --league: give a league (its name or id), or choose one with `gauntlet league use NAME`",
+    ],
     [
       ["events", "--league", "league_00000000-0000-4000-8000-000000000000", "--limit", "0"],
       "--limit: expected a positive whole number, got '0'",

@@ -4,8 +4,9 @@ import type { Command } from "commander";
 
 import type { LiveEvent } from "@gauntlet/core";
 
-import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
+import { parsePositiveInt, wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { leagueOrCurrent } from "../names/resolve.ts";
 import { shortTime, writeJson, writeNote, writeTable } from "../output.ts";
 import { dim } from "../terminal.ts";
 import type { CommandGroup } from "./group.ts";
@@ -80,21 +81,25 @@ export function eventsCommand(
   return program
     .command("events")
     .description("A league's competition feed; --follow keeps printing live events")
-    .requiredOption("--league <league>", "league id (league_…)")
+    .option(
+      "--league <league>",
+      "the league's name or id (default: the current league, `league use`)",
+    )
     .option("--limit <n>", "how many recent events", "20")
     .option("--follow", "stay connected and print live events as they happen (Ctrl-C to stop)")
     .addHelpText(
       "after",
-      "\nWith --json and --follow, live events are printed one JSON object a line after the feed.",
+      "\nWith --json and --follow, live events are printed one JSON object a line after\nthe feed.",
     )
     .action(async (opts: Flags, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: await checkId("league", opts.league, "--league"),
+        leagueId: await leagueOrCurrent(deps, opts.league, "--league"),
         limit: parsePositiveInt(opts.limit, "--limit"),
         follow: opts.follow === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }
 

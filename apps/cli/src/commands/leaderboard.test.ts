@@ -23,19 +23,21 @@ const { gauntlet } = cli;
 
 describe("gauntlet leaderboard", () => {
   it("refuses a malformed division id with one plain line and exit 2, before any request", async () => {
-    const result = await gauntlet(["leaderboard", "league_nope"]);
+    const result = await gauntlet(["leaderboard", "div_nope"]);
     expect(result).toEqual({
       code: 2,
       stdout: "",
       stderr:
-        "gauntlet: DIVISION: 'league_nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)\n",
+        "gauntlet: DIVISION: 'div_nope' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)\n",
     });
   });
 
   it("says a missing argument in one line", async () => {
     const result = await gauntlet(["leaderboard"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("gauntlet: missing required argument 'division'\n");
+    expect(result.stderr).toBe(
+      "gauntlet: --league: give a league (its name or id), or choose one with `gauntlet league use NAME`\n",
+    );
   });
 
   it("prints the API's response with --json", async () => {

@@ -1,8 +1,9 @@
 // gauntlet leaderboard DIVISION: the division's standings.
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../context.ts";
+import { wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { divisionOrTop } from "../names/resolve.ts";
 import { writeJson, writeNote, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 import { LEADERBOARD_HEADERS, leaderboardCells, leaderboardFootnote } from "./leaderboard-rows.ts";
@@ -44,17 +45,22 @@ export function leaderboardCommand(
     .description(
       "A division's standings: rank (and the ranks it could hold), player, rating or score with its 95% interval, rounds, recent form",
     )
-    .argument("<division>", "division id (div_…; see `gauntlet division list --league L`)")
+    .argument(
+      "[division]",
+      "the division's name or id (default: the top division of --league or the current league)",
+    )
+    .option("--league <league>", "the league whose division it is (name or id)")
     .addHelpText(
       "after",
-      "\nCOULD BE lists the ranks a row could hold at 95% when that is more than one; ±95% is half its\ninterval; P>NEXT is the chance it is truly above the next row. Recent form lists the player's\nrank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
+      "\nCOULD BE lists the ranks a row could hold at 95% when that is more than one;\n±95% is half its interval; P>NEXT is the chance it is truly above the next row.\nRecent form lists the player's rank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
     )
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .action(async (id: string | undefined, opts: { league?: string }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        divisionId: await checkId("division", id, "DIVISION"),
+        divisionId: await divisionOrTop(deps, id, opts.league, "DIVISION"),
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }
 

@@ -27,7 +27,10 @@ const { gauntlet, sdk } = cli;
 
 describe("gauntlet round", () => {
   it.each([
-    [["round", "list"], "round list needs --division D or --league L"],
+    [
+      ["round", "list"],
+      "--league: give a league (its name or id), or choose one with `gauntlet league use NAME`",
+    ],
     [
       ["round", "list", "--league", "L", "--limit", "x"],
       "--limit: expected a positive whole number, got 'x'",

@@ -5,8 +5,8 @@ import type { Command } from "commander";
 import type { InputOf } from "@gauntlet/sdk";
 
 import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
-import { CliError, EXIT } from "../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
+import { divisionIdOf, leagueOrCurrent } from "../names/resolve.ts";
 import { shortTime, writeFields, writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -48,24 +48,32 @@ export function roundListCommand(
   return parent
     .command("list")
     .description("List rounds of a division or a league, newest first")
-    .option("--division <division>", "division id (div_…)")
-    .option("--league <league>", "league id (league_…)")
+    .option("--division <division>", "the division's name or id")
+    .option(
+      "--league <league>",
+      "the league's name or id (default: the current league, `league use`)",
+    )
     .option("--status <status>", "pending, running, completed or failed")
     .option("--limit <n>", "at most this many", "20")
     .action(async (opts: ListFlags, cmd: Command) => {
-      if (!opts.division && !opts.league)
-        throw new CliError("round list needs --division D or --league L", EXIT.usage);
+      const deps = await depsOf(factory, cmd);
       const limit = parsePositiveInt(opts.limit, "--limit");
       const query = {
         ...(opts.division
-          ? { division_id: await checkId("division", opts.division, "--division") }
-          : {}),
-        ...(opts.league ? { league_id: await checkId("league", opts.league, "--league") } : {}),
+          ? {
+              division_id: await divisionIdOf(
+                deps.client,
+                opts.division,
+                "--division",
+                opts.league,
+              ),
+            }
+          : { league_id: await leagueOrCurrent(deps, opts.league, "--league") }),
         // The server names the statuses it knows (422 → one line); the CLI does not repeat them.
         ...(opts.status ? { status: opts.status as "pending" } : {}),
         limit,
       };
-      await run({ query, json: wantsJson(cmd) }, await depsOf(factory, cmd));
+      await run({ query, json: wantsJson(cmd) }, deps);
     });
 }
 

@@ -3,7 +3,7 @@
 import type { Coworld } from "@gauntlet/core";
 
 import { resolveConfig } from "../config.ts";
-import { createDemoLeague, type DemoLeague } from "../embedded/demo.ts";
+import { createDemoLeague, findDemoLeague, type DemoLeague } from "../embedded/demo.ts";
 import {
   embeddedWorkDir,
   runnerMain,
@@ -104,6 +104,8 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
       );
     }
   }
+  // A restart says where the demo league is too (it was made on the first start).
+  if (!demo && flags.demo) demo = await findDemoLeague(server.store.db).catch(() => null);
   const lines = bannerLines({
     apiPrefix: config.apiPrefix,
     url: server.url,
@@ -119,11 +121,12 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
         env,
       ),
       runner: commandFor({ script: "gauntlet-runner", main: runnerMain() }, env),
-      // The CLI is the workspace's `gauntlet` script when started from the repository, else the npm package.
+      // The CLI is the workspace's `gauntlet` script when started from the repository, else the
+      // `gauntlet` that `pnpm install-cli` installs (the npm package is not published yet).
       cli:
         env.npm_lifecycle_event !== undefined
           ? commandFor({ script: "gauntlet", main: "" }, env)
-          : "npx @gauntlet/cli",
+          : "gauntlet",
     },
     storageArgs: storageArgs(flags),
   });

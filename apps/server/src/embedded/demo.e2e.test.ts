@@ -13,7 +13,7 @@ import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@g
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { eventually } from "../../testing/test-league.ts";
-import { createDemoLeague, DEMO_LEAGUE_NAME } from "./demo.ts";
+import { createDemoLeague, DEMO_LEAGUE_NAME, findDemoLeague } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
 
 const MAIN = join(import.meta.dirname, "../cli/main.ts");
@@ -63,6 +63,14 @@ describe("createDemoLeague", () => {
     expect(byDivision(2)).toEqual(["Greedy B", "Random B", "Wanderer B"]);
     expect(memberships.body.every((m) => m.policy_version.name.startsWith("demo-"))).toBe(true);
     expect(await createDemoLeague(db, t.server.context.blobs, bus, example)).toBeNull();
+    // A restart's banner finds it again (it used to drop the demo lines).
+    expect(await findDemoLeague(db)).toEqual({
+      league: await client(t.url)
+        .get<League>(`/v2/leagues/${demo.league.id}`)
+        .then((r) => r.body),
+      divisions: demo.divisions,
+      players: 6,
+    });
   });
 });
 

@@ -12,7 +12,7 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import type { EventBus } from "../events/bus.ts";
 import { createPlayer } from "../identity/players.ts";
 import { createUser, findUserByEmail } from "../identity/users.ts";
-import { createLeague } from "../leagues/leagues.ts";
+import { createLeague, leagueView } from "../leagues/leagues.ts";
 import { createSubmission } from "../leagues/submissions.ts";
 import { createPolicyVersion, storeUpload } from "../policies/policies.ts";
 import type { Database } from "../store/schema.ts";
@@ -135,4 +135,29 @@ export async function createDemoLeague(
     }
   }
   return { league, divisions, players };
+}
+
+/** The demo league a first start made, for a restart's banner; null when there is none. */
+export async function findDemoLeague(db: Kysely<Database>): Promise<DemoLeague | null> {
+  const user = await findUserByEmail(db, DEMO_EMAIL);
+  if (!user) return null;
+  const row = await db
+    .selectFrom("leagues")
+    .selectAll()
+    .where("commissioner_user_id", "=", user.id)
+    .where("name", "=", DEMO_LEAGUE_NAME)
+    .executeTakeFirst();
+  if (!row) return null;
+  const divisions = await db
+    .selectFrom("divisions")
+    .select(["id", "name", "level"])
+    .where("league_id", "=", row.id)
+    .orderBy("level")
+    .execute();
+  const entered = await db
+    .selectFrom("league_submissions")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("league_id", "=", row.id)
+    .executeTakeFirst();
+  return { league: await leagueView(db, row), divisions, players: Number(entered?.n ?? 0) };
 }

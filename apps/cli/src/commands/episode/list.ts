@@ -4,8 +4,8 @@ import type { Command } from "commander";
 import type { InputOf } from "@gauntlet/sdk";
 
 import { checkId, parsePositiveInt, wantsJson } from "../../context.ts";
-import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { divisionIdOf, playerIdOf, policyIdOf } from "../../names/resolve.ts";
 import { shortTime, writeJson, writeTable } from "../../output.ts";
 import { isMine, mineOf, outcomeOf, seatName } from "./seats-view.ts";
 
@@ -18,7 +18,8 @@ export interface ListOptions {
 
 export async function runList(options: ListOptions, { io, client }: Deps): Promise<void> {
   const query = { ...options.query };
-  if (options.policy !== undefined) query.policy_id = await policyIdOf(client, options.policy);
+  if (options.policy !== undefined)
+    query.policy_id = await policyIdOf(client, options.policy, "--policy");
   const page = await client.episodeRequests.list(query);
   if (options.json) return writeJson(io, page);
   const mine = await mineOf(client);
@@ -36,21 +37,6 @@ export async function runList(options: ListOptions, { io, client }: Deps): Promi
       shortTime(e.created_at),
     ]),
     "no episodes",
-  );
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A policy by id, or by name when exactly one policy the caller can see has it. */
-async function policyIdOf(client: Deps["client"], policy: string): Promise<string> {
-  if (UUID.test(policy)) return policy;
-  const found = await client.policyVersions.search({ name_exact: policy, limit: 500 });
-  const ids = [...new Set(found.entries.map((v) => v.policy_id))];
-  if (ids.length === 1 && ids[0] !== undefined) return ids[0];
-  if (ids.length === 0) throw new CliError(`--policy: no policy named '${policy}'`, EXIT.notFound);
-  throw new CliError(
-    `--policy: ${ids.length} policies are named '${policy}' (${ids.join(", ")}); give one id`,
-    EXIT.usage,
   );
 }
 
@@ -72,29 +58,29 @@ export function listCommand(
   return parent
     .command("list")
     .description("List episodes, newest first")
-    .option("--division <division>", "division id (div_…)")
+    .option("--division <division>", "the division's name or id")
     .option("--round <round>", "round id (round_…)")
     .option("--status <status>", "pending, submitted, running, completed, failed or cancelled")
     .option("--mine", "only episodes in which one of your policies or players had a seat")
     .option("--policy <policy>", "only episodes of this policy (its id or name), any version")
-    .option("--player <player>", "only episodes of this player (ply_…)")
+    .option("--player <player>", "only episodes of this player of yours (its name or id)")
     .option("--limit <n>", "at most this many", "20")
     .action(async (opts: Flags, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const query = {
         ...(opts.division
-          ? { division_id: await checkId("division", opts.division, "--division") }
+          ? { division_id: await divisionIdOf(deps.client, opts.division, "--division") }
           : {}),
         ...(opts.round ? { round_id: await checkId("round", opts.round, "--round") } : {}),
         // The server names the statuses it knows (422 → one line); the CLI does not repeat them.
         ...(opts.status ? { status: opts.status as "pending" } : {}),
         ...(opts.mine ? { mine: true } : {}),
-        ...(opts.player ? { player_id: await checkId("player", opts.player, "--player") } : {}),
+        ...(opts.player
+          ? { player_id: await playerIdOf(deps.client, opts.player, "--player") }
+          : {}),
         limit: parsePositiveInt(opts.limit, "--limit"),
       };
       const policy = opts.policy?.trim();
-      await run(
-        { query, ...(policy ? { policy } : {}), json: wantsJson(cmd) },
-        await depsOf(factory, cmd),
-      );
+      await run({ query, ...(policy ? { policy } : {}), json: wantsJson(cmd) }, deps);
     });
 }

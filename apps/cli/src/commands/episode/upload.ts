@@ -74,10 +74,11 @@ export function uploadCommand(
     .addHelpText(
       "after",
       `
-Each file holds four tables: episodes(id, coworld_id) (optional created_at, replay_url),
-episode_tags(episode_id, key, value), episode_agent_policies(episode_id, agent_id,
-policy_version_id) and episode_agent_metrics(episode_id, agent_id, metric, value). An episode
-seats one participant per policy version; its score is the sum of that version's 'reward'
+Each file holds four tables: episodes(id, coworld_id) (optional created_at,
+replay_url), episode_tags(episode_id, key, value),
+episode_agent_policies(episode_id, agent_id, policy_version_id) and
+episode_agent_metrics(episode_id, agent_id, metric, value). An episode seats one
+participant per policy version; its score is the sum of that version's 'reward'
 metric. A file the server cannot read stores nothing.
 
 Examples:

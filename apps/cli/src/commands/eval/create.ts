@@ -138,11 +138,12 @@ export function createCommand(
     .addHelpText(
       "after",
       `
-Seats are filled in the order given: every --policy, then every --top, then --random.
-With --wait, progress goes to standard error and the ended request to standard output.
+Seats are filled in the order given: every --policy, then every --top, then
+--random. With --wait, progress goes to standard error and the ended request to
+standard output.
 
 Examples:
-  gauntlet eval create --league "Spring League" --policy my-bot --top 3 --episodes 20 --wait
+  gauntlet eval create --league "Spring League" --policy my-bot --top 3 --wait
   gauntlet eval create --coworld cow_… --policy my-bot --policy rival:v2 --json`,
     )
     .action(async (opts: Flags, cmd: Command) => {

@@ -15,8 +15,8 @@ export const evaluation: CommandGroup = {
         "after",
         `
 Examples:
-  gauntlet eval create --league "Spring League" --policy my-bot --top 1 --episodes 20 --wait
-  gauntlet eval create --coworld cow_… --policy my-bot:v3 --policy rival --episodes 5
+  gauntlet eval create --league "Spring League" --policy my-bot --top 1 --wait
+  gauntlet eval create --coworld cow_… --policy my-bot:v3 --policy rival
   gauntlet eval list
   gauntlet eval get xreq_…
   gauntlet eval episodes xreq_… --json

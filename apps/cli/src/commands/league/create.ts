@@ -45,7 +45,7 @@ export function createCommand(
     .option("--public", "anyone may see it")
     .addHelpText(
       "after",
-      "\nExample:\n  $ gauntlet league create --name Spring --game game_… --division Premier Challenger --public",
+      "\nExample:\n  $ gauntlet league create --name Spring --game game_… --public \\\n      --division Premier Challenger",
     )
     .action(async (opts: Flags, cmd: Command) => {
       const game_id = await checkId("game", opts.game, "--game");

@@ -1,4 +1,4 @@
-// gauntlet league list|show|create|update|lock|pause|trigger-round: one file per verb, each
+// gauntlet league list|show|create|update|lock|pause|trigger-round|use: one file per verb, each
 // options -> run(options, {io, client}).
 import type { CommandGroup } from "../group.ts";
 import { createCommand } from "./create.ts";
@@ -8,6 +8,7 @@ import { pauseCommand } from "./pause.ts";
 import { showCommand } from "./show.ts";
 import { triggerRoundCommand } from "./trigger-round.ts";
 import { updateCommand } from "./update.ts";
+import { useCommand } from "./use.ts";
 
 export const league: CommandGroup = {
   register(program, _state, factory) {
@@ -19,5 +20,6 @@ export const league: CommandGroup = {
     lockCommand(group, factory);
     pauseCommand(group, factory);
     triggerRoundCommand(group, factory);
+    useCommand(group, factory);
   },
 };

@@ -51,8 +51,8 @@ describe("parsing", () => {
 
   it.each([
     [
-      ["league", "show", "div_nope"],
-      "gauntlet: LEAGUE: 'div_nope' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
+      ["league", "show", "league_nope"],
+      "gauntlet: LEAGUE: 'league_nope' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
     ],
     [
       ["league", "list", "--game", "chess"],
@@ -62,7 +62,10 @@ describe("parsing", () => {
       ["league", "create", "--game", "game_x"],
       "gauntlet: required option '--name <name>' not specified\n",
     ],
-    [["league", "pause"], "gauntlet: missing required argument 'league'\n"],
+    [
+      ["league", "pause"],
+      "gauntlet: LEAGUE: give a league (its name or id), or choose one with `gauntlet league use NAME`\n",
+    ],
     [
       ["league", "lock", "x", "--unlocked"],
       "gauntlet: unknown option '--unlocked' (did you mean --unlock?)\n",

@@ -1,8 +1,9 @@
 // gauntlet league lock LEAGUE [--unlock] [--game-version]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { writeFields, writeJson } from "../../output.ts";
 
 export interface LockOptions {
@@ -37,16 +38,23 @@ export function lockCommand(
   return parent
     .command("lock")
     .description("Lock (or with --unlock, open) a league's submissions")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .option("--unlock", "open submissions again")
     .option("--game-version", "also pin (or with --unlock, unpin) the game version")
-    .action(async (id: string, opts: { unlock?: boolean; gameVersion?: boolean }, cmd: Command) => {
-      const options = {
-        leagueId: await checkId("league", id, "LEAGUE"),
-        locked: opts.unlock !== true,
-        gameVersion: opts.gameVersion === true,
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+    .action(
+      async (
+        id: string | undefined,
+        opts: { unlock?: boolean; gameVersion?: boolean },
+        cmd: Command,
+      ) => {
+        const deps = await depsOf(factory, cmd);
+        const options = {
+          leagueId: await leagueOrCurrent(deps, id, "LEAGUE"),
+          locked: opts.unlock !== true,
+          gameVersion: opts.gameVersion === true,
+          json: wantsJson(cmd),
+        };
+        await run(options, deps);
+      },
+    );
 }

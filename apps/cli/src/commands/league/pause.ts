@@ -1,8 +1,9 @@
 // gauntlet league pause LEAGUE [--resume]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { writeJson, writeNote } from "../../output.ts";
 
 export interface PauseOptions {
@@ -32,14 +33,15 @@ export function pauseCommand(
   return parent
     .command("pause")
     .description("Pause (or with --resume, resume) a league's rounds")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .option("--resume", "resume rounds")
-    .action(async (id: string, opts: { resume?: boolean }, cmd: Command) => {
+    .action(async (id: string | undefined, opts: { resume?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: await checkId("league", id, "LEAGUE"),
+        leagueId: await leagueOrCurrent(deps, id, "LEAGUE"),
         resume: opts.resume === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

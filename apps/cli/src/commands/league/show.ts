@@ -1,8 +1,9 @@
 // gauntlet league show LEAGUE
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { writeJson } from "../../output.ts";
 import { writeLeague } from "./show-league.ts";
 
@@ -25,9 +26,10 @@ export function showCommand(
   return parent
     .command("show")
     .description("Show one league")
-    .argument("<league>", "league id (league_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { leagueId: await checkId("league", id, "LEAGUE"), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
+    .action(async (id: string | undefined, _opts: unknown, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
+      const options = { leagueId: await leagueOrCurrent(deps, id, "LEAGUE"), json: wantsJson(cmd) };
+      await run(options, deps);
     });
 }

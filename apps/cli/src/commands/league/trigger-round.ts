@@ -1,8 +1,9 @@
 // gauntlet league trigger-round LEAGUE [--division D]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { divisionIdOf, leagueOrCurrent } from "../../names/resolve.ts";
 import { writeJson, writeNote, writeTable } from "../../output.ts";
 
 export interface TriggerRoundOptions {
@@ -38,14 +39,18 @@ export function triggerRoundCommand(
   return parent
     .command("trigger-round")
     .description("Start a round now in every division (or one)")
-    .argument("<league>", "league id (league_…)")
-    .option("--division <division>", "only this division (div_…)")
-    .action(async (id: string, opts: { division?: string }, cmd: Command) => {
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
+    .option("--division <division>", "only this division (its name or id)")
+    .action(async (id: string | undefined, opts: { division?: string }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
+      const leagueId = await leagueOrCurrent(deps, id, "LEAGUE");
       const options = {
-        leagueId: await checkId("league", id, "LEAGUE"),
-        divisionId: opts.division ? await checkId("division", opts.division, "--division") : null,
+        leagueId,
+        divisionId: opts.division
+          ? await divisionIdOf(deps.client, opts.division, "--division", leagueId)
+          : null,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

@@ -3,9 +3,10 @@ import type { Command } from "commander";
 
 import type { InputOf } from "@gauntlet/sdk";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { writeJson } from "../../output.ts";
 import { writeLeague } from "./show-league.ts";
 
@@ -36,15 +37,14 @@ export function updateCommand(
   return parent
     .command("update")
     .description("Change a league's name, description or visibility")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .option("--name <name>", "new name")
     .option("--description <text>", "new description")
     .option("--public", "anyone may see it")
     .option("--no-public", "only members see it")
     .option("--hidden", "hide it from lists")
     .option("--no-hidden", "show it in lists")
-    .action(async (id: string, opts: Flags, cmd: Command) => {
-      const leagueId = await checkId("league", id, "LEAGUE");
+    .action(async (id: string | undefined, opts: Flags, cmd: Command) => {
       const body = {
         ...(opts.name !== undefined ? { name: opts.name } : {}),
         ...(opts.description !== undefined ? { description: opts.description } : {}),
@@ -56,6 +56,8 @@ export function updateCommand(
           "nothing to update: pass --name, --description, --public/--no-public or --hidden/--no-hidden",
           EXIT.usage,
         );
-      await run({ leagueId, body, json: wantsJson(cmd) }, await depsOf(factory, cmd));
+      const deps = await depsOf(factory, cmd);
+      const leagueId = await leagueOrCurrent(deps, id, "LEAGUE");
+      await run({ leagueId, body, json: wantsJson(cmd) }, deps);
     });
 }

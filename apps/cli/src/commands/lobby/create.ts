@@ -1,8 +1,9 @@
 // gauntlet lobby create LEAGUE --seat … [--variant] [--config]
 import type { Command } from "commander";
 
-import { checkId, parseJsonObject, wantsJson } from "../../context.ts";
+import { parseJsonObject, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { parseSeat, writeLobby, type SeatInput } from "./shared.ts";
 
 export interface CreateOptions {
@@ -35,7 +36,7 @@ export function createCommand(
   return parent
     .command("create")
     .description("Open a lobby in a league")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .requiredOption(
       "--seat <seat>",
       "a seat, once per seat in order: human:USER_ID, human_open, league_player:PLAYER_ID, random or closed",
@@ -45,11 +46,12 @@ export function createCommand(
     .option("--config <json>", "game config overrides, a JSON object")
     .action(
       async (
-        league: string,
+        league: string | undefined,
         opts: { seat: string[]; variant?: string; config?: string },
         cmd: Command,
       ) => {
-        const leagueId = await checkId("league", league, "LEAGUE");
+        const deps = await depsOf(factory, cmd);
+        const leagueId = await leagueOrCurrent(deps, league, "LEAGUE");
         const seats: SeatInput[] = [];
         for (const text of opts.seat) seats.push(await parseSeat(text));
         const options = {
@@ -59,7 +61,7 @@ export function createCommand(
           overrides: opts.config === undefined ? null : parseJsonObject(opts.config, "--config"),
           json: wantsJson(cmd),
         };
-        await run(options, await depsOf(factory, cmd));
+        await run(options, deps);
       },
     );
 }

@@ -55,8 +55,8 @@ describe("parsing", () => {
       `gauntlet: --run: say how to start the policy inside DIR, e.g. --run "node bot.ts"\n`,
     ],
     [
-      ["policy", "upload", "--image", "x", "--name", "b", "--player", "bob"],
-      "gauntlet: --player: 'bob' is not a valid id (expected ply_<uuid>, e.g. ply_00000000-0000-4000-8000-000000000000)\n",
+      ["policy", "upload", "--image", "x", "--name", "b", "--player", "ply_bob"],
+      "gauntlet: --player: 'ply_bob' is not a valid id (expected ply_<uuid>, e.g. ply_00000000-0000-4000-8000-000000000000)\n",
     ],
   ])("%j is refused in one line with exit 2", async (args, stderr) => {
     expect(await gauntlet(args)).toEqual({ code: 2, stdout: "", stderr });

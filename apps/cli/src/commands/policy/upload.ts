@@ -3,9 +3,10 @@ import { createHash } from "node:crypto";
 
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { playerIdOf } from "../../names/resolve.ts";
 import { writeJson, writeNote } from "../../output.ts";
 import { megabytes, packDirectory } from "../../pack.ts";
 import { withSpinner } from "../../spinner.ts";
@@ -77,7 +78,7 @@ export function uploadCommand(
       'with DIR: the command that starts the policy inside DIR, e.g. "node bot.ts"',
     )
     .option("--image <ref>", "instead of DIR: a pullable container image, e.g. ghcr.io/me/bot:1")
-    .option("--player <player>", "the player that owns the version (ply_…)")
+    .option("--player <player>", "the player of yours that owns the version (its name or id)")
     .addHelpText(
       "after",
       '\nExamples:\n  $ gauntlet policy upload ./bot --name my-bot --run "node bot.ts"\n  $ gauntlet policy upload --image ghcr.io/me/bot:1 --name my-bot',
@@ -93,7 +94,10 @@ export function uploadCommand(
             "policy upload takes a directory or --image REF (one of the two)",
             EXIT.usage,
           );
-        const playerId = opts.player ? await checkId("player", opts.player, "--player") : null;
+        const deps = await depsOf(factory, cmd);
+        const playerId = opts.player
+          ? await playerIdOf(deps.client, opts.player, "--player")
+          : null;
         let source: UploadOptions["source"];
         if (dir !== undefined) {
           const command = opts.run?.trim().split(/\s+/).filter(Boolean);
@@ -105,7 +109,7 @@ export function uploadCommand(
           source = { bundle: await packDirectory(dir, "DIR"), run: command };
         } else source = { image: opts.image ?? "" };
         const options = { name: opts.name, source, playerId, json: wantsJson(cmd) };
-        await run(options, await depsOf(factory, cmd));
+        await run(options, deps);
       },
     );
 }

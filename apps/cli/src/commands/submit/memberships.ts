@@ -1,9 +1,11 @@
 // gauntlet memberships [--league L] [--division D] [--all]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { divisionIdOf, leagueIdOf } from "../../names/resolve.ts";
 import { writeJson, writeTable } from "../../output.ts";
+import { requireSignIn } from "./signed-in.ts";
 
 export interface MembershipsOptions {
   leagueId: string | null;
@@ -22,6 +24,7 @@ export async function runMemberships(
     ...(options.divisionId ? { division_id: options.divisionId } : {}),
     ...(options.all ? {} : { mine: true }),
   });
+  if (list.length === 0 && !options.all) await requireSignIn(client, "--all");
   if (options.json) return writeJson(io, list);
   writeTable(
     io,
@@ -49,12 +52,15 @@ export function membershipsCommand(
     .option("--division <division>", "division id (div_…)")
     .option("--all", "everyone's you can see, not only yours")
     .action(async (opts: { league?: string; division?: string; all?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: opts.league ? await checkId("league", opts.league, "--league") : null,
-        divisionId: opts.division ? await checkId("division", opts.division, "--division") : null,
+        leagueId: opts.league ? await leagueIdOf(deps.client, opts.league, "--league") : null,
+        divisionId: opts.division
+          ? await divisionIdOf(deps.client, opts.division, "--division", opts.league)
+          : null,
         all: opts.all === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

@@ -1,9 +1,11 @@
 // gauntlet submissions [--league L] [--all]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueIdOf } from "../../names/resolve.ts";
 import { shortTime, writeJson, writeTable } from "../../output.ts";
+import { requireSignIn } from "./signed-in.ts";
 
 export interface SubmissionsOptions {
   leagueId: string | null;
@@ -20,6 +22,7 @@ export async function runSubmissions(
     ...(options.leagueId ? { league_id: options.leagueId } : {}),
     ...(options.all ? {} : { mine: true }),
   });
+  if (list.length === 0 && !options.all) await requireSignIn(client, "--all");
   if (options.json) return writeJson(io, list);
   writeTable(
     io,
@@ -46,11 +49,12 @@ export function submissionsCommand(
     .option("--league <league>", "league id (league_…)")
     .option("--all", "everyone's you can see, not only yours")
     .action(async (opts: { league?: string; all?: boolean }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
-        leagueId: opts.league ? await checkId("league", opts.league, "--league") : null,
+        leagueId: opts.league ? await leagueIdOf(deps.client, opts.league, "--league") : null,
         all: opts.all === true,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

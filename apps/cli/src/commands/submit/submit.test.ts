@@ -49,18 +49,21 @@ describe("parsing", () => {
   });
 
   it.each([
-    [["submit", POLICY], "gauntlet: required option '--league <league>' not specified\n"],
     [
-      ["submit", POLICY, "--league", LEAGUE, "--player", "alpha"],
-      "gauntlet: --player: 'alpha' is not a valid id (expected ply_<uuid>, e.g. ply_00000000-0000-4000-8000-000000000000)\n",
+      ["submit", POLICY],
+      "gauntlet: --league: give a league (its name or id), or choose one with `gauntlet league use NAME`\n",
     ],
     [
-      ["submissions", "--league", "spring"],
-      "gauntlet: --league: 'spring' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
+      ["submit", POLICY, "--league", LEAGUE, "--player", "ply_alpha"],
+      "gauntlet: --player: 'ply_alpha' is not a valid id (expected ply_<uuid>, e.g. ply_00000000-0000-4000-8000-000000000000)\n",
     ],
     [
-      ["memberships", "--division", "league_x"],
-      "gauntlet: --division: 'league_x' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)\n",
+      ["submissions", "--league", "league_spring"],
+      "gauntlet: --league: 'league_spring' is not a valid id (expected league_<uuid>, e.g. league_00000000-0000-4000-8000-000000000000)\n",
+    ],
+    [
+      ["memberships", "--division", "div_x"],
+      "gauntlet: --division: 'div_x' is not a valid id (expected div_<uuid>, e.g. div_00000000-0000-4000-8000-000000000000)\n",
     ],
   ])("%j is refused in one line with exit 2", async (args, stderr) => {
     expect(await gauntlet(args.map((a) => (a === LEAGUE ? leagueId : a)))).toEqual({
@@ -69,6 +72,16 @@ describe("parsing", () => {
       stderr,
     });
   });
+
+  it.each([["submissions"], ["memberships"]])(
+    "%s without a sign-in says to sign in (exit 4), not that there are none",
+    async (verb) => {
+      const result = await runInProcess([verb], { url: server.url, token: null });
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^gauntlet: .*gauntlet auth login.*\n$/);
+    },
+  );
 
   it("a version the policy does not have is exit 3, naming the versions it has", async () => {
     expect(await gauntlet(["submit", `${POLICY}:v9`, "--league", leagueId])).toEqual({

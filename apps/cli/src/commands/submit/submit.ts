@@ -1,10 +1,11 @@
 // gauntlet submit POLICY[:vN] --league L [--player P]
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { resolveVersion } from "../../names/policy-version.ts";
+import { leagueOrCurrent, playerIdOf } from "../../names/resolve.ts";
 import { writeJson, writeNote } from "../../output.ts";
-import { resolveVersion } from "./resolve-version.ts";
 
 export interface SubmitOptions {
   /** As typed: a version id, NAME or NAME:vN (resolved against the server when run). */
@@ -36,19 +37,23 @@ export function submitCommand(
     .command("submit")
     .description("Submit a policy version to a league")
     .argument("<policy>", "NAME (your newest version), NAME:vN, or a policy version id")
-    .requiredOption("--league <league>", "league id (league_…)")
-    .option("--player <player>", "compete as this player of yours (ply_…)")
+    .option(
+      "--league <league>",
+      "the league's name or id (default: the current league, `league use`)",
+    )
+    .option("--player <player>", "compete as this player of yours (its name or id)")
     .addHelpText(
       "after",
       "\nExamples:\n  $ gauntlet submit my-bot --league league_…\n  $ gauntlet submit my-bot:v3 --league league_… --player ply_…",
     )
-    .action(async (policy: string, opts: { league: string; player?: string }, cmd: Command) => {
+    .action(async (policy: string, opts: { league?: string; player?: string }, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
       const options = {
         policy,
-        leagueId: await checkId("league", opts.league, "--league"),
-        playerId: opts.player ? await checkId("player", opts.player, "--player") : null,
+        leagueId: await leagueOrCurrent(deps, opts.league, "--league"),
+        playerId: opts.player ? await playerIdOf(deps.client, opts.player, "--player") : null,
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

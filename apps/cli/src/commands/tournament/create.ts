@@ -3,9 +3,10 @@ import type { Command } from "commander";
 
 import type { TournamentFormat } from "@gauntlet/core";
 
-import { checkId, checkUuid, parsePositiveInt, wantsJson } from "../../context.ts";
+import { checkUuid, parsePositiveInt, wantsJson } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { writeJson } from "../../output.ts";
 import { writeTournament } from "./show.ts";
 
@@ -61,7 +62,7 @@ export function createCommand(
   return parent
     .command("create")
     .description("Create a tournament in draft (commissioner or admin)")
-    .argument("<league>", "league id (league_…)")
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .requiredOption("--name <name>", "its name")
     .option("--format <format>", `one of ${FORMATS.join(", ")}`, "single_elimination")
     .option(
@@ -74,7 +75,7 @@ export function createCommand(
     .option("--variant <id>", "the variant of the league's coworld to play")
     .action(
       async (
-        league: string,
+        league: string | undefined,
         opts: {
           name: string;
           format: string;
@@ -84,7 +85,8 @@ export function createCommand(
         },
         cmd: Command,
       ) => {
-        const leagueId = await checkId("league", league, "LEAGUE");
+        const deps = await depsOf(factory, cmd);
+        const leagueId = await leagueOrCurrent(deps, league, "LEAGUE");
         const format = checkFormat(opts.format);
         const episodesPerMatch = parsePositiveInt(opts.episodes, "--episodes");
         const policyVersionIds: string[] = [];
@@ -98,7 +100,7 @@ export function createCommand(
           variantId: opts.variant ?? null,
           json: wantsJson(cmd),
         };
-        await run(options, await depsOf(factory, cmd));
+        await run(options, deps);
       },
     );
 }

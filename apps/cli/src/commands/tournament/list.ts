@@ -1,8 +1,9 @@
 // gauntlet tournament list LEAGUE
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { leagueOrCurrent } from "../../names/resolve.ts";
 import { shortTime, writeJson, writeTable } from "../../output.ts";
 
 export interface ListOptions {
@@ -37,9 +38,13 @@ export function listCommand(
   return parent
     .command("list")
     .description("List a league's tournaments, newest first")
-    .argument("<league>", "league id (league_…)")
-    .action(async (league: string, _opts: unknown, cmd: Command) => {
-      const options = { leagueId: await checkId("league", league, "LEAGUE"), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
+    .argument("[league]", "the league's name or id (default: the current league, `league use`)")
+    .action(async (league: string | undefined, _opts: unknown, cmd: Command) => {
+      const deps = await depsOf(factory, cmd);
+      const options = {
+        leagueId: await leagueOrCurrent(deps, league, "LEAGUE"),
+        json: wantsJson(cmd),
+      };
+      await run(options, deps);
     });
 }

@@ -93,7 +93,10 @@ describe("parsing", () => {
       ["tournament", "lock", "tour_nope"],
       "gauntlet: TOURNAMENT: 'tour_nope' is not a valid id (expected tour_<uuid>, e.g. tour_00000000-0000-4000-8000-000000000000)\n",
     ],
-    [["tournament", "list"], "gauntlet: missing required argument 'league'\n"],
+    [
+      ["tournament", "list"],
+      "gauntlet: LEAGUE: give a league (its name or id), or choose one with `gauntlet league use NAME`\n",
+    ],
   ])("%j is refused in one line with exit 2", async (args, stderr) => {
     expect(await gauntlet(args)).toEqual({ code: 2, stdout: "", stderr });
   });

@@ -2,7 +2,7 @@
 // NAME:vN; only your own policies are looked up by name.
 import type { Gauntlet } from "@gauntlet/sdk";
 
-import { CliError, EXIT } from "../../exit-codes.ts";
+import { CliError, EXIT } from "../exit-codes.ts";
 
 export async function resolveVersion(client: Gauntlet, policy: string): Promise<string> {
   const { uuidPattern } = await import("@gauntlet/core");
