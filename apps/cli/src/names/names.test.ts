@@ -4,61 +4,43 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { createClient } from "@gauntlet/sdk";
-import {
-  createTestLeague,
-  startTestServer,
-  type TestLeague,
-  type TestPlayer,
-  type TestServer,
-} from "@gauntlet/server/testing";
+import { createTestLeague, type TestLeague, type TestPlayer } from "@gauntlet/server/testing";
 
-import { runInProcess } from "../../test/in-process.ts";
+import { useCliServer } from "../../test/cli-server.ts";
 
-let server: TestServer;
 let spring: TestLeague;
 let twin: TestLeague;
 let other: TestLeague;
 let alpha: TestPlayer;
-let home: string;
+const home = mkdtempSync(join(tmpdir(), "gauntlet-names-"));
 
-const sdk = (token: string) =>
-  createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+const cli = useCliServer(async (server) => {
   spring = await createTestLeague(server, {
     divisions: [{ name: "Premier" }, { name: "Challenger" }],
   });
-  await sdk(spring.commissioner.token).leagues.update({
-    league_id: spring.league.id,
-    body: { name: "Spring League" },
-  });
+  const springSdk = cli.sdk(spring.commissioner.token);
+  await springSdk.leagues.update({ league_id: spring.league.id, body: { name: "Spring League" } });
   alpha = await spring.addPlayer("Alpha");
   twin = await createTestLeague(server);
   other = await createTestLeague(server);
   for (const t of [twin, other])
-    await sdk(t.commissioner.token).leagues.update({
+    await cli.sdk(t.commissioner.token).leagues.update({
       league_id: t.league.id,
       body: { name: "Twin" },
     });
-  home = mkdtempSync(join(tmpdir(), "gauntlet-names-"));
+  return spring.commissioner.token;
 });
-afterAll(async () => {
-  await server.close();
+const sdk = (token: string) => cli.sdk(token);
+afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 beforeEach(() => {
   vi.stubEnv("XDG_CONFIG_HOME", home);
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
 
-const gauntlet = (args: readonly string[]) =>
-  runInProcess(args, { url: server.url, token: spring.commissioner.token });
+const gauntlet = (args: readonly string[]) => cli.gauntlet(args);
 const jsonOf = (r: { code: number; stdout: string; stderr: string }): unknown => {
   expect(r.stderr.includes("gauntlet:") ? r.stderr : "").toBe("");
   return JSON.parse(r.stdout);

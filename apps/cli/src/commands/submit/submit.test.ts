@@ -76,7 +76,7 @@ describe("parsing", () => {
   it.each([["submissions"], ["memberships"]])(
     "%s without a sign-in says to sign in (exit 4), not that there are none",
     async (verb) => {
-      const result = await runInProcess([verb], { url: server.url, token: null });
+      const result = await gauntlet([verb], { token: null });
       expect(result.code).toBe(4);
       expect(result.stdout).toBe("");
       expect(result.stderr).toMatch(/^gauntlet: .*gauntlet auth login.*\n$/);
