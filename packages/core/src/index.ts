@@ -38,3 +38,4 @@ export * from "./models/live-events.ts";
 export * from "./models/forum.ts";
 export * from "./models/wiki.ts";
 export * from "./models/profile.ts";
+export * from "./models/coworld-league-seed.ts";

@@ -45,7 +45,7 @@ export async function registerImage(
   return toImage(row);
 }
 
-async function ownedImage(
+export async function ownedImage(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   id: string,
