@@ -195,6 +195,7 @@ export function toCertification(
   return {
     coworld_id: coworldId,
     state: row?.state ?? "never_run",
+    certified: row?.state === "certified",
     episode_request_id: row?.episode_request_id ?? null,
     error: row?.error ?? null,
     updated_at: row?.updated_at ?? null,
