@@ -1106,7 +1106,11 @@ describe("reporters", () => {
     expect(key).toMatch(/^rptk_/);
     // Registering the name again updates it (coworld's upload client does so on every upload).
     const updated = await userClient.reporters.register({
-      body: { name: "SDK Recap", display_name: "Recap", outputs: [{ name: "recap" }] },
+      body: {
+        name: "SDK Recap",
+        display_name: "Recap",
+        outputs: [{ name: "recap", type: "render-html", description: "The recap" }],
+      },
     });
     expect(updated).toMatchObject({ id: reporter.id, created: false, reporter_key: null });
     expect((await clientFor(null).reporters.list({ q: "sdk recap" })).map((r) => r.id)).toContain(

@@ -227,7 +227,7 @@ describe("registering and rotating keys", () => {
 
   it("registers as an upsert by name: display_name and outputs, created true then false, the key kept", async () => {
     const owner = await t.newUser();
-    const outputs = [{ name: "recap", media_type: "text/html" }];
+    const outputs = [{ name: "recap", type: "render-html", description: "The recap" }];
     const first = await client(t.url, owner.token).post<RegisteredReporter>(
       "/v2/reporters/register",
       { name: "arena-recap", display_name: "Recap", description: "Rounds", outputs },
@@ -243,7 +243,7 @@ describe("registering and rotating keys", () => {
       created: true,
     });
     expect(first.body.reporter_key).toMatch(/^rptk_/);
-    const newer = [{ name: "recap", media_type: "text/markdown" }];
+    const newer = [{ name: "recap", type: "markdown", description: "The recap", optional: true }];
     const second = await client(t.url, owner.token).post<RegisteredReporter>(
       "/v2/reporters/register",
       { name: "arena-recap", display_name: "Round Recap", outputs: newer },
@@ -270,6 +270,12 @@ describe("registering and rotating keys", () => {
     ).toBe(201);
     const shown = await client(t.url).get<Reporter>(`/v2/reporters/${first.body.id}`);
     expect(shown.body).toMatchObject({ display_name: "Round Recap", outputs: newer });
+    const undeclared = await client(t.url, owner.token).post<{ detail: { loc: string[] }[] }>(
+      "/v2/reporters/register",
+      { name: "arena-recap", outputs: [{ name: "recap" }] },
+    );
+    expect(undeclared.status).toBe(422);
+    expect(undeclared.body.detail[0]?.loc).toEqual(["body", "outputs", 0, "type"]);
     // Another user's reporter of the same name is their own.
     const rival = await t.newUser();
     const theirs = await register(rival.token, { name: "arena-recap" });

@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 
 import {
   newId,
+  ReporterOutputDecl,
   type BodyOf,
   type ListReportersQuery,
   type RegisteredReporter,
@@ -22,6 +23,16 @@ type Counts = {
   output_count: number | string | bigint | null;
 };
 
+/** The stored outputs contract; entries that do not parse as declarations are left out. */
+function declaredOutputs(text: string | null): Reporter["outputs"] {
+  if (text === null) return [];
+  const entries = parseJson<unknown[]>(text);
+  return entries.flatMap((entry) => {
+    const parsed = ReporterOutputDecl.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
 function toReporter(row: ReportersTable & Counts): Reporter {
   return {
     id: row.id,
@@ -34,7 +45,7 @@ function toReporter(row: ReportersTable & Counts): Reporter {
     created: row.created_at,
     created_at: row.created_at,
     key_rotated_at: row.key_rotated_at,
-    outputs: row.outputs === null ? [] : parseJson<Record<string, unknown>[]>(row.outputs),
+    outputs: declaredOutputs(row.outputs),
     run_count: Number(row.run_count ?? 0),
     output_count: Number(row.output_count ?? 0),
   };

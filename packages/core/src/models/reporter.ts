@@ -18,8 +18,26 @@ export const ReporterMode = z.enum(["manual", "live"]).meta({
     "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
 });
 
-/** What a reporter says it writes (the hosted service's outputs contract), kept as given. */
-const ReporterOutputs = z.array(z.record(z.string(), z.unknown())).max(100);
+/** One output a reporter declares it writes (the hosted service's outputs contract); other keys kept. */
+export const ReporterOutputDecl = z
+  .looseObject({
+    name: z.string().trim().min(1).max(200),
+    type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .meta({ description: "From the output catalog, e.g. `render-html`." }),
+    description: z.string().max(2000).meta({ description: "What the output means." }),
+    schema: z
+      .string()
+      .max(2000)
+      .optional()
+      .meta({ description: "A JSON Schema URI (json outputs)." }),
+    optional: z.boolean().optional(),
+  })
+  .meta({ id: "ReporterOutputDecl" });
+const ReporterOutputs = z.array(ReporterOutputDecl).max(100);
 
 export const RegisterReporterRequest = z
   .strictObject({
