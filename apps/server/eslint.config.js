@@ -23,7 +23,7 @@ const TIERS = [
     "retention",
   ],
   // competition
-  ["leagues", "profiles", "reporters", "campaign"],
+  ["leagues", "profiles", "reporters", "campaign", "coworld-league-seeds"],
   // experiences
   ["evaluations", "tournaments", "lobbies", "play", "tournament-view", "cogames-stats"],
 ];

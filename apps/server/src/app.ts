@@ -20,6 +20,7 @@ import { bundleUploadHandlers } from "./bundle-uploads/routes.ts";
 import { campaignHandlers } from "./campaign/routes.ts";
 import { cogamesStatsHandlers } from "./cogames-stats/routes.ts";
 import type { ServerConfig } from "./config.ts";
+import { coworldLeagueSeedHandlers } from "./coworld-league-seeds/routes.ts";
 import { coworldHandlers } from "./coworlds/routes.ts";
 import { runnerHandlers } from "./episodes/queue-routes.ts";
 import { episodeHandlers } from "./episodes/routes.ts";
@@ -252,6 +253,7 @@ export async function buildApp(
     ...tournamentViewHandlers(deps.leaguePlay.standings),
     ...cogamesStatsHandlers,
     ...homePageHandlers,
+    ...coworldLeagueSeedHandlers,
     getOpenApi: async ({ request }) => {
       // The server of the document is the public address (configured, never the Host header).
       const url = publicBase(request);

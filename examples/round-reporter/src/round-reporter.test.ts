@@ -54,7 +54,7 @@ describe("round reporter", () => {
     const reporter = startRoundReporter({
       client: sdk,
       reporterId: registered.id,
-      reporterKey: registered.reporter_key,
+      reporterKey: registered.reporter_key ?? "",
       divisionId: division.id,
       sinceSeq: last_seq,
       onPublished: (output) => published.push(output),

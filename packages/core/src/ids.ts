@@ -12,6 +12,7 @@ export const idPrefixes = {
   coworld: "cow_",
   image: "img_",
   league: "league_",
+  leagueSeed: "lseed_",
   division: "div_",
   round: "round_",
   pool: "pool_",

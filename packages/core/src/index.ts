@@ -214,6 +214,14 @@ export {
   SecretPathParams,
 } from "./models/coworld.ts";
 export {
+  CoworldLeagueSeed,
+  CoworldLeagueSeedParams,
+  CreateCoworldLeagueSeedRequest,
+  LeagueSeedId,
+  PatchCommissionerRequest,
+  UpdateCoworldLeagueSeedRequest,
+} from "./models/coworld-league-seed.ts";
+export {
   CoworldPlayModulesParams,
   PlayModule,
   PlayModuleFile,
@@ -461,8 +469,10 @@ export {
   ReporterOutputId,
   ReporterOutputIdParams,
   ReporterRun,
+  ReporterOutputDecl,
   ReporterRunIdParams,
   ReporterSubjectType,
+  RotatedReporterKey,
 } from "./models/reporter.ts";
 export {
   ContentUploadParams,

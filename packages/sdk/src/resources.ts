@@ -85,6 +85,10 @@ export const resources = {
   putCoworldSecret: ["coworldSecrets", "put"],
   listCoworldSecrets: ["coworldSecrets", "list"],
   deleteCoworldSecret: ["coworldSecrets", "delete"],
+  patchCoworldCommissioner: ["coworlds", "patchCommissioner"],
+  listCoworldLeagueSeeds: ["coworldLeagueSeeds", "list"],
+  createCoworldLeagueSeed: ["coworldLeagueSeeds", "create"],
+  updateCoworldLeagueSeed: ["coworldLeagueSeeds", "update"],
   // Episodes
   listEpisodeRequests: ["episodeRequests", "list"],
   listEpisodeChanges: ["episodeRequests", "changes"],

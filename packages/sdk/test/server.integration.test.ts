@@ -537,6 +537,43 @@ describe("coworlds, the runner queue and episodes", () => {
       all.push(v.version);
     expect(all.sort()).toEqual([1, 2]);
   });
+
+  it("seeds a coworld's league and patches its commissioner, as coworld's upload client does", async () => {
+    const name = "sdk-seeded";
+    await userClient.coworlds.upload({
+      body: {
+        manifest: {
+          ...manifest,
+          game: { ...manifest.game, name, version: "1.0.0" },
+          commissioner: [{ id: "league", type: "commissioner", image: "example/c:1" }],
+        },
+      },
+    });
+    const seed = await userClient.coworldLeagueSeeds.create({
+      body: { coworld_name: name, overrides: { commissioner_runnable_id: "league" } },
+    });
+    expect(seed).toMatchObject({
+      coworld_name: name,
+      template: "commissioner_driven",
+      enabled: true,
+    });
+    expect((await userClient.coworldLeagueSeeds.list()).map((s) => s.id)).toEqual([seed.id]);
+    const updated = await userClient.coworldLeagueSeeds.update({
+      coworld_name: name,
+      body: { overrides: { description: "Weekly" } },
+    });
+    expect(updated.overrides).toEqual({ description: "Weekly" });
+
+    const { image } = await userClient.containerImages.upload({
+      body: { name: "ghcr.io/me/commissioner:2", client_hash: "sha256:c2" },
+    });
+    await userClient.containerImages.complete({ body: { id: image.id } });
+    const patched = await userClient.coworlds.patchCommissioner({
+      body: { coworld_name: name, container_image_id: image.id },
+    });
+    expect(patched.version).toBe("1.0.1");
+    expect(patched.manifest.commissioner?.[0]?.image).toBe(image.id);
+  });
 });
 
 describe("league play", () => {
@@ -1064,7 +1101,18 @@ describe("reporters", () => {
     const reporter = await userClient.reporters.register({
       body: { name: "SDK Recap", type: "round-summary" },
     });
-    expect(reporter.reporter_key).toMatch(/^rptk_/);
+    expect(reporter.created).toBe(true);
+    const key = reporter.reporter_key ?? "";
+    expect(key).toMatch(/^rptk_/);
+    // Registering the name again updates it (coworld's upload client does so on every upload).
+    const updated = await userClient.reporters.register({
+      body: {
+        name: "SDK Recap",
+        display_name: "Recap",
+        outputs: [{ name: "recap", type: "render-html", description: "The recap" }],
+      },
+    });
+    expect(updated).toMatchObject({ id: reporter.id, created: false, reporter_key: null });
     expect((await clientFor(null).reporters.list({ q: "sdk recap" })).map((r) => r.id)).toContain(
       reporter.id,
     );
@@ -1078,7 +1126,7 @@ describe("reporters", () => {
     const html = new TextEncoder().encode("<h1>Recap</h1>");
     const posted = await clientFor(null).reporterOutputs.post(
       { reporter_run_id: run.id, name: "recap.html", type: "html", body: html },
-      { headers: { "X-Reporter-Key": reporter.reporter_key } },
+      { headers: { "X-Reporter-Key": key } },
     );
     expect(posted).toMatchObject({
       reporter_run_id: run.id,
@@ -1136,7 +1184,7 @@ describe("reporters", () => {
     const stale = await clientFor(null)
       .reporterOutputs.post(
         { reporter_run_id: run.id, name: "late.html", type: "html", body: html },
-        { headers: { "X-Reporter-Key": reporter.reporter_key } },
+        { headers: { "X-Reporter-Key": key } },
       )
       .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(AuthenticationError);

@@ -59,6 +59,8 @@ async function versionsOf(db: Kysely<Database>, name: string) {
 export interface UploadInput {
   manifest: unknown;
   bundleUploadId?: string | undefined;
+  /** The files of another version of the name, carried over (a commissioner patch). */
+  bundle?: { sha256: string; size_bytes: number } | undefined;
   /** Skip the ownership check (the server's own example registration). */
   asOwner?: boolean;
 }
@@ -81,7 +83,10 @@ export async function uploadCoworld(
   const { name, version } = manifest.game;
   let bundleSha: string | null = null;
   let bundleSize = 0;
-  if (input.bundleUploadId) {
+  if (input.bundle) {
+    bundleSha = input.bundle.sha256;
+    bundleSize = input.bundle.size_bytes;
+  } else if (input.bundleUploadId) {
     const upload = await findUpload(
       db,
       identity as AuthenticatedIdentity,
@@ -190,6 +195,7 @@ export function toCertification(
   return {
     coworld_id: coworldId,
     state: row?.state ?? "never_run",
+    certified: row?.state === "certified",
     episode_request_id: row?.episode_request_id ?? null,
     error: row?.error ?? null,
     updated_at: row?.updated_at ?? null,

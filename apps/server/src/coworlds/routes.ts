@@ -10,6 +10,7 @@ import {
   putSecret,
   uploadCoworld,
 } from "./coworlds.ts";
+import { patchCommissioner } from "./patch-commissioner.ts";
 
 export const coworldHandlers = defineHandlers({
   uploadCoworldBundle: async ({ identity, body, app }) => {
@@ -28,6 +29,8 @@ export const coworldHandlers = defineHandlers({
     }),
   listCoworlds: async ({ query, app }) =>
     listCoworlds(app.store.db, { name: query.name, canonicalOnly: query.canonical_only }),
+  patchCoworldCommissioner: async ({ identity, body, app }) =>
+    patchCommissioner(app.store.db, identity, body),
   getCoworld: async ({ params, app }) => getCoworld(app.store.db, params.coworld_id),
   getCertification: async ({ params, app }) => getCertification(app.store.db, params.coworld_id),
   certifyCoworld: async ({ identity, params, app }) =>

@@ -306,6 +306,14 @@ describe("hosted games", () => {
     const forged = `${capability.slice(0, -6)}${capability.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA"}`;
     expect((await fetch(forged)).status).toBe(404);
 
+    // coworld's client sends the episode as a bare UUID (`episode_id: UUID`) beside its address.
+    const bare = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      episode_id: episodeId.replace(/^ereq_/, ""),
+      replay_uri: replayUri,
+    });
+    expect(bare.status, bare.text).toBe(200);
+
     // Any replay_uri and any episode are no longer minted: the episode must exist, be visible and
     // be of this coworld, and an address that names no episode is refused.
     const problem = async (body: Record<string, unknown>) => {

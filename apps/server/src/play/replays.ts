@@ -5,7 +5,7 @@
 // may read the episode mints one. Domain functions answer paths; routes make them absolute.
 import type { Kysely } from "kysely";
 
-import type { ReplaySessionCreate } from "@gauntlet/core";
+import { uuidPattern, type ReplaySessionCreate } from "@gauntlet/core";
 
 import type { Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -22,18 +22,22 @@ const REPLAY_PATH = /\/v2\/episode-requests\/([^/?#]+)\/artifacts\/replay$/;
 
 const PURPOSE = "replay-capability";
 
+/** An episode id as stored: coworld's client sends the bare UUID (`episode_id: UUID`). */
+const episodeIdOf = (id: string): string => (uuidPattern.test(id) ? `ereq_${id}` : id);
+
 /** The episode a session is for: `episode_id`, or the one whose replay address `replay_uri` is. */
 function episodeOf(body: ReplaySessionCreate): string {
   const named = REPLAY_PATH.exec(new URL(body.replay_uri).pathname)?.[1];
-  const fromUri = named === undefined ? undefined : decodeURIComponent(named);
-  if (body.episode_id && fromUri && body.episode_id !== fromUri)
+  const fromUri = named === undefined ? undefined : episodeIdOf(decodeURIComponent(named));
+  const given = body.episode_id ? episodeIdOf(body.episode_id) : undefined;
+  if (given && fromUri && given !== fromUri)
     throw invalidInput(
       ["body", "replay_uri"],
       `the replay address is of episode ${fromUri}, not of episode_id ${body.episode_id}`,
       "value_error",
       body.replay_uri,
     );
-  const episode = body.episode_id ?? fromUri;
+  const episode = given ?? fromUri;
   if (!episode)
     throw invalidInput(
       ["body", "replay_uri"],

@@ -15,10 +15,28 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, invalidInput, notFound } from "../shared/errors.ts";
 import type { ContainerImagesTable, Database, UploadsTable } from "../store/schema.ts";
 
-function toImage(row: ContainerImagesTable): ContainerImage {
+/** Which of its owner's images of that name this is, counting from 1 (oldest first). */
+async function imageVersion(db: Kysely<Database>, row: ContainerImagesTable): Promise<number> {
+  const earlier = await db
+    .selectFrom("container_images")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("owner_user_id", "=", row.owner_user_id)
+    .where("name", "=", row.name)
+    .where((eb) =>
+      eb.or([
+        eb("created_at", "<", row.created_at),
+        eb.and([eb("created_at", "=", row.created_at), eb("id", "<", row.id)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(earlier?.n ?? 0) + 1;
+}
+
+function toImage(row: ContainerImagesTable, version: number): ContainerImage {
   return {
     id: row.id,
     name: row.name,
+    version,
     client_hash: row.client_hash,
     owner_user_id: row.owner_user_id,
     status: row.status,
@@ -42,10 +60,10 @@ export async function registerImage(
     completed_at: null,
   };
   await db.insertInto("container_images").values(row).execute();
-  return toImage(row);
+  return toImage(row, await imageVersion(db, row));
 }
 
-async function ownedImage(
+export async function ownedImage(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   id: string,
@@ -69,28 +87,33 @@ export async function completeImage(
   id: string,
 ): Promise<ContainerImage> {
   const row = await ownedImage(db, identity, id, ["body", "id"]);
-  if (row.status === "complete") return toImage(row);
+  if (row.status === "complete") return toImage(row, await imageVersion(db, row));
   const completed_at = nowIso();
   await db
     .updateTable("container_images")
     .set({ status: "complete", completed_at })
     .where("id", "=", id)
     .execute();
-  return toImage({ ...row, status: "complete", completed_at });
+  return toImage({ ...row, status: "complete", completed_at }, await imageVersion(db, row));
 }
 
 export async function listImages(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
 ): Promise<ContainerImage[]> {
-  return (
-    await db
-      .selectFrom("container_images")
-      .selectAll()
-      .where("owner_user_id", "=", identity.userId)
-      .orderBy("created_at")
-      .execute()
-  ).map(toImage);
+  const rows = await db
+    .selectFrom("container_images")
+    .selectAll()
+    .where("owner_user_id", "=", identity.userId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  const seen = new Map<string, number>();
+  return rows.map((row) => {
+    const version = (seen.get(row.name) ?? 0) + 1;
+    seen.set(row.name, version);
+    return toImage(row, version);
+  });
 }
 
 export async function getImage(
@@ -98,7 +121,8 @@ export async function getImage(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<ContainerImage> {
-  return toImage(await ownedImage(db, identity, id, null));
+  const row = await ownedImage(db, identity, id, null);
+  return toImage(row, await imageVersion(db, row));
 }
 
 function toBundle(row: UploadsTable): PolicyBundle {

@@ -13,6 +13,7 @@ import {
   type Reporter,
   type ReporterRun,
   type ReporterRunOutput,
+  type RotatedReporterKey,
   type TriggerRoundResponse,
 } from "@gauntlet/core";
 
@@ -74,13 +75,15 @@ async function register(
   token: string,
   body: Record<string, unknown> = { name: "Round Recap" },
   server: TestServer = t,
-): Promise<RegisteredReporter> {
+): Promise<RegisteredReporter & { reporter_key: string }> {
   const res = await client(server.url, token).post<RegisteredReporter>(
     "/v2/reporters/register",
     body,
   );
   expect(res.status, res.text).toBe(201);
-  return res.body;
+  const key = res.body.reporter_key;
+  if (key === null) throw new Error(`registered an existing reporter: ${res.text}`);
+  return { ...res.body, reporter_key: key };
 }
 
 async function openRun(
@@ -144,7 +147,7 @@ describe("registering and rotating keys", () => {
         )
       ).status,
     ).toBe(201);
-    const rotated = await client(t.url, owner.token).post<RegisteredReporter>(
+    const rotated = await client(t.url, owner.token).post<RotatedReporterKey>(
       `/v2/reporters/${created.id}/key/rotate`,
     );
     expect(rotated.status).toBe(200);
@@ -220,6 +223,64 @@ describe("registering and rotating keys", () => {
     const badId = await client(t.url).get<{ detail: { loc: unknown[] }[] }>("/v2/reporters/nope");
     expect(badId.status).toBe(422);
     expect(badId.body.detail[0]?.loc).toEqual(["path", "reporter_id"]);
+  });
+
+  it("registers as an upsert by name: display_name and outputs, created true then false, the key kept", async () => {
+    const owner = await t.newUser();
+    const outputs = [{ name: "recap", type: "render-html", description: "The recap" }];
+    const first = await client(t.url, owner.token).post<RegisteredReporter>(
+      "/v2/reporters/register",
+      { name: "arena-recap", display_name: "Recap", description: "Rounds", outputs },
+    );
+    expect(first.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({
+      name: "arena-recap",
+      display_name: "Recap",
+      description: "Rounds",
+      type: "general",
+      mode: "manual",
+      outputs,
+      created: true,
+    });
+    expect(first.body.reporter_key).toMatch(/^rptk_/);
+    const newer = [{ name: "recap", type: "markdown", description: "The recap", optional: true }];
+    const second = await client(t.url, owner.token).post<RegisteredReporter>(
+      "/v2/reporters/register",
+      { name: "arena-recap", display_name: "Round Recap", outputs: newer },
+    );
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({
+      id: first.body.id,
+      display_name: "Round Recap",
+      description: "Rounds",
+      outputs: newer,
+      created: false,
+      reporter_key: null,
+    });
+    // The key of the first registration still posts.
+    const run = await openRun(owner.token, first.body.id);
+    expect(
+      (
+        await postOutput(
+          first.body.reporter_key ?? "",
+          { reporter_run_id: run.id, name: "a", type: "text" },
+          "still mine",
+        )
+      ).status,
+    ).toBe(201);
+    const shown = await client(t.url).get<Reporter>(`/v2/reporters/${first.body.id}`);
+    expect(shown.body).toMatchObject({ display_name: "Round Recap", outputs: newer });
+    const undeclared = await client(t.url, owner.token).post<{ detail: { loc: string[] }[] }>(
+      "/v2/reporters/register",
+      { name: "arena-recap", outputs: [{ name: "recap" }] },
+    );
+    expect(undeclared.status).toBe(422);
+    expect(undeclared.body.detail[0]?.loc).toEqual(["body", "outputs", 0, "type"]);
+    // Another user's reporter of the same name is their own.
+    const rival = await t.newUser();
+    const theirs = await register(rival.token, { name: "arena-recap" });
+    expect(theirs.id).not.toBe(first.body.id);
+    expect(theirs.created).toBe(true);
   });
 
   it("lists by words, type, mode and author", async () => {

@@ -3,16 +3,18 @@ import { sql, type Kysely } from "kysely";
 
 import {
   newId,
+  ReporterOutputDecl,
   type BodyOf,
   type ListReportersQuery,
   type RegisteredReporter,
   type Reporter,
+  type RotatedReporterKey,
 } from "@gauntlet/core";
 
 import { ownsAsPersonOrAdmin } from "../access/ownership.ts";
 import { actsAsUser, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
-import { nowIso } from "../shared/clock.ts";
+import { nowIso, parseJson } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, ReportersTable } from "../store/schema.ts";
 
@@ -21,11 +23,21 @@ type Counts = {
   output_count: number | string | bigint | null;
 };
 
+/** The stored outputs contract; entries that do not parse as declarations are left out. */
+function declaredOutputs(text: string | null): Reporter["outputs"] {
+  if (text === null) return [];
+  const entries = parseJson<unknown[]>(text);
+  return entries.flatMap((entry) => {
+    const parsed = ReporterOutputDecl.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
 function toReporter(row: ReportersTable & Counts): Reporter {
   return {
     id: row.id,
     name: row.name,
-    display_name: row.name,
+    display_name: row.display_name ?? row.name,
     description: row.description ?? "",
     type: row.type,
     mode: row.mode,
@@ -33,6 +45,7 @@ function toReporter(row: ReportersTable & Counts): Reporter {
     created: row.created_at,
     created_at: row.created_at,
     key_rotated_at: row.key_rotated_at,
+    outputs: declaredOutputs(row.outputs),
     run_count: Number(row.run_count ?? 0),
     output_count: Number(row.output_count ?? 0),
   };
@@ -78,26 +91,56 @@ export async function ownedReporter(
   return row;
 }
 
+/**
+ * An upsert by name among the caller's own reporters (the hosted upload client registers on
+ * every upload): a new name gets a key, shown once; an existing one takes the fields sent.
+ */
 export async function registerReporter(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   input: BodyOf<"registerReporter">,
 ): Promise<RegisteredReporter> {
   if (!actsAsUser(identity)) throw forbidden("Reporters are registered with a user token.");
+  const outputs = input.outputs === undefined ? undefined : JSON.stringify(input.outputs);
+  const existing = await db
+    .selectFrom("reporters")
+    .select("id")
+    .where("user_id", "=", identity.userId)
+    .where("name", "=", input.name)
+    .orderBy("created_at")
+    .orderBy("id")
+    .executeTakeFirst();
+  if (existing) {
+    const set: Partial<ReportersTable> = {};
+    if (input.display_name !== undefined) set.display_name = input.display_name;
+    if (input.description !== undefined) set.description = input.description;
+    if (input.type !== undefined) set.type = input.type;
+    if (input.mode !== undefined) set.mode = input.mode;
+    if (outputs !== undefined) set.outputs = outputs;
+    if (Object.keys(set).length > 0)
+      await db.updateTable("reporters").set(set).where("id", "=", existing.id).execute();
+    return { ...(await getReporter(db, existing.id)), created: false, reporter_key: null };
+  }
   const key = newSecret(tokenPrefixes.reporter);
   const row: ReportersTable = {
     id: newId("reporter"),
     user_id: identity.userId,
     name: input.name,
     description: input.description ?? null,
-    type: input.type,
-    mode: input.mode,
+    type: input.type ?? "general",
+    mode: input.mode ?? "manual",
     key_hash: hashToken(key),
     created_at: nowIso(),
     key_rotated_at: null,
+    display_name: input.display_name ?? null,
+    outputs: outputs ?? null,
   };
   await db.insertInto("reporters").values(row).execute();
-  return { ...toReporter({ ...row, run_count: 0, output_count: 0 }), reporter_key: key };
+  return {
+    ...toReporter({ ...row, run_count: 0, output_count: 0 }),
+    created: true,
+    reporter_key: key,
+  };
 }
 
 /** A new key; the conditional update replaces the hash, so the old key fails from now on. */
@@ -105,7 +148,7 @@ export async function rotateReporterKey(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
   reporterId: string,
-): Promise<RegisteredReporter> {
+): Promise<RotatedReporterKey> {
   await ownedReporter(db, identity, reporterId);
   const key = newSecret(tokenPrefixes.reporter);
   await db

@@ -488,6 +488,23 @@ export interface ReportersTable {
   key_hash: string;
   created_at: string;
   key_rotated_at: string | null;
+  /** The title to show (migration 020); null: the name. */
+  display_name: string | null;
+  /** The outputs contract, JSON (migration 020); null: none given. */
+  outputs: string | null;
+}
+
+/** A coworld name's league seed (migration 020): the recipe its league was started from. */
+export interface CoworldLeagueSeedsTable {
+  id: string;
+  coworld_name: string;
+  template: string;
+  /** JSON object, or null. */
+  overrides: string | null;
+  created_by: string;
+  league_id: string | null;
+  notes: string | null;
+  created_at: string;
 }
 
 export interface ReporterRunsTable {
@@ -779,6 +796,7 @@ export interface Database {
   policy_versions: PolicyVersionsTable;
   coworlds: CoworldsTable;
   coworld_secrets: CoworldSecretsTable;
+  coworld_league_seeds: CoworldLeagueSeedsTable;
   certifications: CertificationsTable;
   episode_requests: EpisodeRequestsTable;
   episode_participants: EpisodeParticipantsTable;

@@ -216,6 +216,30 @@ describe("wikis", () => {
     expect((await as().get("/v2/wikis/no-such-wiki/pages/Page")).status).toBe(404);
   });
 
+  it("takes path-like page names with `/`, sent as is or encoded, and refuses empty or dot segments", async () => {
+    const made = await as(ada).put<{ page: { id: string; slug: string } }>(
+      `/v2/wikis/${slug}/pages/guides/opening`,
+      { body: "Open in the corner.", base_revision_id: null, title: "Opening" },
+    );
+    expect(made.status, made.text).toBe(200);
+    expect(made.body.page.slug).toBe("guides/opening");
+    const raw = await as().get<{ id: string; slug: string; body: string }>(
+      `/v2/wikis/${slug}/pages/guides/opening`,
+    );
+    expect(raw.status).toBe(200);
+    expect(raw.body).toMatchObject({ id: made.body.page.id, body: "Open in the corner." });
+    const encoded = await as().get<{ id: string }>(`/v2/wikis/${slug}/pages/guides%2Fopening`);
+    expect(encoded.body.id).toBe(made.body.page.id);
+    // A different page from its parent and from a sibling.
+    expect((await as().get(`/v2/wikis/${slug}/pages/guides`)).status).toBe(404);
+    for (const bad of ["guides//opening", "guides/..", "guides/.hidden", "guides/"])
+      expect(
+        (await as(ada).put(`/v2/wikis/${slug}/pages/${bad}`, { body: "x", base_revision_id: null }))
+          .status,
+        bad,
+      ).toBe(422);
+  });
+
   it("renders pages without script injection", async () => {
     const res = await as(ada).put<WikiEdit>(`/v2/wikis/${slug}/pages/Unsafe`, {
       body: '<script>alert(1)</script> [x](javascript:alert(1)) <a href="javascript:alert(2)">y</a>',

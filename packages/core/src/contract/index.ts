@@ -10,6 +10,7 @@ import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { campaignOperations } from "./operations/campaign.ts";
 import { cogamesStatsOperations } from "./operations/cogames-stats.ts";
 import { competitionEventOperations } from "./operations/competition-events.ts";
+import { coworldLeagueSeedOperations } from "./operations/coworld-league-seeds.ts";
 import { coworldOperations } from "./operations/coworlds.ts";
 import { episodeOperations } from "./operations/episodes.ts";
 import { experienceRequestOperations } from "./operations/experience-requests.ts";
@@ -66,6 +67,7 @@ export const contract = {
   ...cogamesStatsOperations,
   ...hostedClientViewOperations,
   ...homePageOperations,
+  ...coworldLeagueSeedOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

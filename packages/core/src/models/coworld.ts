@@ -55,6 +55,9 @@ export const Certification = z
   .object({
     coworld_id: CoworldId,
     state: CertificationState,
+    certified: z
+      .boolean()
+      .meta({ description: "`state` is `certified` (the hosted service's field)." }),
     episode_request_id: z
       .string()
       .nullable()

@@ -12,6 +12,10 @@ export const ContainerImage = z
   .object({
     id: ContainerImageId,
     name: z.string(),
+    version: z.number().int().meta({
+      description:
+        "1 for the owner's first image of this name, then counting up (the hosted service's image versions).",
+    }),
     client_hash: z.string(),
     owner_user_id: z.string(),
     status: z.enum(["pending", "complete"]),

@@ -18,16 +18,51 @@ export const ReporterMode = z.enum(["manual", "live"]).meta({
     "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
 });
 
+/** One output a reporter declares it writes (the hosted service's outputs contract); other keys kept. */
+export const ReporterOutputDecl = z
+  .looseObject({
+    name: z.string().trim().min(1).max(200),
+    type: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .meta({ description: "From the output catalog, e.g. `render-html`." }),
+    description: z.string().max(2000).meta({ description: "What the output means." }),
+    schema: z
+      .string()
+      .max(2000)
+      .optional()
+      .meta({ description: "A JSON Schema URI (json outputs)." }),
+    optional: z.boolean().optional(),
+  })
+  .meta({ id: "ReporterOutputDecl" });
+const ReporterOutputs = z.array(ReporterOutputDecl).max(100);
+
 export const RegisterReporterRequest = z
   .strictObject({
     name: z.string().trim().min(1).max(100),
-    description: z.string().max(2000).optional(),
-    type: z.string().trim().min(1).max(64).default("general").meta({
-      description: "What the reporter writes about, e.g. `round-summary`; free text, filterable.",
+    display_name: z.string().trim().min(1).max(200).optional().meta({
+      description: "The title to show; by default the name.",
     }),
-    mode: ReporterMode.default("manual"),
+    description: z.string().max(2000).optional(),
+    type: z.string().trim().min(1).max(64).optional().meta({
+      description:
+        "What the reporter writes about, e.g. `round-summary`; free text, filterable. `general` when a new reporter is registered without it.",
+    }),
+    mode: ReporterMode.optional().meta({
+      description: "`manual` when a new reporter is registered without it.",
+    }),
+    outputs: ReporterOutputs.optional().meta({
+      description:
+        "The outputs the reporter writes (the hosted service's contract), kept as given.",
+    }),
   })
-  .meta({ id: "RegisterReporterRequest" });
+  .meta({
+    id: "RegisterReporterRequest",
+    description:
+      "An upsert by name among the caller's reporters: a new name is created (with a key); an existing one takes the fields sent and keeps the rest, and its key.",
+  });
 
 export const Reporter = z
   .object({
@@ -35,7 +70,7 @@ export const Reporter = z
     name: z.string(),
     display_name: z
       .string()
-      .meta({ description: "The name to show (the hosted service's field; the same as `name`)." }),
+      .meta({ description: "The title to show (the hosted service's field); by default `name`." }),
     description: z.string().meta({ description: "Empty when none was given." }),
     type: z.string(),
     mode: ReporterMode,
@@ -48,17 +83,30 @@ export const Reporter = z
       description: "The same as `created` (the hosted service's clients read this one).",
     }),
     key_rotated_at: Timestamp.nullable(),
+    outputs: ReporterOutputs.meta({ description: "As registered; empty when none was given." }),
     run_count: z.number().int(),
     output_count: z.number().int(),
   })
   .meta({ id: "Reporter", description: "A reporter; its key is never part of it." });
 
 export const RegisteredReporter = Reporter.extend({
+  created: z.boolean().meta({
+    description:
+      "True when this registration created the reporter, false when it updated one of the caller's (`created_at` says when it was made).",
+  }),
+  reporter_key: z.string().nullable().meta({
+    description:
+      "Send as `X-Reporter-Key` when posting outputs. Shown once, when the reporter is created (null on an update: the key is unchanged): only its SHA-256 hash is stored.",
+  }),
+}).meta({ id: "RegisteredReporter" });
+
+/** A reporter's new key (rotation always issues one). */
+export const RotatedReporterKey = Reporter.extend({
   reporter_key: z.string().meta({
     description:
       "Send as `X-Reporter-Key` when posting outputs. Shown once: only its SHA-256 hash is stored.",
   }),
-}).meta({ id: "RegisteredReporter" });
+}).meta({ id: "RotatedReporterKey" });
 
 export const ReporterIdParams = z.object({ reporter_id: ReporterId });
 export const ReporterOutputIdParams = z.object({ output_id: ReporterOutputId });
@@ -146,6 +194,7 @@ export const PostReporterOutputQuery = z.object({
 
 export type Reporter = z.infer<typeof Reporter>;
 export type RegisteredReporter = z.infer<typeof RegisteredReporter>;
+export type RotatedReporterKey = z.infer<typeof RotatedReporterKey>;
 export type RegisterReporterRequest = z.input<typeof RegisterReporterRequest>;
 export type ReporterRun = z.infer<typeof ReporterRun>;
 export type OpenReporterRunRequest = z.infer<typeof OpenReporterRunRequest>;

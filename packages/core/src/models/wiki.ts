@@ -10,13 +10,17 @@ export const WikiId = idSchema("wiki");
 export const WikiPageId = idSchema("wikiPage");
 export const RevisionId = idSchema("revision");
 
+// Path-like names (`guides/opening`) as the hosted service's wikis have them: each segment
+// starts with a letter or digit, so none is empty, `.` or `..`.
 export const PageName = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/)
+  .max(255)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,127})*$/)
   .meta({
     id: "WikiPageName",
-    description: "Letters, digits, `.`, `_` and `-`.",
-    example: "Strategies",
+    description:
+      "Segments of letters, digits, `.`, `_` and `-`, each starting with a letter or digit, joined by `/` (at most 255 characters).",
+    example: "guides/opening",
   });
 
 export const Wiki = z

@@ -1,4 +1,5 @@
-// gauntlet reporter register NAME [--description] [--type] [--mode]
+// gauntlet reporter register NAME [--description] [--type] [--mode]: creates the reporter, or
+// updates the caller's reporter of that name (its key is shown only when created).
 import type { Command } from "commander";
 
 import { wantsJson } from "../../context.ts";
@@ -24,6 +25,17 @@ export async function runRegister(options: RegisterOptions, { io, client }: Deps
     },
   });
   if (options.json) return writeJson(io, created);
+  // Registering a name you already have updates that reporter: its key stays as it was.
+  if (created.reporter_key === null) {
+    writeFields(io, [
+      ["id", created.id],
+      ["name", created.name],
+    ]);
+    return writeNote(
+      io,
+      "updated your reporter of that name; its key is unchanged (`gauntlet reporter rotate-key` replaces a lost one)",
+    );
+  }
   writeFields(io, [
     ["id", created.id],
     ["name", created.name],

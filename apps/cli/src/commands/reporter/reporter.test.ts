@@ -115,6 +115,12 @@ describe("output", () => {
     const id = /^id:\s+(rptr_\S+)$/m.exec(registered.stdout)?.[1] ?? "";
     const key = /^key:\s+(rptk_\S+)$/m.exec(registered.stdout)?.[1] ?? "";
     expect(registered.stderr).toMatch(/^the key is shown only now/);
+    // The same name again updates that reporter and shows no key.
+    const again = await gauntlet(["reporter", "register", "Weekly Recap", "--type", "recap"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^id:\\s+${id}\n`));
+    expect(again.stdout).not.toMatch(/^key:/m);
+    expect(again.stderr).toMatch(/^updated your reporter of that name; its key is unchanged/);
 
     expect(JSON.parse((await gauntlet(["reporter", "get", id, "--json"])).stdout)).toEqual(
       await sdk().reporters.get({ reporter_id: id }),

@@ -19,6 +19,7 @@ import { jobIsolation } from "./016-job-isolation.ts";
 import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
 import { retention } from "./018-retention.ts";
 import { livePlay } from "./019-live-play.ts";
+import { coworldUploadClient } from "./020-coworld-upload-client.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   "017-forum-wiki-keys": forumWikiKeys,
   "018-retention": retention,
   "019-live-play": livePlay,
+  "020-coworld-upload-client": coworldUploadClient,
 };
 
 export const migrationProvider: MigrationProvider = {

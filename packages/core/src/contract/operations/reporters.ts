@@ -15,6 +15,7 @@ import {
   ReporterOutputIdParams,
   ReporterRun,
   ReporterRunIdParams,
+  RotatedReporterKey,
 } from "../../models/reporter.ts";
 import { ReporterRunOutput } from "../../models/spec-records.ts";
 import { defineOperation } from "../operation.ts";
@@ -25,10 +26,11 @@ export const reporterOperations = {
     method: "POST",
     path: "/v2/reporters/register",
     tag: "Reporters",
-    summary: "Register a reporter; its key is shown once",
+    summary:
+      "Register a reporter, or update the caller's reporter of that name; a new one's key is shown once",
     // Not `idempotent`: a replayed answer would have to keep the key itself, and only its hash is kept.
     description:
-      "The answer carries `reporter_key`, shown this once: only its SHA-256 hash is kept. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
+      "An upsert by name among the caller's reporters (201 either way). A new reporter's answer has `created: true` and its `reporter_key`, shown this once: only its SHA-256 hash is kept. Registering an existing name updates the fields sent (`display_name`, `description`, `type`, `mode`, `outputs`) and answers `created: false` with `reporter_key: null` — the key is unchanged. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
     auth: "required",
     access: "user",
     complexity: 10,
@@ -47,7 +49,7 @@ export const reporterOperations = {
     complexity: 10,
     params: ReporterIdParams,
     status: 200,
-    response: RegisteredReporter,
+    response: RotatedReporterKey,
   }),
   openReporterRun: defineOperation({
     id: "openReporterRun",

@@ -40,6 +40,8 @@ export const wikiOperations = {
     access: "public",
     complexity: 5,
     params: WikiPageParams,
+    // A page name may hold `/` (`guides/opening`), sent as is or encoded.
+    restOfPath: "page",
     status: 200,
     response: WikiPage,
   }),
@@ -55,6 +57,7 @@ export const wikiOperations = {
     access: "user",
     complexity: 20,
     params: WikiPageParams,
+    restOfPath: "page",
     body: PutWikiPage,
     status: 200,
     response: WikiEdit,
