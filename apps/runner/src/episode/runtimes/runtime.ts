@@ -45,6 +45,9 @@ export interface StartedRunnable {
   log(): string;
   /** Settles when the runnable ran into a resource limit (where the runtime enforces them). */
   readonly limitHit?: Promise<LimitHit>;
+  /** A player's: when (performance.now()) it last sent the game anything, null if never —
+   * where the runner carries its connection to the game (the sandbox's pipe). */
+  readonly lastHeard?: () => number | null;
 }
 
 export interface EpisodeLayout {

@@ -311,9 +311,14 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     return createConnection(`/proc/self/fd/${gameSocketFd}`);
   };
 
-  const serve = async (where: string | number, connect: () => Socket): Promise<void> => {
+  const serve = async (
+    where: string | number,
+    connect: () => Socket,
+    onData?: () => void,
+  ): Promise<void> => {
     const server = createServer((client) => {
       client.on("error", () => undefined);
+      if (onData) client.on("data", onData);
       pipeBoth(client, connect(), open);
     });
     servers.push(server);
@@ -348,13 +353,15 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const game = spec.name === "game";
       const binds: string[] = ["--ro-bind", spec.cwd, INSIDE.files, "--chdir", INSIDE.files];
       const forwards: Forward[] = [];
+      // When the seat last sent the game anything (its wall clock blames the one silent longest).
+      const heard: { at: number | null } = { at: null };
       if (game) {
         binds.push("--bind", join(root, "game"), INSIDE.net);
         forwards.push({ listen: { path: `${INSIDE.net}/game.sock` }, to: { port: GAME_PORT } });
       } else {
         const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
         await mkdir(seat, { mode: 0o700 });
-        await serve(join(seat, "game.sock"), connectGame);
+        await serve(join(seat, "game.sock"), connectGame, () => (heard.at = performance.now()));
         forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
         for (const target of spec.reach ?? []) {
           if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
@@ -469,6 +476,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         exited,
         log: () => started.log(),
         limitHit,
+        ...(game ? {} : { lastHeard: () => heard.at }),
         async stop() {
           await started.stop();
           await exited;
