@@ -37,6 +37,8 @@ const DEFAULTS = {
   logCapBytes: 1 << 20,
 };
 const HEALTH_POLL_MS = 20;
+/** Between looks at whether the game listens (where the runtime can tell): a file read each. */
+const LISTEN_POLL_MS = 5;
 /** A player's wall clock unless the runner says otherwise: 10 minutes, as its CPU time. */
 export const DEFAULT_SEAT_WALL_CLOCK_MS = 600_000;
 
@@ -504,6 +506,12 @@ async function waitHealthy(
         "game_unhealthy",
         `the game did not answer 200 on /healthz within ${timeoutMs} ms (last: ${last})`,
       );
+    // Nothing listens yet: look again soon, without a request that cannot succeed.
+    if ((await game.listening?.()) === false) {
+      last = "not listening";
+      await Promise.race([delay(LISTEN_POLL_MS), game.exited, halt.reached]);
+      continue;
+    }
     try {
       const url = await runtime.gameUrl(game);
       const response = await fetch(`${url}/healthz`, {

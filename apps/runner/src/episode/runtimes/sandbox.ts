@@ -19,7 +19,7 @@ import {
   openSync,
   realpathSync,
 } from "node:fs";
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,32 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
   lines.push('exec "$@"');
   return lines.join("\n");
 }
+/**
+ * Whether a TCP socket listens on `port` (any address) in the network namespace of `pid`; null
+ * when its tables cannot be read (then the runner cannot tell).
+ */
+async function listensIn(pid: number, port: number): Promise<boolean | null> {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let read = false;
+  for (const table of ["tcp", "tcp6"]) {
+    const text = await readFile(`/proc/${pid}/net/${table}`, "utf8").catch(() => null);
+    if (text === null) continue;
+    read = true;
+    for (const line of text.split("\n")) {
+      const [, local = "", , state] = line.trim().split(/\s+/);
+      if (state === "0A" && local.endsWith(hex)) return true;
+    }
+  }
+  return read ? false : null;
+}
+
+/** A process inside the sandbox that `pid` (bubblewrap, outside) made: its first child. */
+async function insidePid(pid: number): Promise<number | null> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
+  const first = Number(children.trim().split(/\s+/)[0]);
+  return Number.isInteger(first) && first > 0 ? first : null;
+}
+
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
@@ -471,12 +497,22 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
           });
         return status;
       });
+      // The game's port as its own network namespace sees it, read from /proc: a look costs no
+      // process, where a request through its bridge forks a socat in the booting game's box.
+      const inside: { pid: number | null } = { pid: null };
+      const listening = async (): Promise<boolean | null> => {
+        if (started.pid === null || !state.running) return null;
+        inside.pid ??= await insidePid(started.pid);
+        if (inside.pid === null) return false;
+        // Unreadable: the runner cannot tell, and asks /healthz as on the other runtimes.
+        return listensIn(inside.pid, GAME_PORT);
+      };
       return {
         pid: started.pid,
         exited,
         log: () => started.log(),
         limitHit,
-        ...(game ? {} : { lastHeard: () => heard.at }),
+        ...(game ? { listening } : { lastHeard: () => heard.at }),
         async stop() {
           await started.stop();
           await exited;
