@@ -114,16 +114,16 @@ function overtimeVerdict(
     : heard.length === 1
       ? (heard[0] ?? null)
       : null;
-  const limit = `its wall-clock limit of ${limitMs / 1000} s`;
+  const seconds = `wall-clock limit of ${limitMs / 1000} s`;
   if (quietest !== null)
     return failed(
       "policy_timeout",
-      `the player in slot ${quietest.slot} was still running after ${limit}${quietest.at === null ? ", and had sent the game nothing" : ", the seat the game had heard from least recently"}`,
+      `the player in slot ${quietest.slot} was still running after its ${seconds}${quietest.at === null ? ", and had sent the game nothing" : ", the seat the game had heard from least recently"}`,
       quietest.slot,
     );
   return failed(
     "policy_timeout",
-    `the players in slots ${running.join(", ")} were still running after ${limit}; which one the game waited for is not known on this runtime`,
+    `the players in slots ${running.join(", ")} were still running after their ${seconds}; which one the game waited for is not known on this runtime`,
   );
 }
 
