@@ -110,9 +110,13 @@ async function listensIn(pid: number, port: number): Promise<boolean | null> {
   return read ? false : null;
 }
 
-/** A process inside the sandbox that `pid` (bubblewrap, outside) made: its first child. */
-async function insidePid(pid: number): Promise<number | null> {
-  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "");
+/**
+ * A process inside the sandbox that `pid` (bubblewrap, outside) made: its first child; null
+ * before it has one, undefined where the kernel does not list children (then nobody can tell).
+ */
+async function insidePid(pid: number): Promise<number | null | undefined> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => null);
+  if (children === null) return undefined;
   const first = Number(children.trim().split(/\s+/)[0]);
   return Number.isInteger(first) && first > 0 ? first : null;
 }
@@ -502,8 +506,13 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const inside: { pid: number | null } = { pid: null };
       const listening = async (): Promise<boolean | null> => {
         if (started.pid === null || !state.running) return null;
-        inside.pid ??= await insidePid(started.pid);
-        if (inside.pid === null) return false;
+        if (inside.pid === null) {
+          const found = await insidePid(started.pid);
+          // No list of children (a kernel without it): ask /healthz as on the other runtimes.
+          if (found === undefined) return null;
+          if (found === null) return false;
+          inside.pid = found;
+        }
         // Unreadable: the runner cannot tell, and asks /healthz as on the other runtimes.
         return listensIn(inside.pid, GAME_PORT);
       };
