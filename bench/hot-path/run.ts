@@ -187,6 +187,7 @@ async function realServer(
       runner_id: "bench-runner",
       capacity: 32,
       runtimes: ["process"],
+      isolation: "sandbox",
     })) as { jobs: { job_id: string; lease_token: string; players: unknown[] }[] };
     if (jobs.length === 0) break;
     for (const job of jobs) {

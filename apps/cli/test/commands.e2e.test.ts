@@ -45,7 +45,7 @@ async function settleRound(roundId: string): Promise<void> {
     i++
   ) {
     const { jobs } = await runner.runner.lease({
-      body: { runner_id: "cli", capacity: 8, runtimes: ["process"] },
+      body: { runner_id: "cli", capacity: 8, runtimes: ["process"], isolation: "sandbox" },
     });
     for (const job of jobs) {
       await runner.runner.uploadArtifact({
@@ -204,7 +204,7 @@ describe("leagues, coworlds, policies and league play", () => {
     // Until the certification's job shows up, however busy the machine (the test's timeout is the limit).
     while (leased === 0) {
       const { jobs } = await runner.runner.lease({
-        body: { runner_id: "cert", capacity: 1, runtimes: ["process"] },
+        body: { runner_id: "cert", capacity: 1, runtimes: ["process"], isolation: "sandbox" },
       });
       for (const job of jobs) {
         leased += 1;

@@ -152,7 +152,7 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
     i++
   ) {
     const { jobs } = await runner.runner.lease({
-      body: { runner_id: "e2e", capacity: 8, runtimes: ["process"] },
+      body: { runner_id: "e2e", capacity: 8, runtimes: ["process"], isolation: "sandbox" },
     });
     for (const job of jobs)
       await runner.runner.complete({

@@ -95,6 +95,7 @@ try {
     episode: {
       artifactMaxBytes: settings.artifactMaxBytes,
       limits: settings.limits,
+      seatWallClockMs: settings.seatWallClockMs,
       containerLimits: settings.containerLimits,
     },
     log,

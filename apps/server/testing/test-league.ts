@@ -77,6 +77,8 @@ export interface TestLeagueOptions {
   settings?: Record<string, unknown>;
   divisions?: Partial<DivisionInput>[];
   public?: boolean;
+  /** The commissioner (who uploads the coworld and owns `addPlayer`'s policies) is an admin. */
+  adminCommissioner?: boolean;
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
@@ -91,7 +93,7 @@ export async function createTestLeague(
   t: TestServer,
   options: TestLeagueOptions = {},
 ): Promise<TestLeague> {
-  const commissioner = await t.newUser();
+  const commissioner = await t.newUser({ admin: options.adminCommissioner ?? false });
   const api = client(t.url, commissioner.token);
   const name = `gridrush-${randomBytes(4).toString("hex")}`;
   const upload = await postBytes<{ upload_id: string }>(
@@ -228,6 +230,8 @@ export async function scriptedRunner(
       runner_id: name,
       capacity,
       runtimes: ["process"],
+      // Runs no code, and leases users' jobs: a runner that says `process` gets admins' code only.
+      isolation: "sandbox",
     });
     if (res.status !== 200) throw new Error(`lease: ${res.status} ${res.text}`);
     return res.body.jobs;

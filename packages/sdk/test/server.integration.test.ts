@@ -360,7 +360,7 @@ describe("coworlds, the runner queue and episodes", () => {
     const queued = await admin.coworlds.certify({ coworld_id: coworld.id });
     expect(queued.state).toBe("queued");
     const { jobs } = await runner.runner.lease({
-      body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] },
+      body: { runner_id: "sdk", capacity: 1, runtimes: ["process"], isolation: "sandbox" },
     });
     const job = jobs[0];
     if (!job) throw new Error("no job leased");
@@ -467,7 +467,9 @@ describe("coworlds, the runner queue and episodes", () => {
     });
     await admin.coworlds.certify({ coworld_id: coworld.id });
     const [job] = (
-      await runner.runner.lease({ body: { runner_id: "sdk", capacity: 1, runtimes: ["process"] } })
+      await runner.runner.lease({
+        body: { runner_id: "sdk", capacity: 1, runtimes: ["process"], isolation: "sandbox" },
+      })
     ).jobs;
     if (!job) throw new Error("no job leased");
     const failed = await runner.runner.fail({
@@ -707,7 +709,7 @@ describe("league play", () => {
       i++
     ) {
       const { jobs } = await runner.runner.lease({
-        body: { runner_id: "lp", capacity: 4, runtimes: ["process"] },
+        body: { runner_id: "lp", capacity: 4, runtimes: ["process"], isolation: "sandbox" },
       });
       played.push(...jobs.map((job) => job.episode_request_id));
       for (const job of jobs)

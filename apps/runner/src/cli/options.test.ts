@@ -82,6 +82,17 @@ describe("parseRunnerArgs", () => {
     expect(parseRunnerArgs(["--concurrency", "5"], fromEnvVars).concurrency).toBe(5);
   });
 
+  it("takes each player's wall clock from --seat-wall-seconds (600 s unless given; 0 for none)", () => {
+    expect(parseRunnerArgs([], fromEnvVars).seatWallClockMs).toBe(600_000);
+    expect(parseRunnerArgs(["--seat-wall-seconds", "45"], fromEnvVars).seatWallClockMs).toBe(
+      45_000,
+    );
+    expect(parseRunnerArgs(["--seat-wall-seconds", "0"], fromEnvVars).seatWallClockMs).toBe(0);
+    expect(() => parseRunnerArgs(["--seat-wall-seconds", "-1"], fromEnvVars, noOutput)).toThrow(
+      UsageError,
+    );
+  });
+
   it("takes a capacity from the cores: one per core, at least 2, at most 8", () => {
     expect([1, 2, 6, 64].map((cores) => defaultCapacity(cores))).toEqual([2, 2, 6, 8]);
   });

@@ -16,6 +16,7 @@ import {
 } from "@gauntlet/core";
 
 import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
+import { DEFAULT_SEAT_WALL_CLOCK_MS } from "../episode/run-episode.ts";
 import { DEFAULT_CONTAINER_LIMITS, type ContainerLimits } from "../episode/runtimes/docker.ts";
 import { DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
@@ -37,6 +38,8 @@ export interface RunnerSettings {
   trustedCode: boolean;
   /** Limits of each sandboxed runnable. */
   limits: SandboxLimits;
+  /** Wall-clock time of each player on every runtime, in milliseconds; 0 for none. */
+  seatWallClockMs: number;
   /** Size cap of the extracted-bundle cache; least recently used bundles go first. */
   bundleCacheBytes: number;
   workDir: string;
@@ -112,6 +115,7 @@ interface Flags {
   sandboxMemoryMb: number;
   sandboxPids: number;
   sandboxCpuSeconds: number;
+  seatWallSeconds: number;
   sandboxScratchMb: number;
   bundleCacheMb: number;
   workDir?: string;
@@ -190,6 +194,12 @@ function command(writeOut: (text: string) => void): Command {
       "CPU time of each process in a sandbox, in seconds",
       integer(1, 86_400),
       DEFAULT_LIMITS.cpuSeconds,
+    )
+    .option(
+      "--seat-wall-seconds <n>",
+      "wall-clock time of each player, from its start, on every runtime; past it the episode fails as policy_timeout, blamed on the seat (0: no limit but the job's deadline)",
+      integer(0, 86_400),
+      DEFAULT_SEAT_WALL_CLOCK_MS / 1000,
     )
     .option(
       "--sandbox-scratch-mb <n>",
@@ -348,6 +358,7 @@ export function parseRunnerArgs(
       cpuSeconds: flags.sandboxCpuSeconds,
       scratchBytes: flags.sandboxScratchMb * MB,
     },
+    seatWallClockMs: flags.seatWallSeconds * 1000,
     bundleCacheBytes: flags.bundleCacheMb * MB,
     workDir: resolve(
       flags.workDir ?? join(tmpdir(), `gauntlet-runner-${process.getuid?.() ?? "user"}`),

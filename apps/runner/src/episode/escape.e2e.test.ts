@@ -319,6 +319,28 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
+  it("a player that only waits past its wall clock ends the episode with policy_timeout, blamed on its seat", async (context) => {
+    if (absent !== null) return context.skip();
+    const manifest = gridrushManifest();
+    const { input, pids } = episode(runtime.kind, {
+      players: [bundledPlayer(manifest, "greedy"), hostile("sleep", CANARIES.seat1, false)],
+      // The game would wait a minute for the seat, the deadline two: the seat's clock ends it.
+      gameConfig: { width: 5, height: 5, turns: 3, coins: 2, connect_timeout_ms: 60_000 },
+      seatWallClockMs: 3_000,
+    });
+    const started = performance.now();
+    const outcome = await runEpisode(input);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      error_type: "policy_timeout",
+      failed_policy_index: 1,
+    });
+    if (outcome.status === "failed")
+      expect(outcome.error).toMatch(/slot 1 was still running after its wall-clock limit of 3 s/);
+    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(pids().filter(isRunning)).toEqual([]);
+  });
+
   it("a game that never answers /healthz leaves no player behind, started or not", async (context) => {
     if (absent !== null) return context.skip();
     const manifest: CoworldManifest = structuredClone(gridrushManifest());

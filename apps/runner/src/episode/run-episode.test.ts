@@ -116,6 +116,38 @@ describe("runEpisode", () => {
     expect(pids().filter(isRunning)).toEqual([]);
   });
 
+  it.for([0, 1])(
+    "fails with policy_timeout naming the idle player's slot (%i), not the one waiting with the game",
+    async (slot) => {
+      const manifest = gridrushManifest();
+      const players = [bundledPlayer(manifest, "greedy"), bundledPlayer(manifest, "greedy")];
+      players[slot] = idle;
+      const { input, pids } = gridrushEpisode({
+        // The game would wait 60 s for the idle seat to connect; the other seat waits with it.
+        gameConfig: { connect_timeout_ms: 60_000 },
+        players,
+        seatWallClockMs: 1_500,
+      });
+      const outcome = await runEpisode(input);
+
+      expect(outcome).toMatchObject({
+        status: "failed",
+        error_type: "policy_timeout",
+        failed_policy_index: slot,
+      });
+      expect(pids().filter(isRunning)).toEqual([]);
+    },
+  );
+
+  it("an episode that ends within the players' wall clock completes", async () => {
+    const { input } = gridrushEpisode({
+      gameConfig: { width: 5, height: 5, turns: 3, coins: 2 },
+      seatWallClockMs: 60_000,
+    });
+    const outcome = await runEpisode(input);
+    expect(outcome.status, outcome.status === "failed" ? outcome.error : "").toBe("completed");
+  });
+
   it("fails with game_unhealthy when /healthz never answers within the health timeout", async () => {
     const manifest = gridrushManifest();
     const silent = {

@@ -22,6 +22,7 @@ import { DEFAULT_LIMITS, type LimitHit } from "./runtimes/limits.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
 import type { ExitStatus, RunnableSpec, Runtime, StartedRunnable } from "./runtimes/runtime.ts";
 import { sandboxRuntime } from "./runtimes/sandbox.ts";
+import { startSeatTap, type SeatTap } from "./seat-tap.ts";
 import {
   EpisodeInputError,
   type EpisodeEvent,
@@ -36,6 +37,10 @@ const DEFAULTS = {
   logCapBytes: 1 << 20,
 };
 const HEALTH_POLL_MS = 20;
+/** Between looks at whether the game listens (where the runtime can tell): a file read each. */
+const LISTEN_POLL_MS = 5;
+/** A player's wall clock unless the runner says otherwise: 10 minutes, as its CPU time. */
+export const DEFAULT_SEAT_WALL_CLOCK_MS = 600_000;
 
 type Verdict =
   { status: "completed"; results: EpisodeResults } | ({ status: "failed" } & EpisodeErrorInfo);
@@ -89,6 +94,39 @@ function breachVerdict(breach: Breach): Verdict {
   return failed(breach.hit.error_type, `${who} ${breach.hit.what}`, breach.slot);
 }
 
+/**
+ * Players still running at their wall clock: the seat silent longest (by what it last sent the
+ * game; never is longest, the lower slot first) is blamed. Where the runner cannot tell (docker)
+ * a seat is named only when it is the only one still running.
+ */
+function overtimeVerdict(
+  running: number[],
+  limitMs: number,
+  heardFrom: (slot: number) => number | null | undefined,
+): Verdict {
+  const heard = running.map((slot) => ({ slot, at: heardFrom(slot) }));
+  const known = heard.every((h) => h.at !== undefined);
+  const quietest = known
+    ? heard.reduce<{ slot: number; at: number | null | undefined } | null>(
+        (best, h) => (best === null || (h.at ?? -Infinity) < (best.at ?? -Infinity) ? h : best),
+        null,
+      )
+    : heard.length === 1
+      ? (heard[0] ?? null)
+      : null;
+  const seconds = `wall-clock limit of ${limitMs / 1000} s`;
+  if (quietest !== null)
+    return failed(
+      "policy_timeout",
+      `the player in slot ${quietest.slot} was still running after its ${seconds}${quietest.at === null ? ", and had sent the game nothing" : ", the seat the game had heard from least recently"}`,
+      quietest.slot,
+    );
+  return failed(
+    "policy_timeout",
+    `the players in slots ${running.join(", ")} were still running after their ${seconds}; which one the game waited for is not known on this runtime`,
+  );
+}
+
 function haltVerdict(why: Halt, deadlineMs: number): Verdict {
   return why === "timeout"
     ? failed("timeout", `the episode did not end within its ${deadlineMs} ms deadline`)
@@ -102,6 +140,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     playerGraceMs: input.playerGraceMs ?? DEFAULTS.playerGraceMs,
     killGraceMs: input.killGraceMs ?? DEFAULTS.killGraceMs,
     logCapBytes: input.logCapBytes ?? DEFAULTS.logCapBytes,
+    seatWallClockMs: input.seatWallClockMs ?? DEFAULT_SEAT_WALL_CLOCK_MS,
   };
   const emit = (event: EpisodeEvent) => {
     try {
@@ -155,6 +194,14 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
   const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
   const marks = { started: t0, healthy: t0, ended: t0 };
+  const seatClocks: NodeJS.Timeout[] = [];
+  const taps: (SeatTap | undefined)[] = input.players.map(() => undefined);
+  /** When a seat last sent the game anything; undefined where the runner cannot tell (docker). */
+  const heardFrom = (slot: number): number | null | undefined => {
+    const tap = taps[slot];
+    if (tap) return tap.lastHeard();
+    return players[slot]?.lastHeard?.();
+  };
 
   // The first runnable to run into a limit ends the episode, blamed on its seat.
   let onBreach: (breach: Breach) => void = () => {};
@@ -206,6 +253,15 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     // (a human seat's relay), known once the game has started.
     const toGame = { fromRunner: "" };
     const isOwn = (slot: number) => input.players[slot]?.runnersOwn === true;
+    // On the process runtime each seat reaches the game through a tap of its own, which notes
+    // when it last sent anything (the sandbox's pipe does so itself).
+    if (input.runtime === "process")
+      for (const slot of input.players.keys())
+        if (!isOwn(slot)) taps[slot] = await startSeatTap(layout.gameHost, layout.gamePort);
+    const baseUrlOf = (slot: number) => {
+      const tap = taps[slot];
+      return tap ? `ws://127.0.0.1:${tap.port}` : layout.playerBaseUrl;
+    };
     const playerSpec = (slot: number): RunnableSpec => {
       const player = input.players[slot];
       const own = isOwn(slot);
@@ -223,7 +279,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           ...runnable.env,
           ...player?.env,
           ...upload,
-          COWORLD_PLAYER_WS_URL: `${own ? toGame.fromRunner : layout.playerBaseUrl}/player?${query.toString()}`,
+          COWORLD_PLAYER_WS_URL: `${own ? toGame.fromRunner : baseUrlOf(slot)}/player?${query.toString()}`,
         },
         mountsWorkDir: false,
         reach: receiver && !own ? [receiver.addressOf(slot)] : [],
@@ -324,7 +380,34 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
           }),
       ),
     );
-    const end = await Promise.race([gameProcess.exited, halt.reached, tripped, quit, breached]);
+    // A player still running past its wall clock (one that only waits, and the game with it)
+    // ends the episode, blamed on its seat. A person's seat sets the pace: no clock then.
+    const overtime = new Promise<Verdict>((resolve) => {
+      const limitMs = settings.seatWallClockMs;
+      if (limitMs <= 0 || input.players.some((p) => p.runnersOwn === true)) return;
+      const running = new Set<number>();
+      players.forEach((player, slot) => {
+        if (player === null) return;
+        running.add(slot);
+        const clock = setTimeout(
+          () => resolve(overtimeVerdict([...running], limitMs, (s) => heardFrom(s))),
+          Math.min(limitMs, 2 ** 31 - 1),
+        );
+        seatClocks.push(clock);
+        void player.exited.then(() => {
+          running.delete(slot);
+          clearTimeout(clock);
+        });
+      });
+    });
+    const end = await Promise.race([
+      gameProcess.exited,
+      halt.reached,
+      tripped,
+      quit,
+      breached,
+      overtime,
+    ]);
     marks.ended = performance.now();
     if (end === "timeout" || end === "cancelled") return haltVerdict(end, input.deadlineMs);
     if ("status" in end) return end;
@@ -346,6 +429,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   try {
     verdict = portTaken(input.runtime, await play(), () => game.runnable?.log() ?? "");
   } finally {
+    for (const clock of seatClocks) clearTimeout(clock);
     // Held players the episode never reached end unstarted; all are stopped below.
     release.go(false);
     await Promise.allSettled(held);
@@ -364,6 +448,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         emit({ type: "note", message: `cleanup: ${(error as Error).message}` }),
       );
     await uploads.receiver?.close();
+    await Promise.all(taps.flatMap((tap) => (tap ? [tap.close()] : [])));
     halt.dispose();
   }
 
@@ -439,6 +524,12 @@ async function waitHealthy(
         "game_unhealthy",
         `the game did not answer 200 on /healthz within ${timeoutMs} ms (last: ${last})`,
       );
+    // Nothing listens yet: look again soon, without a request that cannot succeed.
+    if ((await game.listening?.()) === false) {
+      last = "not listening";
+      await Promise.race([delay(LISTEN_POLL_MS), game.exited, halt.reached]);
+      continue;
+    }
     try {
       const url = await runtime.gameUrl(game);
       const response = await fetch(`${url}/healthz`, {

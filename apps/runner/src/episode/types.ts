@@ -53,6 +53,11 @@ export interface RunEpisodeInput {
   /** The docker runtime's limits of each container (memory, processes, CPUs, scratch, user);
    * unset fields keep their defaults (DEFAULT_CONTAINER_LIMITS). */
   containerLimits?: Partial<ContainerLimits> | undefined;
+  /** How long each player may run, from its start, in milliseconds (every runtime): one still
+   * running then ends the episode as `policy_timeout`, blamed on its seat. Not applied to an
+   * episode with a seat a person plays (it lasts as long as the person takes). 0 turns it off.
+   * Default DEFAULT_SEAT_WALL_CLOCK_MS. */
+  seatWallClockMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** How long the game may take to answer 200 on /healthz (within the deadline). Default 15 s. */
   healthTimeoutMs?: number | undefined;

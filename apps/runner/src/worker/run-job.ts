@@ -31,6 +31,7 @@ export type EpisodeSettings = Partial<
     | "logCapBytes"
     | "artifactMaxBytes"
     | "limits"
+    | "seatWallClockMs"
     | "containerLimits"
   >
 >;

@@ -63,6 +63,7 @@ async function leaseOne(): Promise<Job> {
     runner_id: "r1",
     capacity: 1,
     runtimes: ["process"],
+    isolation: "sandbox",
   });
   expect(res.status).toBe(200);
   const job = res.body.jobs[0];
@@ -286,6 +287,7 @@ describe("certification through the work queue", () => {
           runner_id: "x",
           capacity: 1,
           runtimes: ["process"],
+          isolation: "sandbox",
         })
       ).status,
     ).toBe(403);

@@ -16,6 +16,7 @@ import {
   type LeasedJob,
 } from "@gauntlet/core";
 
+import { jobCodeTrusted, runsUntrustedCode } from "../access/code-trust.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken } from "../auth/secrets.ts";
@@ -288,6 +289,8 @@ export async function lease(
       .selectAll()
       .where("status", "=", "queued")
       .where("runtime", "in", runtimes);
+    // Competitors' code only goes where each runnable is isolated (access/code-trust.ts).
+    if (!runsUntrustedCode(isolation)) q = q.where((eb) => jobCodeTrusted(eb));
     // A job with a seat a person plays (a live game) lasts as long as the person takes.
     if (lane !== "any")
       q = q.where((eb) => {

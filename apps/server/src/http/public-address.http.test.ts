@@ -70,6 +70,7 @@ describe("hosted play with a hostile Host header", () => {
       runner_id: "r-public-address",
       capacity: 1,
       runtimes: ["process"],
+      isolation: "sandbox",
     });
     expect(lease.status, lease.text).toBe(200);
     const relays = (lease.body.jobs[0]?.players ?? []).flatMap((p) =>

@@ -12,13 +12,14 @@ export const EpisodeErrorType = z
     "cancelled",
     "out_of_memory",
     "resource_limit",
+    "policy_timeout",
     "player_never_connected",
     "infrastructure",
   ])
   .meta({
     id: "EpisodeErrorType",
     description:
-      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable (failed_policy_index names its seat; null for the game) used more than its sandbox's memory limit; resource_limit: a runnable ran into another limit of its sandbox (processes, CPU time, file size); player_never_connected: a seat played by a person was never connected within the join timeout (failed_policy_index names it), so the game never started; infrastructure: the episode failed for a cause no seat and no game made (the game's port taken by another program, a lost runner): retried within the job's attempts, and when none is left it counts for nobody.",
+      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable (failed_policy_index names its seat; null for the game) used more than its sandbox's memory limit; resource_limit: a runnable ran into another limit of its sandbox (processes, CPU time, file size); policy_timeout: a player (failed_policy_index names its seat) was still running past its wall-clock limit; player_never_connected: a seat played by a person was never connected within the join timeout (failed_policy_index names it), so the game never started; infrastructure: the episode failed for a cause no seat and no game made (the game's port taken by another program, a lost runner): retried within the job's attempts, and when none is left it counts for nobody.",
   });
 
 export const EpisodeErrorInfo = z

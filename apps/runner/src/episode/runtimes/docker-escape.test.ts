@@ -268,6 +268,37 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
   );
 
   it(
+    "players that only wait are stopped at their wall clock as policy_timeout, long before the deadline",
+    { timeout: 180_000 },
+    async () => {
+      const { input } = gridrushEpisode({
+        runtime: "docker",
+        containerLimits: limits,
+        deadlineMs: 120_000,
+        seatWallClockMs: 5_000,
+        gameConfig: { width: 5, height: 5, turns: 3, coins: 2, connect_timeout_ms: 100_000 },
+        players: [
+          { runnable: hostile("hang"), cwd: "/" },
+          { runnable: hostile("hang"), cwd: "/" },
+        ],
+      });
+      const started = performance.now();
+      const outcome = await runEpisode(input);
+      expect(performance.now() - started).toBeLessThan(90_000);
+      expect(outcome.status).toBe("failed");
+      if (outcome.status !== "failed") return;
+      expect(outcome.error_type).toBe("policy_timeout");
+      // Docker's players reach the game directly: the runner cannot tell which one it waited
+      // for, so with both still running it names neither and lists them.
+      expect(outcome.failed_policy_index).toBeNull();
+      expect(outcome.error).toMatch(
+        /slots 0, 1 were still running after their wall-clock limit of 5 s/,
+      );
+      expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
+  it(
     "after all of that, an ordinary gridrush episode still completes on the same engine",
     { timeout: 180_000 },
     async () => {

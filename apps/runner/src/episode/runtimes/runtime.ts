@@ -45,6 +45,12 @@ export interface StartedRunnable {
   log(): string;
   /** Settles when the runnable ran into a resource limit (where the runtime enforces them). */
   readonly limitHit?: Promise<LimitHit>;
+  /** A player's: when (performance.now()) it last sent the game anything, null if never —
+   * where the runner carries its connection to the game (the sandbox's pipe). */
+  readonly lastHeard?: () => number | null;
+  /** The game's: whether something listens on its port yet, or null where the runtime cannot
+   * tell. Lets the health check skip requests that cannot succeed (the sandbox's cost a fork). */
+  readonly listening?: () => Promise<boolean | null>;
 }
 
 export interface EpisodeLayout {

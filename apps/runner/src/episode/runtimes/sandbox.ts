@@ -19,7 +19,7 @@ import {
   openSync,
   realpathSync,
 } from "node:fs";
-import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +93,36 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
   lines.push('exec "$@"');
   return lines.join("\n");
 }
+/**
+ * Whether a TCP socket listens on `port` (any address) in the network namespace of `pid`; null
+ * when its tables cannot be read (then the runner cannot tell).
+ */
+async function listensIn(pid: number, port: number): Promise<boolean | null> {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let read = false;
+  for (const table of ["tcp", "tcp6"]) {
+    const text = await readFile(`/proc/${pid}/net/${table}`, "utf8").catch(() => null);
+    if (text === null) continue;
+    read = true;
+    for (const line of text.split("\n")) {
+      const [, local = "", , state] = line.trim().split(/\s+/);
+      if (state === "0A" && local.endsWith(hex)) return true;
+    }
+  }
+  return read ? false : null;
+}
+
+/**
+ * A process inside the sandbox that `pid` (bubblewrap, outside) made: its first child; null
+ * before it has one, undefined where the kernel does not list children (then nobody can tell).
+ */
+async function insidePid(pid: number): Promise<number | null | undefined> {
+  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => null);
+  if (children === null) return undefined;
+  const first = Number(children.trim().split(/\s+/)[0]);
+  return Number.isInteger(first) && first > 0 ? first : null;
+}
+
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
@@ -313,9 +343,14 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     return createConnection(`/proc/self/fd/${gameSocketFd}`);
   };
 
-  const serve = async (where: string | number, connect: () => Socket): Promise<void> => {
+  const serve = async (
+    where: string | number,
+    connect: () => Socket,
+    onData?: () => void,
+  ): Promise<void> => {
     const server = createServer((client) => {
       client.on("error", () => undefined);
+      if (onData) client.on("data", onData);
       pipeBoth(client, connect(), open);
     });
     servers.push(server);
@@ -350,13 +385,15 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const game = spec.name === "game";
       const binds: string[] = ["--ro-bind", spec.cwd, INSIDE.files, "--chdir", INSIDE.files];
       const forwards: Forward[] = [];
+      // When the seat last sent the game anything (its wall clock blames the one silent longest).
+      const heard: { at: number | null } = { at: null };
       if (game) {
         binds.push("--bind", join(root, "game"), INSIDE.net);
         forwards.push({ listen: { path: `${INSIDE.net}/game.sock` }, to: { port: GAME_PORT } });
       } else {
         const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
         await mkdir(seat, { mode: 0o700 });
-        await serve(join(seat, "game.sock"), connectGame);
+        await serve(join(seat, "game.sock"), connectGame, () => (heard.at = performance.now()));
         forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
         for (const target of spec.reach ?? []) {
           if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
@@ -466,11 +503,27 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
           });
         return status;
       });
+      // The game's port as its own network namespace sees it, read from /proc: a look costs no
+      // process, where a request through its bridge forks a socat in the booting game's box.
+      const inside: { pid: number | null } = { pid: null };
+      const listening = async (): Promise<boolean | null> => {
+        if (started.pid === null || !state.running) return null;
+        if (inside.pid === null) {
+          const found = await insidePid(started.pid);
+          // No list of children (a kernel without it): ask /healthz as on the other runtimes.
+          if (found === undefined) return null;
+          if (found === null) return false;
+          inside.pid = found;
+        }
+        // Unreadable: the runner cannot tell, and asks /healthz as on the other runtimes.
+        return listensIn(inside.pid, GAME_PORT);
+      };
       return {
         pid: started.pid,
         exited,
         log: () => started.log(),
         limitHit,
+        ...(game ? { listening } : { lastHeard: () => heard.at }),
         async stop() {
           await started.stop();
           await exited;

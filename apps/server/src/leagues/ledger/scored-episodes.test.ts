@@ -70,4 +70,24 @@ describe("which episodes count", () => {
     expect(scores(failed, score)).toEqual([[["bo", 0]]]);
     expect(scores({ ...failed, voided: true })).toEqual([]);
   });
+
+  it("counts a seat's wall clock (policy_timeout) against that seat, as its other limits", () => {
+    const waited = episode({
+      status: "failed",
+      error_type: "policy_timeout",
+      failed_policy_index: 1,
+    });
+    expect(scores(waited)).toEqual([
+      [
+        ["ada", 1],
+        ["bo", 0],
+      ],
+      [
+        ["filler:v1", 1],
+        ["bo", 0],
+      ],
+    ]);
+    // Docker with several seats still running names none: nobody's loss.
+    expect(scores(episode({ status: "failed", error_type: "policy_timeout" }))).toEqual([]);
+  });
 });

@@ -13,7 +13,12 @@ import { parseJson } from "../../shared/clock.ts";
 import type { Database } from "../../store/schema.ts";
 import type { SettledEpisode } from "../rules/index.ts";
 
-const SEAT_FAULTS = new Set(["player_failure", "out_of_memory", "resource_limit"]);
+const SEAT_FAULTS = new Set([
+  "player_failure",
+  "out_of_memory",
+  "resource_limit",
+  "policy_timeout",
+]);
 
 export interface RecordedEpisode {
   id: string;
