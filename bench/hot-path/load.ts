@@ -40,7 +40,7 @@ function headerAt(buf: Buffer, names: readonly Buffer[], end: number): number {
 }
 
 /** The length of the first complete response in `buf` and its status, or null when it is not all there yet. */
-function completeResponse(buf: Buffer): { length: number; status: number } | null {
+export function completeResponse(buf: Buffer): { length: number; status: number } | null {
   const headerEnd = buf.indexOf(HEADER_END);
   if (headerEnd === -1) return null;
   const status = (buf[9] ?? 0) * 100 + (buf[10] ?? 0) * 10 + (buf[11] ?? 0) - 111 * 48;

@@ -43,6 +43,7 @@ import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
 import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
+import { preparedHeadersResponse } from "./http/prepared-headers-response.ts";
 import { createPublicAddress, isTrustedPeer, trustedProxyList } from "./http/public-address.ts";
 import { registerOperations } from "./http/register-operations.ts";
 import { identityHandlers } from "./identity/routes.ts";
@@ -104,6 +105,8 @@ export async function buildApp(
               config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel,
           },
     bodyLimit: MAX_BODY_BYTES,
+    // Responses that write the budget headers as prepared lines (http/prepared-headers-response.ts).
+    ...(preparedHeadersResponse ? { http: { ServerResponse: preparedHeadersResponse } } : {}),
     clientErrorHandler,
     // A line per request only when asked for (GAUNTLET_ACCESS_LOG=true, or debug); errors are always logged.
     logController: new LogController({

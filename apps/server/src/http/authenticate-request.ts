@@ -8,8 +8,9 @@ import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
-import type { BudgetGate } from "./budget-gate.ts";
+import type { BudgetGate, BudgetGateResult } from "./budget-gate.ts";
 import { errorBody } from "./errors.ts";
+import { PreparedHeadersResponse } from "./prepared-headers-response.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -21,8 +22,18 @@ const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromE
   BUDGET_HEADER_NAMES.map((name) => [name, name.toLowerCase()]),
 );
 
-/** Names already in lower case spare fastify a new string per header (it lower-cases each). */
-function setBudgetHeaders(reply: FastifyReply, headers: Readonly<Record<string, string>>): void {
+/**
+ * Spec 8.3's headers of one decision: its prepared lines written in one piece by the response
+ * (http/prepared-headers-response.ts), or one by one through fastify where the response is
+ * another (an injected request).
+ */
+function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
+  const raw = reply.raw;
+  if (raw instanceof PreparedHeadersResponse) {
+    raw.preparedLines = result.lines;
+    return;
+  }
+  const headers = result.headers;
   for (const name in headers) reply.header(LOWER_CASE_BUDGET_HEADERS[name] ?? name, headers[name]);
 }
 
@@ -119,7 +130,7 @@ export function createRequestGate(
         op.complexity,
       );
       if (!result || result.rejection) return false;
-      setBudgetHeaders(reply, result.headers);
+      setBudgetHeaders(reply, result);
     }
     setIdentity(request, identity);
     return true;
@@ -194,7 +205,7 @@ export function createRequestGate(
         { budgetKey: identity.budget.key, kind: identity.budget.kind },
         op.complexity,
       );
-      setBudgetHeaders(reply, result.headers);
+      setBudgetHeaders(reply, result);
       if (result.rejection) {
         await reply
           .code(result.rejection.status)

@@ -8,6 +8,8 @@ export interface BudgetSubject {
 
 export interface BudgetGateResult {
   readonly headers: Record<string, string>;
+  /** The same headers as header-block lines ("name: value\r\n" each), written as they are. */
+  readonly lines: string;
   readonly rejection?: { readonly status: number; readonly body: unknown } | undefined;
 }
 

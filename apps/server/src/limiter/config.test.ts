@@ -49,7 +49,7 @@ describe("createLimiterFromEnv", () => {
 
   it("turns evaluation off", async () => {
     const limiter = createLimiterFromEnv({ GAUNTLET_RATE_LIMIT_MODE: "off" }, DOCS);
-    expect(await limiter.evaluate(alice, 10)).toEqual({ outcome: "off", headers: {} });
+    expect(await limiter.evaluate(alice, 10)).toEqual({ outcome: "off", headers: {}, lines: "" });
     await limiter.close();
   });
 

@@ -157,7 +157,7 @@ describe("off", () => {
   it("sends no headers and never asks the store", async () => {
     const store = new FlakyStore();
     const limiter = limiterWith(store, { mode: "off" });
-    expect(await limiter.evaluate(alice, 10)).toEqual({ outcome: "off", headers: {} });
+    expect(await limiter.evaluate(alice, 10)).toEqual({ outcome: "off", headers: {}, lines: "" });
     expect(store.calls).toBe(0);
   });
 });
@@ -179,6 +179,8 @@ describe("failing open", () => {
         "X-RateLimit-Mode": "enforced",
         "X-RateLimit-Outcome": "unavailable",
       },
+      lines:
+        "x-complexity: 50\r\nx-ratelimit-mode: enforced\r\nx-ratelimit-outcome: unavailable\r\n",
     });
     expect(errors[0]?.message).toContain("NOPERM");
   });

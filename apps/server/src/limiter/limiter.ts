@@ -12,6 +12,7 @@ import {
   type RateLimitErrorBody,
 } from "@gauntlet/core";
 
+import { budgetHeaderLines } from "./header-lines.ts";
 import type { BudgetStore } from "./store.ts";
 
 export type LimiterMode = BudgetMode | "off";
@@ -26,7 +27,9 @@ export interface BudgetSubject {
 export interface LimiterResult {
   outcome: LimiterOutcome;
   /** To set on the response, whatever its status (none when the mode is off). */
-  headers: Record<string, string>;
+  readonly headers: Record<string, string>;
+  /** The same headers as the lines of a header block ("name: value\r\n" each), to write as they are. */
+  readonly lines: string;
   /** Present for an enforced rejection: send it as the response; do not run the handler. */
   rejection?: { status: 429; body: RateLimitErrorBody };
 }
@@ -96,6 +99,44 @@ export interface Limiter {
   close(): Promise<void>;
 }
 
+const OFF: LimiterResult = Object.freeze({ outcome: "off", headers: {}, lines: "" });
+
+/**
+ * A decision's result. The hot path writes `lines`, built once here; the headers as a record
+ * (for tests and callers that read them) are built only when asked for.
+ */
+class Judged implements LimiterResult {
+  readonly outcome: "allowed" | "would_reject" | "rejected";
+  readonly lines: string;
+  readonly rejection?: { status: 429; body: RateLimitErrorBody };
+  readonly #decision: BudgetDecision;
+  readonly #mode: BudgetMode;
+  readonly #complexity: number;
+
+  constructor(
+    outcome: "allowed" | "would_reject" | "rejected",
+    decision: BudgetDecision,
+    mode: BudgetMode,
+    complexity: number,
+    rejection?: { status: 429; body: RateLimitErrorBody },
+  ) {
+    this.outcome = outcome;
+    this.#decision = decision;
+    this.#mode = mode;
+    this.#complexity = complexity;
+    this.lines = budgetHeaderLines(decision, mode, outcome, complexity);
+    if (rejection) this.rejection = rejection;
+  }
+
+  get headers(): Record<string, string> {
+    return budgetHeaders(this.#decision, {
+      mode: this.#mode,
+      outcome: this.outcome,
+      complexity: this.#complexity,
+    });
+  }
+}
+
 const DEFAULT_BREAKER: CircuitBreakerOptions = { failures: 3, cooldownMs: 1_000 };
 const TIMED_OUT = Symbol("timed out");
 
@@ -155,39 +196,26 @@ export function createLimiter(options: LimiterOptions): Limiter {
     return {
       outcome: "unavailable",
       headers: budgetHeaders(null, { mode: bucketMode, outcome: "unavailable", complexity }),
+      lines: budgetHeaderLines(null, bucketMode, "unavailable", complexity),
     };
   }
 
   /** The outcome, headers and (when enforced and over budget) the 429 of one decision. */
   function judge(decision: BudgetDecision, mode: BudgetMode, complexity: number): LimiterResult {
-    if (decision.allowed) {
-      return {
-        outcome: "allowed",
-        headers: budgetHeaders(decision, { mode, outcome: "allowed", complexity }),
-      };
-    }
-    if (mode === "log-only") {
-      return {
-        outcome: "would_reject",
-        headers: budgetHeaders(decision, { mode, outcome: "would_reject", complexity }),
-      };
-    }
+    if (decision.allowed) return new Judged("allowed", decision, mode, complexity);
+    if (mode === "log-only") return new Judged("would_reject", decision, mode, complexity);
     const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds);
-    return {
-      outcome: "rejected",
-      headers: budgetHeaders(decision, { mode, outcome: "rejected", complexity }),
-      rejection: {
-        status: 429,
-        body: {
-          detail: {
-            type: RATE_LIMIT_ERROR_TYPE,
-            message: `Shared budget exceeded: this request (complexity ${complexity}) fits again in ${retryAfterSeconds} s.`,
-            retry_after_seconds: retryAfterSeconds,
-            documentation_url: documentationUrl,
-          },
+    return new Judged("rejected", decision, mode, complexity, {
+      status: 429,
+      body: {
+        detail: {
+          type: RATE_LIMIT_ERROR_TYPE,
+          message: `Shared budget exceeded: this request (complexity ${complexity}) fits again in ${retryAfterSeconds} s.`,
+          retry_after_seconds: retryAfterSeconds,
+          documentation_url: documentationUrl,
         },
       },
-    };
+    });
   }
 
   const description = describeCapacities(mode, options.capacities);
@@ -199,7 +227,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
     ...(ping ? { readiness: { name: "budgets", check: ping } } : {}),
     describe: () => description,
     async evaluate(subject, complexity) {
-      if (mode === "off") return { outcome: "off", headers: {} };
+      if (mode === "off") return OFF;
       const storeKey = `${subject.kind}:${subject.budgetKey}`;
       const caps = overridden.get(storeKey) ?? options.capacities[subject.kind];
 
@@ -226,7 +254,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
       return judge(decision, mode, complexity);
     },
     evaluateNow(subject, complexity) {
-      if (mode === "off") return { outcome: "off", headers: {} };
+      if (mode === "off") return OFF;
       if (!decideNow || consecutiveFailures > 0) return undefined;
       const storeKey = `${subject.kind}:${subject.budgetKey}`;
       let decision: BudgetDecision;
