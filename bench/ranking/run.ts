@@ -14,7 +14,6 @@
 //
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
-
 import {
   drawEpisode,
   LadderSimulation,
