@@ -1,5 +1,7 @@
 // Sums the vitest JSON reports of every suite into the one line CI reads. A step that failed
-// without a failing test (install, typecheck, lint, a crash) still counts as a failure.
+// without a failing test (install, typecheck, lint, a crash) still counts as a failure. Failed
+// tests are named, with their first message line, just above the closing line: that tail is
+// all a CI log shows of a long run.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -7,6 +9,7 @@ const [dir, failedStepCount = "0", ...failedSteps] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const failures = [];
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".json"))
   .sort()) {
@@ -15,7 +18,16 @@ for (const file of readdirSync(dir)
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   console.log(`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+  for (const suite of report.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status !== "failed") continue;
+      const where = suite.name ? suite.name.replace(`${process.cwd()}/`, "") : file;
+      const message = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 200);
+      failures.push(`FAILED ${file} ${where} > ${test.fullName ?? test.title}: ${message}`);
+    }
+  }
 }
+for (const line of failures) console.log(line);
 const stepFailures = Number(failedStepCount);
 if (stepFailures > 0) {
   console.log(`failed steps: ${failedSteps.join(", ")}`);
