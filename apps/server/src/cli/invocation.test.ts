@@ -43,6 +43,17 @@ describe("the commands the server prints", () => {
     );
   });
 
+  it("name the project's own Node by its path when it ran us: the node on PATH may be too old for .ts", () => {
+    const main = "/repo/apps/server/src/cli/main.ts";
+    const own = "/repo/node_modules/node/bin/node";
+    expect(commandFor(server, {}, main, "/repo", own)).toBe(
+      "node_modules/node/bin/node apps/server/src/cli/main.ts",
+    );
+    expect(commandFor(server, {}, main, "/repo", "/usr/bin/node")).toBe(
+      "node apps/server/src/cli/main.ts",
+    );
+  });
+
   it("quote what a shell would split", () => {
     expect(shellWord("/tmp/data")).toBe("/tmp/data");
     expect(shellWord("my data")).toBe("'my data'");

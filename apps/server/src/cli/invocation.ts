@@ -27,6 +27,7 @@ export function commandFor(
   env: Env = process.env,
   argv1: string = process.argv[1] ?? "",
   cwd: string = process.cwd(),
+  execPath: string = process.execPath,
 ): string {
   const agent = env.npm_config_user_agent ?? "";
   if (env.npm_lifecycle_event !== undefined && agent.startsWith("pnpm/")) {
@@ -39,5 +40,14 @@ export function commandFor(
   if (env.npm_lifecycle_event !== undefined && agent.startsWith("npm/"))
     return `npm run${what.silent ? " --silent" : ""} ${what.script} --`;
   if (basename(argv1) === what.script) return what.script;
-  return `node ${shellWord(relative(cwd, what.main) || what.main)}`;
+  return `${nodeWord(execPath, cwd)} ${shellWord(relative(cwd, what.main) || what.main)}`;
+}
+
+/**
+ * How to name the Node that runs us: the project's own (node_modules/node, Node 24, which runs
+ * TypeScript) by its path, since the `node` on a user's PATH may be an older one that cannot.
+ */
+function nodeWord(execPath: string, cwd: string): string {
+  const own = relative(cwd, execPath);
+  return own.startsWith("node_modules/") ? shellWord(own) : "node";
 }
