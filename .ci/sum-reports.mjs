@@ -22,7 +22,9 @@ for (const file of readdirSync(dir)
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== "failed") continue;
       const where = suite.name ? suite.name.replace(`${process.cwd()}/`, "") : file;
-      const message = String(test.failureMessages?.[0] ?? "").split("\n")[0].slice(0, 200);
+      const message = String(test.failureMessages?.[0] ?? "")
+        .split("\n")[0]
+        .slice(0, 200);
       failures.push(`FAILED ${file} ${where} > ${test.fullName ?? test.title}: ${message}`);
     }
   }
