@@ -10,7 +10,9 @@
 // also carries the uncertainty of the table's mean and of every shared opponent, so two rows'
 // intervals part only long after the fit is sure of their order); the last line compares mean episodes (a
 // capped run counted at the cap). "fit order" applies the same test to the rows ordered by their
-// intervals' midpoints (the fit's own order) instead of the published ranking value.
+// intervals' midpoints (the fit's own order) instead of the published ranking value. "outside
+// trio" is the coverage of the rows whose true strength Bradley–Terry can state (the trio's
+// depends on which of its games were played).
 //
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
@@ -123,35 +125,46 @@ function pFirstAboveSecond(record: readonly SettledEpisode[], t: Truth): number 
   return laplaceStrengths(record, [first.id, second.id], { draws: 1 }).pAbove(0, 1) ?? 0;
 }
 
-function converged(
-  rows: readonly LeaderboardRow[],
-  t: Truth,
-  record: readonly SettledEpisode[],
-): boolean {
+/** The test a run stops on; `pFirst` is asked last (a fit of the whole record) and only then. */
+function converged(rows: readonly LeaderboardRow[], t: Truth, pFirst: () => number): boolean {
   const [first] = t.players;
-  return (
-    kendallTau(rows, t.elo) >= 0.9 &&
-    rows[0]?.player_id === first?.id &&
-    pFirstAboveSecond(record, t) >= 0.975
-  );
+  return kendallTau(rows, t.elo) >= 0.9 && rows[0]?.player_id === first?.id && pFirst() >= 0.975;
+}
+
+/** The chance a round's record gives the true #1 over the true #2, fitted at most once. */
+function oncePerRound(record: readonly SettledEpisode[], t: Truth): () => number {
+  let p: number | undefined;
+  return () => (p ??= pFirstAboveSecond(record, t));
 }
 
 /** Counts the rows whose interval holds the true strength (both centred: the intervals on their midpoints' mean). */
-function coverage(rows: readonly LeaderboardRow[], t: Truth): { inside: number; total: number } {
+function coverage(
+  rows: readonly LeaderboardRow[],
+  t: Truth,
+): { inside: number; total: number; outsideTrio: number; totalOutsideTrio: number } {
   const known = rows.filter((r) => r.score_interval);
-  if (known.length < rows.length) return { inside: 0, total: 0 };
+  if (known.length < rows.length)
+    return { inside: 0, total: 0, outsideTrio: 0, totalOutsideTrio: 0 };
   const mid = (r: LeaderboardRow) =>
     ((r.score_interval?.low ?? 0) + (r.score_interval?.high ?? 0)) / 2;
   const meanScore = known.reduce((s, r) => s + mid(r), 0) / known.length;
   const meanTrue = known.reduce((s, r) => s + (t.elo.get(r.player_id) ?? 0), 0) / known.length;
   let inside = 0;
+  let outsideTrio = 0;
   for (const r of known) {
     const truth = (t.elo.get(r.player_id) ?? 0) - meanTrue;
     const low = (r.score_interval?.low ?? 0) - meanScore;
     const high = (r.score_interval?.high ?? 0) - meanScore;
-    if (low <= truth && truth <= high) inside += 1;
+    const held = low <= truth && truth <= high;
+    if (held) inside += 1;
+    if (held && !t.trio.includes(r.player_id)) outsideTrio += 1;
   }
-  return { inside, total: known.length };
+  return {
+    inside,
+    total: known.length,
+    outsideTrio,
+    totalOutsideTrio: known.length - known.filter((r) => t.trio.includes(r.player_id)).length,
+  };
 }
 
 interface Run {
@@ -161,6 +174,9 @@ interface Run {
   fitEpisodes: number | null;
   inside: number;
   total: number;
+  /** The same, over the rows outside the non-transitive trio. */
+  outsideTrio: number;
+  totalOutsideTrio: number;
 }
 
 function runOnce(size: number, mode: LadderSettings["seating"], seed: number): Run {
@@ -176,6 +192,8 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
   const cap = CAP_ROUNDS * ((size * (size - 1)) / 2);
   let inside = 0;
   let total = 0;
+  let outsideTrio = 0;
+  let totalOutsideTrio = 0;
   let fitEpisodes: number | null = null;
   while (sim.episodes < cap) {
     const { plan, rows } = sim.round();
@@ -183,11 +201,30 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
     const c = coverage(rows, t);
     inside += c.inside;
     total += c.total;
-    if (fitEpisodes === null && converged(byFit(rows), t, sim.record)) fitEpisodes = sim.episodes;
-    if (converged(rows, t, sim.record))
-      return { episodes: sim.episodes, converged: true, fitEpisodes, inside, total };
+    outsideTrio += c.outsideTrio;
+    totalOutsideTrio += c.totalOutsideTrio;
+    const pFirst = oncePerRound(sim.record, t);
+    if (fitEpisodes === null && converged(byFit(rows), t, pFirst)) fitEpisodes = sim.episodes;
+    if (converged(rows, t, pFirst))
+      return {
+        episodes: sim.episodes,
+        converged: true,
+        fitEpisodes,
+        inside,
+        total,
+        outsideTrio,
+        totalOutsideTrio,
+      };
   }
-  return { episodes: sim.episodes, converged: false, fitEpisodes, inside, total };
+  return {
+    episodes: sim.episodes,
+    converged: false,
+    fitEpisodes,
+    inside,
+    total,
+    outsideTrio,
+    totalOutsideTrio,
+  };
 }
 
 function median(values: number[]): number {
@@ -201,7 +238,7 @@ console.log(
   `ranking: ${SEEDS} seeds; ${GAP} Elo between neighbours, ${NOISE * 100}% coin-flip results, a ${CYCLE * 100}% non-transitive trio; Laplace intervals, rank ranges from ${DRAWS} draws`,
 );
 console.log(
-  "entrants  seating          median episodes  mean episodes  converged  coverage  fit order: mean episodes  converged",
+  "entrants  seating          median episodes  mean episodes  converged  coverage  outside trio  fit order: mean episodes  converged",
 );
 const medians = new Map<string, number>();
 let allInside = 0;
@@ -225,6 +262,13 @@ for (const size of SIZES) {
         String(Math.round(episodes.reduce((s, e) => s + e, 0) / runs.length)).padStart(13),
         `${runs.filter((r) => r.converged).length}/${runs.length}`.padStart(9),
         `${((100 * inside) / Math.max(1, total)).toFixed(1)}%`.padStart(9),
+        `${(
+          (100 * runs.reduce((s, r) => s + r.outsideTrio, 0)) /
+          Math.max(
+            1,
+            runs.reduce((s, r) => s + r.totalOutsideTrio, 0),
+          )
+        ).toFixed(1)}%`.padStart(13),
         String(
           Math.round(runs.reduce((s, r) => s + (r.fitEpisodes ?? r.episodes), 0) / runs.length),
         ).padStart(26),

@@ -122,8 +122,11 @@ describe("the certainty of the standings", () => {
       expect(row.rank_range?.worst).toBeGreaterThanOrEqual(row.rank);
     }
 
+    // Rank ranges are read off 1,000 draws seeded by the division's (random) id. After 10 rounds
+    // the chance Bo is drawn above Ada is 1.7%, so 25 such draws in 1,000 (the 2.5% tail that
+    // unsettles both rows) came up in one run of ten; after 16 it is 0.7% and they never do.
     let rows = first;
-    for (let round = 2; round <= 10; round += 1) rows = await play(round);
+    for (let round = 2; round <= 16; round += 1) rows = await play(round);
     expect(rows.map((r) => [r.player_name, r.rank_range, r.settled])).toEqual([
       ["Ada", { best: 1, worst: 1 }, true],
       ["Bo", { best: 2, worst: 2 }, true],
