@@ -25,7 +25,8 @@ export const lobbyHandlers = defineHandlers({
     const create = () => createLobby(app.store.db, identity, params.league_id, body);
     const key = body.idempotency_key;
     if (key === undefined) return create();
-    // The body's key (API.md) works like the Idempotency-Key header: a retry answers the first lobby.
+    // The body's key (the hosted service's field) works like the Idempotency-Key header: a retry
+    // answers the first lobby.
     const result = await once(
       app.store.db,
       `${identity.subjectId}:createLobby:body`,

@@ -1,5 +1,5 @@
-// The actions that move a tournament between states (API.md): start, advance and cancel; lock
-// draws the bracket (tournaments.ts). Each answers 409 in the wrong state.
+// The actions that move a tournament between states (docs/api.md, "Tournaments in short"): start,
+// advance and cancel; lock draws the bracket (tournaments.ts). Each answers 409 in the wrong state.
 import type { Kysely } from "kysely";
 
 import type { Tournament } from "@gauntlet/core";

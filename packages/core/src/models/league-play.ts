@@ -1,4 +1,4 @@
-// League play (API.md "Submissions, memberships, rounds, events" and "League play"):
+// League play (docs/api.md, "League play in short"):
 // submissions, policy memberships, rounds with their pools and results, the competition feed,
 // seed (filler) policies and trigger-round. A League or Division embedded here is whole (spec
 // part 2 embeds Game in League and League in Division), as the hosted service's clients parse it.
