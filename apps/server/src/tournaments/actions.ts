@@ -92,7 +92,7 @@ export async function cancelTournament(
   for (const w of waves) {
     // Already ended requests answer 409; there is nothing left to withdraw then.
     if (w.experience_request_id && actor)
-      await cancelExperienceRequest(db, bus, actor, w.experience_request_id, "").catch(
+      await cancelExperienceRequest(db, bus, actor, w.experience_request_id).catch(
         (error: unknown) => {
           if (!(error instanceof ServiceError && error.status === 409)) throw error;
         },
