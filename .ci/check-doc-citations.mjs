@@ -33,15 +33,19 @@ const files = execFileSync(
 const patterns = [
   /\b(?:API|ARCHITECTURE|RUNTIME|DEPLOY|SPEC)\.md\b/,
   /\b(?:ARCHITECTURE|SPEC)'s\b/,
-  /\b[Ss]pec(?:ification)?\s+§?\s*\d+(?:\.\d+)*/,
+  /\b[Ss]pec(?:ification)?\s+(?:part\s+|section\s+|§\s*)?\d+(?:\.\d+)*/,
   /§\s*\d/,
 ];
 
+// A comment's lines are read as one (a citation may break across them): each line is joined to
+// the next that continues a comment, and a hit is reported at the line it starts on.
 const problems = [];
 for (const file of files) {
   const lines = readFileSync(resolve(root, file), "utf8").split("\n");
   lines.forEach((text, index) => {
-    if (patterns.some((pattern) => pattern.test(text)))
+    const next = /^\s*(?:\/\/|\*)\s?(.*)$/.exec(lines[index + 1] ?? "");
+    const joined = next ? `${text} ${next[1]}` : text;
+    if (patterns.some((pattern) => pattern.test(text) || pattern.test(joined)))
       problems.push(`${file}:${index + 1}: ${text.trim()}`);
   });
 }
