@@ -189,7 +189,7 @@ const real = await realServer(testStore);
 const auth = { authorization: `Bearer ${real.token}` };
 const leaderboard = `${real.server.url}/v2/divisions/${real.division}/leaderboard`;
 // The floor: node:http replaying the authenticated leaderboard's own bytes (its body and the
-// spec's budget headers), with none of the work that produces them.
+// budget headers of docs/api.md, "Conventions"), with none of the work that produces them.
 const replay = await bareNode(await capture(leaderboard, auth));
 // Issue 17: a standings read costs the same whatever the division's past. BENCH_HISTORY=1 adds
 // two rows: the demo's two divisions after 1,000 and 100,000 past episodes (10 and 1,000 rounds).

@@ -1,4 +1,4 @@
-// Identifier formats (API.md conventions): a prefix and a UUID. The patterns are the single
+// Identifier formats (docs/api.md, "Conventions"): a prefix and a UUID. The patterns are the single
 // source for validation on the server and in clients.
 import { randomUUID } from "node:crypto";
 

@@ -97,7 +97,9 @@ export class APIError extends GauntletError {
   readonly body: unknown;
   /** `x-request-id` of the response, to quote when reporting a problem. */
   readonly requestId: string | null;
-  /** `detail.type` of the body (API.md: the stable discriminator), when present. */
+  /**
+   * `detail.type` of the body (the stable discriminator, docs/api.md "Conventions"), when present.
+   */
   readonly errorType: string | null;
   readonly operationId: string;
 

@@ -9,7 +9,7 @@ import { createClient } from "./client.ts";
 import { DEFAULT_RETRY } from "./options.ts";
 import { iterateItems, pageShapeOf } from "./pagination.ts";
 
-// Operations shaped like the offset and cursor lists of API.md (rounds, episode requests),
+// Operations shaped like the offset and cursor lists of docs/api.md (rounds, episode requests),
 // which the contract does not have yet.
 const Item = z.object({ n: z.number() });
 const offsetOp = defineOperation({

@@ -1,8 +1,8 @@
-// The list shapes of API.md, recognised from an operation's response schema (never listed
-// by hand): a bare array; an offset page `{entries, total_count, …}` (API.md's
+// The list shapes of docs/api.md ("Conventions"), recognised from an operation's response schema
+// (never listed by hand): a bare array; an offset page `{entries, total_count, …}` (the rounds'
 // `{entries, total_count, limit, offset}` and the `{entries, total_count}` of
-// `/stats/policy-versions`); a cursor page `{entries, next_cursor}`. An offset or cursor
-// page is only walked when the operation takes `offset` or `cursor` in its query.
+// `/stats/policy-versions`); a cursor page `{entries, next_cursor}`. An offset or cursor page is
+// only walked when the operation takes `offset` or `cursor` in its query.
 import type { OperationDef } from "@gauntlet/core";
 
 export type PageShape = "array" | "offset" | "cursor";
@@ -18,7 +18,10 @@ interface SchemaLike {
 
 const WRAPPERS = new Set(["nullable", "optional", "default", "readonly", "prefault", "catch"]);
 
-/** The schema under nullable/optional/default wrappers. Read by `def.type` so that it holds across copies of zod. */
+/**
+ * The schema under nullable/optional/default wrappers. Read by `def.type` so that it holds across
+ * copies of zod.
+ */
 function unwrap(schema: SchemaLike): SchemaLike {
   let current = schema;
   while (WRAPPERS.has(current._zod.def.type) && current._zod.def.innerType)

@@ -51,7 +51,10 @@ export type OperationResult<O extends OperationDef> = O["status"] extends 204
 
 type ItemOfArray<R> = R extends readonly (infer T)[] ? T : never;
 
-/** The element a list response yields, or never when the response is not a list shape of API.md. */
+/**
+ * The element a list response yields, or never when the response is not a list shape of
+ * docs/api.md.
+ */
 type PageItemOf<R, Q> = R extends readonly (infer T)[]
   ? T
   : R extends { entries: infer E; total_count: number }

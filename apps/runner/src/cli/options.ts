@@ -135,7 +135,7 @@ const MIB = 1024 * 1024;
 
 function command(writeOut: (text: string) => void): Command {
   return new Command("gauntlet-runner")
-    .description("Lease episode jobs from a Gauntlet server and run them (RUNTIME.md).")
+    .description("Lease episode jobs from a Gauntlet server and run them (docs/runtime.md).")
     .option(
       "--server <url>",
       `the server's base address; repeat it or give a comma list for several replicas, tried in turn when one does not answer (env ${SERVER_ENV})`,

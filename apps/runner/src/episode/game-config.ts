@@ -1,4 +1,4 @@
-// Builds the concrete runtime config of one episode (RUNTIME.md, "One episode"): the variant's
+// Builds the concrete runtime config of one episode (docs/runtime.md, "One episode"): the variant's
 // config with overrides, fresh per-slot tokens, and display names where the schema has them.
 import { randomBytes } from "node:crypto";
 

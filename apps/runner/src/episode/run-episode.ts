@@ -1,4 +1,4 @@
-// Runs one episode by the coworld runtime contract (RUNTIME.md, "One episode"): config, game,
+// Runs one episode by the coworld runtime contract (docs/runtime.md, "One episode"): config, game,
 // health, players, the game's exit, then its results or its player-failure declaration, the
 // replay and the logs. Every process it starts is ended before it returns, whatever happened.
 import { writeFile } from "node:fs/promises";
@@ -63,7 +63,9 @@ function describeExit(status: ExitStatus): string {
     : `exited with code ${status.code ?? "?"}`;
 }
 
-/** The deadline and the caller's signal, as one promise that settles with why the episode must stop. */
+/**
+ * The deadline and the caller's signal, as one promise that settles with why the episode must stop.
+ */
 function haltOn(deadlineMs: number, signal: AbortSignal | undefined) {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -414,7 +416,8 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     if ("type" in end) return breachVerdict(end);
     if (end.limit === "out_of_memory")
       return failed("out_of_memory", "the game went over its memory limit");
-    // Players normally leave when the game closes their sockets; those that linger are stopped below.
+    // Players normally leave when the game closes their sockets; those that linger are stopped
+    // below.
     await within(
       Promise.all(players.flatMap((p) => (p ? [p.exited] : []))),
       settings.playerGraceMs,

@@ -1,4 +1,4 @@
-// The work queue as the runner sees it (API.md "Runner work queue"), over the SDK and the
+// The work queue as the runner sees it (docs/api.md, "Runner work queue"), over the SDK and the
 // runner's server addresses (servers.ts). Reports that must arrive (complete, fail) are sent
 // with one Idempotency-Key and kept until a server accepts or refuses them, on whichever replica
 // answers: the server treats a repeated report as a no-op. Every
@@ -24,7 +24,9 @@ export type CompleteReport = Omit<InputOf<"completeJob">["body"], "runner_id">;
 export type LeaseRef = Pick<LeasedJob, "job_id" | "lease_token">;
 
 export interface Queue {
-  /** Up to `capacity` batch jobs, and with `interactiveCapacity` up to that many live games besides. */
+  /**
+   * Up to `capacity` batch jobs, and with `interactiveCapacity` up to that many live games besides.
+   */
   lease(
     capacity: number,
     options?: RequestOptions & { interactiveCapacity?: number },

@@ -1,4 +1,4 @@
-// One leased job, start to end: its files, its episode (by RUNTIME.md), heartbeats while it
+// One leased job, start to end: its files, its episode (by docs/runtime.md), heartbeats while it
 // runs, its artifacts, and one report — complete, or fail with what went wrong. A job whose
 // lease is lost is dropped without a report; one interrupted by shutdown is given back.
 import { rm } from "node:fs/promises";

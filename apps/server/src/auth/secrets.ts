@@ -72,7 +72,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** Token prefixes tell the subject (API.md): user, machine, player (`ply_`), sign-in code, reporter key. */
+/** Token prefixes tell the subject: user, machine, player (`ply_`), sign-in code, reporter key. */
 export const tokenPrefixes = {
   user: "gnt_",
   machine: "gntm_",

@@ -1,5 +1,5 @@
-// The blob store of ARCHITECTURE.md: content-addressed bytes (replays, logs, bundles).
-// A directory by default; the interface is what an S3-compatible store would implement.
+// The blob store (docs/architecture.md, "Storage"): content-addressed bytes (replays, logs,
+// bundles). A directory by default; the interface is what an S3-compatible store would implement.
 import { createHash, randomBytes } from "node:crypto";
 import {
   mkdir,

@@ -89,7 +89,6 @@ export async function createAssayRun(
     name?: string | undefined;
     compat_version?: string | undefined;
   },
-  base: string,
 ): Promise<AssayRun> {
   const version = await db
     .selectFrom("policy_versions as pv")
@@ -140,22 +139,16 @@ export async function createAssayRun(
   const missions: MissionRef[] = [];
   for (const mission of body.missions) {
     const variant = manifest.variants.find((v) => v.id === mission.mission_name);
-    const request = await createExperienceRequest(
-      db,
-      bus,
-      identity,
-      {
-        coworld_id: coworldId,
-        ...(variant ? { variant_id: variant.id } : {}),
-        roster: Array.from({ length: seats }, (_, slot) => ({
-          player: { policy_ref: body.policy_version_id },
-          slot,
-        })),
-        num_episodes: mission.num_episodes,
-        notes: `assay run ${id}: mission ${mission.mission_name}`,
-      },
-      base,
-    );
+    const request = await createExperienceRequest(db, bus, identity, {
+      coworld_id: coworldId,
+      ...(variant ? { variant_id: variant.id } : {}),
+      roster: Array.from({ length: seats }, (_, slot) => ({
+        player: { policy_ref: body.policy_version_id },
+        slot,
+      })),
+      num_episodes: mission.num_episodes,
+      notes: `assay run ${id}: mission ${mission.mission_name}`,
+    });
     missions.push({ mission_name: mission.mission_name, experience_request_id: request.id });
   }
   const row: AssayRunsTable = {

@@ -47,10 +47,22 @@ function factsOf(row: EpisodeRequestsTable): Facts {
   return { row, results, uploaded, tags: { ...own, ...fileTags } };
 }
 
-function replayUrl(f: Facts, base: string): string | null {
-  if (f.uploaded) return str(f.results.replay_url);
-  return `${base}/v2/episode-requests/${f.row.id}/artifacts/replay`;
+/**
+ * An episode as cogames reads it, and the path of the replay this server serves it (null for an
+ * uploaded episode, whose `replay_url` is the uploader's own): the route makes the path absolute
+ * and puts it in `replay_url`.
+ */
+export interface ServedEpisode<T> {
+  episode: T;
+  replayPath: string | null;
 }
+
+const replayPathOf = (f: Facts): string | null =>
+  f.uploaded ? null : `/v2/episode-requests/${f.row.id}/artifacts/replay`;
+
+/** The uploader's replay address; a served replay's is set by the route from its path. */
+const uploadedReplayUrl = (f: Facts): string | null =>
+  f.uploaded ? str(f.results.replay_url) : null;
 
 type Rows = SelectQueryBuilder<Database, "episode_requests", EpisodeRequestsTable>;
 
@@ -96,11 +108,11 @@ const seating = (db: Kysely<Database>, versions: string[]) =>
     .select("episode_request_id")
     .where("policy_version_id", "in", versions);
 
-async function toEpisode(db: Kysely<Database>, f: Facts, base: string): Promise<CogamesEpisode> {
+async function toEpisode(db: Kysely<Database>, f: Facts): Promise<ServedEpisode<CogamesEpisode>> {
   const stats = await episodeStats(db, f.row);
-  return {
+  const episode: CogamesEpisode = {
     id: uuidOf(f.row.id),
-    replay_url: replayUrl(f, base),
+    replay_url: uploadedReplayUrl(f),
     thumbnail_url: f.uploaded ? str(f.results.thumbnail_url) : null,
     tags: f.tags,
     game_stats: stats.game_stats,
@@ -125,6 +137,7 @@ async function toEpisode(db: Kysely<Database>, f: Facts, base: string): Promise<
     steps: stats.steps,
     created_at: f.row.created_at,
   };
+  return { episode, replayPath: replayPathOf(f) };
 }
 
 /** `key:value,key:value` — an episode matches when it has every pair. */
@@ -144,8 +157,7 @@ export async function listCogamesEpisodes(
   db: Kysely<Database>,
   identity: Identity,
   query: QueryOf<"listCogamesEpisodes">,
-  base: string,
-): Promise<CogamesEpisode[]> {
+): Promise<ServedEpisode<CogamesEpisode>[]> {
   const pairs = parseTagFilter(query.tags);
   const version = query.policy_version_id;
   const found = await scan(
@@ -156,17 +168,16 @@ export async function listCogamesEpisodes(
     query.offset,
     query.limit,
   );
-  return Promise.all(found.map((f) => toEpisode(db, f, base)));
+  return Promise.all(found.map((f) => toEpisode(db, f)));
 }
 
 export async function getCogamesEpisode(
   db: Kysely<Database>,
   identity: Identity,
   uuid: string,
-  base: string,
-): Promise<CogamesEpisode> {
+): Promise<ServedEpisode<CogamesEpisode>> {
   const row = await getEpisodeRow(db, identity, `${PREFIX}${uuid}`);
-  return toEpisode(db, factsOf(row), base);
+  return toEpisode(db, factsOf(row));
 }
 
 export async function queryEpisodes(
@@ -179,8 +190,7 @@ export async function queryEpisodes(
     limit: number;
     offset: number;
   },
-  base: string,
-): Promise<{ episodes: EpisodeWithTags[] }> {
+): Promise<{ episodes: ServedEpisode<EpisodeWithTags>[] }> {
   const primaries = body.primary_policy_version_ids;
   const ids = body.episode_ids;
   const filters = Object.entries(body.tag_filters ?? {});
@@ -213,16 +223,16 @@ export async function queryEpisodes(
     body.limit,
   );
   const episodes = await Promise.all(
-    found.map(async (f): Promise<EpisodeWithTags> => {
+    found.map(async (f): Promise<ServedEpisode<EpisodeWithTags>> => {
       const stats = await episodeStats(db, f.row);
       const avg: Record<string, number> = {};
       for (const p of stats.policy_stats)
         if (p.policy_version_id !== null && p.avg_reward !== null)
           avg[p.policy_version_id] = p.avg_reward;
       const evalTask = str(f.results.eval_task_id);
-      return {
+      const episode: EpisodeWithTags = {
         id: uuidOf(f.row.id),
-        replay_url: replayUrl(f, base),
+        replay_url: uploadedReplayUrl(f),
         thumbnail_url: f.uploaded ? str(f.results.thumbnail_url) : null,
         attributes:
           f.uploaded && f.results.attributes && typeof f.results.attributes === "object"
@@ -235,6 +245,7 @@ export async function queryEpisodes(
         avg_rewards: avg,
         job_id: f.row.job_id,
       };
+      return { episode, replayPath: replayPathOf(f) };
     }),
   );
   return { episodes };

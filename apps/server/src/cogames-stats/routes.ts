@@ -8,9 +8,20 @@ import {
   getAssayRun,
   listAssayRuns,
 } from "./assay-runs.ts";
-import { getCogamesEpisode, listCogamesEpisodes, queryEpisodes } from "./episodes-view.ts";
+import {
+  getCogamesEpisode,
+  listCogamesEpisodes,
+  queryEpisodes,
+  type ServedEpisode,
+} from "./episodes-view.ts";
 import { browsePolicies } from "./policies-browse.ts";
 import { completePolicySubmit, putPolicySubmitFile, startPolicySubmit } from "./policy-submit.ts";
+
+/** The episode as cogames reads it: `replay_url` absolute (cogames expects it so). */
+const answered = <T extends { replay_url: string | null }>(
+  base: string,
+  { episode, replayPath }: ServedEpisode<T>,
+): T => (replayPath === null ? episode : { ...episode, replay_url: absoluteTo(base, replayPath) });
 
 export const cogamesStatsHandlers = defineHandlers({
   startPolicySubmit: async ({ identity, app, request }) => {
@@ -29,14 +40,23 @@ export const cogamesStatsHandlers = defineHandlers({
   completePolicySubmit: async ({ identity, body, app }) =>
     completePolicySubmit(app.store.db, app.blobs, app.secrets, identity, body),
   browsePolicies: async ({ identity, query, app }) => browsePolicies(app.store.db, identity, query),
-  listCogamesEpisodes: async ({ identity, query, app, request }) =>
-    listCogamesEpisodes(app.store.db, identity, query, app.baseUrl(request)),
+  listCogamesEpisodes: async ({ identity, query, app, request }) => {
+    const base = app.baseUrl(request);
+    const served = await listCogamesEpisodes(app.store.db, identity, query);
+    return served.map((s) => answered(base, s));
+  },
   getCogamesEpisode: async ({ identity, params, app, request }) =>
-    getCogamesEpisode(app.store.db, identity, params.episode_id, app.baseUrl(request)),
-  queryEpisodes: async ({ identity, body, app, request }) =>
-    queryEpisodes(app.store.db, identity, body, app.baseUrl(request)),
-  createAssayRun: async ({ identity, body, app, request }) =>
-    createAssayRun(app.store.db, app.events.bus, identity, body, app.baseUrl(request)),
+    answered(
+      app.baseUrl(request),
+      await getCogamesEpisode(app.store.db, identity, params.episode_id),
+    ),
+  queryEpisodes: async ({ identity, body, app, request }) => {
+    const base = app.baseUrl(request);
+    const { episodes } = await queryEpisodes(app.store.db, identity, body);
+    return { episodes: episodes.map((s) => answered(base, s)) };
+  },
+  createAssayRun: async ({ identity, body, app }) =>
+    createAssayRun(app.store.db, app.events.bus, identity, body),
   listAssayRuns: async ({ identity, query, app }) =>
     listAssayRuns(app.store.db, identity, query.policy_version_id),
   getAssayRun: async ({ identity, params, app }) =>

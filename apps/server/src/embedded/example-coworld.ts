@@ -65,7 +65,6 @@ export async function registerExampleCoworld(
         coworld.id,
         { kind, entry: "index.html" },
         await packDirectory(from),
-        "",
       );
   }
   return coworld;

@@ -221,7 +221,6 @@ function toParticipant(row: ParticipantRow): EpisodeParticipant {
 export async function episodeViews(
   db: Kysely<Database>,
   rows: EpisodeRequestsTable[],
-  base: string,
 ): Promise<EpisodeRequest[]> {
   const participants = await participantsOf(
     db,
@@ -257,7 +256,7 @@ export async function episodeViews(
       episode_id: row.status === "completed" ? row.job_id : null,
       replay_url:
         row.status === "completed" && row.artifacts_expired_at === null
-          ? `${base}/v2/episode-requests/${row.id}/artifacts/replay`
+          ? `/v2/episode-requests/${row.id}/artifacts/replay`
           : null,
       live_url: null,
       error_type: row.error_type,
@@ -328,7 +327,6 @@ export async function listEpisodes(
   db: Kysely<Database>,
   identity: Identity,
   filter: EpisodeFilter,
-  base: string,
 ) {
   let q = db
     .selectFrom("episode_requests")
@@ -411,7 +409,7 @@ export async function listEpisodes(
   const last = page[page.length - 1];
   const next = rows.length > filter.limit && last ? encodeCursor([last.created_at, last.id]) : null;
   return {
-    entries: await episodeViews(db, page, base),
+    entries: await episodeViews(db, page),
     next_cursor: next,
   };
 }
@@ -421,7 +419,6 @@ export async function listEpisodeChanges(
   identity: Identity,
   cursor: string | undefined,
   limit: number,
-  base: string,
 ) {
   let after = 0;
   if (cursor) {
@@ -446,7 +443,7 @@ export async function listEpisodeChanges(
   const last = rows[rows.length - 1];
   // The cursor always moves forward, so a caller polling an idle feed keeps its place.
   return {
-    entries: await episodeViews(db, rows, base),
+    entries: await episodeViews(db, rows),
     next_cursor: encodeCursor([String(last ? last.change_seq : after)]),
   };
 }
@@ -484,7 +481,7 @@ export async function derivedArtifact(
 ): Promise<Buffer> {
   if (name === "game-config")
     return Buffer.from(JSON.stringify(parseJson(row.game_config), null, 2));
-  const [view] = await episodeViews(db, [row], "");
+  const [view] = await episodeViews(db, [row]);
   return Buffer.from(
     JSON.stringify(
       {
@@ -510,7 +507,7 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
   if (row.status !== "completed" || !row.results)
     throw notFound("episode stats (the episode has not completed) of", row.id);
   const results = parseJson<Record<string, unknown>>(row.results);
-  const [view] = await episodeViews(db, [row], "");
+  const [view] = await episodeViews(db, [row]);
   const scores = parseJson<number[]>(row.scores);
   const {
     scores: _omit,
@@ -583,7 +580,7 @@ export async function episodeStats(db: Kysely<Database>, row: EpisodeRequestsTab
 }
 
 export async function policyArtifacts(db: Kysely<Database>, row: EpisodeRequestsTable) {
-  const [view] = await episodeViews(db, [row], "");
+  const [view] = await episodeViews(db, [row]);
   const names = new Set(
     (
       await db

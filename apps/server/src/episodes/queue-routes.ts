@@ -1,9 +1,10 @@
 import type { FastifyRequest } from "fastify";
 
-import { LEASE_TOKEN_HEADER } from "@gauntlet/core";
+import { LEASE_TOKEN_HEADER, type LeasedJob } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { defineHandlers, type AppContext } from "../http/handler.ts";
+import { webSocketTo } from "../http/public-address.ts";
 import { notFound } from "../shared/errors.ts";
 import { scrubPaths } from "../shared/scrub-paths.ts";
 import {
@@ -36,22 +37,34 @@ function queueOf(app: AppContext): QueueDeps {
   };
 }
 
+/**
+ * The job with each human seat's relay address absolute: the play session stored its path, and
+ * the public address (never a joiner's request) decides where the runner connects.
+ */
+function withAbsoluteRelays(base: string, job: LeasedJob): LeasedJob {
+  return {
+    ...job,
+    players: job.players.map((p) =>
+      p.human_relay ? { ...p, human_relay: { url: webSocketTo(base, p.human_relay.url) } } : p,
+    ),
+  };
+}
+
 export const runnerHandlers = defineHandlers({
-  leaseJobs: async ({ identity, body, app }) => {
+  leaseJobs: async ({ identity, body, app, request }) => {
     assertRunner(identity);
-    return {
-      jobs: await lease(
-        queueOf(app),
-        identity.subjectId,
-        body.runner_id,
-        body.capacity,
-        body.runtimes,
-        body.isolation ?? null,
-        new Date(),
-        body.interactive_capacity,
-      ),
-      lease_seconds: leaseSeconds(),
-    };
+    const jobs = await lease(
+      queueOf(app),
+      identity.subjectId,
+      body.runner_id,
+      body.capacity,
+      body.runtimes,
+      body.isolation ?? null,
+      new Date(),
+      body.interactive_capacity,
+    );
+    const base = app.baseUrl(request);
+    return { jobs: jobs.map((j) => withAbsoluteRelays(base, j)), lease_seconds: leaseSeconds() };
   },
   heartbeatJob: async ({ identity, params, request, app }) => {
     assertRunner(identity);

@@ -6,6 +6,7 @@ import type { Identity } from "../auth/identity.ts";
 import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
 import type { EpisodeRequestsTable } from "../store/schema.ts";
 import { episodeBundle } from "./bundle.ts";
+import { withAbsoluteReplay, withAbsoluteReplays } from "./episode-addresses.ts";
 import {
   assertGameLogReader,
   derivedArtifact,
@@ -43,14 +44,17 @@ async function artifactOf(
 
 export const episodeHandlers = defineHandlers({
   listEpisodeRequests: async ({ identity, query, app, request }) =>
-    listEpisodes(app.store.db, identity, query, app.baseUrl(request)),
+    withAbsoluteReplays(app.baseUrl(request), await listEpisodes(app.store.db, identity, query)),
   listEpisodeChanges: async ({ identity, query, app, request }) =>
-    listEpisodeChanges(app.store.db, identity, query.cursor, query.limit, app.baseUrl(request)),
+    withAbsoluteReplays(
+      app.baseUrl(request),
+      await listEpisodeChanges(app.store.db, identity, query.cursor, query.limit),
+    ),
   getEpisodeRequest: async ({ identity, params, app, request }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
-    const [view] = await episodeViews(app.store.db, [row], app.baseUrl(request));
+    const [view] = await episodeViews(app.store.db, [row]);
     if (!view) throw new Error("unreachable: one row gives one view");
-    return view;
+    return withAbsoluteReplay(app.baseUrl(request), view);
   },
   getEpisodeArtifact: async ({ identity, params, app, reply }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);

@@ -128,11 +128,7 @@ async function rowViews(
   });
 }
 
-async function episodesOf(
-  db: Kysely<Database>,
-  id: string,
-  base: string,
-): Promise<EpisodeRequest[]> {
+async function episodesOf(db: Kysely<Database>, id: string): Promise<EpisodeRequest[]> {
   const rows = await db
     .selectFrom("episode_requests")
     .selectAll()
@@ -140,17 +136,16 @@ async function episodesOf(
     .orderBy("created_at")
     .orderBy("id")
     .execute();
-  return episodeViews(db, rows, base);
+  return episodeViews(db, rows);
 }
 
 async function detail(
   db: Kysely<Database>,
   row: ExperienceRequestsTable,
-  base: string,
 ): Promise<ExperienceRequestDetail> {
   const [view] = await rowViews(db, [row]);
   if (!view) throw new Error("unreachable: one row gives one view");
-  return { ...view, episodes: await episodesOf(db, row.id, base) };
+  return { ...view, episodes: await episodesOf(db, row.id) };
 }
 
 /** The request if the caller may read it (its requester or an admin); otherwise 404. */
@@ -196,7 +191,6 @@ export async function createExperienceRequest(
   bus: Pick<EventBus, "publish">,
   identity: AuthenticatedIdentity,
   body: CreateExperienceRequest,
-  base = "",
   /** Fixed seats per episode, in place of drawing from the roster (a tournament's wave seats a
    * different match in each episode); one entry per episode, each as many seats as the roster. */
   episodeSeats?: readonly (readonly Seat[])[],
@@ -259,7 +253,7 @@ export async function createExperienceRequest(
       { episodes: body.num_episodes },
     );
   });
-  return detail(db, row, base);
+  return detail(db, row);
 }
 
 export async function listExperienceRequests(
@@ -290,19 +284,17 @@ export async function getExperienceRequest(
   db: Kysely<Database>,
   identity: Identity,
   id: string,
-  base: string,
 ): Promise<ExperienceRequestDetail> {
-  return detail(db, await getExperienceRequestRow(db, identity, id), base);
+  return detail(db, await getExperienceRequestRow(db, identity, id));
 }
 
 export async function listExperienceRequestEpisodes(
   db: Kysely<Database>,
   identity: Identity,
   id: string,
-  base: string,
 ): Promise<EpisodeRequest[]> {
   const row = await getExperienceRequestRow(db, identity, id);
-  return episodesOf(db, row.id, base);
+  return episodesOf(db, row.id);
 }
 
 /** Withdraws the queued episodes (their jobs are never leased); leased ones run to their end. */
@@ -338,7 +330,6 @@ export async function cancelExperienceRequest(
   bus: Pick<EventBus, "publish">,
   identity: Identity,
   id: string,
-  base: string,
 ): Promise<ExperienceRequestDetail> {
   const row = await getExperienceRequestRow(db, identity, id);
   const cancelled = await withEvents(db, bus, async (trx, emit) => {
@@ -362,7 +353,7 @@ export async function cancelExperienceRequest(
   });
   const now = await getExperienceRequestRow(db, identity, id);
   if (!cancelled) throw conflict(`experience request ${id} has already ended (${now.status})`);
-  return detail(db, now, base);
+  return detail(db, now);
 }
 
 /**

@@ -1,4 +1,7 @@
 // The handlers of the experience-request operations.
+import type { ExperienceRequestDetail } from "@gauntlet/core";
+
+import { withAbsoluteReplay } from "../episodes/episode-addresses.ts";
 import { defineHandlers } from "../http/handler.ts";
 import { absoluteTo } from "../http/public-address.ts";
 import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-upload.ts";
@@ -10,32 +13,43 @@ import {
   listExperienceRequests,
 } from "./experience-requests.ts";
 
+/** The request with its episodes' replay paths made absolute under `base`. */
+const absolute = (base: string, detail: ExperienceRequestDetail): ExperienceRequestDetail => ({
+  ...detail,
+  episodes: detail.episodes.map((e) => withAbsoluteReplay(base, e)),
+});
+
 export const experienceRequestHandlers = defineHandlers({
   createExperienceRequest: async ({ identity, body, app, request }) =>
-    createExperienceRequest(app.store.db, app.events.bus, identity, body, app.baseUrl(request)),
+    absolute(
+      app.baseUrl(request),
+      await createExperienceRequest(app.store.db, app.events.bus, identity, body),
+    ),
   listExperienceRequests: async ({ identity, query, app }) =>
     listExperienceRequests(app.store.db, identity, query),
   getExperienceRequest: async ({ identity, params, app, request }) =>
-    getExperienceRequest(
+    absolute(
+      app.baseUrl(request),
+      await getExperienceRequest(app.store.db, identity, params.experience_request_id),
+    ),
+  listExperienceRequestEpisodes: async ({ identity, params, app, request }) => {
+    const base = app.baseUrl(request);
+    const episodes = await listExperienceRequestEpisodes(
       app.store.db,
       identity,
       params.experience_request_id,
-      app.baseUrl(request),
-    ),
-  listExperienceRequestEpisodes: async ({ identity, params, app, request }) =>
-    listExperienceRequestEpisodes(
-      app.store.db,
-      identity,
-      params.experience_request_id,
-      app.baseUrl(request),
-    ),
+    );
+    return episodes.map((e) => withAbsoluteReplay(base, e));
+  },
   cancelExperienceRequest: async ({ identity, params, app, request }) =>
-    cancelExperienceRequest(
-      app.store.db,
-      app.events.bus,
-      identity,
-      params.experience_request_id,
+    absolute(
       app.baseUrl(request),
+      await cancelExperienceRequest(
+        app.store.db,
+        app.events.bus,
+        identity,
+        params.experience_request_id,
+      ),
     ),
 });
 

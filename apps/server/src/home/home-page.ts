@@ -11,8 +11,8 @@ export const HOME_CONTENT_SECURITY_POLICY = `${PAGE_CONTENT_SECURITY_POLICY}; sc
  * The page for an API base path (`""` at an alt host's root, the prefix on the data host): its
  * links and its script's reads start with it, so the page works under either.
  */
-export function homePage(base: string): string {
-  const b = escapeHtml(base);
+export function homePage(basePath: string): string {
+  const b = escapeHtml(basePath);
   return `<!doctype html>
 <html lang="en" data-base="${b}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Gauntlet</title>

@@ -1,6 +1,6 @@
-// The first two steps of ARCHITECTURE's request path after routing: bearer token → identity,
-// then the identity's shared budgets. Anonymous requests and failed authentication are never
-// budgeted.
+// The first two steps of the request path after routing (docs/architecture.md): bearer token →
+// identity, then the identity's shared budgets. Anonymous requests and failed authentication are
+// never budgeted.
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
@@ -23,9 +23,9 @@ const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromE
 );
 
 /**
- * Spec 8.3's headers of one decision: its prepared lines written in one piece by the response
- * (http/prepared-headers-response.ts), or one by one through fastify where the response is
- * another (an injected request).
+ * The budget headers (docs/api.md, "Conventions") of one decision: its prepared lines written in
+ * one piece by the response (http/prepared-headers-response.ts), or one by one through fastify
+ * where the response is another (an injected request).
  */
 function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
   const raw = reply.raw;

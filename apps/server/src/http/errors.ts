@@ -1,4 +1,5 @@
-// Turns thrown errors into the bodies of docs/api.md and API.md, and answers unknown routes.
+// Turns thrown errors into the error bodies of docs/api.md ("Conventions"), and answers unknown
+// routes.
 import type { FastifyError, FastifyInstance } from "fastify";
 
 import type { ValidationErrorItem } from "@gauntlet/core";
@@ -17,7 +18,10 @@ export function errorBody(type: string, message: string, extra: Record<string, u
 
 const MAX_ITEMS = 50;
 
-/** The docs/api.md body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back whole). */
+/**
+ * The docs/api.md body of a 422, its echoes bounded (a deep or huge input is cut, never thrown back
+ * whole).
+ */
 export function validationBody(items: readonly ValidationErrorItem[]): {
   detail: ValidationErrorItem[];
 } {
@@ -54,7 +58,8 @@ export function installErrorHandling(
       return reply
         .code(422)
         .send({ detail: [{ loc: ["body"], msg: error.message, type: "json_too_deep" }] });
-    // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the server.
+    // PostgreSQL refuses NUL (U+0000) in text that SQLite stores: the input is wrong, not the
+    // server.
     const code = (error as { code?: unknown }).code;
     if (code === "22021" || code === "22P05")
       return reply.code(422).send({

@@ -1,5 +1,5 @@
-// API.md: creating writes accept `Idempotency-Key`. The same key and body within 24 h
-// return the first response and create nothing; the same key with another body is 409.
+// docs/api.md, "Conventions": creating writes accept `Idempotency-Key`. The same key and body
+// within 24 h return the first response and create nothing; the same key with another body is 409.
 import { createHash } from "node:crypto";
 
 import type { Kysely } from "kysely";

@@ -102,3 +102,8 @@ export function parsePublicUrl(value: string | undefined): string | undefined {
 export function absoluteTo(base: string, pathOrUrl: string): string {
   return pathOrUrl.startsWith("/") ? `${base}${pathOrUrl}` : pathOrUrl;
 }
+
+/** As absoluteTo, for a WebSocket: `ws://` or `wss://` as the public address is http or https. */
+export function webSocketTo(base: string, pathOrUrl: string): string {
+  return absoluteTo(base.replace(/^http/, "ws"), pathOrUrl);
+}

@@ -74,7 +74,7 @@ export async function listPlayers(db: Kysely<Database>, ownerUserId: string): Pr
   return rows.map((row, index) => toPlayer(row, index === 0));
 }
 
-/** A player the caller owns (or any, for admins); others are 404 (API.md). */
+/** A player the caller owns (or any, for admins); others are 404 (docs/api.md, "Who sees what"). */
 export async function getOwnedPlayer(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,

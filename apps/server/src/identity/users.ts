@@ -1,4 +1,4 @@
-// Local accounts (API.md: email + password, hashed with scrypt).
+// Local accounts (email and password, the password hashed with scrypt).
 import type { Kysely } from "kysely";
 
 import { newId } from "@gauntlet/core";

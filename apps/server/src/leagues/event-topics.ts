@@ -1,4 +1,4 @@
-// Live-event topics (API.md "Live events"): what a subscriber may ask for, and which topic of
+// Live-event topics (docs/api.md, "Groups"): what a subscriber may ask for, and which topic of
 // a subscriber an event arrives on.
 import type { Kysely } from "kysely";
 
@@ -24,7 +24,10 @@ export function parseTopic(name: string): Topic | null {
   return null;
 }
 
-/** Why the caller may not subscribe to the topic, or null when it may. Unseen and missing look the same. */
+/**
+ * Why the caller may not subscribe to the topic, or null when it may. Unseen and missing look the
+ * same.
+ */
 export async function refuseTopic(
   db: Kysely<Database>,
   identity: Identity,

@@ -62,7 +62,10 @@ export async function leagueView(db: Kysely<Database>, row: LeaguesTable): Promi
   return view;
 }
 
-/** The league row if the caller may see it; 404 otherwise (API.md: hidden is not 403). */
+/**
+ * The league row if the caller may see it; 404 otherwise (docs/api.md, "Who sees what": hidden is
+ * not 403).
+ */
 export async function getVisibleLeagueRow(
   db: Kysely<Database>,
   identity: Identity,
@@ -110,7 +113,10 @@ export async function listLeagues(
   return leagueViews(db, visible);
 }
 
-/** The ladder section drives the scheduler: a malformed one is refused when written, naming the field. */
+/**
+ * The ladder section drives the scheduler: a malformed one is refused when written, naming the
+ * field.
+ */
 function assertLadder(settings: Record<string, unknown>, at: string[]): void {
   const ladder = LadderSettings.safeParse(settings.ladder ?? {});
   if (ladder.success) return;

@@ -1,5 +1,5 @@
-// Policy memberships (API.md): reads with the filters of the hosted service, and the two
-// actions a player's owner (or the commissioner) takes — champion and retire.
+// Policy memberships (docs/api.md, "League play in short"): reads with the filters of the hosted
+// service, and the two actions a player's owner (or the commissioner) takes — champion and retire.
 import type { Kysely } from "kysely";
 
 import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
@@ -87,7 +87,10 @@ export async function listMemberships(
   return membershipViews(db, rows);
 }
 
-/** The membership, its league and division, if the caller may act on it: the player's owner or the commissioner. */
+/**
+ * The membership, its league and division, if the caller may act on it: the player's owner or the
+ * commissioner.
+ */
 async function actionable(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
@@ -261,7 +264,8 @@ export async function retireMembership(
           payload: { membership_id: successor.id },
         });
       }
-      // A player with nothing left competing leaves the standings (the rating is kept for a return).
+      // A player with nothing left competing leaves the standings (the rating is kept for a
+      // return).
       if (!successor)
         await trx
           .updateTable("ladder_ratings")

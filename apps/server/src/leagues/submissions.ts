@@ -1,5 +1,6 @@
-// League submissions (API.md): a policy version enters a league as a membership of a player.
-// Placement happens at once: `placed` with its membership, or `rejected` with the reason.
+// League submissions (docs/api.md, "League play in short"): a policy version enters a league as a
+// membership of a player. Placement happens at once: `placed` with its membership, or `rejected`
+// with the reason.
 import type { Kysely, Transaction } from "kysely";
 
 import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
@@ -39,7 +40,10 @@ function lockedError(league: LeaguesTable) {
   );
 }
 
-/** Where a new member plays: the commissioner's seed, else the player's current division, else the lowest competition division. */
+/**
+ * Where a new member plays: the commissioner's seed, else the player's current division, else the
+ * lowest competition division.
+ */
 async function chooseDivision(
   trx: Transaction<Database>,
   league: LeaguesTable,

@@ -1,7 +1,7 @@
-// Spec 8.3's budget headers in their final form: the lines of an HTTP/1.1 header block
-// ("name: value\r\n" each), built from the decision in one pass and written by the response
-// as they are (http/prepared-headers-response.ts). The same names, values and order as core's
-// `budgetHeaders`, with the names lower-cased as the server has always sent them.
+// The budget headers (docs/api.md, "Conventions") in their final form: the lines of an HTTP/1.1
+// header block ("name: value\r\n" each), built from the decision in one pass and written by the
+// response as they are (http/prepared-headers-response.ts). The same names, values and order as
+// core's `budgetHeaders`, with the names lower-cased as the server has always sent them.
 import {
   BUCKET_HEADER_PREFIXES,
   COMPLEXITY_HEADER,
@@ -32,7 +32,8 @@ const CH = bucket(BUCKET_HEADER_PREFIXES.complexityHour);
 
 /**
  * The header lines of one evaluated request. Without a decision (the store was unavailable,
- * docs/api.md "Budgets") only the cost, mode and outcome; Retry-After only on an enforced rejection.
+ * docs/api.md "Budgets") only the cost, mode and outcome; Retry-After only on an enforced
+ * rejection.
  */
 export function budgetHeaderLines(
   decision: BudgetDecision | null,

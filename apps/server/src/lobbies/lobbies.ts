@@ -500,7 +500,6 @@ export async function startLobby(
   bus: Pick<EventBus, "publish">,
   identity: AuthenticatedIdentity,
   id: string,
-  base: string,
 ): Promise<Lobby> {
   const { row, league } = await visibleLobby(db, identity, id);
   if (!mayManage(identity, row, league))
@@ -531,7 +530,6 @@ export async function startLobby(
         game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides),
         notes: `lobby ${id}`,
       },
-      base,
       undefined,
       // A claimed seat's version was put here by its owner when they claimed the seat.
       new Set(seats.flatMap((s) => (s.policy_version_id ? [s.policy_version_id] : []))),
@@ -777,7 +775,6 @@ export async function launchLobby(
   box: SecretBox,
   identity: AuthenticatedIdentity,
   id: string,
-  base: string,
 ): Promise<Lobby> {
   const { row, league } = await managedOpenLobby(db, identity, id, "launches it");
   requireOpen(row);
@@ -817,25 +814,20 @@ export async function launchLobby(
   if (Number(claimed.numUpdatedRows) !== 1)
     throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
   try {
-    const { state } = await openSession(
-      db,
-      box,
-      {
-        creatorUserId: identity.userId,
-        coworld,
-        kind: "lobby",
-        variantId: variant.id,
-        gameConfig: {
-          ...variant.game_config,
-          ...(ladder.ok ? ladder.settings.game_config : {}),
-          ...parseJson<Record<string, unknown>>(row.game_config_overrides),
-        },
-        allowSpectators: true,
-        lobbyId: id,
-        seats: plan,
+    const { state } = await openSession(db, box, {
+      creatorUserId: identity.userId,
+      coworld,
+      kind: "lobby",
+      variantId: variant.id,
+      gameConfig: {
+        ...variant.game_config,
+        ...(ladder.ok ? ladder.settings.game_config : {}),
+        ...parseJson<Record<string, unknown>>(row.game_config_overrides),
       },
-      base,
-    );
+      allowSpectators: true,
+      lobbyId: id,
+      seats: plan,
+    });
     await db
       .updateTable("lobbies")
       .set({ play_session_id: state.row.id })

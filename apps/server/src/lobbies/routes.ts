@@ -25,7 +25,8 @@ export const lobbyHandlers = defineHandlers({
     const create = () => createLobby(app.store.db, identity, params.league_id, body);
     const key = body.idempotency_key;
     if (key === undefined) return create();
-    // The body's key (API.md) works like the Idempotency-Key header: a retry answers the first lobby.
+    // The body's key (the hosted service's field) works like the Idempotency-Key header: a retry
+    // answers the first lobby.
     const result = await once(
       app.store.db,
       `${identity.subjectId}:createLobby:body`,
@@ -40,8 +41,8 @@ export const lobbyHandlers = defineHandlers({
     claimSeat(app.store.db, identity, params.lobby_id, params.position, body.policy_version_id),
   leaveLobby: async ({ identity, params, app }) =>
     leaveLobby(app.store.db, identity, params.lobby_id),
-  startLobby: async ({ identity, params, app, request }) =>
-    startLobby(app.store.db, app.events.bus, identity, params.lobby_id, app.baseUrl(request)),
+  startLobby: async ({ identity, params, app }) =>
+    startLobby(app.store.db, app.events.bus, identity, params.lobby_id),
   cancelLobby: async ({ identity, params, app }) =>
     cancelLobby(app.store.db, identity, params.lobby_id),
   updateLobby: async ({ identity, params, body, app }) =>
@@ -50,8 +51,8 @@ export const lobbyHandlers = defineHandlers({
     setSeat(app.store.db, identity, params.lobby_id, params.position, body),
   removeLobbySeatPlayer: async ({ identity, params, app }) =>
     removeSeatPlayer(app.store.db, identity, params.lobby_id, params.position),
-  launchLobby: async ({ identity, params, app, request }) =>
-    launchLobby(app.store.db, app.secrets, identity, params.lobby_id, app.baseUrl(request)),
+  launchLobby: async ({ identity, params, app }) =>
+    launchLobby(app.store.db, app.secrets, identity, params.lobby_id),
   endLobby: async ({ identity, params, app }) => {
     const lobby = await endLobby(app.store.db, identity, params.lobby_id);
     if (lobby.play_session_id)

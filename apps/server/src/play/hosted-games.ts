@@ -8,7 +8,6 @@ import {
   rosterBounds,
   type HostedGameCreate,
   type HostedGameCreateResponse,
-  type HostedGameJoinResponse,
   type HostedGamePlayer,
   type HostedGameSession,
 } from "@gauntlet/core";
@@ -19,24 +18,25 @@ import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, PlaySessionSeatsTable } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
-import { clientUrl, playerUrl } from "./play-sessions.ts";
 import type { PlayRelay } from "./relay.ts";
 import {
   coworldOfBody,
+  findSession,
   joinSeat,
   loadSession,
   maySee,
   openSession,
+  playerSocketPath,
   settleSession,
   terminateSession,
   variantOf,
+  type SeatAccess,
   type SessionState,
 } from "./sessions.ts";
 
-export const joinPageUrl = (base: string, id: string) =>
-  `${base}/v2/coworlds/play/session/${id}/play`;
-export const lobbyPageUrl = (base: string, id: string) =>
-  `${base}/v2/coworlds/play/session/${id}/lobby`;
+// A session's pages; the routes make the addresses absolute (addresses.ts).
+export const joinPagePath = (id: string) => `/v2/coworlds/play/session/${id}/play`;
+export const lobbyPagePath = (id: string) => `/v2/coworlds/play/session/${id}/lobby`;
 
 export function playerOf(seat: PlaySessionSeatsTable): HostedGamePlayer {
   const policy = seat.kind === "policy";
@@ -50,7 +50,8 @@ export function playerOf(seat: PlaySessionSeatsTable): HostedGamePlayer {
   };
 }
 
-export function hostedView(state: SessionState, base: string): HostedGameSession {
+/** The session as served, its `join_url` and `lobby_url` paths. */
+export function hostedView(state: SessionState): HostedGameSession {
   const { row, seats } = state;
   return {
     session_id: row.id,
@@ -62,8 +63,8 @@ export function hostedView(state: SessionState, base: string): HostedGameSession
     player_count: seats.length,
     players: seats.map(playerOf),
     episode_request_id: row.episode_request_id,
-    join_url: joinPageUrl(base, row.id),
-    lobby_url: lobbyPageUrl(base, row.id),
+    join_url: joinPagePath(row.id),
+    lobby_url: lobbyPagePath(row.id),
     global_url: null,
     allow_spectators: row.allow_spectators === 1,
     error: row.error,
@@ -77,7 +78,6 @@ export async function createHostedGame(
   box: SecretBox,
   identity: AuthenticatedIdentity,
   body: HostedGameCreate,
-  base: string,
 ): Promise<HostedGameCreateResponse> {
   if (!actsAsUser(identity)) throw forbidden("hosting a game is for a person: use a user's token");
   const coworld = await coworldOfBody(db, body.coworld_id);
@@ -92,27 +92,22 @@ export async function createHostedGame(
       "value_error",
       count,
     );
-  const { state } = await openSession(
-    db,
-    box,
-    {
-      creatorUserId: identity.userId,
-      coworld,
-      kind: "hosted",
-      variantId: variant.id,
-      gameConfig: { ...variant.game_config, ...(body.game_config ?? {}) },
-      allowSpectators: body.allow_spectators ?? false,
-      lobbyId: null,
-      seats: Array.from({ length: count }, () => ({
-        kind: "human" as const,
-        label: "open",
-        userId: null,
-        joined: false,
-      })),
-    },
-    base,
-  );
-  const view = hostedView(state, base);
+  const { state } = await openSession(db, box, {
+    creatorUserId: identity.userId,
+    coworld,
+    kind: "hosted",
+    variantId: variant.id,
+    gameConfig: { ...variant.game_config, ...(body.game_config ?? {}) },
+    allowSpectators: body.allow_spectators ?? false,
+    lobbyId: null,
+    seats: Array.from({ length: count }, () => ({
+      kind: "human" as const,
+      label: "open",
+      userId: null,
+      joined: false,
+    })),
+  });
+  const view = hostedView(state);
   return {
     session_id: view.session_id,
     join_url: view.join_url,
@@ -126,17 +121,15 @@ export async function getHostedGame(
   db: Kysely<Database>,
   identity: Identity,
   id: string,
-  base: string,
 ): Promise<HostedGameSession> {
-  const state = await loadSession(db, id).catch(() => null);
+  const state = await findSession(db, id);
   if (!state || !maySee(identity, state)) throw notFound("play session", id);
-  return hostedView(await settleSession(db, state), base);
+  return hostedView(await settleSession(db, state));
 }
 
 export async function listHostedGames(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
-  base: string,
 ): Promise<HostedGameSession[]> {
   if (!actsAsUser(identity)) throw forbidden("play sessions are a person's: use a user's token");
   const seated = db
@@ -165,9 +158,16 @@ export async function listHostedGames(
   const out: HostedGameSession[] = [];
   for (const row of rows) {
     const state = { row, seats: seats.filter((s) => s.play_session_id === row.id) };
-    out.push(hostedView(await settleSession(db, state), base));
+    out.push(hostedView(await settleSession(db, state)));
   }
   return out;
+}
+
+/** A joined slot; the route makes its `player_url` and `client_url` from `access`. */
+export interface HostedJoin {
+  slot: number;
+  player: HostedGamePlayer;
+  access: SeatAccess;
 }
 
 export async function joinHostedGame(
@@ -175,17 +175,14 @@ export async function joinHostedGame(
   box: SecretBox,
   identity: Identity,
   id: string,
-  base: string,
-): Promise<HostedGameJoinResponse> {
+): Promise<HostedJoin> {
   const { row } = await loadSession(db, id);
-  const { seat, token } = await joinSeat(db, box, identity, id, base);
+  const { seat, token } = await joinSeat(db, box, identity, id);
   const client = await playModuleOf(db, row.coworld_id, "player_client");
-  const url = playerUrl(base, id, token);
   return {
-    player_url: url,
     slot: seat.position,
     player: playerOf(seat),
-    client_url: client ? clientUrl(base, client, url) : null,
+    access: { socketPath: playerSocketPath(id, token), client: client ?? null },
   };
 }
 
@@ -194,9 +191,8 @@ export async function terminateHostedGame(
   relay: Pick<PlayRelay, "closeSession">,
   identity: AuthenticatedIdentity,
   id: string,
-  base: string,
 ): Promise<HostedGameSession> {
   const state = await terminateSession(db, identity, id, `terminated by ${identity.email}`);
   relay.closeSession(id, "the session was terminated");
-  return hostedView(state, base);
+  return hostedView(state);
 }

@@ -18,13 +18,17 @@ import { contentTypeOf } from "./content-types.ts";
 const LIMITS = { maxFiles: 500, maxBytes: 50 * 1024 * 1024 };
 const SAFE_PATH = /^[A-Za-z0-9._\-/]+$/;
 
-function view(row: PlayModulesTable, files: PlayModuleFilesTable[], base: string): PlayModule {
+/** A module's entry file, as served (made absolute by the routes). */
+export const playModuleEntryPath = (module: { id: string; entry: string }) =>
+  `/v2/play-modules/${module.id}/files/${module.entry}`;
+
+function view(row: PlayModulesTable, files: PlayModuleFilesTable[]): PlayModule {
   return {
     id: row.id,
     coworld_id: row.coworld_id,
     kind: row.kind,
     entry: row.entry,
-    entry_url: `${base}/v2/play-modules/${row.id}/files/${row.entry}`,
+    entry_url: playModuleEntryPath(row),
     sha256: row.sha256,
     size_bytes: row.size_bytes,
     files: files.map((f) => ({
@@ -38,11 +42,7 @@ function view(row: PlayModulesTable, files: PlayModuleFilesTable[], base: string
   };
 }
 
-async function views(
-  db: Kysely<Database>,
-  rows: PlayModulesTable[],
-  base: string,
-): Promise<PlayModule[]> {
+async function views(db: Kysely<Database>, rows: PlayModulesTable[]): Promise<PlayModule[]> {
   if (rows.length === 0) return [];
   const files = await db
     .selectFrom("play_module_files")
@@ -58,7 +58,6 @@ async function views(
     view(
       row,
       files.filter((f) => f.play_module_id === row.id),
-      base,
     ),
   );
 }
@@ -70,7 +69,6 @@ export async function uploadPlayModule(
   coworldId: string,
   input: QueryOf<"uploadPlayModule">,
   bytes: Uint8Array,
-  base: string,
 ): Promise<PlayModule> {
   const coworld = await getCoworldRow(db, coworldId);
   if (!ownsOrAdmin(identity, coworld.owner_user_id))
@@ -129,13 +127,12 @@ export async function uploadPlayModule(
     await trx.insertInto("play_modules").values(row).execute();
     for (const file of files) await trx.insertInto("play_module_files").values(file).execute();
   });
-  return view(row, files, base);
+  return view(row, files);
 }
 
 export async function listPlayModules(
   db: Kysely<Database>,
   coworldId: string,
-  base: string,
 ): Promise<PlayModule[]> {
   const coworld = await getCoworldRow(db, coworldId);
   const rows = await db
@@ -144,7 +141,7 @@ export async function listPlayModules(
     .where("coworld_id", "=", coworld.id)
     .orderBy("kind")
     .execute();
-  return views(db, rows, base);
+  return views(db, rows);
 }
 
 export async function getPlayModuleRow(
@@ -160,12 +157,8 @@ export async function getPlayModuleRow(
   return row;
 }
 
-export async function getPlayModule(
-  db: Kysely<Database>,
-  id: string,
-  base: string,
-): Promise<PlayModule> {
-  const [one] = await views(db, [await getPlayModuleRow(db, id)], base);
+export async function getPlayModule(db: Kysely<Database>, id: string): Promise<PlayModule> {
+  const [one] = await views(db, [await getPlayModuleRow(db, id)]);
   if (!one) throw new Error("unreachable: one row gives one view");
   return one;
 }

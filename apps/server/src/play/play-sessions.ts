@@ -1,6 +1,6 @@
 // Solo play sessions (`/v2/play-sessions`): one person in slot 0 against policy opponents. The
 // person's slot is joined as the session opens, so its episode is queued at once; `join_url`
-// opens the coworld's player client on that slot.
+// opens the coworld's player client on that slot (made by the route from the seat's access).
 import type { Kysely } from "kysely";
 
 import {
@@ -20,12 +20,13 @@ import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
 import {
   coworldOfBody,
-  loadSession,
+  findSession,
   openSession,
   personLabelOf,
+  playerSocketPath,
   settleSession,
   variantOf,
-  webSocketBase,
+  type SeatAccess,
   type SessionState,
 } from "./sessions.ts";
 
@@ -46,26 +47,12 @@ function view(state: SessionState, joinUrl: string | null): PlaySession {
   };
 }
 
-/** The player client's page, connected to a slot's socket (the address is in the fragment: the browser never sends it). */
-export function clientUrl(
-  base: string,
-  client: { id: string; entry: string },
-  playerUrl: string,
-): string {
-  return `${base}/v2/play-modules/${client.id}/files/${client.entry}#ws=${encodeURIComponent(playerUrl)}`;
-}
-
-export function playerUrl(base: string, sessionId: string, joinToken: string): string {
-  return `${webSocketBase(base)}/v2/play-sessions/${sessionId}/socket?token=${encodeURIComponent(joinToken)}`;
-}
-
 export async function createPlaySession(
   db: Kysely<Database>,
   box: SecretBox,
   identity: AuthenticatedIdentity,
   body: CreatePlaySession,
-  base: string,
-): Promise<PlaySession> {
+): Promise<{ session: PlaySession; access: SeatAccess }> {
   if (!actsAsUser(identity)) throw forbidden("a play session is for a person: use a user's token");
   const coworld = await coworldOfBody(db, body.coworld_id);
   const client = await playModuleOf(db, coworld.id, "player_client");
@@ -89,36 +76,34 @@ export async function createPlaySession(
   for (const [i, ref] of body.opponents.entries())
     opponents.push(await fixedSeat(db, identity, ref, ["body", "opponents", i]));
 
-  const { state, joinTokens } = await openSession(
-    db,
-    box,
-    {
-      creatorUserId: identity.userId,
-      coworld,
-      kind: "solo",
-      variantId: variant.id,
-      gameConfig: { ...variant.game_config, ...body.game_config_overrides },
-      allowSpectators: false,
-      lobbyId: null,
-      seats: [
-        {
-          kind: "human",
-          label: await personLabelOf(db, identity.userId),
-          userId: identity.userId,
-          joined: true,
-        },
-        ...opponents.map((seat) => ({
-          kind: "policy" as const,
-          label: seat.displayName,
-          policyVersionId: seat.policyVersionId,
-          playerId: seat.playerId,
-        })),
-      ],
-    },
-    base,
-  );
+  const { state, joinTokens } = await openSession(db, box, {
+    creatorUserId: identity.userId,
+    coworld,
+    kind: "solo",
+    variantId: variant.id,
+    gameConfig: { ...variant.game_config, ...body.game_config_overrides },
+    allowSpectators: false,
+    lobbyId: null,
+    seats: [
+      {
+        kind: "human",
+        label: await personLabelOf(db, identity.userId),
+        userId: identity.userId,
+        joined: true,
+      },
+      ...opponents.map((seat) => ({
+        kind: "policy" as const,
+        label: seat.displayName,
+        policyVersionId: seat.policyVersionId,
+        playerId: seat.playerId,
+      })),
+    ],
+  });
   const token = joinTokens.get(0) ?? "";
-  return view(state, clientUrl(base, client, playerUrl(base, state.row.id, token)));
+  return {
+    session: view(state, null),
+    access: { socketPath: playerSocketPath(state.row.id, token), client },
+  };
 }
 
 export async function getPlaySession(
@@ -126,7 +111,7 @@ export async function getPlaySession(
   identity: Identity,
   id: string,
 ): Promise<PlaySession> {
-  const state = await loadSession(db, id).catch(() => null);
+  const state = await findSession(db, id);
   if (!state || !canRunPlaySession(identity, state.row)) throw notFound("play session", id);
   return view(await settleSession(db, state), null);
 }

@@ -13,7 +13,7 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import { getEpisodeRow, readArtifact } from "../episodes/episodes.ts";
 import { artifactsExpired, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
-import { playModuleOf } from "./play-modules.ts";
+import { playModuleEntryPath, playModuleOf } from "./play-modules.ts";
 import { coworldOfBody } from "./sessions.ts";
 
 export const REPLAY_CAPABILITY_TTL_MS = 15 * 60_000;
@@ -55,7 +55,7 @@ export async function openReplaySession(
   identity: Identity,
   body: ReplaySessionCreate,
   now = Date.now(),
-): Promise<{ viewerPath: string; replayPath: string }> {
+): Promise<ReplayPaths> {
   const coworld = await coworldOfBody(db, body.coworld_id);
   const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
   if (!viewer)
@@ -78,15 +78,20 @@ export async function openReplaySession(
 }
 
 /** The viewer's path and a fresh capability's path for one episode's replay. */
+export interface ReplayPaths {
+  viewerPath: string;
+  replayPath: string;
+}
+
 export function replayPaths(
   box: SecretBox,
   viewer: { id: string; entry: string },
   episodeId: string,
   now = Date.now(),
-): { viewerPath: string; replayPath: string } {
+): ReplayPaths {
   const granted = `${episodeId}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
   return {
-    viewerPath: `/v2/play-modules/${viewer.id}/files/${viewer.entry}`,
+    viewerPath: playModuleEntryPath(viewer),
     replayPath: `/v2/replays/${granted}.${box.sign(PURPOSE, granted)}`,
   };
 }
@@ -101,7 +106,7 @@ export async function openEpisodeReplay(
   identity: Identity,
   episodeId: string,
   now = Date.now(),
-): Promise<{ viewerPath: string; replayPath: string }> {
+): Promise<ReplayPaths> {
   const episode = await getEpisodeRow(db, identity, episodeId);
   const replay = await db
     .selectFrom("artifacts")

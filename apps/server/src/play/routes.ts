@@ -1,14 +1,22 @@
 // The handlers of the play-module operations.
 import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { absoluteTo } from "../http/public-address.ts";
 import { ServiceError } from "../shared/errors.ts";
+import {
+  clientUrl,
+  joinedAt,
+  viewerUrl,
+  withAbsoluteEntry,
+  withAbsolutePages,
+} from "./addresses.ts";
 import { PLAY_MODULE_HEADERS } from "./content-types.ts";
 import {
   createHostedGame,
   getHostedGame,
   joinHostedGame,
-  joinPageUrl,
+  joinPagePath,
   listHostedGames,
-  lobbyPageUrl,
+  lobbyPagePath,
   terminateHostedGame,
 } from "./hosted-games.ts";
 import { joinPage, lobbyPage } from "./hosted-pages.ts";
@@ -25,19 +33,20 @@ import { currentSession } from "./sessions.ts";
 
 export const playModuleHandlers = defineHandlers({
   uploadPlayModule: async ({ identity, params, query, body, app, request }) =>
-    uploadPlayModule(
-      app.store.db,
-      app.blobs,
-      identity,
-      params.coworld_id,
-      query,
-      body,
+    withAbsoluteEntry(
       app.baseUrl(request),
+      await uploadPlayModule(app.store.db, app.blobs, identity, params.coworld_id, query, body),
     ),
-  listPlayModules: async ({ params, app, request }) =>
-    listPlayModules(app.store.db, params.coworld_id, app.baseUrl(request)),
+  listPlayModules: async ({ params, app, request }) => {
+    const base = app.baseUrl(request);
+    const modules = await listPlayModules(app.store.db, params.coworld_id);
+    return modules.map((m) => withAbsoluteEntry(base, m));
+  },
   getPlayModule: async ({ params, app, request }) =>
-    getPlayModule(app.store.db, params.play_module_id, app.baseUrl(request)),
+    withAbsoluteEntry(
+      app.baseUrl(request),
+      await getPlayModule(app.store.db, params.play_module_id),
+    ),
   getPlayModuleFile: async ({ params, app, reply }) => {
     const file = await readPlayModuleFile(
       app.store.db,
@@ -57,46 +66,53 @@ const SOCKET_INFO = {
 };
 
 export const playSessionHandlers = defineHandlers({
-  createPlaySession: async ({ identity, body, app, request }) =>
-    createPlaySession(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
+  createPlaySession: async ({ identity, body, app, request }) => {
+    const { session, access } = await createPlaySession(app.store.db, app.secrets, identity, body);
+    return { ...session, join_url: clientUrl(app.baseUrl(request), access) };
+  },
   getPlaySession: async ({ identity, params, app }) =>
     getPlaySession(app.store.db, identity, params.play_session_id),
   // Upgrades are taken by relay.ts before these run; a plain GET reads what the address is for.
   playSessionSocket: async ({ params, query, app, request, reply }) => {
     // Read by the seat's page, which runs in an opaque origin: the join token is the credential.
     reply.header("access-control-allow-origin", "*");
-    const session = await seatView(
-      app.store.db,
-      app.secrets,
-      params.play_session_id,
-      query.token,
-      app.baseUrl(request),
-    );
-    return session === undefined ? SOCKET_INFO : { ...SOCKET_INFO, session };
+    const seat = await seatView(app.store.db, app.secrets, params.play_session_id, query.token);
+    if (seat === undefined) return SOCKET_INFO;
+    const replay = seat.replay === null ? null : viewerUrl(app.baseUrl(request), seat.replay);
+    return { ...SOCKET_INFO, session: { ...seat.view, replay_url: replay } };
   },
   playSessionRelay: async () => SOCKET_INFO,
 });
 
 export const hostedGameHandlers = defineHandlers({
   createHostedGame: async ({ identity, body, app, request }) =>
-    createHostedGame(app.store.db, app.secrets, identity, body, app.baseUrl(request)),
-  listHostedGames: async ({ identity, app, request }) =>
-    listHostedGames(app.store.db, identity, app.baseUrl(request)),
-  getHostedGame: async ({ identity, params, app, request }) =>
-    getHostedGame(app.store.db, identity, params.session_id, app.baseUrl(request)),
-  joinHostedGame: async ({ identity, params, app, request }) =>
-    joinHostedGame(app.store.db, app.secrets, identity, params.session_id, app.baseUrl(request)),
-  terminateHostedGame: async ({ identity, params, app, request }) =>
-    terminateHostedGame(
-      app.store.db,
-      app.play.relay,
-      identity,
-      params.session_id,
+    withAbsolutePages(
       app.baseUrl(request),
+      await createHostedGame(app.store.db, app.secrets, identity, body),
+    ),
+  listHostedGames: async ({ identity, app, request }) => {
+    const base = app.baseUrl(request);
+    const sessions = await listHostedGames(app.store.db, identity);
+    return sessions.map((s) => withAbsolutePages(base, s));
+  },
+  getHostedGame: async ({ identity, params, app, request }) =>
+    withAbsolutePages(
+      app.baseUrl(request),
+      await getHostedGame(app.store.db, identity, params.session_id),
+    ),
+  joinHostedGame: async ({ identity, params, app, request }) =>
+    joinedAt(
+      app.baseUrl(request),
+      await joinHostedGame(app.store.db, app.secrets, identity, params.session_id),
+    ),
+  terminateHostedGame: async ({ identity, params, app, request }) =>
+    withAbsolutePages(
+      app.baseUrl(request),
+      await terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id),
     ),
   hostedGameJoinPage: async ({ params, app, request }) => {
     const state = await currentSession(app.store.db, params.session_id);
-    return joinPage(state, lobbyPageUrl(app.baseUrl(request), state.row.id));
+    return joinPage(state, absoluteTo(app.baseUrl(request), lobbyPagePath(state.row.id)));
   },
   hostedGameJoinSubmit: async ({ params, app, request, reply }) => {
     const base = app.baseUrl(request);
@@ -107,28 +123,24 @@ export const hostedGameHandlers = defineHandlers({
         app.secrets,
         { kind: "anonymous" },
         params.session_id,
-        base,
       );
-      await reply.redirect(joined.client_url ?? lobbyPageUrl(base, params.session_id), 302);
+      const lobby = absoluteTo(base, lobbyPagePath(params.session_id));
+      await reply.redirect(clientUrl(base, joined.access) ?? lobby, 302);
       return REPLIED;
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 409) throw error;
       const state = await currentSession(app.store.db, params.session_id);
       reply.code(409);
-      return joinPage(state, lobbyPageUrl(base, state.row.id), error.message);
+      return joinPage(state, absoluteTo(base, lobbyPagePath(state.row.id)), error.message);
     }
   },
   hostedGameLobbyPage: async ({ params, app, request }) => {
     const state = await currentSession(app.store.db, params.session_id);
-    return lobbyPage(state, joinPageUrl(app.baseUrl(request), state.row.id));
+    return lobbyPage(state, absoluteTo(app.baseUrl(request), joinPagePath(state.row.id)));
   },
   createReplaySession: async ({ identity, body, app, request }) => {
     const paths = await openReplaySession(app.store.db, app.secrets, identity, body);
-    const base = app.baseUrl(request);
-    return {
-      viewer_url: `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`,
-      ready: true,
-    };
+    return { viewer_url: viewerUrl(app.baseUrl(request), paths), ready: true };
   },
   openEpisodeReplay: async ({ identity, params, app, request, reply }) => {
     const paths = await openEpisodeReplay(
@@ -137,12 +149,8 @@ export const hostedGameHandlers = defineHandlers({
       identity,
       params.episode_request_id,
     );
-    const base = app.baseUrl(request);
     // The fragment carries the capability: it never reaches a server's logs or a Referer.
-    await reply.redirect(
-      `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`,
-      302,
-    );
+    await reply.redirect(viewerUrl(app.baseUrl(request), paths), 302);
     return REPLIED;
   },
   readReplayCapability: async ({ params, app, reply }) => {

@@ -11,19 +11,21 @@ import { hashToken } from "../auth/secrets.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
-import { replayPaths } from "./replays.ts";
+import { replayPaths, type ReplayPaths } from "./replays.ts";
 import { currentSession, isFinal } from "./sessions.ts";
 
 export type SeatView = NonNullable<PlaySessionSocketInfo["session"]>;
 
-/** The session as the seat `token` opens sees it; undefined for an unknown session or token. */
+/**
+ * The session as the seat `token` opens sees it, and the paths of its replay once there is one
+ * (the route puts the viewer's address in `replay_url`); undefined for an unknown session or token.
+ */
 export async function seatView(
   db: Kysely<Database>,
   box: SecretBox,
   id: string,
   token: string,
-  base: string,
-): Promise<SeatView | undefined> {
+): Promise<{ view: SeatView; replay: ReplayPaths | null } | undefined> {
   const seat = await db
     .selectFrom("play_session_seats")
     .select("position")
@@ -40,13 +42,14 @@ export async function seatView(
     scores: null,
     replay_url: null,
   };
-  if (!isFinal(row.status) || row.episode_request_id === null) return view;
+  const answer = { view, replay: null };
+  if (!isFinal(row.status) || row.episode_request_id === null) return answer;
   const episode = await db
     .selectFrom("episode_requests")
     .select(["id", "scores", "status"])
     .where("id", "=", row.episode_request_id)
     .executeTakeFirst();
-  if (episode?.status !== "completed") return view;
+  if (episode?.status !== "completed") return answer;
   view.scores = parseJson<number[]>(episode.scores);
   const replay = await db
     .selectFrom("artifacts")
@@ -55,9 +58,5 @@ export async function seatView(
     .where("name", "=", "replay")
     .executeTakeFirst();
   const viewer = await playModuleOf(db, row.coworld_id, "replay_viewer");
-  if (replay && viewer) {
-    const paths = replayPaths(box, viewer, episode.id);
-    view.replay_url = `${base}${paths.viewerPath}#replay=${encodeURIComponent(`${base}${paths.replayPath}`)}`;
-  }
-  return view;
+  return { view, replay: replay && viewer ? replayPaths(box, viewer, episode.id) : null };
 }

@@ -35,7 +35,18 @@ const FINAL = ["completed", "failed", "cancelled"] as const;
 export const isFinal = (status: string): status is (typeof FINAL)[number] =>
   (FINAL as readonly string[]).includes(status);
 
-export const webSocketBase = (base: string) => base.replace(/^http/, "ws");
+/** A joined seat's socket, with the join token that opens it (made absolute by the routes). */
+export const playerSocketPath = (sessionId: string, joinToken: string) =>
+  `/v2/play-sessions/${sessionId}/socket?token=${encodeURIComponent(joinToken)}`;
+
+/**
+ * Where a joined seat is played: its socket and the coworld's player client (if it has one). The
+ * routes make the addresses (addresses.ts).
+ */
+export interface SeatAccess {
+  socketPath: string;
+  client: { id: string; entry: string } | null;
+}
 
 /** A slot as the session is opened: a person's (reserved for `userId`, or open) or a policy's. */
 export type SeatPlan =
@@ -67,7 +78,6 @@ export async function openSession(
   db: Kysely<Database>,
   box: SecretBox,
   input: OpenSession,
-  base: string,
 ): Promise<{ state: SessionState; joinTokens: Map<number, string> }> {
   const id = newId("playSession");
   const now = nowIso();
@@ -114,7 +124,7 @@ export async function openSession(
     await trx.insertInto("play_sessions").values(row).execute();
     for (const seat of seats) await trx.insertInto("play_session_seats").values(seat).execute();
   });
-  await startWhenFull(db, box, id, base);
+  await startWhenFull(db, box, id);
   return { state: await loadSession(db, id), joinTokens };
 }
 
@@ -122,12 +132,22 @@ export async function loadSession(
   db: Kysely<Database> | Transaction<Database>,
   id: string,
 ): Promise<SessionState> {
+  const state = await findSession(db, id);
+  if (!state) throw notFound("play session", id);
+  return state;
+}
+
+/** The session, or null when there is none with this id (any other failure is thrown). */
+export async function findSession(
+  db: Kysely<Database> | Transaction<Database>,
+  id: string,
+): Promise<SessionState | null> {
   const row = await db
     .selectFrom("play_sessions")
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!row) throw notFound("play session", id);
+  if (!row) return null;
   const seats = await db
     .selectFrom("play_session_seats")
     .selectAll()
@@ -196,7 +216,6 @@ export async function startWhenFull(
   db: Kysely<Database>,
   box: SecretBox,
   id: string,
-  base: string,
 ): Promise<void> {
   try {
     await db.transaction().execute(async (trx) => {
@@ -215,7 +234,8 @@ export async function startWhenFull(
           };
         const token = newSecret("relay_");
         relayTokens.set(seat.position, token);
-        const url = `${webSocketBase(base)}/v2/play-sessions/${id}/relay?token=${encodeURIComponent(token)}`;
+        // A path: the lease makes it absolute with the public address (episodes/queue-routes.ts).
+        const url = `/v2/play-sessions/${id}/relay?token=${encodeURIComponent(token)}`;
         return {
           position: seat.position,
           displayName: seat.label,
@@ -300,7 +320,6 @@ export async function joinSeat(
   box: SecretBox,
   identity: Identity,
   id: string,
-  base: string,
 ): Promise<JoinedSeat> {
   const person = isAuthenticated(identity) && actsAsUser(identity) ? identity : null;
   const name = person ? await personLabelOf(db, person.userId) : null;
@@ -345,7 +364,7 @@ export async function joinSeat(
         : update.where("user_id", "is", null).where("joined_at", "is", null);
     const res = await update.executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) continue;
-    if (fresh) await startWhenFull(db, box, id, base);
+    if (fresh) await startWhenFull(db, box, id);
     const now2 = await loadSession(db, id);
     const joined = now2.seats.find((s) => s.position === seat.position) ?? seat;
     return { seat: joined, token };

@@ -26,7 +26,7 @@ describe("self-description", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
-    // The spec's groups that have operations (an empty group would be an empty sidebar entry).
+    // The groups of docs/api.md that have operations (an empty group would be an empty sidebar entry).
     const tagNames = doc.tags.map((tag) => tag.name);
     const used = new Set(
       Object.values(doc.paths).flatMap((byMethod) =>

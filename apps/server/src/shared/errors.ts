@@ -1,4 +1,5 @@
-// Errors a domain service throws; the HTTP layer turns them into the bodies of API.md.
+// Errors a domain service throws; the HTTP layer turns them into the error bodies of docs/api.md
+// ("Conventions").
 import type { ValidationErrorItem } from "@gauntlet/core";
 
 export class ServiceError extends Error {

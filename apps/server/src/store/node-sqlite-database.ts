@@ -1,6 +1,6 @@
 // Adapts Node's built-in `node:sqlite` to the database interface Kysely's SqliteDialect
 // expects (the better-sqlite3 shape). Built in, so the embedded default needs no native
-// addon build on install (ARCHITECTURE names better-sqlite3; see the foundation issue note).
+// addon build on install (docs/architecture.md, "Chosen dependencies, and why").
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 
 import type { SqliteDatabase, SqliteStatement } from "kysely";

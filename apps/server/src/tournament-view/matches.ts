@@ -40,7 +40,7 @@ async function matchViews(
   db: Kysely<Database>,
   rows: EpisodeRequestsTable[],
 ): Promise<SeasonMatch[]> {
-  const views = await episodeViews(db, rows, "");
+  const views = await episodeViews(db, rows);
   const divisionIds = [...new Set(rows.flatMap((r) => (r.division_id ? [r.division_id] : [])))];
   const divisions = new Map(
     divisionIds.length

@@ -1,5 +1,5 @@
-// The actions that move a tournament between states (API.md): start, advance and cancel; lock
-// draws the bracket (tournaments.ts). Each answers 409 in the wrong state.
+// The actions that move a tournament between states (docs/api.md, "Tournaments in short"): start,
+// advance and cancel; lock draws the bracket (tournaments.ts). Each answers 409 in the wrong state.
 import type { Kysely } from "kysely";
 
 import type { Tournament } from "@gauntlet/core";
@@ -92,7 +92,7 @@ export async function cancelTournament(
   for (const w of waves) {
     // Already ended requests answer 409; there is nothing left to withdraw then.
     if (w.experience_request_id && actor)
-      await cancelExperienceRequest(db, bus, actor, w.experience_request_id, "").catch(
+      await cancelExperienceRequest(db, bus, actor, w.experience_request_id).catch(
         (error: unknown) => {
           if (!(error instanceof ServiceError && error.status === 409)) throw error;
         },

@@ -233,7 +233,7 @@ async function launchWave(
   const actor = await actorOf(db, t.created_by_user_id);
   // The entrants were checked as seatable by the tournament's creator when they were entered.
   const entered = new Set([...entrants.values()].map((e) => e.policy_version_id));
-  const request = await createExperienceRequest(db, bus, actor, body, "", episodeSeats, entered);
+  const request = await createExperienceRequest(db, bus, actor, body, episodeSeats, entered);
   const claimed = await db.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable("tournaments")
@@ -256,7 +256,7 @@ async function launchWave(
     return true;
   });
   if (!claimed) {
-    await cancelExperienceRequest(db, bus, actor, request.id, "").catch((error: unknown) => {
+    await cancelExperienceRequest(db, bus, actor, request.id).catch((error: unknown) => {
       // A 409: it has already ended, so there is nothing left to cancel.
       if (!(error instanceof ServiceError && error.status === 409)) throw error;
     });

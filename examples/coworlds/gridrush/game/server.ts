@@ -1,4 +1,4 @@
-// GridRush's game server: the coworld runtime contract (RUNTIME.md) around one Episode.
+// GridRush's game server: the coworld runtime contract (docs/runtime.md) around one Episode.
 // In: COGAME_HOST, COGAME_PORT, COGAME_CONFIG_URI. Out (file: URIs): COGAME_RESULTS_URI,
 // COGAME_SAVE_REPLAY_URI, COGAME_PLAYER_FAILURE_URI. It exits 0 when the episode has ended,
 // whether with results or with a player-failure declaration; 2 on a bad environment or config.

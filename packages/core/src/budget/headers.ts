@@ -55,8 +55,9 @@ export interface BudgetHeaderContext {
 }
 
 /**
- * The headers of one evaluated request. Without a decision (the store was unavailable, spec
- * 8.1.8) only the cost, mode and outcome are sent. Retry-After only on an enforced rejection.
+ * The headers of one evaluated request. Without a decision (the store was unavailable and the
+ * budgets failed open: docs/architecture.md, "Shared budgets") only the cost, mode and outcome
+ * are sent. Retry-After only on an enforced rejection.
  */
 export function budgetHeaders(
   decision: BudgetDecision | null,

@@ -1,4 +1,4 @@
-// One operation of the API contract (ARCHITECTURE.md "One contract, four consumers").
+// One operation of the API contract (docs/architecture.md, "One contract").
 // The server registers a handler per operation, the OpenAPI document and the SDK derive
 // from the same entries, so a field is written once.
 import type { z } from "zod";
@@ -82,10 +82,11 @@ export interface OperationDef {
   readonly responseKind?: ResponseKind;
   /**
    * Statuses besides `status` answered with the page itself (an HTML form shows its own result:
-   * the sign-in form shows a code to paste with 200, and itself again with 401 on a wrong password).
+   * the sign-in form shows a code to paste with 200, and itself again with 401 on a wrong
+   * password).
    */
   readonly pageStatuses?: readonly number[];
-  /** Creates something: accepts `Idempotency-Key` (API.md conventions). */
+  /** Creates something: accepts `Idempotency-Key` (docs/api.md, "Conventions"). */
   readonly idempotent?: boolean;
   /** A missing or invalid token answers as anonymous instead of 401. */
   readonly invalidTokenIsAnonymous?: boolean;

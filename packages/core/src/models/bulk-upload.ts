@@ -1,4 +1,4 @@
-// Bulk episode upload (API.md "Episodes"): a DuckDB file of episodes played
+// Bulk episode upload (docs/api.md, "Groups"): a DuckDB file of episodes played
 // elsewhere, put to a signed address and then copied into the store.
 import { z } from "zod";
 

@@ -1,4 +1,4 @@
-// The campaign board of a league (API.md "Campaign board").
+// The campaign board of a league (docs/api.md, "The campaign board in short").
 import { z } from "zod";
 
 import { LeagueId } from "../ids.ts";

@@ -11,7 +11,7 @@ export const QueryBoolean = z
   .enum(["true", "false", "1", "0"])
   .transform((v) => v === "true" || v === "1");
 
-/** Query-string integer within bounds; over-limit is a 422 (API.md lists). */
+/** Query-string integer within bounds; over-limit is a 422 (docs/api.md, "Conventions"). */
 export function queryInt(min: number, max: number) {
   return z.coerce.number().int().min(min).max(max);
 }

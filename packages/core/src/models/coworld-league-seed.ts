@@ -1,6 +1,7 @@
-// The hosted upload client's league seeds and commissioner patch (API.md "The hosted service's
-// clients"): a seed is the league a coworld name starts, kept with the recipe it was made from;
-// patching the commissioner makes the next version of a coworld with a new commissioner image.
+// The hosted upload client's league seeds and commissioner patch (docs/api.md, "The hosted
+// service's clients"): a seed is the league a coworld name starts, kept with the recipe it was made
+// from; patching the commissioner makes the next version of a coworld with a new commissioner
+// image.
 import { z } from "zod";
 
 import { idSchema } from "../ids.ts";

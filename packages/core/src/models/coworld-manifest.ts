@@ -1,4 +1,4 @@
-// The coworld manifest (`coworld_manifest.json`, RUNTIME.md). Unknown fields are kept (loose
+// The coworld manifest (`coworld_manifest.json`, docs/runtime.md). Unknown fields are kept (loose
 // objects), known fields are checked, and every issue's path names the field at fault.
 import { z } from "zod";
 
@@ -76,7 +76,7 @@ export const PlayerRunnable = z
 
 /**
  * The runtime config schema. It must require `tokens`, a string array whose `minItems` and
- * `maxItems` bound the roster (RUNTIME.md).
+ * `maxItems` bound the roster (docs/runtime.md).
  */
 export const CoworldConfigSchema = JsonObject.superRefine((schema, ctx) => {
   const required = schema.required;
@@ -134,7 +134,10 @@ export const CoworldConfigSchema = JsonObject.superRefine((schema, ctx) => {
   description: "JSON Schema of the runtime config; requires a bounded string array `tokens`.",
 });
 
-/** The results schema: must require a `scores` array (one number per slot; the runner checks the count). */
+/**
+ * The results schema: must require a `scores` array (one number per slot; the runner checks the
+ * count).
+ */
 export const CoworldResultsSchema = JsonObject.superRefine((schema, ctx) => {
   const required = schema.required;
   if (!Array.isArray(required) || !required.includes("scores")) {
@@ -264,7 +267,7 @@ export const CoworldManifest = z
   })
   .meta({
     id: "CoworldManifest",
-    description: "`coworld_manifest.json`: a game packaged with its players (RUNTIME.md).",
+    description: "`coworld_manifest.json`: a game packaged with its players (docs/runtime.md).",
   });
 
 export type CoworldDocRef = z.infer<typeof CoworldDocRef>;
@@ -275,7 +278,9 @@ export type CertificationPlayer = z.infer<typeof CertificationPlayer>;
 export type CoworldCertification = z.infer<typeof CoworldCertification>;
 export type CoworldManifest = z.infer<typeof CoworldManifest>;
 
-/** How many players an episode of this coworld seats: the bounds of `tokens` in the config schema. */
+/**
+ * How many players an episode of this coworld seats: the bounds of `tokens` in the config schema.
+ */
 export function rosterBounds(manifest: Pick<CoworldManifest, "game">): {
   min: number;
   max: number;

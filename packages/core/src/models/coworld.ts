@@ -1,5 +1,5 @@
 // Coworlds as stored and served: versions of a manifest with their files, certification,
-// and secrets (API.md "Coworlds (games)").
+// and secrets (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { idSchema, Uuid } from "../ids.ts";

@@ -1,4 +1,4 @@
-// What one episode produces (RUNTIME.md, "One episode"): the results a completed episode
+// What one episode produces (docs/runtime.md, "One episode"): the results a completed episode
 // reports, or the error info of a failed one. The runner reports these and the server stores them.
 import { z } from "zod";
 

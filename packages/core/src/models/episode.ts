@@ -1,5 +1,5 @@
 // Episode requests: one episode of a coworld with its participants, status, scores and
-// artifacts (API.md "Episodes").
+// artifacts (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { idSchema } from "../ids.ts";
@@ -107,7 +107,10 @@ export const BundlePart = z.enum([
 ]);
 export type BundlePart = z.infer<typeof BundlePart>;
 
-/** What a bundle holds when `include` is not given: every part once, by its hosted-service name where it has one. */
+/**
+ * What a bundle holds when `include` is not given: every part once, by its hosted-service name
+ * where it has one.
+ */
 export const DEFAULT_BUNDLE_PARTS: readonly BundlePart[] = [
   "spec",
   "game-config",

@@ -1,5 +1,5 @@
 // Error bodies: the 422 of docs/api.md, the 429 of docs/api.md, and the `{detail: {type, message}}`
-// shape API.md gives every other error.
+// shape docs/api.md ("Conventions") gives every other error.
 import { z } from "zod";
 
 export const ValidationErrorItem = z

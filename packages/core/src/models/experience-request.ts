@@ -1,5 +1,5 @@
 // Experience requests: a hosted evaluation of a chosen roster over N episodes, played by the
-// runners like league rounds (API.md "Experience requests").
+// runners like league rounds (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { DivisionId, idSchema, LeagueId } from "../ids.ts";

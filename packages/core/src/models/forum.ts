@@ -1,6 +1,6 @@
-// Forums, posts, comments and votes (API.md "Posts, forums, wikis"). A fresh server has a
-// general forum and one per coworld name; posts are markdown (or plain text) that the server
-// also renders to safe HTML.
+// Forums, posts, comments and votes (docs/api.md, "Forums, wikis and profiles in short"). A fresh
+// server has a general forum and one per coworld name; posts are markdown (or plain text) that the
+// server also renders to safe HTML.
 import { z } from "zod";
 
 import { idSchema, PlayerId } from "../ids.ts";

@@ -1,6 +1,6 @@
-// League.settings.ladder (API.md "League play"): how a division's rounds are seated and how
-// standings are computed. Objects are loose so keys this version does not know (e.g. upstream's
-// `enabled`, `fulfillment`) survive a read-modify-write of the settings document.
+// League.settings.ladder (docs/api.md, "League play in short"): how a division's rounds are seated
+// and how standings are computed. Objects are loose so keys this version does not know (e.g.
+// upstream's `enabled`, `fulfillment`) survive a read-modify-write of the settings document.
 import { z } from "zod";
 
 export const RankingKind = z.enum(["elo", "score", "openskill"]);

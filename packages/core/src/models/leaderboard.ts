@@ -1,4 +1,4 @@
-// Division standings as served (API.md: GET /v2/divisions/{id}/leaderboard and …/leaderboards).
+// Division standings as served (GET /v2/divisions/{id}/leaderboard and …/leaderboards).
 // Rows are precomputed when a round settles; these are the response shapes.
 import { z } from "zod";
 

@@ -1,7 +1,8 @@
-// League play (API.md "Submissions, memberships, rounds, events" and "League play"):
+// League play (docs/api.md, "League play in short"):
 // submissions, policy memberships, rounds with their pools and results, the competition feed,
-// seed (filler) policies and trigger-round. A League or Division embedded here is whole (spec
-// part 2 embeds Game in League and League in Division), as the hosted service's clients parse it.
+// seed (filler) policies and trigger-round. A League or Division embedded here is whole (a League
+// carries its Game, a Division its League: docs/api.md, "Conventions"), as the hosted service's
+// clients parse it.
 import { z } from "zod";
 
 import { DivisionId, idSchema, LeagueId, PlayerId, Uuid } from "../ids.ts";

@@ -1,4 +1,4 @@
-// The live-events WebSocket `GET /v2/events` (API.md "Live events"): the messages both sides
+// The live-events WebSocket `GET /v2/events` (docs/api.md, "Groups"): the messages both sides
 // send. The server and the SDK use these shapes; nothing else defines them.
 //
 // `seq` is global: one counter over every event the service records, gapless, in commit order.
@@ -6,7 +6,10 @@
 // event of its topics once (events it may not see are skipped, so its own sequence has gaps).
 import { z } from "zod";
 
-/** What the server sends for each domain event. `data` is the event as the feed shows it (CompetitionEvent). */
+/**
+ * What the server sends for each domain event. `data` is the event as the feed shows it
+ * (CompetitionEvent).
+ */
 export const LiveEventMessage = z
   .object({
     seq: z.number().int().nonnegative(),

@@ -1,6 +1,6 @@
-// Lobbies: a league's players seat policies for one episode together — seats reserved for a
-// person, open to anyone, fixed to a league player's champion, drawn at random, or closed —
-// and the started lobby plays its episode on the runners (API.md "Tournaments, lobbies").
+// Lobbies: a league's players seat policies for one episode together — seats reserved for a person,
+// open to anyone, fixed to a league player's champion, drawn at random, or closed — and the started
+// lobby plays its episode on the runners (docs/api.md, "Lobbies, hosted play and play modules").
 import { z } from "zod";
 
 import { idSchema, LeagueId, PlayerId, Uuid } from "../ids.ts";

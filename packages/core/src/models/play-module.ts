@@ -1,5 +1,6 @@
-// Play modules: static browser bundles attached to a coworld version — the player client a
-// person plays with, a global viewer of a live game, a replay viewer (API.md "Play modules").
+// Play modules: static browser bundles attached to a coworld version — the player client a person
+// plays with, a global viewer of a live game, a replay viewer (docs/api.md, "Lobbies, hosted play
+// and play modules").
 import { z } from "zod";
 
 import { idSchema } from "../ids.ts";

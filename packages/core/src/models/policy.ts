@@ -1,5 +1,5 @@
-// Container images, policy bundles, policy versions and their secret environments (API.md
-// "Container images and policies").
+// Container images, policy bundles, policy versions and their secret environments (docs/api.md,
+// "Groups").
 import { z } from "zod";
 
 import { idSchema, Uuid } from "../ids.ts";

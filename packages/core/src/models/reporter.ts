@@ -1,6 +1,6 @@
 // Reporters: programs that analyse episodes, rounds and divisions and publish write-ups
-// (API.md "Reporters"). A reporter run (`rrun_…`) groups the outputs of one run over one
-// subject; its outputs are the spec's Reporter run output records (spec-records.ts).
+// (docs/api.md, "Reporters"). A reporter run (`rrun_…`) groups the outputs of one run over one
+// subject; its outputs are the hosted service's Reporter run output records (spec-records.ts).
 import { z } from "zod";
 
 import { idSchema, ReporterRunId } from "../ids.ts";
@@ -18,7 +18,10 @@ export const ReporterMode = z.enum(["manual", "live"]).meta({
     "`manual`: runs are opened by hand; `live`: the reporter follows live events and opens runs itself.",
 });
 
-/** One output a reporter declares it writes (the hosted service's outputs contract); other keys kept. */
+/**
+ * One output a reporter declares it writes (the hosted service's outputs contract); other keys
+ * kept.
+ */
 export const ReporterOutputDecl = z
   .looseObject({
     name: z.string().trim().min(1).max(200),

@@ -1,4 +1,4 @@
-// The runner work queue (API.md "Runner work queue", G): what a runner leases and reports.
+// The runner work queue (docs/api.md, "Runner work queue"): what a runner leases and reports.
 import { z } from "zod";
 
 import { Uuid } from "../ids.ts";
@@ -44,7 +44,10 @@ export const JobPlayer = z.object({
   position: z.number().int(),
   display_name: z.string(),
   runnable: Runnable,
-  /** A policy bundle to extract as the player's working directory; null runs in the coworld's directory. */
+  /**
+   * A policy bundle to extract as the player's working directory; null runs in the coworld's
+   * directory.
+   */
   bundle_sha256: z.string().nullable(),
   /** Decrypted policy secret environment: for this player's process only. */
   secret_env: z.record(z.string(), z.string()),

@@ -1,5 +1,5 @@
 // Tournaments: a league's cup over chosen policy versions, played in waves of matches on the
-// runners, each wave one experience request (API.md "Tournaments, lobbies").
+// runners, each wave one experience request (docs/api.md, "Tournaments in short").
 import { z } from "zod";
 
 import { idSchema, LeagueId } from "../ids.ts";

@@ -1,5 +1,5 @@
-// Wikis (API.md "Posts, forums, wikis"): one per coworld, named by it. Every edit keeps a
-// revision; an edit names the revision it started from, and a stale one is 409.
+// Wikis (docs/api.md, "Forums, wikis and profiles in short"): one per coworld, named by it. Every
+// edit keeps a revision; an edit names the revision it started from, and a stale one is 409.
 import { z } from "zod";
 
 import { idSchema } from "../ids.ts";

@@ -44,7 +44,7 @@ export async function runUpload(options: UploadOptions, { io, client }: Deps): P
   const results = [];
   for (const { file, bytes } of options.files) {
     const started = await client.bulkUploads.start();
-    // The signed address may be another store's (S3): a plain PUT, as the spec has it.
+    // The signed address may be another store's (S3): a plain PUT (docs/api.md, "Groups").
     const put = await fetch(started.upload_url, {
       method: "PUT",
       headers: { "content-type": "application/octet-stream" },

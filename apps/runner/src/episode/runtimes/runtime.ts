@@ -1,4 +1,4 @@
-// The seam between the episode executor and where runnables run (RUNTIME.md, "Runtimes"):
+// The seam between the episode executor and where runnables run (docs/runtime.md, "Runtimes"):
 // start a runnable, stop it, collect its log — plus where the game listens and how the others
 // reach it. Everything else about an episode is shared.
 

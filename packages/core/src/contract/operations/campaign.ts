@@ -1,4 +1,4 @@
-// The campaign board (API.md "Campaign board" migrate-board).
+// The campaign board (docs/api.md, "The campaign board in short" migrate-board).
 import { z } from "zod";
 
 import { CampaignBoard, CampaignHistoryEntry, MigrateBoardReport } from "../../models/campaign.ts";

@@ -1,5 +1,5 @@
-// The competition feed and the live-events WebSocket (API.md "Submissions, memberships, rounds,
-// events" and "Live events").
+// The competition feed and the live-events WebSocket (docs/api.md, "League play in short" and
+// "Groups").
 import { z } from "zod";
 
 import { CompetitionEvent, ListCompetitionEventsQuery } from "../../models/league-play.ts";

@@ -1,4 +1,4 @@
-// Coworlds: upload, reads, certification and secrets (API.md "Coworlds (games)").
+// Coworlds: upload, reads, certification and secrets (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { Bytes } from "../../models/common.ts";

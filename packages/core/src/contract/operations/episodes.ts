@@ -1,4 +1,4 @@
-// Episode requests and their artifacts (API.md "Episodes").
+// Episode requests and their artifacts (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { idSchema, Uuid } from "../../ids.ts";

@@ -1,4 +1,4 @@
-// Experience requests: hosted evaluations (API.md "Experience requests").
+// Experience requests: hosted evaluations (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { EpisodeRequest } from "../../models/episode.ts";

@@ -1,4 +1,4 @@
-// Forums, posts, comments and votes (API.md "Posts, forums, wikis").
+// Forums, posts, comments and votes (docs/api.md, "Forums, wikis and profiles in short").
 import { z } from "zod";
 
 import {

@@ -1,4 +1,4 @@
-// Games and mods (API.md "Coworlds").
+// Games and mods (docs/api.md, "Lobbies, hosted play and play modules").
 import { z } from "zod";
 
 import { GameId } from "../../ids.ts";

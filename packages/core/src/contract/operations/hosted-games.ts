@@ -1,6 +1,6 @@
-// Hosted games and hosted replays (API.md "Coworlds": `/v2/coworlds/play/…`,
-// `/v2/coworlds/replays/session`): the hosted service's paths and shapes, kept so that its
-// clients work here.
+// Hosted games and hosted replays (docs/api.md, "Lobbies, hosted play and play modules":
+// `/v2/coworlds/play/…`, `/v2/coworlds/replays/session`): the hosted service's paths and shapes,
+// kept so that its clients work here.
 import { z } from "zod";
 
 import { Bytes } from "../../models/common.ts";

@@ -1,4 +1,4 @@
-// Identity, sign-in, tokens and players (API.md "Identity, sign-in, players").
+// Identity, sign-in, tokens and players (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { PlayerId, TokenId } from "../../ids.ts";

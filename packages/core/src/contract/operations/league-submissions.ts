@@ -1,4 +1,4 @@
-// League submissions and policy memberships (API.md "Submissions, memberships, rounds, events").
+// League submissions and policy memberships (docs/api.md, "League play in short").
 import { z } from "zod";
 
 import {

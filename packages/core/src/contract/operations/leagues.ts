@@ -1,4 +1,4 @@
-// Leagues and divisions (4.4; API.md "Leagues and divisions").
+// Leagues and divisions (docs/api.md, "League play in short").
 import { z } from "zod";
 
 import { GameId, LeagueId } from "../../ids.ts";

@@ -1,4 +1,4 @@
-// Lobbies (API.md "Tournaments, lobbies").
+// Lobbies (docs/api.md, "Lobbies, hosted play and play modules").
 import {
   ClaimLobbySeat,
   CreateLobby,

@@ -1,4 +1,5 @@
-// Play modules: static browser bundles per coworld version (API.md "Play modules").
+// Play modules: static browser bundles per coworld version (docs/api.md, "Lobbies, hosted play and
+// play modules").
 import { z } from "zod";
 
 import { Bytes } from "../../models/common.ts";

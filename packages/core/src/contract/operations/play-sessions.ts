@@ -1,4 +1,5 @@
-// Hosted play sessions (API.md "Tournaments, lobbies"; a person plays in the browser).
+// Hosted play sessions (docs/api.md, "Lobbies, hosted play and play modules"; a person plays in the
+// browser).
 import {
   CreatePlaySession,
   PlaySession,

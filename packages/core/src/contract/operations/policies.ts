@@ -1,4 +1,4 @@
-// Container images and policies (API.md "Container images and policies").
+// Container images and policies (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { Uuid } from "../../ids.ts";

@@ -1,4 +1,4 @@
-// Players' public profiles (API.md "Identity, sign-in, players"; the feed of what happened is
+// Players' public profiles (docs/api.md, "Groups"; the feed of what happened is
 // GET /v2/competition-events).
 import { PlayerIdParams, PlayerProfile, UpdatePlayerProfile } from "../../models/profile.ts";
 import { defineOperation } from "../operation.ts";

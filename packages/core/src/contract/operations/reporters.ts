@@ -1,4 +1,4 @@
-// Reporters (API.md "Reporters"): registration and keys, reporter runs over a subject, their
+// Reporters (docs/api.md, "Reporters"): registration and keys, reporter runs over a subject, their
 // outputs posted with `X-Reporter-Key`, and a run's outputs exactly.
 import { z } from "zod";
 
@@ -28,7 +28,8 @@ export const reporterOperations = {
     tag: "Reporters",
     summary:
       "Register a reporter, or update the caller's reporter of that name; a new one's key is shown once",
-    // Not `idempotent`: a replayed answer would have to keep the key itself, and only its hash is kept.
+    // Not `idempotent`: a replayed answer would have to keep the key itself, and only its hash is
+    // kept.
     description:
       "An upsert by name among the caller's reporters (201 either way). A new reporter's answer has `created: true` and its `reporter_key`, shown this once: only its SHA-256 hash is kept. Registering an existing name updates the fields sent (`display_name`, `description`, `type`, `mode`, `outputs`) and answers `created: false` with `reporter_key: null` — the key is unchanged. Lost keys are replaced with the rotate operation. Takes no `Idempotency-Key` (replaying the answer would mean keeping the key).",
     auth: "required",

@@ -1,5 +1,5 @@
 // Rounds, their pools and results; trigger-round and the league's seed (filler) policies
-// (API.md "Submissions, memberships, rounds, events", "Leagues and divisions").
+// (docs/api.md, "League play in short").
 import { z } from "zod";
 
 import {

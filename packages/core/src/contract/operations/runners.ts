@@ -1,4 +1,4 @@
-// The runner work queue (API.md "Runner work queue", G): machine tokens only. Every call about a
+// The runner work queue (docs/api.md, "Runner work queue"): machine tokens only. Every call about a
 // leased job presents the lease's own secret too, so a token alone never reports on a job.
 import { z } from "zod";
 

@@ -1,4 +1,4 @@
-// Self-description and probes (API.md "Self-description").
+// Self-description and probes (docs/api.md, "Groups").
 import { z } from "zod";
 
 import { defineOperation } from "../operation.ts";

@@ -1,4 +1,4 @@
-// Division standings (API.md "Leagues and divisions"): served as stored when a round settles.
+// Division standings (docs/api.md, "League play in short"): served as stored when a round settles.
 import { z } from "zod";
 
 import { QueryBoolean } from "../../models/common.ts";

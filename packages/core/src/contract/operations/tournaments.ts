@@ -1,4 +1,4 @@
-// Tournaments (API.md "Tournaments, lobbies"): a league's cups, their states and actions.
+// Tournaments (docs/api.md, "Tournaments in short"): a league's cups, their states and actions.
 import { z } from "zod";
 
 import { LeagueIdParams } from "../../models/league.ts";

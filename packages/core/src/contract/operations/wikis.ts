@@ -1,5 +1,5 @@
 // Wikis: a wiki per coworld, pages edited against the revision they started from
-// (API.md "Posts, forums, wikis").
+// (docs/api.md, "Forums, wikis and profiles in short").
 import { z } from "zod";
 
 import {

@@ -28,7 +28,7 @@ export interface PlannedEpisode {
   readonly seats: readonly Seat[];
 }
 
-/** A group of players who play each other this round (API.md `/v2/pools`). */
+/** A group of players who play each other this round (served as `/v2/pools`). */
 export interface PlannedPool {
   readonly playerIds: readonly string[];
   readonly episodes: readonly PlannedEpisode[];
