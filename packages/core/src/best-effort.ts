@@ -20,3 +20,19 @@ export async function bestEffort(work: Promise<unknown>): Promise<void> {
 export async function settled(work: Promise<unknown>): Promise<void> {
   await Promise.allSettled([work]);
 }
+
+const GONE = new Set(["ENOENT", "ENOTDIR", "ESRCH"]);
+
+/**
+ * A file or process read that may find its target already removed (a sweep racing a delete):
+ * null when it is gone; any other failure (permissions, I/O) still rejects.
+ */
+export async function unlessGone<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (typeof code === "string" && GONE.has(code)) return null;
+    throw error;
+  }
+}

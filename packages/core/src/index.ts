@@ -607,4 +607,4 @@ export {
 } from "./models/wiki.ts";
 
 // Dropping a promise's failure on purpose, with the reason in the name (see the lint rule).
-export { bestEffort, settled } from "./best-effort.ts";
+export { bestEffort, settled, unlessGone } from "./best-effort.ts";

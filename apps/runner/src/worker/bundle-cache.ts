@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir, rename, rm, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 
-import { bestEffort } from "@gauntlet/core";
+import { bestEffort, unlessGone } from "@gauntlet/core";
 
 import { BundleError, extractBundle } from "./extract-bundle.ts";
 
@@ -98,7 +98,7 @@ export class BundleCache {
     for (const name of await readdir(this.#dir)) {
       if (!SHA256.test(name)) continue;
       const path = join(this.#dir, name);
-      const info = await stat(path).catch(() => null);
+      const info = await unlessGone(stat(path));
       if (info === null) continue;
       entries.push({ sha: name, bytes: await sizeOf(path), used: info.mtimeMs });
     }
@@ -119,7 +119,7 @@ async function sizeOf(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
-    const info = await stat(join(entry.parentPath, entry.name)).catch(() => null);
+    const info = await unlessGone(stat(join(entry.parentPath, entry.name)));
     total += info?.size ?? 0;
   }
   return total;

@@ -14,7 +14,7 @@ import {
 } from "node:fs/promises";
 import { join } from "node:path";
 
-import { bestEffort } from "@gauntlet/core";
+import { bestEffort, unlessGone } from "@gauntlet/core";
 
 import { insufficientStorage } from "../shared/errors.ts";
 
@@ -112,13 +112,13 @@ export class DirectoryBlobStore implements BlobStore {
   }
 
   async *list(): AsyncIterable<{ sha256: string; size: number; writtenAt: number }> {
-    for (const a of await readdir(this.#root).catch(() => [] as string[])) {
+    for (const a of (await unlessGone(readdir(this.#root))) ?? []) {
       if (!/^[0-9a-f]{2}$/.test(a)) continue;
-      for (const b of await readdir(join(this.#root, a)).catch(() => [] as string[])) {
+      for (const b of (await unlessGone(readdir(join(this.#root, a)))) ?? []) {
         if (!/^[0-9a-f]{2}$/.test(b)) continue;
-        for (const name of await readdir(join(this.#root, a, b)).catch(() => [] as string[])) {
+        for (const name of (await unlessGone(readdir(join(this.#root, a, b)))) ?? []) {
           if (!HASH.test(name)) continue;
-          const info = await stat(join(this.#root, a, b, name)).catch(() => null);
+          const info = await unlessGone(stat(join(this.#root, a, b, name)));
           if (info) yield { sha256: name, size: info.size, writtenAt: info.mtimeMs };
         }
       }

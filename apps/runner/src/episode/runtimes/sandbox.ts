@@ -24,7 +24,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { bestEffort } from "@gauntlet/core";
+import { bestEffort, unlessGone } from "@gauntlet/core";
 
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
@@ -139,7 +139,7 @@ async function sizeOf(dir: string): Promise<number> {
   }
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    total += (await lstat(join(entry.parentPath, entry.name)).catch(() => null))?.size ?? 0;
+    total += (await unlessGone(lstat(join(entry.parentPath, entry.name))))?.size ?? 0;
   }
   return total;
 }
