@@ -7,7 +7,9 @@
 // Per row and repeat: zero the counters, send N1 requests, dump; zero, send N2, dump; the row's
 // figure is (I(N2) − I(N1)) / (N2 − N1), which cancels what a measurement costs once (the
 // callgrind_control round trips, the first request after a pause). Rows are interleaved, after a
-// warm-up of every row (the JIT must be done tiering up: see README).
+// warm-up of every row (the JIT must be done tiering up: see README). Two tables: every thread,
+// and the main thread alone — V8's compiler threads finish their jobs at moments that differ
+// per run, so the main thread's count is the one that repeats.
 //
 //   node bench/hot-path/instructions.ts
 //   BENCH_N1=200 BENCH_N2=1000 BENCH_WARMUP=3000 BENCH_REPEATS=2 node bench/hot-path/instructions.ts   quick
