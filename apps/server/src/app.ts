@@ -34,6 +34,7 @@ import { installLiveEvents } from "./events/websocket-route.ts";
 import { forumHandlers } from "./forums/routes.ts";
 import { gameHandlers } from "./games/routes.ts";
 import { homePageHandlers } from "./home/routes.ts";
+import { setAnswerHeaders } from "./http/answer-headers.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter } from "./http/base-path.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
@@ -217,7 +218,7 @@ export async function buildApp(
   // hook for both (a callback hook costs no promise).
   const cors = corsHeaders(config.corsOrigins);
   app.addHook("onRequest", (request, reply, done) => {
-    void reply.header("x-request-id", request.id);
+    setAnswerHeaders(request, reply);
     cors(request, reply);
     done();
   });

@@ -105,6 +105,7 @@ export async function startServer(
       scheduler: env.GAUNTLET_SCHEDULER !== "off",
       schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
       eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
+      standingsRevalidateMs: positiveMs(env, "GAUNTLET_STANDINGS_REVALIDATE_MS"),
       onError: (error, context) =>
         process.stderr.write(
           `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,

@@ -30,7 +30,7 @@ const LOWER_CASE_BUDGET_HEADERS: Readonly<Record<string, string>> = Object.fromE
 function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
   const raw = reply.raw;
   if (raw instanceof PreparedHeadersResponse) {
-    raw.preparedLines = result.lines;
+    raw.preparedLines += result.lines;
     return;
   }
   const headers = result.headers;

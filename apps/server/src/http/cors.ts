@@ -33,13 +33,14 @@ export function isAllowedOrigin(origin: string, approved: readonly string[]): bo
   }
 }
 
-/** Adds the CORS grant (or only `Vary: Origin`) to an answer; called from the one onRequest hook. */
+/**
+ * Adds the CORS grant to an answer from a granted origin; called from the one onRequest hook,
+ * after http/answer-headers.ts has marked every answer as varying by Origin.
+ */
 export function corsHeaders(
   approved: readonly string[],
 ): (request: FastifyRequest, reply: FastifyReply) => void {
   return (request, reply) => {
-    // The answer depends on Origin whatever it is, so caches must key on it.
-    void reply.header("vary", "Origin");
     const origin = request.headers.origin;
     if (origin === undefined || !isAllowedOrigin(origin, approved)) return;
     void reply.header("access-control-allow-origin", origin);

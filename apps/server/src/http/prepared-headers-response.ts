@@ -1,6 +1,7 @@
 // The server's HTTP response: node's ServerResponse that can also write header lines prepared
-// in their final form (the budget headers of docs/api.md, http/authenticate-request.ts) in one piece,
-// right after the status line. Set one by one through fastify, those sixteen headers cost a
+// in their final form (the request id and Vary of every answer, http/answer-headers.ts; the
+// budget headers of docs/api.md, http/authenticate-request.ts) in one piece, right after the
+// status line. Set one by one through fastify, those sixteen headers cost a
 // budgeted read more than the rest of the request (bench/hot-path): a lower-cased copy and a
 // keyed store per header in fastify, then in node a name and a value check, a string join and
 // a special-header match per header. The prepared lines skip all of it; their names are ours and

@@ -61,7 +61,7 @@ function parseInputs(
     if (result.success) value[key] = result.data;
     else items.push(...toValidationItems(source, result.error.issues, input));
   };
-  run(op.params, pathParams(op, request), "path", "params");
+  if (op.params) run(op.params, pathParams(op, request), "path", "params");
   run(op.query, request.query ?? {}, "query", "query");
   if (op.body) {
     const body = request.body;
@@ -126,7 +126,10 @@ function send(
       const compiled = serialiserOf(op)(checked.data);
       if (!isDeepStrictEqual(JSON.parse(compiled), JSON.parse(JSON.stringify(checked.data))))
         throw new Error(`the compiled serialiser of ${op.id} changes its response`);
-      if (shared !== undefined && !isDeepStrictEqual(JSON.parse(shared), JSON.parse(compiled)))
+      if (
+        shared !== undefined &&
+        !isDeepStrictEqual(JSON.parse(shared.toString("utf8")), JSON.parse(compiled))
+      )
         throw new Error(`the kept serialisation of ${op.id} differs from its checked response`);
       return reply.code(status).type(JSON_TYPE).send(compiled);
     }

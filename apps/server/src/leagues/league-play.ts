@@ -23,6 +23,8 @@ export interface LeaguePlayOptions {
   scheduler?: boolean;
   schedulerTickMs?: number;
   eventsPollMs?: number;
+  /** How long a division's cached standings are served before they are checked again. */
+  standingsRevalidateMs?: number;
   onError?: (error: unknown, context: string) => void;
 }
 
@@ -45,7 +47,7 @@ export class LeaguePlay {
   readonly hub: EventHub;
   readonly scheduler: LeagueScheduler;
   /** Parsed standings by version, for reads. */
-  readonly standings = new StandingsCache();
+  readonly standings: StandingsCache;
   readonly #onError: (error: unknown, context: string) => void;
   readonly #pending = new Set<Promise<void>>();
 
@@ -55,7 +57,9 @@ export class LeaguePlay {
     hub: EventHub,
     scheduler: LeagueScheduler,
     onError: (error: unknown, context: string) => void,
+    standingsRevalidateMs: number | undefined,
   ) {
+    this.standings = new StandingsCache({ revalidateMs: standingsRevalidateMs });
     this.db = db;
     this.bus = bus;
     this.hub = hub;
@@ -85,7 +89,7 @@ export class LeaguePlay {
         tickMs: options.schedulerTickMs,
         onError: (e) => onError(e, "scheduler"),
       });
-      const play = new LeaguePlay(db, bus, hub, scheduler, onError);
+      const play = new LeaguePlay(db, bus, hub, scheduler, onError, options.standingsRevalidateMs);
       bus.subscribe((rows) => play.standings.forget(rows));
       hub.onRows((rows) => play.standings.forget(rows));
       if (options.scheduler !== false) scheduler.start();

@@ -5,7 +5,7 @@
 //    (the bus tells at once — on the writing replica before the write's HTTP answer — and the
 //    event hub, which misses none, tells again), or
 //  - they were checked more than REVALIDATE_MS ago (so a league made private stops serving
-//    within that time).
+//    within that time; GAUNTLET_STANDINGS_REVALIDATE_MS sets another interval).
 // A read is then a lookup and the visibility rule of the HTTP reads, answered with bytes
 // serialised once per standings version (http/serialised.ts); at most one small indexed query
 // per division per REVALIDATE_MS otherwise.
@@ -71,10 +71,12 @@ export class StandingsCache {
   readonly #entries = new Map<string, Entry>();
   readonly #capacity: number;
   readonly #now: () => number;
+  readonly #revalidateMs: number;
 
-  constructor(options: { capacity?: number; now?: () => number } = {}) {
+  constructor(options: { capacity?: number; now?: () => number; revalidateMs?: number } = {}) {
     this.#capacity = options.capacity ?? 2_000;
     this.#now = options.now ?? Date.now;
+    this.#revalidateMs = options.revalidateMs ?? REVALIDATE_MS;
   }
 
   /** Drops the divisions whose standings these events changed (a bus listener). */
@@ -88,7 +90,7 @@ export class StandingsCache {
   async get(db: Kysely<Database>, divisionId: string): Promise<Entry> {
     const now = this.#now();
     const cached = this.#entries.get(divisionId);
-    if (cached && now - cached.checkedAt < REVALIDATE_MS) return cached;
+    if (cached && now - cached.checkedAt < this.#revalidateMs) return cached;
     const scope = await readScope(db, divisionId);
     if (!scope) throw notFound("division", divisionId);
     let standings = cached?.standings ?? null;

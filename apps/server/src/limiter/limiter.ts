@@ -218,6 +218,21 @@ export function createLimiter(options: LimiterOptions): Limiter {
     });
   }
 
+  // A subject's store key, kept per budget key: a cached identity brings the same key string on
+  // every request, so the store key handed out is the same string too, its hash computed once for
+  // the lookups below (bench/hot-path). Bounded; past the bound it starts over.
+  const storeKeys = { user: new Map<string, string>(), machine: new Map<string, string>() };
+  function storeKeyOf(subject: BudgetSubject): string {
+    const keys = storeKeys[subject.kind];
+    let key = keys.get(subject.budgetKey);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys.clear();
+      key = `${subject.kind}:${subject.budgetKey}`;
+      keys.set(subject.budgetKey, key);
+    }
+    return key;
+  }
+
   const description = describeCapacities(mode, options.capacities);
   const decideNow = store.inProcess ? store.decideNow?.bind(store) : undefined;
   const ping = store.ping?.bind(store);
@@ -228,7 +243,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
     describe: () => description,
     async evaluate(subject, complexity) {
       if (mode === "off") return OFF;
-      const storeKey = `${subject.kind}:${subject.budgetKey}`;
+      const storeKey = storeKeyOf(subject);
       const caps = overridden.get(storeKey) ?? options.capacities[subject.kind];
 
       const open = consecutiveFailures >= breaker.failures;
@@ -256,7 +271,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
     evaluateNow(subject, complexity) {
       if (mode === "off") return OFF;
       if (!decideNow || consecutiveFailures > 0) return undefined;
-      const storeKey = `${subject.kind}:${subject.budgetKey}`;
+      const storeKey = storeKeyOf(subject);
       let decision: BudgetDecision;
       try {
         decision = decideNow(

@@ -1,0 +1,17 @@
+// The two headers every answer carries, a 404 included: its request id, and `Vary: Origin` (the
+// CORS answer depends on Origin whatever it is, so caches must key on it). Written as prepared
+// lines where the response takes them (http/prepared-headers-response.ts): through fastify, each
+// costs a lower-cased copy and a keyed store, then node's checks, on every request
+// (bench/hot-path). The request id is ours or matched the id pattern, so the line is valid as is.
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+import { PreparedHeadersResponse } from "./prepared-headers-response.ts";
+
+export function setAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = reply.raw;
+  if (raw instanceof PreparedHeadersResponse) {
+    raw.preparedLines = `x-request-id: ${request.id}\r\nvary: Origin\r\n${raw.preparedLines}`;
+    return;
+  }
+  void reply.header("x-request-id", request.id).header("vary", "Origin");
+}
