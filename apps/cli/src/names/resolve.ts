@@ -116,3 +116,27 @@ export async function divisionOrTop(
   );
   return top.id;
 }
+
+/**
+ * A player with a champion in a league, from its id or name: a lobby's `league_player` seat is
+ * played by that champion, so only those players are candidates.
+ */
+export async function leaguePlayerIdOf(
+  client: Gauntlet,
+  leagueId: string,
+  value: string,
+  label: string,
+): Promise<string> {
+  const typed = value.trim();
+  if (typed.startsWith("ply_")) return checkId("player", typed, label);
+  const champions = await client.memberships.list({
+    league_id: leagueId,
+    champions_only: true,
+    limit: 500,
+  });
+  const players = new Map<string, { id: string; name: string; detail: string }>();
+  for (const m of champions)
+    if (m.player)
+      players.set(m.player.id, { id: m.player.id, name: m.player.name, detail: m.division.name });
+  return pickByName([...players.values()], typed, "league player", label).id;
+}

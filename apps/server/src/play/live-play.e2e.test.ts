@@ -208,7 +208,7 @@ describe("live play beside league play (embedded runner, capacity 1)", () => {
     const page = await open(session.join_url ?? "");
     await page.waitForSelector("body[data-over='completed']", { timeout: 30_000 });
     expect(await page.locator("#status").textContent()).toMatch(
-      /^This game is over: (you won|seat 1 won|a tie)\. Scores you \d+, seat 1 \d+\.$/,
+      /^This game is over: (you won|Opponent won|a tie)\. Scores you \d+, Opponent \d+\.$/,
     );
     expect(await page.locator("#pad").isVisible()).toBe(false);
     const link = page.getByRole("link", { name: "Watch the replay" });

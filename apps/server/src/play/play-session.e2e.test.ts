@@ -87,10 +87,15 @@ describe("a hosted play session in the browser", () => {
           `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
         );
       });
+    // The opponent is called by its player's name, the person "you" (not "seat 1").
+    await page.waitForSelector("body[data-players='you · Greedy']", { timeout: 30_000 });
+    expect(await page.locator("#scores").textContent()).toMatch(/^you: \d+ · Greedy: \d+$/);
     await page.getByTitle("east (→ or D)").click();
     expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
-    expect(await page.locator("#status").textContent()).toContain("Game over");
+    expect(await page.locator("#status").textContent()).toMatch(
+      /^Game over \(.+\): (you won|Greedy won|a tie)\. Scores you \d+, Greedy \d+\.$/,
+    );
     expect(problems).toEqual([]);
 
     const ended = await eventually("the session to end", async () => {
@@ -171,8 +176,11 @@ describe("a hosted play session in the browser", () => {
           `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
         );
       });
+    // The other slot by the name the lobby shows (spectators are allowed), the person "you".
+    await page.waitForSelector("body[data-players='you · Player 2']", { timeout: 30_000 });
     await page.getByTitle("east (→ or D)").click();
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });
+    expect(await page.locator("#status").textContent()).toMatch(/Scores you \d+, Player 2 \d+\.$/);
     expect(problems).toEqual([]);
 
     const ended = await eventually("the hosted game to end", async () => {

@@ -33,10 +33,17 @@ export async function seatView(
     .where("join_token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!seat) return undefined;
-  const { row } = await currentSession(db, id);
+  const { row, seats } = await currentSession(db, id);
+  // Another person's name is shown only where the session shows who joined (its lobby does the same).
+  const players = seats.map((s) =>
+    s.kind === "human" && s.position !== seat.position && row.allow_spectators !== 1
+      ? "a person"
+      : s.label,
+  );
   const view: SeatView = {
     status: row.status,
     position: seat.position,
+    players,
     error: row.error,
     error_type: row.error_type,
     scores: null,

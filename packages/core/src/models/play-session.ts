@@ -62,6 +62,10 @@ export const PlaySessionSocketInfo = z
       .object({
         status: PlaySessionStatus,
         position: z.number().int().meta({ description: "The seat this token plays." }),
+        players: z.array(z.string()).meta({
+          description:
+            "Each seat's name, in seat order: a policy's player or policy name, a person's name (`a person` for another person's seat when the session hides who joined), so that a page can say who it plays against.",
+        }),
         error: z.string().nullable(),
         error_type: z.string().nullable(),
         scores: z

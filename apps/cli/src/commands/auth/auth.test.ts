@@ -145,8 +145,13 @@ describe("output", () => {
       await cli.sdk().players.list(),
     );
     expect((await auth(["player", "use", "ply_x"])).code).toBe(2);
+    const unknown = await auth(["player", "use", "nobody"]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/^gauntlet: PLAYER: no player named 'nobody' \(there are: /);
+    expect(unknown.stderr).toContain(`unit-player (${id})`);
 
-    const used = await auth(["player", "use", id]);
+    // By its name, as `player list` shows it (the id works the same).
+    const used = await auth(["player", "use", "unit-player"]);
     expect(used).toEqual({
       code: 0,
       stdout: "",

@@ -1,8 +1,9 @@
 // gauntlet auth player list|create NAME|use PLAYER: the identities your policies compete under
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
+import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { playerIdOf } from "../../names/resolve.ts";
 import { shortTime, writeJson, writeNote, writeTable } from "../../output.ts";
 import { authDepsOf, type AuthDeps } from "./shared.ts";
 
@@ -85,11 +86,12 @@ export function playerCommand(
   player
     .command("use")
     .description("Act as one of your players: saves a 24-hour player token for the server")
-    .argument("<player>", "player id (ply_…)")
+    .argument("<player>", "one of your players: its name or id (ply_…)")
     .addHelpText("after", "\nRun `gauntlet auth login` to act as yourself again.")
     .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { playerId: await checkId("player", id, "PLAYER"), json: wantsJson(cmd) };
-      await use(options, await authDepsOf(factory, cmd));
+      const deps = await authDepsOf(factory, cmd);
+      const playerId = await playerIdOf(await deps.client(), id, "PLAYER");
+      await use({ playerId, json: wantsJson(cmd) }, deps);
     });
   return player;
 }

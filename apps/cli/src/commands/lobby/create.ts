@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { parseJsonObject, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { leagueOrCurrent } from "../../names/resolve.ts";
-import { parseSeat, writeLobby, type SeatInput } from "./shared.ts";
+import { parseSeat, SEAT_KINDS, writeLobby, type SeatInput } from "./shared.ts";
 
 export interface CreateOptions {
   leagueId: string;
@@ -39,7 +39,7 @@ export function createCommand(
     .argument("[league]", "the league's name or id (default: the current league, `league use`)")
     .requiredOption(
       "--seat <seat>",
-      "a seat, once per seat in order: human:USER_ID, human_open, league_player:PLAYER_ID, random or closed",
+      `a seat, once per seat in order: ${SEAT_KINDS} (PLAYER: a name or id)`,
       (v: string, all: string[] = []) => [...all, v],
     )
     .option("--variant <id>", "the coworld's variant")
@@ -53,7 +53,8 @@ export function createCommand(
         const deps = await depsOf(factory, cmd);
         const leagueId = await leagueOrCurrent(deps, league, "LEAGUE");
         const seats: SeatInput[] = [];
-        for (const text of opts.seat) seats.push(await parseSeat(text));
+        for (const text of opts.seat)
+          seats.push(await parseSeat(text, deps.client, () => Promise.resolve(leagueId)));
         const options = {
           leagueId,
           seats,

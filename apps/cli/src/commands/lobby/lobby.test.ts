@@ -49,6 +49,25 @@ describe("parsing", () => {
     });
   });
 
+  it("create: a league player by name, in any case, among the league's champions", async () => {
+    const alpha = await tl.addPlayer("Alpha");
+    await tl.submit(alpha);
+    expect(
+      await parsed<CreateOptions>(
+        (parent, run) => createCommand(parent, factory(), run),
+        ["create", tl.league.id, "--seat", "league_player:alpha", "--seat", "random"],
+      ),
+    ).toMatchObject({
+      seats: [{ kind: "league_player", player_id: alpha.id }, { kind: "random" }],
+    });
+    const unknown = await gauntlet(["lobby", "create", tl.league.id, "--seat", "league_player:Bo"]);
+    expect(unknown).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `gauntlet: --seat league_player: no league player named 'Bo' (there are: Alpha (${tl.divisions[0]?.name ?? ""}, ${alpha.id}))\n`,
+    });
+  });
+
   it("update: --default-variant is the variant null", async () => {
     expect(
       await parsed<UpdateOptions>(
@@ -61,7 +80,7 @@ describe("parsing", () => {
   it.each([
     [
       ["lobby", "create", LEAGUE, "--seat", "robot"],
-      "gauntlet: --seat: expected human:USER_ID, human_open, league_player:PLAYER_ID, random or closed, got 'robot'\n",
+      "gauntlet: --seat: expected human:USER_ID, human_open, league_player:PLAYER, random or closed, got 'robot'\n",
     ],
     [
       ["lobby", "create", LEAGUE, "--seat", "random", "--config", "[1]"],

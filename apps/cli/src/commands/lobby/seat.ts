@@ -3,7 +3,7 @@ import type { Command } from "commander";
 
 import { wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
-import { lobbyArg, parseSeat, seatArg, writeLobby, type SeatInput } from "./shared.ts";
+import { lobbyArg, parseSeat, SEAT_KINDS, seatArg, writeLobby, type SeatInput } from "./shared.ts";
 
 export interface SeatOptions {
   lobbyId: string;
@@ -31,14 +31,18 @@ export function seatCommand(
     .description("Change a seat of an open lobby (its claim is given up)")
     .argument("<lobby>", "lobby id (lby_…)")
     .argument("<seat>", "the seat (0 first)")
-    .argument("<kind>", "human:USER_ID, human_open, league_player:PLAYER_ID, random or closed")
+    .argument("<kind>", `${SEAT_KINDS} (PLAYER: a name or id)`)
     .action(async (id: string, seat: string, kind: string, _opts: unknown, cmd: Command) => {
+      const lobbyId = await lobbyArg(id);
+      const position = seatArg(seat);
+      const deps = await depsOf(factory, cmd);
+      const leagueId = async () => (await deps.client.lobbies.get({ lobby_id: lobbyId })).league_id;
       const options = {
-        lobbyId: await lobbyArg(id),
-        position: seatArg(seat),
-        seat: await parseSeat(kind),
+        lobbyId,
+        position,
+        seat: await parseSeat(kind, deps.client, leagueId),
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

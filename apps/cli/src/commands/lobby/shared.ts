@@ -1,9 +1,11 @@
 // What the lobby verbs share: the seat and lobby arguments, and how a lobby reads for people.
 import type { Lobby } from "@gauntlet/core";
+import type { Gauntlet } from "@gauntlet/sdk";
 
 import { checkId } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import type { IOStreams } from "../../io.ts";
+import { leaguePlayerIdOf } from "../../names/resolve.ts";
 import { shortTime, writeFields, writeJson, writeTable } from "../../output.ts";
 
 export type SeatInput =
@@ -11,19 +13,28 @@ export type SeatInput =
   | { kind: "league_player"; player_id: string }
   | { kind: "human_open" | "random" | "closed" };
 
-/** `human:user_…`, `human_open`, `league_player:ply_…`, `random` or `closed`. */
-export async function parseSeat(text: string): Promise<SeatInput> {
+export const SEAT_KINDS = "human:USER_ID, human_open, league_player:PLAYER, random or closed";
+
+/**
+ * `human:user_…`, `human_open`, `league_player:PLAYER` (a name or ply_… id, looked up among the
+ * league's champions), `random` or `closed`.
+ */
+export async function parseSeat(
+  text: string,
+  client: Gauntlet,
+  leagueId: () => Promise<string>,
+): Promise<SeatInput> {
   const [kind, ref, ...rest] = text.split(":");
   if (rest.length === 0 && kind === "human" && ref)
     return { kind, user_id: await checkId("user", ref, "--seat human:USER") };
   if (rest.length === 0 && kind === "league_player" && ref)
-    return { kind, player_id: await checkId("player", ref, "--seat league_player:PLAYER") };
+    return {
+      kind,
+      player_id: await leaguePlayerIdOf(client, await leagueId(), ref, "--seat league_player"),
+    };
   if (ref === undefined && (kind === "human_open" || kind === "random" || kind === "closed"))
     return { kind };
-  throw new CliError(
-    `--seat: expected human:USER_ID, human_open, league_player:PLAYER_ID, random or closed, got '${text}'`,
-    EXIT.usage,
-  );
+  throw new CliError(`--seat: expected ${SEAT_KINDS}, got '${text}'`, EXIT.usage);
 }
 
 export const lobbyArg = (id: string) => checkId("lobby", id, "LOBBY");

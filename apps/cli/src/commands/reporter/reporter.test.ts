@@ -8,6 +8,8 @@ import { stripVTControlCharacters } from "node:util";
 
 import { describe, expect, it, vi } from "vitest";
 
+import { createTestLeague } from "@gauntlet/server/testing";
+
 import { useCliServer } from "../../../test/cli-server.ts";
 import { parsed } from "../../../test/parsed.ts";
 import { listCommand, type ListOptions } from "./list.ts";
@@ -56,6 +58,27 @@ describe("parsing", () => {
       subject: { subject_type: "division", subject_id: divisionId },
       json: false,
     });
+  });
+
+  it("runs open: a division by its name, or a clear error listing what there is", async () => {
+    const tl = await createTestLeague(cli.server, { divisions: [{ name: "Premier" }] });
+    await cli.sdk(tl.commissioner.token).leagues.update({
+      league_id: tl.league.id,
+      body: { name: "Reporter League" },
+    });
+    const [premier] = tl.divisions;
+    const reporter = "rptr_00000000-0000-4000-8000-000000000000";
+    expect(
+      await parsed<RunsOpenOptions>(
+        (parent, run) => runsOpenCommand(parent, factory(), run),
+        ["open", reporter, "--division", "premier"],
+      ),
+    ).toMatchObject({ subject: { subject_type: "division", subject_id: premier?.id } });
+    const unknown = await gauntlet(["reporter", "runs", "open", reporter, "--division", "Premie"]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain(
+      `gauntlet: --division: no division named 'Premie' (did you mean Premier (Reporter League, ${premier?.id ?? ""})`,
+    );
   });
 
   it("output post: the name from the path, the key from GAUNTLET_REPORTER_KEY", async () => {

@@ -1,9 +1,12 @@
 // gauntlet reporter runs open REPORTER (--episode | --round | --division | --text)
 import type { Command } from "commander";
 
+import type { Gauntlet } from "@gauntlet/sdk";
+
 import { checkId, wantsJson } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { divisionIdOf } from "../../names/resolve.ts";
 import { writeFields, writeJson } from "../../output.ts";
 
 /** What a run is about: one episode, round or division, or words. */
@@ -24,7 +27,7 @@ interface SubjectFlags {
   text?: string;
 }
 
-async function subjectOf(opts: SubjectFlags): Promise<Subject> {
+async function subjectOf(opts: SubjectFlags, client: Gauntlet): Promise<Subject> {
   const given = [opts.episode, opts.round, opts.division, opts.text].filter(
     (v) => v !== undefined,
   ).length;
@@ -40,7 +43,7 @@ async function subjectOf(opts: SubjectFlags): Promise<Subject> {
   if (opts.division !== undefined)
     return {
       subject_type: "division",
-      subject_id: await checkId("division", opts.division, "--division"),
+      subject_id: await divisionIdOf(client, opts.division, "--division"),
     };
   return { subject_type: "text", subject_text: opts.text ?? "" };
 }
@@ -74,14 +77,16 @@ export function runsOpenCommand(
     .argument("<reporter>", "reporter id (rptr_…)")
     .option("--episode <episode>", "episode id (ereq_…)")
     .option("--round <round>", "round id (round_…)")
-    .option("--division <division>", "division id (div_…)")
+    .option("--division <division>", "division name or id (div_…)")
     .option("--text <text>", "a subject in words")
     .action(async (id: string, opts: SubjectFlags, cmd: Command) => {
+      const reporterId = await checkId("reporter", id, "REPORTER");
+      const deps = await depsOf(factory, cmd);
       const options = {
-        reporterId: await checkId("reporter", id, "REPORTER"),
-        subject: await subjectOf(opts),
+        reporterId,
+        subject: await subjectOf(opts, deps.client),
         json: wantsJson(cmd),
       };
-      await run(options, await depsOf(factory, cmd));
+      await run(options, deps);
     });
 }

@@ -24,8 +24,16 @@ let socket = null;
 let slot = null;
 let turn = null;
 let sentFor = null;
+/** Each seat's name as the server tells it (the session's players); "seat N" until it answers. */
+let names = [];
+let seats = 0;
+let shown = null;
+
+/** How the page calls a seat: "you" for the person's own, else the player's name. */
+const nameOf = (i) => (i === slot ? "you" : (names[i] ?? `seat ${i}`));
 
 function draw(state) {
+  shown = state;
   const cell = Math.floor(Math.min(board.width / state.width, board.height / state.height));
   ctx.clearRect(0, 0, board.width, board.height);
   ctx.strokeStyle = "#eee";
@@ -47,9 +55,12 @@ function draw(state) {
       ctx.lineWidth = 1;
     }
   });
-  scores.textContent = state.scores
-    .map((s, i) => `${i === slot ? "you" : `seat ${i}`}: ${s}`)
-    .join(" · ");
+  scores.textContent = state.scores.map((s, i) => `${nameOf(i)}: ${s}`).join(" · ");
+}
+
+function welcomeText() {
+  const others = Array.from({ length: seats }, (_, i) => i).filter((i) => i !== slot);
+  return `You play against ${others.map(nameOf).join(", ")}. Waiting for the first turn…`;
 }
 
 function move(direction) {
@@ -64,7 +75,10 @@ function onMessage(event) {
   const message = JSON.parse(event.data);
   if (message.type === "welcome") {
     slot = message.slot;
-    status.textContent = `You are seat ${slot} (of ${message.players}). Waiting for the first turn…`;
+    seats = message.players;
+    status.textContent = welcomeText();
+    // Asked now, not at connect: every seat is taken once the game has started.
+    void learnNames();
   } else if (message.type === "turn") {
     turn = message.turn;
     draw(message);
@@ -74,7 +88,7 @@ function onMessage(event) {
   } else if (message.type === "end") {
     turn = null;
     const won = message.winner_slot === slot;
-    status.textContent = `Game over (${message.reason}): ${won ? "you won" : message.winner_slot === null ? "a tie" : `seat ${message.winner_slot} won`}. Scores ${message.scores.join(", ")}.`;
+    status.textContent = `Game over (${message.reason}): ${won ? "you won" : message.winner_slot === null ? "a tie" : `${nameOf(message.winner_slot)} won`}. Scores ${message.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ")}.`;
     document.body.dataset.ended = "true";
   }
 }
@@ -95,21 +109,36 @@ if (!address) {
   });
 }
 
+/** The seats' names from the session (a plain GET of the socket's address with its token). */
+async function readSession() {
+  try {
+    const response = await fetch(address.replace(/^ws/, "http"));
+    return response.ok ? (await response.json()).session : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function learnNames() {
+  const session = await readSession();
+  if (!session?.players) return;
+  names = session.players;
+  if (slot === null) slot = session.position;
+  // The welcome may have come first: say the names now if nothing else has been said since.
+  if (seats > 0 && turn === null && document.body.dataset.ended !== "true")
+    status.textContent = welcomeText();
+  if (shown) draw(shown);
+  document.body.dataset.players = names.map((_, i) => nameOf(i)).join(" · ");
+}
+
 /**
  * Once the socket has closed, the session's end as the server tells it (a plain GET of the
  * socket's address with the same token): over, its result, a link to its replay, and no move
  * buttons. The server settles the session a moment after the game ends, so this asks a few times.
  */
 async function showOutcome() {
-  const url = address.replace(/^ws/, "http");
   for (let attempt = 0; attempt < 20; attempt++) {
-    let session;
-    try {
-      const response = await fetch(url);
-      session = response.ok ? (await response.json()).session : undefined;
-    } catch {
-      session = undefined;
-    }
+    const session = await readSession();
     if (session && ["completed", "failed", "cancelled"].includes(session.status)) {
       renderOver(session);
       return;
@@ -121,14 +150,16 @@ async function showOutcome() {
 function renderOver(session) {
   document.getElementById("pad").hidden = true;
   turn = null;
+  if (session.players) names = session.players;
+  slot = session.position;
   const you = session.position;
   let text;
   if (session.status === "completed" && session.scores) {
     const best = Math.max(...session.scores);
     const winners = session.scores.flatMap((s, i) => (s === best ? [i] : []));
     const verdict =
-      winners.length > 1 ? "a tie" : winners[0] === you ? "you won" : `seat ${winners[0]} won`;
-    text = `This game is over: ${verdict}. Scores ${session.scores.map((s, i) => `${i === you ? "you" : `seat ${i}`} ${s}`).join(", ")}.`;
+      winners.length > 1 ? "a tie" : winners[0] === you ? "you won" : `${nameOf(winners[0])} won`;
+    text = `This game is over: ${verdict}. Scores ${session.scores.map((s, i) => `${nameOf(i)} ${s}`).join(", ")}.`;
   } else {
     const why =
       session.error_type === "player_never_connected"

@@ -111,7 +111,7 @@ function play() {
   if (shown === frames.length - 1) show(0);
   pause();
   timer = setInterval(() => show(shown + 1), Number(speed.value));
-  playButton.textContent = "⏸";
+  playButton.textContent = "‖"; // ⏸ has no glyph in Debian's default fonts (DejaVu)
   document.body.dataset.playing = "true";
 }
 
