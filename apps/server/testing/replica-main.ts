@@ -15,7 +15,14 @@ const { dataDir, databaseUrl, pgSchema, host, port, env } = JSON.parse(
   env: Record<string, string>;
 };
 const config = resolveConfig(
-  { port: port ?? 0, host: host ?? "127.0.0.1", dataDir, databaseUrl, logLevel: "warn", validateResponses: true },
+  {
+    port: port ?? 0,
+    host: host ?? "127.0.0.1",
+    dataDir,
+    databaseUrl,
+    logLevel: "warn",
+    validateResponses: true,
+  },
   env,
 );
 const server = await startServer(config, {

@@ -18,15 +18,24 @@ import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { bestEffort } from "@gauntlet/core";
-import type {
-  HostedGameCreateResponse,
-  HostedGameJoinResponse,
-  HostedGameSession,
+import {
+  bestEffort,
+  type HostedGameCreateResponse,
+  type HostedGameJoinResponse,
+  type HostedGameSession,
 } from "@gauntlet/core";
 
-import { haproxyUnavailable, startHaproxy, type HaproxyProcess } from "../../testing/deployment/haproxy-process.ts";
-import { createNetworkLab, labUnavailable, type LabHost, type NetworkLab } from "../../testing/deployment/network-lab.ts";
+import {
+  haproxyUnavailable,
+  startHaproxy,
+  type HaproxyProcess,
+} from "../../testing/deployment/haproxy-process.ts";
+import {
+  createNetworkLab,
+  labUnavailable,
+  type LabHost,
+  type NetworkLab,
+} from "../../testing/deployment/network-lab.ts";
 import { startTcpForward, type TcpForward } from "../../testing/deployment/tcp-forward.ts";
 import { makeTestCertificate } from "../../testing/deployment/tls-certificate.ts";
 import {
@@ -199,10 +208,7 @@ describe.skipIf(skipReason !== null)("the reference deployment", () => {
     const openapi = await client(publicUrl).get<{ servers: { url: string }[] }>("/openapi.json");
     expect(openapi.body.servers[0]?.url).toBe(publicUrl);
 
-    runners.set(
-      "r1",
-      await startRunnerProcess(setup, "r1", 1, [publicUrl], runnerPlacement("r1")),
-    );
+    runners.set("r1", await startRunnerProcess(setup, "r1", 1, [publicUrl], runnerPlacement("r1")));
     const runnerLog = () =>
       [...runners.entries()].map(([n, r]) => `--- ${n}\n${r.output().slice(-1500)}`).join("\n");
     /** `eventually`, whose failure shows what the runners said by then. */
@@ -216,6 +222,7 @@ describe.skipIf(skipReason !== null)("the reference deployment", () => {
           .execute();
         throw new Error(
           `${error instanceof Error ? error.message : String(error)}\n${runnerLog()}\njobs: ${JSON.stringify(jobs)}`,
+          { cause: error },
         );
       }
     };
@@ -294,10 +301,7 @@ describe.skipIf(skipReason !== null)("the reference deployment", () => {
     const oneRunner = await perMinute(one.id);
 
     // Two runner hosts: measured over round 3, the first the second runner is in from the start.
-    runners.set(
-      "r2",
-      await startRunnerProcess(setup, "r2", 1, [publicUrl], runnerPlacement("r2")),
-    );
+    runners.set("r2", await startRunnerProcess(setup, "r2", 1, [publicUrl], runnerPlacement("r2")));
     await settled(2);
     const three = await settled(3);
     const twoRunners = await perMinute(three.id);
@@ -323,8 +327,7 @@ describe.skipIf(skipReason !== null)("the reference deployment", () => {
       people.push(program(joined.body.player_url));
     }
     const game = await waitFor(`the hosted game to end`, async () => {
-      const read = (await api.get<HostedGameSession>(`/v2/coworlds/play/session/${session}`))
-        .body;
+      const read = (await api.get<HostedGameSession>(`/v2/coworlds/play/session/${session}`)).body;
       return ["completed", "failed", "cancelled"].includes(read.status) ? read : null;
     });
     expect(game.status, runnerLog()).toBe("completed");

@@ -40,7 +40,10 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-export async function startHaproxy(dir: string, settings: HaproxySettings): Promise<HaproxyProcess> {
+export async function startHaproxy(
+  dir: string,
+  settings: HaproxySettings,
+): Promise<HaproxyProcess> {
   const configFile = join(dir, "haproxy.cfg");
   writeFileSync(configFile, haproxyConfig(settings));
   execFileSync("haproxy", ["-c", "-q", "-f", configFile]);
