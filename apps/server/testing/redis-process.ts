@@ -14,11 +14,11 @@ export interface RedisProcess {
   start(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(0, host, () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
       server.close(() => resolve(port));
@@ -26,9 +26,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
+function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect(port, host);
     socket.once("connect", () => {
       socket.destroy();
       resolve(true);
@@ -37,18 +37,23 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export async function startRedisProcess(): Promise<RedisProcess> {
-  const port = await freePort();
+/** `host`: the address it listens on (other network namespaces reach it on a bridge's). */
+export async function startRedisProcess(host = "127.0.0.1"): Promise<RedisProcess> {
+  const port = await freePort(host);
   let child: ChildProcess | undefined;
   const start = async () => {
     const started = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      [
+        ...["--port", String(port), "--bind", host, "--save", "", "--appendonly", "no"],
+        // Without a password Redis answers only loopback clients unless told otherwise.
+        ...["--protected-mode", host === "127.0.0.1" ? "yes" : "no"],
+      ],
       { stdio: "ignore" },
     );
     child = started;
     const deadline = Date.now() + PATIENCE_MS;
-    while (!(await accepts(port))) {
+    while (!(await accepts(host, port))) {
       if (started.exitCode !== null) throw new Error(`redis-server exited (${started.exitCode})`);
       if (Date.now() > deadline) throw new Error(`redis-server never listened on ${port}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -56,7 +61,7 @@ export async function startRedisProcess(): Promise<RedisProcess> {
   };
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${host}:${port}`,
     port,
     start,
     async kill() {

@@ -4,16 +4,25 @@ import { resolveConfig } from "../src/config.ts";
 import { startServer } from "../src/server.ts";
 import { openStore } from "../src/store/database.ts";
 
-const { dataDir, databaseUrl, pgSchema, env } = JSON.parse(
+const { dataDir, databaseUrl, pgSchema, host, port, env } = JSON.parse(
   process.env.GAUNTLET_REPLICA ?? "{}",
 ) as {
   dataDir: string;
   databaseUrl?: string;
   pgSchema?: string;
+  host?: string;
+  port?: number;
   env: Record<string, string>;
 };
 const config = resolveConfig(
-  { port: 0, host: "127.0.0.1", dataDir, databaseUrl, logLevel: "warn", validateResponses: true },
+  {
+    port: port ?? 0,
+    host: host ?? "127.0.0.1",
+    dataDir,
+    databaseUrl,
+    logLevel: "warn",
+    validateResponses: true,
+  },
   env,
 );
 const server = await startServer(config, {

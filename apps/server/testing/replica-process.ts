@@ -14,17 +14,37 @@ export interface ReplicaProcess {
   kill(): Promise<void>;
 }
 
+export interface ReplicaPlacement {
+  /** A network namespace to run in (nsenter --net): the replica's own host. */
+  netns?: string;
+  /** Where it listens (127.0.0.1 and a free port unless given). */
+  host?: string;
+  port?: number;
+  /** Its own data directory (the store's unless given) and the address of its database. */
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
 export async function startReplicaProcess(
   testStore: TestStore,
   env: Record<string, string> = {},
+  placement: ReplicaPlacement = {},
 ): Promise<ReplicaProcess> {
-  const child = spawn(process.execPath, [REPLICA_MAIN], {
+  const node = [process.execPath, REPLICA_MAIN];
+  const [command = "", ...args] = placement.netns
+    ? ["nsenter", `--net=/run/netns/${placement.netns}`, "--", ...node]
+    : node;
+  const child = spawn(command, args, {
     env: {
       PATH: process.env.PATH ?? "",
+      // Settings read from the process environment (the lease length) see the same values.
+      ...env,
       GAUNTLET_REPLICA: JSON.stringify({
-        dataDir: testStore.dataDir,
-        databaseUrl: testStore.databaseUrl,
+        dataDir: placement.dataDir ?? testStore.dataDir,
+        databaseUrl: placement.databaseUrl ?? testStore.databaseUrl,
         pgSchema: testStore.pgSchema,
+        host: placement.host,
+        port: placement.port,
         env,
       }),
     },

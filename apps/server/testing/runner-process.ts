@@ -24,12 +24,20 @@ export async function startRunnerProcess(
   concurrency = 1,
   /** The runner's server addresses, tried in turn (failover tests); `t` alone by default. */
   servers: readonly string[] = [t.url],
+  /** A network namespace to run in (nsenter --net), and more environment (a CA to trust). */
+  placement: { netns?: string; env?: Record<string, string> } = {},
 ): Promise<RunnerProcess> {
   const workDir = mkdtempSync(join(tmpdir(), `gauntlet-${runnerId}-`));
   let output = "";
+  // nsenter enters the network namespace alone: `ip netns exec` would also mount a /sys of its
+  // own, without the cgroup tree the sandbox limits episodes with.
+  const prefix = placement.netns
+    ? [`--net=/run/netns/${placement.netns}`, "--", process.execPath]
+    : [];
   const runner: ChildProcess = spawn(
-    process.execPath,
+    placement.netns ? "nsenter" : process.execPath,
     [
+      ...prefix,
       RUNNER_MAIN,
       ...servers.flatMap((url) => ["--server", url]),
       "--runner-id",
@@ -42,7 +50,11 @@ export async function startRunnerProcess(
       "1",
     ],
     {
-      env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: await t.machineToken(runnerId) },
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...placement.env,
+        GAUNTLET_TOKEN: await t.machineToken(runnerId),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

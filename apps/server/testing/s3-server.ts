@@ -15,17 +15,21 @@ export interface TestS3Server {
   close(): Promise<void>;
 }
 
-export async function startS3Server(bucket = "gauntlet"): Promise<TestS3Server> {
+/** `address`: where it listens (other network namespaces reach it on a bridge's). */
+export async function startS3Server(
+  bucket = "gauntlet",
+  address = "127.0.0.1",
+): Promise<TestS3Server> {
   const dir = mkdtempSync(join(tmpdir(), "gauntlet-s3-"));
   const server = new S3rver({
     port: 0,
-    address: "127.0.0.1",
+    address,
     silent: true,
     directory: dir,
     configureBuckets: [{ name: bucket }],
   });
   const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://${address}:${port}`;
   return {
     endpoint,
     options: {
