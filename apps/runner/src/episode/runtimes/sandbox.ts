@@ -25,9 +25,10 @@ import {
   realpathSync,
 } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createConnection, createServer, type Server, Socket } from "node:net";
+import { createConnection, createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
 import { bestEffort } from "@gauntlet/core";
 
@@ -134,9 +135,7 @@ async function insidePid(pid: number): Promise<number | null | undefined> {
 
 /** A FIFO only the runner's user may open (Node has no mkfifo of its own). */
 async function makeFifo(path: string): Promise<void> {
-  await new Promise<void>((resolve, reject) =>
-    execFile("mkfifo", ["-m", "600", path], (error) => (error ? reject(error) : resolve())),
-  );
+  await promisify(execFile)("mkfifo", ["-m", "600", path]);
 }
 
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
