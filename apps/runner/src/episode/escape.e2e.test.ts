@@ -173,11 +173,14 @@ function probes(log: string): { name: string; result: string; line: string }[] {
     });
 }
 
-function expectNothingEscaped(outcome: EpisodeOutcome, logs: string[]): void {
+/** What only a player tries: the game's socket directory, which every seat's sandbox sees. */
+const PLAYER_PROBES = ["write-game-socket-dir", "move-game-socket"];
+
+function expectNothingEscaped(outcome: EpisodeOutcome, logs: string[], also: string[] = []): void {
   for (const log of logs) {
     const found = probes(log);
     // Not vacuous: every attempt ran and reported.
-    expect(found.map((p) => p.name)).toEqual(expect.arrayContaining(EVERY_PROBE));
+    expect(found.map((p) => p.name)).toEqual(expect.arrayContaining([...EVERY_PROBE, ...also]));
     expect(found.filter((p) => p.result !== "blocked").map((p) => p.line)).toEqual([]);
   }
   const everything = [outcome.gameLog, ...outcome.playerLogs].join("\n");
@@ -226,7 +229,7 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     const outcome = await runEpisode(input);
     // The game's results count: the seats idled through it.
     expect(outcome.status, outcome.status === "failed" ? outcome.error : "").toBe("completed");
-    expectNothingEscaped(outcome, outcome.playerLogs);
+    expectNothingEscaped(outcome, outcome.playerLogs, PLAYER_PROBES);
     expect(pids().filter(isRunning)).toEqual([]);
   });
 

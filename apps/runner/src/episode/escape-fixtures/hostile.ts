@@ -6,7 +6,7 @@
 // competitor who had read the server's code would know them; CANARY values are what it hunts.
 // HOSTILE_MODE picks what it does after probing: play (connect and idle), or break a limit.
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 
@@ -98,6 +98,17 @@ async function probe(): Promise<void> {
   tryWrite("write-own-bundle", `${process.cwd()}/pwned.txt`);
   tryWrite("write-own-bundle-host-path", `${targets.ownBundleOnHost}/pwned.txt`);
   tryWrite("write-other-bundle", `${targets.otherBundle}/pwned.txt`);
+  // The game's socket directory, bound into every seat's sandbox: a seat that could change it
+  // would send the other seats elsewhere.
+  if (role === "player") {
+    tryWrite("write-game-socket-dir", "/run/gauntlet/game/pwned.txt");
+    try {
+      renameSync("/run/gauntlet/game/game.sock", "/run/gauntlet/game/moved.sock");
+      report("move-game-socket", true, "moved /run/gauntlet/game/game.sock");
+    } catch (error) {
+      report("move-game-socket", false, (error as NodeJS.ErrnoException).code ?? "error");
+    }
+  }
   // The network: the server, every loopback port, the machine's other addresses.
   const server = await tryConnect("127.0.0.1", targets.serverPort);
   report("connect-server", server === "open", `127.0.0.1:${targets.serverPort}: ${server}`);

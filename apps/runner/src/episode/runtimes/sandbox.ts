@@ -4,11 +4,16 @@
 // host. Its network is its own loopback: the only ways out are Unix sockets the runner binds in,
 // bridged to loopback ports by socat, started by a few lines of shell before the runnable —
 //   game:    /run/gauntlet/net/game.sock  → 127.0.0.1:8080 (the game's port, in its sandbox)
-//   player:  127.0.0.1:8080               → /run/gauntlet/seat/game.sock (the runner pipes it to
-//            the game's socket), and one socket per address the seat may reach (its artifact
-//            upload, a human seat's relay), each in a directory only that seat has.
+//   player:  127.0.0.1:8080               → /run/gauntlet/game/game.sock (that same socket,
+//            its directory bound in read-only: no runner in between), and one socket per address
+//            the seat may reach (its artifact upload, a human seat's relay), each in a directory
+//            only that seat has, piped by the runner.
+// The player's socat copies what the seat sends the game into a FIFO the runner reads (`-r`,
+// /run/gauntlet/seat/heard): the runner learns when it last heard from the seat without being on
+// the way. (The seat may write or drain that FIFO too: it only tells about the seat itself, and
+// the seat could as well send the game a byte.)
 // The runner itself reaches the game (/healthz) through a loopback port of its own.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -20,9 +25,10 @@ import {
   realpathSync,
 } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createConnection, createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
 import { bestEffort, unlessGone } from "@gauntlet/core";
 
@@ -44,6 +50,7 @@ const INSIDE = {
   path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
   net: "/run/gauntlet/net",
   seat: "/run/gauntlet/seat",
+  game: "/run/gauntlet/game",
   files: "/bundle",
   episode: "/episode",
   cache: "/run/gauntlet/cache",
@@ -53,6 +60,8 @@ const INSIDE = {
 interface Forward {
   listen: { port: number } | { path: string };
   to: { port: number } | { path: string };
+  /** A file (a FIFO) this socat copies what flows from `listen` to `to` into (its `-r`). */
+  copyTo?: string;
 }
 
 /** `127.0.0.1:port` as /proc/net/tcp writes a local address. */
@@ -79,7 +88,8 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
       "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
     // The hold pipe is the shell's alone.
     const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
-    lines.push(`socat ${listen} ${to} 2>/dev/null${closeHold} &`);
+    const copy = forward.copyTo === undefined ? "" : `-r ${forward.copyTo} `;
+    lines.push(`socat ${copy}${listen} ${to} 2>/dev/null${closeHold} &`);
     if ("port" in forward.listen) ports.push(procNetAddress(forward.listen.port));
   }
   if (ports.length > 0)
@@ -121,6 +131,11 @@ async function insidePid(pid: number): Promise<number | null | undefined> {
   if (children === null) return undefined;
   const first = Number(children.trim().split(/\s+/)[0]);
   return Number.isInteger(first) && first > 0 ? first : null;
+}
+
+/** A FIFO only the runner's user may open (Node has no mkfifo of its own). */
+async function makeFifo(path: string): Promise<void> {
+  await promisify(execFile)("mkfifo", ["-m", "600", path]);
 }
 
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
@@ -343,14 +358,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     return createConnection(`/proc/self/fd/${gameSocketFd}`);
   };
 
-  const serve = async (
-    where: string | number,
-    connect: () => Socket,
-    onData?: () => void,
-  ): Promise<void> => {
+  const serve = async (where: string, connect: () => Socket): Promise<void> => {
     const server = createServer((client) => {
       client.on("error", () => undefined);
-      if (onData) client.on("data", onData);
       pipeBoth(client, connect(), open);
     });
     servers.push(server);
@@ -393,8 +403,22 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       } else {
         const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
         await mkdir(seat, { mode: 0o700 });
-        await serve(join(seat, "game.sock"), connectGame, () => (heard.at = performance.now()));
-        forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
+        // The game's socket directory, read-only: the seat connects to the game's own socket.
+        binds.push("--ro-bind", join(root, "game"), INSIDE.game);
+        // Opened read-write: the FIFO always has a writer, so it never ends before the runner.
+        await makeFifo(join(seat, "heard"));
+        const copy = new Socket({
+          fd: openSync(join(seat, "heard"), constants.O_RDWR | constants.O_NONBLOCK),
+          readable: true,
+          writable: false,
+        });
+        open.add(copy);
+        copy.on("error", () => undefined).on("data", () => (heard.at = performance.now()));
+        forwards.push({
+          listen: { port: GAME_PORT },
+          to: { path: `${INSIDE.game}/game.sock` },
+          copyTo: `${INSIDE.seat}/heard`,
+        });
         for (const target of spec.reach ?? []) {
           if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
           const name = `reach-${target.port}.sock`;
