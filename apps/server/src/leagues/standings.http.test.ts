@@ -95,6 +95,48 @@ describe("GET /v2/divisions/{id}/leaderboard", () => {
   });
 });
 
+describe("GAUNTLET_STANDINGS_REVALIDATE_MS", () => {
+  it("sets how long a replica serves the standings it holds before asking the database again", async () => {
+    // A third replica that revalidates once a minute; the other one keeps the default (1 s).
+    const slow = await startTestServer({
+      env: {
+        GAUNTLET_SCHEDULER: "off",
+        GAUNTLET_EVENTS_POLL_MS: "600000",
+        GAUNTLET_STANDINGS_REVALIDATE_MS: "60000",
+      },
+      testStore: { ...t.testStore, store: { ...t.testStore.store, close: async () => undefined } },
+    });
+    try {
+      const tl = await createTestLeague(t);
+      const division = tl.divisions[0]?.id ?? "";
+      await tl.submit(await tl.addPlayer("Ada"));
+      await eventually("both replicas to serve Ada", async () => {
+        const [a, b] = await Promise.all([board(replica, division), board(slow, division)]);
+        return a.body?.length === 1 && b.body?.length === 1;
+      });
+      const patched = await client(t.url, tl.commissioner.token).patch(
+        `/v2/leagues/${tl.league.id}`,
+        { public: false },
+      );
+      expect(patched.status).toBe(200);
+      await eventually(
+        "the default replica to stop serving the private league",
+        async () => (await board(replica, division)).status === 404,
+      );
+      // The default replica has revalidated; the slow one, within its minute, keeps serving what
+      // it holds (a read past the interval would answer from the database: 404 within a second).
+      const statuses = new Set<number>();
+      for (const until = Date.now() + 3_000; Date.now() < until;) {
+        statuses.add((await board(slow, division)).status);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect([...statuses]).toEqual([200]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("the certainty of the standings", () => {
   it("carries an interval, a rank range and p_above_next on every row; ranks settle as rounds add evidence; a newcomer could be anywhere", async () => {
     const tl = await createTestLeague(t);
