@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { settled as settledWork } from "@gauntlet/core";
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
-import { sweepCgroups } from "../episode/runtimes/limits.ts";
+import { cgroupsProblem, sweepCgroups } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { BundleCache } from "./bundle-cache.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
@@ -75,7 +75,11 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       runners: swept.runners,
       process_groups_ended: swept.groups,
     });
-  if (options.runtime === "sandbox") await sweepCgroups();
+  if (options.runtime === "sandbox") {
+    await sweepCgroups();
+    const missing = await cgroupsProblem();
+    if (missing !== null) log.warn(missing);
+  }
   const instance = await claimInstance(options.workDir);
   const cache = new BundleCache(
     join(options.workDir, "bundles"),

@@ -71,8 +71,25 @@ async function counter(path: string, key: string): Promise<number> {
 }
 
 /**
+ * Makes the group `leaf` under the runner's parent group of `controller`, one level at a time.
+ * Not mkdir's `recursive`: where a parent exists but cannot hold directories — a fresh sysfs with
+ * no cgroup tree mounted, as under `ip netns exec` — Node's recursive mkdir retries for ever
+ * (the child ENOENT, its parent EEXIST) and the runner spins instead of starting the sandbox.
+ */
+async function makeGroup(controller: string, leaf: string): Promise<void> {
+  const parent = join(CGROUP_ROOT, controller, PARENT);
+  try {
+    await mkdir(parent);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  await mkdir(join(parent, leaf));
+}
+
+/**
  * Makes a group per controller for one runnable, or returns null where cgroups cannot be made
- * (not root, a read-only or unified-only hierarchy): the rlimits still apply then.
+ * (not root, a read-only or unified-only hierarchy, no cgroup tree mounted): the rlimits still
+ * apply then.
  */
 export async function createCgroups(name: string, limits: SandboxLimits): Promise<Cgroups | null> {
   const leaf = `${name}-${randomBytes(4).toString("hex")}`;
@@ -80,7 +97,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
   const made: string[] = [];
   try {
     for (const controller of ["pids", "memory"]) {
-      await mkdir(dir(controller), { recursive: true });
+      await makeGroup(controller, leaf);
       made.push(dir(controller));
     }
   } catch {
@@ -127,6 +144,22 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
       }
     },
   };
+}
+
+/**
+ * What a sandbox goes without on this machine when no cgroups can be made here, in one line, or
+ * null when they can. Without them its memory is not bounded at all (an address-space rlimit
+ * would stop Node itself), and as root neither is its process count: root is exempt from
+ * RLIMIT_NPROC.
+ */
+export async function cgroupsProblem(): Promise<string | null> {
+  const groups = await createCgroups("probe", DEFAULT_LIMITS);
+  if (groups !== null) {
+    await groups.remove();
+    return null;
+  }
+  const unbounded = process.geteuid?.() === 0 ? "memory and process count" : "memory";
+  return `no cgroups can be made under ${CGROUP_ROOT}/{pids,memory} (not mounted, read-only, or not root): a sandbox's ${unbounded} will not be limited, only its rlimits apply`;
 }
 
 /**
