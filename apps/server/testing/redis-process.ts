@@ -1,9 +1,10 @@
 // A Redis of a test's own (the `redis-server` binary, nothing saved to disk) that the test can
 // kill and start again on the same port, to see what replicas do while Redis is down.
 import { spawn, type ChildProcess } from "node:child_process";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 
 import { PATIENCE_MS } from "./patience.ts";
+import { accepts } from "./tcp-accepts.ts";
 
 export interface RedisProcess {
   url: string;
@@ -23,17 +24,6 @@ function freePort(host: string): Promise<number> {
       const port = typeof address === "object" && address ? address.port : 0;
       server.close(() => resolve(port));
     });
-  });
-}
-
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
   });
 }
 

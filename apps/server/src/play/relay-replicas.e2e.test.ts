@@ -23,6 +23,7 @@ import {
   type TestStore,
 } from "../../testing/index.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
+import { playSlot } from "../../testing/slot-player.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let redis: RedisProcess;
@@ -56,23 +57,6 @@ afterAll(async () => {
   await redis?.kill();
 }, 60_000);
 
-/** A program playing a slot over the player protocol: `first` on turn 0, then stay. */
-function play(url: string, first: string): { turns: number[]; closed: Promise<number> } {
-  const turns: number[] = [];
-  const socket = new WebSocket(url);
-  socket.addEventListener("message", (event: MessageEvent) => {
-    const message = JSON.parse(String(event.data)) as { type: string; turn?: number };
-    if (message.type !== "turn" || message.turn === undefined) return;
-    turns.push(message.turn);
-    const move = message.turn === 0 ? first : "stay";
-    socket.send(JSON.stringify({ type: "move", turn: message.turn, move }));
-  });
-  const closed = new Promise<number>((resolve) =>
-    socket.addEventListener("close", (event) => resolve(event.code)),
-  );
-  return { turns, closed };
-}
-
 describe("hosted play on two replicas, the people on one and the runner's relay on the other", () => {
   it("every turn reaches the people, their moves reach the game, and the session completes", async () => {
     const tl = await createTestLeague(a);
@@ -93,7 +77,7 @@ describe("hosted play on two replicas, the people on one and the runner's relay 
       expect(joined.status, joined.text).toBe(200);
       const [atB, atA] = [b.url, a.url].map((url) => url.replace(/^http/, "ws"));
       expect(joined.body.player_url.startsWith(`${atB}/`), joined.body.player_url).toBe(true);
-      people.push(play(joined.body.player_url.replace(atB ?? "", atA ?? ""), first));
+      people.push(playSlot(joined.body.player_url.replace(atB ?? "", atA ?? ""), first));
     }
 
     const ended = await eventually(

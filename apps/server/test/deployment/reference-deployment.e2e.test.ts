@@ -54,6 +54,7 @@ import {
   type TestStore,
 } from "../../testing/index.ts";
 import { startS3Server, type TestS3Server } from "../../testing/s3-server.ts";
+import { playSlot } from "../../testing/slot-player.ts";
 
 // The replicas share one PostgreSQL: the test runs in the PostgreSQL suite (DATABASE_URL set).
 const DATABASE_URL = process.env.DATABASE_URL ?? "";
@@ -175,21 +176,6 @@ afterAll(async () => {
   lab?.destroy();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
-
-/** A program on a hosted game's slot: moves east on turn 0, then stays. */
-function program(url: string): { turns: number[] } {
-  const turns: number[] = [];
-  const socket = new WebSocket(url);
-  socket.addEventListener("message", (event: MessageEvent) => {
-    const message = JSON.parse(String(event.data)) as { type: string; turn?: number };
-    if (message.type !== "turn" || message.turn === undefined) return;
-    turns.push(message.turn);
-    socket.send(
-      JSON.stringify({ type: "move", turn: message.turn, move: message.turn === 0 ? "E" : "stay" }),
-    );
-  });
-  return { turns };
-}
 
 describe.skipIf(skipReason !== null)("the reference deployment", () => {
   it("plays through TLS and round-robin, survives a replica host and a runner host dying, and loses or doubles nothing", async () => {
@@ -324,7 +310,7 @@ describe.skipIf(skipReason !== null)("the reference deployment", () => {
       expect(joined.status, joined.text).toBe(200);
       const wss = publicUrl.replace(/^https/, "wss");
       expect(joined.body.player_url.startsWith(`${wss}/`), joined.body.player_url).toBe(true);
-      people.push(program(joined.body.player_url));
+      people.push(playSlot(joined.body.player_url, "E"));
     }
     const game = await waitFor(`the hosted game to end`, async () => {
       const read = (await api.get<HostedGameSession>(`/v2/coworlds/play/session/${session}`)).body;

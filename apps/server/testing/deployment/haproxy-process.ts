@@ -2,10 +2,10 @@
 // the test, installed from Debian by the project's script when missing.
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
 
 import { PATIENCE_MS } from "../patience.ts";
+import { accepts } from "../tcp-accepts.ts";
 import { haproxyConfig, type HaproxySettings } from "./haproxy-config.ts";
 
 const ENSURE_PACKAGES = join(
@@ -27,17 +27,6 @@ export function haproxyUnavailable(): string | null {
   } catch (error) {
     return `haproxy is missing and could not be installed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
   }
-}
-
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
 
 export async function startHaproxy(
