@@ -27,7 +27,10 @@ let runner: RunnerProcess;
 beforeAll(async () => {
   shared = await createTestStore();
   b = await startTestServer({ testStore: shared, env: { GAUNTLET_SCHEDULER: "off" } });
-  a = await startReplicaProcess(shared, { GAUNTLET_SCHEDULER: "off" });
+  // A gives B's address as the public one (as a balancer's would be), so the runner's relay for
+  // the people — made absolute when A answers the lease — meets them on B, which survives; a
+  // relay on a dying replica is another case (its person is not told, docs/deploy.md).
+  a = await startReplicaProcess(shared, { GAUNTLET_SCHEDULER: "off", GAUNTLET_PUBLIC_URL: b.url });
 }, 120_000);
 
 afterAll(async () => {
