@@ -60,9 +60,11 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "CallExpression[callee.name='require']", message: "ESM only: use import." },
-        // A bare `.catch(() => undefined)` hides the unexpected with the expected and says nothing.
+        // A bare `.catch(() => undefined)` (or `=> null`) hides the unexpected with the expected
+        // and says nothing.
         ...[
           "[arguments.0.body.type='Identifier'][arguments.0.body.name='undefined']",
+          "[arguments.0.body.type='Literal'][arguments.0.body.raw='null']",
           "[arguments.0.body.body.length=0]",
         ].map((body) => ({
           selector: `CallExpression[callee.property.name='catch'][arguments.0.params.length=0]${body}`,

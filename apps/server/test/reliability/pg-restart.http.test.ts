@@ -62,10 +62,13 @@ describe.skipIf(!long)("PostgreSQL stopped and started under load", () => {
     let stop = false;
     const load = (async () => {
       while (!stop) {
-        const res = await api.get("/players").catch(() => null);
-        const key = res ? String(res.status) : "failed";
+        // No answer at all is counted by its reason, and shown with the statuses.
+        const res = await api
+          .get("/players")
+          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        const key = res instanceof Error ? `failed: ${res.message}` : String(res.status);
         statuses[key] = (statuses[key] ?? 0) + 1;
-        if (res && res.status !== 200) {
+        if (!(res instanceof Error) && res.status !== 200) {
           if (
             res.status !== 503 ||
             res.headers.get("retry-after") === null ||

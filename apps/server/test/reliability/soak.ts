@@ -45,10 +45,16 @@ async function timed<T>(call: () => Promise<HttpResult<T>>): Promise<HttpResult<
     byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
     return res;
   } catch {
-    requests += 1;
-    byStatus.failed = (byStatus.failed ?? 0) + 1;
+    countFailed();
     return null;
   }
+}
+
+/** A call that got no answer it could use: counted with the failed requests, which fail the soak. */
+function countFailed(): null {
+  requests += 1;
+  byStatus.failed = (byStatus.failed ?? 0) + 1;
+  return null;
 }
 
 const deadline = Date.now() + seconds * 1000;
@@ -70,7 +76,7 @@ async function writer(): Promise<void> {
     if (!player) continue;
     const version = await tl
       .addVersion(player, `soak-${player.name.toLowerCase()}`)
-      .catch(() => null);
+      .catch(countFailed);
     if (version)
       await timed(() =>
         commissioner.post("/v2/league-submissions", {
@@ -86,7 +92,7 @@ async function play(): Promise<void> {
   const scorer = byStrength({ Ada: 4, Bo: 3, Cy: 2, Di: 1 });
   while (running()) {
     await timed(() => commissioner.post(`/v2/leagues/${tl.league.id}/trigger-round`, {}));
-    await runner.runQueued(scorer).catch(() => []);
+    await runner.runQueued(scorer).catch(countFailed);
   }
 }
 
