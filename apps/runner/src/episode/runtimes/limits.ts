@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { bestEffort } from "@gauntlet/core";
+import { bestEffort, unlessGone } from "@gauntlet/core";
 
 export interface SandboxLimits {
   /** Memory of the whole sandbox (every process in it), in bytes. */
@@ -170,28 +170,36 @@ export async function sweepCgroups(minAgeMs = 60_000): Promise<number> {
   let removed = 0;
   for (const controller of ["pids", "memory"]) {
     const parent = join(CGROUP_ROOT, controller, PARENT);
-    let leaves: string[];
-    try {
-      leaves = (await readdir(parent, { withFileTypes: true }))
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name);
-    } catch {
-      continue;
-    }
+    // Gone: no cgroup tree here, or no runner ever made a group under it.
+    const entries = await unlessGone(readdir(parent, { withFileTypes: true }));
+    const leaves = (entries ?? []).filter((e) => e.isDirectory()).map((e) => e.name);
     for (const leaf of leaves) {
       const dir = join(parent, leaf);
-      const info = await stat(dir).catch(() => null);
+      // Gone meanwhile: another runner swept it first.
+      const info = await unlessGone(stat(dir));
       if (info === null || Date.now() - info.mtimeMs < minAgeMs) continue;
-      const procs = await readFile(join(dir, "cgroup.procs"), "utf8").catch(() => "x");
-      if (procs.trim() !== "") continue;
-      if (
-        await rmdir(dir).then(
-          () => true,
-          () => false,
-        )
-      )
-        removed += 1;
+      const procs = await unlessGone(readFile(join(dir, "cgroup.procs"), "utf8"));
+      if (procs === null || procs.trim() !== "") continue;
+      if (await removeLeftGroup(dir)) removed += 1;
     }
   }
   return removed;
+}
+
+/**
+ * Where a group is not this runner's to remove now: gone (swept by another), joined meanwhile
+ * (busy), or not removable by this runner's user or on this mount.
+ */
+const NOT_OURS_TO_REMOVE = new Set(["ENOENT", "EBUSY", "ENOTEMPTY", "EACCES", "EPERM", "EROFS"]);
+
+/** Removes a left group; false where it is not ours to remove (above). Other failures reject. */
+async function removeLeftGroup(dir: string): Promise<boolean> {
+  try {
+    await rmdir(dir);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && NOT_OURS_TO_REMOVE.has(code)) return false;
+    throw error;
+  }
 }

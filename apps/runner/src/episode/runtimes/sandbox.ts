@@ -105,13 +105,14 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
 }
 /**
  * Whether a TCP socket listens on `port` (any address) in the network namespace of `pid`; null
- * when its tables cannot be read (then the runner cannot tell).
+ * when its tables are gone (the process has exited; then the runner cannot tell). Any other
+ * failure to read them rejects.
  */
 async function listensIn(pid: number, port: number): Promise<boolean | null> {
   const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
   let read = false;
   for (const table of ["tcp", "tcp6"]) {
-    const text = await readFile(`/proc/${pid}/net/${table}`, "utf8").catch(() => null);
+    const text = await unlessGone(readFile(`/proc/${pid}/net/${table}`, "utf8"));
     if (text === null) continue;
     read = true;
     for (const line of text.split("\n")) {
@@ -127,7 +128,8 @@ async function listensIn(pid: number, port: number): Promise<boolean | null> {
  * before it has one, undefined where the kernel does not list children (then nobody can tell).
  */
 async function insidePid(pid: number): Promise<number | null | undefined> {
-  const children = await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => null);
+  // ENOENT both where the process has gone and where the kernel keeps no list of children.
+  const children = await unlessGone(readFile(`/proc/${pid}/task/${pid}/children`, "utf8"));
   if (children === null) return undefined;
   const first = Number(children.trim().split(/\s+/)[0]);
   return Number.isInteger(first) && first > 0 ? first : null;
@@ -172,12 +174,9 @@ function systemView(): string[] {
   const args = ["--ro-bind", "/usr", "/usr"];
   for (const top of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
     const path = `/${top}`;
-    let stat;
-    try {
-      stat = lstatSync(path);
-    } catch {
-      continue;
-    }
+    // Absent on this machine: nothing to bind. Any other failure is the runner's to report.
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
     if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(path).replace(/^\//, ""), path);
     else if (stat.isDirectory()) args.push("--ro-bind", path, path);
   }
