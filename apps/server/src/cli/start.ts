@@ -104,8 +104,17 @@ export async function start(flags: StartFlags, env: Env = process.env): Promise<
       );
     }
   }
-  // A restart says where the demo league is too (it was made on the first start).
-  if (!demo && flags.demo) demo = await findDemoLeague(server.store.db).catch(() => null);
+  // A restart says where the demo league is too (it was made on the first start). None is null;
+  // a failed lookup is said, as a failed creation is, and the server carries on without it.
+  if (!demo && flags.demo) {
+    try {
+      demo = await findDemoLeague(server.store.db);
+    } catch (error) {
+      process.stderr.write(
+        `the demo league could not be looked up: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    }
+  }
   const lines = bannerLines({
     apiPrefix: config.apiPrefix,
     url: server.url,
