@@ -1,6 +1,6 @@
 // --wait: reads an evaluation until it has ended, on its live events with a poll as fallback.
 import type { ExperienceRequestDetail, ExperienceRequestRow } from "@gauntlet/core";
-import type { Gauntlet } from "@gauntlet/sdk";
+import type { Gauntlet, ResultOf } from "@gauntlet/sdk";
 
 import { progressOf } from "./view.ts";
 
@@ -19,7 +19,7 @@ async function waitForEnd(
 ): Promise<ExperienceRequestDetail> {
   let last = await client.experienceRequests.get({ experience_request_id: id });
   if (ENDED.has(last.status)) return last;
-  const info = await client.events.info().catch(() => null);
+  const info = await liveEventsInfo(client);
   return new Promise((resolve, reject) => {
     let reading = false;
     let again = false;
@@ -64,4 +64,18 @@ async function waitForEnd(
     };
     read();
   });
+}
+
+/**
+ * Where the live events stand, or null on a server that has none (404): the poll alone follows
+ * the request there. Any other failure is the user's to see.
+ */
+async function liveEventsInfo(client: Gauntlet): Promise<ResultOf<"subscribeEvents"> | null> {
+  const { isNotFoundError } = await import("@gauntlet/sdk");
+  try {
+    return await client.events.info();
+  } catch (error) {
+    if (isNotFoundError(error)) return null;
+    throw error;
+  }
 }
