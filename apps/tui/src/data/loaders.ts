@@ -1,6 +1,6 @@
 // What the detail screens load, through the SDK.
 import type { EpisodeRequest, RoundDetail } from "@gauntlet/core";
-import type { Gauntlet, ResultOf } from "@gauntlet/sdk";
+import { isNotFoundError, type Gauntlet, type ResultOf } from "@gauntlet/sdk";
 
 /** Which seats of an episode left a log or an artifact. */
 export type PolicyArtifactEntry = ResultOf<"listPolicyArtifacts">[number];
@@ -47,12 +47,18 @@ export async function loadEpisode(
   signal: AbortSignal,
 ): Promise<EpisodeData> {
   const episode = await client.episodeRequests.get({ episode_request_id: episodeId }, { signal });
-  // Which seats left a log; the episode is worth showing without it.
+  // Which seats left a log; the episode is worth showing without it where the server has no
+  // such list (404). Any other failure is shown: an empty list would say no seat left one.
   let artifacts: PolicyArtifactEntry[] = [];
   if (episode.status === "completed" || episode.status === "failed") {
-    artifacts = await client.episodeRequests
-      .listPolicyArtifacts({ episode_request_id: episodeId }, { signal })
-      .catch(() => []);
+    try {
+      artifacts = await client.episodeRequests.listPolicyArtifacts(
+        { episode_request_id: episodeId },
+        { signal },
+      );
+    } catch (error) {
+      if (!isNotFoundError(error)) throw error;
+    }
   }
   return { episode, artifacts };
 }
