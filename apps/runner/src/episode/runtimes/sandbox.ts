@@ -538,7 +538,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
           if (found === null) return false;
           inside.pid = found;
         }
-        // Unreadable: the runner cannot tell, and asks /healthz as on the other runtimes.
+        // Gone (null): the runner cannot tell, and asks /healthz as on the other runtimes.
         return listensIn(inside.pid, GAME_PORT);
       };
       return {
