@@ -24,7 +24,7 @@ import {
   openSync,
   realpathSync,
 } from "node:fs";
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createConnection, createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,7 @@ import { bestEffort, unlessGone } from "@gauntlet/core";
 
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
+import { quotaBytes } from "./quota-bytes.ts";
 import type {
   EpisodeLayout,
   RunnableSpec,
@@ -144,22 +145,6 @@ async function makeFifo(path: string): Promise<void> {
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
 const COMPILE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-/** Bytes of the files under `dir` (0 when it is gone). */
-async function sizeOf(dir: string): Promise<number> {
-  let total = 0;
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    total += (await unlessGone(lstat(join(entry.parentPath, entry.name))))?.size ?? 0;
-  }
-  return total;
-}
 
 export interface SandboxOptions extends RuntimeOptions {
   limits: SandboxLimits;
@@ -489,9 +474,12 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         polls += 1;
         if (!final && polls % 5 !== 0) return null;
         for (const quota of quotas)
-          if ((await sizeOf(quota.dir)) > quota.bytes) {
-            // A cache over its size is no cache: the next episode starts it afresh.
-            if (quota.dir === cacheDir) await rm(cacheDir, { recursive: true, force: true });
+          if ((await quotaBytes(quota.dir)) > quota.bytes) {
+            // A cache over its size is no cache: the next episode starts it afresh. If the program
+            // (still running) hid a folder again, the next episode of this bundle meets the same
+            // quota at once: its own loss, and it must not crash the runner from this loop.
+            if (quota.dir === cacheDir)
+              await bestEffort(rm(cacheDir, { recursive: true, force: true }));
             const over: LimitHit = {
               error_type: "resource_limit",
               what: `wrote more than ${quota.bytes} bytes into ${quota.what}`,
