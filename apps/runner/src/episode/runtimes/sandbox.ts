@@ -22,6 +22,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readFileSync,
   realpathSync,
 } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -102,16 +103,23 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
 }
 /**
  * How many TCP sockets (v4 and v6) are hashed — listening or connected — in the network
- * namespace of `pid`; null when its counters cannot be read. A look costs a few counters.
+ * namespace of `pid`; null when its counters cannot be read. A look costs a few counters; read
+ * synchronously (a /proc file never blocks): asked every 5 ms while a game boots, a promise and a
+ * thread-pool trip per read cost the runner more than the read itself.
  */
-async function tcpInUse(pid: number): Promise<number | null> {
+function tcpInUse(pid: number): number | null {
   let total: number | null = null;
   for (const [file, key] of [
     ["sockstat", "TCP:"],
     ["sockstat6", "TCP6:"],
   ] as const) {
-    const text = await readFile(`/proc/${pid}/net/${file}`, "utf8").catch(() => null);
-    const line = text?.split("\n").find((l) => l.startsWith(`${key} inuse `));
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/net/${file}`, "utf8");
+    } catch {
+      continue;
+    }
+    const line = text.split("\n").find((l) => l.startsWith(`${key} inuse `));
     if (line === undefined) continue;
     total = (total ?? 0) + (Number(line.split(" ")[2]) || 0);
   }
@@ -126,7 +134,7 @@ async function listensIn(pid: number, port: number): Promise<boolean | null> {
   // The tables cost a walk of the host's whole TCP hash (~4 ms of CPU each, every namespace
   // alike): read them only once the namespace has a TCP socket at all, which the game's
   // listen() is the first to make.
-  if ((await tcpInUse(pid)) === 0) return false;
+  if (tcpInUse(pid) === 0) return false;
   const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
   let read = false;
   for (const table of ["tcp", "tcp6"]) {
