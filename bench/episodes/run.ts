@@ -139,13 +139,13 @@ async function runLevel(
   const lines: JobLine[] = [];
   let ended = 0;
   // From the first lease: the runner's own start (and the sandbox's probe) is not an episode's.
-  let atFirstLease: Promise<number> | null = null;
+  const firstLease: { usage: Promise<number> | null } = { usage: null };
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the runner exited early (code ${code})`)));
     createInterface({ input: child.stdout }).on("line", (text) => {
       const line = JSON.parse(text) as JobLine;
       lines.push(line);
-      if (line.msg === "job leased" && group !== null) atFirstLease ??= group.usageUsec();
+      if (line.msg === "job leased" && group !== null) firstLease.usage ??= group.usageUsec();
       if (line.msg === "job failed on the runner" || line.msg === "job failed")
         process.stderr.write(`episode failed: ${text}\n`);
       if (
@@ -163,7 +163,7 @@ async function runLevel(
   child.kill("SIGTERM");
   await exited;
   await group?.remove();
-  const start: number | null = await (atFirstLease ?? Promise.resolve(null));
+  const start = await (firstLease.usage ?? Promise.resolve(null));
   return { lines, cpuUsec: atEnd === null || start === null ? null : atEnd - start };
 }
 

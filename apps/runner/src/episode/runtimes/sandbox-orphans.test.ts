@@ -1,6 +1,7 @@
 // A runner killed with SIGKILL mid-episode leaves no process of that episode's sandboxes
 // behind: not the booting game's, not a player's box held until the game answers, not one
 // playing. (The next runner's sweep ends process groups; a sandbox must not wait for it.)
+// Without bubblewrap's --die-with-parent both fail: the sandboxes stay, reparented.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ if (problem !== null) console.warn(`sandbox orphan test skipped: ${problem}`);
 
 const here = import.meta.dirname;
 /** Runs a sandboxed GridRush episode whose game is `game`; prints each runnable it starts. */
-const episodeScript = (game: string, dieAtStart = false) => `
+const episodeScript = (game: string) => `
 import { runEpisode } from ${JSON.stringify(pathToFileURL(join(here, "../run-episode.ts")).href)};
 import { bundledPlayer, gridrushDir, gridrushEpisode, gridrushManifest, inline } from ${JSON.stringify(pathToFileURL(join(here, "../test-support.ts")).href)};
 const manifest = gridrushManifest();
@@ -27,12 +28,7 @@ const { input } = gridrushEpisode({
   manifest: { ...manifest, game: { ...manifest.game, run: ${game} } },
   players: [bundledPlayer(manifest, "greedy"), silent],
   gameConfig: { width: 7, height: 7, turns: 1000, turn_timeout_ms: 10000 },
-  onEvent: (event) => {
-    if (event.type !== "started") return;
-    // The moment the game's sandbox is spawned, before it has set up anything.
-    if (${dieAtStart}) setTimeout(() => process.kill(process.pid, "SIGKILL"), 1);
-    console.log(event.runnable);
-  },
+  onEvent: (event) => { if (event.type === "started") console.log(event.runnable); },
 });
 await runEpisode(input);
 `;
@@ -102,43 +98,7 @@ async function killRunnerAfter(game: string, started: number): Promise<number[]>
   return left;
 }
 
-/** Live processes whose command line holds `marker`. */
-function withMarker(marker: string): number[] {
-  return allProcesses()
-    .filter((p) => !p.zombie && p.pid !== process.pid)
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p.pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map((p) => p.pid);
-}
-
 describe.skipIf(problem !== null)("a runner killed with SIGKILL", () => {
-  it("leaves nothing of a sandbox it had only just spawned", async () => {
-    const marker = `gauntlet-orphan-${process.pid}-${Date.now()}`;
-    const game = JSON.stringify(["node", "-e", `setInterval(() => {}, 1000) // ${marker}`]);
-    const child = spawn(
-      process.execPath,
-      ["--input-type=module", "-e", episodeScript(game, true)],
-      {
-        stdio: ["ignore", "ignore", "inherit"],
-      },
-    );
-    await new Promise((resolve) => child.once("exit", resolve));
-    // Time for the sandbox to come up (it would, unparented) and then to end.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    let left = withMarker(marker);
-    for (let waited = 0; waited < 5_000 && left.length > 0; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      left = withMarker(marker);
-    }
-    for (const pid of left) process.kill(pid, "SIGKILL");
-    expect(left).toEqual([]);
-  }, 60_000);
-
   it("leaves nothing of a game that boots and the players' boxes held for it", async () => {
     // A game that never listens: the players stay held.
     const left = await killRunnerAfter('["node", "-e", "setInterval(() => {}, 1000)"]', 3);
