@@ -1,15 +1,20 @@
 // Episodes per minute that one runner sustains on the example coworld (GridRush), on the
 // `process` runtime (trusted code) and the `sandbox` runtime (the default) side by side, at
-// concurrency 1 and 2, with the sandbox's ratio to process, and where the time of one episode goes. The server runs in
-// this process (SQLite in a temporary directory, budgets enforced as in production); the runner
-// is a separate process, as in production, logging JSON lines that this script reads.
+// concurrency 1 and 2, with the sandbox's ratio to process, and where the time of one episode goes.
+// Beside the wall-clock throughput, the CPU time per episode of the runner and everything it
+// starts (a cgroup v2 group per level, as root): the other load on the machine moves the first,
+// not the second. The server runs in this process (SQLite in a temporary directory, budgets
+// enforced as in production); the runner is a separate process, as in production, logging JSON
+// lines that this script reads.
 //
 //   node bench/episodes/run.ts                    (30 episodes per level, variant duel-small)
 //   BENCH_EPISODES=60 BENCH_VARIANT=ffa-4 node bench/episodes/run.ts
+//   BENCH_SANDBOX_BEFORE=/copy/of/apps/runner/src/main.ts node bench/episodes/run.ts
+//     (adds a `sandbox-before` column run by that runner: a change's before and after, interleaved)
 //
 // Not a test: numbers depend on the machine. Run on an otherwise idle machine.
 import { spawn } from "node:child_process";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -17,15 +22,26 @@ import { CoworldManifest } from "@gauntlet/core";
 import { createEpisode, registerExampleCoworld } from "@gauntlet/server/bench";
 import { startTestServer } from "@gauntlet/server/testing";
 
+import { createCpuGroup } from "./cpu-group.ts";
+
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 30);
 const VARIANT = process.env.BENCH_VARIANT ?? "duel-small";
 const LEVELS = [1, 2];
 /** The runtimes compared; each runs every level. (A docker column needs an image-based GridRush.) */
-const RUNTIMES = [
-  { name: "process", args: ["--runtime", "process", "--trusted-code"] },
-  { name: "sandbox", args: ["--runtime", "sandbox"] },
-];
 const RUNNER_MAIN = join(import.meta.dirname, "../../apps/runner/src/main.ts");
+const BEFORE_MAIN = process.env.BENCH_SANDBOX_BEFORE;
+interface RuntimeColumn {
+  name: string;
+  main: string;
+  args: string[];
+}
+const RUNTIMES: RuntimeColumn[] = [
+  { name: "process", main: RUNNER_MAIN, args: ["--runtime", "process", "--trusted-code"] },
+  ...(BEFORE_MAIN === undefined
+    ? []
+    : [{ name: "sandbox-before", main: BEFORE_MAIN, args: ["--runtime", "sandbox"] }]),
+  { name: "sandbox", main: RUNNER_MAIN, args: ["--runtime", "sandbox"] },
+];
 
 interface JobLine {
   time: string;
@@ -81,17 +97,28 @@ async function enqueue(count: number): Promise<void> {
   });
 }
 
+interface LevelRun {
+  lines: JobLine[];
+  /** CPU µs of the runner and all it started, from the first lease to the last report; null
+   * where no cgroup v2 group could be made. */
+  cpuUsec: number | null;
+}
+
 /** Runs `count` queued episodes on a fresh runner process and returns its job lines. */
 async function runLevel(
   concurrency: number,
   count: number,
-  runtimeArgs: string[],
-): Promise<JobLine[]> {
+  runtime: RuntimeColumn,
+): Promise<LevelRun> {
   await enqueue(count);
+  const group = await createCpuGroup(`${runtime.name}-c${concurrency}-${count}`);
+  const [program = process.execPath, ...prefix] = group?.wrap ?? [];
   const child = spawn(
-    process.execPath,
+    program,
     [
-      RUNNER_MAIN,
+      ...prefix,
+      ...(group === null ? [] : [process.execPath]),
+      runtime.main,
       "--server",
       server.url,
       "--concurrency",
@@ -102,7 +129,7 @@ async function runLevel(
       "debug",
       "--work-dir",
       workDir,
-      ...runtimeArgs,
+      ...runtime.args,
     ],
     {
       env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: token },
@@ -111,11 +138,14 @@ async function runLevel(
   );
   const lines: JobLine[] = [];
   let ended = 0;
+  // From the first lease: the runner's own start (and the sandbox's probe) is not an episode's.
+  const firstLease: { usage: Promise<number> | null } = { usage: null };
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the runner exited early (code ${code})`)));
     createInterface({ input: child.stdout }).on("line", (text) => {
       const line = JSON.parse(text) as JobLine;
       lines.push(line);
+      if (line.msg === "job leased" && group !== null) firstLease.usage ??= group.usageUsec();
       if (line.msg === "job failed on the runner" || line.msg === "job failed")
         process.stderr.write(`episode failed: ${text}\n`);
       if (
@@ -127,11 +157,14 @@ async function runLevel(
       if (ended === count) resolve();
     });
   });
+  const atEnd = group === null ? null : await group.usageUsec();
   child.removeAllListeners("exit");
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
-  return lines;
+  await group?.remove();
+  const start = await (firstLease.usage ?? Promise.resolve(null));
+  return { lines, cpuUsec: atEnd === null || start === null ? null : atEnd - start };
 }
 
 function median(values: number[]): number {
@@ -145,10 +178,12 @@ function median(values: number[]): number {
 interface LevelResult {
   perMinute: number;
   failed: number;
+  /** CPU ms per episode, runner and all it started; null where it could not be counted. */
+  cpuMs: number | null;
   parts: Record<string, number>;
 }
 
-function summarize(lines: JobLine[]): LevelResult {
+function summarize({ lines, cpuUsec }: LevelRun): LevelResult {
   const leased = lines.filter((l) => l.msg === "job leased").map((l) => Date.parse(l.time));
   const ends = lines.filter((l) => l.msg === "job completed" || l.msg === "job failed");
   const windowMs = Math.max(...ends.map((l) => Date.parse(l.time))) - Math.min(...leased);
@@ -161,6 +196,7 @@ function summarize(lines: JobLine[]): LevelResult {
   return {
     perMinute: (ends.length / windowMs) * 60_000,
     failed: ends.filter((l) => l.msg === "job failed").length,
+    cpuMs: cpuUsec === null ? null : cpuUsec / 1000 / ends.length,
     parts: {
       "prepare (bundle cache, work dir)": of("prepare_ms"),
       "start (config, port, spawn the game)": of("start_ms"),
@@ -178,11 +214,19 @@ process.stdout.write(
   `GridRush ${VARIANT} (${seats} seats: ${roster.join(", ")}), ${EPISODES} episodes per level, ${availableParallelism()} CPUs, Node ${process.version}\n`,
 );
 // Warm-up: the bundle is downloaded and extracted once, Node's compile cache filled.
-const warm = await runLevel(1, 2, RUNTIMES[0]?.args ?? []);
-const first = warm.find((l) => l.msg === "job completed");
-process.stdout.write(
-  `warm-up: the first episode spent ${first?.prepare_ms ?? "?"} ms downloading and extracting the coworld bundle\n\n`,
-);
+for (const runtime of RUNTIMES) {
+  const warm = await runLevel(1, 2, runtime);
+  const first = warm.lines.find((l) => l.msg === "job completed");
+  if (runtime === RUNTIMES[0])
+    process.stdout.write(
+      `warm-up: the first episode spent ${first?.prepare_ms ?? "?"} ms downloading and extracting the coworld bundle\n`,
+    );
+}
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+process.stdout.write(`load average before: ${load()}\n\n`);
 
 const results: LevelResult[] = [];
 const columns: string[] = [];
@@ -190,10 +234,11 @@ const columns: string[] = [];
 for (const concurrency of LEVELS)
   for (const runtime of RUNTIMES) {
     columns.push(`${runtime.name} c${concurrency}`);
-    results.push(summarize(await runLevel(concurrency, EPISODES, runtime.args)));
+    results.push(summarize(await runLevel(concurrency, EPISODES, runtime)));
   }
+process.stdout.write(`load average after: ${load()}\n`);
 
-const col = (s: string) => s.padStart(14);
+const col = (s: string) => s.padStart(18);
 process.stdout.write(`${"".padEnd(42)}${columns.map((c) => col(c)).join("")}\n`);
 process.stdout.write(
   `${"episodes per minute".padEnd(42)}${results.map((r) => col(r.perMinute.toFixed(1))).join("")}\n`,
@@ -201,11 +246,24 @@ process.stdout.write(
 process.stdout.write(
   `${"failed episodes".padEnd(42)}${results.map((r) => col(String(r.failed))).join("")}\n`,
 );
-const ratios = LEVELS.map((c, i) => {
-  const [base, sandbox] = results.slice(i * RUNTIMES.length, i * RUNTIMES.length + 2);
-  return `c${c} ${((sandbox?.perMinute ?? 0) / (base?.perMinute ?? 1)).toFixed(2)}`;
-});
-process.stdout.write(`sandbox / process, episodes per minute: ${ratios.join(", ")}\n`);
+process.stdout.write(
+  `${"CPU ms per episode (runner and children)".padEnd(42)}${results.map((r) => col(r.cpuMs === null ? "n/a" : r.cpuMs.toFixed(0))).join("")}\n`,
+);
+// Each sandbox column against process at its level: throughput, and process ÷ sandbox CPU per
+// episode (at saturation throughput follows CPU per episode, and this one holds still).
+for (const [index, runtime] of RUNTIMES.entries()) {
+  if (index === 0) continue;
+  const ratios = LEVELS.map((c, level) => {
+    const base = results[level * RUNTIMES.length];
+    const other = results[level * RUNTIMES.length + index];
+    const cpu =
+      base?.cpuMs == null || other?.cpuMs == null ? "n/a" : (base.cpuMs / other.cpuMs).toFixed(2);
+    return `c${c} ${((other?.perMinute ?? 0) / (base?.perMinute ?? 1)).toFixed(2)} (CPU ${cpu})`;
+  });
+  process.stdout.write(
+    `${runtime.name} / process, episodes per minute (CPU per episode): ${ratios.join(", ")}\n`,
+  );
+}
 process.stdout.write("median ms per episode:\n");
 for (const part of Object.keys(results[0]?.parts ?? {})) {
   process.stdout.write(

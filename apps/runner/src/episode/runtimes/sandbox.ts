@@ -22,6 +22,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readFileSync,
   realpathSync,
 } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -65,21 +66,18 @@ interface Forward {
   copyTo?: string;
 }
 
-/** `127.0.0.1:port` as /proc/net/tcp writes a local address. */
-function procNetAddress(port: number): string {
-  return `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-}
-
 /**
  * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
  * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
  * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
- * The wait reads /proc/net/tcp with shell builtins and sleeps 5 ms after a look that fails: no
- * busy loop and no process but that `sleep`, so the CPU goes to socat and the runnable.
+ * The wait counts the namespace's listening TCP sockets in /proc/net/sockstat — nothing but the
+ * socats makes one before the runnable starts — with shell builtins, and sleeps 5 ms after a
+ * look that fails: no busy loop and no process but that `sleep`, so the CPU goes to socat and the
+ * runnable. (Not /proc/net/tcp: a read of it walks the host's whole TCP hash, ~4 ms of CPU.)
  */
 export function initScript(forwards: Forward[], holdFd: number | null = null): string {
   const lines = ["set -e"];
-  const ports: string[] = [];
+  let ports = 0;
   for (const forward of forwards) {
     const listen =
       "port" in forward.listen
@@ -91,12 +89,12 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
     const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
     const copy = forward.copyTo === undefined ? "" : `-r ${forward.copyTo} `;
     lines.push(`socat ${copy}${listen} ${to} 2>/dev/null${closeHold} &`);
-    if ("port" in forward.listen) ports.push(procNetAddress(forward.listen.port));
+    if ("port" in forward.listen) ports += 1;
   }
-  if (ports.length > 0)
+  if (ports > 0)
     lines.push(
-      'up() { while read -r _ a _ s _; do [ "$a" = "$1" ] && [ "$s" = 0A ] && return 0; done </proc/net/tcp; return 1; }',
-      `i=0; for p in ${ports.join(" ")}; do until up $p; do i=$((i+1)); [ $i -lt 2000 ] || exit 126; sleep 0.005; done; done`,
+      'up() { while read -r k _ n _; do [ "$k" = TCP: ] && { [ "$n" -ge "$1" ]; return; }; done </proc/net/sockstat; return 1; }',
+      `i=0; until up ${ports}; do i=$((i+1)); [ $i -lt 2000 ] || exit 126; sleep 0.005; done`,
     );
   // Held: the box is ready; the runnable starts on the runner's word ("go"), else never.
   if (holdFd !== null)
@@ -105,11 +103,40 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
   return lines.join("\n");
 }
 /**
+ * How many TCP sockets (v4 and v6) are hashed — listening or connected — in the network
+ * namespace of `pid`; null when its counters cannot be read. A look costs a few counters; read
+ * synchronously (a /proc file never blocks): asked every 5 ms while a game boots, a promise and a
+ * thread-pool trip per read cost the runner more than the read itself.
+ */
+function tcpInUse(pid: number): number | null {
+  let total: number | null = null;
+  for (const [file, key] of [
+    ["sockstat", "TCP:"],
+    ["sockstat6", "TCP6:"],
+  ] as const) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/net/${file}`, "utf8");
+    } catch {
+      continue;
+    }
+    const line = text.split("\n").find((l) => l.startsWith(`${key} inuse `));
+    if (line === undefined) continue;
+    total = (total ?? 0) + (Number(line.split(" ")[2]) || 0);
+  }
+  return total;
+}
+
+/**
  * Whether a TCP socket listens on `port` (any address) in the network namespace of `pid`; null
  * when its tables are gone (the process has exited; then the runner cannot tell). Any other
  * failure to read them rejects.
  */
 async function listensIn(pid: number, port: number): Promise<boolean | null> {
+  // The tables cost a walk of the host's whole TCP hash (~4 ms of CPU each, every namespace
+  // alike): read them only once the namespace has a TCP socket at all, which the game's
+  // listen() is the first to make.
+  if (tcpInUse(pid) === 0) return false;
   const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
   let read = false;
   for (const table of ["tcp", "tcp6"]) {
