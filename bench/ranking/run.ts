@@ -10,9 +10,14 @@
 // also carries the uncertainty of the table's mean and of every shared opponent, so two rows'
 // intervals part only long after the fit is sure of their order); the last line compares mean episodes (a
 // capped run counted at the cap). "fit order" applies the same test to the rows ordered by their
-// intervals' midpoints (the fit's own order) instead of the published ranking value. "outside
-// trio" is the coverage of the rows whose true strength Bradley–Terry can state (the trio's
-// depends on which of its games were played).
+// intervals' midpoints (the fit's own order) instead of the published ranking value.
+// "coverage" is the share of rows, over every round of every run, whose interval holds the
+// strength the fit estimates (`estimand`): the true strength for a transitive entrant, and for the
+// trio, which has none a Bradley–Terry fit could converge to whatever it is shown, the strength
+// that best fits the trio's true win chances in the games actually played. Measured against the
+// trio's stated (equal) strength instead, a plan that plays a–b and b–c far more than c–a was
+// counted as missing a target the record never pointed at. "outside trio" is the coverage of the
+// rows outside it.
 //
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
@@ -137,10 +142,94 @@ function oncePerRound(record: readonly SettledEpisode[], t: Truth): () => number
   return () => (p ??= pFirstAboveSecond(record, t));
 }
 
-/** Counts the rows whose interval holds the true strength (both centred: the intervals on their midpoints' mean). */
+/** The true chance that a beats b in a two-seat game. */
+function winChance(t: Truth, a: string, b: string): number {
+  const ia = t.trio.indexOf(a);
+  const ib = t.trio.indexOf(b);
+  if (ia >= 0 && ib >= 0) return (ia + 1) % 3 === ib ? CYCLE : 1 - CYCLE;
+  const d = ((t.elo.get(a) ?? 0) - (t.elo.get(b) ?? 0)) * NATS_PER_ELO;
+  return 1 / (1 + Math.exp(-d));
+}
+
+/**
+ * The strengths the fit estimates (Elo by id): the Bradley–Terry strengths that best fit the TRUE
+ * win chances of the games actually played (the maximum of the expected log-likelihood over the
+ * record's pairings). For a transitive field these are the true strengths, whatever was played;
+ * the trio has no Bradley–Terry strength of its own, and this is the one its games define (even
+ * when the trio met evenly; a > b > c's pulls when swiss_neighbor plays a–b and b–c far more
+ * than c–a). A tiny pull to the stated strengths fixes the level of a part of the field that has
+ * not met the rest yet.
+ */
+function estimand(t: Truth, record: readonly SettledEpisode[]): Map<string, number> {
+  const ids = t.players.map((p) => p.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const m = ids.length;
+  const counts = new Map<string, { a: number; b: number; n: number; p: number }>();
+  for (const e of record) {
+    const [x, y] = e.participants;
+    const a = index.get(x?.subjectId ?? "");
+    const b = index.get(y?.subjectId ?? "");
+    if (e.participants.length !== 2 || a === undefined || b === undefined || a === b) continue;
+    const key = `${a}:${b}`;
+    const seen = counts.get(key);
+    if (seen) seen.n += 1;
+    else counts.set(key, { a, b, n: 1, p: winChance(t, ids[a] ?? "", ids[b] ?? "") });
+  }
+  const stated = ids.map((id) => (t.elo.get(id) ?? 0) * NATS_PER_ELO);
+  const theta = [...stated];
+  const pull = 1e-6;
+  for (let iteration = 0; iteration < 50; iteration += 1) {
+    const gradient = theta.map((v, i) => -pull * (v - (stated[i] ?? 0)));
+    const hessian = ids.map((_, i) => ids.map((__, j) => (i === j ? pull : 0)));
+    for (const { a, b, n, p } of counts.values()) {
+      const q = 1 / (1 + Math.exp((theta[b] ?? 0) - (theta[a] ?? 0)));
+      const w = n * q * (1 - q);
+      gradient[a] = (gradient[a] ?? 0) + n * (p - q);
+      gradient[b] = (gradient[b] ?? 0) - n * (p - q);
+      for (const [i, j, sign] of [
+        [a, a, 1],
+        [b, b, 1],
+        [a, b, -1],
+        [b, a, -1],
+      ] as const) {
+        const row = hessian[i];
+        if (row) row[j] = (row[j] ?? 0) + sign * w;
+      }
+    }
+    const step = solveSymmetric(hessian, gradient, m);
+    theta.forEach((v, i) => (theta[i] = v + (step[i] ?? 0)));
+    if (Math.max(...step.map(Math.abs)) < 1e-10) break;
+  }
+  return new Map(ids.map((id, i) => [id, (theta[i] ?? 0) / NATS_PER_ELO]));
+}
+
+/** Gaussian elimination with partial pivoting on a copy (a few dozen unknowns). */
+function solveSymmetric(matrix: number[][], rhs: number[], m: number): number[] {
+  const a = matrix.map((row, i) => [...row, rhs[i] ?? 0]);
+  for (let c = 0; c < m; c += 1) {
+    let pivot = c;
+    for (let r = c + 1; r < m; r += 1)
+      if (Math.abs(a[r]?.[c] ?? 0) > Math.abs(a[pivot]?.[c] ?? 0)) pivot = r;
+    const [top, best] = [a[c], a[pivot]];
+    if (!top || !best) continue;
+    a[c] = best;
+    a[pivot] = top;
+    const lead = best[c] ?? 1;
+    for (let r = 0; r < m; r += 1) {
+      const row = a[r];
+      if (!row || r === c) continue;
+      const f = (row[c] ?? 0) / lead;
+      for (let k = c; k <= m; k += 1) row[k] = (row[k] ?? 0) - f * (best[k] ?? 0);
+    }
+  }
+  return a.map((row, i) => (row[m] ?? 0) / (row[i] ?? 1));
+}
+
+/** Counts the rows whose interval holds the strength the fit estimates (both centred: the intervals on their midpoints' mean). */
 function coverage(
   rows: readonly LeaderboardRow[],
   t: Truth,
+  target: Map<string, number>,
 ): { inside: number; total: number; outsideTrio: number; totalOutsideTrio: number } {
   const known = rows.filter((r) => r.score_interval);
   if (known.length < rows.length)
@@ -148,11 +237,11 @@ function coverage(
   const mid = (r: LeaderboardRow) =>
     ((r.score_interval?.low ?? 0) + (r.score_interval?.high ?? 0)) / 2;
   const meanScore = known.reduce((s, r) => s + mid(r), 0) / known.length;
-  const meanTrue = known.reduce((s, r) => s + (t.elo.get(r.player_id) ?? 0), 0) / known.length;
+  const meanTrue = known.reduce((s, r) => s + (target.get(r.player_id) ?? 0), 0) / known.length;
   let inside = 0;
   let outsideTrio = 0;
   for (const r of known) {
-    const truth = (t.elo.get(r.player_id) ?? 0) - meanTrue;
+    const truth = (target.get(r.player_id) ?? 0) - meanTrue;
     const low = (r.score_interval?.low ?? 0) - meanScore;
     const high = (r.score_interval?.high ?? 0) - meanScore;
     const held = low <= truth && truth <= high;
@@ -198,7 +287,7 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
   while (sim.episodes < cap) {
     const { plan, rows } = sim.round();
     if (plan.kind === "skip") break;
-    const c = coverage(rows, t);
+    const c = coverage(rows, t, estimand(t, sim.record));
     inside += c.inside;
     total += c.total;
     outsideTrio += c.outsideTrio;
