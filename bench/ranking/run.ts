@@ -25,6 +25,7 @@ import {
   drawEpisode,
   LadderSimulation,
   laplaceStrengths,
+  projectedStrengths,
   type Rng,
   type SettledEpisode,
   type SimulatedPlayer,
@@ -152,77 +153,22 @@ function winChance(t: Truth, a: string, b: string): number {
 }
 
 /**
- * The strengths the fit estimates (Elo by id): the Bradley–Terry strengths that best fit the TRUE
- * win chances of the games actually played (the maximum of the expected log-likelihood over the
- * record's pairings). For a transitive field these are the true strengths, whatever was played;
- * the trio has no Bradley–Terry strength of its own, and this is the one its games define (even
- * when the trio met evenly; a > b > c's pulls when swiss_neighbor plays a–b and b–c far more
- * than c–a). A tiny pull to the stated strengths fixes the level of a part of the field that has
- * not met the rest yet.
+ * The strengths the fit estimates (Elo by id): those that best fit the TRUE win chances of the
+ * games actually played (confidence/projection.ts). For a transitive field these are the true
+ * strengths, whatever was played; the trio has no Bradley–Terry strength of its own, and this is
+ * the one its games define (equal when the trio met evenly; a > b > c when swiss_neighbor plays
+ * a–b and b–c far more than c–a).
  */
 function estimand(t: Truth, record: readonly SettledEpisode[]): Map<string, number> {
-  const ids = t.players.map((p) => p.id);
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const m = ids.length;
-  const counts = new Map<string, { a: number; b: number; n: number; p: number }>();
-  for (const e of record) {
+  const games = record.flatMap((e) => {
     const [x, y] = e.participants;
-    const a = index.get(x?.subjectId ?? "");
-    const b = index.get(y?.subjectId ?? "");
-    if (e.participants.length !== 2 || a === undefined || b === undefined || a === b) continue;
-    const key = `${a}:${b}`;
-    const seen = counts.get(key);
-    if (seen) seen.n += 1;
-    else counts.set(key, { a, b, n: 1, p: winChance(t, ids[a] ?? "", ids[b] ?? "") });
-  }
-  const stated = ids.map((id) => (t.elo.get(id) ?? 0) * NATS_PER_ELO);
-  const theta = [...stated];
-  const pull = 1e-6;
-  for (let iteration = 0; iteration < 50; iteration += 1) {
-    const gradient = theta.map((v, i) => -pull * (v - (stated[i] ?? 0)));
-    const hessian = ids.map((_, i) => ids.map((__, j) => (i === j ? pull : 0)));
-    for (const { a, b, n, p } of counts.values()) {
-      const q = 1 / (1 + Math.exp((theta[b] ?? 0) - (theta[a] ?? 0)));
-      const w = n * q * (1 - q);
-      gradient[a] = (gradient[a] ?? 0) + n * (p - q);
-      gradient[b] = (gradient[b] ?? 0) - n * (p - q);
-      for (const [i, j, sign] of [
-        [a, a, 1],
-        [b, b, 1],
-        [a, b, -1],
-        [b, a, -1],
-      ] as const) {
-        const row = hessian[i];
-        if (row) row[j] = (row[j] ?? 0) + sign * w;
-      }
-    }
-    const step = solveSymmetric(hessian, gradient, m);
-    theta.forEach((v, i) => (theta[i] = v + (step[i] ?? 0)));
-    if (Math.max(...step.map(Math.abs)) < 1e-10) break;
-  }
-  return new Map(ids.map((id, i) => [id, (theta[i] ?? 0) / NATS_PER_ELO]));
-}
-
-/** Gaussian elimination with partial pivoting on a copy (a few dozen unknowns). */
-function solveSymmetric(matrix: number[][], rhs: number[], m: number): number[] {
-  const a = matrix.map((row, i) => [...row, rhs[i] ?? 0]);
-  for (let c = 0; c < m; c += 1) {
-    let pivot = c;
-    for (let r = c + 1; r < m; r += 1)
-      if (Math.abs(a[r]?.[c] ?? 0) > Math.abs(a[pivot]?.[c] ?? 0)) pivot = r;
-    const [top, best] = [a[c], a[pivot]];
-    if (!top || !best) continue;
-    a[c] = best;
-    a[pivot] = top;
-    const lead = best[c] ?? 1;
-    for (let r = 0; r < m; r += 1) {
-      const row = a[r];
-      if (!row || r === c) continue;
-      const f = (row[c] ?? 0) / lead;
-      for (let k = c; k <= m; k += 1) row[k] = (row[k] ?? 0) - f * (best[k] ?? 0);
-    }
-  }
-  return a.map((row, i) => (row[m] ?? 0) / (row[i] ?? 1));
+    return e.participants.length === 2 && x && y
+      ? [{ a: x.subjectId, b: y.subjectId, pA: winChance(t, x.subjectId, y.subjectId) }]
+      : [];
+  });
+  const stated = new Map(t.players.map((p) => [p.id, p.strength]));
+  const fitted = projectedStrengths(games, stated);
+  return new Map([...fitted].map(([id, theta]) => [id, theta / NATS_PER_ELO]));
 }
 
 /** Counts the rows whose interval holds the strength the fit estimates (both centred: the intervals on their midpoints' mean). */
