@@ -10,9 +10,14 @@
 // also carries the uncertainty of the table's mean and of every shared opponent, so two rows'
 // intervals part only long after the fit is sure of their order); the last line compares mean episodes (a
 // capped run counted at the cap). "fit order" applies the same test to the rows ordered by their
-// intervals' midpoints (the fit's own order) instead of the published ranking value. "outside
-// trio" is the coverage of the rows whose true strength Bradley–Terry can state (the trio's
-// depends on which of its games were played).
+// intervals' midpoints (the fit's own order) instead of the published ranking value.
+// "coverage" is the share of rows, over every round of every run, whose interval holds the
+// strength the fit estimates (`estimand`): the true strength for a transitive entrant, and for the
+// trio, which has none a Bradley–Terry fit could converge to whatever it is shown, the strength
+// that best fits the trio's true win chances in the games actually played. Measured against the
+// trio's stated (equal) strength instead, a plan that plays a–b and b–c far more than c–a was
+// counted as missing a target the record never pointed at. "outside trio" is the coverage of the
+// rows outside it.
 //
 //   node bench/ranking/run.ts [--seeds N] [--sizes 8,16,32] [--draws N] [--modes a,b]
 import { parseLadderSettings, type LadderSettings, type LeaderboardRow } from "@gauntlet/core";
@@ -20,6 +25,7 @@ import {
   drawEpisode,
   LadderSimulation,
   laplaceStrengths,
+  projectedStrengths,
   type Rng,
   type SettledEpisode,
   type SimulatedPlayer,
@@ -137,10 +143,39 @@ function oncePerRound(record: readonly SettledEpisode[], t: Truth): () => number
   return () => (p ??= pFirstAboveSecond(record, t));
 }
 
-/** Counts the rows whose interval holds the true strength (both centred: the intervals on their midpoints' mean). */
+/** The true chance that a beats b in a two-seat game. */
+function winChance(t: Truth, a: string, b: string): number {
+  const ia = t.trio.indexOf(a);
+  const ib = t.trio.indexOf(b);
+  if (ia >= 0 && ib >= 0) return (ia + 1) % 3 === ib ? CYCLE : 1 - CYCLE;
+  const d = ((t.elo.get(a) ?? 0) - (t.elo.get(b) ?? 0)) * NATS_PER_ELO;
+  return 1 / (1 + Math.exp(-d));
+}
+
+/**
+ * The strengths the fit estimates (Elo by id): those that best fit the TRUE win chances of the
+ * games actually played (confidence/projection.ts). For a transitive field these are the true
+ * strengths, whatever was played; the trio has no Bradley–Terry strength of its own, and this is
+ * the one its games define (equal when the trio met evenly; a > b > c when swiss_neighbor plays
+ * a–b and b–c far more than c–a).
+ */
+function estimand(t: Truth, record: readonly SettledEpisode[]): Map<string, number> {
+  const games = record.flatMap((e) => {
+    const [x, y] = e.participants;
+    return e.participants.length === 2 && x && y
+      ? [{ a: x.subjectId, b: y.subjectId, pA: winChance(t, x.subjectId, y.subjectId) }]
+      : [];
+  });
+  const stated = new Map(t.players.map((p) => [p.id, p.strength]));
+  const fitted = projectedStrengths(games, stated);
+  return new Map([...fitted].map(([id, theta]) => [id, theta / NATS_PER_ELO]));
+}
+
+/** Counts the rows whose interval holds the strength the fit estimates (both centred: the intervals on their midpoints' mean). */
 function coverage(
   rows: readonly LeaderboardRow[],
   t: Truth,
+  target: Map<string, number>,
 ): { inside: number; total: number; outsideTrio: number; totalOutsideTrio: number } {
   const known = rows.filter((r) => r.score_interval);
   if (known.length < rows.length)
@@ -148,11 +183,11 @@ function coverage(
   const mid = (r: LeaderboardRow) =>
     ((r.score_interval?.low ?? 0) + (r.score_interval?.high ?? 0)) / 2;
   const meanScore = known.reduce((s, r) => s + mid(r), 0) / known.length;
-  const meanTrue = known.reduce((s, r) => s + (t.elo.get(r.player_id) ?? 0), 0) / known.length;
+  const meanTrue = known.reduce((s, r) => s + (target.get(r.player_id) ?? 0), 0) / known.length;
   let inside = 0;
   let outsideTrio = 0;
   for (const r of known) {
-    const truth = (t.elo.get(r.player_id) ?? 0) - meanTrue;
+    const truth = (target.get(r.player_id) ?? 0) - meanTrue;
     const low = (r.score_interval?.low ?? 0) - meanScore;
     const high = (r.score_interval?.high ?? 0) - meanScore;
     const held = low <= truth && truth <= high;
@@ -198,7 +233,7 @@ function runOnce(size: number, mode: LadderSettings["seating"], seed: number): R
   while (sim.episodes < cap) {
     const { plan, rows } = sim.round();
     if (plan.kind === "skip") break;
-    const c = coverage(rows, t);
+    const c = coverage(rows, t, estimand(t, sim.record));
     inside += c.inside;
     total += c.total;
     outsideTrio += c.outsideTrio;

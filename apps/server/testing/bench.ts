@@ -13,6 +13,7 @@ export { createApiToken } from "../src/identity/tokens.ts";
 export { createUser, findUserByEmail } from "../src/identity/users.ts";
 export { seatSubject, settleRound } from "../src/leagues/round-settle.ts";
 export { laplaceStrengths } from "../src/leagues/rules/confidence/laplace.ts";
+export { projectedStrengths } from "../src/leagues/rules/confidence/projection.ts";
 export { drawEpisode } from "../src/leagues/rules/confidence/synthetic.ts";
 export { applyEpisode, applyRound, closeRound, createRng } from "../src/leagues/rules/index.ts";
 export type { RatingState, Rng, SettledEpisode } from "../src/leagues/rules/index.ts";

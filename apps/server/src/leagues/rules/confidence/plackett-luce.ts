@@ -139,7 +139,7 @@ export function cholesky(a: Float64Array, m: number): void {
 }
 
 /** Solves A·x = b for a symmetric positive definite A (factored in place); returns x. */
-function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
+export function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
   cholesky(a, m);
   const x = Float64Array.from(b);
   for (let i = 0; i < m; i += 1) {
