@@ -111,6 +111,11 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       stopLeasing.signal.addEventListener("abort", done, { once: true });
     });
 
+  const lanes = options.interactiveCapacity !== undefined;
+  /** A live game (a seat a person plays) counts against its own lane, when there are lanes. */
+  const isLive = (job: Parameters<typeof runJob>[1]) =>
+    lanes && job.players.some((p) => p.human_relay);
+
   const launch = (job: Parameters<typeof runJob>[1]) => {
     const deps = {
       queue,
@@ -136,10 +141,8 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
         wake();
       });
     jobs.add(running);
-    if (lanes && job.players.some((p) => p.human_relay)) interactive.add(running);
+    if (isLive(job)) interactive.add(running);
   };
-
-  const lanes = options.interactiveCapacity !== undefined;
   const loop = async (): Promise<void> => {
     let idleMs = idle.minMs;
     let failures = 0;
@@ -200,10 +203,18 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
         }
         launch(job);
       }
-      if (leased.length < free + freeInteractive) {
+      // The batch lane's answer says whether batch work waits. The live lane is seldom full,
+      // so its short answer must not grow the pause: a busy runner would then look for the next
+      // round's episodes only every `idle.maxMs`.
+      const leasedBatch = leased.filter((job) => !isLive(job)).length;
+      if (leasedBatch < free) {
         await pause(idleMs);
         idleMs = Math.min(idleMs * 2, idle.maxMs);
-      } else idleMs = idle.minMs;
+      } else {
+        idleMs = idle.minMs;
+        // Only the live lane has room: look for live games now and then; a finishing job wakes the loop.
+        if (leased.length - leasedBatch < freeInteractive) await pause(idle.maxMs);
+      }
     }
   };
 
