@@ -159,9 +159,12 @@ export function registerOperations(
         const parsed = parseInputs(op, request);
         if (!parsed.ok) return reply.code(422).send(validationBody(parsed.items));
         const identity = identityOf(request);
+        // Named fields, not a spread of parsed.value: a spread's literal is built on a slow path.
         const call = () =>
           handler({
-            ...parsed.value,
+            params: parsed.value.params,
+            query: parsed.value.query,
+            body: parsed.value.body,
             identity,
             request,
             reply,
@@ -189,7 +192,9 @@ export function registerOperations(
         const body = await call();
         if (body === REPLIED) return reply;
         // A handler may choose another status (e.g. 503 from readyz) by setting it on the reply.
-        return send(
+        // Sent here, so nothing is returned: returning the reply (a thenable) costs fastify a
+        // promise job and a call of its `then` for a reply already sent.
+        send(
           op,
           ctx,
           request,
@@ -197,6 +202,7 @@ export function registerOperations(
           reply.statusCode !== 200 ? reply.statusCode : op.status,
           body,
         );
+        return undefined;
       },
     });
   }
