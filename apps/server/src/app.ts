@@ -30,7 +30,7 @@ import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
 import { LocalMessageBus, type MessageBus } from "./events/message-bus.ts";
 import type { SignalChannel } from "./events/signals.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
-import { installLiveEvents } from "./events/websocket-route.ts";
+import { EVENTS_OPERATION_ID, installLiveEvents } from "./events/websocket-route.ts";
 import { forumHandlers } from "./forums/routes.ts";
 import { gameHandlers } from "./games/routes.ts";
 import { homePageHandlers } from "./home/routes.ts";
@@ -47,6 +47,7 @@ import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
 import { preparedHeadersResponse } from "./http/prepared-headers-response.ts";
 import { createPublicAddress, isTrustedPeer, trustedProxyList } from "./http/public-address.ts";
 import { registerOperations } from "./http/register-operations.ts";
+import { closeAfterStrayUpgrade } from "./http/stray-upgrades.ts";
 import { identityHandlers } from "./identity/routes.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
 import { competitionEventHandlers } from "./leagues/feed-routes.ts";
@@ -57,7 +58,7 @@ import { standingsHandlers } from "./leagues/standings-routes.ts";
 import { leagueSubmissionHandlers } from "./leagues/submission-routes.ts";
 import { MemoryAttemptStore, type AttemptStore } from "./limiter/attempts.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
-import { installPlayRelay, PlayRelay } from "./play/relay.ts";
+import { installPlayRelay, PLAY_RELAY_OPERATION_IDS, PlayRelay } from "./play/relay.ts";
 import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
 import { policyHandlers } from "./policies/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
@@ -87,6 +88,8 @@ export interface AppDeps {
   attempts?: AttemptStore | undefined;
 }
 
+// The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
+const UPGRADE_OPERATIONS = new Set([EVENTS_OPERATION_ID, ...PLAY_RELAY_OPERATION_IDS]);
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
@@ -204,22 +207,13 @@ export async function buildApp(
     baseUrl: publicBase,
   };
 
-  // Before the request gate (so that a refused upgrade's socket is closed after its 401) and
-  // before the routes (it attaches the WebSocket upgrade to the contract's GET /v2/events).
-  // Before the WebSocket plugin (installed with live events), which reads each route's wsHandler.
-  installPlayRelay(app, { db: store.db, relay: playRelay });
-  await installLiveEvents(app, {
-    db: store.db,
-    hub: deps.leaguePlay.hub,
-    rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
-    auth: context.auth,
-  });
-  // Every answer, a 404 included, carries its request id and its CORS headers: one callback
-  // hook for both (a callback hook costs no promise).
+  // Every answer, a 404 included, carries its request id and its CORS headers, and an upgrade
+  // request answered over HTTP is closed after it: one callback hook (it costs no promise).
   const cors = corsHeaders(config.corsOrigins);
   app.addHook("onRequest", (request, reply, done) => {
     setAnswerHeaders(request, reply);
     cors(request, reply);
+    closeAfterStrayUpgrade(request, reply);
     done();
   });
   const gateFor = createRequestGate(
@@ -269,10 +263,31 @@ export async function buildApp(
       return doc;
     },
   };
-  registerOperations(app, context, Object.values(contract), handlers, gateFor);
+  const upgradeOperations = Object.values(contract).filter((op) => UPGRADE_OPERATIONS.has(op.id));
+  registerOperations(
+    app,
+    context,
+    Object.values(contract).filter((op) => !UPGRADE_OPERATIONS.has(op.id)),
+    handlers,
+    gateFor,
+  );
   // A typed `/docs/` reaches the reference, whose relative links need `/docs` (any base path).
   app.get("/docs/", async (_request, reply) => reply.redirect("../docs", 301));
   installErrorHandling(app, { prefix: config.apiPrefix, dataHosts: config.dataHosts });
+  // The WebSocket plugin's hooks (on every request of its context) and its handler wrapper stay
+  // with the routes that upgrade: a child context holding only them. Registered last, so that it
+  // inherits the hooks and the error handler above; its routes still pass the request gate.
+  await app.register(async (upgrades) => {
+    // Both attach their wsHandler as the routes are added; the plugin reads it.
+    installPlayRelay(upgrades, { db: store.db, relay: playRelay });
+    await installLiveEvents(upgrades, {
+      db: store.db,
+      hub: deps.leaguePlay.hub,
+      rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
+      auth: context.auth,
+    });
+    registerOperations(upgrades, context, upgradeOperations, handlers, gateFor);
+  });
   return { app, context };
 }
 

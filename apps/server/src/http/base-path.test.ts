@@ -26,6 +26,22 @@ describe("base path rewriting", () => {
     expect(rewrite("/observatoryx/whoami", "127.0.0.1")).toBe("/observatoryx/whoami");
   });
 
+  it("reads each request's Host, whichever came before", () => {
+    expect(rewrite("/v2/leagues", "localhost")).toBe(`${UNROUTABLE}/v2/leagues`);
+    expect(rewrite("/v2/leagues", "127.0.0.1")).toBe("/v2/leagues");
+    expect(rewrite("/v2/leagues", "127.0.0.1")).toBe("/v2/leagues");
+    expect(rewrite("/v2/leagues", "LOCALHOST:8787")).toBe(`${UNROUTABLE}/v2/leagues`);
+    expect(rewrite("/v2/leagues", undefined)).toBe("/v2/leagues");
+  });
+
+  it("serves the root on every host when there are no data hosts", () => {
+    const rootOnly = createUrlRewriter("/observatory", []);
+    expect(rootOnly("/v2/leagues", "localhost")).toBe("/v2/leagues");
+    expect(rootOnly("/observatory/v2/leagues", "localhost")).toBe(
+      `${UNROUTABLE}/observatory/v2/leagues`,
+    );
+  });
+
   it("reads host names with ports and IPv6", () => {
     expect(hostnameOf("[::1]:8787")).toBe("[::1]");
     expect(hostnameOf("LocalHost:1")).toBe("localhost");

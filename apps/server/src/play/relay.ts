@@ -19,6 +19,8 @@ const OPERATIONS: Record<string, SocketSide> = {
   playSessionSocket: "browser",
   playSessionRelay: "game",
 };
+/** The contract operations this relay answers as WebSocket upgrades. */
+export const PLAY_RELAY_OPERATION_IDS: readonly string[] = Object.keys(OPERATIONS);
 const MAX_QUEUED = 1_000;
 
 type Side = SocketSide;
