@@ -62,23 +62,32 @@ describe("GET /whoami", () => {
 
 describe("X-Auth-Token (the hosted service's cogames client)", () => {
   it("is the same token as Authorization: Bearer, with the same budget", async () => {
-    const user = await t.newUser();
-    const viaHeader = await http<{ subject_type: string; subject_id: string }>(
-      "GET",
-      `${t.url}/whoami`,
-      { headers: { "x-auth-token": user.token } },
-    );
-    expect(viaHeader.body).toMatchObject({ subject_type: "user", subject_id: user.id });
-    // Both requests drew on one budget: the second shows one request fewer remaining.
-    const first = Number(viaHeader.headers.get("x-ratelimit-requests-minute-remaining"));
-    const viaBearer = await client(t.url, user.token).get("/whoami");
-    const second = Number(viaBearer.headers.get("x-ratelimit-requests-minute-remaining"));
-    expect(first).toBeGreaterThan(0);
-    expect(second).toBe(first - 1);
-    const required = await http("GET", `${t.url}/v2/tokens`, {
-      headers: { "x-auth-token": user.token },
+    // A minute bucket of 10 refills one request every 6 s, so the count below cannot be topped
+    // up between the two requests however slow the machine (the default refills every 25 ms).
+    const slow = await startTestServer({
+      env: { GAUNTLET_USER_CAPACITIES: JSON.stringify({ requestsPerMinute: 10 }) },
     });
-    expect(required.status).toBe(200);
+    try {
+      const user = await slow.newUser();
+      const viaHeader = await http<{ subject_type: string; subject_id: string }>(
+        "GET",
+        `${slow.url}/whoami`,
+        { headers: { "x-auth-token": user.token } },
+      );
+      expect(viaHeader.body).toMatchObject({ subject_type: "user", subject_id: user.id });
+      // Both requests drew on one budget: the second shows one request fewer remaining.
+      const first = Number(viaHeader.headers.get("x-ratelimit-requests-minute-remaining"));
+      const viaBearer = await client(slow.url, user.token).get("/whoami");
+      const second = Number(viaBearer.headers.get("x-ratelimit-requests-minute-remaining"));
+      expect(first).toBeGreaterThan(0);
+      expect(second).toBe(first - 1);
+      const required = await http("GET", `${slow.url}/v2/tokens`, {
+        headers: { "x-auth-token": user.token },
+      });
+      expect(required.status).toBe(200);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("refuses an unknown X-Auth-Token where a token is required, and lets Authorization win", async () => {
