@@ -132,16 +132,21 @@ describe("the replica holding the runner's relay dies mid-game", () => {
     });
     // Turn 0 waits for the kill and for the relay's new connection: the moves go to the game
     // through A, and the game's later turns reach the people only through the new connection.
+    // The kill waits for turn 0 to reach both people: a frame passing through B as it dies is
+    // lost with it.
     let killing: Promise<void> | null = null;
+    const people: ReturnType<typeof person>[] = [];
     const afterKill = () =>
       (killing ??= (async () => {
+        await eventually("turn 0 to reach both people", async () =>
+          people.length === 2 && people.every((p) => p.turns.length > 0) ? true : null,
+        );
         const before = gameHellos.length;
         await b.kill();
         await eventually("the runner's relay of both seats to connect again", async () =>
           new Set(gameHellos.slice(before)).size === 2 ? true : null,
         );
       })());
-    const people = [];
     for (const first of ["E", "stay"]) {
       const joined = await client(a.url).post<HostedGameJoinResponse>(
         `/v2/coworlds/play/session/${id}/join`,
