@@ -60,6 +60,7 @@ import { MemoryAttemptStore, type AttemptStore } from "./limiter/attempts.ts";
 import { lobbyHandlers } from "./lobbies/routes.ts";
 import { installPlayRelay, PLAY_RELAY_OPERATION_IDS, PlayRelay } from "./play/relay.ts";
 import { hostedGameHandlers, playModuleHandlers, playSessionHandlers } from "./play/routes.ts";
+import { failSession } from "./play/sessions.ts";
 import { policyHandlers } from "./policies/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
 import { reporterHandlers } from "./reporters/routes.ts";
@@ -190,7 +191,11 @@ export async function buildApp(
     dataHosts: config.dataHosts,
     listening: () => listeningAddress(app, config),
   });
-  const playRelay = new PlayRelay(deps.playBus ?? new LocalMessageBus());
+  const playRelay = new PlayRelay(deps.playBus ?? new LocalMessageBus(), {
+    onGameLost: (id, _position, reason) =>
+      failSession(store.db, id, "game_connection_lost", reason),
+    onError: (error) => app.log.error({ err: error }, "play relay: failing a lost seat failed"),
+  });
   app.addHook("onClose", async () => playRelay.close());
   const context: AppContext = {
     config,

@@ -513,6 +513,7 @@ export {
   PlaySessionSocketInfo,
   PlaySessionSocketQuery,
   PlaySessionStatus,
+  PlaySocketNotice,
 } from "./models/play-session.ts";
 export {
   HostedGameCreate,

@@ -24,6 +24,7 @@ import {
   type TestLeague,
 } from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
+import { failSession } from "./sessions.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -202,6 +203,41 @@ describe("hosted games", () => {
       ).status,
     ).toBe(404);
     expect((await client(t.url).post(`/v2/coworlds/play/session/nope/join`)).status).toBe(422);
+  });
+
+  it("a seat whose game connection was lost fails the session with the reason, and cancels its episode", async () => {
+    const host = client(t.url, tl.commissioner.token);
+    const created = await host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+      coworld_id: tl.coworldId,
+      variant_id: "duel-small",
+    });
+    const id = created.body.session_id;
+    const joined = await client(t.url).post<HostedGameJoinResponse>(
+      `/v2/coworlds/play/session/${id}/join`,
+    );
+    await client(t.url).post(`/v2/coworlds/play/session/${id}/join`);
+    const reason = "the game's connection to seat 0 was lost and not restored within 60 s";
+    // What the relay does when a seat's game side is not back in time (relay.test.ts).
+    await failSession(t.server.store.db, id, "game_connection_lost", reason);
+    const read = (await host.get<HostedGameSession>(`/v2/coworlds/play/session/${id}`)).body;
+    expect([read.status, read.error]).toEqual(["failed", reason]);
+    const view = await client(t.url).get<{ session: { status: string; error_type: string } }>(
+      new URL(joined.body.player_url.replace(/^ws/, "http")).pathname +
+        new URL(joined.body.player_url).search,
+    );
+    expect(view.body.session).toMatchObject({
+      status: "failed",
+      error_type: "game_connection_lost",
+    });
+    const episode = await host.get<EpisodeRequest>(
+      `/v2/episode-requests/${read.episode_request_id ?? ""}`,
+    );
+    expect(episode.body.status).toBe("cancelled");
+    // Once ended, it stays as it ended.
+    await failSession(t.server.store.db, id, "game_connection_lost", "again");
+    expect((await host.get<HostedGameSession>(`/v2/coworlds/play/session/${id}`)).body.error).toBe(
+      reason,
+    );
   });
 
   it("serves a join page that takes a slot from a browser form, and a lobby page", async () => {

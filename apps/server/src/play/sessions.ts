@@ -377,19 +377,22 @@ export async function joinSeat(
 
 export type SocketSide = "browser" | "game";
 
-/** Whether a socket's token opens a slot of this session, and which; the session's state when it does. */
+/**
+ * Whether a socket's token opens a slot of this session, and which; `playing` when the game's
+ * side has connected before (the session is playing).
+ */
 export async function admitSocket(
   db: Kysely<Database>,
   id: string,
   side: SocketSide,
   token: string,
-): Promise<{ admitted: "ok" | "unknown" | "ended"; position: number }> {
+): Promise<{ admitted: "ok" | "unknown" | "ended"; position: number; playing: boolean }> {
   const found = await db
     .selectFrom("play_sessions")
     .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
-  if (!found) return { admitted: "unknown", position: -1 };
+  if (!found) return { admitted: "unknown", position: -1, playing: false };
   const column = side === "browser" ? "join_token_hash" : "relay_token_hash";
   const seat = await db
     .selectFrom("play_session_seats")
@@ -397,9 +400,10 @@ export async function admitSocket(
     .where("play_session_id", "=", id)
     .where(column, "=", hashToken(token))
     .executeTakeFirst();
-  if (!seat) return { admitted: "unknown", position: -1 };
+  if (!seat) return { admitted: "unknown", position: -1, playing: false };
   const state = await currentSession(db, id);
-  if (isFinal(state.row.status)) return { admitted: "ended", position: seat.position };
+  const playing = state.row.status === "playing";
+  if (isFinal(state.row.status)) return { admitted: "ended", position: seat.position, playing };
   // The game starts only once every person is here (the runner asks at its heartbeats).
   if (side === "browser")
     await db
@@ -416,7 +420,7 @@ export async function admitSocket(
       .where("id", "=", id)
       .where("status", "=", "waiting")
       .execute();
-  return { admitted: "ok", position: seat.position };
+  return { admitted: "ok", position: seat.position, playing };
 }
 
 /** Whether the caller may read the session: its creator, a person seated in it, or an admin. */
@@ -444,6 +448,34 @@ export async function terminateSession(
     });
   await endSession(db, state.row, reason);
   return loadSession(db, id);
+}
+
+/**
+ * Fails the session (`errorType` says why, as the API shows it) and cancels its episode, so a
+ * game that goes on without a person's seat is never recorded as completed; a no-op once it has
+ * ended.
+ */
+export async function failSession(
+  db: Kysely<Database>,
+  id: string,
+  errorType: string,
+  reason: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("play_sessions")
+      .select("episode_request_id")
+      .where("id", "=", id)
+      .executeTakeFirst();
+    const res = await trx
+      .updateTable("play_sessions")
+      .set({ status: "failed", error: reason, error_type: errorType, ended_at: nowIso() })
+      .where("id", "=", id)
+      .where("status", "not in", [...FINAL])
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1 && row?.episode_request_id)
+      await cancelEpisode(trx, row.episode_request_id, reason);
+  });
 }
 
 /** Cancels the session and its episode, if it has one still running; a no-op once it has ended. */

@@ -44,7 +44,7 @@ export const PlaySession = z
     error: z.string().nullable(),
     error_type: z.string().nullable().optional().meta({
       description:
-        "Why a failed session failed, as a code: its episode's error type (`player_never_connected` when a person never connected within the join timeout).",
+        "Why a failed session failed, as a code: its episode's error type (`player_never_connected` when a person never connected within the join timeout), or `game_connection_lost` when the game's connection to a person's seat was lost and not restored in time.",
     }),
     created_at: Timestamp,
     ended_at: Timestamp.nullable(),
@@ -85,7 +85,22 @@ export const PlaySessionSocketInfo = z
   })
   .meta({ id: "PlaySessionSocketInfo" });
 
+/**
+ * The one frame the server itself sends on a seat's socket (every other frame is the game's):
+ * whether the game's side of the seat is connected. `restoring` while the runner's connection to
+ * the server is being restored (a replica died or the connection dropped), `restored` once it is
+ * back. A game that is not restored in time fails the session (`game_connection_lost`).
+ */
+export const PlaySocketNotice = z
+  .object({
+    type: z.literal("gauntlet.connection"),
+    state: z.enum(["restoring", "restored"]),
+    message: z.string(),
+  })
+  .meta({ id: "PlaySocketNotice" });
+
 export type CreatePlaySession = z.infer<typeof CreatePlaySession>;
 export type PlaySession = z.infer<typeof PlaySession>;
 export type PlaySessionSocketInfo = z.infer<typeof PlaySessionSocketInfo>;
 export type PlaySessionStatus = z.infer<typeof PlaySessionStatus>;
+export type PlaySocketNotice = z.infer<typeof PlaySocketNotice>;

@@ -45,7 +45,7 @@ export const playSessionOperations = {
     tag: "Lobbies",
     summary: "The person's seat (WebSocket)",
     description:
-      "Upgrade to a WebSocket with the join token from `join_url` as `token`: frames pass unchanged between the browser and the game's player socket (the coworld's player protocol). A wrong token or an ended session closes the socket with code 4401 or 4410. A plain GET answers this description.",
+      'Upgrade to a WebSocket with the join token from `join_url` as `token`: frames pass unchanged between the browser and the game\'s player socket (the coworld\'s player protocol), beside the server\'s own `PlaySocketNotice` frames (`{type: "gauntlet.connection", state: "restoring" | "restored", message}`) while the game\'s connection to the server is being restored. A wrong token or an ended session closes the socket with code 4401 or 4410. A plain GET answers this description.',
     auth: "none",
     complexity: 1,
     params: PlaySessionParams,
@@ -60,7 +60,7 @@ export const playSessionOperations = {
     tag: "Runners",
     summary: "The game's side of a person's seat (WebSocket, for the runner)",
     description:
-      "The runner that plays the episode connects here with the relay token of its leased job and bridges the frames to the game's player socket.",
+      "The runner that plays the episode connects here with the relay token of its leased job and bridges the frames to the game's player socket. When the connection drops without an end (not 1000, 4401, 4410), the runner connects again with the same token, through the balancer; a new connection replaces the old one.",
     auth: "none",
     complexity: 1,
     params: PlaySessionParams,
