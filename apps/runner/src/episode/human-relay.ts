@@ -15,7 +15,7 @@ if (!gameUrl || !relayUrl) {
 const relayAddress: string = relayUrl;
 
 /** Longer than the server waits for the game side (RELAY_TIMING), so the server fails the seat. */
-const RECONNECT_FOR_MS = Number(process.env.GAUNTLET_RELAY_RECONNECT_MS ?? 90_000);
+const RECONNECT_FOR_MS = 90_000;
 const BACKOFF_MS = [100, 250, 500, 1_000, 2_000, 4_000];
 const MAX_QUEUED = 1_000;
 /**
