@@ -71,8 +71,26 @@ function move(direction) {
   document.body.dataset.lastMove = `${turn}:${direction}`;
 }
 
+// What the status said before the server's notice that the game's connection is being restored.
+let beforeNotice = null;
+
 function onMessage(event) {
   const message = JSON.parse(event.data);
+  if (message.type === "gauntlet.connection") {
+    // The server's own frame (not the game's): say it while it lasts, then put back what was there.
+    if (message.state === "restoring") {
+      beforeNotice ??= status.textContent;
+      status.textContent = message.message;
+      document.body.dataset.restoring = "true";
+    } else {
+      if (beforeNotice !== null && status.textContent === message.message)
+        status.textContent = beforeNotice;
+      beforeNotice = null;
+      delete document.body.dataset.restoring;
+    }
+    return;
+  }
+  beforeNotice = null;
   if (message.type === "welcome") {
     slot = message.slot;
     seats = message.players;
