@@ -17,7 +17,7 @@ import {
 
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
-import { conflict, invalidInput, notFound } from "../shared/errors.ts";
+import { conflict, ifNotFound, invalidInput, notFound } from "../shared/errors.ts";
 import { containsPattern } from "../shared/like-pattern.ts";
 import { decodeCursor, encodeCursor, type CursorKey } from "../shared/page-cursor.ts";
 import type { Database, PostsTable } from "../store/schema.ts";
@@ -67,14 +67,14 @@ export async function createPost(
   body: CreatePost,
 ): Promise<Post> {
   requireWriter(identity, "Posts");
-  const forum = await forumBySlug(db, body.forum).catch(() => {
-    throw invalidInput(
+  const forum = await ifNotFound(forumBySlug(db, body.forum), () =>
+    invalidInput(
       ["body", "forum"],
       `no forum has the slug ${body.forum}`,
       "value_error",
       body.forum,
-    );
-  });
+    ),
+  );
   const key = body.idempotency_key ?? null;
   const findRepeat = async () => {
     if (key === null) return undefined;

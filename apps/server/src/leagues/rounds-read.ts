@@ -6,7 +6,7 @@ import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
 import { isAdmin, visibleDivisionIds } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
-import { notFound } from "../shared/errors.ts";
+import { ifNotFound, notFound } from "../shared/errors.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { roundWaiting } from "./round-waiting.ts";
@@ -87,9 +87,9 @@ async function visibleRound(
     .where("id", "=", roundId)
     .executeTakeFirst();
   if (!row) throw notFound("round", roundId);
-  await visibleDivision(db, identity, row.division_id).catch(() => {
-    throw notFound("round", roundId);
-  });
+  await ifNotFound(visibleDivision(db, identity, row.division_id), () =>
+    notFound("round", roundId),
+  );
   return row;
 }
 
@@ -166,8 +166,6 @@ export async function getPool(
 ): Promise<Pool> {
   const row = await db.selectFrom("pools").selectAll().where("id", "=", poolId).executeTakeFirst();
   if (!row) throw notFound("pool", poolId);
-  await visibleRound(db, identity, row.round_id).catch(() => {
-    throw notFound("pool", poolId);
-  });
+  await ifNotFound(visibleRound(db, identity, row.round_id), () => notFound("pool", poolId));
   return poolView(row);
 }

@@ -42,7 +42,14 @@ import {
   type SeatPlan,
 } from "../play/sessions.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
+import {
+  conflict,
+  forbidden,
+  ifNotFound,
+  InputError,
+  invalidInput,
+  notFound,
+} from "../shared/errors.ts";
 import type { Database, LeaguesTable, LobbiesTable, LobbySeatsTable } from "../store/schema.ts";
 
 const HUMAN: readonly string[] = ["human", "human_open"];
@@ -89,9 +96,9 @@ async function visibleLobby(
 ): Promise<{ row: LobbiesTable; league: LeaguesTable }> {
   const row = await db.selectFrom("lobbies").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) throw notFound("lobby", id);
-  const league = await getVisibleLeagueRow(db, identity, row.league_id).catch(() => {
-    throw notFound("lobby", id);
-  });
+  const league = await ifNotFound(getVisibleLeagueRow(db, identity, row.league_id), () =>
+    notFound("lobby", id),
+  );
   return { row, league };
 }
 

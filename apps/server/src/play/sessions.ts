@@ -19,7 +19,7 @@ import { hashToken, newSecret } from "../auth/secrets.ts";
 import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { cancelEpisode, createEpisode } from "../episodes/episodes.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
+import { conflict, forbidden, ifNotFound, invalidInput, notFound } from "../shared/errors.ts";
 import type {
   CoworldsTable,
   Database,
@@ -180,9 +180,9 @@ export async function coworldOfBody(
   db: Kysely<Database>,
   coworldId: string,
 ): Promise<CoworldsTable> {
-  return getCoworldRow(db, coworldId).catch(() => {
-    throw invalidInput(["body", "coworld_id"], `no coworld ${coworldId}`, "value_error", coworldId);
-  });
+  return ifNotFound(getCoworldRow(db, coworldId), () =>
+    invalidInput(["body", "coworld_id"], `no coworld ${coworldId}`, "value_error", coworldId),
+  );
 }
 
 /** The manifest's variant by id, its first when none is given; 422 at `body.variant_id` when it has no such variant. */

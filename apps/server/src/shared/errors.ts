@@ -24,6 +24,19 @@ export const notFound = (what: string, id?: string) =>
     "not_found",
     id ? `${what} ${id} was not found.` : `${what} was not found.`,
   );
+/**
+ * A lookup whose 404 the caller words its own way (the round's 404 for its hidden division, a
+ * 422 for an unknown id in a body); any other failure — a query that failed — passes unchanged
+ * instead of reading as "not found".
+ */
+export async function ifNotFound<T>(lookup: Promise<T>, instead: () => Error): Promise<T> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) throw instead();
+    throw error;
+  }
+}
 export const badRequest = (message: string) => new ServiceError(400, "bad_request", message);
 export const gone = (message: string) => new ServiceError(410, "gone", message);
 /** The retention policy removed an episode's stored files (replay, logs, artifacts). */

@@ -9,7 +9,7 @@ import type { AuthenticatedIdentity, Identity } from "../../auth/identity.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { withEvents } from "../../events/record.ts";
 import { nowIso, parseJson } from "../../shared/clock.ts";
-import { conflict, forbidden, notFound } from "../../shared/errors.ts";
+import { conflict, forbidden, ifNotFound, notFound } from "../../shared/errors.ts";
 import type { Database } from "../../store/schema.ts";
 import { ladderOrDefault } from "../ladder.ts";
 import { lockLeague } from "../league-lock.ts";
@@ -64,9 +64,9 @@ export async function voidEpisode(
   // Only league round episodes are in a ledger; others are not this operation's to see.
   if (!episode || episode.division_id === null || episode.round_id === null)
     throw notFound("episode request", episodeId);
-  const { league } = await visibleDivision(db, identity, episode.division_id).catch(() => {
-    throw notFound("episode request", episodeId);
-  });
+  const { league } = await ifNotFound(visibleDivision(db, identity, episode.division_id), () =>
+    notFound("episode request", episodeId),
+  );
   if (!isCommissioner(identity, league))
     throw forbidden(
       `Only the commissioner of league ${league.id} or an admin may void its episodes.`,
