@@ -1,7 +1,5 @@
 // Assembles the HTTP service: base paths, request ids, body parsers, the request gate
 // (authentication + shared budgets), one route per contract operation, and error bodies.
-import { randomUUID } from "node:crypto";
-
 import Fastify, {
   errorCodes,
   LogController,
@@ -44,9 +42,12 @@ import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
 import type { AppContext, Handlers, ReadinessCheck } from "./http/handler.ts";
 import { lazyChildLoggerFactory } from "./http/lazy-child-logger.ts";
-import { preparedHeadersResponse } from "./http/prepared-headers-response.ts";
+import { nodeServerFactory } from "./http/node-server.ts";
+import { createProbeAnswer } from "./http/probe-answer.ts";
 import { createPublicAddress, isTrustedPeer, trustedProxyList } from "./http/public-address.ts";
 import { registerOperations } from "./http/register-operations.ts";
+import { requestIdOf } from "./http/request-id.ts";
+import { JSON_TYPE, serialiserOf } from "./http/response-serialiser.ts";
 import { closeAfterStrayUpgrade } from "./http/stray-upgrades.ts";
 import { identityHandlers } from "./identity/routes.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
@@ -64,7 +65,7 @@ import { failSession } from "./play/sessions.ts";
 import { policyHandlers } from "./policies/routes.ts";
 import { profileHandlers } from "./profiles/routes.ts";
 import { reporterHandlers } from "./reporters/routes.ts";
-import { serviceHandlers, type BudgetsInfo } from "./service/routes.ts";
+import { LIVENESS, serviceHandlers, type BudgetsInfo } from "./service/routes.ts";
 import type { Store } from "./store/database.ts";
 import { tournamentViewHandlers } from "./tournament-view/routes.ts";
 import { tournamentHandlers } from "./tournaments/routes.ts";
@@ -91,7 +92,6 @@ export interface AppDeps {
 
 // The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
 const UPGRADE_OPERATIONS = new Set([EVENTS_OPERATION_ID, ...PLAY_RELAY_OPERATION_IDS]);
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
 export async function buildApp(
@@ -100,6 +100,16 @@ export async function buildApp(
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const trusted = config.trustedProxies.length ? trustedProxyList(config.trustedProxies) : null;
+  const accessLogged =
+    config.accessLog || config.logLevel === "debug" || config.logLevel === "trace";
+  // `GET /healthz` answered before routing, as its route answers it (http/probe-answer.ts).
+  const probe = createProbeAnswer({
+    path: contract.healthz.path,
+    body: serialiserOf(contract.healthz)(contract.healthz.response.parse(LIVENESS)),
+    contentType: JSON_TYPE,
+    rewrite,
+    routeAll: accessLogged,
+  });
   const app = Fastify({
     // Access logs are info lines: asking for them lowers a quieter level to info.
     logger:
@@ -110,13 +120,12 @@ export async function buildApp(
               config.accessLog && QUIETER_THAN_INFO.has(config.logLevel) ? "info" : config.logLevel,
           },
     bodyLimit: MAX_BODY_BYTES,
-    // Responses that write the budget headers as prepared lines (http/prepared-headers-response.ts).
-    ...(preparedHeadersResponse ? { http: { ServerResponse: preparedHeadersResponse } } : {}),
+    // Responses that take prepared header lines, and the probe answered ahead of routing.
+    serverFactory: nodeServerFactory(probe),
     clientErrorHandler,
     // A line per request only when asked for (GAUNTLET_ACCESS_LOG=true, or debug); errors are always logged.
     logController: new LogController({
-      disableRequestLogging:
-        !config.accessLog && config.logLevel !== "debug" && config.logLevel !== "trace",
+      disableRequestLogging: !accessLogged,
     }),
     rewriteUrl: (req) => rewrite(req.url ?? "/", req.headers.host),
     // request.ip is the client's address as the trusted proxies saw it (per-address sign-in limits).
@@ -126,12 +135,11 @@ export async function buildApp(
       void reply.code(error.statusCode ?? 400).send(errorBody("bad_request", error.message));
     },
     childLoggerFactory: lazyChildLoggerFactory,
-    genReqId: (req) => {
-      const given = req.headers["x-request-id"];
-      return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
   });
 
+  // A closing server answers 503 to what still arrives (fastify): the probe included.
+  app.addHook("preClose", async () => probe.drain());
   installRequestIdentity(app);
   installPreflight(app, config.corsOrigins);
   // JSON bodies are bounded in depth before they are parsed (see body-bounds.ts).

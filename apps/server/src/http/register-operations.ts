@@ -20,11 +20,8 @@ import { validationBody } from "./errors.ts";
 import { REPLIED, type AppContext, type Handler, type Handlers } from "./handler.ts";
 import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "./page-headers.ts";
-import { serialiserOf } from "./response-serialiser.ts";
+import { JSON_TYPE, serialiserOf } from "./response-serialiser.ts";
 import { sharedSerialisation } from "./serialised.ts";
-
-// What fastify sets for a serialised object; a string sent with it goes out as it is.
-const JSON_TYPE = "application/json; charset=utf-8";
 
 type AnyHandler = Handler<OperationDef>;
 

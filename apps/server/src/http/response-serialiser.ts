@@ -10,6 +10,9 @@ import type { OperationDef } from "@gauntlet/core";
 
 export type Serialise = (value: unknown) => string;
 
+// What fastify sets for a serialised object; a string sent with it goes out as it is.
+export const JSON_TYPE = "application/json; charset=utf-8";
+
 const compiled = new WeakMap<OperationDef, Serialise>();
 
 function compile(op: OperationDef): Serialise {

@@ -7,6 +7,9 @@ export interface BudgetsInfo {
   rows: readonly CapacityRow[];
 }
 
+/** The liveness probe's answer: this process answers (http/probe-answer.ts sends it before routing). */
+export const LIVENESS = { status: "ok" } as const;
+
 export function serviceHandlers(budgets: () => BudgetsInfo) {
   return defineHandlers({
     getOpenApi: async ({ app }) => app.openApi(),
@@ -19,7 +22,7 @@ export function serviceHandlers(budgets: () => BudgetsInfo) {
       const info = budgets();
       return budgetsPage(info.rows, info.mode);
     },
-    healthz: async () => ({ status: "ok" as const }),
+    healthz: async () => LIVENESS,
     readyz: async ({ app, reply }) => {
       const checks: Record<string, { ok: boolean; error?: string }> = {};
       await Promise.all(
