@@ -2,7 +2,7 @@
 // the same work directory ends them — and leaves a live runner's alone.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, utimes, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -49,7 +49,12 @@ async function deadPid(): Promise<number> {
   return child.pid ?? 999_999;
 }
 
-async function fakeRunnerDir(name: string, ownerPid: number, groups: number[]): Promise<string> {
+async function fakeRunnerDir(
+  name: string,
+  ownerPid: number,
+  groups: number[],
+  runtime = "sandbox",
+): Promise<string> {
   const dir = join(workDir, "runners", name);
   await mkdir(join(dir, "jobs", "job-1"), { recursive: true });
   await writeFile(
@@ -58,6 +63,7 @@ async function fakeRunnerDir(name: string, ownerPid: number, groups: number[]): 
       pid: ownerPid,
       start_time: procInfo(ownerPid)?.startTime ?? 1,
       host: hostname(),
+      runtime,
     }),
   );
   await writeFile(
@@ -79,20 +85,20 @@ describe("sweepDeadRunners", () => {
 
     const report = await sweepDeadRunners(workDir);
 
-    expect(report).toEqual({ runners: 1, groups: 1 });
+    expect(report).toEqual({ runners: 1, groups: 1, problems: [] });
     await until(() => members.every((m) => !isRunning(m.pid)) || null);
     expect(existsSync(dir)).toBe(false);
   });
 
   it("leaves a live runner's groups and files alone", async () => {
     const group = orphanGroup();
-    const live = await claimInstance(workDir);
+    const live = await claimInstance(workDir, "sandbox");
     const jobDir = await live.jobDir("job-2", 1);
     live.recordGroup(jobDir, group);
 
     const report = await sweepDeadRunners(workDir);
 
-    expect(report).toEqual({ runners: 0, groups: 0 });
+    expect(report).toEqual({ runners: 0, groups: 0, problems: [] });
     expect(isRunning(group)).toBe(true);
     expect(existsSync(jobDir)).toBe(true);
     await live.release();
@@ -108,7 +114,63 @@ describe("sweepDeadRunners", () => {
       `${stranger} ${(procInfo(stranger)?.startTime ?? 0) - 1}\n`,
     );
 
-    expect(await sweepDeadRunners(workDir)).toEqual({ runners: 1, groups: 0 });
+    expect(await sweepDeadRunners(workDir)).toEqual({ runners: 1, groups: 0, problems: [] });
     expect(isRunning(stranger)).toBe(true);
+  });
+
+  it("never takes a runner starting at the same moment for a dead one", async () => {
+    for (let i = 0; i < 40; i += 1) {
+      const [claimed] = await Promise.all([
+        claimInstance(workDir, "sandbox"),
+        sweepDeadRunners(workDir),
+      ]);
+      expect(existsSync(join(claimed.dir, "runner.json")), `round ${i}`).toBe(true);
+      await claimed.release();
+    }
+  });
+
+  it("removes a claim its runner never finished, once it is a minute old", async () => {
+    const unfinished = join(workDir, "runners", ".claiming-4242-0a0b0c0d");
+    await mkdir(join(unfinished, "jobs"), { recursive: true });
+
+    await sweepDeadRunners(workDir);
+    expect(existsSync(unfinished)).toBe(true);
+
+    const longAgo = new Date(Date.now() - 120_000);
+    await utimes(unfinished, longAgo, longAgo);
+    await sweepDeadRunners(workDir);
+    expect(existsSync(unfinished)).toBe(false);
+  });
+
+  it("keeps a dead runner's directory, and says why, when docker does not answer", async () => {
+    const bin = mkdtempSync(join(tmpdir(), "gauntlet-fake-docker-"));
+    await writeFile(
+      join(bin, "docker"),
+      "#!/bin/sh\necho 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock.' >&2\nexit 1\n",
+    );
+    await chmod(join(bin, "docker"), 0o755);
+    const dir = await fakeRunnerDir("dead-3", await deadPid(), [], "docker");
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ""}`;
+    try {
+      const report = await sweepDeadRunners(workDir);
+      expect(report.runners).toBe(0);
+      expect(report.problems).toHaveLength(1);
+      expect(report.problems[0]).toMatch(
+        /^the containers of the episode in .*dead-3.* may still run \(the next start tries again\): docker ps failed: Cannot connect to the Docker daemon/,
+      );
+      expect(existsSync(dir)).toBe(true);
+    } finally {
+      process.env.PATH = path;
+      rmSync(bin, { recursive: true, force: true });
+    }
+    // With docker answering again (or no docker client at all), the next sweep removes it.
+    process.env.PATH = "/usr/bin:/bin";
+    try {
+      expect((await sweepDeadRunners(workDir)).runners).toBeGreaterThanOrEqual(1);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(existsSync(dir)).toBe(false);
   });
 });

@@ -4,16 +4,23 @@
 // the dead runner's files. Live runners sharing the work directory are left alone.
 import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
+import { unlessGone } from "@gauntlet/core";
+
 import { removeEpisodeLeftovers } from "../episode/runtimes/docker.ts";
+import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { episodeDir } from "./episode-input.ts";
 import { allProcesses, procInfo, stillRunning } from "./proc.ts";
 
 const OWNER_FILE = "runner.json";
 const PIDS_FILE = "pids";
+/** A runner's directory while it is being claimed, before its owner file is written. */
+const CLAIMING = ".claiming-";
+/** A claim that old and still without its owner file was never finished (its runner died). */
+const UNFINISHED_CLAIM_MS = 60_000;
 
 export interface Instance {
   /** This runner's directory: `<work dir>/runners/<id>`. */
@@ -30,17 +37,25 @@ interface Owner {
   pid: number;
   start_time: number | null;
   host: string;
+  /** The runtime its episodes ran on (null in a record from before it was kept). */
+  runtime: string | null;
 }
 
-export async function claimInstance(workDir: string): Promise<Instance> {
-  const dir = join(workDir, "runners", `${process.pid}-${randomBytes(4).toString("hex")}`);
-  await mkdir(join(dir, "jobs"), { recursive: true });
+export async function claimInstance(workDir: string, runtime: RuntimeKind): Promise<Instance> {
+  const id = `${process.pid}-${randomBytes(4).toString("hex")}`;
+  const dir = join(workDir, "runners", id);
+  const claiming = join(workDir, "runners", `${CLAIMING}${id}`);
+  await mkdir(join(claiming, "jobs"), { recursive: true });
   const owner: Owner = {
     pid: process.pid,
     start_time: procInfo(process.pid)?.startTime ?? null,
     host: hostname(),
+    runtime,
   };
-  await writeFile(join(dir, OWNER_FILE), JSON.stringify(owner));
+  await writeFile(join(claiming, OWNER_FILE), JSON.stringify(owner));
+  // The directory gets its name once its owner is recorded: a runner starting at the same time
+  // would take a directory without an owner for a dead runner's, and remove it.
+  await rename(claiming, dir);
   return {
     dir,
     async jobDir(jobId, attempt) {
@@ -62,62 +77,85 @@ export interface SweepReport {
   runners: number;
   /** Process groups ended. */
   groups: number;
+  /**
+   * What could not be cleaned up, a line each (docker not answering); those runners'
+   * directories are kept, so that the next sweep tries again.
+   */
+  problems: string[];
 }
 
 /** Ends what dead runners on this work directory left running, and removes their files. */
 export async function sweepDeadRunners(workDir: string): Promise<SweepReport> {
   const root = join(workDir, "runners");
-  const report: SweepReport = { runners: 0, groups: 0 };
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return report;
-  }
+  const report: SweepReport = { runners: 0, groups: 0, problems: [] };
+  const names = (await unlessGone(readdir(root))) ?? [];
   for (const name of names) {
     const dir = join(root, name);
     const owner = await readOwner(dir);
     // Another host's runner (a shared network directory) is not ours to judge.
     if (owner !== null && (owner.host !== hostname() || stillRunning(owner.pid, owner.start_time)))
       continue;
-    report.groups += await endRecordedGroups(dir);
+    if (owner === null && name.startsWith(CLAIMING) && !(await claimUnfinished(dir))) continue;
+    // Only the docker runtime leaves containers; a record that does not say may have.
+    const ended = await endRecordedGroups(dir, owner?.runtime === "docker" || !owner?.runtime);
+    report.groups += ended.groups;
+    if (ended.problems.length > 0) {
+      report.problems.push(...ended.problems);
+      continue;
+    }
     await rm(dir, { recursive: true, force: true });
     report.runners += 1;
   }
   return report;
 }
 
+/** The owner a runner's directory records; null where there is none, or none that reads. */
 async function readOwner(dir: string): Promise<Owner | null> {
+  const text = await unlessGone(readFile(join(dir, OWNER_FILE), "utf8"));
+  if (text === null) return null;
+  let parsed: Partial<Owner>;
   try {
-    const parsed = JSON.parse(await readFile(join(dir, OWNER_FILE), "utf8")) as Partial<Owner>;
-    if (typeof parsed.pid !== "number" || typeof parsed.host !== "string") return null;
-    return {
-      pid: parsed.pid,
-      start_time: typeof parsed.start_time === "number" ? parsed.start_time : null,
-      host: parsed.host,
-    };
+    parsed = JSON.parse(text) as Partial<Owner>;
   } catch {
+    // Cut short by its runner's death while being written.
     return null;
   }
+  if (typeof parsed.pid !== "number" || typeof parsed.host !== "string") return null;
+  return {
+    pid: parsed.pid,
+    start_time: typeof parsed.start_time === "number" ? parsed.start_time : null,
+    host: parsed.host,
+    runtime: typeof parsed.runtime === "string" ? parsed.runtime : null,
+  };
 }
 
-async function endRecordedGroups(dir: string): Promise<number> {
-  let jobs: string[];
-  try {
-    jobs = await readdir(join(dir, "jobs"));
-  } catch {
-    return 0;
-  }
+/** A claim still without its owner: unfinished (its runner died) once it is old enough. */
+async function claimUnfinished(dir: string): Promise<boolean> {
+  const info = await unlessGone(stat(dir));
+  return info !== null && Date.now() - info.mtimeMs > UNFINISHED_CLAIM_MS;
+}
+
+async function endRecordedGroups(
+  dir: string,
+  containers: boolean,
+): Promise<{ groups: number; problems: string[] }> {
+  const jobs = (await unlessGone(readdir(join(dir, "jobs")))) ?? [];
   let ended = 0;
+  const problems: string[] = [];
   for (const job of jobs) {
     // Containers of the docker runtime outlive their clients' process groups.
-    await removeEpisodeLeftovers(episodeDir(join(dir, "jobs", job)));
-    let lines: string[];
-    try {
-      lines = (await readFile(join(dir, "jobs", job, PIDS_FILE), "utf8")).split("\n");
-    } catch {
-      continue;
-    }
+    const episode = episodeDir(join(dir, "jobs", job));
+    if (containers)
+      try {
+        await removeEpisodeLeftovers(episode);
+      } catch (error) {
+        problems.push(
+          `the containers of the episode in ${episode} may still run (the next start tries again): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    const pids = await unlessGone(readFile(join(dir, "jobs", job, PIDS_FILE), "utf8"));
+    if (pids === null) continue;
+    const lines = pids.split("\n");
     for (const line of lines) {
       const [pidText, startText] = line.trim().split(" ");
       const pid = Number(pidText);
@@ -127,7 +165,7 @@ async function endRecordedGroups(dir: string): Promise<number> {
       if (groupIsOurs(pid, startTime) && killGroup(pid)) ended += 1;
     }
   }
-  return ended;
+  return { groups: ended, problems };
 }
 
 /**
@@ -145,7 +183,10 @@ function killGroup(pgid: number): boolean {
   try {
     process.kill(-pgid, "SIGKILL");
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // Gone since it was looked at, or not ours to end after all.
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (code === "ESRCH" || code === "EPERM") return false;
+    throw error;
   }
 }

@@ -75,12 +75,14 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       runners: swept.runners,
       process_groups_ended: swept.groups,
     });
+  for (const problem of swept.problems)
+    log.warn(`cleaning up after a runner that died: ${problem}`);
   if (options.runtime === "sandbox") {
     await sweepCgroups();
     const missing = await cgroupsProblem();
     if (missing !== null) log.warn(missing);
   }
-  const instance = await claimInstance(options.workDir);
+  const instance = await claimInstance(options.workDir, options.runtime);
   const cache = new BundleCache(
     join(options.workDir, "bundles"),
     (sha) => queue.download(sha),

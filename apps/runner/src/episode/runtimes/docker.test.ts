@@ -157,7 +157,7 @@ describe.skipIf(problem !== null)("the docker runtime with an engine", () => {
       await new Promise((resolve) => dead.once("exit", resolve));
       await writeFile(
         join(runnerDir, "runner.json"),
-        JSON.stringify({ pid: dead.pid, start_time: 1, host: hostname() }),
+        JSON.stringify({ pid: dead.pid, start_time: 1, host: hostname(), runtime: "docker" }),
       );
       // What a runner killed mid-episode leaves: the episode's network and a running container.
       const labels = [

@@ -11,6 +11,8 @@ import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { bestEffort } from "@gauntlet/core";
+
 import { ensureNodeBaseImage } from "./docker-base-image.ts";
 import type { LimitHit } from "./limits.ts";
 import { delay, spawnGroup } from "./process.ts";
@@ -193,13 +195,27 @@ function clientEnv(runnableEnv: Record<string, string>): Record<string, string> 
   return env;
 }
 
+/** A docker command that did not succeed; `noClient` when there is no docker client to run. */
+class DockerCommandError extends Error {
+  override readonly name = "DockerCommandError";
+  readonly noClient: boolean;
+  constructor(message: string, noClient: boolean) {
+    super(message);
+    this.noClient = noClient;
+  }
+}
+
 /** Runs a docker command to its end and returns its output; throws on a non-zero exit. */
 async function docker(args: string[], options: RuntimeOptions): Promise<string> {
   const command = spawnGroup(["docker", ...args], { cwd: "/", env: clientEnv({}), ...options });
   const status = await command.exited;
   await command.stop();
   if (status.code !== 0)
-    throw new Error(`docker ${args[0] ?? ""} failed: ${status.error ?? command.log().trim()}`);
+    throw new DockerCommandError(
+      `docker ${args[0] ?? ""} failed: ${status.error ?? command.log().trim()}`,
+      // The spawn's own error ("spawn docker ENOENT"): no docker client on this machine.
+      status.error !== undefined && /\bENOENT\b/.test(status.error),
+    );
   return command.log();
 }
 
@@ -227,7 +243,9 @@ async function loopbackTo(socketPath: string): Promise<{ server: Server; port: n
 /**
  * Removes the containers and the network of the episode that ran in `workDir`, for a runner
  * that was killed before its episodes' dispose(); ending the `docker run` clients' process
- * groups does not end their containers. Nothing happens where there is no docker client.
+ * groups does not end their containers. Nothing happens where there is no docker client; where
+ * docker does not answer it throws: a policy's container may still be running, and the caller
+ * keeps the record to try again.
  */
 export async function removeEpisodeLeftovers(
   workDir: string,
@@ -235,12 +253,17 @@ export async function removeEpisodeLeftovers(
 ): Promise<number> {
   const label = `label=org.gauntlet.work-dir=${workDir}`;
   const list = async (args: string[]) =>
-    (await docker(args, options).catch(() => "")).split("\n").filter((id) => /^\w+$/.test(id));
-  const containers = await list(["ps", "-aq", "--filter", label]);
-  if (containers.length > 0)
-    await docker(["rm", "--force", ...containers], options).catch(() => "");
+    (await docker(args, options)).split("\n").filter((id) => /^\w+$/.test(id));
+  let containers: string[];
+  try {
+    containers = await list(["ps", "-aq", "--filter", label]);
+  } catch (error) {
+    if (error instanceof DockerCommandError && error.noClient) return 0;
+    throw error;
+  }
+  if (containers.length > 0) await docker(["rm", "--force", ...containers], options);
   const networks = await list(["network", "ls", "-q", "--filter", label]);
-  if (networks.length > 0) await docker(["network", "rm", ...networks], options).catch(() => "");
+  if (networks.length > 0) await docker(["network", "rm", ...networks], options);
   return containers.length;
 }
 
@@ -287,11 +310,16 @@ export function dockerRuntime(
     // The container stays until stop(): its state tells whether its memory limit ended it.
     const exited = client.exited.then(async (status): Promise<ExitStatus> => {
       if (status.error !== undefined) return status;
-      const state = await docker(
+      // Docker not answering leaves the exit status as it is: the same seat is blamed, only
+      // without naming its memory limit.
+      const oomKilled = await docker(
         ["inspect", "--format", "{{.State.OOMKilled}}", container],
         options,
-      ).catch(() => "");
-      return state.trim() === "true" ? { ...status, limit: "out_of_memory" } : status;
+      ).then(
+        (state) => state.trim() === "true",
+        () => false,
+      );
+      return oomKilled ? { ...status, limit: "out_of_memory" } : status;
     });
     // As on the sandbox: a runnable ended by its CPU time limit ends the episode, blamed on it.
     const limitHit = new Promise<LimitHit>((resolve) => {
@@ -309,9 +337,10 @@ export function dockerRuntime(
       limitHit,
       log: () => client.log(),
       async stop() {
-        await docker(["rm", "--force", container], options)
-          .then(() => containers.delete(container))
-          .catch(() => false);
+        // One docker fails to remove stays in the set: dispose() tries again.
+        await bestEffort(
+          docker(["rm", "--force", container], options).then(() => containers.delete(container)),
+        );
         await client.stop();
       },
     };
@@ -382,12 +411,13 @@ export function dockerRuntime(
     async dispose() {
       forwarder?.close();
       await relay?.stop();
-      // Those whose stop() was not called (or failed): removed all the same.
+      // Those whose stop() was not called (or failed): removed all the same. What docker fails
+      // to remove here, the next runner's sweep finds by its label (removeEpisodeLeftovers).
       await Promise.all(
-        [...containers].map((c) => docker(["rm", "--force", c], options).catch(() => "")),
+        [...containers].map((c) => bestEffort(docker(["rm", "--force", c], options))),
       );
       const made = networks.splice(0);
-      if (made.length > 0) await docker(["network", "rm", ...made], options).catch(() => "");
+      if (made.length > 0) await bestEffort(docker(["network", "rm", ...made], options));
       if (hostDir !== "") await rm(hostDir, { recursive: true, force: true });
     },
   };
