@@ -165,6 +165,13 @@ async function checkSeats(
   await checkRoster(db, league, body.seats, ["body", "seats"], body.variant_id ?? null);
 }
 
+/** The one seat kind that names each id, and what its seat lacks without it. */
+const NAMED_BY_KIND: readonly { field: "user_id" | "player_id"; kind: string; missing: string }[] =
+  [
+    { field: "user_id", kind: "human", missing: "a human seat names the user it is reserved for" },
+    { field: "player_id", kind: "league_player", missing: "a league_player seat names the player" },
+  ];
+
 async function seatProblems(
   db: Kysely<Database>,
   league: LeaguesTable,
@@ -172,30 +179,16 @@ async function seatProblems(
   loc: (string | number)[],
 ): Promise<InputError["items"]> {
   const problems: InputError["items"] = [];
-  if (seat.kind === "human" && seat.user_id === undefined)
-    problems.push({
-      loc: [...loc, "user_id"],
-      msg: "a human seat names the user it is reserved for",
-      type: "missing",
-    });
-  if (seat.kind !== "human" && seat.user_id !== undefined)
-    problems.push({
-      loc: [...loc, "user_id"],
-      msg: `a ${seat.kind} seat takes no user_id`,
-      type: "value_error",
-    });
-  if (seat.kind === "league_player" && seat.player_id === undefined)
-    problems.push({
-      loc: [...loc, "player_id"],
-      msg: "a league_player seat names the player",
-      type: "missing",
-    });
-  if (seat.kind !== "league_player" && seat.player_id !== undefined)
-    problems.push({
-      loc: [...loc, "player_id"],
-      msg: `a ${seat.kind} seat takes no player_id`,
-      type: "value_error",
-    });
+  for (const { field, kind, missing } of NAMED_BY_KIND) {
+    if (seat.kind === kind && seat[field] === undefined)
+      problems.push({ loc: [...loc, field], msg: missing, type: "missing" });
+    if (seat.kind !== kind && seat[field] !== undefined)
+      problems.push({
+        loc: [...loc, field],
+        msg: `a ${seat.kind} seat takes no ${field}`,
+        type: "value_error",
+      });
+  }
   if (
     seat.user_id !== undefined &&
     !(await db.selectFrom("users").select("id").where("id", "=", seat.user_id).executeTakeFirst())
