@@ -167,3 +167,18 @@ export async function divisionLadder(db: Kysely<Database>, identity: Identity, l
     .filter((r) => canSeeDivision(identity, league, r))
     .map((r) => ({ id: r.id, name: r.name, level: r.level, member_count: Number(r.member_count) }));
 }
+
+/** The league's top competition division (the lowest level not archived), if it has one. */
+export async function topCompetitionDivision(
+  db: Kysely<Database>,
+  leagueId: string,
+): Promise<DivisionsTable | undefined> {
+  return db
+    .selectFrom("divisions")
+    .selectAll()
+    .where("league_id", "=", leagueId)
+    .where("type", "=", "competition")
+    .where("archived_at", "is", null)
+    .orderBy("level")
+    .executeTakeFirst();
+}

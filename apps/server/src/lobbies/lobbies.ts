@@ -3,7 +3,7 @@
 // with its episode: reads settle it from its experience request, so no replica holds state.
 import { randomInt } from "node:crypto";
 
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely, Updateable } from "kysely";
 
 import {
   CoworldManifest,
@@ -30,6 +30,7 @@ import { createExperienceRequest } from "../evaluations/experience-requests.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
 import { currentChampion } from "../leagues/champions.ts";
+import { topCompetitionDivision } from "../leagues/divisions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
 import { getVisibleLeagueRow } from "../leagues/leagues.ts";
 import {
@@ -164,6 +165,13 @@ async function checkSeats(
   await checkRoster(db, league, body.seats, ["body", "seats"], body.variant_id ?? null);
 }
 
+/** The one seat kind that names each id, and what its seat lacks without it. */
+const NAMED_BY_KIND: readonly { field: "user_id" | "player_id"; kind: string; missing: string }[] =
+  [
+    { field: "user_id", kind: "human", missing: "a human seat names the user it is reserved for" },
+    { field: "player_id", kind: "league_player", missing: "a league_player seat names the player" },
+  ];
+
 async function seatProblems(
   db: Kysely<Database>,
   league: LeaguesTable,
@@ -171,30 +179,16 @@ async function seatProblems(
   loc: (string | number)[],
 ): Promise<InputError["items"]> {
   const problems: InputError["items"] = [];
-  if (seat.kind === "human" && seat.user_id === undefined)
-    problems.push({
-      loc: [...loc, "user_id"],
-      msg: "a human seat names the user it is reserved for",
-      type: "missing",
-    });
-  if (seat.kind !== "human" && seat.user_id !== undefined)
-    problems.push({
-      loc: [...loc, "user_id"],
-      msg: `a ${seat.kind} seat takes no user_id`,
-      type: "value_error",
-    });
-  if (seat.kind === "league_player" && seat.player_id === undefined)
-    problems.push({
-      loc: [...loc, "player_id"],
-      msg: "a league_player seat names the player",
-      type: "missing",
-    });
-  if (seat.kind !== "league_player" && seat.player_id !== undefined)
-    problems.push({
-      loc: [...loc, "player_id"],
-      msg: `a ${seat.kind} seat takes no player_id`,
-      type: "value_error",
-    });
+  for (const { field, kind, missing } of NAMED_BY_KIND) {
+    if (seat.kind === kind && seat[field] === undefined)
+      problems.push({ loc: [...loc, field], msg: missing, type: "missing" });
+    if (seat.kind !== kind && seat[field] !== undefined)
+      problems.push({
+        loc: [...loc, field],
+        msg: `a ${seat.kind} seat takes no ${field}`,
+        type: "value_error",
+      });
+  }
   if (
     seat.user_id !== undefined &&
     !(await db.selectFrom("users").select("id").where("id", "=", seat.user_id).executeTakeFirst())
@@ -381,6 +375,93 @@ function requireOpen(row: LobbiesTable): void {
     });
 }
 
+/** Changes an open lobby, by a conditional update: 409 if it was started or cancelled meanwhile. */
+async function updateOpenLobby(
+  db: Kysely<Database>,
+  id: string,
+  set: Updateable<LobbiesTable>,
+): Promise<void> {
+  const res = await db
+    .updateTable("lobbies")
+    .set(set)
+    .where("id", "=", id)
+    .where("status", "=", "open")
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1)
+    throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+}
+
+/** A start or launch that failed after claiming the lobby gives the claim back. */
+async function reopen(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable("lobbies")
+    .set({ status: "open", started_at: null })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** The lobby and its league, for what only its managers do (`what`: "starts it", say). */
+async function managedLobby(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  what: string,
+): Promise<{ row: LobbiesTable; league: LeaguesTable }> {
+  const { row, league } = await visibleLobby(db, identity, id);
+  if (!mayManage(identity, row, league))
+    throw forbidden(
+      `only the creator of lobby ${id}, the league's commissioner or an admin ${what}`,
+    );
+  return { row, league };
+}
+
+/** As managedLobby, for a change made while the lobby is open. */
+async function managedOpenLobby(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  id: string,
+  what: string,
+): Promise<{ row: LobbiesTable; league: LeaguesTable }> {
+  const managed = await managedLobby(db, identity, id, what);
+  requireOpen(managed.row);
+  return managed;
+}
+
+/** A seat's change applies only while its lobby is still open. */
+const whileOpen = (id: string) => (eb: ExpressionBuilder<Database, "lobby_seats">) =>
+  eb.exists(
+    eb.selectFrom("lobbies").select("id").where("id", "=", id).where("status", "=", "open"),
+  );
+
+/** The seat of an open lobby that a person acts on; 404 for a position the lobby has not. */
+async function openLobbySeat(
+  db: Kysely<Database>,
+  identity: Identity,
+  id: string,
+  position: number,
+): Promise<{ row: LobbiesTable; league: LeaguesTable; seat: LobbySeatsTable }> {
+  refuseNonPersons(identity);
+  const { row, league } = await visibleLobby(db, identity, id);
+  requireOpen(row);
+  const seat = (await seatsOf(db, id)).find((s) => s.position === position);
+  if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
+  return { row, league, seat };
+}
+
+/** Empties a claimed seat: a reserved seat stays reserved for its person; an open seat opens again. */
+async function emptySeat(db: Kysely<Database>, id: string, seat: LobbySeatsTable): Promise<void> {
+  await db
+    .updateTable("lobby_seats")
+    .set({
+      user_id: seat.kind === "human" ? seat.user_id : null,
+      policy_version_id: null,
+      claimed_at: null,
+    })
+    .where("lobby_id", "=", id)
+    .where("position", "=", seat.position)
+    .execute();
+}
+
 export async function claimSeat(
   db: Kysely<Database>,
   identity: AuthenticatedIdentity,
@@ -388,11 +469,7 @@ export async function claimSeat(
   position: number,
   policyVersionId: string | undefined,
 ): Promise<Lobby> {
-  refuseNonPersons(identity);
-  const { row } = await visibleLobby(db, identity, id);
-  requireOpen(row);
-  const seat = (await seatsOf(db, id)).find((s) => s.position === position);
-  if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
+  const { seat } = await openLobbySeat(db, identity, id, position);
   if (!HUMAN.includes(seat.kind))
     throw conflict(
       `seat ${position} is a ${seat.kind} seat; only human seats are claimed`,
@@ -425,11 +502,7 @@ export async function claimSeat(
     .where("lobby_id", "=", id)
     .where("position", "=", position)
     .where("claimed_at", "is", null)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom("lobbies").select("id").where("id", "=", id).where("status", "=", "open"),
-      ),
-    )
+    .where(whileOpen(id))
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1)
     throw conflict(
@@ -452,21 +525,24 @@ export async function leaveLobby(
   );
   if (mine.length === 0) throw conflict(`you hold no seat in lobby ${id}`, "not_seated");
   await db.transaction().execute(async (trx) => {
-    for (const seat of mine) {
-      // A reserved seat stays reserved for its person; an open seat opens again.
-      await trx
-        .updateTable("lobby_seats")
-        .set({
-          user_id: seat.kind === "human" ? seat.user_id : null,
-          policy_version_id: null,
-          claimed_at: null,
-        })
-        .where("lobby_id", "=", id)
-        .where("position", "=", seat.position)
-        .execute();
-    }
+    for (const seat of mine) await emptySeat(trx, id, seat);
   });
   return getLobby(db, identity, id);
+}
+
+/** The player of a league_player seat and its current champion; 409 if it has none. */
+async function seatChampion(db: Kysely<Database>, leagueId: string, seat: LobbySeatsTable) {
+  const playerId = seat.player_id ?? "";
+  const champion = await db
+    .transaction()
+    .execute((trx) => currentChampion(trx, leagueId, playerId));
+  if (!champion)
+    throw conflict(
+      `player ${playerId} (seat ${seat.position}) has no champion in the league`,
+      "lobby_not_ready",
+      { positions: [seat.position] },
+    );
+  return { playerId, champion };
 }
 
 async function rosterOf(db: Kysely<Database>, row: LobbiesTable, seats: LobbySeatsTable[]) {
@@ -486,16 +562,7 @@ async function rosterOf(db: Kysely<Database>, row: LobbiesTable, seats: LobbySea
     if (seat.kind === "closed") continue;
     if (seat.kind === "random") roster.push({ slot: slot++, player: { random: true } });
     else if (seat.kind === "league_player") {
-      const playerId = seat.player_id ?? "";
-      const champion = await db
-        .transaction()
-        .execute((trx) => currentChampion(trx, row.league_id, playerId));
-      if (!champion)
-        throw conflict(
-          `player ${playerId} (seat ${seat.position}) has no champion in the league`,
-          "lobby_not_ready",
-          { positions: [seat.position] },
-        );
+      const { champion } = await seatChampion(db, row.league_id, seat);
       roster.push({ slot: slot++, player: { policy_ref: champion.policy_version_id } });
     } else roster.push({ slot: slot++, player: { policy_ref: seat.policy_version_id ?? "" } });
   }
@@ -508,23 +575,11 @@ export async function startLobby(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<Lobby> {
-  const { row, league } = await visibleLobby(db, identity, id);
-  if (!mayManage(identity, row, league))
-    throw forbidden(
-      `only the creator of lobby ${id}, the league's commissioner or an admin starts it`,
-    );
-  requireOpen(row);
+  const { row, league } = await managedOpenLobby(db, identity, id, "starts it");
   const seats = await seatsOf(db, id);
   const roster = await rosterOf(db, row, seats);
   // Claim the start first, so that two starts cannot both create an episode.
-  const claimed = await db
-    .updateTable("lobbies")
-    .set({ status: "running", started_at: nowIso() })
-    .where("id", "=", id)
-    .where("status", "=", "open")
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1)
-    throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  await updateOpenLobby(db, id, { status: "running", started_at: nowIso() });
   try {
     const request = await createExperienceRequest(
       db,
@@ -551,11 +606,7 @@ export async function startLobby(
       .execute();
   } catch (error) {
     // The episode could not be created (no random champion to draw, say): the lobby stays open.
-    await db
-      .updateTable("lobbies")
-      .set({ status: "open", started_at: null })
-      .where("id", "=", id)
-      .execute();
+    await reopen(db, id);
     if (error instanceof InputError)
       throw conflict(`the lobby cannot start: ${error.message}`, "lobby_not_ready");
     throw error;
@@ -568,36 +619,9 @@ export async function cancelLobby(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<Lobby> {
-  const { row, league } = await visibleLobby(db, identity, id);
-  if (!mayManage(identity, row, league))
-    throw forbidden(
-      `only the creator of lobby ${id}, the league's commissioner or an admin cancels it`,
-    );
-  requireOpen(row);
-  const res = await db
-    .updateTable("lobbies")
-    .set({ status: "cancelled", ended_at: nowIso() })
-    .where("id", "=", id)
-    .where("status", "=", "open")
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
-    throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  await managedOpenLobby(db, identity, id, "cancels it");
+  await updateOpenLobby(db, id, { status: "cancelled", ended_at: nowIso() });
   return getLobby(db, identity, id);
-}
-
-/** The lobby, its league and its seats, for a change only its managers make while it is open. */
-async function managedOpenLobby(
-  db: Kysely<Database>,
-  identity: AuthenticatedIdentity,
-  id: string,
-  what: string,
-) {
-  const { row, league } = await visibleLobby(db, identity, id);
-  if (!mayManage(identity, row, league))
-    throw forbidden(
-      `only the creator of lobby ${id}, the league's commissioner or an admin ${what}`,
-    );
-  return { row, league };
 }
 
 export async function updateLobby(
@@ -607,23 +631,15 @@ export async function updateLobby(
   body: UpdateLobby,
 ): Promise<Lobby> {
   const { row, league } = await managedOpenLobby(db, identity, id, "changes it");
-  requireOpen(row);
   const variantId = body.variant_id === undefined ? row.variant_id : body.variant_id;
   await checkRoster(db, league, await seatsOf(db, id), ["body"], variantId);
-  const res = await db
-    .updateTable("lobbies")
-    .set({
-      variant_id: variantId,
-      game_config_overrides:
-        body.game_config_overrides === undefined
-          ? row.game_config_overrides
-          : JSON.stringify(body.game_config_overrides),
-    })
-    .where("id", "=", id)
-    .where("status", "=", "open")
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
-    throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  await updateOpenLobby(db, id, {
+    variant_id: variantId,
+    game_config_overrides:
+      body.game_config_overrides === undefined
+        ? row.game_config_overrides
+        : JSON.stringify(body.game_config_overrides),
+  });
   return getLobby(db, identity, id);
 }
 
@@ -635,7 +651,6 @@ export async function setSeat(
   seat: LobbySeatInput,
 ): Promise<Lobby> {
   const { row, league } = await managedOpenLobby(db, identity, id, "changes its seats");
-  requireOpen(row);
   const seats = await seatsOf(db, id);
   if (!seats.some((s) => s.position === position))
     throw notFound("seat", `${position} of lobby ${id}`);
@@ -660,11 +675,7 @@ export async function setSeat(
     })
     .where("lobby_id", "=", id)
     .where("position", "=", position)
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom("lobbies").select("id").where("id", "=", id).where("status", "=", "open"),
-      ),
-    )
+    .where(whileOpen(id))
     .execute();
   return getLobby(db, identity, id);
 }
@@ -675,40 +686,20 @@ export async function removeSeatPlayer(
   id: string,
   position: number,
 ): Promise<Lobby> {
-  refuseNonPersons(identity);
-  const { row, league } = await visibleLobby(db, identity, id);
-  requireOpen(row);
-  const seat = (await seatsOf(db, id)).find((s) => s.position === position);
-  if (!seat) throw notFound("seat", `${position} of lobby ${id}`);
+  const { row, league, seat } = await openLobbySeat(db, identity, id, position);
   if (!HUMAN.includes(seat.kind) || seat.claimed_at === null)
     throw conflict(`seat ${position} of lobby ${id} has nobody in it`, "seat_not_claimed");
   if (seat.user_id !== identity.userId && !mayManage(identity, row, league))
     throw forbidden(
       `seat ${position} is someone else's; only they or the lobby's managers empty it`,
     );
-  await db
-    .updateTable("lobby_seats")
-    .set({
-      user_id: seat.kind === "human" ? seat.user_id : null,
-      policy_version_id: null,
-      claimed_at: null,
-    })
-    .where("lobby_id", "=", id)
-    .where("position", "=", position)
-    .execute();
+  await emptySeat(db, id, seat);
   return getLobby(db, identity, id);
 }
 
 /** The league's top competition division, whose champions `random` seats are drawn from. */
 async function drawPool(db: Kysely<Database>, league: LeaguesTable) {
-  const division = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("league_id", "=", league.id)
-    .where("type", "=", "competition")
-    .where("archived_at", "is", null)
-    .orderBy("level")
-    .executeTakeFirst();
+  const division = await topCompetitionDivision(db, league.id);
   return division ? divisionChampions(db, league, division) : [];
 }
 
@@ -736,16 +727,7 @@ async function livePlan(
         joined: false,
       });
     } else if (seat.kind === "league_player") {
-      const playerId = seat.player_id ?? "";
-      const champion = await db
-        .transaction()
-        .execute((trx) => currentChampion(trx, row.league_id, playerId));
-      if (!champion)
-        throw conflict(
-          `player ${playerId} (seat ${seat.position}) has no champion in the league`,
-          "lobby_not_ready",
-          { positions: [seat.position] },
-        );
+      const { playerId, champion } = await seatChampion(db, row.league_id, seat);
       const player = await db
         .selectFrom("players")
         .select("name")
@@ -812,14 +794,7 @@ export async function launchLobby(
       "lobby_not_ready",
     );
   // Claim the launch first, so that two launches cannot both open a game.
-  const claimed = await db
-    .updateTable("lobbies")
-    .set({ status: "running", started_at: nowIso() })
-    .where("id", "=", id)
-    .where("status", "=", "open")
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1)
-    throw conflict(`lobby ${id} was started or cancelled meanwhile`, "lobby_not_open");
+  await updateOpenLobby(db, id, { status: "running", started_at: nowIso() });
   try {
     const { state } = await openSession(db, box, {
       creatorUserId: identity.userId,
@@ -841,11 +816,7 @@ export async function launchLobby(
       .where("id", "=", id)
       .execute();
   } catch (error) {
-    await db
-      .updateTable("lobbies")
-      .set({ status: "open", started_at: null })
-      .where("id", "=", id)
-      .execute();
+    await reopen(db, id);
     throw error;
   }
   return getLobby(db, identity, id);
@@ -856,11 +827,7 @@ export async function endLobby(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<Lobby> {
-  const { row, league } = await visibleLobby(db, identity, id);
-  if (!mayManage(identity, row, league))
-    throw forbidden(
-      `only the creator of lobby ${id}, the league's commissioner or an admin ends it`,
-    );
+  const { row } = await managedLobby(db, identity, id, "ends it");
   const now = await settle(db, row);
   if (now.status !== "running")
     throw conflict(`lobby ${id} is ${now.status}, not running`, "lobby_not_running", {

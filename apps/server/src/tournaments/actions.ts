@@ -1,25 +1,64 @@
 // The actions that move a tournament between states (docs/api.md, "Tournaments in short"): start,
 // advance and cancel; lock draws the bracket (tournaments.ts). Each answers 409 in the wrong state.
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction, Updateable } from "kysely";
 
-import type { Tournament } from "@gauntlet/core";
+import type { Tournament, TournamentStatus } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { cancelExperienceRequest } from "../evaluations/experience-requests.ts";
 import type { EventBus } from "../events/bus.ts";
-import { withEvents } from "../events/record.ts";
+import { withEvents, type Emit } from "../events/record.ts";
 import { nowIso } from "../shared/clock.ts";
 import { ServiceError } from "../shared/errors.ts";
-import type { Database } from "../store/schema.ts";
+import type { Database, TournamentsTable } from "../store/schema.ts";
 import { advanceInTurn } from "./in-turn.ts";
 import { tournamentEnded, tournamentStarted } from "./tournament-events.ts";
-import { changeableTournamentRow, tournamentView, wrongState } from "./tournaments.ts";
+import {
+  changeableTournamentRow,
+  tournamentRow,
+  tournamentView,
+  wrongState,
+} from "./tournaments.ts";
 import { actorOf } from "./waves.ts";
 
 type Bus = Pick<EventBus, "publish">;
 
-const reread = (db: Kysely<Database>, id: string) =>
-  db.selectFrom("tournaments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+/** How an action moves a tournament on: its name (for a 409), the row's new state and its events. */
+interface Move {
+  action: string;
+  set: (now: string) => Updateable<TournamentsTable>;
+  record: (trx: Transaction<Database>, emit: Emit, row: TournamentsTable) => Promise<void>;
+}
+
+/**
+ * The caller moves the tournament on from one of the states `from` by a conditional update (so
+ * that two actions cannot both move it), with the move's events; 409 in any other state. Answers
+ * the row as it was before.
+ */
+async function moveFrom(
+  db: Kysely<Database>,
+  bus: Bus,
+  identity: AuthenticatedIdentity,
+  id: string,
+  from: readonly TournamentStatus[],
+  move: Move,
+): Promise<TournamentsTable> {
+  const row = await changeableTournamentRow(db, identity, id);
+  const now = nowIso();
+  const moved = await withEvents(db, bus, async (trx, emit) => {
+    const res = await trx
+      .updateTable("tournaments")
+      .set(move.set(now))
+      .where("id", "=", id)
+      .where("status", "in", from)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    await move.record(trx, emit, row);
+    return true;
+  });
+  if (!moved) throw wrongState(await tournamentRow(db, id), move.action, from);
+  return row;
+}
 
 /** locked → running, and the first wave goes out. */
 export async function startTournament(
@@ -28,22 +67,13 @@ export async function startTournament(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<Tournament> {
-  const row = await changeableTournamentRow(db, identity, id);
-  const now = nowIso();
-  const started = await withEvents(db, bus, async (trx, emit) => {
-    const res = await trx
-      .updateTable("tournaments")
-      .set({ status: "running", started_at: now, updated_at: now })
-      .where("id", "=", id)
-      .where("status", "=", "locked")
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return false;
-    await tournamentStarted(trx, emit, row);
-    return true;
+  await moveFrom(db, bus, identity, id, ["locked"], {
+    action: "start",
+    set: (now) => ({ status: "running", started_at: now, updated_at: now }),
+    record: tournamentStarted,
   });
-  if (!started) throw wrongState(await reread(db, id), "start", ["locked"]);
   await advanceInTurn(db, bus, id);
-  return tournamentView(db, await reread(db, id));
+  return tournamentView(db, await tournamentRow(db, id));
 }
 
 /** Only while running: decides an ended wave and starts the next (nothing while one plays). */
@@ -56,7 +86,7 @@ export async function advanceTournament(
   const row = await changeableTournamentRow(db, identity, id);
   if (row.status !== "running") throw wrongState(row, "advance", ["running"]);
   await advanceInTurn(db, bus, id);
-  return tournamentView(db, await reread(db, id));
+  return tournamentView(db, await tournamentRow(db, id));
 }
 
 /** draft | locked | running → cancelled; the wave playing is cancelled with it. */
@@ -66,20 +96,11 @@ export async function cancelTournament(
   identity: AuthenticatedIdentity,
   id: string,
 ): Promise<Tournament> {
-  const row = await changeableTournamentRow(db, identity, id);
-  const now = nowIso();
-  const cancelled = await withEvents(db, bus, async (trx, emit) => {
-    const res = await trx
-      .updateTable("tournaments")
-      .set({ status: "cancelled", completed_at: now, updated_at: now })
-      .where("id", "=", id)
-      .where("status", "in", ["draft", "locked", "running"])
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return false;
-    await tournamentEnded(trx, emit, row, "cancelled");
-    return true;
+  const row = await moveFrom(db, bus, identity, id, ["draft", "locked", "running"], {
+    action: "cancel",
+    set: (now) => ({ status: "cancelled", completed_at: now, updated_at: now }),
+    record: (trx, emit, before) => tournamentEnded(trx, emit, before, "cancelled"),
   });
-  if (!cancelled) throw wrongState(await reread(db, id), "cancel", ["draft", "locked", "running"]);
   const waves = await db
     .selectFrom("tournament_matches")
     .select("experience_request_id")
@@ -98,5 +119,5 @@ export async function cancelTournament(
         },
       );
   }
-  return tournamentView(db, await reread(db, id));
+  return tournamentView(db, await tournamentRow(db, id));
 }

@@ -15,6 +15,7 @@ import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
 import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
+import { topCompetitionDivision } from "../leagues/divisions.ts";
 import { getCommissionedLeagueRow, getVisibleLeagueRow } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
@@ -75,14 +76,7 @@ async function givenEntrants(db: Db, ids: readonly string[]): Promise<Entrant[]>
 
 /** The league's competing champions, seeded by its top competition division's standings. */
 async function standingsEntrants(db: Kysely<Database>, league: LeaguesTable): Promise<Entrant[]> {
-  const division = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("league_id", "=", league.id)
-    .where("type", "=", "competition")
-    .where("archived_at", "is", null)
-    .orderBy("level")
-    .executeTakeFirst();
+  const division = await topCompetitionDivision(db, league.id);
   const champions = division ? await divisionChampions(db, league, division) : [];
   if (champions.length < 2)
     throw invalidInput(
@@ -244,6 +238,10 @@ export async function changeableTournamentRow(
   return row;
 }
 
+/** The tournament as it stands now (read again after a change), known to exist. */
+export const tournamentRow = (db: Kysely<Database>, id: string): Promise<TournamentsTable> =>
+  db.selectFrom("tournaments").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
 export const wrongState = (
   row: Pick<TournamentsTable, "id" | "status">,
   action: string,
@@ -375,11 +373,7 @@ export async function updateTournament(
     }
     return true;
   });
-  const now = await db
-    .selectFrom("tournaments")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
+  const now = await tournamentRow(db, id);
   if (!updated) throw wrongState(now, "a change", ["draft"]);
   return tournamentView(db, now);
 }
@@ -480,11 +474,7 @@ export async function lockTournament(
     }
     return true;
   });
-  const now = await db
-    .selectFrom("tournaments")
-    .selectAll()
-    .where("id", "=", id)
-    .executeTakeFirstOrThrow();
+  const now = await tournamentRow(db, id);
   if (!locked) throw wrongState(row.status === now.status ? row : now, "lock", ["draft"]);
   return tournamentView(db, now);
 }

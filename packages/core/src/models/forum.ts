@@ -143,15 +143,17 @@ export const SearchQuery = z.object({
   limit: queryInt(1, 100).default(25),
 });
 
-export const ForumSearchQuery = z.object({
-  q: z.string().trim().min(1).max(200),
-  limit: queryInt(1, 100).default(25),
+/** A search that pages and narrows by author, as forums and wikis take it. */
+export const AuthoredSearchQuery = SearchQuery.extend({
   cursor: z
     .string()
     .max(500)
     .optional()
     .meta({ description: "`next_cursor` of the previous page of the same search." }),
   author_user_id: z.string().max(100).optional(),
+});
+
+export const ForumSearchQuery = AuthoredSearchQuery.extend({
   author_player_id: PlayerId.optional(),
 });
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { idSchema } from "../ids.ts";
 import { queryInt, Timestamp } from "./common.ts";
-import { Author, Slug } from "./forum.ts";
+import { Author, AuthoredSearchQuery, Slug } from "./forum.ts";
 
 export const WikiId = idSchema("wiki");
 export const WikiPageId = idSchema("wikiPage");
@@ -133,15 +133,7 @@ export const ListRevisionsQuery = z.object({
     .meta({ description: "`next_cursor` of the previous page." }),
 });
 
-export const WikiSearchQuery = z.object({
-  q: z.string().trim().min(1).max(200),
-  limit: queryInt(1, 100).default(25),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .meta({ description: "`next_cursor` of the previous page of the same search." }),
-  author_user_id: z.string().max(100).optional(),
+export const WikiSearchQuery = AuthoredSearchQuery.extend({
   author_player_id: z.string().max(100).optional(),
 });
 
