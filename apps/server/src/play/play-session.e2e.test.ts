@@ -2,25 +2,22 @@
 // module, a person starts a session against a baseline, headless Chromium opens `join_url`,
 // the page plays its seat through the server's relay and a runner process, and the move made
 // in the page is in the game's replay. Debian's chromium with playwright-core.
-import { join } from "node:path";
-
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type {
-  HostedGameCreateResponse,
-  HostedGameJoinResponse,
-  HostedGameSession,
-  PlayModule,
-  PlaySession,
-} from "@gauntlet/core";
+import type { HostedGameSession, PlayModule, PlaySession } from "@gauntlet/core";
 
 import { launchTestBrowser } from "../../testing/browser.ts";
+import {
+  createHostedDuel,
+  joinHostedGame,
+  PEOPLE_PACED_GAME,
+  uploadGridrushPlayModule,
+} from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let browser: Browser;
@@ -42,17 +39,7 @@ describe("a hosted play session in the browser", () => {
   it("loads GridRush's client from join_url, and a move made in the page reaches the game", async () => {
     const tl = await createTestLeague(t);
     const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tl.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, tl, "player_client");
     expect(upload.status).toBe(201);
     const module = (await upload.json()) as PlayModule;
 
@@ -62,7 +49,7 @@ describe("a hosted play session in the browser", () => {
       opponents: [greedy.policyVersionId],
       variant_id: "duel-small",
       // A person needs time: each turn waits up to 10 s for the page's move.
-      game_config_overrides: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
+      game_config_overrides: PEOPLE_PACED_GAME,
     });
     expect(created.status, created.text).toBe(201);
     const session = created.body;
@@ -123,25 +110,10 @@ describe("a hosted play session in the browser", () => {
 
   it("a hosted game: a person joins from join_url in the page, a program takes the other slot, and the page's move reaches the game", async () => {
     const tl = await createTestLeague(t);
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tl.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, tl, "player_client");
     expect(upload.status).toBe(201);
     const api = client(t.url, tl.commissioner.token);
-    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
-      coworld_id: tl.coworldId,
-      variant_id: "duel-small",
-      allow_spectators: true,
-      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
-    });
+    const created = await createHostedDuel(t.url, tl, { allow_spectators: true });
     expect(created.status, created.text).toBe(200);
     const { session_id: id, join_url: joinUrl } = created.body;
 
@@ -158,9 +130,7 @@ describe("a hosted play session in the browser", () => {
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
 
     // The other slot: a program over the player protocol, staying put every turn.
-    const program = await client(t.url).post<HostedGameJoinResponse>(
-      `/v2/coworlds/play/session/${id}/join`,
-    );
+    const program = await joinHostedGame(t.url, id);
     expect(program.body.slot).toBe(1);
     const socket = new WebSocket(program.body.player_url);
     socket.addEventListener("message", (event: MessageEvent) => {
