@@ -2,12 +2,12 @@
 // module, a person starts a session against a baseline, headless Chromium opens `join_url`,
 // the page plays its seat through the server's relay and a runner process, and the move made
 // in the page is in the game's replay. Debian's chromium with playwright-core.
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { HostedGameSession, PlayModule, PlaySession } from "@gauntlet/core";
 
-import { launchTestBrowser } from "../../testing/browser.ts";
+import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
 import {
   createHostedDuel,
   joinHostedGame,
@@ -15,25 +15,46 @@ import {
   uploadGridrushPlayModule,
 } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
-import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import type { RunnerProcess } from "../../testing/runner-process.ts";
+import type { TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let browser: Browser;
 let runner: RunnerProcess;
+let play: BrowserPlay;
 
 beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  runner = await startRunnerProcess(t, "play-e2e");
-  browser = await launchTestBrowser();
+  play = await startBrowserPlay("play-e2e");
+  ({ t, runner, browser } = play);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await runner?.stop();
-  await t?.close();
+  await play?.close();
 }, 30_000);
+
+/** The page's failed loads and errors, as they happen. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  // The browser asks for /favicon.ico on its own; every other load must succeed.
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+      problems.push(`${r.status()} ${r.url()}`);
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+  return problems;
+}
+
+/** Waits for the first turn: it arrives once the runner has started the game and relayed the seat. */
+async function firstTurn(page: Page, problems: string[]): Promise<void> {
+  await page
+    .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
+    .catch((error: unknown) => {
+      throw new Error(
+        `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
+      );
+    });
+}
 
 describe("a hosted play session in the browser", () => {
   it("loads GridRush's client from join_url, and a move made in the page reaches the game", async () => {
@@ -57,23 +78,10 @@ describe("a hosted play session in the browser", () => {
     expect(session.join_url).toContain(`/v2/play-modules/${module.id}/files/index.html#ws=`);
 
     const page = await browser.newPage();
-    const problems: string[] = [];
-    // The browser asks for /favicon.ico on its own; every other load must succeed.
-    page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
-        problems.push(`${r.status()} ${r.url()}`);
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    const problems = watchProblems(page);
     await page.goto(session.join_url ?? "");
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
-    // The first turn arrives once the runner has started the game and relayed the seat.
-    await page
-      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
-      .catch((error: unknown) => {
-        throw new Error(
-          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
-        );
-      });
+    await firstTurn(page, problems);
     // The opponent is called by its player's name, the person "you" (not "seat 1").
     await page.waitForSelector("body[data-players='you · Greedy']", { timeout: 30_000 });
     expect(await page.locator("#scores").textContent()).toMatch(/^you: \d+ · Greedy: \d+$/);
@@ -118,12 +126,7 @@ describe("a hosted play session in the browser", () => {
     const { session_id: id, join_url: joinUrl } = created.body;
 
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
-        problems.push(`${r.status()} ${r.url()}`);
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    const problems = watchProblems(page);
     await page.goto(joinUrl);
     await page.getByRole("button", { name: "Join a slot" }).click();
     await page.waitForURL(/\/v2\/play-modules\/.+#ws=/);
@@ -139,13 +142,7 @@ describe("a hosted play session in the browser", () => {
         socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "stay" }));
     });
 
-    await page
-      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
-      .catch((error: unknown) => {
-        throw new Error(
-          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
-        );
-      });
+    await firstTurn(page, problems);
     // The other slot by the name the lobby shows (spectators are allowed), the person "you".
     await page.waitForSelector("body[data-players='you · Player 2']", { timeout: 30_000 });
     await page.getByTitle("east (→ or D)").click();

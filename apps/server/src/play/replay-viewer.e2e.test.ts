@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ExperienceRequestDetail, PlayModule, ReplaySessionResponse } from "@gauntlet/core";
 
-import { launchTestBrowser } from "../../testing/browser.ts";
+import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
 import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
-import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import type { RunnerProcess } from "../../testing/runner-process.ts";
+import type { TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 const TURNS = 6;
@@ -20,17 +20,15 @@ const TURNS = 6;
 let t: TestServer;
 let browser: Browser;
 let runner: RunnerProcess;
+let play: BrowserPlay;
 
 beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  runner = await startRunnerProcess(t, "replay-e2e");
-  browser = await launchTestBrowser();
+  play = await startBrowserPlay("replay-e2e");
+  ({ t, runner, browser } = play);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await runner?.stop();
-  await t?.close();
+  await play?.close();
 }, 30_000);
 
 describe("GridRush's replay viewer in the browser", () => {
