@@ -2,22 +2,19 @@
 // versions and those playing in a league it sees, never B's private ones (in an experience
 // request, a play session, a tournament); reads only the seats it owns; and nobody else sees a
 // private evaluation's episodes or another user's version recipe.
-import { join } from "node:path";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { EpisodeRequest, ExperienceRequestDetail, PolicyVersion } from "@gauntlet/core";
 
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import {
   createTestLeague,
-  GRIDRUSH_DIR,
   scriptedRunner,
   type TestLeague,
   type TestPlayer,
 } from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
 
 type ValidationBody = { detail: { loc: (string | number)[]; msg: string }[] };
 type User = { id: string; token: string };
@@ -89,17 +86,7 @@ describe("seating a policy version", () => {
   }, 60_000);
 
   it("a play session's opponents follow the same rule", async () => {
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${open.coworldId}/play-modules?kind=player_client`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${open.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, open, "player_client");
     expect(upload.status).toBe(201);
     const play = (opponent: string) =>
       client(t.url, a.token).post<ValidationBody>("/v2/play-sessions", {

@@ -5,38 +5,24 @@ import { randomBytes } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { client, openSocket, type TestServer } from "../../testing/index.ts";
 import {
-  client,
-  createTestStore,
-  openSocket,
-  startTestServer,
-  type TestServer,
-  type TestStore,
-} from "../../testing/index.ts";
+  redisReplicaEnv,
+  startSharedStoreReplicas,
+  type SharedStoreReplicas,
+} from "../../testing/shared-store-replicas.ts";
 
 describe("revoking a token with two replicas sharing the store and Redis", () => {
-  let shared: TestStore;
+  let replicas: SharedStoreReplicas;
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    const env = {
-      GAUNTLET_SCHEDULER: "off",
-      REDIS_URL: "redis://127.0.0.1:6379",
-      GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
-    };
-    shared = await createTestStore();
-    a = await startTestServer({ testStore: shared, env });
-    // The second replica shares the first one's store object; only the first closes it.
-    b = await startTestServer({
-      testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
-      env,
-    });
+    replicas = await startSharedStoreReplicas(redisReplicaEnv("redis://127.0.0.1:6379"));
+    ({ a, b } = replicas);
     await Promise.all([a.server.signals.ready(), b.server.signals.ready()]);
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await shared?.cleanup();
+    await replicas?.close();
   });
 
   // whoami is always 200 (an invalid token reads as anonymous); GET /v2/tokens needs a valid one.

@@ -5,10 +5,8 @@
 // runner's first answer from the other replica, and to the result in the database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { HostedGameCreateResponse, HostedGameJoinResponse } from "@gauntlet/core";
-
+import { createHostedDuel, joinHostedGame } from "../../testing/hosted-play.ts";
 import {
-  client,
   createTestStore,
   startReplicaProcess,
   startTestServer,
@@ -59,12 +57,7 @@ function program(url: string, go: () => Promise<void>): { turns: number[] } {
 describe("a runner with two replicas' addresses", () => {
   it("reports its episode to the second when the first is killed mid-episode, and the result lands once", async () => {
     const tl = await createTestLeague(b);
-    const api = client(b.url, tl.commissioner.token);
-    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
-      coworld_id: tl.coworldId,
-      variant_id: "duel-small",
-      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
-    });
+    const created = await createHostedDuel(b.url, tl);
     expect(created.status, created.text).toBe(200);
     const id = created.body.session_id;
 
@@ -77,9 +70,7 @@ describe("a runner with two replicas' addresses", () => {
       }));
     const people = [];
     for (let slot = 0; slot < 2; slot += 1) {
-      const joined = await client(b.url).post<HostedGameJoinResponse>(
-        `/v2/coworlds/play/session/${id}/join`,
-      );
+      const joined = await joinHostedGame(b.url, id);
       expect(joined.status, joined.text).toBe(200);
       people.push(program(joined.body.player_url, killOnce));
     }

@@ -1,12 +1,11 @@
 // GET /v2/events over a real WebSocket: subscribing, what each subscriber may see, resuming
 // with since_seq, the budgets it is exempt from, and Redis fan-out between two replicas.
-import { randomBytes } from "node:crypto";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
+import { redisReplicaEnv, startSharedStoreReplicas } from "../../testing/shared-store-replicas.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import {
   byStrength,
@@ -16,7 +15,6 @@ import {
   type TestLeague,
 } from "../../testing/test-league.ts";
 import { openSocket } from "../../testing/test-socket.ts";
-import { createTestStore } from "../../testing/test-store.ts";
 
 let t: TestServer;
 const sockets: { close(): void }[] = [];
@@ -253,19 +251,11 @@ describe("budgets", () => {
 
 describe("replicas with Redis", () => {
   it("delivers events recorded on one replica to the subscribers of another", async () => {
-    const env = {
-      GAUNTLET_SCHEDULER: "off",
-      REDIS_URL: "redis://127.0.0.1:6379",
-      GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
+    const replicas = await startSharedStoreReplicas({
+      ...redisReplicaEnv("redis://127.0.0.1:6379"),
       GAUNTLET_EVENTS_POLL_MS: "600000",
-    };
-    const shared = await createTestStore();
-    const a = await startTestServer({ testStore: shared, env });
-    // The second replica shares the first one's store object; only the first closes it.
-    const b = await startTestServer({
-      testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
-      env,
     });
+    const { a, b } = replicas;
     try {
       await Promise.all([a.server.leaguePlay.bus.ready(), b.server.leaguePlay.bus.ready()]);
       const tl = await createTestLeague(a);
@@ -276,9 +266,7 @@ describe("replicas with Redis", () => {
       const placed = await onB.next(isEvent("submission_placed"));
       expect(placed.topic).toBe(`league:${tl.league.id}`);
     } finally {
-      await b.close();
-      await a.close();
-      await shared.cleanup();
+      await replicas.close();
     }
   });
 });

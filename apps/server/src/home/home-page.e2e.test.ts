@@ -2,27 +2,24 @@
 // league's standings, rounds and episodes as an anonymous visitor sees them, a hostile player
 // name shown as text, standings that move without a reload, a replay link that opens the
 // viewer, the same page under the data host's prefix, and nothing loaded from elsewhere.
-import { join } from "node:path";
-
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { RoundPage, TriggerRoundResponse } from "@gauntlet/core";
 
 import { launchTestBrowser } from "../../testing/browser.ts";
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import {
   createTestLeague,
   eventually,
-  GRIDRUSH_DIR,
   scriptedRunner,
   type ScriptedRunner,
   type TestLeague,
   type TestPlayer,
 } from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
 
 const HOSTILE = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>`;
 
@@ -59,17 +56,7 @@ beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   runner = await scriptedRunner(t);
   tl = await createTestLeague(t);
-  const viewer = await fetch(
-    `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=replay_viewer`,
-    {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${tl.commissioner.token}`,
-        "content-type": "application/octet-stream",
-      },
-      body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "replay"))),
-    },
-  );
+  const viewer = await uploadGridrushPlayModule(t.url, tl, "replay_viewer");
   expect(viewer.status).toBe(201);
   const plain = await tl.addPlayer("Plain Jane");
   hostile = await tl.addPlayer(HOSTILE);

@@ -2,8 +2,6 @@
 // the reference): slots joined by people and programs, the game queued when the last is taken,
 // who may read and end a session, the two pages, and hosted replays. No runner here:
 // play-session.e2e.test.ts plays one in the browser. SQLite, or PostgreSQL when set.
-import { join } from "node:path";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
@@ -15,15 +13,10 @@ import type {
   ReplaySessionResponse,
 } from "@gauntlet/core";
 
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import {
-  createTestLeague,
-  GRIDRUSH_DIR,
-  scriptedRunner,
-  type TestLeague,
-} from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import { createTestLeague, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
 import { failSession } from "./sessions.ts";
 
 let t: TestServer;
@@ -42,18 +35,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function uploadModule(
-  kind: "player_client" | "replay_viewer",
-  dir: string,
-): Promise<PlayModule> {
-  const res = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=${kind}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${tl.commissioner.token}`,
-      "content-type": "application/octet-stream",
-    },
-    body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", dir))),
-  });
+async function uploadModule(kind: "player_client" | "replay_viewer"): Promise<PlayModule> {
+  const res = await uploadGridrushPlayModule(t.url, tl, kind);
   expect(res.status).toBe(201);
   return (await res.json()) as PlayModule;
 }
@@ -264,7 +247,7 @@ describe("hosted games", () => {
     });
     expect(noClient.status).toBe(302);
     expect(noClient.headers.get("location")).toBe(created.lobby_url);
-    const module = await uploadModule("player_client", "client");
+    const module = await uploadModule("player_client");
     const withClient = await fetch(created.join_url, {
       method: "POST",
       headers: form,
@@ -321,7 +304,7 @@ describe("hosted games", () => {
       before.status,
       Array.isArray(before.body.detail) ? before.body.detail[0]?.loc : null,
     ]).toEqual([422, ["body", "coworld_id"]]);
-    const viewer = await uploadModule("replay_viewer", "replay");
+    const viewer = await uploadModule("replay_viewer");
 
     const opened = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", {
       coworld_id: tl.coworldId,

@@ -14,15 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EpisodeRequest, PlaySession, Round, RoundPage } from "@gauntlet/core";
 
 import { launchTestBrowser } from "../../testing/browser.ts";
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import {
-  createTestLeague,
-  eventually,
-  GRIDRUSH_DIR,
-  type TestLeague,
-} from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import { createTestLeague, eventually, type TestLeague } from "../../testing/test-league.ts";
 import { startEmbeddedRunner, type EmbeddedRunner } from "../embedded/embedded-runner.ts";
 
 let t: TestServer;
@@ -60,20 +55,16 @@ async function runningRounds(divisionId: string): Promise<Round[]> {
     .body.entries;
 }
 
-async function uploadModule(tl: TestLeague, kind: string, dir: string): Promise<void> {
-  const res = await fetch(`${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=${kind}`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${tl.commissioner.token}`,
-      "content-type": "application/octet-stream",
-    },
-    body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", dir))),
-  });
+async function uploadModule(
+  tl: TestLeague,
+  kind: "player_client" | "replay_viewer",
+): Promise<void> {
+  const res = await uploadGridrushPlayModule(t.url, tl, kind);
   expect(res.status).toBe(201);
 }
 
 async function playSession(tl: TestLeague, gameConfig: Record<string, unknown>) {
-  await uploadModule(tl, "player_client", "client");
+  await uploadModule(tl, "player_client");
   const greedy = await tl.addPlayer("Opponent", { baseline: "greedy" });
   const api = client(t.url, tl.commissioner.token);
   const created = await api.post<PlaySession>("/v2/play-sessions", {
@@ -191,7 +182,7 @@ describe("live play beside league play (embedded runner, capacity 1)", () => {
 
   it("a finished game's page says it is over, with the result and a link to the replay, and no move buttons", async () => {
     const tl = await createTestLeague(t);
-    await uploadModule(tl, "replay_viewer", "replay");
+    await uploadModule(tl, "replay_viewer");
     const { session, read } = await playSession(tl, {
       turns: 2,
       turn_timeout_ms: 500,

@@ -2,57 +2,65 @@
 // module, a person starts a session against a baseline, headless Chromium opens `join_url`,
 // the page plays its seat through the server's relay and a runner process, and the move made
 // in the page is in the game's replay. Debian's chromium with playwright-core.
-import { join } from "node:path";
-
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type {
-  HostedGameCreateResponse,
-  HostedGameJoinResponse,
-  HostedGameSession,
-  PlayModule,
-  PlaySession,
-} from "@gauntlet/core";
+import type { HostedGameSession, PlayModule, PlaySession } from "@gauntlet/core";
 
-import { launchTestBrowser } from "../../testing/browser.ts";
+import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
+import {
+  createHostedDuel,
+  joinHostedGame,
+  PEOPLE_PACED_GAME,
+  uploadGridrushPlayModule,
+} from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
-import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import type { RunnerProcess } from "../../testing/runner-process.ts";
+import type { TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let t: TestServer;
 let browser: Browser;
 let runner: RunnerProcess;
+let play: BrowserPlay;
 
 beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  runner = await startRunnerProcess(t, "play-e2e");
-  browser = await launchTestBrowser();
+  play = await startBrowserPlay("play-e2e");
+  ({ t, runner, browser } = play);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await runner?.stop();
-  await t?.close();
+  await play?.close();
 }, 30_000);
+
+/** The page's failed loads and errors, as they happen. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  // The browser asks for /favicon.ico on its own; every other load must succeed.
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+      problems.push(`${r.status()} ${r.url()}`);
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+  return problems;
+}
+
+/** Waits for the first turn: it arrives once the runner has started the game and relayed the seat. */
+async function firstTurn(page: Page, problems: string[]): Promise<void> {
+  await page
+    .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
+    .catch((error: unknown) => {
+      throw new Error(
+        `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
+      );
+    });
+}
 
 describe("a hosted play session in the browser", () => {
   it("loads GridRush's client from join_url, and a move made in the page reaches the game", async () => {
     const tl = await createTestLeague(t);
     const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tl.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, tl, "player_client");
     expect(upload.status).toBe(201);
     const module = (await upload.json()) as PlayModule;
 
@@ -62,7 +70,7 @@ describe("a hosted play session in the browser", () => {
       opponents: [greedy.policyVersionId],
       variant_id: "duel-small",
       // A person needs time: each turn waits up to 10 s for the page's move.
-      game_config_overrides: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
+      game_config_overrides: PEOPLE_PACED_GAME,
     });
     expect(created.status, created.text).toBe(201);
     const session = created.body;
@@ -70,23 +78,10 @@ describe("a hosted play session in the browser", () => {
     expect(session.join_url).toContain(`/v2/play-modules/${module.id}/files/index.html#ws=`);
 
     const page = await browser.newPage();
-    const problems: string[] = [];
-    // The browser asks for /favicon.ico on its own; every other load must succeed.
-    page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
-        problems.push(`${r.status()} ${r.url()}`);
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    const problems = watchProblems(page);
     await page.goto(session.join_url ?? "");
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
-    // The first turn arrives once the runner has started the game and relayed the seat.
-    await page
-      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
-      .catch((error: unknown) => {
-        throw new Error(
-          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
-        );
-      });
+    await firstTurn(page, problems);
     // The opponent is called by its player's name, the person "you" (not "seat 1").
     await page.waitForSelector("body[data-players='you · Greedy']", { timeout: 30_000 });
     expect(await page.locator("#scores").textContent()).toMatch(/^you: \d+ · Greedy: \d+$/);
@@ -123,44 +118,22 @@ describe("a hosted play session in the browser", () => {
 
   it("a hosted game: a person joins from join_url in the page, a program takes the other slot, and the page's move reaches the game", async () => {
     const tl = await createTestLeague(t);
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=player_client`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tl.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "client"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, tl, "player_client");
     expect(upload.status).toBe(201);
     const api = client(t.url, tl.commissioner.token);
-    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
-      coworld_id: tl.coworldId,
-      variant_id: "duel-small",
-      allow_spectators: true,
-      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
-    });
+    const created = await createHostedDuel(t.url, tl, { allow_spectators: true });
     expect(created.status, created.text).toBe(200);
     const { session_id: id, join_url: joinUrl } = created.body;
 
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("response", (r) => {
-      if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
-        problems.push(`${r.status()} ${r.url()}`);
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    const problems = watchProblems(page);
     await page.goto(joinUrl);
     await page.getByRole("button", { name: "Join a slot" }).click();
     await page.waitForURL(/\/v2\/play-modules\/.+#ws=/);
     await expect(page.getByRole("heading", { name: "GridRush" }).isVisible()).resolves.toBe(true);
 
     // The other slot: a program over the player protocol, staying put every turn.
-    const program = await client(t.url).post<HostedGameJoinResponse>(
-      `/v2/coworlds/play/session/${id}/join`,
-    );
+    const program = await joinHostedGame(t.url, id);
     expect(program.body.slot).toBe(1);
     const socket = new WebSocket(program.body.player_url);
     socket.addEventListener("message", (event: MessageEvent) => {
@@ -169,13 +142,7 @@ describe("a hosted play session in the browser", () => {
         socket.send(JSON.stringify({ type: "move", turn: message.turn, move: "stay" }));
     });
 
-    await page
-      .waitForSelector("body[data-turn='0']", { timeout: 120_000 })
-      .catch((error: unknown) => {
-        throw new Error(
-          `no turn reached the page: ${(error as Error).message}\nconsole: ${problems.join("\n")}\nrunner: ${runner.output().slice(-3000)}`,
-        );
-      });
+    await firstTurn(page, problems);
     // The other slot by the name the lobby shows (spectators are allowed), the person "you".
     await page.waitForSelector("body[data-players='you · Player 2']", { timeout: 30_000 });
     await page.getByTitle("east (→ or D)").click();

@@ -10,8 +10,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { HostedGameCreateResponse, HostedGameJoinResponse } from "@gauntlet/core";
-
+import { createHostedDuel, joinHostedGame } from "../../testing/hosted-play.ts";
 import {
   client,
   createTestStore,
@@ -116,11 +115,7 @@ describe("the replica holding the runner's relay dies mid-game", () => {
   it("the relay reconnects through the balancer, the game goes on to the people, and completes", async () => {
     const tl = await createTestLeague(a);
     const api = client(a.url, tl.commissioner.token);
-    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
-      coworld_id: tl.coworldId,
-      variant_id: "duel-small",
-      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
-    });
+    const created = await createHostedDuel(a.url, tl);
     expect(created.status, created.text).toBe(200);
     const id = created.body.session_id;
 
@@ -148,9 +143,7 @@ describe("the replica holding the runner's relay dies mid-game", () => {
         );
       })());
     for (const first of ["E", "stay"]) {
-      const joined = await client(a.url).post<HostedGameJoinResponse>(
-        `/v2/coworlds/play/session/${id}/join`,
-      );
+      const joined = await joinHostedGame(a.url, id);
       expect(joined.status, joined.text).toBe(200);
       people.push(person(joined.body.player_url, first, afterKill));
     }

@@ -3,57 +3,42 @@
 // the relay address the runner (a real process) connects to; the people's sockets then reach the
 // first, as a round-robin balancer may send them. Their moves must reach the game and the game's
 // turns must reach them, over the bus, and the session completes.
-import { randomBytes } from "node:crypto";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type {
-  HostedGameCreateResponse,
-  HostedGameJoinResponse,
-  HostedGameSession,
-} from "@gauntlet/core";
+import type { HostedGameSession } from "@gauntlet/core";
 
+import { createHostedDuel, joinHostedGame } from "../../testing/hosted-play.ts";
 import {
   client,
-  createTestStore,
   startRedisProcess,
-  startTestServer,
   type RedisProcess,
   type TestServer,
-  type TestStore,
 } from "../../testing/index.ts";
 import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
+import {
+  redisReplicaEnv,
+  startSharedStoreReplicas,
+  type SharedStoreReplicas,
+} from "../../testing/shared-store-replicas.ts";
 import { playSlot } from "../../testing/slot-player.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 let redis: RedisProcess;
-let shared: TestStore;
+let replicas: SharedStoreReplicas;
 let a: TestServer;
 let b: TestServer;
 let runner: RunnerProcess;
 
 beforeAll(async () => {
   redis = await startRedisProcess();
-  const env = {
-    GAUNTLET_SCHEDULER: "off",
-    REDIS_URL: redis.url,
-    GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
-  };
-  shared = await createTestStore();
-  a = await startTestServer({ testStore: shared, env });
-  // The second replica shares the first one's store object; only the first closes it.
-  b = await startTestServer({
-    testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
-    env,
-  });
+  replicas = await startSharedStoreReplicas(redisReplicaEnv(redis.url));
+  ({ a, b } = replicas);
   runner = await startRunnerProcess(a, "relay-replicas");
 }, 120_000);
 
 afterAll(async () => {
   await runner?.stop();
-  await b?.close();
-  await a?.close();
-  await shared?.cleanup();
+  await replicas?.close();
   await redis?.kill();
 }, 60_000);
 
@@ -61,19 +46,13 @@ describe("hosted play on two replicas, the people on one and the runner's relay 
   it("every turn reaches the people, their moves reach the game, and the session completes", async () => {
     const tl = await createTestLeague(a);
     const api = client(a.url, tl.commissioner.token);
-    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
-      coworld_id: tl.coworldId,
-      variant_id: "duel-small",
-      game_config: { turns: 3, turn_timeout_ms: 10_000, connect_timeout_ms: 60_000 },
-    });
+    const created = await createHostedDuel(a.url, tl);
     expect(created.status, created.text).toBe(200);
     const id = created.body.session_id;
 
     const people = [];
     for (const first of ["E", "stay"]) {
-      const joined = await client(b.url).post<HostedGameJoinResponse>(
-        `/v2/coworlds/play/session/${id}/join`,
-      );
+      const joined = await joinHostedGame(b.url, id);
       expect(joined.status, joined.text).toBe(200);
       const [atB, atA] = [b.url, a.url].map((url) => url.replace(/^http/, "ws"));
       expect(joined.body.player_url.startsWith(`${atB}/`), joined.body.player_url).toBe(true);

@@ -3,36 +3,32 @@
 // with playwright-core) opens it on the episode's replay: every turn is there, the controls move
 // through them, and the end shows the scores the service recorded. A replay it cannot read is
 // a status line, not a blank page.
-import { join } from "node:path";
-
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { ExperienceRequestDetail, PlayModule, ReplaySessionResponse } from "@gauntlet/core";
 
-import { launchTestBrowser } from "../../testing/browser.ts";
+import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
-import { startRunnerProcess, type RunnerProcess } from "../../testing/runner-process.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, eventually, GRIDRUSH_DIR } from "../../testing/test-league.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import type { RunnerProcess } from "../../testing/runner-process.ts";
+import type { TestServer } from "../../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../testing/test-league.ts";
 
 const TURNS = 6;
 
 let t: TestServer;
 let browser: Browser;
 let runner: RunnerProcess;
+let play: BrowserPlay;
 
 beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  runner = await startRunnerProcess(t, "replay-e2e");
-  browser = await launchTestBrowser();
+  play = await startBrowserPlay("replay-e2e");
+  ({ t, runner, browser } = play);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await runner?.stop();
-  await t?.close();
+  await play?.close();
 }, 30_000);
 
 describe("GridRush's replay viewer in the browser", () => {
@@ -40,17 +36,7 @@ describe("GridRush's replay viewer in the browser", () => {
     const tl = await createTestLeague(t);
     const greedy = await tl.addPlayer("Greedy", { baseline: "greedy" });
     const wanderer = await tl.addPlayer("Wanderer", { baseline: "wanderer" });
-    const upload = await fetch(
-      `${t.url}/v2/coworlds/${tl.coworldId}/play-modules?kind=replay_viewer`,
-      {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tl.commissioner.token}`,
-          "content-type": "application/octet-stream",
-        },
-        body: new Uint8Array(await packDirectory(join(GRIDRUSH_DIR, "play", "replay"))),
-      },
-    );
+    const upload = await uploadGridrushPlayModule(t.url, tl, "replay_viewer");
     expect(upload.status).toBe(201);
     const viewer = (await upload.json()) as PlayModule;
     expect(viewer.kind).toBe("replay_viewer");

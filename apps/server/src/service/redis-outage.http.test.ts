@@ -3,20 +3,20 @@
 // they are degraded, budgets fail open with the headers saying so, and a revoked
 // token is refused on the other replica at once: no replica trusts its token cache while it
 // cannot hear revocations, and the revocation answers only once that holds everywhere.
-import { randomBytes } from "node:crypto";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
   client,
-  createTestStore,
   PATIENCE_MS,
   startRedisProcess,
-  startTestServer,
   type RedisProcess,
   type TestServer,
-  type TestStore,
 } from "../../testing/index.ts";
+import {
+  redisReplicaEnv,
+  startSharedStoreReplicas,
+  type SharedStoreReplicas,
+} from "../../testing/shared-store-replicas.ts";
 
 interface Readiness {
   status: string;
@@ -36,30 +36,18 @@ const tokensRead = (t: TestServer, token: string) => client(t.url, token).get("/
 
 describe("two replicas while their Redis is down", () => {
   let redis: RedisProcess;
-  let shared: TestStore;
+  let replicas: SharedStoreReplicas;
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
     redis = await startRedisProcess();
-    const env = {
-      GAUNTLET_SCHEDULER: "off",
-      REDIS_URL: redis.url,
-      GAUNTLET_EVENTS_CHANNEL: `gauntlet:test:${randomBytes(4).toString("hex")}`,
-    };
-    shared = await createTestStore();
-    a = await startTestServer({ testStore: shared, env });
-    // The second replica shares the first one's store object; only the first closes it.
-    b = await startTestServer({
-      testStore: { ...shared, store: { ...shared.store, close: async () => undefined } },
-      env,
-    });
+    replicas = await startSharedStoreReplicas(redisReplicaEnv(redis.url));
+    ({ a, b } = replicas);
     for (const t of [a, b])
       await until("ready", async () => (await readiness(t)).body.status === "ready");
   });
   afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await shared?.cleanup();
+    await replicas?.close();
     await redis?.kill();
   });
 

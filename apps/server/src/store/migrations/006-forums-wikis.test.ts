@@ -1,11 +1,15 @@
 // Migration 006 on a store that already has coworlds (SQLite, or PostgreSQL when DATABASE_URL
 // is set): the general forum appears, and every coworld name uploaded before gets a forum and
 // a wiki under one slug, a name that slugifies to a taken slug getting a suffix.
-import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
 
+import {
+  insertCoworld,
+  insertGame,
+  insertOwner,
+  migrateTestStoreTo,
+} from "../../../testing/migration-fixtures.ts";
 import { createTestStore, type TestStore } from "../../../testing/test-store.ts";
-import { migrationProvider } from "./index.ts";
 
 let t: TestStore | undefined;
 
@@ -18,55 +22,18 @@ describe("migration 006-forums-wikis", () => {
   it("opens the general forum and a forum and wiki for each coworld name already uploaded", async () => {
     t = await createTestStore();
     const db = t.store.db;
-    const migrator = new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(t.pgSchema ? { migrationTableSchema: t.pgSchema } : {}),
-    });
-    const before = await migrator.migrateTo("004-evaluations");
+    const before = await migrateTestStoreTo(t, "004-evaluations");
     expect(before.error).toBeUndefined();
     const now = new Date().toISOString();
-    await db
-      .insertInto("users")
-      .values({
-        id: "user_1",
-        email: "a@example.test",
-        password_hash: "x",
-        is_admin: 0,
-        created_at: now,
-      })
-      .execute();
+    await insertOwner(db, "a@example.test", now);
     for (const [i, name] of ["Grid Rush", "General", "grid-rush"].entries()) {
-      await db
-        .insertInto("games")
-        .values({
-          id: `game_${i}`,
-          name,
-          owner_user_id: "user_1",
-          coworld_name: name,
-          coworld_id: null,
-          description: null,
-          notes: null,
-          created_at: now,
-        })
-        .execute();
-      for (const version of ["1.0.0", "1.1.0"]) {
-        await db
-          .insertInto("coworlds")
-          .values({
-            id: `cow_${i}_${version}`,
-            name,
-            version,
-            owner_user_id: "user_1",
-            game_id: `game_${i}`,
-            manifest: "{}",
-            manifest_hash: "h",
-            bundle_sha256: null,
-            size_bytes: 2,
-            created_at: now,
-          })
-          .execute();
-      }
+      await insertGame(db, `game_${i}`, name, now);
+      for (const version of ["1.0.0", "1.1.0"])
+        await insertCoworld(
+          db,
+          { id: `cow_${i}_${version}`, name, version, gameId: `game_${i}` },
+          now,
+        );
     }
     await t.store.migrate();
 

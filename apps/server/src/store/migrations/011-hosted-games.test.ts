@@ -2,11 +2,15 @@
 // DATABASE_URL is set): each session keeps its row and its episode, and its one person's slot
 // takes over the join and relay tokens, so a page and a runner already holding them still get in.
 import { sql } from "kysely";
-import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
 
+import {
+  insertCoworld,
+  insertGame,
+  insertOwner,
+  migrateTestStoreTo,
+} from "../../../testing/migration-fixtures.ts";
 import { createTestStore, type TestStore } from "../../../testing/test-store.ts";
-import { migrationProvider } from "./index.ts";
 
 let t: TestStore | undefined;
 
@@ -19,51 +23,15 @@ describe("migration 011-hosted-games", () => {
   it("moves each solo session's tokens to its person's slot and keeps the session", async () => {
     t = await createTestStore();
     const db = t.store.db;
-    const migrator = new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(t.pgSchema ? { migrationTableSchema: t.pgSchema } : {}),
-    });
-    expect((await migrator.migrateTo("010-double-elimination")).error).toBeUndefined();
+    expect((await migrateTestStoreTo(t, "010-double-elimination")).error).toBeUndefined();
     const now = new Date().toISOString();
-    await db
-      .insertInto("users")
-      .values({
-        id: "user_1",
-        email: "ada@example.test",
-        password_hash: "x",
-        is_admin: 0,
-        created_at: now,
-      })
-      .execute();
-    await db
-      .insertInto("games")
-      .values({
-        id: "game_1",
-        name: "gridrush",
-        owner_user_id: "user_1",
-        coworld_name: "gridrush",
-        coworld_id: null,
-        description: null,
-        notes: null,
-        created_at: now,
-      })
-      .execute();
-    await db
-      .insertInto("coworlds")
-      .values({
-        id: "cow_1",
-        name: "gridrush",
-        version: "0.1.0",
-        owner_user_id: "user_1",
-        game_id: "game_1",
-        manifest: "{}",
-        manifest_hash: "h",
-        bundle_sha256: null,
-        size_bytes: 2,
-        created_at: now,
-      })
-      .execute();
+    await insertOwner(db, "ada@example.test", now);
+    await insertGame(db, "game_1", "gridrush", now);
+    await insertCoworld(
+      db,
+      { id: "cow_1", name: "gridrush", version: "0.1.0", gameId: "game_1" },
+      now,
+    );
     await sql`insert into episode_requests (id, requester_user_id, purpose, coworld_id, game_config, seed, status, scores, change_seq, created_at, updated_at)
       values ('ereq_1', 'user_1', 'play', 'cow_1', '{}', 7, 'running', '[]', 1, ${now}, ${now})`.execute(
       db,
