@@ -27,7 +27,7 @@ import {
 } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
@@ -344,20 +344,7 @@ export async function submissionViews(
   db: Kysely<Database>,
   rows: readonly LeagueSubmissionsTable[],
 ): Promise<LeagueSubmission[]> {
-  const [leagues, players, versions] = await Promise.all([
-    leaguesById(
-      db,
-      rows.map((r) => r.league_id),
-    ),
-    playerRefs(
-      db,
-      rows.map((r) => r.player_id),
-    ),
-    policyVersionRefs(
-      db,
-      rows.map((r) => r.policy_version_id),
-    ),
-  ]);
+  const { leagues, players, versions } = await embeddedRefs(db, rows);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,
