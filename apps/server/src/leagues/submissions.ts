@@ -27,6 +27,7 @@ import {
 } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
+import { writeRating } from "./rating-rows.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 
@@ -161,28 +162,20 @@ async function place(
     .where("player_id", "=", input.player_id)
     .executeTakeFirst();
   const movedFrom = rating && rating.division_id !== division.id ? rating.division_id : null;
-  if (rating) {
-    await trx
-      .updateTable("ladder_ratings")
-      .set({ division_id: division.id, active: 1, updated_at: now })
-      .where("league_id", "=", league.id)
-      .where("player_id", "=", input.player_id)
-      .execute();
-  } else {
-    await trx
-      .insertInto("ladder_ratings")
-      .values({
-        league_id: league.id,
-        player_id: input.player_id,
-        division_id: division.id,
-        state: null,
-        rounds_played: 0,
-        recent_rounds: "[]",
-        active: 1,
-        updated_at: now,
-      })
-      .execute();
-  }
+  await writeRating(
+    trx,
+    { league_id: league.id, player_id: input.player_id },
+    rating !== undefined,
+    { division_id: division.id, active: 1, updated_at: now },
+    {
+      division_id: division.id,
+      state: null,
+      rounds_played: 0,
+      recent_rounds: "[]",
+      active: 1,
+      updated_at: now,
+    },
+  );
   await moveActiveMemberships(trx, league.id, input.player_id, division.id);
 
   const [players, versions] = await Promise.all([
