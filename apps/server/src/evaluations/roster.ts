@@ -10,7 +10,9 @@ import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@ga
 import { canSeeLeague } from "../access/leagues.ts";
 import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import { gameCoworld } from "../games/games.ts";
 import { competingChampions } from "../leagues/champions.ts";
+import { divisionWithLeague } from "../leagues/divisions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
 import { parseJson } from "../shared/clock.ts";
@@ -72,21 +74,11 @@ async function resolveLeague(
   }
   let division: DivisionsTable | null = null;
   if (target.division_id) {
-    division =
-      (await db
-        .selectFrom("divisions")
-        .selectAll()
-        .where("id", "=", target.division_id)
-        .executeTakeFirst()) ?? null;
-    const owner = division
-      ? await db
-          .selectFrom("leagues")
-          .selectAll()
-          .where("id", "=", division.league_id)
-          .executeTakeFirst()
-      : undefined;
-    if (!division || !owner || !canSeeLeague(identity, owner))
+    const found = await divisionWithLeague(db, target.division_id);
+    if (!found || !canSeeLeague(identity, found.league))
       throw notFound("division", target.division_id);
+    const owner = found.league;
+    division = found.division;
     if (league && league.id !== owner.id)
       throw invalidInput(
         ["body", "target", "division_id"],
@@ -153,18 +145,7 @@ async function resolveCoworld(
       "name where to play: target.league_id, target.division_id, target.coworld_id (or coworld_id)",
       "missing",
     );
-  const game = await db
-    .selectFrom("games")
-    .select(["coworld_id"])
-    .where("id", "=", league.game_id)
-    .executeTakeFirst();
-  const row = game?.coworld_id
-    ? await db
-        .selectFrom("coworlds")
-        .selectAll()
-        .where("id", "=", game.coworld_id)
-        .executeTakeFirst()
-    : undefined;
+  const row = await gameCoworld(db, league.game_id);
   if (!row)
     throw invalidInput(
       ["body", "target"],

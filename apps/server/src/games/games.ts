@@ -7,7 +7,7 @@ import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound } from "../shared/errors.ts";
-import type { Database, GamesTable, ModsTable } from "../store/schema.ts";
+import type { CoworldsTable, Database, GamesTable, ModsTable } from "../store/schema.ts";
 
 export function toGame(row: GamesTable): Game {
   return {
@@ -78,6 +78,19 @@ export async function getGameRow(
   id: string,
 ): Promise<GamesTable | undefined> {
   return db.selectFrom("games").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** The coworld the game plays, or undefined when it has none (a game made by hand). */
+export async function gameCoworld(
+  db: Kysely<Database>,
+  gameId: string,
+): Promise<CoworldsTable | undefined> {
+  return db
+    .selectFrom("games as g")
+    .innerJoin("coworlds as c", "c.id", "g.coworld_id")
+    .selectAll("c")
+    .where("g.id", "=", gameId)
+    .executeTakeFirst();
 }
 
 export async function getGame(db: Kysely<Database>, id: string): Promise<Game> {

@@ -126,21 +126,35 @@ export async function listDivisions(
   return divisionViews(db, visible, visibleLeagues);
 }
 
+/** The division and the league it belongs to, as stored (no visibility rule), or undefined. */
+export async function divisionWithLeague(
+  db: Kysely<Database>,
+  divisionId: string,
+): Promise<{ division: DivisionsTable; league: LeaguesTable } | undefined> {
+  const division = await db
+    .selectFrom("divisions")
+    .selectAll()
+    .where("id", "=", divisionId)
+    .executeTakeFirst();
+  const league = division
+    ? await db
+        .selectFrom("leagues")
+        .selectAll()
+        .where("id", "=", division.league_id)
+        .executeTakeFirst()
+    : undefined;
+  return division && league ? { division, league } : undefined;
+}
+
 export async function getDivision(
   db: Kysely<Database>,
   identity: Identity,
   divisionId: string,
 ): Promise<Division> {
-  const row = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("id", "=", divisionId)
-    .executeTakeFirst();
-  const league = row
-    ? await db.selectFrom("leagues").selectAll().where("id", "=", row.league_id).executeTakeFirst()
-    : undefined;
-  if (!row || !league || !canSeeDivision(identity, league, row))
+  const found = await divisionWithLeague(db, divisionId);
+  if (!found || !canSeeDivision(identity, found.league, found.division))
     throw notFound("division", divisionId);
+  const { division: row, league } = found;
   const [view] = await divisionViews(db, [row], new Map([[league.id, league]]));
   if (!view) throw notFound("division", divisionId);
   return view;

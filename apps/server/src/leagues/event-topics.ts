@@ -9,6 +9,7 @@ import { canSeeDivision, canSeeLeague } from "../access/leagues.ts";
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { EventScope, TopicRules } from "../events/topic-rules.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
+import { divisionWithLeague } from "./divisions.ts";
 
 export type Topic =
   | { kind: "division"; id: string; name: string }
@@ -47,19 +48,8 @@ export async function refuseTopic(
         : `${topic.name}: league ${topic.id} was not found`;
     }
     case "division": {
-      const division = await db
-        .selectFrom("divisions")
-        .selectAll()
-        .where("id", "=", topic.id)
-        .executeTakeFirst();
-      const league = division
-        ? await db
-            .selectFrom("leagues")
-            .selectAll()
-            .where("id", "=", division.league_id)
-            .executeTakeFirst()
-        : undefined;
-      return division && league && canSeeDivision(identity, league, division)
+      const found = await divisionWithLeague(db, topic.id);
+      return found && canSeeDivision(identity, found.league, found.division)
         ? null
         : `${topic.name}: division ${topic.id} was not found`;
     }

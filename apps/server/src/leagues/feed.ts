@@ -10,7 +10,7 @@ import { isAdmin } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
-import { divisionsById, leaguesById, playerRefs, policyVersionRefs } from "./refs.ts";
+import { embeddedRefs } from "./refs.ts";
 
 type FeedFilter = QueryOf<"listCompetitionEvents">;
 
@@ -43,24 +43,7 @@ export async function renderCompetitionEvents(
   db: Kysely<Database>,
   rows: readonly CompetitionEventsTable[],
 ): Promise<CompetitionEvent[]> {
-  const [leagues, divisions, players, versions] = await Promise.all([
-    leaguesById(
-      db,
-      rows.map((r) => r.league_id),
-    ),
-    divisionsById(
-      db,
-      rows.map((r) => r.division_id),
-    ),
-    playerRefs(
-      db,
-      rows.map((r) => r.player_id),
-    ),
-    policyVersionRefs(
-      db,
-      rows.map((r) => r.policy_version_id),
-    ),
-  ]);
+  const { leagues, divisions, players, versions } = await embeddedRefs(db, rows);
   const pick = <T>(map: ReadonlyMap<string, T>, id: string | null): T | null =>
     id === null ? null : (map.get(id) ?? null);
   return rows.map((row) => ({

@@ -1,6 +1,6 @@
 // Policy memberships (docs/api.md, "League play in short"): reads with the filters of the hosted
 // service, and the two actions a player's owner (or the commissioner) takes — champion and retire.
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
 
@@ -10,35 +10,18 @@ import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, forbidden, notFound } from "../shared/errors.ts";
-import type { Database, LeaguePolicyMembershipsTable } from "../store/schema.ts";
+import type { Database, LeaguePolicyMembershipsTable, LeaguesTable } from "../store/schema.ts";
 import { ACTIVE_STATUSES, makeChampion } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { divisionsById, leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 
 export async function membershipViews(
   db: Kysely<Database>,
   rows: readonly LeaguePolicyMembershipsTable[],
 ): Promise<LeaguePolicyMembership[]> {
-  const [leagues, divisions, players, versions] = await Promise.all([
-    leaguesById(
-      db,
-      rows.map((r) => r.league_id),
-    ),
-    divisionsById(
-      db,
-      rows.map((r) => r.division_id),
-    ),
-    playerRefs(
-      db,
-      rows.map((r) => r.player_id),
-    ),
-    policyVersionRefs(
-      db,
-      rows.map((r) => r.policy_version_id),
-    ),
-  ]);
+  const { leagues, divisions, players, versions } = await embeddedRefs(db, rows);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,
@@ -146,6 +129,21 @@ async function viewOf(db: Kysely<Database>, membershipId: string): Promise<Leagu
   return view;
 }
 
+/** Under the league's lock: the league (undefined when gone) and the membership as it is now. */
+async function lockedMembership(
+  trx: Transaction<Database>,
+  leagueId: string,
+  membershipId: string,
+): Promise<{ league: LeaguesTable | undefined; current: LeaguePolicyMembershipsTable }> {
+  const league = await lockLeague(trx, leagueId);
+  const current = await trx
+    .selectFrom("league_policy_memberships")
+    .selectAll()
+    .where("id", "=", membershipId)
+    .executeTakeFirstOrThrow();
+  return { league, current };
+}
+
 export async function setChampion(
   db: Kysely<Database>,
   bus: Pick<EventBus, "publish">,
@@ -156,12 +154,7 @@ export async function setChampion(
   const playerId = membership.player_id;
   if (playerId === null) throw conflict(`membership ${membershipId} has no player to champion`);
   await withEvents(db, bus, async (trx, emit) => {
-    const league = await lockLeague(trx, membership.league_id);
-    const current = await trx
-      .selectFrom("league_policy_memberships")
-      .selectAll()
-      .where("id", "=", membershipId)
-      .executeTakeFirstOrThrow();
+    const { league, current } = await lockedMembership(trx, membership.league_id, membershipId);
     if (!league) throw notFound("league policy membership", membershipId);
     if (!(ACTIVE_STATUSES as readonly string[]).includes(current.status))
       throw conflict(
@@ -201,12 +194,7 @@ export async function retireMembership(
 ): Promise<LeaguePolicyMembership> {
   const { membership } = await actionable(db, identity, membershipId);
   await withEvents(db, bus, async (trx, emit) => {
-    const league = await lockLeague(trx, membership.league_id);
-    const current = await trx
-      .selectFrom("league_policy_memberships")
-      .selectAll()
-      .where("id", "=", membershipId)
-      .executeTakeFirstOrThrow();
+    const { league, current } = await lockedMembership(trx, membership.league_id, membershipId);
     if (!league || current.status === "retired") return;
     const now = nowIso();
     await trx

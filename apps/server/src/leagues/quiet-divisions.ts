@@ -9,6 +9,7 @@ import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
+import { divisionWithLeague } from "./divisions.ts";
 
 const QUIET_REASONS = new Set([
   "settled",
@@ -53,19 +54,9 @@ export async function noteQuiet(
 ): Promise<boolean> {
   if (!isQuietReason(skip.reason)) return false;
   if ((await currentQuiet(db, divisionId)) === skip.reason) return false;
-  const division = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("id", "=", divisionId)
-    .executeTakeFirst();
-  const league = division
-    ? await db
-        .selectFrom("leagues")
-        .selectAll()
-        .where("id", "=", division.league_id)
-        .executeTakeFirst()
-    : undefined;
-  if (!division || !league) return false;
+  const found = await divisionWithLeague(db, divisionId);
+  if (!found) return false;
+  const { division, league } = found;
   await withEvents(db, bus, async (_trx, emit) => {
     emit({
       type: "division_quiet",

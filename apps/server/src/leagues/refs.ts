@@ -82,6 +82,36 @@ export async function divisionsById(
   return new Map((await divisionViews(db, rows, leagues)).map((d) => [d.id, d]));
 }
 
+/** The ids a row embeds its refs by; rows that name no division (submissions) leave it out. */
+export interface EmbeddedIds {
+  league_id: string | null;
+  division_id?: string | null;
+  player_id: string | null;
+  policy_version_id: string | null;
+}
+
+export interface EmbeddedRefs {
+  leagues: Map<string, League>;
+  divisions: Map<string, Division>;
+  players: Map<string, PlayerRef>;
+  versions: Map<string, PolicyVersionRef>;
+}
+
+/** The league, division, player and policy version a batch of rows embeds, each kind loaded once. */
+export async function embeddedRefs(
+  db: Kysely<Database>,
+  rows: readonly EmbeddedIds[],
+): Promise<EmbeddedRefs> {
+  const ids = (key: keyof EmbeddedIds) => rows.map((r) => r[key] ?? null);
+  const [leagues, divisions, players, versions] = await Promise.all([
+    leaguesById(db, ids("league_id")),
+    divisionsById(db, ids("division_id")),
+    playerRefs(db, ids("player_id")),
+    policyVersionRefs(db, ids("policy_version_id")),
+  ]);
+  return { leagues, divisions, players, versions };
+}
+
 /** A reference that must exist (rows are never deleted); a missing one is a broken store. */
 export function must<T>(map: ReadonlyMap<string, T>, id: string, what: string): T {
   const value = map.get(id);

@@ -15,6 +15,7 @@ import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { recordedEpisodes, scoredEpisodes } from "./ledger/scored-episodes.ts";
 import { applyPromotion } from "./promotion-moves.ts";
+import { writeRating } from "./rating-rows.ts";
 import {
   applyRound,
   displayRating,
@@ -135,26 +136,15 @@ async function rateRound(
       recent_rounds: JSON.stringify(recentRounds),
       updated_at: completedAt,
     };
-    if (row) {
-      await trx
-        .updateTable("ladder_ratings")
-        .set(values)
-        .where("league_id", "=", league.id)
-        .where("player_id", "=", result.subjectId)
-        .execute();
-    } else {
-      // Retired and gone from every division meanwhile: keep the rating for a return, out of the standings.
-      await trx
-        .insertInto("ladder_ratings")
-        .values({
-          league_id: league.id,
-          player_id: result.subjectId,
-          division_id: round.division_id,
-          active: 0,
-          ...values,
-        })
-        .execute();
-    }
+    // No row: retired and gone from every division meanwhile; keep the rating for a return, out
+    // of the standings.
+    await writeRating(
+      trx,
+      { league_id: league.id, player_id: result.subjectId },
+      row !== undefined,
+      values,
+      { division_id: round.division_id, active: 0, ...values },
+    );
   }
   return results.length;
 }

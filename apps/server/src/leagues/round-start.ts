@@ -16,6 +16,7 @@ import {
 import { createEpisode, type NewParticipant } from "../episodes/episodes.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
+import { gameCoworld } from "../games/games.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type {
   CoworldsTable,
@@ -25,6 +26,7 @@ import type {
   RoundsTable,
 } from "../store/schema.ts";
 import { competingChampions } from "./champions.ts";
+import { divisionWithLeague } from "./divisions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { policyVersionRefs } from "./refs.ts";
@@ -106,18 +108,7 @@ async function prepare(
       return skip("not_due", `the next round is due at ${new Date(due).toISOString()}`);
   }
 
-  const game = await db
-    .selectFrom("games")
-    .select(["coworld_id"])
-    .where("id", "=", league.game_id)
-    .executeTakeFirst();
-  const coworld = game?.coworld_id
-    ? await db
-        .selectFrom("coworlds")
-        .selectAll()
-        .where("id", "=", game.coworld_id)
-        .executeTakeFirst()
-    : undefined;
+  const coworld = await gameCoworld(db, league.game_id);
   if (!coworld) return skip("no_coworld", `the league's game has no coworld to play`);
   const manifest = CoworldManifest.safeParse(parseJson(coworld.manifest));
   if (!manifest.success)
@@ -319,19 +310,9 @@ export async function startRound(
   options: { force?: boolean; now?: Date } = {},
 ): Promise<StartOutcome> {
   const opts = { force: options.force ?? false, now: options.now ?? new Date() };
-  const division = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("id", "=", divisionId)
-    .executeTakeFirst();
-  const league = division
-    ? await db
-        .selectFrom("leagues")
-        .selectAll()
-        .where("id", "=", division.league_id)
-        .executeTakeFirst()
-    : undefined;
-  if (!division || !league) return skip("not_found", `division ${divisionId} was not found`);
+  const found = await divisionWithLeague(db, divisionId);
+  if (!found) return skip("not_found", `division ${divisionId} was not found`);
+  const { division, league } = found;
   // A cheap look first, without the lock: most idle divisions stop here.
   const precheck = await prepare(db, league, division, opts);
   if (!isSetup(precheck)) return precheck;

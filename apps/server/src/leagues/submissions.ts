@@ -27,7 +27,8 @@ import {
 } from "./champions.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
-import { leaguesById, must, playerRefs, policyVersionRefs } from "./refs.ts";
+import { writeRating } from "./rating-rows.ts";
+import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
@@ -161,28 +162,20 @@ async function place(
     .where("player_id", "=", input.player_id)
     .executeTakeFirst();
   const movedFrom = rating && rating.division_id !== division.id ? rating.division_id : null;
-  if (rating) {
-    await trx
-      .updateTable("ladder_ratings")
-      .set({ division_id: division.id, active: 1, updated_at: now })
-      .where("league_id", "=", league.id)
-      .where("player_id", "=", input.player_id)
-      .execute();
-  } else {
-    await trx
-      .insertInto("ladder_ratings")
-      .values({
-        league_id: league.id,
-        player_id: input.player_id,
-        division_id: division.id,
-        state: null,
-        rounds_played: 0,
-        recent_rounds: "[]",
-        active: 1,
-        updated_at: now,
-      })
-      .execute();
-  }
+  await writeRating(
+    trx,
+    { league_id: league.id, player_id: input.player_id },
+    rating !== undefined,
+    { division_id: division.id, active: 1, updated_at: now },
+    {
+      division_id: division.id,
+      state: null,
+      rounds_played: 0,
+      recent_rounds: "[]",
+      active: 1,
+      updated_at: now,
+    },
+  );
   await moveActiveMemberships(trx, league.id, input.player_id, division.id);
 
   const [players, versions] = await Promise.all([
@@ -344,20 +337,7 @@ export async function submissionViews(
   db: Kysely<Database>,
   rows: readonly LeagueSubmissionsTable[],
 ): Promise<LeagueSubmission[]> {
-  const [leagues, players, versions] = await Promise.all([
-    leaguesById(
-      db,
-      rows.map((r) => r.league_id),
-    ),
-    playerRefs(
-      db,
-      rows.map((r) => r.player_id),
-    ),
-    policyVersionRefs(
-      db,
-      rows.map((r) => r.policy_version_id),
-    ),
-  ]);
+  const { leagues, players, versions } = await embeddedRefs(db, rows);
   return rows.map((r) => ({
     id: r.id,
     status: r.status,

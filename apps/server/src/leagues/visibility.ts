@@ -6,6 +6,7 @@ import { canSeeDivision } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import { divisionWithLeague } from "./divisions.ts";
 
 /** The division and its league if the caller may see them; 404 otherwise. */
 export async function visibleDivision(
@@ -13,19 +14,8 @@ export async function visibleDivision(
   identity: Identity,
   divisionId: string,
 ): Promise<{ division: DivisionsTable; league: LeaguesTable }> {
-  const division = await db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("id", "=", divisionId)
-    .executeTakeFirst();
-  const league = division
-    ? await db
-        .selectFrom("leagues")
-        .selectAll()
-        .where("id", "=", division.league_id)
-        .executeTakeFirst()
-    : undefined;
-  if (!division || !league || !canSeeDivision(identity, league, division))
+  const found = await divisionWithLeague(db, divisionId);
+  if (!found || !canSeeDivision(identity, found.league, found.division))
     throw notFound("division", divisionId);
-  return { division, league };
+  return found;
 }

@@ -29,6 +29,7 @@ import { cancelEpisode } from "../episodes/episodes.ts";
 import { createExperienceRequest } from "../evaluations/experience-requests.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
+import { gameCoworld } from "../games/games.ts";
 import { currentChampion } from "../leagues/champions.ts";
 import { topCompetitionDivision } from "../leagues/divisions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
@@ -769,18 +770,7 @@ export async function launchLobby(
   requireOpen(row);
   const seats = await seatsOf(db, id);
   const plan = await livePlan(db, row, league, seats);
-  const game = await db
-    .selectFrom("games")
-    .select("coworld_id")
-    .where("id", "=", league.game_id)
-    .executeTakeFirst();
-  const coworld = game?.coworld_id
-    ? await db
-        .selectFrom("coworlds")
-        .selectAll()
-        .where("id", "=", game.coworld_id)
-        .executeTakeFirst()
-    : undefined;
+  const coworld = await gameCoworld(db, league.game_id);
   if (!coworld)
     throw conflict(`league ${league.id}'s game has no coworld to play`, "lobby_not_ready");
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));

@@ -1,6 +1,6 @@
 // The ledger's operations: recompute a division's ratings (commissioner or admin), void an
 // episode with a reason (the same), and what beats what (visible as the division's standings).
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 import type { DivisionPairwise, EpisodeVoid, RatingsRecompute } from "@gauntlet/core";
 
@@ -10,7 +10,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { withEvents } from "../../events/record.ts";
 import { nowIso, parseJson } from "../../shared/clock.ts";
 import { conflict, forbidden, ifNotFound, notFound } from "../../shared/errors.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Database, DivisionsTable, LeaguesTable } from "../../store/schema.ts";
 import { ladderOrDefault } from "../ladder.ts";
 import { lockLeague } from "../league-lock.ts";
 import { visibleDivision } from "../visibility.ts";
@@ -20,6 +20,24 @@ import { recordedEpisodes, scoredEpisodes } from "./scored-episodes.ts";
 
 /** Newest settled rounds the pairwise counts read (bounds a read's cost). */
 export const PAIRWISE_ROUNDS = 1_000;
+
+/** The league, locked for the rest of the transaction, and the division; `missing()` is thrown
+ * when either is gone. */
+async function lockedDivision(
+  trx: Transaction<Database>,
+  leagueId: string,
+  divisionId: string,
+  missing: () => Error,
+): Promise<{ locked: LeaguesTable; division: DivisionsTable }> {
+  const locked = await lockLeague(trx, leagueId);
+  const division = await trx
+    .selectFrom("divisions")
+    .selectAll()
+    .where("id", "=", divisionId)
+    .executeTakeFirst();
+  if (!locked || !division) throw missing();
+  return { locked, division };
+}
 
 export async function recomputeRatings(
   db: Kysely<Database>,
@@ -35,13 +53,9 @@ export async function recomputeRatings(
     );
   return withEvents(db, bus, async (trx, emit) => {
     // Under the league's lock: no round settles while the ratings are replayed and stored.
-    const locked = await lockLeague(trx, league.id);
-    const division = await trx
-      .selectFrom("divisions")
-      .selectAll()
-      .where("id", "=", divisionId)
-      .executeTakeFirst();
-    if (!locked || !division) throw notFound("division", divisionId);
+    const { locked, division } = await lockedDivision(trx, league.id, divisionId, () =>
+      notFound("division", divisionId),
+    );
     return recomputeDivision(trx, emit, locked, ladderOrDefault(locked), division, {
       dryRun,
       reason: "Recomputed on request.",
@@ -73,13 +87,9 @@ export async function voidEpisode(
     );
   const divisionId = episode.division_id;
   return withEvents(db, bus, async (trx, emit) => {
-    const locked = await lockLeague(trx, league.id);
-    const division = await trx
-      .selectFrom("divisions")
-      .selectAll()
-      .where("id", "=", divisionId)
-      .executeTakeFirst();
-    if (!locked || !division) throw notFound("episode request", episodeId);
+    const { locked, division } = await lockedDivision(trx, league.id, divisionId, () =>
+      notFound("episode request", episodeId),
+    );
     const already = await trx
       .selectFrom("episode_voids")
       .select("reason")
