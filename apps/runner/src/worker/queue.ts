@@ -10,6 +10,7 @@ import type { LeasedJob } from "@gauntlet/core";
 import {
   isConflictError,
   isPermissionDeniedError,
+  type Gauntlet,
   type InputOf,
   type RequestOptions,
 } from "@gauntlet/sdk";
@@ -57,6 +58,27 @@ export function queueOver(servers: ServerPool, runnerId: string, runtime: Runtim
     const rounds = 1 + (typeof retries === "number" ? retries : (retries.maxRetries ?? 0));
     return [rest, { rounds }];
   };
+  // One key for every try, on every server: a repeat is recognised as the same report.
+  const sendReport = async (
+    what: "complete" | "fail",
+    send: (client: Gauntlet, options: RequestOptions) => Promise<unknown>,
+    options?: RequestOptions,
+  ): Promise<void> => {
+    const [requestOptions, callOptions] = reportCall(options);
+    const idempotencyKey = randomUUID();
+    await servers.call(
+      what,
+      (client, tryOptions) => send(client, { idempotencyKey, ...tryOptions }),
+      requestOptions,
+      callOptions,
+    );
+  };
+  /** A report's request: the job, its lease's secret, and the report as this runner's. */
+  const reportInput = <R extends object>(job: LeaseRef, report: R) => ({
+    job_id: job.job_id,
+    lease_token: job.lease_token,
+    body: { runner_id: runnerId, ...report },
+  });
   return {
     async lease(capacity, options = {}) {
       const { interactiveCapacity, ...requestOptions } = options;
@@ -112,40 +134,17 @@ export function queueOver(servers: ServerPool, runnerId: string, runtime: Runtim
       );
     },
     async complete(job, report, options) {
-      const [requestOptions, callOptions] = reportCall(options);
-      // One key for every try, on every server: a repeat is recognised as the same report.
-      const idempotencyKey = randomUUID();
-      await servers.call(
+      await sendReport(
         "complete",
-        (client, tryOptions) =>
-          client.runner.complete(
-            {
-              job_id: job.job_id,
-              lease_token: job.lease_token,
-              body: { runner_id: runnerId, ...report },
-            },
-            { idempotencyKey, ...tryOptions },
-          ),
-        requestOptions,
-        callOptions,
+        (client, tryOptions) => client.runner.complete(reportInput(job, report), tryOptions),
+        options,
       );
     },
     async fail(job, report, options) {
-      const [requestOptions, callOptions] = reportCall(options);
-      const idempotencyKey = randomUUID();
-      await servers.call(
+      await sendReport(
         "fail",
-        (client, tryOptions) =>
-          client.runner.fail(
-            {
-              job_id: job.job_id,
-              lease_token: job.lease_token,
-              body: { runner_id: runnerId, ...report },
-            },
-            { idempotencyKey, ...tryOptions },
-          ),
-        requestOptions,
-        callOptions,
+        (client, tryOptions) => client.runner.fail(reportInput(job, report), tryOptions),
+        options,
       );
     },
     async download(sha256) {

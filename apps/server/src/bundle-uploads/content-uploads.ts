@@ -1,13 +1,18 @@
 // The signed address a bundle upload PUTs its bytes to (coworld's upload client: reporter and
 // replay viewer bundles). Content-addressed: the caller announces the SHA-256 and size, and
 // only those bytes are taken, so whoever holds the address can store nothing else.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 
 import type { Kysely } from "kysely";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
+import {
+  newSignedUpload,
+  signedUpload,
+  uploadAddress,
+  type SignedPut,
+} from "../blobs/signed-upload.ts";
 import { nowIso } from "../shared/clock.ts";
 import { invalidInput } from "../shared/errors.ts";
 import type { ContentUploadsTable, Database } from "../store/schema.ts";
@@ -17,7 +22,7 @@ export const CONTENT_UPLOAD_SECONDS = 3600;
 type Purpose = ContentUploadsTable["purpose"];
 
 /** Where an S3-compatible store keeps a client's PUT before it is checked. */
-const s3Key = (row: ContentUploadsTable) => `bundle-uploads/${row.user_id}/${row.id}`;
+const s3Key = (row: { id: string; user_id: string }) => `bundle-uploads/${row.user_id}/${row.id}`;
 
 /** A new upload of `contentHash` for the caller: the address to PUT the bytes to. */
 export async function startContentUpload(
@@ -29,25 +34,18 @@ export async function startContentUpload(
   sizeBytes: number,
   now = new Date(),
 ): Promise<string> {
-  const expires = Math.floor(now.getTime() / 1000) + CONTENT_UPLOAD_SECONDS;
+  const upload = newSignedUpload(identity.userId, s3Key, CONTENT_UPLOAD_SECONDS, now);
   const row: ContentUploadsTable = {
-    id: randomUUID(),
-    user_id: identity.userId,
+    ...upload.columns,
     purpose,
     content_hash: contentHash,
     size_bytes: sizeBytes,
-    signing_key: randomBytes(32).toString("base64url"),
-    expires_at: new Date(expires * 1000).toISOString(),
     uploaded_at: null,
     completed_at: null,
     created_at: nowIso(),
   };
   await db.insertInto("content_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
-  // by the route): the bytes go straight to the bucket.
-  return blobs.presignPut
-    ? blobs.presignPut(s3Key(row), CONTENT_UPLOAD_SECONDS)
-    : `/v2/content-uploads/${row.id}?expires=${expires}&signature=${signUpload(row.signing_key, row.id, expires)}`;
+  return uploadAddress(blobs, upload, "/v2/content-uploads");
 }
 
 function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {
@@ -63,21 +61,17 @@ function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {
 export async function putContentUpload(
   db: Kysely<Database>,
   blobs: BlobStore,
-  uploadId: string,
-  expires: number,
-  signature: string,
-  bytes: Uint8Array,
+  put: SignedPut,
   now = new Date(),
 ) {
+  const { uploadId, bytes } = put;
   const row = signedUpload(
     await db
       .selectFrom("content_uploads")
       .selectAll()
       .where("id", "=", uploadId)
       .executeTakeFirst(),
-    uploadId,
-    expires,
-    signature,
+    put,
     now,
   );
   checkBytes(row, bytes);

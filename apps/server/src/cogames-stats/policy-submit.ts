@@ -1,7 +1,6 @@
 // cogames' policy upload: an address to PUT a zip to, then completion, which repacks the zip's
 // files as a Gauntlet policy bundle (tar.gz, checked like any bundle) and makes a version of the
 // caller's policy from it. The zip is cogames' submission format (`policy_spec.json` and files).
-import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,7 +13,12 @@ import type { PolicySubmitCompleted, PolicySubmitStarted } from "@gauntlet/core"
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
+import {
+  newSignedUpload,
+  signedUpload,
+  uploadAddress,
+  type SignedPut,
+} from "../blobs/signed-upload.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 import { createPolicyVersion, createSecretEnv, storeUpload } from "../policies/policies.ts";
 import { nowIso } from "../shared/clock.ts";
@@ -22,6 +26,8 @@ import { conflict, invalidInput } from "../shared/errors.ts";
 import type { Database, PolicySubmitUploadsTable } from "../store/schema.ts";
 
 export const POLICY_SUBMIT_SECONDS = 3600;
+const policyZipKey = (upload: { id: string; user_id: string }) =>
+  `policy-uploads/${upload.user_id}/${upload.id}.zip`;
 /** Budgets of a zip's contents, as a tar.gz bundle's (docs/api.md "Untrusted files"). */
 const MAX_ENTRIES = 10_000;
 const MAX_UNPACKED_BYTES = 1024 ** 3;
@@ -34,50 +40,38 @@ export async function startPolicySubmit(
   identity: AuthenticatedIdentity,
   now = new Date(),
 ): Promise<PolicySubmitStarted> {
-  const id = randomUUID();
-  const expires = Math.floor(now.getTime() / 1000) + POLICY_SUBMIT_SECONDS;
+  const upload = newSignedUpload(identity.userId, policyZipKey, POLICY_SUBMIT_SECONDS, now);
   const row: PolicySubmitUploadsTable = {
-    id,
-    user_id: identity.userId,
-    s3_key: `policy-uploads/${identity.userId}/${id}.zip`,
-    signing_key: randomBytes(32).toString("base64url"),
-    expires_at: new Date(expires * 1000).toISOString(),
+    ...upload.columns,
+    s3_key: upload.s3Key,
     sha256: null,
     size_bytes: null,
     policy_version_id: null,
     created_at: nowIso(),
   };
   await db.insertInto("policy_submit_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
-  // by the route): the zip goes straight to the bucket.
-  const upload_url = blobs.presignPut
-    ? await blobs.presignPut(row.s3_key, POLICY_SUBMIT_SECONDS)
-    : `/stats/policies/submit/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
-  return { upload_url, s3_key: row.s3_key, upload_id: id };
+  const upload_url = await uploadAddress(blobs, upload, "/stats/policies/submit/files");
+  return { upload_url, s3_key: row.s3_key, upload_id: row.id };
 }
 
 export async function putPolicySubmitFile(
   db: Kysely<Database>,
   blobs: BlobStore,
-  uploadId: string,
-  expires: number,
-  signature: string,
-  bytes: Uint8Array,
+  put: SignedPut,
   now = new Date(),
 ) {
+  const { uploadId } = put;
   const row = signedUpload(
     await db
       .selectFrom("policy_submit_uploads")
       .selectAll()
       .where("id", "=", uploadId)
       .executeTakeFirst(),
-    uploadId,
-    expires,
-    signature,
+    put,
     now,
   );
   if (row.policy_version_id) throw conflict(`policy upload ${uploadId} is already completed`);
-  const blob = await blobs.put(bytes);
+  const blob = await blobs.put(put.bytes);
   await db
     .updateTable("policy_submit_uploads")
     .set({ sha256: blob.sha256, size_bytes: blob.size })

@@ -1,6 +1,7 @@
 // The handlers of the cogames client's policy upload, policy browsing, episodes and assay runs.
 import { defineHandlers } from "../http/handler.ts";
 import { absoluteTo } from "../http/public-address.ts";
+import { signedPutHandler, withAbsoluteUploadUrl } from "../http/upload-handlers.ts";
 import {
   createAssayRun,
   finalizeAssayRun,
@@ -24,19 +25,12 @@ const answered = <T extends { replay_url: string | null }>(
 ): T => (replayPath === null ? episode : { ...episode, replay_url: absoluteTo(base, replayPath) });
 
 export const cogamesStatsHandlers = defineHandlers({
-  startPolicySubmit: async ({ identity, app, request }) => {
-    const started = await startPolicySubmit(app.store.db, app.blobs, identity);
-    return { ...started, upload_url: absoluteTo(app.baseUrl(request), started.upload_url) };
-  },
-  putPolicySubmitFile: async ({ params, query, body, app }) =>
-    putPolicySubmitFile(
-      app.store.db,
-      app.blobs,
-      params.upload_id,
-      query.expires,
-      query.signature,
-      body,
+  startPolicySubmit: async ({ identity, app, request }) =>
+    withAbsoluteUploadUrl(
+      app.baseUrl(request),
+      await startPolicySubmit(app.store.db, app.blobs, identity),
     ),
+  putPolicySubmitFile: signedPutHandler(putPolicySubmitFile),
   completePolicySubmit: async ({ identity, body, app }) =>
     completePolicySubmit(app.store.db, app.blobs, app.secrets, identity, body),
   browsePolicies: async ({ identity, query, app }) => browsePolicies(app.store.db, identity, query),

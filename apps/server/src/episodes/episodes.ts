@@ -336,24 +336,16 @@ export async function listEpisodes(
     const value = filter[key];
     if (value) q = q.where(key, "=", value);
   }
-  if (filter.player_id)
-    q = q.where(
-      "id",
-      "in",
-      db
-        .selectFrom("episode_participants")
-        .select("episode_request_id")
-        .where("player_id", "=", filter.player_id),
-    );
-  if (filter.policy_version_id)
-    q = q.where(
-      "id",
-      "in",
-      db
-        .selectFrom("episode_participants")
-        .select("episode_request_id")
-        .where("policy_version_id", "=", filter.policy_version_id),
-    );
+  // Episodes with a seat played for this player or by this policy version.
+  for (const key of ["player_id", "policy_version_id"] as const) {
+    const value = filter[key];
+    if (value)
+      q = q.where(
+        "id",
+        "in",
+        db.selectFrom("episode_participants").select("episode_request_id").where(key, "=", value),
+      );
+  }
   if (filter.policy_id)
     q = q.where(
       "id",

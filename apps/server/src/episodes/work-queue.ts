@@ -30,16 +30,29 @@ import { touchEpisode } from "./episodes.ts";
 
 export const LEASE_SECONDS = 30;
 
-/** The lease length: GAUNTLET_LEASE_SECONDS (1 to 3600) when set, else LEASE_SECONDS. Read per call, so tests can shorten it. */
-export function leaseSeconds(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.GAUNTLET_LEASE_SECONDS;
-  if (raw === undefined || raw.trim() === "") return LEASE_SECONDS;
+/**
+ * A whole number of seconds from 1 to `max` in the environment variable `name`, else `fallback`
+ * when it is unset or blank. Read per call, so tests can shorten it.
+ */
+function secondsFromEnv(
+  env: Record<string, string | undefined>,
+  name: string,
+  max: number,
+  fallback: number,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 3600)
+  if (!Number.isInteger(value) || value < 1 || value > max)
     throw new Error(
-      `GAUNTLET_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, got ${JSON.stringify(raw)}`,
+      `${name} must be a whole number of seconds from 1 to ${max}, got ${JSON.stringify(raw)}`,
     );
   return value;
+}
+
+/** The lease length: GAUNTLET_LEASE_SECONDS (1 to 3600) when set, else LEASE_SECONDS. Read per call, so tests can shorten it. */
+export function leaseSeconds(env: Record<string, string | undefined> = process.env): number {
+  return secondsFromEnv(env, "GAUNTLET_LEASE_SECONDS", 3600, LEASE_SECONDS);
 }
 
 export type { EpisodeSettledEvent };
@@ -416,14 +429,7 @@ export const JOIN_TIMEOUT_SECONDS = 120;
 
 /** How long a live game waits for its people: GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS (1 to 86400), else 120. Read per call, so tests can shorten it. */
 export function joinTimeoutSeconds(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS;
-  if (raw === undefined || raw.trim() === "") return JOIN_TIMEOUT_SECONDS;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 86_400)
-    throw new Error(
-      `GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400, got ${JSON.stringify(raw)}`,
-    );
-  return value;
+  return secondsFromEnv(env, "GAUNTLET_PLAY_JOIN_TIMEOUT_SECONDS", 86_400, JOIN_TIMEOUT_SECONDS);
 }
 
 /** The seats of a job's live game whose person has not connected yet (none for other jobs). */

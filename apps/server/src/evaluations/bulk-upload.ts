@@ -1,7 +1,6 @@
 // Bulk episode upload: start hands out a signed, expiring address; the client puts
 // a DuckDB file there (the blob store keeps it); completion reads the file and copies its
 // episodes into the store in one transaction, once per upload (a repeat answers the same).
-import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,12 @@ import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntl
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { signedUpload, signUpload } from "../blobs/signed-upload.ts";
+import {
+  newSignedUpload,
+  signedUpload,
+  uploadAddress,
+  type SignedPut,
+} from "../blobs/signed-upload.ts";
 import { EPISODE_CHANGES } from "../episodes/episodes.ts";
 import { nowIso } from "../shared/clock.ts";
 import { reserveValues } from "../shared/counters.ts";
@@ -27,6 +31,8 @@ import { invalidUpload, type UploadedEpisode } from "./duckdb-episodes.ts";
 import { readEpisodeFileBoxed } from "./duckdb-sandbox.ts";
 
 export const UPLOAD_URL_SECONDS = 3600;
+const duckdbFileKey = (upload: { id: string; user_id: string }) =>
+  `bulk-uploads/${upload.user_id}/${upload.id}.duckdb`;
 /** Rows per insert statement: under SQLite's and PostgreSQL's bound-parameter limits. */
 const EPISODE_BATCH = 1000;
 const PARTICIPANT_BATCH = 4000;
@@ -37,14 +43,10 @@ export async function startBulkUpload(
   identity: AuthenticatedIdentity,
   now = new Date(),
 ): Promise<BulkUploadStarted> {
-  const id = randomUUID();
-  const expires = Math.floor(now.getTime() / 1000) + UPLOAD_URL_SECONDS;
+  const upload = newSignedUpload(identity.userId, duckdbFileKey, UPLOAD_URL_SECONDS, now);
   const row: BulkUploadsTable = {
-    id,
-    user_id: identity.userId,
-    s3_key: `bulk-uploads/${identity.userId}/${id}.duckdb`,
-    signing_key: randomBytes(32).toString("base64url"),
-    expires_at: new Date(expires * 1000).toISOString(),
+    ...upload.columns,
+    s3_key: upload.s3Key,
     status: "started",
     sha256: null,
     size_bytes: null,
@@ -54,33 +56,25 @@ export async function startBulkUpload(
     completed_at: null,
   };
   await db.insertInto("bulk_uploads").values(row).execute();
-  // A store clients can reach (S3) signs the address itself (else it is our path, made absolute
-  // by the route): the file goes straight to the bucket.
-  const upload_url = blobs.presignPut
-    ? await blobs.presignPut(row.s3_key, UPLOAD_URL_SECONDS)
-    : `/stats/episodes/bulk_upload/files/${id}?expires=${expires}&signature=${signUpload(row.signing_key, id, expires)}`;
-  return { upload_url, s3_key: row.s3_key, upload_id: id, expires_at: row.expires_at };
+  const upload_url = await uploadAddress(blobs, upload, "/stats/episodes/bulk_upload/files");
+  return { upload_url, s3_key: row.s3_key, upload_id: row.id, expires_at: row.expires_at };
 }
 
 /** The signed address's PUT: checks signature and expiry, keeps the bytes in the blob store. */
 export async function putBulkUploadFile(
   db: Kysely<Database>,
   blobs: BlobStore,
-  uploadId: string,
-  expires: number,
-  signature: string,
-  bytes: Uint8Array,
+  put: SignedPut,
   now = new Date(),
 ) {
+  const { uploadId } = put;
   const row = signedUpload(
     await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst(),
-    uploadId,
-    expires,
-    signature,
+    put,
     now,
   );
   if (row.status === "completed") throw conflict(`bulk upload ${uploadId} is already completed`);
-  const blob = await blobs.put(bytes);
+  const blob = await blobs.put(put.bytes);
   await db
     .updateTable("bulk_uploads")
     .set({ status: "uploaded", sha256: blob.sha256, size_bytes: blob.size })

@@ -3,7 +3,7 @@ import type { ExperienceRequestDetail } from "@gauntlet/core";
 
 import { withAbsoluteReplay } from "../episodes/episode-addresses.ts";
 import { defineHandlers } from "../http/handler.ts";
-import { absoluteTo } from "../http/public-address.ts";
+import { signedPutHandler, withAbsoluteUploadUrl } from "../http/upload-handlers.ts";
 import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-upload.ts";
 import {
   cancelExperienceRequest,
@@ -54,19 +54,12 @@ export const experienceRequestHandlers = defineHandlers({
 });
 
 export const bulkUploadHandlers = defineHandlers({
-  startBulkUpload: async ({ identity, app, request }) => {
-    const started = await startBulkUpload(app.store.db, app.blobs, identity);
-    return { ...started, upload_url: absoluteTo(app.baseUrl(request), started.upload_url) };
-  },
-  putBulkUploadFile: async ({ params, query, body, app }) =>
-    putBulkUploadFile(
-      app.store.db,
-      app.blobs,
-      params.upload_id,
-      query.expires,
-      query.signature,
-      body,
+  startBulkUpload: async ({ identity, app, request }) =>
+    withAbsoluteUploadUrl(
+      app.baseUrl(request),
+      await startBulkUpload(app.store.db, app.blobs, identity),
     ),
+  putBulkUploadFile: signedPutHandler(putBulkUploadFile),
   completeBulkUpload: async ({ identity, body, app }) =>
     completeBulkUpload(app.store.db, app.blobs, identity, body.upload_id),
 });
