@@ -21,6 +21,7 @@ const TIERS = [
     "forums",
     "wikis",
     "retention",
+    "bundle-uploads",
   ],
   // competition
   ["leagues", "profiles", "reporters", "campaign", "coworld-league-seeds"],
