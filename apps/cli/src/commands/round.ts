@@ -9,6 +9,7 @@ import { depsOf, type Deps, type Factory } from "../factory.ts";
 import { divisionIdOf, leagueOrCurrent } from "../names/resolve.ts";
 import { shortTime, writeFields, writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
+import { idVerbCommand } from "./id-verb.ts";
 
 export interface RoundListOptions {
   query: NonNullable<InputOf<"listRounds">>;
@@ -101,14 +102,12 @@ export function roundShowCommand(
   factory: Factory,
   run: (options: RoundShowOptions, deps: Deps) => Promise<void> = runRoundShow,
 ): Command {
-  return parent
-    .command("show")
-    .description("Show one round")
-    .argument("<round>", "round id (round_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { roundId: await checkId("round", id, "ROUND"), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "show",
+    description: "Show one round",
+    argument: ["<round>", "round id (round_…)"],
+    options: async (id) => ({ roundId: await checkId("round", id, "ROUND") }),
+  });
 }
 
 export const round: CommandGroup = {

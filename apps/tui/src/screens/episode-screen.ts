@@ -4,6 +4,7 @@ import { Box, Text } from "ink";
 import { createElement as h } from "react";
 
 import { Pane } from "../components/pane.ts";
+import { PendingPane } from "../components/pending-pane.ts";
 import { useTheme } from "../components/theme.ts";
 import { operationUrl } from "../data/addresses.ts";
 import type { EpisodeData } from "../data/loaders.ts";
@@ -101,17 +102,7 @@ export function EpisodeScreen({
     everyMs: EPISODE_POLL_MS,
     settled: episodeSettled,
   });
-  if (data.state !== "ready") {
-    return h(
-      Pane,
-      { title: "Episode", focused: true, width, height },
-      h(
-        Text,
-        { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" },
-        data.state === "failed" ? data.message : "Loading the episode…",
-      ),
-    );
-  }
+  if (data.state !== "ready") return h(PendingPane, { title: "Episode", data, width, height });
   const { episode } = data.value;
   const scores = new Map(episode.scores.map((s) => [s.position, s.score]));
   const statusColor =

@@ -4,6 +4,7 @@ import { createElement as h, type ReactElement } from "react";
 
 import { EpisodeList } from "../components/episode-list.ts";
 import { Pane, paneBodyRows } from "../components/pane.ts";
+import { PendingPane } from "../components/pending-pane.ts";
 import { useTheme } from "../components/theme.ts";
 import type { RoundData } from "../data/loaders.ts";
 import type { Notices } from "../data/notices.ts";
@@ -61,17 +62,7 @@ export function RoundScreen({
     },
     { isActive: active },
   );
-  if (data.state !== "ready") {
-    return h(
-      Pane,
-      { title: "Round", focused: true, width, height },
-      h(
-        Text,
-        { color: data.state === "failed" ? theme.bad : theme.muted, wrap: "truncate-end" },
-        data.state === "failed" ? data.message : "Loading the round…",
-      ),
-    );
-  }
+  if (data.state !== "ready") return h(PendingPane, { title: "Round", data, width, height });
   const { round } = data.value;
   const results = [...round.results].sort((a, b) => a.rank - b.rank);
   const resultsHeight = Math.min(Math.max(4, results.length + 4), Math.floor(height / 2));

@@ -1,9 +1,10 @@
 // gauntlet coworld show COWORLD
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { shortTime, writeFields, writeJson } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 
 export interface ShowOptions {
   coworldId: string;
@@ -28,12 +29,10 @@ export function showCommand(
   factory: Factory,
   run: (options: ShowOptions, deps: Deps) => Promise<void> = runShow,
 ): Command {
-  return parent
-    .command("show")
-    .description("Show one coworld")
-    .argument("<coworld>", "coworld id (cow_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { coworldId: await checkId("coworld", id, "COWORLD"), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "show",
+    description: "Show one coworld",
+    argument: ["<coworld>", "coworld id (cow_…)"],
+    options: async (id) => ({ coworldId: await checkId("coworld", id, "COWORLD") }),
+  });
 }

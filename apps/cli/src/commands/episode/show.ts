@@ -1,9 +1,10 @@
 // gauntlet episode show EPISODE
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { shortTime, writeFields, writeJson, writeTable } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { isMine, mineOf, outcomeOf, seatRows } from "./seats-view.ts";
 
 export interface ShowOptions {
@@ -34,15 +35,10 @@ export function showCommand(
   factory: Factory,
   run: (options: ShowOptions, deps: Deps) => Promise<void> = runShow,
 ): Command {
-  return parent
-    .command("show")
-    .description("Show one episode: who played, whose seats are yours, who won or why it failed")
-    .argument("<episode>", "episode id (ereq_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        episodeId: await checkId("episodeRequest", id, "EPISODE"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "show",
+    description: "Show one episode: who played, whose seats are yours, who won or why it failed",
+    argument: ["<episode>", "episode id (ereq_…)"],
+    options: async (id) => ({ episodeId: await checkId("episodeRequest", id, "EPISODE") }),
+  });
 }

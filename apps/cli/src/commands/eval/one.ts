@@ -1,10 +1,11 @@
 // gauntlet eval get|episodes|cancel ID: the verbs on one evaluation, which parse alike.
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { writeJson } from "../../output.ts";
 import { mineOf } from "../episode/seats-view.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { writeEpisodes, writeRecord, writeRequest } from "./view.ts";
 
 export interface OneOptions {
@@ -51,15 +52,10 @@ export function oneCommand(
   verb: keyof typeof VERBS,
   run: Run = VERBS[verb][1],
 ): Command {
-  return parent
-    .command(verb)
-    .description(VERBS[verb][0])
-    .argument("<id>", "evaluation id (xreq_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        requestId: await checkId("experienceRequest", id, "ID"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: verb,
+    description: VERBS[verb][0],
+    argument: ["<id>", "evaluation id (xreq_…)"],
+    options: async (id) => ({ requestId: await checkId("experienceRequest", id, "ID") }),
+  });
 }

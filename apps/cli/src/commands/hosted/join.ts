@@ -1,9 +1,9 @@
 // gauntlet hosted join SESSION: the player address on stdout, so a program can read it.
 import type { Command } from "commander";
 
-import { wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { writeJson, writeNote } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { sessionArg } from "./shared.ts";
 
 export interface JoinOptions {
@@ -27,12 +27,10 @@ export function joinCommand(
   factory: Factory,
   run: (options: JoinOptions, deps: Deps) => Promise<void> = runJoin,
 ): Command {
-  return parent
-    .command("join")
-    .description("Take a slot (yours again if you hold one): prints its player address (WebSocket)")
-    .argument("<session>", "play session id (ps_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { sessionId: await sessionArg(id), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "join",
+    description: "Take a slot (yours again if you hold one): prints its player address (WebSocket)",
+    argument: ["<session>", "play session id (ps_…)"],
+    options: async (id) => ({ sessionId: await sessionArg(id) }),
+  });
 }

@@ -1,8 +1,8 @@
 // gauntlet hosted get|end SESSION: show a session, or end it and show it.
 import type { Command } from "commander";
 
-import { wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import type { Deps, Factory } from "../../factory.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { sessionArg, writeSession } from "./shared.ts";
 
 export interface SessionOptions {
@@ -26,16 +26,13 @@ export function sessionCommand(
   verb: SessionOptions["verb"],
   run: (options: SessionOptions, deps: Deps) => Promise<void> = runSession,
 ): Command {
-  return parent
-    .command(verb)
-    .description(
+  return idVerbCommand(parent, factory, run, {
+    name: verb,
+    description:
       verb === "get"
         ? "Show a session: its slots, who joined, its episode"
         : "End a session now (its episode is cancelled)",
-    )
-    .argument("<session>", "play session id (ps_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { verb, sessionId: await sessionArg(id), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+    argument: ["<session>", "play session id (ps_…)"],
+    options: async (id) => ({ verb, sessionId: await sessionArg(id) }),
+  });
 }

@@ -1,8 +1,8 @@
 // gauntlet lobby get LOBBY
 import type { Command } from "commander";
 
-import { wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import type { Deps, Factory } from "../../factory.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { lobbyArg, writeLobby } from "./shared.ts";
 
 export interface GetOptions {
@@ -19,12 +19,10 @@ export function getCommand(
   factory: Factory,
   run: (options: GetOptions, deps: Deps) => Promise<void> = runGet,
 ): Command {
-  return parent
-    .command("get")
-    .description("Show a lobby and its seats")
-    .argument("<lobby>", "lobby id (lby_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { lobbyId: await lobbyArg(id), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "get",
+    description: "Show a lobby and its seats",
+    argument: ["<lobby>", "lobby id (lby_…)"],
+    options: async (id) => ({ lobbyId: await lobbyArg(id) }),
+  });
 }

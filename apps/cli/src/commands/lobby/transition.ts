@@ -1,8 +1,8 @@
 // gauntlet lobby leave|start|launch|end|cancel LOBBY: one step of a lobby's life.
 import type { Command } from "commander";
 
-import { wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import type { Deps, Factory } from "../../factory.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { lobbyArg, writeLobby } from "./shared.ts";
 
 export type Transition = "leave" | "start" | "launch" | "end" | "cancel";
@@ -27,12 +27,10 @@ export function transitionCommand(
   description: string,
   run: (options: TransitionOptions, deps: Deps) => Promise<void> = runTransition,
 ): Command {
-  return parent
-    .command(verb)
-    .description(description)
-    .argument("<lobby>", "lobby id (lby_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = { verb, lobbyId: await lobbyArg(id), json: wantsJson(cmd) };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: verb,
+    description,
+    argument: ["<lobby>", "lobby id (lby_…)"],
+    options: async (id) => ({ verb, lobbyId: await lobbyArg(id) }),
+  });
 }

@@ -1,9 +1,10 @@
 // gauntlet reporter get REPORTER
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { shortTime, writeFields, writeJson } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 
 export interface GetOptions {
   reporterId: string;
@@ -32,15 +33,10 @@ export function getCommand(
   factory: Factory,
   run: (options: GetOptions, deps: Deps) => Promise<void> = runGet,
 ): Command {
-  return parent
-    .command("get")
-    .description("Show one reporter")
-    .argument("<reporter>", "reporter id (rptr_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        reporterId: await checkId("reporter", id, "REPORTER"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "get",
+    description: "Show one reporter",
+    argument: ["<reporter>", "reporter id (rptr_…)"],
+    options: async (id) => ({ reporterId: await checkId("reporter", id, "REPORTER") }),
+  });
 }

@@ -1,9 +1,10 @@
 // gauntlet reporter rotate-key REPORTER
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { writeFields, writeJson, writeNote } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 
 export interface RotateKeyOptions {
   reporterId: string;
@@ -25,15 +26,10 @@ export function rotateKeyCommand(
   factory: Factory,
   run: (options: RotateKeyOptions, deps: Deps) => Promise<void> = runRotateKey,
 ): Command {
-  return parent
-    .command("rotate-key")
-    .description("Replace a reporter's key; the old one stops working at once")
-    .argument("<reporter>", "reporter id (rptr_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        reporterId: await checkId("reporter", id, "REPORTER"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "rotate-key",
+    description: "Replace a reporter's key; the old one stops working at once",
+    argument: ["<reporter>", "reporter id (rptr_…)"],
+    options: async (id) => ({ reporterId: await checkId("reporter", id, "REPORTER") }),
+  });
 }

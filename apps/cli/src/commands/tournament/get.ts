@@ -1,9 +1,10 @@
 // gauntlet tournament get TOURNAMENT
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { writeJson } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { writeTournament } from "./show.ts";
 
 export interface GetOptions {
@@ -22,15 +23,10 @@ export function getCommand(
   factory: Factory,
   run: (options: GetOptions, deps: Deps) => Promise<void> = runGet,
 ): Command {
-  return parent
-    .command("get")
-    .description("Show a tournament with its bracket and winner")
-    .argument("<tournament>", "tournament id (tour_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        tournamentId: await checkId("tournament", id, "TOURNAMENT"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: "get",
+    description: "Show a tournament with its bracket and winner",
+    argument: ["<tournament>", "tournament id (tour_…)"],
+    options: async (id) => ({ tournamentId: await checkId("tournament", id, "TOURNAMENT") }),
+  });
 }

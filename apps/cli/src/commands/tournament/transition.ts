@@ -1,9 +1,10 @@
 // gauntlet tournament lock|start|advance|cancel TOURNAMENT: one step of a tournament's life.
 import type { Command } from "commander";
 
-import { checkId, wantsJson } from "../../context.ts";
-import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { checkId } from "../../context.ts";
+import type { Deps, Factory } from "../../factory.ts";
 import { writeJson } from "../../output.ts";
+import { idVerbCommand } from "../id-verb.ts";
 import { writeTournament } from "./show.ts";
 
 export type Transition = "lock" | "start" | "advance" | "cancel";
@@ -30,16 +31,10 @@ export function transitionCommand(
   description: string,
   run: (options: TransitionOptions, deps: Deps) => Promise<void> = runTransition,
 ): Command {
-  return parent
-    .command(verb)
-    .description(description)
-    .argument("<tournament>", "tournament id (tour_…)")
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const options = {
-        verb,
-        tournamentId: await checkId("tournament", id, "TOURNAMENT"),
-        json: wantsJson(cmd),
-      };
-      await run(options, await depsOf(factory, cmd));
-    });
+  return idVerbCommand(parent, factory, run, {
+    name: verb,
+    description,
+    argument: ["<tournament>", "tournament id (tour_…)"],
+    options: async (id) => ({ verb, tournamentId: await checkId("tournament", id, "TOURNAMENT") }),
+  });
 }
