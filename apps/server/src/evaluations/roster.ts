@@ -12,7 +12,7 @@ import { assertSeatable } from "../access/versions.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { gameCoworld } from "../games/games.ts";
 import { competingChampions } from "../leagues/champions.ts";
-import { divisionWithLeague } from "../leagues/divisions.ts";
+import { divisionWithLeague, topCompetitionDivision } from "../leagues/divisions.ts";
 import { ladderOf } from "../leagues/ladder.ts";
 import { displayRating, initialRatingState, type RatingState } from "../leagues/rules/index.ts";
 import { parseJson } from "../shared/clock.ts";
@@ -111,15 +111,7 @@ async function resolveLeague(
       );
   } else if (league) {
     // A league alone: its top competition division gives top_n and random.
-    division =
-      (await db
-        .selectFrom("divisions")
-        .selectAll()
-        .where("league_id", "=", league.id)
-        .where("type", "=", "competition")
-        .where("archived_at", "is", null)
-        .orderBy("level")
-        .executeTakeFirst()) ?? null;
+    division = (await topCompetitionDivision(db, league.id)) ?? null;
   }
   return { league, division };
 }

@@ -767,7 +767,6 @@ export async function launchLobby(
   id: string,
 ): Promise<Lobby> {
   const { row, league } = await managedOpenLobby(db, identity, id, "launches it");
-  requireOpen(row);
   const seats = await seatsOf(db, id);
   const plan = await livePlan(db, row, league, seats);
   const coworld = await gameCoworld(db, league.game_id);
