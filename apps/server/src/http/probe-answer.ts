@@ -40,13 +40,16 @@ export function createProbeAnswer(options: ProbeAnswerOptions): ProbeAnswer {
   let routeAll = options.routeAll;
   return {
     answer(req, res) {
-      if (routeAll || req.method !== "GET") return false;
+      // Most requests are not the probe: the cheapest tests first, the URL rewrite (which
+      // fastify runs again for what it routes) only for a path that may rewrite to the probe's.
+      const url = req.url ?? "/";
+      if (routeAll || req.method !== "GET" || !url.endsWith(path)) return false;
       const headers = req.headers;
       if (
         headers.origin !== undefined ||
         headers["content-length"] !== undefined ||
         headers["transfer-encoding"] !== undefined ||
-        rewrite(req.url ?? "/", headers.host) !== path ||
+        rewrite(url, headers.host) !== path ||
         !prepareAnswerLines(res, requestIdOf(req), typeLine)
       )
         return false;
