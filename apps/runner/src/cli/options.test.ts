@@ -39,6 +39,7 @@ describe("parseRunnerArgs", () => {
       cpus: 0.5,
       cpuSeconds: 30,
       scratchBytes: 64 << 20,
+      outputBytes: 256 << 20,
       user: "65532:65532",
     });
     expect(fromFlags).toMatchObject({

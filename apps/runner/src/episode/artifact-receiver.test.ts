@@ -1,6 +1,18 @@
+import { request } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
 import { afterEach, describe, expect, it } from "vitest";
 
 import { startArtifactReceiver, type ArtifactReceiver } from "./artifact-receiver.ts";
+
+// What the runner holds, measured after a collection: buffers let go of are not counted.
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as () => void;
+const heldBytes = () => {
+  collect();
+  return process.memoryUsage().arrayBuffers;
+};
 
 let receiver: ArtifactReceiver | undefined;
 afterEach(async () => {
@@ -16,7 +28,7 @@ describe("the artifact receiver", () => {
     receiver = await startArtifactReceiver(2, 100);
     expect((await put(receiver.urlFor(1), 10)).status).toBe(201);
     expect((await put(receiver.urlFor(1), 20, "POST")).status).toBe(201);
-    const [first, second] = receiver.artifacts();
+    const [first, second] = await receiver.artifacts();
     expect(first).toBeNull();
     expect(second?.byteLength).toBe(20);
   });
@@ -26,7 +38,7 @@ describe("the artifact receiver", () => {
     const res = await put(receiver.urlFor(0), 101);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { message: string }).message).toContain("100-byte limit");
-    expect(receiver.artifacts()).toEqual([null]);
+    expect(await receiver.artifacts()).toEqual([null]);
   });
 
   it("answers 404 to another slot's key or an unknown path, and 405 to a GET", async () => {
@@ -35,6 +47,31 @@ describe("the artifact receiver", () => {
     expect((await put(`${base}/artifacts/1/${key ?? ""}`, 5)).status).toBe(404);
     expect((await put(`${base}/artifacts/2/${key ?? ""}`, 5)).status).toBe(404);
     expect((await fetch(receiver.urlFor(0))).status).toBe(405);
-    expect(receiver.artifacts()).toEqual([null, null]);
+    expect(await receiver.artifacts()).toEqual([null, null]);
+  });
+
+  // One seat held 100 unfinished uploads of ~9 MiB each, and the runner grew from 310 to 840 MB
+  // and stayed there: the receiver kept every upload's bytes in memory until it ended.
+  it("holds one upload a slot at a time, on disk, whatever the seat leaves unfinished", async () => {
+    const max = 16 * 1024 * 1024;
+    receiver = await startArtifactReceiver(1, max);
+    const url = new URL(receiver.urlFor(0));
+    const before = heldBytes();
+    // An upload that sends 8 MiB of a declared 9 and then waits.
+    const hanging = request(url, { method: "PUT", headers: { "content-length": 9 * 1024 * 1024 } });
+    hanging.on("error", () => undefined);
+    const chunk = new Uint8Array(1024 * 1024).fill(7);
+    for (let i = 0; i < 8; i += 1) hanging.write(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Another of the same slot meanwhile: refused at once, nothing kept.
+    const second = await put(receiver.urlFor(0), 10);
+    expect(second.status).toBe(429);
+    expect(heldBytes() - before).toBeLessThan(4 * 1024 * 1024);
+    hanging.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The seat hung up: its partial upload is dropped, and the slot may upload again.
+    expect(await receiver.artifacts()).toEqual([null]);
+    expect((await put(receiver.urlFor(0), 10)).status).toBe(201);
+    expect((await receiver.artifacts())[0]?.byteLength).toBe(10);
   });
 });

@@ -3,10 +3,18 @@
 // artifact there; the bytes are kept for the runner to upload with the episode's other
 // artifacts. An upload over the limit is answered 413 and dropped — it never fails the episode —
 // and a later upload of the same slot replaces an earlier one.
+// What a seat sends must not grow the runner: an upload is streamed to a file in a directory of
+// the runner's own (mounted into no sandbox) as it arrives, never held in memory, and a slot has
+// one upload in flight at a time (another is answered 429 until it ends) and a few connections.
 import { randomBytes } from "node:crypto";
-import { chmod } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { chmod, mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { bestEffort } from "@gauntlet/core";
 
 /** The default size limit of one player's artifact. */
 export const DEFAULT_ARTIFACT_MAX_BYTES = 10 * 1024 * 1024;
@@ -16,8 +24,8 @@ export interface ArtifactReceiver {
   urlFor(slot: number): string;
   /** Where the receiver listens (a sandboxed slot is given a way to this address only). */
   addressOf(slot: number): { host: string; port: number };
-  /** What each slot uploaded (null for none), once no upload is in flight. */
-  artifacts(): (Buffer | null)[];
+  /** What each slot uploaded (null for none): only uploads that finished count. */
+  artifacts(): Promise<(Buffer | null)[]>;
   close(): Promise<void>;
 }
 
@@ -36,7 +44,11 @@ export async function startArtifactReceiver(
   where: ReceiverAddress = { host: "127.0.0.1" },
 ): Promise<ArtifactReceiver> {
   const keys = Array.from({ length: slots }, () => randomBytes(24).toString("hex"));
-  const stored: (Buffer | null)[] = Array.from({ length: slots }, () => null);
+  const dir = await mkdtemp(join(tmpdir(), "gauntlet-artifacts-"));
+  const storedPath = (slot: number) => join(dir, `slot-${slot}`);
+  const stored: boolean[] = Array.from({ length: slots }, () => false);
+  const inFlight: boolean[] = Array.from({ length: slots }, () => false);
+  let uploads = 0;
 
   const receive = (req: IncomingMessage, res: ServerResponse, slot: number) => {
     const declared = Number(req.headers["content-length"]);
@@ -45,25 +57,67 @@ export async function startArtifactReceiver(
       req.resume();
       return;
     }
-    const chunks: Buffer[] = [];
+    if (inFlight[slot] === true) {
+      answer(res, 429, "an upload of this slot is in progress: one at a time");
+      req.resume();
+      return;
+    }
+    inFlight[slot] = true;
+    uploads += 1;
+    const partial = join(dir, `upload-${slot}-${uploads}`);
+    const file = createWriteStream(partial, { mode: 0o600 });
     let size = 0;
     let over = false;
+    const end = (status: number, message: string, keep: boolean) => {
+      file.end();
+      file.once("close", () => {
+        void (async () => {
+          let kept = false;
+          if (keep)
+            kept = await rename(partial, storedPath(slot)).then(
+              () => true,
+              () => false,
+            );
+          else await bestEffort(rm(partial, { force: true }));
+          if (kept) stored[slot] = true;
+          inFlight[slot] = false;
+          if (res.headersSent) return;
+          if (keep && !kept) answer(res, 500, "the runner could not store the artifact");
+          else answer(res, status, message);
+        })();
+      });
+    };
     req.on("data", (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
       if (size > maxBytes) {
-        if (!over) answer(res, 413, `the artifact is over the ${maxBytes}-byte limit`);
         over = true;
-        chunks.length = 0;
+        answer(res, 413, `the artifact is over the ${maxBytes}-byte limit`);
+        end(413, "", false);
         return;
       }
-      chunks.push(chunk);
+      // Back-pressure: the seat waits for the disk, the runner buffers nothing.
+      if (!file.write(chunk)) {
+        req.pause();
+        file.once("drain", () => req.resume());
+      }
     });
     req.on("end", () => {
-      if (over) return;
-      stored[slot] = Buffer.concat(chunks);
-      answer(res, 201, `stored ${size} bytes`);
+      if (!over) end(201, `stored ${size} bytes`, true);
+    });
+    // A seat that hangs up mid-upload leaves nothing behind.
+    req.on("close", () => {
+      if (!req.complete && !over) {
+        over = true;
+        end(400, "the upload ended early", false);
+      }
     });
     req.on("error", () => undefined);
+    file.on("error", () => {
+      over = true;
+      req.resume();
+      end(500, "the runner could not store the artifact", false);
+    });
   };
 
   const server = createServer((req, res) => {
@@ -79,6 +133,9 @@ export async function startArtifactReceiver(
     }
     receive(req, res, slot);
   });
+  // A few connections a slot: each seat reaches only its own address, through the runner.
+  server.maxConnections = slots * 4;
+  server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     if ("socketPath" in where) server.listen(where.socketPath, resolve);
@@ -96,11 +153,16 @@ export async function startArtifactReceiver(
         ? { host: "127.0.0.1", port: 0 }
         : { host: where.host, port: (server.address() as AddressInfo).port },
     urlFor: (slot) => `${base}/artifacts/${slot}/${keys[slot] ?? ""}`,
-    artifacts: () => [...stored],
-    close: () =>
-      new Promise<void>((resolve) => {
+    artifacts: () =>
+      Promise.all(
+        stored.map((done, slot) => (done ? readFile(storedPath(slot)) : Promise.resolve(null))),
+      ),
+    async close() {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }

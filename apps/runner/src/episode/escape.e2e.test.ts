@@ -68,6 +68,8 @@ const dataDir = join(root, "data");
 const bundles = join(root, "work", "bundles");
 const hostileBundle = join(bundles, "a".repeat(64));
 const otherBundle = join(bundles, "b".repeat(64));
+/** Files of the host that a link planted in a sandbox's tree points to: they must survive. */
+const hostCanaryDir = join(root, "host-canary");
 let fakeRunner: ChildProcess;
 let standIn: Server;
 let standInConnections = 0;
@@ -86,6 +88,8 @@ beforeAll(async () => {
   );
   mkdirSync(otherBundle, { recursive: true });
   writeFileSync(join(otherBundle, "secret.txt"), CANARIES.otherBundle);
+  mkdirSync(hostCanaryDir);
+  for (let i = 0; i < 10; i += 1) writeFileSync(join(hostCanaryDir, `keep-${i}`), "host file");
   // A process with the runner's token in its environment, as the embedded runner has.
   fakeRunner = spawn("sleep", ["600"], {
     env: { PATH: process.env.PATH ?? "", GAUNTLET_TOKEN: CANARIES.runnerEnv },
@@ -121,7 +125,19 @@ function targets(): string {
     hostAddresses,
     canaries: ALL_CANARIES,
     allowedPorts: [],
+    hostCanaryDir,
   });
+}
+
+/** The game as a hostile program in `mode`, its probes skipped. */
+function hostileGame(mode: string): CoworldManifest {
+  const manifest: CoworldManifest = structuredClone(gridrushManifest());
+  manifest.game.runnable = {
+    ...manifest.game.runnable,
+    run: ["node", "hostile.ts"],
+    env: { HOSTILE_TARGETS: targets(), HOSTILE_MODE: mode, HOSTILE_SKIP_PROBES: "1" },
+  };
+  return manifest;
 }
 
 function hostile(mode: string, secret: string, probes = true): EpisodePlayer {
@@ -160,6 +176,7 @@ const EVERY_PROBE = [
   "seccomp-personality",
   "seccomp-unshare",
   "host-root-view",
+  "host-paths-in-cmdline",
 ];
 
 /** Every PROBE line of a log; the fixture reports each attempt on one. */
@@ -294,6 +311,76 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
       failed_policy_index: null,
     });
     if (outcome.status === "failed") expect(outcome.error).toMatch(/the episode directory/);
+  });
+
+  // A policy seated in the coworld's directory shared the game's writable compile cache and
+  // rewrote the game's code for every later episode; a user who uploaded another's exact bundle
+  // shared that user's cache. Here every program of one episode leaves a mark wherever it may
+  // write — the game, and two players run from the same files as the game — and every program
+  // of the next episode, from the same files, looks for one wherever it can see.
+  it("no writable place is shared by two programs or outlives its episode", async (context) => {
+    if (absent !== null) return context.skip();
+    const marking = episode(runtime.kind, {
+      manifest: hostileGame("mark"),
+      coworldDir: hostileBundle,
+      players: [hostile("mark", CANARIES.seat0, false), hostile("mark", CANARIES.seat1, false)],
+    });
+    const marked = await runEpisode(marking.input);
+    expect(marked.status, marked.status === "failed" ? marked.error : "").toBe("completed");
+    // Not vacuous: the game could write (its episode and socket directories) and said where.
+    expect(marked.gameLog).toMatch(/MARKED \/\S*episode/);
+    const finding = episode(runtime.kind, {
+      manifest: hostileGame("find"),
+      coworldDir: hostileBundle,
+      players: [hostile("find", CANARIES.seat0, false), hostile("find", CANARIES.seat1, false)],
+    });
+    const found = await runEpisode(finding.input);
+    for (const log of [found.gameLog, ...found.playerLogs]) {
+      const seen = probes(log);
+      expect(seen.map((p) => p.name)).toEqual(["shared-writable-state"]);
+      expect(seen[0]?.result, seen[0]?.line).toBe("blocked");
+    }
+  });
+
+  it.for([
+    ["sockfill", /into its socket directory/],
+    ["inodes", /made more than 4096 files in the episode directory/],
+  ] as const)(
+    "a game that fills its directories (%s) ends the episode with resource_limit",
+    async ([mode, message], context) => {
+      if (absent !== null) return context.skip();
+      const { input } = episode(runtime.kind, {
+        manifest: hostileGame(mode),
+        coworldDir: hostileBundle,
+        players: [hostile("play", CANARIES.seat0, false), hostile("play", CANARIES.seat1, false)],
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome.gameLog).toContain(`LIMIT ${mode} starting`);
+      expect(outcome).toMatchObject({
+        status: "failed",
+        error_type: "resource_limit",
+        failed_policy_index: null,
+      });
+      if (outcome.status === "failed") expect(outcome.error).toMatch(message);
+    },
+  );
+
+  // Over a quota the runner removed the program's cache recursively while it still ran, and a
+  // folder swapped for a link mid-walk was followed: files outside every sandbox were deleted.
+  it("links a game or player plants are never followed: the host's files survive", async (context) => {
+    if (absent !== null) return context.skip();
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const { input } = episode(runtime.kind, {
+        manifest: hostileGame("links"),
+        coworldDir: hostileBundle,
+        players: [hostile("links", CANARIES.seat0, false), hostile("links", CANARIES.seat1, false)],
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome.gameLog).toMatch(/PLANTING in \/\S*episode/);
+      expect(readdirSync(hostCanaryDir).sort()).toEqual(
+        Array.from({ length: 10 }, (_, i) => `keep-${i}`),
+      );
+    }
   });
 
   it("a player that fills its scratch directory stops at the cap", async (context) => {

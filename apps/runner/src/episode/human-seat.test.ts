@@ -4,7 +4,7 @@
 // a WebSocket endpoint of the test's own over real TLS that answers every turn with a move.
 import { execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +119,8 @@ afterAll(() => {
 afterEach(removeWorkDirs);
 
 const dockerProblem = dockerEngineProblem();
+/** A coworld bundle's hash, as a job names it (the files are the example's). */
+const COWORLD_SHA = "c".repeat(64);
 
 describe("a seat a person plays", () => {
   it.for([
@@ -142,7 +144,7 @@ describe("a seat a person plays", () => {
         attempt: 1,
         lease_expires_at: new Date().toISOString(),
         episode_request_id: "epr_1",
-        coworld: { id: "cow_1", name: "gridrush", version: "0.1.0", bundle_sha256: null },
+        coworld: { id: "cow_1", name: "gridrush", version: "0.1.0", bundle_sha256: COWORLD_SHA },
         manifest,
         game_config: { width: 7, height: 7, turns: 4, coins: 4, turn_timeout_ms: 5_000 },
         players: [
@@ -159,6 +161,7 @@ describe("a seat a person plays", () => {
             display_name: "Greedy",
             runnable: { run: greedy?.run ?? null, image: greedy?.image ?? null, env: {} },
             bundle_sha256: null,
+            bundled_player_id: "greedy",
             secret_env: {},
           },
         ],
@@ -166,6 +169,9 @@ describe("a seat a person plays", () => {
         deadline_ms: 120_000,
       };
       const jobDir = newWorkDir();
+      // The coworld's bundle as the cache holds it once extracted: the example's files.
+      mkdirSync(join(jobDir, "bundles"));
+      symlinkSync(gridrushDir, join(jobDir, "bundles", COWORLD_SHA));
       const prepared = await prepareEpisode(job, {
         cache: new BundleCache(join(jobDir, "bundles"), () => Promise.reject(new Error("none"))),
         jobDir,

@@ -194,7 +194,10 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   // Player artifacts: on the runner's loopback, or where the runtime's layout says. A sandbox
   // reaches its own slot's address only, through a socket of its own.
   const artifactMaxBytes = input.artifactMaxBytes ?? DEFAULT_ARTIFACT_MAX_BYTES;
-  const uploads: { receiver: ArtifactReceiver | null } = { receiver: null };
+  const uploads: { receiver: ArtifactReceiver | null; kept: (Buffer | null)[] } = {
+    receiver: null,
+    kept: input.players.map(() => null),
+  };
   const marks = { started: t0, healthy: t0, ended: t0 };
   const seatClocks: NodeJS.Timeout[] = [];
   const taps: (SeatTap | undefined)[] = input.players.map(() => undefined);
@@ -450,7 +453,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       .catch((error: unknown) =>
         emit({ type: "note", message: `cleanup: ${(error as Error).message}` }),
       );
-    await uploads.receiver?.close();
+    // Every seat has ended: what each uploaded is final.
+    if (uploads.receiver !== null) {
+      uploads.kept = await uploads.receiver.artifacts();
+      await uploads.receiver.close();
+    }
     await Promise.all(taps.flatMap((tap) => (tap ? [tap.close()] : [])));
     halt.dispose();
   }
@@ -468,7 +475,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     replay,
     gameLog: game.runnable?.log() ?? "",
     playerLogs: players.map((p) => p?.log() ?? ""),
-    playerArtifacts: uploads.receiver?.artifacts() ?? players.map(() => null),
+    playerArtifacts: uploads.kept,
     timings,
   };
   emit({

@@ -61,26 +61,35 @@ export async function prepareEpisode(
       );
   });
 
-  let coworldDir: string;
-  if (job.coworld.bundle_sha256 !== null)
-    coworldDir = await options.cache.directory(job.coworld.bundle_sha256);
-  else {
-    // An image-only coworld: on the process runtime the executor refuses it for want of argv.
-    coworldDir = join(options.jobDir, "coworld");
-    await mkdir(coworldDir, { recursive: true });
-  }
+  // A runnable runs its own files only. Without files (an image), it runs on docker alone: on
+  // any other runtime it would run its `run` argv in somebody else's directory.
+  const imageOnly = async (what: string): Promise<string> => {
+    if (options.runtime !== "docker")
+      throw new EpisodeInputError(
+        `${what} has no files of its own (an image and no bundle): it runs on the docker runtime only`,
+      );
+    const empty = join(options.jobDir, "no-files");
+    await mkdir(empty, { recursive: true });
+    return empty;
+  };
+  const coworldDir =
+    job.coworld.bundle_sha256 !== null
+      ? await options.cache.directory(job.coworld.bundle_sha256)
+      : await imageOnly("the coworld");
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
     if (seat.human_relay) {
       players.push(humanSeat(seat.human_relay.url, seat.display_name));
       continue;
     }
+    let cwd: string;
+    if (seat.bundle_sha256 !== null) cwd = await options.cache.directory(seat.bundle_sha256);
+    // The coworld's own player runs in the coworld's files, as the game does.
+    else if (typeof seat.bundled_player_id === "string") cwd = coworldDir;
+    else cwd = await imageOnly(`the player in slot ${seat.position}`);
     players.push({
       runnable: seat.runnable,
-      cwd:
-        seat.bundle_sha256 === null
-          ? coworldDir
-          : await options.cache.directory(seat.bundle_sha256),
+      cwd,
       env: seat.secret_env,
       displayName: seat.display_name,
     });

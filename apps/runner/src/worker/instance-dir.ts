@@ -4,13 +4,14 @@
 // the dead runner's files. Live runners sharing the work directory are left alone.
 import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
 import { removeEpisodeLeftovers } from "../episode/runtimes/docker.ts";
+import { removeTree } from "../episode/runtimes/remove-tree.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { episodeDir } from "./episode-input.ts";
 import { allProcesses, procInfo, stillRunning } from "./proc.ts";
@@ -60,7 +61,7 @@ export async function claimInstance(workDir: string, runtime: RuntimeKind): Prom
     dir,
     async jobDir(jobId, attempt) {
       const path = join(dir, "jobs", `${jobId}-${attempt}`);
-      await rm(path, { recursive: true, force: true });
+      await removeTree(path);
       await mkdir(path, { recursive: true });
       return path;
     },
@@ -68,7 +69,7 @@ export async function claimInstance(workDir: string, runtime: RuntimeKind): Prom
       const startTime = procInfo(pid)?.startTime ?? "";
       appendFileSync(join(jobDir, PIDS_FILE), `${pid} ${startTime}\n`);
     },
-    release: () => rm(dir, { recursive: true, force: true }),
+    release: () => removeTree(dir),
   };
 }
 
@@ -103,7 +104,7 @@ export async function sweepDeadRunners(workDir: string): Promise<SweepReport> {
       report.problems.push(...ended.problems);
       continue;
     }
-    await rm(dir, { recursive: true, force: true });
+    await removeTree(dir);
     report.runners += 1;
   }
   return report;

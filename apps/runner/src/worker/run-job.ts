@@ -1,12 +1,12 @@
 // One leased job, start to end: its files, its episode (by docs/runtime.md), heartbeats while it
 // runs, its artifacts, and one report — complete, or fail with what went wrong. A job whose
 // lease is lost is dropped without a report; one interrupted by shutdown is given back.
-import { rm } from "node:fs/promises";
 
 import { bestEffort, type LeasedJob } from "@gauntlet/core";
 import { isConflictError } from "@gauntlet/sdk";
 
 import { runEpisode } from "../episode/run-episode.ts";
+import { removeTree } from "../episode/runtimes/remove-tree.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import type { EpisodeEvent, EpisodeOutcome, RunEpisodeInput } from "../episode/types.ts";
 import type { BundleCache } from "./bundle-cache.ts";
@@ -214,7 +214,7 @@ export async function runJob(
   } finally {
     heartbeat.stop();
     shutdown.removeEventListener("abort", onShutdown);
-    if (jobDir !== null) await bestEffort(rm(jobDir, { recursive: true, force: true }));
+    if (jobDir !== null) await bestEffort(removeTree(jobDir));
     release();
     unpin();
   }

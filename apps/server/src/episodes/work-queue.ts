@@ -249,6 +249,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
           env: bundled.env ?? {},
         },
         bundle_sha256: null,
+        bundled_player_id: bundled.id,
         secret_env: {},
       };
     }

@@ -45,10 +45,13 @@ export const JobPlayer = z.object({
   display_name: z.string(),
   runnable: Runnable,
   /**
-   * A policy bundle to extract as the player's working directory; null runs in the coworld's
-   * directory.
+   * A policy bundle to extract as the player's working directory; null for the coworld's own
+   * player (`bundled_player_id`), which runs in the coworld's files, and for a version with an
+   * image and no bundle, which runs on docker only.
    */
   bundle_sha256: z.string().nullable(),
+  /** The coworld's own player (a `manifest.player[].id`) this seat runs, if it is one. */
+  bundled_player_id: z.string().nullable().optional(),
   /** Decrypted policy secret environment: for this player's process only. */
   secret_env: z.record(z.string(), z.string()),
   /**

@@ -4,9 +4,18 @@
 // — so that the suite asserts on what it managed, not on its silence. The targets (the data
 // directory, the runner's pid, the server's port, …) are given to it in HOSTILE_TARGETS, as a
 // competitor who had read the server's code would know them; CANARY values are what it hunts.
-// HOSTILE_MODE picks what it does after probing: play (connect and idle), or break a limit.
+// HOSTILE_MODE picks what it does after probing: play (connect and idle), break a limit, or
+// leave marks in every place it may write (mark) and look for any other program's (find).
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 
@@ -20,6 +29,8 @@ interface Targets {
   hostAddresses: string[];
   canaries: string[];
   allowedPorts: number[];
+  /** A host folder of the runner's whose files must survive whatever this program plants. */
+  hostCanaryDir?: string;
 }
 
 const targets = JSON.parse(process.env.HOSTILE_TARGETS ?? "{}") as Targets;
@@ -157,6 +168,108 @@ async function probe(): Promise<void> {
     readdirSync("/").includes("work"),
     `/ holds ${readdirSync("/").join(",")}`,
   );
+  // Where the runner keeps things on the host: every command line in the box (the sandbox's
+  // first process is bubblewrap's, with its arguments) must name none of its paths.
+  let named = "";
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      const line = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
+      if (line.includes(targets.ownBundleOnHost)) named = `/proc/${entry}/cmdline: ${line}`;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  report("host-paths-in-cmdline", named !== "", named || "no host path on any command line");
+}
+
+/** Mount points this program may write, bar its own /tmp and /dev (fresh in every box). */
+function writableMounts(): string[] {
+  return readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((line) => line.split(" "))
+    .filter((fields) => (fields[5] ?? "").split(",").includes("rw"))
+    .map((fields) => fields[4] ?? "")
+    .filter((point) => !/^\/(proc|dev|tmp)(\/|$)/.test(point) && point !== "")
+    .filter((point) => {
+      try {
+        writeFileSync(`${point}/.probe`, "");
+        rmSync(`${point}/.probe`);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+const MARK = "gauntlet-mark-";
+
+/** Leaves a mark in every place it may write, for a later program (or episode) to find. */
+function leaveMarks(): void {
+  const places = writableMounts();
+  for (const place of places) writeFileSync(`${place}/${MARK}${role}`, "left here");
+  console.log(`MARKED ${places.join(",") || "nowhere"}`);
+}
+
+/** Looks for another program's mark in every place it sees: a place two programs share. */
+function findMarks(): void {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      const path = `${dir === "/" ? "" : dir}/${name}`;
+      if (name.startsWith(MARK)) found.push(path);
+      else if (depth < 3 && !/^\/(proc|sys|usr|dev)$/.test(path)) walk(path, depth + 1);
+    }
+  };
+  walk("/", 0);
+  report("shared-writable-state", found.length > 0, `marks found: [${found.join(",")}]`);
+}
+
+/**
+ * Plants links to a host folder in every place it may write, swapping folders for links as fast
+ * as it can while making those places too large, so that a runner that removes or measures
+ * them while it runs (or after) and follows a link deletes the host's files.
+ */
+async function plantLinks(untilMs: number): Promise<void> {
+  const target = targets.hostCanaryDir ?? "/nonexistent";
+  const places = writableMounts();
+  console.log(`PLANTING in ${places.join(",") || "nowhere"}`);
+  const big = Buffer.alloc(1024 * 1024, 1);
+  // A player goes past every quota of a place (a compile cache's used to be 64 MiB), in files
+  // under the size limit; the game stays under the episode directory's, so that it plays on.
+  const mib = role === "game" ? 8 : 72;
+  for (const place of places)
+    for (let i = 0; i < mib; i += 1) {
+      try {
+        writeFileSync(`${place}/big-${i}`, big);
+      } catch {
+        break;
+      }
+    }
+  for (let round = 0; performance.now() < untilMs; round += 1) {
+    for (const place of places)
+      for (let i = 0; i < 20; i += 1) {
+        const dir = `${place}/d${i}`;
+        try {
+          if (round % 2 === 0) {
+            rmSync(dir, { recursive: true, force: true });
+            mkdirSync(`${dir}/inner`, { recursive: true });
+            writeFileSync(`${dir}/inner/file`, "x");
+          } else {
+            rmSync(dir, { recursive: true, force: true });
+            symlinkSync(target, dir);
+          }
+        } catch {
+          // Its place was taken from it: go on with the rest.
+        }
+      }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Runs a tool that makes one system call; blocked only when that call got EPERM. */
@@ -215,7 +328,27 @@ async function breakLimit(mode: string): Promise<void> {
 
 if (process.env.HOSTILE_SKIP_PROBES !== "1") await probe();
 console.log("PROBES DONE");
-const mode = process.env.HOSTILE_MODE ?? "play";
+const given = process.env.HOSTILE_MODE ?? "play";
+if (given === "mark") leaveMarks();
+if (given === "find") findMarks();
+if (given === "links") await plantLinks(performance.now() + 3_000);
+// Whatever it did first, it then plays (a player) or runs its game.
+const mode = ["mark", "find", "links"].includes(given) ? "play" : given;
+if (role === "game" && mode === "sockfill") {
+  // Fills the socket directory, which only the game's socket belongs in, with files under the
+  // file size limit; then plays on as if nothing happened.
+  console.log("LIMIT sockfill starting");
+  for (let i = 0; i < 8; i += 1)
+    writeFileSync(`/run/gauntlet/net/fill-${i}`, Buffer.alloc(512 * 1024, 1));
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+}
+if (role === "game" && mode === "inodes") {
+  // Empty files by the thousand: no bytes, every one an inode of the runner's disk.
+  console.log("LIMIT inodes starting");
+  for (let i = 0; i < 20_000; i += 1)
+    writeFileSync(new URL(`empty-${i}`, process.env.COGAME_RESULTS_URI), "");
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+}
 if (role === "game" && mode === "flood") {
   // Fills the episode directory (on the runner's disk) with files under the file size limit.
   console.log("LIMIT flood starting");
@@ -225,6 +358,7 @@ if (role === "game" && mode === "flood") {
     await new Promise((resolve) => setImmediate(resolve));
   }
 } else if (role === "game") {
+  // (also after sockfill and inodes: a game that otherwise behaves)
   // A game that answers /healthz, probes, and writes valid results with a score it likes.
   const port = Number(process.env.COGAME_PORT);
   const http = createServer((req, res) => {
@@ -232,7 +366,8 @@ if (role === "game" && mode === "flood") {
     res.end();
   });
   http.listen(port, process.env.COGAME_HOST);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Planting players get the time to plant.
+  await new Promise((resolve) => setTimeout(resolve, given === "links" ? 5_000 : 300));
   const results = new URL(process.env.COGAME_RESULTS_URI ?? "file:///nonexistent");
   writeFileSync(results, JSON.stringify({ scores: [1, 0], winner_slot: 0, turns: 1, seed: 1 }));
   http.close();

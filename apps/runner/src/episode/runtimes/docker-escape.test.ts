@@ -267,6 +267,37 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
     },
   );
 
+  // The game's episode directory is a host directory: it had no quota on docker at all.
+  it(
+    "a game that floods the episode directory with empty files ends the episode as resource_limit",
+    { timeout: 180_000 },
+    async () => {
+      const manifest = gridrushManifest();
+      const { input } = gridrushEpisode({
+        runtime: "docker",
+        containerLimits: limits,
+        deadlineMs: 60_000,
+        manifest: {
+          ...manifest,
+          game: { ...manifest.game, runnable: { type: "game", ...hostile("inodes") } },
+        },
+        players: [
+          { runnable: hostile("hang"), cwd: "/" },
+          { runnable: hostile("hang"), cwd: "/" },
+        ],
+      });
+      const outcome = await runEpisode(input);
+      expect(outcome).toMatchObject({
+        status: "failed",
+        error_type: "resource_limit",
+        failed_policy_index: null,
+      });
+      if (outcome.status === "failed")
+        expect(outcome.error).toMatch(/made more than 4096 files in the episode directory/);
+      expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
   it(
     "players that only wait are stopped at their wall clock as policy_timeout, long before the deadline",
     { timeout: 180_000 },

@@ -97,6 +97,7 @@ describe("dockerRunArgs", () => {
         cpus: 0.5,
         cpuSeconds: 7,
         scratchBytes: 1 << 20,
+        outputBytes: 1 << 20,
         user: "2000:2000",
       },
     );

@@ -6,16 +6,18 @@
 // through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
 // process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
-import { chmod, chown, mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, stat } from "node:fs/promises";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { bestEffort } from "@gauntlet/core";
 
+import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
 import { ensureNodeBaseImage } from "./docker-base-image.ts";
 import type { LimitHit } from "./limits.ts";
 import { delay, spawnGroup } from "./process.ts";
+import { removeTree } from "./remove-tree.ts";
 import type {
   EpisodeLayout,
   ExitStatus,
@@ -51,6 +53,8 @@ export interface ContainerLimits {
   cpuSeconds: number;
   /** The size of its writable scratch (`/tmp`, a tmpfs; the rest of its file system is read-only). */
   scratchBytes: number;
+  /** What the game may write into the episode directory (results, replay), in all. */
+  outputBytes: number;
   /** `uid:gid`, never root. A runner that is not root runs the game as its own uid instead
    * (the game's work directory is the runner's, and no one else's). */
   user: string;
@@ -62,6 +66,7 @@ export const DEFAULT_CONTAINER_LIMITS: ContainerLimits = {
   cpus: 1,
   cpuSeconds: 600,
   scratchBytes: 64 << 20,
+  outputBytes: 256 << 20,
   // A uid no account of the host is likely to have: it owns the game's work directory while the
   // game runs, and the directory is no one else's (0700).
   user: "65532:65532",
@@ -82,6 +87,9 @@ export function dockerNames(episode: string): DockerNames {
     container: (runnable) => `gauntlet-${episode}-${runnable}`,
   };
 }
+
+/** How often the game's episode directory is measured against its quota. */
+const QUOTA_POLL_MS = 1_000;
 
 /** What a process killed by SIGXCPU (its CPU time rlimit) exits with, through `--init`. */
 const SIGXCPU_EXIT = 128 + 24;
@@ -303,7 +311,12 @@ export function dockerRuntime(
     networks.push(network);
   };
 
-  const run = (name: string, args: string[], env: Record<string, string>): StartedRunnable => {
+  const run = (
+    name: string,
+    args: string[],
+    env: Record<string, string>,
+    quotas: DirQuota[] = [],
+  ): StartedRunnable => {
     const container = names.container(name);
     containers.add(container);
     const client = spawnGroup(["docker", ...args], { cwd: "/", env: clientEnv(env), ...options });
@@ -321,15 +334,27 @@ export function dockerRuntime(
       );
       return oomKilled ? { ...status, limit: "out_of_memory" } : status;
     });
-    // As on the sandbox: a runnable ended by its CPU time limit ends the episode, blamed on it.
+    // As on the sandbox: a runnable ended by its CPU time limit, or one that writes more than
+    // its quota into a host directory it mounts (polled every second), ends the episode.
     const limitHit = new Promise<LimitHit>((resolve) => {
+      // An object, so that the loop reads it anew each time.
+      const state = { running: true };
       void exited.then((status) => {
+        state.running = false;
         if (status.code === SIGXCPU_EXIT)
           resolve({
             error_type: "resource_limit",
             what: `used more than its ${limits.cpuSeconds} s of CPU time`,
           });
       });
+      if (quotas.length > 0)
+        void (async () => {
+          while (state.running) {
+            await delay(QUOTA_POLL_MS);
+            const over = await overQuota(quotas);
+            if (over !== null) return resolve(over);
+          }
+        })();
     });
     return {
       pid: client.pid,
@@ -399,7 +424,17 @@ export function dockerRuntime(
         );
       }
       const args = dockerRunArgs(spec, names, workDir, { ...limits, user });
-      return run(spec.name, args, spec.env);
+      const quotas: DirQuota[] = spec.mountsWorkDir
+        ? [
+            {
+              dir: workDir,
+              bytes: limits.outputBytes,
+              entries: EPISODE_DIR_MAX_ENTRIES,
+              what: "the episode directory",
+            },
+          ]
+        : [];
+      return run(spec.name, args, spec.env, quotas);
     },
     async gameUrl() {
       // Known once the relay listens; asked for until then.
@@ -418,7 +453,7 @@ export function dockerRuntime(
       );
       const made = networks.splice(0);
       if (made.length > 0) await bestEffort(docker(["network", "rm", ...made], options));
-      if (hostDir !== "") await rm(hostDir, { recursive: true, force: true });
+      if (hostDir !== "") await removeTree(hostDir);
     },
   };
 }

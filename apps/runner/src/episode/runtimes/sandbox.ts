@@ -4,17 +4,22 @@
 // host. Its network is its own loopback: the only ways out are Unix sockets the runner binds in,
 // bridged to loopback ports by socat, started by a few lines of shell before the runnable —
 //   game:    /run/gauntlet/net/game.sock  → 127.0.0.1:8080 (the game's port, in its sandbox)
-//   player:  127.0.0.1:8080               → /run/gauntlet/game/game.sock (that same socket,
-//            its directory bound in read-only: no runner in between), and one socket per address
-//            the seat may reach (its artifact upload, a human seat's relay), each in a directory
-//            only that seat has, piped by the runner.
-// The player's socat copies what the seat sends the game into a FIFO the runner reads (`-r`,
-// /run/gauntlet/seat/heard): the runner learns when it last heard from the seat without being on
-// the way. (The seat may write or drain that FIFO too: it only tells about the seat itself, and
-// the seat could as well send the game a byte.)
+//   player:  127.0.0.1:8080               → /run/gauntlet/seat/game.sock, a socket the runner
+//            serves in a directory only that seat sees (read-only), piped to the game's socket;
+//            and one socket per address the seat may reach (its artifact upload, a human seat's
+//            relay) beside it, piped by the runner too. The runner so learns when it last heard
+//            from the seat.
 // The runner itself reaches the game (/healthz) through a loopback port of its own.
-import { execFile, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
+// No writable place is shared by two programs or outlives its sandbox's episode: the game's
+// socket directory is the game's alone (no seat mounts it), the episode directory the game's
+// alone, /tmp a tmpfs of each sandbox's own; there is no compile cache across runs (a writable
+// cache kept between episodes is code that one run leaves for the next: Node checks only a CRC
+// of the source). What the runner reads back from those directories is data, never code, read
+// without following links (tree-usage.ts, episode-files.ts), and they are removed only once
+// every process of the sandbox has ended, by a walk that follows no link (remove-tree.ts).
+// bubblewrap's options, host paths among them, reach it on a pipe (`--args`): the sandbox's
+// first process shows its command line to everything inside.
+import { spawn } from "node:child_process";
 import {
   closeSync,
   constants,
@@ -25,17 +30,17 @@ import {
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createConnection, createServer, Socket, type Server } from "node:net";
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 
-import { bestEffort, unlessGone } from "@gauntlet/core";
+import { unlessGone } from "@gauntlet/core";
 
+import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
-import { quotaBytes } from "./quota-bytes.ts";
+import { removeTree } from "./remove-tree.ts";
 import type {
   EpisodeLayout,
   RunnableSpec,
@@ -52,18 +57,14 @@ const INSIDE = {
   path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
   net: "/run/gauntlet/net",
   seat: "/run/gauntlet/seat",
-  game: "/run/gauntlet/game",
   files: "/bundle",
   episode: "/episode",
-  cache: "/run/gauntlet/cache",
 };
 
 /** One way out of a sandbox: where it accepts inside, and where each connection goes. */
 interface Forward {
   listen: { port: number } | { path: string };
   to: { port: number } | { path: string };
-  /** A file (a FIFO) this socat copies what flows from `listen` to `to` into (its `-r`). */
-  copyTo?: string;
 }
 
 /**
@@ -87,8 +88,7 @@ export function initScript(forwards: Forward[], holdFd: number | null = null): s
       "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
     // The hold pipe is the shell's alone.
     const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
-    const copy = forward.copyTo === undefined ? "" : `-r ${forward.copyTo} `;
-    lines.push(`socat ${copy}${listen} ${to} 2>/dev/null${closeHold} &`);
+    lines.push(`socat ${listen} ${to} 2>/dev/null${closeHold} &`);
     if ("port" in forward.listen) ports += 1;
   }
   if (ports > 0)
@@ -163,15 +163,11 @@ async function insidePid(pid: number): Promise<number | null | undefined> {
   return Number.isInteger(first) && first > 0 ? first : null;
 }
 
-/** A FIFO only the runner's user may open (Node has no mkfifo of its own). */
-async function makeFifo(path: string): Promise<void> {
-  await promisify(execFile)("mkfifo", ["-m", "600", path]);
-}
-
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
 const LIMIT_POLL_MS = 200;
-const COMPILE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** The game's socket directory holds its socket: a little room for a game's own, no more. */
+const SOCKET_DIR_MAX = { bytes: 1024 * 1024, entries: 16 };
 
 export interface SandboxOptions extends RuntimeOptions {
   limits: SandboxLimits;
@@ -203,8 +199,15 @@ const arch = hostSeccompArch();
 const SECCOMP: Buffer | null = arch === null ? null : seccompProgram(arch);
 /** The descriptor bubblewrap reads the filter from: spawn's first extra pipe. */
 const SECCOMP_FD = 3;
-/** The descriptor a held sandbox's first shell reads "go" from: spawn's second extra pipe. */
-const HOLD_FD = 4;
+/** The descriptor bubblewrap reads its options from (`--args`): spawn's second extra pipe. */
+const ARGS_FD = 4;
+/** The descriptor a held sandbox's first shell reads "go" from: spawn's third extra pipe. */
+const HOLD_FD = 5;
+
+/** Options as `--args` reads them: each ended by a NUL. */
+function nulSeparated(args: string[]): Buffer {
+  return Buffer.from(args.map((arg) => `${arg}\0`).join(""));
+}
 
 /**
  * bubblewrap's arguments common to every sandbox: namespaces, the seccomp filter (read from
@@ -369,9 +372,12 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     return createConnection(`/proc/self/fd/${gameSocketFd}`);
   };
 
-  const serve = async (where: string, connect: () => Socket): Promise<void> => {
+  /** Serves `where` (a socket in a seat's directory) by piping each connection to `connect`'s;
+   * `heard` is told whenever the seat sends anything. */
+  const serve = async (where: string, connect: () => Socket, heard?: () => void): Promise<void> => {
     const server = createServer((client) => {
       client.on("error", () => undefined);
+      if (heard !== undefined) client.on("data", heard);
       pipeBoth(client, connect(), open);
     });
     servers.push(server);
@@ -414,22 +420,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       } else {
         const seat = join(root, spec.name.replace(/[^a-z0-9-]/gi, "_"));
         await mkdir(seat, { mode: 0o700 });
-        // The game's socket directory, read-only: the seat connects to the game's own socket.
-        binds.push("--ro-bind", join(root, "game"), INSIDE.game);
-        // Opened read-write: the FIFO always has a writer, so it never ends before the runner.
-        await makeFifo(join(seat, "heard"));
-        const copy = new Socket({
-          fd: openSync(join(seat, "heard"), constants.O_RDWR | constants.O_NONBLOCK),
-          readable: true,
-          writable: false,
-        });
-        open.add(copy);
-        copy.on("error", () => undefined).on("data", () => (heard.at = performance.now()));
-        forwards.push({
-          listen: { port: GAME_PORT },
-          to: { path: `${INSIDE.game}/game.sock` },
-          copyTo: `${INSIDE.seat}/heard`,
-        });
+        // The seat reaches the game through the runner: the game's directory is the game's alone.
+        await serve(join(seat, "game.sock"), connectGame, () => (heard.at = performance.now()));
+        forwards.push({ listen: { port: GAME_PORT }, to: { path: `${INSIDE.seat}/game.sock` } });
         for (const target of spec.reach ?? []) {
           if (target.port === GAME_PORT) throw new Error(`port ${GAME_PORT} is the game's`);
           const name = `reach-${target.port}.sock`;
@@ -439,21 +432,23 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         binds.push("--ro-bind", seat, INSIDE.seat);
       }
       if (spec.mountsWorkDir) binds.push("--bind", workDir, INSIDE.episode);
-      // Node's compile cache, one per bundle: only runnables of the same files share it.
-      const cacheDir = join(
-        tmpdir(),
-        `gauntlet-sandbox-cache-${process.getuid?.() ?? "user"}`,
-        createHash("sha256").update(spec.cwd).digest("hex").slice(0, 24),
-      );
-      await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      binds.push("--bind", cacheDir, INSIDE.cache);
-      // The host directories it may write, each with a size it may not pass.
-      const quotas = [
-        { dir: cacheDir, bytes: COMPILE_CACHE_MAX_BYTES, what: "its compile cache" },
-        ...(spec.mountsWorkDir
-          ? [{ dir: workDir, bytes: options.limits.outputBytes, what: "the episode directory" }]
-          : []),
-      ];
+      // The host directories it may write (the game's alone), each with the bytes and entries
+      // it may not pass.
+      const quotas: DirQuota[] = game
+        ? [
+            { dir: join(root, "game"), ...SOCKET_DIR_MAX, what: "its socket directory" },
+            ...(spec.mountsWorkDir
+              ? [
+                  {
+                    dir: workDir,
+                    bytes: options.limits.outputBytes,
+                    entries: EPISODE_DIR_MAX_ENTRIES,
+                    what: "the episode directory",
+                  },
+                ]
+              : []),
+          ]
+        : [];
       const [program, ...args] = spec.run ?? [];
       const argv = [program === "node" ? INSIDE.node : (program ?? ""), ...args];
 
@@ -462,8 +457,8 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const command = [
         ...launcher(options.limits, groups),
         "bwrap",
-        ...baseBwrapArgs(options.limits),
-        ...binds,
+        "--args",
+        String(ARGS_FD),
         "/bin/sh",
         "-c",
         initScript(forwards, spec.hold === undefined ? null : HOLD_FD),
@@ -473,13 +468,14 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
       const started = spawnGroup(command, {
         cwd: "/",
-        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp", NODE_COMPILE_CACHE: INSIDE.cache },
+        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp" },
         logCapBytes: options.logCapBytes,
         killGraceMs: options.killGraceMs,
         // The filter on fd 3 (never null here: sandboxProblem refuses a machine without one),
-        // then, when held, the word to start on fd 4.
+        // bubblewrap's options on fd 4, then, when held, the word to start on fd 5.
         extraInput: [
           SECCOMP ?? Buffer.alloc(0),
+          nulSeparated([...baseBwrapArgs(options.limits), ...binds]),
           ...(spec.hold === undefined
             ? []
             : [spec.hold.then((go) => Buffer.from(go ? "go\n" : ""))]),
@@ -500,21 +496,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         // Sizes cost a directory walk: every fifth poll (a second), and at the end.
         polls += 1;
         if (!final && polls % 5 !== 0) return null;
-        for (const quota of quotas)
-          if ((await quotaBytes(quota.dir)) > quota.bytes) {
-            // A cache over its size is no cache: the next episode starts it afresh. If the program
-            // (still running) hid a folder again, the next episode of this bundle meets the same
-            // quota at once: its own loss, and it must not crash the runner from this loop.
-            if (quota.dir === cacheDir)
-              await bestEffort(rm(cacheDir, { recursive: true, force: true }));
-            const over: LimitHit = {
-              error_type: "resource_limit",
-              what: `wrote more than ${quota.bytes} bytes into ${quota.what}`,
-            };
-            resolveHit(over);
-            return over;
-          }
-        return null;
+        const over = await overQuota(quotas);
+        if (over !== null) resolveHit(over);
+        return over;
       };
       void (async () => {
         while (state.running) {
@@ -583,12 +567,10 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       );
       if (gameSocketFd !== null) closeSync(gameSocketFd);
       gameSocketFd = null;
+      // Every process of every sandbox has ended (their groups are removed only once empty):
+      // nothing writes the trees any more, and their removal follows no link in them.
       await Promise.all(cgroups.splice(0).map((groups) => groups.remove()));
-      if (root !== "") {
-        // Only so that `rm` may enter: if this fails, `rm` reports why.
-        await bestEffort(chmod(root, 0o700));
-        await rm(root, { recursive: true, force: true });
-      }
+      if (root !== "") await removeTree(root);
     },
   };
 }

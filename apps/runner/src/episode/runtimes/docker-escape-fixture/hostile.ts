@@ -6,6 +6,7 @@
 //   its replay as a symbolic link to a file of the runner's host;
 // - `memory`: allocates until its memory limit ends it;
 // - `hang`: a game that answers /healthz and never ends;
+// - `inodes`: a game that answers /healthz and makes empty files in /episode until it is ended;
 // - `spin`: a player that burns CPU until its CPU time limit ends it.
 // A player also listens on PEER_PORT and looks for other players there (`peers`).
 // Targets come from HOSTILE_TARGETS: {read: [paths], connect: ["host:port"]}.
@@ -199,6 +200,15 @@ if (role === "memory") {
 } else if (role === "hang") {
   healthz();
   report("hang", "answering /healthz, never ending");
+} else if (role === "inodes") {
+  // No bytes, every file an inode of the runner's disk.
+  healthz();
+  report("inodes", "making empty files in /episode");
+  for (let i = 0; i < 100_000; i += 1) {
+    writeFileSync(`/episode/empty-${i}`, "");
+    if (i % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 60_000));
 } else if (role === "game") {
   healthz();
   const episode = statSync("/episode");
