@@ -140,8 +140,9 @@ function hostileGame(mode: string): CoworldManifest {
   return manifest;
 }
 
-function hostile(mode: string, secret: string, probes = true): EpisodePlayer {
+function hostile(mode: string, secret: string, probes = true, identity?: string): EpisodePlayer {
   return {
+    identity,
     runnable: {
       run: ["node", "hostile.ts"],
       env: {
@@ -177,6 +178,8 @@ const EVERY_PROBE = [
   "seccomp-unshare",
   "host-root-view",
   "host-paths-in-cmdline",
+  "write-box-root",
+  "write-box/dev",
 ];
 
 /** Every PROBE line of a log; the fixture reports each attempt on one. */
@@ -317,29 +320,48 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
   // rewrote the game's code for every later episode; a user who uploaded another's exact bundle
   // shared that user's cache. Here every program of one episode leaves a mark wherever it may
   // write — the game, and two players run from the same files as the game — and every program
-  // of the next episode, from the same files, looks for one wherever it can see.
+  // of the next episode, other runnables from the same files, looks for one wherever it can see.
+  // Then the first game runs again: its own cache is there, read-only.
   it("no writable place is shared by two programs or outlives its episode", async (context) => {
     if (absent !== null) return context.skip();
-    const marking = episode(runtime.kind, {
-      manifest: hostileGame("mark"),
-      coworldDir: hostileBundle,
-      players: [hostile("mark", CANARIES.seat0, false), hostile("mark", CANARIES.seat1, false)],
-    });
-    const marked = await runEpisode(marking.input);
+    const run = async (mode: string, game: string, players: [string, string]) => {
+      const { input } = episode(runtime.kind, {
+        manifest: hostileGame(mode),
+        coworldDir: hostileBundle,
+        gameIdentity: game,
+        players: [
+          hostile(mode, CANARIES.seat0, false, players[0]),
+          hostile(mode, CANARIES.seat1, false, players[1]),
+        ],
+      });
+      return runEpisode(input);
+    };
+    const suffix = randomBytes(4).toString("hex");
+    const gameA = `coworld a-${suffix} game`;
+    const marked = await run("mark", gameA, [
+      `policy-version 1-${suffix}`,
+      `policy-version 2-${suffix}`,
+    ]);
     expect(marked.status, marked.status === "failed" ? marked.error : "").toBe("completed");
-    // Not vacuous: the game could write (its episode and socket directories) and said where.
-    expect(marked.gameLog).toMatch(/MARKED \/\S*episode/);
-    const finding = episode(runtime.kind, {
-      manifest: hostileGame("find"),
-      coworldDir: hostileBundle,
-      players: [hostile("find", CANARIES.seat0, false), hostile("find", CANARIES.seat1, false)],
-    });
-    const found = await runEpisode(finding.input);
+    // Not vacuous: each could write its own places, and said where.
+    const gameMarked = /MARKED (\S*)/.exec(marked.gameLog)?.[1]?.split(",").sort();
+    expect(gameMarked).toEqual(["/episode", "/run/gauntlet/cache", "/run/gauntlet/net"]);
+    for (const log of marked.playerLogs) expect(log).toContain("MARKED /run/gauntlet/cache\n");
+    const found = await run("find", `coworld b-${suffix} game`, [
+      `policy-version 3-${suffix}`,
+      `policy-version 4-${suffix}`,
+    ]);
     for (const log of [found.gameLog, ...found.playerLogs]) {
       const seen = probes(log);
       expect(seen.map((p) => p.name)).toEqual(["shared-writable-state"]);
       expect(seen[0]?.result, seen[0]?.line).toBe("blocked");
     }
+    const again = await run("mark", gameA, [
+      `policy-version 5-${suffix}`,
+      `policy-version 6-${suffix}`,
+    ]);
+    const againMarked = /MARKED (\S*)/.exec(again.gameLog)?.[1]?.split(",").sort();
+    expect(againMarked).toEqual(["/episode", "/run/gauntlet/net"]);
   });
 
   it.for([

@@ -280,6 +280,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         run: runnable.run,
         image: runnable.image,
         cwd: player?.cwd ?? "",
+        identity: player?.identity,
         env: {
           ...runnable.env,
           ...player?.env,
@@ -297,6 +298,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
         run: gameRunnable.run,
         image: gameRunnable.image,
         cwd: input.coworldDir,
+        identity: input.gameIdentity,
         env: gameEnv,
         mountsWorkDir: true,
       },

@@ -19,6 +19,8 @@ export interface EpisodePlayer {
   };
   /** Working directory on the process runtime: the coworld's directory for bundled players, the policy's otherwise. */
   cwd: string;
+  /** Who plays (a coworld's bundled player, a policy version): its compile cache's name. */
+  identity?: string | undefined;
   /** Extra environment for this player only, e.g. a policy's secret env. */
   env?: Record<string, string> | undefined;
   /**
@@ -36,6 +38,8 @@ export interface EpisodePlayer {
 export interface RunEpisodeInput {
   /** The coworld's extracted files; the game runs with this as its working directory. */
   coworldDir: string;
+  /** Who the game is (a coworld version's): its compile cache's name. Absent: no cache. */
+  gameIdentity?: string | undefined;
   manifest: CoworldManifest;
   /** The variant's config with overrides, without `tokens` (the executor adds fresh ones). */
   gameConfig: Record<string, unknown>;

@@ -51,12 +51,21 @@ async function prepare(players: JobPlayer[], runtime: RuntimeKind) {
 }
 
 describe("prepareEpisode", () => {
-  it("gives a policy its bundle and the coworld's own player the coworld's files", async () => {
+  it("gives a policy its bundle and the coworld's own player the coworld's files, each its identity", async () => {
     const { jobDir, prepared } = await prepare(
-      [seat(0, {}), seat(1, { bundle_sha256: null, bundled_player_id: "greedy" })],
+      [
+        seat(0, { policy_version_id: "pv_1" }),
+        seat(1, { bundle_sha256: null, bundled_player_id: "greedy" }),
+      ],
       "sandbox",
     );
     const input = await prepared;
+    // What the runner keeps of each (its compile cache) is named by who it is, not by its files.
+    expect(input.gameIdentity).toBe(`coworld cow_1 0.1.0 ${COWORLD_SHA} game`);
+    expect(input.players.map((p) => p.identity)).toEqual([
+      `policy-version pv_1 ${POLICY_SHA}`,
+      `coworld cow_1 0.1.0 ${COWORLD_SHA} player greedy`,
+    ]);
     expect(input.coworldDir).toBe(join(jobDir, "bundles", COWORLD_SHA));
     expect(input.players.map((p) => p.cwd)).toEqual([
       join(jobDir, "bundles", POLICY_SHA),

@@ -76,6 +76,9 @@ export async function prepareEpisode(
     job.coworld.bundle_sha256 !== null
       ? await options.cache.directory(job.coworld.bundle_sha256)
       : await imageOnly("the coworld");
+  // Who each runnable is, for what the runner keeps of it (its compile cache): the coworld
+  // version's game or bundled player, a policy version — never a path or the files' bytes.
+  const coworld = `coworld ${job.coworld.id} ${job.coworld.version} ${job.coworld.bundle_sha256 ?? "image"}`;
   const players: EpisodePlayer[] = [];
   for (const seat of seats) {
     if (seat.human_relay) {
@@ -83,13 +86,25 @@ export async function prepareEpisode(
       continue;
     }
     let cwd: string;
-    if (seat.bundle_sha256 !== null) cwd = await options.cache.directory(seat.bundle_sha256);
-    // The coworld's own player runs in the coworld's files, as the game does.
-    else if (typeof seat.bundled_player_id === "string") cwd = coworldDir;
-    else cwd = await imageOnly(`the player in slot ${seat.position}`);
+    let identity: string | undefined;
+    if (typeof seat.bundled_player_id === "string") {
+      // The coworld's own player runs in the coworld's files, as the game does.
+      cwd =
+        seat.bundle_sha256 === null
+          ? coworldDir
+          : await options.cache.directory(seat.bundle_sha256);
+      identity = `${coworld} player ${seat.bundled_player_id}`;
+    } else if (seat.bundle_sha256 !== null) {
+      cwd = await options.cache.directory(seat.bundle_sha256);
+      identity =
+        typeof seat.policy_version_id === "string"
+          ? `policy-version ${seat.policy_version_id} ${seat.bundle_sha256}`
+          : undefined;
+    } else cwd = await imageOnly(`the player in slot ${seat.position}`);
     players.push({
       runnable: seat.runnable,
       cwd,
+      identity,
       env: seat.secret_env,
       displayName: seat.display_name,
     });
@@ -98,6 +113,7 @@ export async function prepareEpisode(
   await mkdir(workDir, { recursive: true });
   return {
     coworldDir,
+    gameIdentity: `${coworld} game`,
     manifest: parsed.data,
     gameConfig: job.game_config,
     players,

@@ -213,6 +213,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
     .select([
       "ep.position",
       "ep.bundled_player_id",
+      "ep.policy_version_id",
       "ep.display_name",
       "ep.human_relay",
       "pv.run",
@@ -262,6 +263,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
         env: {},
       },
       bundle_sha256: seat.bundle_sha256 ?? null,
+      policy_version_id: seat.policy_version_id,
       secret_env: seat.secret_env
         ? parseJson<Record<string, string>>(deps.box.open(seat.secret_env))
         : {},

@@ -52,6 +52,9 @@ export const JobPlayer = z.object({
   bundle_sha256: z.string().nullable(),
   /** The coworld's own player (a `manifest.player[].id`) this seat runs, if it is one. */
   bundled_player_id: z.string().nullable().optional(),
+  /** The policy version this seat runs, if it runs one (a runner keeps what it caches of a
+   * runnable under its identity). */
+  policy_version_id: z.string().nullable().optional(),
   /** Decrypted policy secret environment: for this player's process only. */
   secret_env: z.record(z.string(), z.string()),
   /**

@@ -168,6 +168,19 @@ async function probe(): Promise<void> {
     readdirSync("/").includes("work"),
     `/ holds ${readdirSync("/").join(",")}`,
   );
+  // The box's own root and /dev: tmpfs bubblewrap makes, of no size, written without a bound.
+  for (const path of ["/pwned", "/dev/pwned"]) {
+    try {
+      writeFileSync(path, "pwned");
+      report(`write-box${path.replace("/pwned", "") || "-root"}`, true, `wrote ${path}`);
+    } catch (error) {
+      report(
+        `write-box${path.replace("/pwned", "") || "-root"}`,
+        false,
+        `${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+      );
+    }
+  }
   // Where the runner keeps things on the host: every command line in the box (the sandbox's
   // first process is bubblewrap's, with its arguments) must name none of its paths.
   let named = "";
@@ -366,8 +379,9 @@ if (role === "game" && mode === "flood") {
     res.end();
   });
   http.listen(port, process.env.COGAME_HOST);
-  // Planting players get the time to plant.
-  await new Promise((resolve) => setTimeout(resolve, given === "links" ? 5_000 : 300));
+  // Players that plant or look around get the time to.
+  const linger = { links: 5_000, find: 3_000, mark: 1_000 }[given] ?? 300;
+  await new Promise((resolve) => setTimeout(resolve, linger));
   const results = new URL(process.env.COGAME_RESULTS_URI ?? "file:///nonexistent");
   writeFileSync(results, JSON.stringify({ scores: [1, 0], winner_slot: 0, turns: 1, seed: 1 }));
   http.close();

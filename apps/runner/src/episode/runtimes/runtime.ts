@@ -15,6 +15,9 @@ export interface RunnableSpec {
   cwd: string;
   /** The complete environment the contract gives this runnable; nothing else is added but PATH. */
   env: Record<string, string>;
+  /** Who this runnable is (a coworld version's game or bundled player, a policy version): a
+   * runtime that keeps a compile cache keeps one per identity. Absent: no cache. */
+  identity?: string | undefined;
   /** The game sees the episode's work directory; players do not. */
   mountsWorkDir: boolean;
   /** Host addresses this runnable alone may reach besides the game (its artifact upload, a

@@ -10,11 +10,11 @@
 //            relay) beside it, piped by the runner too. The runner so learns when it last heard
 //            from the seat.
 // The runner itself reaches the game (/healthz) through a loopback port of its own.
+// The box's own root and /dev are read-only, /tmp and /dev/shm tmpfs of the scratch size.
 // No writable place is shared by two programs or outlives its sandbox's episode: the game's
 // socket directory is the game's alone (no seat mounts it), the episode directory the game's
-// alone, /tmp a tmpfs of each sandbox's own; there is no compile cache across runs (a writable
-// cache kept between episodes is code that one run leaves for the next: Node checks only a CRC
-// of the source). What the runner reads back from those directories is data, never code, read
+// alone, /tmp a tmpfs of each sandbox's own; a compile cache is one runnable's own, written by
+// its first run only and read-only afterwards (compile-cache.ts). What the runner reads back from those directories is data, never code, read
 // without following links (tree-usage.ts, episode-files.ts), and they are removed only once
 // every process of the sandbox has ended, by a walk that follows no link (remove-tree.ts).
 // bubblewrap's options, host paths among them, reach it on a pipe (`--args`): the sandbox's
@@ -37,6 +37,7 @@ import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
+import { CACHE_INSIDE, compileCacheFor, type CompileCacheMount } from "./compile-cache.ts";
 import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
@@ -49,6 +50,7 @@ import type {
   StartedRunnable,
 } from "./runtime.ts";
 import { hostSeccompArch, seccompProgram } from "./seccomp.ts";
+import { treeUsage } from "./tree-usage.ts";
 
 export const GAME_PORT = 8080;
 const SANDBOX_ID = 65534;
@@ -204,6 +206,9 @@ const ARGS_FD = 4;
 /** The descriptor a held sandbox's first shell reads "go" from: spawn's third extra pipe. */
 const HOLD_FD = 5;
 
+/** The last options: bubblewrap's own tmpfs (the root, /dev) read-only, all mounts made. */
+const READ_ONLY_AT_LAST = ["--remount-ro", "/dev", "--remount-ro", "/"];
+
 /** Options as `--args` reads them: each ended by a NUL. */
 function nulSeparated(args: string[]): Buffer {
   return Buffer.from(args.map((arg) => `${arg}\0`).join(""));
@@ -234,6 +239,12 @@ export function baseBwrapArgs(limits: SandboxLimits): string[] {
     "/proc",
     "--dev",
     "/dev",
+    // The box's writable places are tmpfs of a known size: /tmp and /dev/shm. The root and /dev
+    // (tmpfs bubblewrap makes, of no size) are made read-only once everything is mounted.
+    "--size",
+    String(limits.scratchBytes),
+    "--tmpfs",
+    "/dev/shm",
     "--size",
     String(limits.scratchBytes),
     "--tmpfs",
@@ -349,6 +360,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
   const servers: Server[] = [];
   const open = new Set<Socket>();
   const cgroups: Cgroups[] = [];
+  const caches: CompileCacheMount[] = [];
   let root = "";
   let workDir = "";
   let gameSocketFd: number | null = null;
@@ -432,23 +444,31 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         binds.push("--ro-bind", seat, INSIDE.seat);
       }
       if (spec.mountsWorkDir) binds.push("--bind", workDir, INSIDE.episode);
-      // The host directories it may write (the game's alone), each with the bytes and entries
-      // it may not pass.
-      const quotas: DirQuota[] = game
-        ? [
-            { dir: join(root, "game"), ...SOCKET_DIR_MAX, what: "its socket directory" },
-            ...(spec.mountsWorkDir
-              ? [
-                  {
-                    dir: workDir,
-                    bytes: options.limits.outputBytes,
-                    entries: EPISODE_DIR_MAX_ENTRIES,
-                    what: "the episode directory",
-                  },
-                ]
-              : []),
-          ]
-        : [];
+      // Its own compile cache, if it is someone (compile-cache.ts): written by its first run only.
+      const cache = spec.identity === undefined ? null : await compileCacheFor(spec.identity);
+      if (cache !== null) {
+        binds.push(...cache.binds);
+        caches.push(cache);
+      }
+      // The host directories it may write, each with the bytes and entries it may not pass.
+      const quotas: DirQuota[] = [
+        ...(cache?.quota ? [cache.quota] : []),
+        ...(game
+          ? [
+              { dir: join(root, "game"), ...SOCKET_DIR_MAX, what: "its socket directory" },
+              ...(spec.mountsWorkDir
+                ? [
+                    {
+                      dir: workDir,
+                      bytes: options.limits.outputBytes,
+                      entries: EPISODE_DIR_MAX_ENTRIES,
+                      what: "the episode directory",
+                    },
+                  ]
+                : []),
+            ]
+          : []),
+      ];
       const [program, ...args] = spec.run ?? [];
       const argv = [program === "node" ? INSIDE.node : (program ?? ""), ...args];
 
@@ -468,14 +488,19 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       // The environment goes to bwrap (which passes it on), never into argv where ps shows it.
       const started = spawnGroup(command, {
         cwd: "/",
-        env: { ...spec.env, PATH: INSIDE.path, HOME: "/tmp" },
+        env: {
+          ...spec.env,
+          PATH: INSIDE.path,
+          HOME: "/tmp",
+          ...(cache === null ? {} : { NODE_COMPILE_CACHE: CACHE_INSIDE }),
+        },
         logCapBytes: options.logCapBytes,
         killGraceMs: options.killGraceMs,
         // The filter on fd 3 (never null here: sandboxProblem refuses a machine without one),
         // bubblewrap's options on fd 4, then, when held, the word to start on fd 5.
         extraInput: [
           SECCOMP ?? Buffer.alloc(0),
-          nulSeparated([...baseBwrapArgs(options.limits), ...binds]),
+          nulSeparated([...baseBwrapArgs(options.limits), ...binds, ...READ_ONLY_AT_LAST]),
           ...(spec.hold === undefined
             ? []
             : [spec.hold.then((go) => Buffer.from(go ? "go\n" : ""))]),
@@ -570,6 +595,20 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       // Every process of every sandbox has ended (their groups are removed only once empty):
       // nothing writes the trees any more, and their removal follows no link in them.
       await Promise.all(cgroups.splice(0).map((groups) => groups.remove()));
+      // A first run's cache is kept when it holds something and stayed within its quota.
+      await Promise.all(
+        caches.splice(0).map(async (cache) => {
+          const quota = cache.quota;
+          const used = quota === null ? null : await treeUsage(quota.dir, quota.entries);
+          const keep =
+            quota !== null &&
+            used !== null &&
+            used.entries > 0 &&
+            used.entries <= quota.entries &&
+            used.bytes <= quota.bytes;
+          await cache.settle(keep);
+        }),
+      );
       if (root !== "") await removeTree(root);
     },
   };

@@ -1,0 +1,67 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { CACHE_INSIDE, compileCacheFor } from "./compile-cache.ts";
+
+const roots: string[] = [];
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "gauntlet-cache-test-"));
+  roots.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const dir of roots.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** The host directory a mount binds, and whether it is read-only. */
+function mounted(binds: string[]): { dir: string; readOnly: boolean } {
+  expect(binds[2]).toBe(CACHE_INSIDE);
+  return { dir: binds[1] ?? "", readOnly: binds[0] === "--ro-bind" };
+}
+
+describe("compileCacheFor", () => {
+  it("gives a runnable's first run a cache of its own to write, and later runs it read-only", async () => {
+    const root = await scratch();
+    const first = await compileCacheFor("policy-version p1", root);
+    const written = mounted(first.binds);
+    expect(written.readOnly).toBe(false);
+    expect(first.quota).toMatchObject({ dir: written.dir, bytes: 64 * 1024 * 1024, entries: 4096 });
+    await writeFile(join(written.dir, "entry"), "compiled");
+    await first.settle(true);
+    const later = await compileCacheFor("policy-version p1", root);
+    const kept = mounted(later.binds);
+    expect(kept.readOnly).toBe(true);
+    expect(later.quota).toBeNull();
+    expect(await readdir(kept.dir)).toEqual(["entry"]);
+  });
+
+  it("never gives two runnables one cache, whatever their files", async () => {
+    const root = await scratch();
+    const game = await compileCacheFor("coworld c1 1.0 sha game", root);
+    await game.settle(true);
+    for (const other of ["coworld c1 1.0 sha player greedy", "policy-version p2 sha"]) {
+      const cache = await compileCacheFor(other, root);
+      expect(mounted(cache.binds).readOnly).toBe(false);
+      expect(mounted(cache.binds).dir).not.toBe(mounted(game.binds).dir);
+    }
+  });
+
+  it("keeps nothing of a run over its quota, and one first run of two at once", async () => {
+    const root = await scratch();
+    const dropped = await compileCacheFor("policy-version p3", root);
+    await dropped.settle(false);
+    expect((await readdir(root)).filter((name) => !name.startsWith("."))).toEqual([]);
+    const a = await compileCacheFor("policy-version p4", root);
+    const b = await compileCacheFor("policy-version p4", root);
+    await writeFile(join(mounted(a.binds).dir, "from-a"), "a");
+    await writeFile(join(mounted(b.binds).dir, "from-b"), "b");
+    await a.settle(true);
+    await b.settle(true);
+    const kept = await compileCacheFor("policy-version p4", root);
+    expect(await readdir(mounted(kept.binds).dir)).toEqual(["from-a"]);
+    expect((await readdir(root)).filter((name) => name.startsWith("."))).toEqual([]);
+  });
+});
