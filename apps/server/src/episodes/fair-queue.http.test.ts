@@ -105,8 +105,12 @@ describe("the fair queue", () => {
     );
     const [first] = episodes.body.entries;
     if (!first) throw new Error("the round queued no episode");
-    // Shown as next, ahead of the 18 evaluation episodes queued before it.
+    // Shown as next, ahead of the 18 evaluation episodes queued before it, and so is the round.
     expect(first.queue_position).toBe(1);
+    const waiting = await client(t.url).get<{ waiting: { queue_position: number } | null }>(
+      `/v2/rounds/${roundId}`,
+    );
+    expect(waiting.body.waiting?.queue_position).toBe(1);
 
     const [done] = running;
     if (!done) throw new Error("unreachable");
