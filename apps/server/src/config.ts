@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 
 import type { S3BlobStoreOptions } from "./blobs/s3-blob-store.ts";
+import { queueSharesFrom, type QueueShares } from "./episodes/queue-shares.ts";
 import { parsePublicUrl, trustedProxyList } from "./http/public-address.ts";
 
 export interface ServerConfig {
@@ -36,6 +37,8 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** Where blobs live: `blobs/` in the data directory, or an S3-compatible bucket (GAUNTLET_BLOB_STORE=s3). */
   blobStore: { kind: "directory" } | ({ kind: "s3" } & S3BlobStoreOptions);
+  /** The work queue's class weights and per-user cap (GAUNTLET_QUEUE_WEIGHT_*, GAUNTLET_QUEUE_USER_CAP). */
+  queueShares: QueueShares;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -132,6 +135,7 @@ export function resolveConfig(
     validateResponses: options.validateResponses ?? env.GAUNTLET_VALIDATE_RESPONSES === "true",
     accessLog: options.accessLog ?? env.GAUNTLET_ACCESS_LOG === "true",
     blobStore: options.blobStore ?? blobStoreFrom(env),
+    queueShares: options.queueShares ?? queueSharesFrom(env),
     publicUrl: parsePublicUrl(options.publicUrl ?? env.GAUNTLET_PUBLIC_URL),
     trustedProxies: trustedProxies(
       options.trustedProxies ?? list(env.GAUNTLET_TRUSTED_PROXIES, []),

@@ -29,6 +29,7 @@ import type {
   EpisodeParticipantsTable,
   EpisodeRequestsTable,
 } from "../store/schema.ts";
+import { shareClassOf, type ShareClass } from "./queue-shares.ts";
 
 export const EPISODE_CHANGES = "episode_changes";
 export const DEFAULT_DEADLINE_MS = 120_000;
@@ -58,6 +59,8 @@ export interface NewEpisode {
   runtime?: "process" | "docker";
   deadlineMs?: number;
   maxAttempts?: number;
+  /** The class of work the job is leased under; by default the purpose's (queue-shares.ts). */
+  shareClass?: ShareClass;
 }
 
 /** Creates an episode request and queues its job, in the caller's transaction. */
@@ -124,6 +127,8 @@ export async function createEpisode(
       lease_machine_id: null,
       isolation: null,
       leased_at: null,
+      share_class: input.shareClass ?? shareClassOf(input.purpose),
+      share_owner: input.requesterUserId,
       deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
       created_at: now,
       updated_at: now,
@@ -272,6 +277,9 @@ export async function episodeViews(
       created_at: row.created_at,
       updated_at: row.updated_at,
       artifacts_expired_at: row.artifacts_expired_at,
+      // Filled in by the reads that place queued episodes (queue-position.ts).
+      queue_position: null,
+      estimated_start_at: null,
     };
   });
 }

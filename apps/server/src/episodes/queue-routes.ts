@@ -33,6 +33,7 @@ function queueOf(app: AppContext): QueueDeps {
     db: app.store.db,
     blobs: app.blobs,
     box: app.secrets,
+    shares: app.config.queueShares,
     ...(app.onEpisodeSettled ? { onSettled: app.onEpisodeSettled } : {}),
   };
 }

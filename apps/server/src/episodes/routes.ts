@@ -21,6 +21,7 @@ import {
   policyLog,
   readArtifact,
 } from "./episodes.ts";
+import { withQueuePlaces } from "./queue-position.ts";
 
 /** An episode's artifact, derived or stored, with a file name for downloads. */
 async function artifactOf(
@@ -43,8 +44,11 @@ async function artifactOf(
 }
 
 export const episodeHandlers = defineHandlers({
-  listEpisodeRequests: async ({ identity, query, app, request }) =>
-    withAbsoluteReplays(app.baseUrl(request), await listEpisodes(app.store.db, identity, query)),
+  listEpisodeRequests: async ({ identity, query, app, request }) => {
+    const page = await listEpisodes(app.store.db, identity, query);
+    const entries = await withQueuePlaces(app.store.db, app.config.queueShares, page.entries);
+    return withAbsoluteReplays(app.baseUrl(request), { ...page, entries });
+  },
   listEpisodeChanges: async ({ identity, query, app, request }) =>
     withAbsoluteReplays(
       app.baseUrl(request),
@@ -52,7 +56,11 @@ export const episodeHandlers = defineHandlers({
     ),
   getEpisodeRequest: async ({ identity, params, app, request }) => {
     const row = await getEpisodeRow(app.store.db, identity, params.episode_request_id);
-    const [view] = await episodeViews(app.store.db, [row]);
+    const [view] = await withQueuePlaces(
+      app.store.db,
+      app.config.queueShares,
+      await episodeViews(app.store.db, [row]),
+    );
     if (!view) throw new Error("unreachable: one row gives one view");
     return withAbsoluteReplay(app.baseUrl(request), view);
   },

@@ -1,5 +1,6 @@
 // The runner work queue: leases with expiry, heartbeats, artifacts, completion and failure.
-// Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
+// A lease takes jobs in the fair order (fair-order.ts: by share of class, then requester, then
+// age), not by age alone. Claims are conditional updates (`… where status = 'queued'`), so with several replicas on
 // one database a job is leased by exactly one of them; completion is idempotent. A lease
 // answers a secret of its own (kept hashed): every later report on the job must come from the
 // machine that holds the lease and present that secret, so neither a machine token alone (which
@@ -16,7 +17,6 @@ import {
   type LeasedJob,
 } from "@gauntlet/core";
 
-import { jobCodeTrusted, runsUntrustedCode } from "../access/code-trust.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken } from "../auth/secrets.ts";
@@ -27,6 +27,9 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound, ServiceError } from "../shared/errors.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
 import { touchEpisode } from "./episodes.ts";
+import { queuedCandidates, runningCounts, type LeaseLane } from "./fair-lease.ts";
+import { FairOrder } from "./fair-order.ts";
+import { DEFAULT_QUEUE_SHARES, type QueueShares } from "./queue-shares.ts";
 
 export const LEASE_SECONDS = 30;
 
@@ -62,6 +65,8 @@ export interface QueueDeps {
   blobs: BlobStore;
   box: SecretBox;
   onSettled?: (event: EpisodeSettledEvent) => void;
+  /** The classes' weights and the per-user cap; the defaults when not given. */
+  shares?: QueueShares;
 }
 
 export function assertRunner(identity: AuthenticatedIdentity): void {
@@ -299,93 +304,81 @@ export async function lease(
   interactiveCapacity?: number,
 ): Promise<LeasedJob[]> {
   await expireLeases(deps, now);
-  const queued = (lane: "any" | "batch" | "interactive", limit: number) => {
-    let q = deps.db
-      .selectFrom("jobs")
-      .selectAll()
-      .where("status", "=", "queued")
-      .where("runtime", "in", runtimes);
-    // Competitors' code only goes where each runnable is isolated (access/code-trust.ts).
-    if (!runsUntrustedCode(isolation)) q = q.where((eb) => jobCodeTrusted(eb));
-    // A job with a seat a person plays (a live game) lasts as long as the person takes.
-    if (lane !== "any")
-      q = q.where((eb) => {
-        const human = eb.exists(
-          eb
-            .selectFrom("episode_participants as hp")
-            .select("hp.position")
-            .whereRef("hp.episode_request_id", "=", "jobs.episode_request_id")
-            .where("hp.human_relay", "is not", null),
-        );
-        return lane === "interactive" ? human : eb.not(human);
-      });
-    return q.orderBy("created_at").orderBy("id").limit(limit).execute();
-  };
   // Without lanes every job counts against `capacity`; with them, each lane against its own.
-  const lanes =
+  const lanes: { lane: LeaseLane; capacity: number }[] =
     interactiveCapacity === undefined
-      ? [{ capacity, candidates: await queued("any", capacity * 3) }]
+      ? [{ lane: "any", capacity }]
       : [
-          { capacity, candidates: await queued("batch", capacity * 3) },
-          {
-            capacity: interactiveCapacity,
-            candidates:
-              interactiveCapacity > 0 ? await queued("interactive", interactiveCapacity * 3) : [],
-          },
+          { lane: "batch", capacity },
+          { lane: "interactive", capacity: interactiveCapacity },
         ];
   const leased: LeasedJob[] = [];
-  for (const lane of lanes)
-    leased.push(...(await claimJobs(deps, machineId, runnerId, lane, now, isolation)));
+  for (const { lane, capacity: slots } of lanes) {
+    if (slots <= 0) continue;
+    const [running, candidates] = await Promise.all([
+      runningCounts(deps.db, lane),
+      queuedCandidates(deps.db, { lane, runtimes, isolation }, slots),
+    ]);
+    const order = new FairOrder(deps.shares ?? DEFAULT_QUEUE_SHARES, running, candidates);
+    const rows = new Map(candidates.map((c) => [c.id, c]));
+    let taken = 0;
+    // Each free slot takes the job the fair order names; one another replica claimed first is
+    // passed over, and the slot goes to the next in the order.
+    for (let next = order.peek(); next && taken < slots; next = order.peek()) {
+      const row = rows.get(next.id);
+      const job = row ? await claimJob(deps, machineId, runnerId, row, now, isolation) : null;
+      if (job) {
+        order.take(next);
+        leased.push(job);
+        taken += 1;
+      } else order.drop(next);
+    }
+  }
   return leased;
 }
 
-async function claimJobs(
+/** Leases one queued job by a conditional update: null when another lease got it first. */
+async function claimJob(
   deps: QueueDeps,
   machineId: string,
   runnerId: string,
-  lane: { capacity: number; candidates: JobsTable[] },
+  job: JobsTable,
   now: Date,
   isolation: Isolation | null,
-): Promise<LeasedJob[]> {
-  const { capacity, candidates } = lane;
-  const leased: LeasedJob[] = [];
-  for (const job of candidates) {
-    if (leased.length >= capacity) break;
-    const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
-    const token = randomBytes(32).toString("base64url");
-    const claimed = await deps.db.transaction().execute(async (trx) => {
-      const res = await trx
-        .updateTable("jobs")
-        .set({
-          status: "leased",
-          lease_owner: `${machineId}/${runnerId}`,
-          lease_machine_id: machineId,
-          lease_token_hash: hashToken(token),
-          lease_expires_at: expires,
-          isolation,
-          leased_at: now.toISOString(),
-          attempts: job.attempts + 1,
-          updated_at: nowIso(),
-        })
-        .where("id", "=", job.id)
-        .where("status", "=", "queued")
-        .where("attempts", "=", job.attempts)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return null;
-      await touchEpisode(trx, job.episode_request_id, { status: "running" });
-      await setCertification(trx, job.episode_request_id, "certifying", null);
-      return {
-        ...job,
-        status: "leased" as const,
+): Promise<LeasedJob | null> {
+  const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
+  const token = randomBytes(32).toString("base64url");
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    const res = await trx
+      .updateTable("jobs")
+      .set({
+        status: "leased",
+        lease_owner: `${machineId}/${runnerId}`,
+        lease_machine_id: machineId,
+        lease_token_hash: hashToken(token),
         lease_expires_at: expires,
         isolation,
         leased_at: now.toISOString(),
         attempts: job.attempts + 1,
-      };
-    });
-    if (claimed) leased.push({ ...(await leasedJob(deps, claimed)), lease_token: token });
-  }
-  return leased;
+        updated_at: nowIso(),
+      })
+      .where("id", "=", job.id)
+      .where("status", "=", "queued")
+      .where("attempts", "=", job.attempts)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return null;
+    await touchEpisode(trx, job.episode_request_id, { status: "running" });
+    await setCertification(trx, job.episode_request_id, "certifying", null);
+    return {
+      ...job,
+      status: "leased" as const,
+      lease_expires_at: expires,
+      isolation,
+      leased_at: now.toISOString(),
+      attempts: job.attempts + 1,
+    };
+  });
+  return claimed ? { ...(await leasedJob(deps, claimed)), lease_token: token } : null;
 }
 
 /**

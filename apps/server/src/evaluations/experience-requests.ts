@@ -15,6 +15,7 @@ import {
 import { canSeeEvaluation } from "../access/evaluations.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
+import type { ShareClass } from "../episodes/queue-shares.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
 import { nowIso } from "../shared/clock.ts";
@@ -197,6 +198,8 @@ export async function createExperienceRequest(
   /** Versions their owners put in this game themselves (a lobby's claimed seats), seated
    * without the requester's access to them (access/versions.ts). */
   preauthorised: ReadonlySet<string> = new Set(),
+  /** The work queue's class for its episodes: a lobby's game is hosted play, not an evaluation. */
+  shareClass: ShareClass = "evaluation",
 ): Promise<ExperienceRequestDetail> {
   const plan = await resolveRequest(db, identity, body, preauthorised);
   if (
@@ -243,6 +246,7 @@ export async function createExperienceRequest(
         })),
         experienceRequestId: row.id,
         runtime: plan.runtime,
+        shareClass,
       });
     }
     endEvent(

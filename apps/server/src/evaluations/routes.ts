@@ -1,8 +1,11 @@
 // The handlers of the experience-request operations.
+import type { FastifyRequest } from "fastify";
+
 import type { ExperienceRequestDetail } from "@gauntlet/core";
 
 import { withAbsoluteReplay } from "../episodes/episode-addresses.ts";
-import { defineHandlers } from "../http/handler.ts";
+import { withQueuePlaces } from "../episodes/queue-position.ts";
+import { defineHandlers, type AppContext } from "../http/handler.ts";
 import { signedPutHandler, withAbsoluteUploadUrl } from "../http/upload-handlers.ts";
 import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-upload.ts";
 import {
@@ -13,37 +16,48 @@ import {
   listExperienceRequests,
 } from "./experience-requests.ts";
 
-/** The request with its episodes' replay paths made absolute under `base`. */
-const absolute = (base: string, detail: ExperienceRequestDetail): ExperienceRequestDetail => ({
-  ...detail,
-  episodes: detail.episodes.map((e) => withAbsoluteReplay(base, e)),
-});
+/**
+ * The request with its queued episodes placed on the work queue (queue-position.ts) and its
+ * episodes' replay paths made absolute under the public base.
+ */
+async function shown(
+  app: AppContext,
+  request: FastifyRequest,
+  detail: ExperienceRequestDetail,
+): Promise<ExperienceRequestDetail> {
+  const base = app.baseUrl(request);
+  const episodes = await withQueuePlaces(app.store.db, app.config.queueShares, detail.episodes);
+  return { ...detail, episodes: episodes.map((e) => withAbsoluteReplay(base, e)) };
+}
 
 export const experienceRequestHandlers = defineHandlers({
   createExperienceRequest: async ({ identity, body, app, request }) =>
-    absolute(
-      app.baseUrl(request),
+    shown(
+      app,
+      request,
       await createExperienceRequest(app.store.db, app.events.bus, identity, body),
     ),
   listExperienceRequests: async ({ identity, query, app }) =>
     listExperienceRequests(app.store.db, identity, query),
   getExperienceRequest: async ({ identity, params, app, request }) =>
-    absolute(
-      app.baseUrl(request),
+    shown(
+      app,
+      request,
       await getExperienceRequest(app.store.db, identity, params.experience_request_id),
     ),
   listExperienceRequestEpisodes: async ({ identity, params, app, request }) => {
     const base = app.baseUrl(request);
-    const episodes = await listExperienceRequestEpisodes(
+    const episodes = await withQueuePlaces(
       app.store.db,
-      identity,
-      params.experience_request_id,
+      app.config.queueShares,
+      await listExperienceRequestEpisodes(app.store.db, identity, params.experience_request_id),
     );
     return episodes.map((e) => withAbsoluteReplay(base, e));
   },
   cancelExperienceRequest: async ({ identity, params, app, request }) =>
-    absolute(
-      app.baseUrl(request),
+    shown(
+      app,
+      request,
       await cancelExperienceRequest(
         app.store.db,
         app.events.bus,

@@ -1,15 +1,18 @@
 // Why a running round is not done yet: its episodes that wait in the work queue, and where the
-// first of them stands in the batch lane (jobs with a person's seat have a lane of their own,
-// so they are not counted ahead of it).
+// first of them stands in the order the runners lease the batch lane (episodes/queue-position.ts:
+// by share, not by age; jobs with a person's seat have a lane of their own).
 import type { Kysely } from "kysely";
 
 import type { RoundWaiting } from "@gauntlet/core";
 
+import { queuePlaces } from "../episodes/queue-position.ts";
+import type { QueueShares } from "../episodes/queue-shares.ts";
 import type { Database } from "../store/schema.ts";
 
 export async function roundWaiting(
   db: Kysely<Database>,
   roundId: string,
+  shares: QueueShares,
 ): Promise<RoundWaiting | null> {
   const jobs = await db
     .selectFrom("jobs as j")
@@ -21,34 +24,18 @@ export async function roundWaiting(
     .orderBy("j.id")
     .execute();
   const queued = jobs.filter((j) => j.status === "queued");
-  const [first] = queued;
-  if (first === undefined) return null;
-  const ahead = await db
-    .selectFrom("jobs")
-    .select((eb) => eb.fn.countAll().as("n"))
-    .where("status", "=", "queued")
-    .where((eb) =>
-      eb.or([
-        eb("created_at", "<", first.created_at),
-        eb.and([eb("created_at", "=", first.created_at), eb("id", "<", first.id)]),
-      ]),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("episode_participants as hp")
-            .select("hp.position")
-            .whereRef("hp.episode_request_id", "=", "jobs.episode_request_id")
-            .where("hp.human_relay", "is not", null),
-        ),
-      ),
-    )
-    .executeTakeFirstOrThrow();
+  if (queued.length === 0) return null;
+  const places = await queuePlaces(
+    db,
+    shares,
+    queued.map((j) => j.id),
+  );
+  const first = Math.min(...queued.map((j) => places.get(j.id)?.position ?? Infinity));
   return {
     reason: "waiting for a runner",
     queued_episodes: queued.length,
     running_episodes: jobs.length - queued.length,
-    queue_position: Number(ahead.n) + 1,
+    // A job another runner took meanwhile has no place: the round then waits on the rest.
+    queue_position: Number.isFinite(first) ? first : 1,
   };
 }

@@ -5,6 +5,7 @@ import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
 
 import { isAdmin, visibleDivisionIds } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
+import { DEFAULT_QUEUE_SHARES, type QueueShares } from "../episodes/queue-shares.ts";
 import { parseJson } from "../shared/clock.ts";
 import { ifNotFound, notFound } from "../shared/errors.ts";
 import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
@@ -15,6 +16,8 @@ import { visibleDivision } from "./visibility.ts";
 export async function roundViews(
   db: Kysely<Database>,
   rows: readonly RoundsTable[],
+  /** The work queue's shares, for where a waiting round stands (the defaults when not given). */
+  shares: QueueShares = DEFAULT_QUEUE_SHARES,
 ): Promise<Round[]> {
   const divisions = await divisionsById(
     db,
@@ -25,7 +28,7 @@ export async function roundViews(
     await Promise.all(
       rows
         .filter((r) => r.status === "running")
-        .map(async (r) => [r.id, await roundWaiting(db, r.id)] as const),
+        .map(async (r) => [r.id, await roundWaiting(db, r.id, shares)] as const),
     ),
   );
   return rows.map((r) => ({
@@ -48,7 +51,12 @@ export async function roundViews(
 
 type RoundFilter = QueryOf<"listRounds">;
 
-export async function listRounds(db: Kysely<Database>, identity: Identity, filter: RoundFilter) {
+export async function listRounds(
+  db: Kysely<Database>,
+  identity: Identity,
+  filter: RoundFilter,
+  shares: QueueShares = DEFAULT_QUEUE_SHARES,
+) {
   let q = db.selectFrom("rounds");
   if (filter.league_id) q = q.where("league_id", "=", filter.league_id);
   if (filter.division_id) q = q.where("division_id", "=", filter.division_id);
@@ -69,7 +77,7 @@ export async function listRounds(db: Kysely<Database>, identity: Identity, filte
     .offset(filter.offset)
     .execute();
   return {
-    entries: await roundViews(db, rows),
+    entries: await roundViews(db, rows, shares),
     total_count: Number(total.n),
     limit: filter.limit,
     offset: filter.offset,
@@ -97,9 +105,10 @@ export async function getRound(
   db: Kysely<Database>,
   identity: Identity,
   roundId: string,
+  shares: QueueShares = DEFAULT_QUEUE_SHARES,
 ): Promise<RoundDetail> {
   const row = await visibleRound(db, identity, roundId);
-  const [view] = await roundViews(db, [row]);
+  const [view] = await roundViews(db, [row], shares);
   if (!view) throw new Error("unreachable: one row gives one view");
   const results = await db
     .selectFrom("round_results")

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { Round, RoundSkip } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import type { QueueShares } from "../episodes/queue-shares.ts";
 import type { EventBus } from "../events/bus.ts";
 import { invalidInput } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
@@ -18,6 +19,7 @@ export async function triggerRound(
   identity: AuthenticatedIdentity,
   leagueId: string,
   divisionId: string | undefined,
+  shares?: QueueShares,
 ): Promise<{ rounds: Round[]; skipped: RoundSkip[] }> {
   const league = await getCommissionedLeagueRow(db, identity, leagueId);
   let q = db
@@ -44,5 +46,5 @@ export async function triggerRound(
     else
       skipped.push({ division_id: division.id, reason: outcome.reason, message: outcome.message });
   }
-  return { rounds: await roundViews(db, started), skipped };
+  return { rounds: await roundViews(db, started, shares), skipped };
 }

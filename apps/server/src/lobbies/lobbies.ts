@@ -596,6 +596,7 @@ export async function startLobby(
       undefined,
       // A claimed seat's version was put here by its owner when they claimed the seat.
       new Set(seats.flatMap((s) => (s.policy_version_id ? [s.policy_version_id] : []))),
+      "play",
     );
     await db
       .updateTable("lobbies")

@@ -317,6 +317,10 @@ export interface JobsTable {
   isolation: Isolation | null;
   /** When the current (or last) lease began (migration 019): a live game's join timeout runs from it. */
   leased_at: string | null;
+  /** The class of work whose share the job is leased under: league, play, evaluation or certification (migration 021). */
+  share_class: string;
+  /** The user who asked for the job's episode: evaluations are shared out per requester (migration 021). */
+  share_owner: string;
   deadline_ms: number;
   created_at: string;
   updated_at: string;

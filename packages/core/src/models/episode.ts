@@ -66,6 +66,14 @@ export const EpisodeRequest = z
       description:
         "When the server's retention policy removed the episode's stored files (replay, logs, artifacts; reading them is then 410 `artifacts_expired`); null while they are kept. Results and scores stay.",
     }),
+    queue_position: z.number().int().min(1).nullable().default(null).meta({
+      description:
+        "While the episode waits on the work queue: its place in the order the runners lease the queue (1 is the next a free slot takes), by share of league play, hosted play, each requester's evaluations and certification, not by age alone. Null once leased, and in reads that do not compute it (the changes feed, tournaments).",
+    }),
+    estimated_start_at: Timestamp.nullable().default(null).meta({
+      description:
+        "While queued: when the episode is expected to start, from its queue position, the runner slots busy now and the mean length of recent episodes (and, for an evaluation, its requester's cap on running episodes). Null when no runner is taking the queue, before any episode has completed, for a live game, or when not queued.",
+    }),
   })
   .meta({ id: "EpisodeRequest" });
 

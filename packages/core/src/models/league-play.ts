@@ -142,7 +142,7 @@ export const RoundWaiting = z
     running_episodes: z.number().int().min(0),
     queue_position: z.number().int().min(1).meta({
       description:
-        "1 + the batch jobs queued ahead of the round's first waiting episode (first come, first served).",
+        "The place of the round's first waiting episode in the order the runners lease the batch lane: 1 + the batch jobs that go before it, by share of league play, hosted play, each requester's evaluations and certification (as an episode's `queue_position`).",
     }),
   })
   .meta({ id: "RoundWaiting" });

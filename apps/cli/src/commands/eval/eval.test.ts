@@ -131,7 +131,9 @@ describe("output", () => {
     expect(get.stdout).toMatch(
       new RegExp(`^id:\\s+${created.id}\\n[\\s\\S]*\\nepisodes:\\s+2: 0 completed, `),
     );
-    expect(get.stdout).toMatch(/\nEPISODE\s+SCORES\s+RESULT\s+CREATED\n/);
+    expect(get.stdout).toMatch(/\nEPISODE\s+QUEUE\s+SCORES\s+RESULT\s+CREATED\n/);
+    // Both still queued: each shows its place in the work queue's order.
+    expect(get.stdout.match(/\nereq_\S+\s+#\d+\s/g)).toHaveLength(2);
     // Each seat's record; both seats are the commissioner's.
     expect(get.stdout).toMatch(
       /\nSEAT\s+PLAYER\s+WON\s+LOST\s+DRAWN\s+FAILED\s+MEAN SCORE\n0 \*\s+\S.*\n1 \*\s+\S.*\n\* your seat\n$/,

@@ -27,12 +27,20 @@ export function writeRequest(io: IOStreams, r: ExperienceRequestDetail): void {
   ]);
 }
 
+/** A queued episode's place on the work queue and when it should start: `#3 ~2026-05-01 10:31:07`. */
+export function queueOf(e: ExperienceRequestDetail["episodes"][number]): string | null {
+  if (e.queue_position === null) return null;
+  const at = e.estimated_start_at === null ? "" : ` ~${shortTime(e.estimated_start_at)}`;
+  return `#${e.queue_position}${at}`;
+}
+
 export function writeEpisodes(io: IOStreams, episodes: ExperienceRequestDetail["episodes"]): void {
   writeTable(
     io,
-    ["episode", "scores", "result", "created"],
+    ["episode", "queue", "scores", "result", "created"],
     episodes.map((e) => [
       e.id,
+      queueOf(e),
       e.scores.map((s) => s.score).join(" "),
       outcomeOf(e),
       shortTime(e.created_at),

@@ -1,0 +1,56 @@
+// The fair order alone: classes take slots by weight, requesters take turns, the cap holds.
+import { describe, expect, it } from "vitest";
+
+import { FairOrder, type QueuedJob } from "./fair-order.ts";
+import { DEFAULT_QUEUE_SHARES, queueSharesFrom } from "./queue-shares.ts";
+
+const jobs = (shareClass: QueuedJob["shareClass"], owner: string, n: number, from: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${owner}-${i}`,
+    shareClass,
+    owner,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from + i)).toISOString(),
+    episodeId: `${owner}-${i}`,
+  }));
+
+/** The owners of the first `n` jobs taken, none ending meanwhile. */
+function taken(order: FairOrder, n: number): string[] {
+  const out: string[] = [];
+  for (let job = order.peek(); job && out.length < n; job = order.peek()) {
+    order.take(job);
+    out.push(job.owner);
+  }
+  return out;
+}
+
+describe("the fair order", () => {
+  it("gives backlogged classes slots in proportion to their weights, whatever queued first", () => {
+    const order = new FairOrder(
+      DEFAULT_QUEUE_SHARES,
+      [],
+      [...jobs("evaluation", "ann", 40, 0), ...jobs("league", "league", 40, 100)],
+      false,
+    );
+    const first = taken(order, 30);
+    expect(first.filter((o) => o === "league")).toHaveLength(20);
+    expect(first.filter((o) => o === "ann")).toHaveLength(10);
+  });
+
+  it("gives requesters turns and stops one at the cap, counting what already runs", () => {
+    const order = new FairOrder(
+      DEFAULT_QUEUE_SHARES,
+      [{ shareClass: "evaluation", owner: "ann", n: 2 }],
+      [...jobs("evaluation", "ann", 10, 0), ...jobs("evaluation", "bea", 10, 50)],
+    );
+    expect(taken(order, 10)).toEqual(["bea", "bea", "ann", "bea", "ann", "bea"]);
+  });
+
+  it("reads its weights and cap from the environment, and refuses a bad one by name", () => {
+    expect(
+      queueSharesFrom({ GAUNTLET_QUEUE_WEIGHT_PLAY: "5", GAUNTLET_QUEUE_USER_CAP: "2" }),
+    ).toEqual({ weights: { league: 4, play: 5, evaluation: 2, certification: 1 }, userCap: 2 });
+    expect(() => queueSharesFrom({ GAUNTLET_QUEUE_WEIGHT_LEAGUE: "0" })).toThrow(
+      /GAUNTLET_QUEUE_WEIGHT_LEAGUE must be a whole number from 1 to 1000/,
+    );
+  });
+});

@@ -1,0 +1,130 @@
+// The order in which queued jobs are leased, by share rather than by age alone. The rule, applied
+// to each free slot in turn:
+//   1. the class of work with the fewest running jobs for its weight (running / weight) goes
+//      first, ties to the class whose oldest job is oldest;
+//   2. within evaluations, the requester with the fewest running jobs goes first, ties to the
+//      oldest job; a requester at the cap waits for their own jobs to end;
+//   3. within a class (and requester), the oldest job first.
+// A class with a backlog therefore gets at least its weight's part of the slots that free up,
+// and one requester's backlog takes turns with every other requester's work instead of going
+// ahead of it. Pure: the lease (fair-lease.ts) and the queue positions (queue-position.ts) both
+// walk the queue with it, so what a user is shown is the order the runners are handed.
+import { SHARE_CLASSES, type QueueShares, type ShareClass } from "./queue-shares.ts";
+
+export interface QueuedJob {
+  id: string;
+  shareClass: ShareClass;
+  /** The requester; only evaluations are shared out per requester. */
+  owner: string;
+  createdAt: string;
+  /** Breaks ties of age: jobs queued in one transaction share a timestamp, and episode lists
+   * order them by their episode's id, so the queue does too. */
+  episodeId: string;
+}
+
+/** Running (leased) jobs of one class and requester. */
+export interface RunningCount {
+  shareClass: ShareClass;
+  owner: string;
+  n: number;
+}
+
+const older = (a: QueuedJob, b: QueuedJob) =>
+  a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.episodeId < b.episodeId);
+
+/** One requester's (or, outside evaluations, one class's) jobs, oldest first. */
+interface Lane {
+  jobs: QueuedJob[];
+  next: number;
+}
+
+const head = (lane: Lane): QueuedJob | undefined => lane.jobs[lane.next];
+
+export class FairOrder {
+  private readonly lanes = new Map<ShareClass, Map<string, Lane>>();
+  private readonly byClass = new Map<ShareClass, number>();
+  private readonly byOwner = new Map<string, number>();
+  private readonly shares: QueueShares;
+  private readonly capped: boolean;
+
+  /**
+   * `queued` in any order; `capped` false orders without the per-user cap (a projection of the
+   * order over time: the cap bounds how many run at once, not whose turn comes first).
+   */
+  constructor(
+    shares: QueueShares,
+    running: readonly RunningCount[],
+    queued: readonly QueuedJob[],
+    capped = true,
+  ) {
+    this.shares = shares;
+    this.capped = capped;
+    for (const r of running) this.count(r.shareClass, r.owner, r.n);
+    const sorted = [...queued].sort((a, b) => (older(a, b) ? -1 : older(b, a) ? 1 : 0));
+    for (const job of sorted) {
+      const lanes = this.lanes.get(job.shareClass) ?? new Map<string, Lane>();
+      this.lanes.set(job.shareClass, lanes);
+      const key = this.laneKey(job);
+      const lane = lanes.get(key) ?? { jobs: [], next: 0 };
+      lanes.set(key, lane);
+      lane.jobs.push(job);
+    }
+  }
+
+  /** The requester's evaluation jobs running (or taken from this order) now. */
+  ownerRunning(owner: string): number {
+    return this.byOwner.get(owner) ?? 0;
+  }
+
+  classRunning(shareClass: ShareClass): number {
+    return this.byClass.get(shareClass) ?? 0;
+  }
+
+  /** The job the next free slot takes, or undefined when none may go now. */
+  peek(): QueuedJob | undefined {
+    let best: { job: QueuedJob; load: number } | undefined;
+    for (const shareClass of SHARE_CLASSES) {
+      const job = this.classHead(shareClass);
+      if (!job) continue;
+      const load = this.classRunning(shareClass) / this.shares.weights[shareClass];
+      if (!best || load < best.load || (load === best.load && older(job, best.job)))
+        best = { job, load };
+    }
+    return best?.job;
+  }
+
+  /** Takes `job` (the one peek answered): it now runs, and counts against its class and owner. */
+  take(job: QueuedJob): void {
+    this.drop(job);
+    this.count(job.shareClass, job.owner, 1);
+  }
+
+  /** Removes `job` without running it (another runner took it first). */
+  drop(job: QueuedJob): void {
+    const lane = this.lanes.get(job.shareClass)?.get(this.laneKey(job));
+    if (lane && head(lane)?.id === job.id) lane.next += 1;
+  }
+
+  private laneKey(job: { shareClass: ShareClass; owner: string }): string {
+    return job.shareClass === "evaluation" ? job.owner : "";
+  }
+
+  private count(shareClass: ShareClass, owner: string, n: number): void {
+    this.byClass.set(shareClass, this.classRunning(shareClass) + n);
+    if (shareClass === "evaluation") this.byOwner.set(owner, this.ownerRunning(owner) + n);
+  }
+
+  /** The class's next job: its requester with the fewest running (under the cap), then the oldest. */
+  private classHead(shareClass: ShareClass): QueuedJob | undefined {
+    let best: { job: QueuedJob; running: number } | undefined;
+    for (const lane of this.lanes.get(shareClass)?.values() ?? []) {
+      const job = head(lane);
+      if (!job) continue;
+      const running = shareClass === "evaluation" ? this.ownerRunning(job.owner) : 0;
+      if (this.capped && shareClass === "evaluation" && running >= this.shares.userCap) continue;
+      if (!best || running < best.running || (running === best.running && older(job, best.job)))
+        best = { job, running };
+    }
+    return best?.job;
+  }
+}
