@@ -33,6 +33,7 @@ import { promisify } from "node:util";
 
 import { bestEffort, unlessGone } from "@gauntlet/core";
 
+import type { CpuUsage } from "./cpu-share.ts";
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
 import { quotaBytes } from "./quota-bytes.ts";
@@ -525,9 +526,12 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
           await new Promise((resolve) => setTimeout(resolve, LIMIT_POLL_MS));
         }
       })();
+      // The CPU it used, read once it has exited (before its groups are removed).
+      const cpu: { used: CpuUsage | null } = { used: null };
       const exited = started.exited.then(async (status) => {
         state.running = false;
         await check(true);
+        cpu.used = (await groups?.cpuUsage()) ?? null;
         // bwrap reports a signal as 128 + n: SIGXCPU and SIGXFSZ are the CPU time and file size rlimits.
         if (status.code === 152)
           resolveHit({
@@ -561,6 +565,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         exited,
         log: () => started.log(),
         limitHit,
+        cpuUsage: () => cpu.used,
         ...(game ? { listening } : { lastHeard: () => heard.at }),
         async stop() {
           await started.stop();

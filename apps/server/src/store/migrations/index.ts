@@ -20,6 +20,7 @@ import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
 import { retention } from "./018-retention.ts";
 import { livePlay } from "./019-live-play.ts";
 import { coworldUploadClient } from "./020-coworld-upload-client.ts";
+import { episodeCpu } from "./022-episode-cpu.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "018-retention": retention,
   "019-live-play": livePlay,
   "020-coworld-upload-client": coworldUploadClient,
+  "022-episode-cpu": episodeCpu,
 };
 
 export const migrationProvider: MigrationProvider = {
