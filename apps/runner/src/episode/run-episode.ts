@@ -451,7 +451,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   let verdict: Verdict;
   const hostFrom = sampleHost();
-  let hostTo = hostFrom;
+  let hostTo: ReturnType<typeof sampleHost>;
   try {
     verdict = portTaken(input.runtime, await play(), () => game.runnable?.log() ?? "");
     hostTo = sampleHost();

@@ -12,14 +12,14 @@ import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
-import { bestEffort } from "@gauntlet/core";
+import { bestEffort, unlessGone } from "@gauntlet/core";
 
 const CGROUP_ROOT = "/sys/fs/cgroup";
 const PARENT = "gauntlet-sandbox";
 /** A seat's weight among its siblings (v1 cpu.shares; v2's cpu.weight is 100 alike). */
 const SEAT_SHARES = 1024;
 /** The parent's weight per core of the host, against every other task of the root group. */
-const PARENT_WEIGHT_PER_CORE = 1024;
+const PARENT_WEIGHT_PER_CORE = 131_072;
 const PERIOD_US = 100_000;
 
 /** What one runnable used of the CPU, read from its group. */
@@ -49,20 +49,28 @@ async function tryWrite(path: string, value: string): Promise<boolean> {
 }
 
 async function readNumber(path: string): Promise<number | null> {
-  const text = await readFile(path, "utf8").catch(() => null);
+  // Gone: the group was removed, or this kernel has no such counter.
+  const text = await unlessGone(readFile(path, "utf8"));
   const value = Number(text?.trim());
   return text === null || !Number.isFinite(value) ? null : value;
 }
 
 async function statField(path: string, key: string): Promise<number | null> {
-  const text = await readFile(path, "utf8").catch(() => null);
+  // Gone: the group was removed, or this kernel has no such counter.
+  const text = await unlessGone(readFile(path, "utf8"));
   const line = text?.split("\n").find((l) => l.startsWith(`${key} `));
   const value = Number(line?.split(" ")[1]);
   return line === undefined || !Number.isFinite(value) ? null : value;
 }
 
-/** Makes `<root>/gauntlet-sandbox/<leaf>` (the parent if need be); the leaf's path. */
-async function makeLeaf(root: string, leaf: string, parentSetup: (dir: string) => Promise<void>) {
+/** Makes `<root>/gauntlet-sandbox/<leaf>` (the parent if need be); the leaf's path. An existing
+ * leaf is an error unless `reuse`. */
+async function makeLeaf(
+  root: string,
+  leaf: string,
+  parentSetup: (dir: string) => Promise<void>,
+  reuse = false,
+) {
   const parent = join(root, PARENT);
   try {
     await mkdir(parent);
@@ -71,7 +79,11 @@ async function makeLeaf(root: string, leaf: string, parentSetup: (dir: string) =
   }
   await parentSetup(parent);
   const dir = join(parent, leaf);
-  await mkdir(dir);
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    if (!reuse || (error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
   return dir;
 }
 
@@ -91,6 +103,11 @@ async function removeDirs(dirs: string[]): Promise<void> {
   }
 }
 
+/** The parent's v1 cpu.shares: PARENT_WEIGHT_PER_CORE per core, within the kernel's maximum. */
+function parentShares(): number {
+  return Math.min(262_144, PARENT_WEIGHT_PER_CORE * availableParallelism());
+}
+
 function quotaUs(cpus: number): number {
   // The kernel's floor is 1 ms per period.
   return Math.max(1_000, Math.round(cpus * PERIOD_US));
@@ -103,10 +120,7 @@ async function v1Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
   const made: string[] = [];
   try {
     const cpuDir = await makeLeaf(cpuRoot, leaf, async (parent) => {
-      await tryWrite(
-        join(parent, "cpu.shares"),
-        String(PARENT_WEIGHT_PER_CORE * availableParallelism()),
-      );
+      await tryWrite(join(parent, "cpu.shares"), String(parentShares()));
     });
     made.push(cpuDir);
     const ok =
@@ -196,6 +210,31 @@ async function v2Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
 export async function createCpuGroup(name: string, cpus: number): Promise<CpuGroup | null> {
   const leaf = `${name}-${randomBytes(4).toString("hex")}`;
   return (await v1Group(leaf, cpus)) ?? (await v2Group(leaf, cpus));
+}
+
+/**
+ * Moves this process (the runner: its heartbeats, uploads, the programs it starts before they
+ * join a sandbox's groups) into a CPU group of its own beside the sandboxes, weighing as much
+ * as one seat per core: under the parent's weight it would otherwise compete with them from
+ * the root group and lose. False where it cannot (no v1 cpu hierarchy, not root).
+ */
+export async function joinRunnerGroup(): Promise<boolean> {
+  const leaf = `runner-${process.pid}`;
+  try {
+    const dir = await makeLeaf(
+      join(CGROUP_ROOT, "cpu"),
+      leaf,
+      async (parent) => {
+        await tryWrite(join(parent, "cpu.shares"), String(parentShares()));
+      },
+      true,
+    );
+    await writeFile(join(dir, "cpu.shares"), String(SEAT_SHARES * availableParallelism()));
+    await writeFile(join(dir, "cgroup.procs"), String(process.pid));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The hierarchies whose parent groups sweepCgroups() cleans up after dead runners. */
