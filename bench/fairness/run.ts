@@ -8,7 +8,8 @@
 // shares, a cap) beside the process runtime (no groups: every thread competes on its own),
 // runs interleaved.
 //
-//   node bench/fairness/run.ts          (3 runs per column; BENCH_RUNS=5 for more)
+//   node bench/fairness/run.ts          (3 runs per column; BENCH_RUNS=5 for more;
+//                                        BENCH_RUNTIMES=sandbox for one column)
 //
 // Needs root (cgroups) and bubblewrap (tooling/scripts/ensure-system-packages.sh bwrap). Not a
 // test: figures depend on the machine.
@@ -146,7 +147,9 @@ function background(runtime: Runtime, level: Level): { stop: () => Promise<void>
 
 type Level = "quiet" | "busy" | "over-committed";
 const LEVELS: Level[] = ["quiet", "busy", "over-committed"];
-const columns: Runtime[] = ["sandbox", "process"];
+const columns = (process.env.BENCH_RUNTIMES ?? "sandbox,process")
+  .split(",")
+  .filter((r): r is Runtime => r === "sandbox" || r === "process");
 const results = new Map<string, Figures[]>();
 const add = (key: string, f: Figures | null) =>
   results.set(key, [...(results.get(key) ?? []), ...(f === null ? [] : [f])]);

@@ -55,7 +55,6 @@ describe.skipIf(problem !== null)("a sandboxed seat's CPU", () => {
     const outcome = await runEpisode(input);
     expect(outcome.status).toBe("completed");
     const { cpu, timings } = outcome;
-    console.log(JSON.stringify({ cpu, timings }));
     expect(cpu.cpus_per_runnable).toBe(0.25);
     expect(cpu.unmeasured).toBeNull();
     const spinner = cpu.seats[1] ?? 0;

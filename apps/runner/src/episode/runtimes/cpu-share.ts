@@ -3,10 +3,11 @@
 // cap) and one in `cpuacct` (usage). cgroup v2: one group with cpu.weight and cpu.max where the
 // cpu controller is enabled there, else with its usage only (cpu.stat counts without it).
 // Every group sits under one parent, `gauntlet-sandbox`: siblings share among themselves. That
-// parent weighs PARENT_WEIGHT_PER_CORE × cores against the host's other tasks, so a host busy
-// with tasks of its own (the runner, a test suite, CPU burners) does not starve the sandboxes
-// as one entity — measured by `bench fairness` (bench/README.md). The cap keeps any one seat
-// from taking more than its CPUs however many threads it spins.
+// parent outweighs the host's other tasks (PARENT_WEIGHT_PER_CORE × cores), so a host busy with
+// tasks of its own (a test suite, CPU burners) does not starve the sandboxes as one entity — at
+// 1024 per core it did: `bench fairness` (bench/README.md). The caps bound what they take, and
+// the runner's own process joins the parent too (joinRunnerGroup), not to be starved by them.
+// The cap keeps any one seat from taking more than its CPUs however many threads it spins.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
