@@ -1,4 +1,5 @@
 export { runEpisode } from "./episode/run-episode.ts";
+export { joinRunnerGroup } from "./episode/runtimes/cpu-share.ts";
 export {
   EpisodeInputError,
   type EpisodeEvent,

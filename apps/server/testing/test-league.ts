@@ -207,7 +207,8 @@ export interface ScriptedRunner {
   /** Leases what is queued and completes it; returns the jobs it ran. */
   runQueued(scorer: Scorer): Promise<LeasedJob[]>;
   lease(capacity?: number): Promise<LeasedJob[]>;
-  complete(job: LeasedJob, scores: number[]): Promise<number>;
+  /** Completes a leased job with `scores`, and `extra` fields of the report (its `cpu`). */
+  complete(job: LeasedJob, scores: number[], extra?: Record<string, unknown>): Promise<number>;
   /** Reports a failure of a leased job (the body's runner_id is filled in); answers the status. */
   fail(job: LeasedJob, body: Record<string, unknown>): Promise<HttpResult>;
   /** Uploads one artifact of a leased job; answers the status. */
@@ -236,11 +237,11 @@ export async function scriptedRunner(
     if (res.status !== 200) throw new Error(`lease: ${res.status} ${res.text}`);
     return res.body.jobs;
   };
-  const complete = async (job: LeasedJob, scores: number[]) =>
+  const complete = async (job: LeasedJob, scores: number[], extra: Record<string, unknown> = {}) =>
     (
       await api.post(
         `/v2/runner/jobs/${job.job_id}/complete`,
-        { runner_id: name, results: { scores, winner_slot: null, turns: 5, seed: 1 } },
+        { runner_id: name, results: { scores, winner_slot: null, turns: 5, seed: 1 }, ...extra },
         { headers: leaseHeaders(job) },
       )
     ).status;

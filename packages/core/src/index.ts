@@ -197,12 +197,16 @@ export {
   EpisodeErrorInfo,
   EpisodeErrorType,
   EpisodeResults,
+  EpisodeCpu,
   EpisodeTimings,
   GameRunnable,
   PlayerFailureDeclaration,
   PlayerRunnable,
   rosterBounds,
+  cpusOf,
   RunnableEnv,
+  RunnableResources,
+  RunnerLoad,
 } from "./models/coworld-manifest.ts";
 export {
   Certification,

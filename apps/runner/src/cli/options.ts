@@ -18,7 +18,7 @@ import {
 import { DEFAULT_ARTIFACT_MAX_BYTES } from "../episode/artifact-receiver.ts";
 import { DEFAULT_SEAT_WALL_CLOCK_MS } from "../episode/run-episode.ts";
 import { DEFAULT_CONTAINER_LIMITS, type ContainerLimits } from "../episode/runtimes/docker.ts";
-import { DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
+import { DEFAULT_CPUS, DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { DEFAULT_BUNDLE_CACHE_BYTES } from "../worker/bundle-cache.ts";
 import { LOG_LEVELS, type LogLevel } from "../worker/log.ts";
@@ -115,6 +115,7 @@ interface Flags {
   sandboxMemoryMb: number;
   sandboxPids: number;
   sandboxCpuSeconds: number;
+  sandboxCpus: number;
   seatWallSeconds: number;
   sandboxScratchMb: number;
   bundleCacheMb: number;
@@ -194,6 +195,12 @@ function command(writeOut: (text: string) => void): Command {
       "CPU time of each process in a sandbox, in seconds",
       integer(1, 86_400),
       DEFAULT_LIMITS.cpuSeconds,
+    )
+    .option(
+      "--sandbox-cpus <n>",
+      "CPUs each sandboxed runnable may use at once (its cgroup's cap; every seat has an equal share) unless the coworld's manifest gives player[].resources.limits.cpu",
+      cpus,
+      DEFAULT_CPUS,
     )
     .option(
       "--seat-wall-seconds <n>",
@@ -356,6 +363,7 @@ export function parseRunnerArgs(
       memoryBytes: flags.sandboxMemoryMb * MB,
       pids: flags.sandboxPids,
       cpuSeconds: flags.sandboxCpuSeconds,
+      cpus: flags.sandboxCpus,
       scratchBytes: flags.sandboxScratchMb * MB,
     },
     seatWallClockMs: flags.seatWallSeconds * 1000,

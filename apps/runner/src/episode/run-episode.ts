@@ -7,18 +7,25 @@ import { pathToFileURL } from "node:url";
 
 import type { ValidateFunction } from "ajv";
 
-import { settled, type EpisodeErrorInfo, type EpisodeResults } from "@gauntlet/core";
+import {
+  cpusOf,
+  settled,
+  type CoworldManifest,
+  type EpisodeErrorInfo,
+  type EpisodeResults,
+} from "@gauntlet/core";
 
 import {
   DEFAULT_ARTIFACT_MAX_BYTES,
   startArtifactReceiver,
   type ArtifactReceiver,
 } from "./artifact-receiver.ts";
+import { episodeCpu, runnerLoad, sampleHost, starvedByPlatform } from "./cpu-report.ts";
 import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "./episode-files.ts";
 import { buildGameConfig } from "./game-config.ts";
 import { compileSchema } from "./json-schema.ts";
 import { dockerRuntime } from "./runtimes/docker.ts";
-import { DEFAULT_LIMITS, type LimitHit } from "./runtimes/limits.ts";
+import { DEFAULT_CPUS, DEFAULT_LIMITS, type LimitHit } from "./runtimes/limits.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
 import type { ExitStatus, RunnableSpec, Runtime, StartedRunnable } from "./runtimes/runtime.ts";
 import { sandboxRuntime } from "./runtimes/sandbox.ts";
@@ -154,12 +161,26 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   // Input checks first: nothing is started for an episode that cannot be.
   const runtimeOptions = { logCapBytes: settings.logCapBytes, killGraceMs: settings.killGraceMs };
+  // Every runnable gets the same CPU cap: the coworld's, else the runner's (none unsandboxed).
+  const cap =
+    input.runtime === "process"
+      ? null
+      : (manifestCpus(input.manifest) ??
+        (input.runtime === "docker"
+          ? (input.containerLimits?.cpus ?? null)
+          : (input.limits?.cpus ?? DEFAULT_CPUS)));
   const runtime: Runtime =
     input.runtime === "docker"
-      ? dockerRuntime({ ...runtimeOptions, limits: input.containerLimits })
+      ? dockerRuntime({
+          ...runtimeOptions,
+          limits: { ...input.containerLimits, ...(cap === null ? {} : { cpus: cap }) },
+        })
       : input.runtime === "process"
         ? processRuntime(runtimeOptions)
-        : sandboxRuntime({ ...runtimeOptions, limits: input.limits ?? DEFAULT_LIMITS });
+        : sandboxRuntime({
+            ...runtimeOptions,
+            limits: { ...(input.limits ?? DEFAULT_LIMITS), cpus: cap ?? DEFAULT_CPUS },
+          });
   // The runner's own programs (a human seat's relay) run beside it, not in the episode's runtime.
   const ownRuntime: Runtime = processRuntime(runtimeOptions);
   const runtimeOf = (slot: number): Runtime =>
@@ -434,8 +455,11 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
   };
 
   let verdict: Verdict;
+  const hostFrom = sampleHost();
+  let hostTo: ReturnType<typeof sampleHost>;
   try {
     verdict = portTaken(input.runtime, await play(), () => game.runnable?.log() ?? "");
+    hostTo = sampleHost();
   } finally {
     for (const clock of seatClocks) clearTimeout(clock);
     // Held players the episode never reached end unstarted; all are stopped below.
@@ -464,6 +488,17 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     halt.dispose();
   }
 
+  // Read once every runnable has exited (above): their groups have counted all they used.
+  const load = runnerLoad(hostFrom, hostTo);
+  const cpu = episodeCpu({
+    game: game.runnable?.cpuUsage?.(),
+    seats: players.map((p) => p?.cpuUsage?.()),
+    cap,
+    load,
+    unmeasured:
+      input.runtime === "sandbox" ? null : `the ${input.runtime} runtime does not count CPU time`,
+  });
+  verdict = platformTimeout(verdict, load, cpu.seats, cap);
   const { replay, note } = await readReplay(input.workDir);
   if (note !== undefined) emit({ type: "note", message: note });
   const now = performance.now();
@@ -479,6 +514,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     playerLogs: players.map((p) => p?.log() ?? ""),
     playerArtifacts: uploads.kept,
     timings,
+    cpu,
   };
   emit({
     type: "outcome",
@@ -505,6 +541,36 @@ function portTaken(
     return verdict;
   if (!/EADDRINUSE|address already in use/i.test(log())) return verdict;
   return failed("infrastructure", `the game's port was taken by another program: ${verdict.error}`);
+}
+
+/** The CPU cap the coworld gives its players (the least where they differ), or null. */
+function manifestCpus(manifest: CoworldManifest): number | null {
+  const caps = manifest.player.flatMap((p) => {
+    const cpus = cpusOf(p.resources);
+    return cpus === null ? [] : [cpus];
+  });
+  return caps.length === 0 ? null : Math.min(...caps);
+}
+
+/**
+ * A seat's wall clock that ran out while the runner was over-committed and the rest of its load
+ * left the seat less than its cap: the platform's doing, not the seat's — infrastructure, which
+ * is retried and never scored.
+ */
+function platformTimeout(
+  verdict: Verdict,
+  load: ReturnType<typeof runnerLoad>,
+  seats: (number | null)[],
+  cap: number | null,
+): Verdict {
+  if (verdict.status !== "failed" || verdict.error_type !== "policy_timeout") return verdict;
+  const slot = verdict.failed_policy_index;
+  const used = slot === null ? null : (seats[slot] ?? null);
+  if (!starvedByPlatform(load, used, cap)) return verdict;
+  return failed(
+    "infrastructure",
+    `${verdict.error}; but the runner was over-committed (its ${load.cores} CPUs ${Math.round(load.busy_fraction * 100)}% busy) and left the seat less than its ${cap ?? 1}-CPU share, so the episode is tried again`,
+  );
 }
 
 /** The last lines of a log, for an error message: at most 20 lines and 2,000 characters. */

@@ -1,6 +1,7 @@
 // The executor's input and outcome. The API shapes (results, error info, timings) are core's.
 import type {
   CoworldManifest,
+  EpisodeCpu,
   EpisodeErrorInfo,
   EpisodeResults,
   EpisodeTimings,
@@ -86,6 +87,8 @@ interface Artifacts {
   /** One per slot: what the player uploaded to its artifact address, or null. */
   playerArtifacts: (Buffer | null)[];
   timings: EpisodeTimings;
+  /** CPU seconds of each runnable and the runner's load over the episode. */
+  cpu: EpisodeCpu;
 }
 
 export type EpisodeOutcome =

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { settled as settledWork } from "@gauntlet/core";
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
+import { joinRunnerGroup } from "../episode/runtimes/cpu-share.ts";
 import { cgroupsProblem, sweepCgroups } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { BundleCache } from "./bundle-cache.ts";
@@ -81,6 +82,8 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     await sweepCgroups();
     const missing = await cgroupsProblem();
     if (missing !== null) log.warn(missing);
+    // Beside the sandboxes, which outweigh the rest of the host: not starved by them.
+    else await joinRunnerGroup();
   }
   const instance = await claimInstance(options.workDir, options.runtime);
   const cache = new BundleCache(

@@ -172,7 +172,11 @@ export async function runJob(
     const reportStart = performance.now();
     let end: JobEnd;
     if (outcome.status === "completed") {
-      await queue.complete(job, { results: outcome.results, timings: outcome.timings });
+      await queue.complete(job, {
+        results: outcome.results,
+        timings: outcome.timings,
+        cpu: outcome.cpu,
+      });
       end = "completed";
     } else {
       const error = scrubPaths(deps.redactor.redact(outcome.error)).slice(0, 10_000);
@@ -181,6 +185,7 @@ export async function runJob(
         error,
         failed_policy_index: outcome.failed_policy_index,
         timings: outcome.timings,
+        cpu: outcome.cpu,
       });
       end = "failed";
     }
@@ -199,6 +204,9 @@ export async function runJob(
       healthy_ms: outcome.timings.healthyMs,
       game_ms: outcome.timings.gameMs,
       episode_ms: outcome.timings.totalMs,
+      cpu_seats: outcome.cpu.seats.map((s) => s ?? "-").join(" "),
+      cpu_game: outcome.cpu.game,
+      runner_busy: outcome.cpu.runner.busy_fraction,
       upload_ms: ms(uploadStart, reportStart),
       report_ms: ms(reportStart, done),
       total_ms: ms(t0, done),

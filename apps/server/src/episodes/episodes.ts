@@ -3,7 +3,13 @@ import { randomInt, randomUUID } from "node:crypto";
 
 import type { Kysely, Transaction } from "kysely";
 
-import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
+import {
+  newId,
+  type EpisodeCpu,
+  type EpisodeParticipant,
+  type EpisodeRequest,
+  type QueryOf,
+} from "@gauntlet/core";
 
 import {
   canReadGameLog as canReadGameLogOf,
@@ -269,6 +275,7 @@ export async function episodeViews(
       failed_policy_index: row.failed_policy_index,
       failed_agent_index: row.failed_policy_index,
       isolation: (row.job_id === null ? null : isolation.get(row.job_id)) ?? null,
+      cpu: row.cpu === null ? null : parseJson<EpisodeCpu>(row.cpu),
       scores: scores.map((score, position) => ({
         position,
         score,

@@ -83,7 +83,13 @@ export const runnerHandlers = defineHandlers({
   },
   completeJob: async ({ identity, params, body, request, app }) => {
     assertRunner(identity);
-    return complete(queueOf(app), params.job_id, proofOf(identity, request), body.results);
+    return complete(
+      queueOf(app),
+      params.job_id,
+      proofOf(identity, request),
+      body.results,
+      body.cpu,
+    );
   },
   failJob: async ({ identity, params, body, request, app }) => {
     assertRunner(identity);

@@ -336,6 +336,54 @@ describe("certification through the work queue", () => {
     expect(episode.body).toMatchObject({ status: "failed", error_type: "infrastructure" });
   });
 
+  it("serves the CPU a runner measured on the episode, from a retried run and from the last", async () => {
+    const cw = await uploadVersion(t.adminToken, "3.6.0");
+    await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);
+    const busy = {
+      seats: [0.4, 0.01, 0.2],
+      game: 0.3,
+      cpus_per_runnable: 1,
+      unmeasured: null,
+      runner: { cores: 2, busy_fraction: 0.99, load_average: 7.5, over_committed: true },
+    };
+    const first = await leaseOne();
+    const failed = await runner.post<{ status: string }>(
+      `/v2/runner/jobs/${first.job_id}/fail`,
+      {
+        runner_id: "r1",
+        error_type: "infrastructure",
+        error: "the runner was over-committed",
+        failed_policy_index: null,
+        cpu: busy,
+      },
+      held(first),
+    );
+    expect(failed.body.status).toBe("queued");
+    const read = () =>
+      client(t.url, t.adminToken).get<{ status: string; cpu: unknown }>(
+        `/v2/episode-requests/${first.episode_request_id}`,
+      );
+    expect((await read()).body).toMatchObject({ status: "submitted", cpu: busy });
+    const again = await leaseOne();
+    const quiet = {
+      ...busy,
+      seats: [1.5, 0.02, 0.7],
+      runner: { cores: 2, busy_fraction: 0.4, load_average: 0.8, over_committed: false },
+    };
+    await runner.post(
+      `/v2/runner/jobs/${again.job_id}/complete`,
+      { runner_id: "r1", results: { scores: [1, 2, 3] }, cpu: quiet },
+      held(again),
+    );
+    expect((await read()).body).toMatchObject({ status: "completed", cpu: quiet });
+    const bad = await runner.post<{ detail: { loc: string[] }[] }>(
+      `/v2/runner/jobs/${again.job_id}/complete`,
+      { runner_id: "r1", results: { scores: [1, 2, 3] }, cpu: { ...quiet, seats: [-1] } },
+      held(again),
+    );
+    expect(bad.status).toBe(422);
+  });
+
   it("serves a draw's game stats as numbers, its other results beside them", async () => {
     const cw = await uploadVersion(t.adminToken, "3.4.0");
     await client(t.url, t.adminToken).post(`/v2/coworlds/${cw.body.id}/certify`);

@@ -13,6 +13,7 @@ import {
   CoworldManifest,
   EpisodeResults,
   type BodyOf,
+  type EpisodeCpu,
   type Isolation,
   type LeasedJob,
 } from "@gauntlet/core";
@@ -533,6 +534,7 @@ export async function complete(
   jobId: string,
   proof: LeaseProof,
   results: Record<string, unknown>,
+  cpu?: EpisodeCpu,
 ) {
   const job = await jobRow(deps.db, jobId);
   const leaseHash = assertLease(job, proof);
@@ -574,6 +576,7 @@ export async function complete(
       status: "completed",
       results: JSON.stringify(results),
       scores: JSON.stringify(parsed.data.scores),
+      ...cpuColumn(cpu),
     });
     await setCertification(trx, job.episode_request_id, "certified", null);
     await putArtifactRow(trx, job.episode_request_id, "results", resultsBlob, false);
@@ -586,6 +589,11 @@ export async function complete(
       purpose: "",
     });
   return state(await jobRow(deps.db, jobId));
+}
+
+/** The episode's `cpu` column from a runner's report; nothing when the runner did not measure. */
+function cpuColumn(cpu: EpisodeCpu | undefined): { cpu?: string } {
+  return cpu === undefined ? {} : { cpu: JSON.stringify(cpu) };
 }
 
 /** An artifact row written with the state change it belongs to; `replace` overwrites an earlier one. */
@@ -635,7 +643,8 @@ const NOBODYS_FAULT = new Set<string>(["runner_error", "infrastructure"]);
 /** What a runner reports when a job fails. */
 type FailInput = BodyOf<"failJob">;
 /** The part of a failure that is kept with the episode (the lease expiry writes one too). */
-type FailureInfo = Pick<FailInput, "error_type" | "error" | "failed_policy_index">;
+type FailureInfo = Pick<FailInput, "error_type" | "error" | "failed_policy_index"> &
+  Partial<Pick<FailInput, "cpu">>;
 
 export async function fail(deps: QueueDeps, jobId: string, proof: LeaseProof, input: FailInput) {
   const job = await jobRow(deps.db, jobId);
@@ -677,10 +686,15 @@ async function failLeased(
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return null;
     if (info === null) {
-      await touchEpisode(trx, job.episode_request_id, { status: "submitted" });
+      // Retried: the run's CPU still tells why (a busy runner), until the next run reports.
+      await touchEpisode(trx, job.episode_request_id, {
+        status: "submitted",
+        ...cpuColumn(input.cpu),
+      });
       return false;
     }
     await touchEpisode(trx, job.episode_request_id, {
+      ...cpuColumn(input.cpu),
       status: "failed",
       error_type: input.error_type,
       error: input.error,

@@ -228,6 +228,7 @@ export async function ingestRows(
       experience_request_id: null,
       bulk_upload_id: uploadId,
       artifacts_expired_at: null,
+      cpu: null,
       game_config: "{}",
       seed: 0,
       max_steps: null,

@@ -278,6 +278,8 @@ export interface EpisodeRequestsTable {
   updated_at: string;
   /** When the retention policy removed its stored files (migration 018); null while kept. */
   artifacts_expired_at: string | null;
+  /** EpisodeCpu (JSON) from the runner's last report (migration 022); null before or unmeasured. */
+  cpu: string | null;
 }
 
 /** An episode struck from the rating record (migration 013). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { CoworldManifest, rosterBounds } from "./coworld-manifest.ts";
+import { CoworldManifest, cpusOf, rosterBounds } from "./coworld-manifest.ts";
 
 /** A small valid manifest; each case below breaks one known field of a fresh copy. */
 function manifest(): Record<string, unknown> & { game: Record<string, unknown> } {
@@ -59,6 +59,11 @@ function issuePaths(value: unknown): string[] {
 
 const cases: [string, (m: Mutable) => void, string][] = [
   ["a missing game name", (m) => delete m.game.name, "game.name"],
+  [
+    "a player's CPU limit that is not a quantity",
+    (m) => (at(m, "player", 0).resources = { limits: { cpu: "two" } }),
+    "player.0.resources.limits.cpu",
+  ],
   ["a version that is not semver", (m) => (m.game.version = "1.0"), "game.version"],
   ["an owner of the wrong type", (m) => (m.game.owner = 7), "game.owner"],
   [
@@ -192,6 +197,16 @@ describe("CoworldManifest", () => {
     const broken = manifest();
     breakIt(broken);
     expect(issuePaths(broken)).toContain(path);
+  });
+
+  it("reads a runnable's CPU limit as CPUs: a number, a string, or millicores", () => {
+    expect([1.5, "2", "500m", undefined, 0].map((cpu) => cpusOf({ limits: { cpu } }))).toEqual([
+      1.5,
+      2,
+      0.5,
+      null,
+      null,
+    ]);
   });
 
   it("reads the roster bounds from the tokens of the config schema", () => {

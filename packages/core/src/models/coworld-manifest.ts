@@ -33,8 +33,42 @@ export const RunnableEnv = z
     description: "Public environment for a runnable. Never secrets: manifests are public.",
   });
 
+/** CPUs as a number (1.5) or a Kubernetes-style quantity ("2", "500m"). */
+const CpuQuantity = z.union([
+  z.number().positive().max(256),
+  z.string().regex(/^(\d+(\.\d+)?|\d+m)$/, 'CPUs such as 1, "1.5" or "500m"'),
+]);
+
+export const RunnableResources = z
+  .looseObject({
+    limits: z
+      .looseObject({
+        cpu: CpuQuantity.optional().meta({
+          description:
+            "CPUs the runnable may use at once. On a player entry it is the cap of every seat of the coworld's episodes (each also has an equal share); on the game, the game's.",
+        }),
+      })
+      .optional(),
+  })
+  .meta({ id: "RunnableResources" });
+
+/** CPUs of a `resources.limits.cpu` quantity; null when not given or not positive. */
+export function cpusOf(resources: unknown): number | null {
+  const cpu = (resources as { limits?: { cpu?: unknown } } | undefined)?.limits?.cpu;
+  const parsed = CpuQuantity.safeParse(cpu);
+  if (!parsed.success) return null;
+  const value =
+    typeof parsed.data === "number"
+      ? parsed.data
+      : parsed.data.endsWith("m")
+        ? Number(parsed.data.slice(0, -1)) / 1000
+        : Number(parsed.data);
+  return value > 0 ? value : null;
+}
+
 const runnableFields = {
   image: Text.optional().meta({ description: "Container image (the docker runtime)." }),
+  resources: RunnableResources.optional(),
   run: z.array(Text).min(1).optional().meta({
     description:
       "argv. On the process runtime it runs with the coworld's directory as working directory, and `node` as argv[0] means the runner's own Node.",

@@ -19,7 +19,7 @@ export const EpisodeErrorType = z
   .meta({
     id: "EpisodeErrorType",
     description:
-      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable (failed_policy_index names its seat; null for the game) used more than its sandbox's memory limit; resource_limit: a runnable ran into another limit of its sandbox (processes, CPU time, file size); policy_timeout: a player (failed_policy_index names its seat) was still running past its wall-clock limit; player_never_connected: a seat played by a person was never connected within the join timeout (failed_policy_index names it), so the game never started; infrastructure: the episode failed for a cause no seat and no game made (the game's port taken by another program, a lost runner): retried within the job's attempts, and when none is left it counts for nobody.",
+      "player_failure: the game declared a seat's player failed; results_invalid: the game's results (or declaration) broke the contract; game_unhealthy: /healthz never answered 200; game_crashed: the game exited non-zero without results; timeout: the job's deadline passed; cancelled: the job was cancelled; out_of_memory: a runnable (failed_policy_index names its seat; null for the game) used more than its sandbox's memory limit; resource_limit: a runnable ran into another limit of its sandbox (processes, CPU time, file size); policy_timeout: a player (failed_policy_index names its seat) was still running past its wall-clock limit, on a runner that left it its CPU; player_never_connected: a seat played by a person was never connected within the join timeout (failed_policy_index names it), so the game never started; infrastructure: the episode failed for a cause no seat and no game made (the game's port taken by another program, a lost runner, a seat's wall clock running out on a runner so busy that the others' CPU left the seat less than its cap): retried within the job's attempts, and when none is left it counts for nobody.",
   });
 
 export const EpisodeErrorInfo = z
@@ -61,8 +61,49 @@ export const EpisodeTimings = z
   })
   .meta({ id: "EpisodeTimings" });
 
+const CpuSeconds = z.number().min(0).nullable();
+
+export const RunnerLoad = z
+  .object({
+    cores: z.int().min(1).meta({ description: "CPUs of the runner's host." }),
+    busy_fraction: z.number().min(0).max(1).meta({
+      description: "How busy the host's CPUs were over the episode, all cores together (0 to 1).",
+    }),
+    load_average: z.number().min(0).meta({
+      description: "The host's one-minute load average when the episode ended.",
+    }),
+    over_committed: z.boolean().meta({
+      description:
+        "The host had no idle CPU to speak of during the episode (busy at least 90%): its runnables wanted more CPU than it has.",
+    }),
+  })
+  .meta({ id: "RunnerLoad" });
+
+export const EpisodeCpu = z
+  .object({
+    seats: z.array(CpuSeconds).meta({
+      description: "CPU seconds each seat's player used, slot 0 first; null where not measured.",
+    }),
+    game: CpuSeconds.meta({ description: "CPU seconds the game used; null where not measured." }),
+    cpus_per_runnable: z.number().positive().nullable().meta({
+      description:
+        "The CPU cap of the game and of every seat (each also has an equal share); null where the runtime enforces none.",
+    }),
+    unmeasured: z.string().nullable().meta({
+      description: "Why CPU seconds are null (the runtime, no cgroups on the runner), or null.",
+    }),
+    runner: RunnerLoad,
+  })
+  .meta({
+    id: "EpisodeCpu",
+    description:
+      "What the episode's runnables used of the CPU and how loaded the runner was, as its runner measured it.",
+  });
+
 export type EpisodeErrorType = z.infer<typeof EpisodeErrorType>;
 export type EpisodeErrorInfo = z.infer<typeof EpisodeErrorInfo>;
 export type PlayerFailureDeclaration = z.infer<typeof PlayerFailureDeclaration>;
 export type EpisodeResults = z.infer<typeof EpisodeResults>;
 export type EpisodeTimings = z.infer<typeof EpisodeTimings>;
+export type RunnerLoad = z.infer<typeof RunnerLoad>;
+export type EpisodeCpu = z.infer<typeof EpisodeCpu>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { idSchema } from "../ids.ts";
 import { Timestamp } from "./common.ts";
+import { EpisodeCpu } from "./episode-outcome.ts";
 import { Isolation } from "./runner-job.ts";
 
 export const EpisodeRequestId = idSchema("episodeRequest");
@@ -52,6 +53,10 @@ export const EpisodeRequest = z
     isolation: Isolation.nullable().meta({
       description:
         "Where the runner that leased this episode runs its code (`sandbox`, `docker`, or `process` for trusted code only); null until leased, or when the runner did not say.",
+    }),
+    cpu: EpisodeCpu.nullable().default(null).meta({
+      description:
+        "CPU seconds per seat and of the game, and the runner's load, from the episode's last run; null before it ended or when its runner did not measure.",
     }),
     scores: z.array(
       z.object({

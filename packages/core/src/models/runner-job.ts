@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Uuid } from "../ids.ts";
 import { Timestamp } from "./common.ts";
 import { RunnableEnv } from "./coworld-manifest.ts";
-import { EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
+import { EpisodeCpu, EpisodeErrorType, EpisodeTimings } from "./episode-outcome.ts";
 
 /** How a job's runnables are given: a `run` argv (`process`) or an `image` (`docker`). */
 export const Runtime = z.enum(["process", "docker"]);
@@ -115,6 +115,7 @@ export const CompleteJobRequest = z
     runner_id: z.string().trim().min(1).max(100),
     results: z.record(z.string(), z.unknown()),
     timings: EpisodeTimings.optional(),
+    cpu: EpisodeCpu.optional(),
   })
   .meta({ id: "CompleteJobRequest" });
 
@@ -125,6 +126,7 @@ export const FailJobRequest = z
     error: z.string().max(10_000),
     failed_policy_index: z.number().int().min(0).nullable().default(null),
     timings: EpisodeTimings.optional(),
+    cpu: EpisodeCpu.optional(),
   })
   .meta({
     id: "FailJobRequest",

@@ -15,6 +15,15 @@ import { parsed } from "../../../test/parsed.ts";
 import { bundleCommand, type BundleOptions } from "./bundle.ts";
 import { logsCommand, type LogsOptions } from "./logs.ts";
 
+/** What the scripted runner says the episode used of the CPU. */
+const CPU = {
+  seats: [1.5, 0.25],
+  game: 0.3,
+  cpus_per_runnable: 1,
+  unmeasured: null,
+  runner: { cores: 2, busy_fraction: 0.95, load_average: 3.1, over_committed: true },
+};
+
 let fixture: TestLeague;
 let roundId = "";
 let episodeId = "";
@@ -37,6 +46,7 @@ const cli = useCliServer(async (server) => {
     await runner.complete(
       job,
       job.players.map((p) => 10 - p.position),
+      { cpu: CPU },
     );
   }
   episodeId =
@@ -147,9 +157,13 @@ describe("output", () => {
     expect(show.stdout).toMatch(
       new RegExp(`^id:\\s+${episodeId}\\nstatus:\\s+completed\\nresult:\\s+seat 0 ${first} won\\n`),
     );
+    // What each seat and the game used of the CPU, and how busy the runner was.
+    expect(show.stdout).toMatch(
+      /\ngame cpu:\s+0\.30 s\ncpu cap:\s+1 per seat\nrunner:\s+2 cores, 95% busy, load 3\.10, over-committed\n/,
+    );
     expect(show.stdout).toMatch(
       new RegExp(
-        `\\nSEAT\\s+PLAYER\\s+SCORE\\s+RESULT\\n0 \\*\\s+${first}\\s+10\\s+won\\n1 \\*\\s+${second}\\s+9\\s+lost\\n\\* your seat\\n$`,
+        `\\nSEAT\\s+PLAYER\\s+SCORE\\s+RESULT\\s+CPU\\n0 \\*\\s+${first}\\s+10\\s+won\\s+1\\.50 s\\n1 \\*\\s+${second}\\s+9\\s+lost\\s+0\\.25 s\\n\\* your seat\\n$`,
       ),
     );
     // Signed out, no seat is anyone's.

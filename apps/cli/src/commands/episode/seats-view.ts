@@ -94,6 +94,19 @@ export function seatRows(episode: EpisodeRequest, mine: Mine | null): (string | 
     ]);
 }
 
+/** The CPU seconds a seat used ("1.25 s"), by its row in seatRows' order; null where unknown. */
+export function cpuOfSeat(episode: EpisodeRequest, row: number): string | null {
+  const seat = [...episode.participants].sort((a, b) => a.position - b.position)[row];
+  const seconds = seat === undefined ? null : (episode.cpu?.seats[seat.position] ?? null);
+  return seconds === null ? null : `${seconds.toFixed(2)} s`;
+}
+
+/** "2 cores, 40% busy, load 0.80", and whether the runner was over-committed. */
+export function runnerLoadOf(load: NonNullable<EpisodeRequest["cpu"]>["runner"]): string {
+  const busy = `${load.cores} cores, ${Math.round(load.busy_fraction * 100)}% busy, load ${load.load_average.toFixed(2)}`;
+  return load.over_committed ? `${busy}, over-committed` : busy;
+}
+
 /** Each seat's record over several episodes of one roster: wins, losses, draws, mean score. */
 export interface SeatRecord {
   position: number;

@@ -5,7 +5,7 @@ import { checkId } from "../../context.ts";
 import type { Deps, Factory } from "../../factory.ts";
 import { shortTime, writeFields, writeJson, writeTable } from "../../output.ts";
 import { idVerbCommand } from "../id-verb.ts";
-import { isMine, mineOf, outcomeOf, seatRows } from "./seats-view.ts";
+import { cpuOfSeat, isMine, mineOf, outcomeOf, runnerLoadOf, seatRows } from "./seats-view.ts";
 
 export interface ShowOptions {
   episodeId: string;
@@ -24,9 +24,28 @@ export async function runShow(options: ShowOptions, { io, client }: Deps): Promi
     ["round", e.round_id],
     ["created", shortTime(e.created_at)],
     ["replay", e.replay_url],
+    ...(e.cpu === null
+      ? []
+      : ([
+          ["game cpu", e.cpu.game === null ? e.cpu.unmeasured : `${e.cpu.game.toFixed(2)} s`],
+          [
+            "cpu cap",
+            e.cpu.cpus_per_runnable === null ? "none" : `${e.cpu.cpus_per_runnable} per seat`,
+          ],
+          ["runner", runnerLoadOf(e.cpu.runner)],
+        ] as [string, string | null][])),
   ]);
   io.out.write("\n");
-  writeTable(io, ["seat", "player", "score", "result"], seatRows(e, mine), "no seats");
+  // A CPU column once the runner has said what each seat used.
+  const rows = seatRows(e, mine);
+  if (e.cpu === null) writeTable(io, ["seat", "player", "score", "result"], rows, "no seats");
+  else
+    writeTable(
+      io,
+      ["seat", "player", "score", "result", "cpu"],
+      rows.map((row, index) => [...row, cpuOfSeat(e, index)]),
+      "no seats",
+    );
   if (e.participants.some((seat) => isMine(seat, mine))) io.out.write("* your seat\n");
 }
 

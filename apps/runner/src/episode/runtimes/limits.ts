@@ -1,13 +1,15 @@
 // Resource limits of one sandboxed runnable: cgroup v1 controllers (pids, memory) where the
 // runner may create groups — as root on this kind of host — plus rlimits always. A
 // group tells afterwards which limit a runnable hit, so the episode can name it and its seat.
-// No cpu group: a group of its own competes as one entity with every task of the parent group,
-// so on a busy host a CPU group starves the sandboxes; CPU time is bounded by RLIMIT_CPU.
+// CPU: a group of its own with an equal share and a cap (cpu-share.ts), which also counts the
+// CPU time the runnable used; CPU time of any one process is bounded by RLIMIT_CPU besides.
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { bestEffort, unlessGone } from "@gauntlet/core";
+
+import { CPU_CONTROLLERS, createCpuGroup, type CpuUsage } from "./cpu-share.ts";
 
 export interface SandboxLimits {
   /** Memory of the whole sandbox (every process in it), in bytes. */
@@ -16,6 +18,9 @@ export interface SandboxLimits {
   pids: number;
   /** CPU time of any one process, in seconds (RLIMIT_CPU). */
   cpuSeconds: number;
+  /** CPUs the whole sandbox may use at once (its cgroup's quota; equal shares besides).
+   * Default DEFAULT_CPUS. */
+  cpus?: number | undefined;
   /** Open files of any one process. */
   openFiles: number;
   /** Size of the writable scratch directory (/tmp, a tmpfs) and of any file written. */
@@ -24,10 +29,14 @@ export interface SandboxLimits {
   outputBytes: number;
 }
 
+/** A runnable's CPU cap unless the runner or the coworld's manifest says otherwise. */
+export const DEFAULT_CPUS = 1;
+
 export const DEFAULT_LIMITS: SandboxLimits = {
   memoryBytes: 512 * 1024 * 1024,
   pids: 128,
   cpuSeconds: 600,
+  cpus: DEFAULT_CPUS,
   openFiles: 256,
   scratchBytes: 64 * 1024 * 1024,
   outputBytes: 256 * 1024 * 1024,
@@ -47,6 +56,8 @@ export interface Cgroups {
   readonly procsFiles: string[];
   /** Which limit was hit, if any. */
   hit(): Promise<LimitHit | null>;
+  /** The CPU the runnable used so far; null where no CPU group could be made. */
+  cpuUsage(): Promise<CpuUsage | null>;
   remove(): Promise<void>;
 }
 
@@ -113,8 +124,11 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
   }
   // No swap beyond the limit where swap is accounted.
   await tryWrite(join(dir("memory"), "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+  // Optional: a host without a cpu hierarchy still gets its pids and memory limits.
+  const cpu = await createCpuGroup(name, limits.cpus ?? DEFAULT_CPUS);
   return {
-    procsFiles: made.map((d) => join(d, "cgroup.procs")),
+    procsFiles: [...made.map((d) => join(d, "cgroup.procs")), ...(cpu?.procsFiles ?? [])],
+    cpuUsage: async () => (cpu === null ? null : cpu.usage()),
     async hit() {
       if ((await counter(join(dir("memory"), "memory.oom_control"), "oom_kill")) > 0)
         return {
@@ -129,6 +143,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
       return null;
     },
     async remove() {
+      await cpu?.remove();
       // A group empties a moment after its last process is killed.
       for (let attempt = 0; attempt < 250; attempt += 1) {
         const left = await Promise.all(
@@ -168,7 +183,7 @@ export async function cgroupsProblem(): Promise<string | null> {
  */
 export async function sweepCgroups(minAgeMs = 60_000): Promise<number> {
   let removed = 0;
-  for (const controller of ["pids", "memory"]) {
+  for (const controller of ["pids", "memory", ...CPU_CONTROLLERS]) {
     const parent = join(CGROUP_ROOT, controller, PARENT);
     // Gone: no cgroup tree here, or no runner ever made a group under it.
     const entries = await unlessGone(readdir(parent, { withFileTypes: true }));

@@ -2,6 +2,7 @@
 // start a runnable, stop it, collect its log — plus where the game listens and how the others
 // reach it. Everything else about an episode is shared.
 
+import type { CpuUsage } from "./cpu-share.ts";
 import type { LimitHit } from "./limits.ts";
 
 export type RuntimeKind = "sandbox" | "process" | "docker";
@@ -46,6 +47,9 @@ export interface StartedRunnable {
   stop(): Promise<void>;
   /** Its stdout and stderr so far, interleaved, capped. */
   log(): string;
+  /** The CPU it used, once it has exited; null before, or where its group could not be made.
+   * Absent where the runtime does not count (process, docker). */
+  readonly cpuUsage?: () => CpuUsage | null;
   /** Settles when the runnable ran into a resource limit (where the runtime enforces them). */
   readonly limitHit?: Promise<LimitHit>;
   /** A player's: when (performance.now()) it last sent the game anything, null if never —

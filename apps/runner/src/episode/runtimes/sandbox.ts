@@ -38,6 +38,7 @@ import { join } from "node:path";
 import { unlessGone } from "@gauntlet/core";
 
 import { CACHE_INSIDE, compileCacheFor, type CompileCacheMount } from "./compile-cache.ts";
+import type { CpuUsage } from "./cpu-share.ts";
 import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
 import { createCgroups, type Cgroups, type LimitHit, type SandboxLimits } from "./limits.ts";
 import { spawnGroup } from "./process.ts";
@@ -534,9 +535,12 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
           await new Promise((resolve) => setTimeout(resolve, LIMIT_POLL_MS));
         }
       })();
+      // The CPU it used, read once it has exited (before its groups are removed).
+      const cpu: { used: CpuUsage | null } = { used: null };
       const exited = started.exited.then(async (status) => {
         state.running = false;
         await check(true);
+        cpu.used = (await groups?.cpuUsage()) ?? null;
         // bwrap reports a signal as 128 + n: SIGXCPU and SIGXFSZ are the CPU time and file size rlimits.
         if (status.code === 152)
           resolveHit({
@@ -570,6 +574,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         exited,
         log: () => started.log(),
         limitHit,
+        cpuUsage: () => cpu.used,
         ...(game ? { listening } : { lastHeard: () => heard.at }),
         async stop() {
           await started.stop();

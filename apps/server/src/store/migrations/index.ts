@@ -21,6 +21,7 @@ import { retention } from "./018-retention.ts";
 import { livePlay } from "./019-live-play.ts";
 import { coworldUploadClient } from "./020-coworld-upload-client.ts";
 import { fairQueue } from "./021-fair-queue.ts";
+import { episodeCpu } from "./022-episode-cpu.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   "019-live-play": livePlay,
   "020-coworld-upload-client": coworldUploadClient,
   "021-fair-queue": fairQueue,
+  "022-episode-cpu": episodeCpu,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,77 @@
+// A seat whose wall clock runs out is blamed only when the runner left it its CPU: on a runner
+// whose other load took the CPU the seat was due, the episode fails as infrastructure (retried,
+// never scored).
+import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { runnerLoad, starvedByPlatform } from "./cpu-report.ts";
+import { runEpisode } from "./run-episode.ts";
+import {
+  bundledPlayer,
+  gridrushDir,
+  gridrushEpisode,
+  gridrushManifest,
+  inline,
+  removeWorkDirs,
+} from "./test-support.ts";
+
+afterAll(removeWorkDirs);
+
+/** A load over `wall` seconds on 2 cores, `busy` of it all together. */
+function load(busy: number, wall = 10) {
+  const sample = (b: number, at: number) => ({ busy: b * 100, total: 2 * at * 100, at: at * 1000 });
+  const measured = runnerLoad(sample(0, 0), sample(busy * 2 * wall, wall));
+  return { ...measured, cores: 2, busySeconds: busy * 2 * wall, wallSeconds: wall };
+}
+
+describe("a seat starved by the platform", () => {
+  it("is the seat that the others' CPU left less than its cap on an over-committed runner", () => {
+    // Busy 99%, nearly all of it others': the seat had a fraction of its 1 CPU.
+    expect(starvedByPlatform(load(0.99), 0.2, 1)).toBe(true);
+  });
+
+  it("is not a seat that spun at its cap itself, however busy the runner", () => {
+    // 99% busy, 10 of the 19.8 CPU seconds the seat's own: the others left it its 1 CPU.
+    expect(starvedByPlatform(load(0.99), 10, 1)).toBe(false);
+  });
+
+  it("is not a seat on a runner with CPU to spare", () => {
+    expect(starvedByPlatform(load(0.6), 0, 1)).toBe(false);
+  });
+});
+
+describe("a seat's wall clock running out on an over-committed runner", () => {
+  const burners: ChildProcess[] = [];
+  afterAll(() => {
+    for (const burner of burners) burner.kill("SIGKILL");
+  });
+
+  it("fails the episode as infrastructure, not as the seat's policy_timeout", async () => {
+    // More spinning processes than cores: the runner's CPUs are all taken by what is not the seat.
+    for (let i = 0; i <= availableParallelism(); i += 1)
+      burners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+    const manifest = gridrushManifest();
+    const { input } = gridrushEpisode({
+      players: [
+        bundledPlayer(manifest, "greedy"),
+        // Connects and never moves: the game waits for it until its wall clock ends the episode.
+        {
+          runnable: inline(
+            "new WebSocket(process.env.COWORLD_PLAYER_WS_URL); setInterval(() => {}, 1000)",
+          ),
+          cwd: gridrushDir,
+        },
+      ],
+      gameConfig: { width: 7, height: 7, turns: 5, coins: 4, turn_timeout_ms: 10_000 },
+      seatWallClockMs: 1_500,
+    });
+    const outcome = await runEpisode(input);
+    expect(outcome.cpu.runner.over_committed).toBe(true);
+    expect(outcome.status).toBe("failed");
+    if (outcome.status !== "failed") return;
+    expect(outcome.error_type).toBe("infrastructure");
+    expect(outcome.error).toMatch(/slot 1 was still running.*over-committed/);
+  }, 60_000);
+});

@@ -1,0 +1,107 @@
+// The CPU side of an episode: how loaded the runner's host was while it played, what each
+// runnable used, and whether a seat that ran out of wall clock was starved by the platform.
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+
+import type { EpisodeCpu, RunnerLoad } from "@gauntlet/core";
+
+import type { CpuUsage } from "./runtimes/cpu-share.ts";
+
+/** The host counts as over-committed when its CPUs were at least this busy (all together). */
+export const OVER_COMMITTED_BUSY = 0.9;
+
+/** The host's CPU counters at one moment: busy and total jiffies of all cores, and when. */
+export interface HostSample {
+  busy: number;
+  total: number;
+  at: number;
+}
+
+/** The `cpu` line of /proc/stat; null where it cannot be read (not Linux). */
+export function sampleHost(): HostSample | null {
+  let text: string;
+  try {
+    text = readFileSync("/proc/stat", "utf8");
+  } catch {
+    return null;
+  }
+  const fields = (text.split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
+  if (fields.length < 4 || fields.some((n) => !Number.isFinite(n))) return null;
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { busy: total - idle, total, at: performance.now() };
+}
+
+function loadAverage(): number {
+  try {
+    return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The host's load between two samples, and the CPU seconds all its tasks used meanwhile. */
+export function runnerLoad(
+  from: HostSample | null,
+  to: HostSample | null,
+): RunnerLoad & { busySeconds: number; wallSeconds: number } {
+  const cores = availableParallelism();
+  const wallSeconds = from && to ? Math.max(0, (to.at - from.at) / 1000) : 0;
+  const dTotal = from && to ? to.total - from.total : 0;
+  const busyFraction = dTotal > 0 && from && to ? (to.busy - from.busy) / dTotal : 0;
+  const clamped = Math.min(1, Math.max(0, busyFraction));
+  return {
+    cores,
+    busy_fraction: Math.round(clamped * 1000) / 1000,
+    load_average: loadAverage(),
+    over_committed: clamped >= OVER_COMMITTED_BUSY,
+    busySeconds: clamped * cores * wallSeconds,
+    wallSeconds,
+  };
+}
+
+/**
+ * Whether the platform, not the seat, is to blame for a seat that ran out of wall clock: the host
+ * was over-committed, and what every other task used of its CPUs left this seat less than its
+ * cap. A seat that spun alone used its cap itself (the others left it the rest), so its timeout
+ * stays its own; a seat that only waited on a busy host is not scored (the episode is retried).
+ */
+export function starvedByPlatform(
+  load: ReturnType<typeof runnerLoad>,
+  seatCpuSeconds: number | null,
+  cap: number | null,
+): boolean {
+  if (!load.over_committed || load.wallSeconds <= 0) return false;
+  const others = load.busySeconds - (seatCpuSeconds ?? 0);
+  const leftForSeat = load.cores * load.wallSeconds - others;
+  return leftForSeat < Math.min(cap ?? 1, load.cores) * load.wallSeconds;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The episode's CPU record: per seat and the game, the cap, the runner's load. */
+export function episodeCpu(input: {
+  game: CpuUsage | null | undefined;
+  seats: (CpuUsage | null | undefined)[];
+  cap: number | null;
+  load: RunnerLoad;
+  unmeasured: string | null;
+}): EpisodeCpu {
+  const seconds = (u: CpuUsage | null | undefined) => (u ? round(u.cpuSeconds) : null);
+  const seats = input.seats.map(seconds);
+  const game = seconds(input.game);
+  const missing = game === null || seats.some((s) => s === null);
+  return {
+    seats,
+    game,
+    cpus_per_runnable: input.cap,
+    unmeasured: missing ? (input.unmeasured ?? "no CPU group could be made on this runner") : null,
+    runner: {
+      cores: input.load.cores,
+      busy_fraction: input.load.busy_fraction,
+      load_average: input.load.load_average,
+      over_committed: input.load.over_committed,
+    },
+  };
+}
