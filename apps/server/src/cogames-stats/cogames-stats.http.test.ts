@@ -5,8 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 
-import { strToU8, zipSync } from "fflate";
+import { deflateSync, strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
@@ -87,7 +88,76 @@ const complete = (uploadId: string, name: string, extra: Record<string, unknown>
     { upload_id: uploadId, name, ...extra },
   );
 
+/**
+ * A zip bomb as the finding's: `count` entries that each declare and inflate to `size` zero bytes,
+ * from one deflated stream repeated (about 16 KB each for 16 MiB): small to send, huge unpacked.
+ */
+function zipBomb(count: number, size: number): Uint8Array {
+  const zeros = new Uint8Array(size);
+  const packed = deflateSync(zeros, { level: 9 });
+  const crc = crc32(zeros);
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const name = Buffer.from(`zeros-${i}.bin`);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.byteLength, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.byteLength, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc, 16);
+    entry.writeUInt32LE(packed.byteLength, 20);
+    entry.writeUInt32LE(size, 24);
+    entry.writeUInt16LE(name.byteLength, 28);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, name, Buffer.from(packed));
+    central.push(entry, name);
+    offset += local.byteLength + name.byteLength + packed.byteLength;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(directory.byteLength, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
 describe("cogames policy upload", () => {
+  it("refuses a zip bomb within seconds by the archive budgets, while /healthz keeps answering", async () => {
+    // 40 entries of 16 MiB: about 640 KB sent, 640 MiB unpacked (under the old 1 GiB bound).
+    const bomb = await uploadZip(zipBomb(40, 16 << 20));
+    const started = performance.now();
+    let done = false as boolean; // set when the completion answers, while the reads loop
+    const refusal = complete(bomb.upload_id, "bomb").finally(() => (done = true));
+    let slowest = 0;
+    while (!done) {
+      const at = performance.now();
+      expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - at);
+    }
+    const refused = await refusal;
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({
+      loc: ["body", "upload_id"],
+      type: "bundle_invalid",
+    });
+    expect(refused.text).toMatch(/unpacks to more than 100 times its size/);
+    // Loose bounds for a busy machine; bench archives measures the strict ones.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(slowest).toBeLessThan(1_000);
+  });
+
   it("turns the zip into a policy bundle of the same files and a new version; completing again answers it", async () => {
     const spec = JSON.stringify({ class_path: "agent.Policy", init_kwargs: {} });
     const started = await uploadZip(
