@@ -5,9 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { crc32 } from "node:zlib";
 
-import { deflateSync, strToU8, zipSync } from "fflate";
+import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
@@ -31,6 +30,7 @@ import {
   type TestLeague,
   type TestPlayer,
 } from "../../testing/test-league.ts";
+import { zipBomb } from "../../testing/zip-bomb.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -87,51 +87,6 @@ const complete = (uploadId: string, name: string, extra: Record<string, unknown>
     "/stats/policies/submit/complete",
     { upload_id: uploadId, name, ...extra },
   );
-
-/**
- * A zip bomb as the finding's: `count` entries that each declare and inflate to `size` zero bytes,
- * from one deflated stream repeated (about 16 KB each for 16 MiB): small to send, huge unpacked.
- */
-function zipBomb(count: number, size: number): Uint8Array {
-  const zeros = new Uint8Array(size);
-  const packed = deflateSync(zeros, { level: 9 });
-  const crc = crc32(zeros);
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (let i = 0; i < count; i++) {
-    const name = Buffer.from(`zeros-${i}.bin`);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.byteLength, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.byteLength, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(packed.byteLength, 20);
-    entry.writeUInt32LE(size, 24);
-    entry.writeUInt16LE(name.byteLength, 28);
-    entry.writeUInt32LE(offset, 42);
-    locals.push(local, name, Buffer.from(packed));
-    central.push(entry, name);
-    offset += local.byteLength + name.byteLength + packed.byteLength;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(count, 8);
-  end.writeUInt16LE(count, 10);
-  end.writeUInt32LE(directory.byteLength, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 describe("cogames policy upload", () => {
   it("refuses a zip bomb within seconds by the archive budgets, while /healthz keeps answering", async () => {
