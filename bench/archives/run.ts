@@ -90,7 +90,10 @@ const zipAnswers: string[] = [];
 for (let i = 0; i < UPLOADS; i++) {
   const headers = { authorization: `Bearer ${user.token}`, "content-type": "application/json" };
   const started = (await (
-    await fetch(`${t.url}/stats/policies/submit/presigned-url`, { method: "POST", headers })
+    await fetch(`${t.url}/stats/policies/submit/presigned-url`, {
+      method: "POST",
+      headers: { authorization: headers.authorization },
+    })
   ).json()) as { upload_url: string; upload_id: string };
   await fetch(started.upload_url, { method: "PUT", body: new Uint8Array(zip) });
   const completion = (async () => {
