@@ -12,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 
 import { bestEffort } from "@gauntlet/core";
-import { gzipBomb, startTestServer } from "@gauntlet/server/testing";
+import { gzipBomb, startTestServer, zipBomb } from "@gauntlet/server/testing";
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 3);
 const CHUNK = 256 << 20;
@@ -83,6 +83,35 @@ for (let i = 0; i < UPLOADS; i++) {
   answers.push(`${answer.status} after ${answer.ms.toFixed(0)} ms: ${answer.body.slice(0, 140)}`);
   quietWindows.push(await readsDuring(sleep(answer.ms)));
 }
+// The cogames zip bomb of the finding: 40 entries of 16 MiB of zeros, about 640 KB sent.
+const zip = zipBomb(40, 16 << 20);
+const zipWindows: number[][] = [];
+const zipAnswers: string[] = [];
+for (let i = 0; i < UPLOADS; i++) {
+  const headers = { authorization: `Bearer ${user.token}`, "content-type": "application/json" };
+  const started = (await (
+    await fetch(`${t.url}/stats/policies/submit/presigned-url`, {
+      method: "POST",
+      headers: { authorization: headers.authorization },
+    })
+  ).json()) as { upload_url: string; upload_id: string };
+  await fetch(started.upload_url, { method: "PUT", body: new Uint8Array(zip) });
+  const completion = (async () => {
+    const at = performance.now();
+    const res = await fetch(`${t.url}/stats/policies/submit/complete`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ upload_id: started.upload_id, name: `bomb-${i}` }),
+    });
+    return { status: res.status, body: await res.text(), ms: performance.now() - at };
+  })();
+  zipWindows.push(await readsDuring(completion));
+  const answer = await completion;
+  zipAnswers.push(
+    `${answer.status} after ${answer.ms.toFixed(0)} ms: ${answer.body.slice(0, 140)}`,
+  );
+}
+
 /**
  * What the server did before: `tar` inflated the upload itself (its zlib runs synchronously, on
  * the event loop), here stopped at the same budget of 100 times the archive's size.
@@ -108,6 +137,13 @@ console.log(line("/healthz during a 10 MiB bomb upload", bombWindows.flat(), "ta
 console.log(
   line("/healthz while it inflates on the event loop", inline, "(how uploads were inspected)"),
 );
+console.log(
+  line(
+    `/healthz during a ${(zip.byteLength / 1024).toFixed(0)} KB cogames zip bomb`,
+    zipWindows.flat(),
+    "target: max < 100",
+  ),
+);
 console.log("\nthe uploads' answers:");
-for (const a of answers) console.log(`  ${a}`);
+for (const a of [...answers, ...zipAnswers]) console.log(`  ${a}`);
 await t.close();

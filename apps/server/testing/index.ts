@@ -12,6 +12,7 @@ export { packDirectory } from "../src/blobs/tarball.ts";
 export * from "./test-episode-file.ts";
 export * from "./runner-process.ts";
 export * from "./tar-bytes.ts";
+export * from "./zip-bomb.ts";
 export * from "./redis-process.ts";
 export * from "./replica-process.ts";
 export * from "./browser.ts";

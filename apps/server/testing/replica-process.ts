@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 import { PATIENCE_MS } from "./patience.ts";
+import { TEST_ANONYMOUS_CAPACITIES } from "./test-capacities.ts";
 import type { TestStore } from "./test-store.ts";
 
 const REPLICA_MAIN = join(import.meta.dirname, "replica-main.ts");
@@ -27,9 +28,10 @@ export interface ReplicaPlacement {
 
 export async function startReplicaProcess(
   testStore: TestStore,
-  env: Record<string, string> = {},
+  given: Record<string, string> = {},
   placement: ReplicaPlacement = {},
 ): Promise<ReplicaProcess> {
+  const env = { GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES, ...given };
   const node = [process.execPath, REPLICA_MAIN];
   const [command = "", ...args] = placement.netns
     ? ["nsenter", `--net=/run/netns/${placement.netns}`, "--", ...node]

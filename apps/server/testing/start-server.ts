@@ -5,6 +5,7 @@ import { FIRST_ADMIN_EMAIL } from "../src/identity/first-admin.ts";
 import { createApiToken } from "../src/identity/tokens.ts";
 import { createUser } from "../src/identity/users.ts";
 import { startServer, type RunningServer, type StartOptions } from "../src/server.ts";
+import { TEST_ANONYMOUS_CAPACITIES } from "./test-capacities.ts";
 import { createTestStore, type TestStore } from "./test-store.ts";
 
 export interface TestServer {
@@ -39,7 +40,11 @@ let userCounter = 0;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const testStore = options.testStore ?? (await createTestStore());
-  const env: Env = { GAUNTLET_RATE_LIMIT_MODE: "enforced", ...options.env };
+  const env: Env = {
+    GAUNTLET_RATE_LIMIT_MODE: "enforced",
+    GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES,
+    ...options.env,
+  };
   const config = resolveConfig(
     {
       port: 0,

@@ -110,6 +110,7 @@ export type {
 // The shared budget: capacities, its arithmetic (server) and client pacing from its headers.
 export {
   advise429,
+  ANONYMOUS_CAPACITIES,
   assertCapacities,
   assertComplexity,
   BUCKET_HEADER_PREFIXES,

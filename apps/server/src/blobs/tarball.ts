@@ -1,5 +1,8 @@
 // Bundles are tar.gz archives (policy and coworld files). The server checks them and packs
 // the example coworld; runners extract them (apps/runner). Uses the maintained `tar` package.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Worker } from "node:worker_threads";
@@ -7,12 +10,14 @@ import { Worker } from "node:worker_threads";
 import * as tar from "tar";
 
 import { Semaphore } from "../shared/semaphore.ts";
+import type { ArchiveJob } from "./tar-inspect-worker.ts";
 import {
   DEFAULT_TAR_BUDGETS,
   type TarBudgets,
   type TarFiles,
   type TarListing,
 } from "./tar-inspect.ts";
+import { zipProblem, type ZipRepacked } from "./zip-repack.ts";
 
 export type { TarBudgets, TarFiles, TarListing } from "./tar-inspect.ts";
 
@@ -60,21 +65,42 @@ export function inspectTarGz(
   return inWorker<TarListing>(bytes, budgets, false);
 }
 
-function inWorker<T extends TarListing | TarFiles>(
-  bytes: Uint8Array,
-  budgets: TarBudgets,
-  read: boolean,
-): Promise<T | { ok: false; error: string }> {
-  return inspections.run(() => inOneWorker<T>(bytes, budgets, read));
-}
-
-function inOneWorker<T extends TarListing | TarFiles>(
+function inWorker<T extends TarListing | TarFiles | ZipRepacked>(
   bytes: Uint8Array,
   budgets: TarBudgets,
   read: boolean,
 ): Promise<T | { ok: false; error: string }> {
   if (bytes.byteLength < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b)
     return Promise.resolve({ ok: false, error: "the bytes are not gzip" });
+  return inspections.run(() => inOneWorker<T>({ kind: read ? "read" : "list", bytes, budgets }));
+}
+
+/**
+ * A cogames policy zip repacked as tar.gz bytes, in the archive worker within the archive
+ * budgets (bytes, entries and ratio checked before anything inflates, the worker stopped past
+ * the time budget), sharing the inspections' permits; its temporary files removed whatever
+ * happens.
+ */
+export async function zipToTarGz(
+  bytes: Uint8Array,
+  budgets: TarBudgets = DEFAULT_TAR_BUDGETS,
+): Promise<ZipRepacked> {
+  const problem = zipProblem(bytes, budgets);
+  if (problem) return { ok: false, error: problem };
+  return inspections.run(async () => {
+    const root = await mkdtemp(join(tmpdir(), "gauntlet-cogames-zip-"));
+    try {
+      return await inOneWorker<ZipRepacked>({ kind: "zip", bytes, budgets, root });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+}
+
+function inOneWorker<T extends TarListing | TarFiles | ZipRepacked>(
+  job: ArchiveJob,
+): Promise<T | { ok: false; error: string }> {
+  const { budgets } = job;
   return new Promise((resolve) => {
     const worker = takeWorker();
     let settled = false;
@@ -93,7 +119,7 @@ function inOneWorker<T extends TarListing | TarFiles>(
         finish(
           {
             ok: false,
-            error: `inspecting the archive took longer than ${budgets.timeMs} ms and was stopped`,
+            error: `${job.kind === "zip" ? "unpacking the zip" : "inspecting the archive"} took longer than the time budget of ${budgets.timeMs} ms and was stopped`,
           },
           false,
         ),
@@ -106,7 +132,7 @@ function inOneWorker<T extends TarListing | TarFiles>(
     const onExit = (code: number) =>
       finish({ ok: false, error: `the archive inspection stopped (exit ${code})` }, false);
     worker.on("message", onMessage).on("error", onError).on("exit", onExit);
-    worker.postMessage({ bytes, budgets, read });
+    worker.postMessage(job);
   });
 }
 

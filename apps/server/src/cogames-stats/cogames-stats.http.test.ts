@@ -30,6 +30,7 @@ import {
   type TestLeague,
   type TestPlayer,
 } from "../../testing/test-league.ts";
+import { zipBomb } from "../../testing/zip-bomb.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -88,6 +89,30 @@ const complete = (uploadId: string, name: string, extra: Record<string, unknown>
   );
 
 describe("cogames policy upload", () => {
+  it("refuses a zip bomb within seconds by the archive budgets, while /healthz keeps answering", async () => {
+    // 40 entries of 16 MiB: about 640 KB sent, 640 MiB unpacked (under the old 1 GiB bound).
+    const bomb = await uploadZip(zipBomb(40, 16 << 20));
+    const started = performance.now();
+    let done = false as boolean; // set when the completion answers, while the reads loop
+    const refusal = complete(bomb.upload_id, "bomb").finally(() => (done = true));
+    let slowest = 0;
+    while (!done) {
+      const at = performance.now();
+      expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - at);
+    }
+    const refused = await refusal;
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({
+      loc: ["body", "upload_id"],
+      type: "bundle_invalid",
+    });
+    expect(refused.text).toMatch(/unpacks to more than 100 times its size/);
+    // Loose bounds for a busy machine; bench archives measures the strict ones.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(slowest).toBeLessThan(1_000);
+  });
+
   it("turns the zip into a policy bundle of the same files and a new version; completing again answers it", async () => {
     const spec = JSON.stringify({ class_path: "agent.Policy", init_kwargs: {} });
     const started = await uploadZip(

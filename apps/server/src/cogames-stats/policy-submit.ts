@@ -1,11 +1,6 @@
 // cogames' policy upload: an address to PUT a zip to, then completion, which repacks the zip's
 // files as a Gauntlet policy bundle (tar.gz, checked like any bundle) and makes a version of the
 // caller's policy from it. The zip is cogames' submission format (`policy_spec.json` and files).
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-
-import { unzip, type UnzipFileInfo } from "fflate";
 import type { Kysely } from "kysely";
 
 import type { PolicySubmitCompleted, PolicySubmitStarted } from "@gauntlet/core";
@@ -19,7 +14,7 @@ import {
   uploadAddress,
   type SignedPut,
 } from "../blobs/signed-upload.ts";
-import { packDirectory } from "../blobs/tarball.ts";
+import { zipToTarGz } from "../blobs/tarball.ts";
 import { createPolicyVersion, createSecretEnv, storeUpload } from "../policies/policies.ts";
 import { nowIso } from "../shared/clock.ts";
 import { conflict, invalidInput } from "../shared/errors.ts";
@@ -28,11 +23,6 @@ import type { Database, PolicySubmitUploadsTable } from "../store/schema.ts";
 export const POLICY_SUBMIT_SECONDS = 3600;
 const policyZipKey = (upload: { id: string; user_id: string }) =>
   `policy-uploads/${upload.user_id}/${upload.id}.zip`;
-/** Budgets of a zip's contents, as a tar.gz bundle's (docs/api.md "Untrusted files"). */
-const MAX_ENTRIES = 10_000;
-const MAX_UNPACKED_BYTES = 1024 ** 3;
-const MAX_NAME_BYTES = 255;
-const MAX_PATH_BYTES = 1024;
 
 export async function startPolicySubmit(
   db: Kysely<Database>,
@@ -81,62 +71,6 @@ export async function putPolicySubmitFile(
   return { upload_id: uploadId, size_bytes: blob.size };
 }
 
-/** Why a zip entry's name cannot be written as a bundle file, or null when it can. */
-function unsafeName(name: string): string | null {
-  if (name.includes("\\")) return "has a backslash";
-  if (name.startsWith("/")) return "is an absolute path";
-  const parts = name.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.includes("..")) return "has a .. component";
-  if (parts.length === 0) return "is empty";
-  if (Buffer.byteLength(name) > MAX_PATH_BYTES) return `is longer than ${MAX_PATH_BYTES} bytes`;
-  if (parts.some((p) => Buffer.byteLength(p) > MAX_NAME_BYTES))
-    return `has a name longer than ${MAX_NAME_BYTES} bytes`;
-  return null;
-}
-
-/**
- * The zip's files, refusing by its declared sizes before inflating anything (entries and total
- * unpacked within the bundle budgets); fflate inflates each into a buffer of its declared size.
- */
-function unzipBounded(bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
-  let entries = 0;
-  let total = 0;
-  let refusal: string | null = null;
-  const filter = (file: UnzipFileInfo) => {
-    if (file.name.endsWith("/")) return false;
-    entries += 1;
-    total += file.originalSize;
-    const unsafe = unsafeName(file.name);
-    if (unsafe) refusal ??= `entry ${JSON.stringify(file.name)} ${unsafe}`;
-    else if (entries > MAX_ENTRIES) refusal ??= `more than ${MAX_ENTRIES} entries`;
-    else if (total > MAX_UNPACKED_BYTES) refusal ??= "more than 1 GiB unpacked";
-    return refusal === null;
-  };
-  return new Promise((resolve, reject) => {
-    unzip(bytes, { filter }, (error, files) => {
-      if (refusal) reject(new Error(refusal));
-      else if (error) reject(new Error(`not a zip: ${error.message}`));
-      else resolve(files);
-    });
-  });
-}
-
-/** The zip as tar.gz bytes of the same files. */
-async function repack(bytes: Uint8Array): Promise<Buffer> {
-  const files = await unzipBounded(bytes);
-  const dir = await mkdtemp(join(tmpdir(), "gauntlet-cogames-zip-"));
-  try {
-    for (const [name, content] of Object.entries(files)) {
-      const path = join(dir, name);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, content);
-    }
-    return await packDirectory(dir, () => false);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 export async function completePolicySubmit(
   db: Kysely<Database>,
   blobs: BlobStore,
@@ -165,18 +99,22 @@ export async function completePolicySubmit(
   }
   const zip = sha256 ? await blobs.get(sha256) : null;
   if (!zip) throw conflict(`nothing was PUT to policy upload ${body.upload_id}'s address`);
-  let tarGz: Buffer;
-  try {
-    tarGz = await repack(zip);
-  } catch (error) {
+  // Unpacked and repacked off the event loop, within the archive budgets (blobs/zip-repack.ts).
+  const repacked = await zipToTarGz(zip);
+  if (!repacked.ok)
     throw invalidInput(
       ["body", "upload_id"],
-      `the policy zip cannot be a bundle: ${(error as Error).message}`,
+      `the policy zip cannot be a bundle: ${repacked.error}`,
       "bundle_invalid",
       body.upload_id,
     );
-  }
-  const bundle = await storeUpload(db, blobs, identity, "policy-bundle", tarGz);
+  const bundle = await storeUpload(
+    db,
+    blobs,
+    identity,
+    "policy-bundle",
+    Buffer.from(repacked.tarGz),
+  );
   await db.updateTable("uploads").set({ status: "complete" }).where("id", "=", bundle.id).execute();
   const env =
     body.policy_secret_env && Object.keys(body.policy_secret_env).length > 0

@@ -12,6 +12,7 @@ import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@g
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { TEST_ANONYMOUS_CAPACITIES } from "../../testing/test-capacities.ts";
 import { eventually } from "../../testing/test-league.ts";
 import { createDemoLeague, DEMO_LEAGUE_NAME, findDemoLeague } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
@@ -78,7 +79,12 @@ function start(args: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), "gauntlet-demo-"));
   dirs.push(dataDir);
   // No log level: the command's own default (quiet).
-  const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+  // The test polls the standings anonymously every 25 ms: a test server's anonymous allowance.
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES,
+  };
   const child = spawn(
     process.execPath,
     [MAIN, "start", "--port", "0", "--data-dir", dataDir, ...args],

@@ -1,6 +1,6 @@
 // The first two steps of the request path after routing (docs/architecture.md): bearer token →
-// identity, then the identity's shared budgets. Anonymous requests and failed authentication are
-// never budgeted.
+// identity, then the identity's shared budgets. Anonymous requests draw on their client
+// address's budget (client-address.ts); failed authentication is answered before any budget.
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
@@ -9,6 +9,7 @@ import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
 import type { BudgetGate, BudgetGateResult } from "./budget-gate.ts";
+import { clientBudgetKeyOf } from "./client-address.ts";
 import { errorBody } from "./errors.ts";
 import { PreparedHeadersResponse } from "./prepared-headers-response.ts";
 
@@ -121,7 +122,18 @@ export function createRequestGate(
   function passes(op: OperationDef, request: FastifyRequest, reply: FastifyReply): boolean {
     if (op.credentialHeader) return false;
     const token = requestToken(request);
-    if (token === undefined) return op.auth !== "required";
+    if (token === undefined) {
+      if (op.auth === "required") return false;
+      if (budgets && !op.budgetExempt) {
+        const result = budgets.evaluateNow?.(
+          { budgetKey: clientBudgetKeyOf(request), kind: "anonymous" },
+          op.complexity,
+        );
+        if (!result || result.rejection) return false;
+        setBudgetHeaders(reply, result);
+      }
+      return true;
+    }
     const identity = token ? auth.cachedIdentity(token) : undefined;
     if (!identity || machineVerdict(op, identity) !== "pass") return false;
     if (budgets && !op.budgetExempt) {
@@ -160,6 +172,8 @@ export function createRequestGate(
       setIdentity(request, identity);
     }
     const token = op.credentialHeader ? undefined : requestToken(request);
+    // A machine token on a public read runs as anonymous but still draws on the machine's budget.
+    let payer: AuthenticatedIdentity | undefined;
     if (token !== undefined) {
       // A hot token is answered from the cache without waiting on a promise.
       const known = token === null ? null : auth.cachedIdentity(token);
@@ -178,8 +192,10 @@ export function createRequestGate(
         return;
       }
       if (identity && verdict === "pass") setIdentity(request, identity);
-      else if (identity) setIdentity(request, ANONYMOUS);
-      else if (!op.invalidTokenIsAnonymous) {
+      else if (identity) {
+        setIdentity(request, ANONYMOUS);
+        payer = identity;
+      } else if (!op.invalidTokenIsAnonymous) {
         reply.header("www-authenticate", 'Bearer error="invalid_token"');
         await reply
           .code(401)
@@ -200,9 +216,12 @@ export function createRequestGate(
         );
       return;
     }
-    if (budgets && isAuthenticated(identity) && !op.budgetExempt) {
+    if (budgets && !op.budgetExempt) {
+      const budgeted = isAuthenticated(identity) ? identity : payer;
       const result = await budgets.evaluate(
-        { budgetKey: identity.budget.key, kind: identity.budget.kind },
+        budgeted
+          ? { budgetKey: budgeted.budget.key, kind: budgeted.budget.kind }
+          : { budgetKey: clientBudgetKeyOf(request), kind: "anonymous" },
         op.complexity,
       );
       setBudgetHeaders(reply, result);

@@ -3,7 +3,7 @@
 // and over budget, the 429 to send instead of running the handler.
 export interface BudgetSubject {
   readonly key: string;
-  readonly kind: "user" | "machine";
+  readonly kind: "user" | "machine" | "anonymous";
 }
 
 export interface BudgetGateResult {
@@ -15,12 +15,12 @@ export interface BudgetGateResult {
 
 export interface BudgetGate {
   evaluate(
-    subject: { budgetKey: string; kind: "user" | "machine" },
+    subject: { budgetKey: string; kind: "user" | "machine" | "anonymous" },
     complexity: number,
   ): Promise<BudgetGateResult>;
   /** The same, answered within the call where the budgets are in this process; undefined when it must wait. */
   evaluateNow?(
-    subject: { budgetKey: string; kind: "user" | "machine" },
+    subject: { budgetKey: string; kind: "user" | "machine" | "anonymous" },
     complexity: number,
   ): BudgetGateResult | undefined;
   close(): Promise<void>;

@@ -80,7 +80,12 @@ describe("createLimiterFromEnv", () => {
   });
 
   it("describes the capacities in force for the budgets page", () => {
-    expect(budgetsInfoFromEnv({ GAUNTLET_USER_CAPACITIES: '{"requestsPerMinute": 600}' })).toEqual({
+    expect(
+      budgetsInfoFromEnv({
+        GAUNTLET_USER_CAPACITIES: '{"requestsPerMinute": 600}',
+        GAUNTLET_ANONYMOUS_CAPACITIES: '{"complexityPerMinute": 3000}',
+      }),
+    ).toEqual({
       mode: "enforced",
       rows: [
         {
@@ -96,6 +101,13 @@ describe("createLimiterFromEnv", () => {
           requestsPerHour: 288000,
           complexityPerMinute: 96000,
           complexityPerHour: 2880000,
+        },
+        {
+          identity: "Anonymous, per client address",
+          requestsPerMinute: 1200,
+          requestsPerHour: 18000,
+          complexityPerMinute: 3000,
+          complexityPerHour: 180000,
         },
       ],
     });

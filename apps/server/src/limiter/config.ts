@@ -3,10 +3,12 @@
 //   REDIS_URL                     budgets in Redis (shared by replicas); in memory when unset
 //   GAUNTLET_USER_CAPACITIES      JSON, e.g. {"requestsPerMinute": 600}, over docs/architecture.md user row
 //   GAUNTLET_MACHINE_CAPACITIES   JSON, the same over the service row
+//   GAUNTLET_ANONYMOUS_CAPACITIES JSON, the same over the anonymous row (per client address)
 //   GAUNTLET_BUDGET_OVERRIDES     JSON, {"<budget key>": {…capacities}} for single identities
 import { z } from "zod";
 
 import {
+  ANONYMOUS_CAPACITIES,
   BudgetCapacitiesPatch,
   SERVICE_CAPACITIES,
   USER_CAPACITIES,
@@ -63,6 +65,7 @@ export function limiterModeFromEnv(env: LimiterEnv): LimiterMode {
 export function capacitiesFromEnv(env: LimiterEnv): {
   user: BudgetCapacities;
   machine: BudgetCapacities;
+  anonymous: BudgetCapacities;
 } {
   return {
     user: {
@@ -72,6 +75,10 @@ export function capacitiesFromEnv(env: LimiterEnv): {
     machine: {
       ...SERVICE_CAPACITIES,
       ...parseJsonSetting(env, "GAUNTLET_MACHINE_CAPACITIES", BudgetCapacitiesPatch),
+    },
+    anonymous: {
+      ...ANONYMOUS_CAPACITIES,
+      ...parseJsonSetting(env, "GAUNTLET_ANONYMOUS_CAPACITIES", BudgetCapacitiesPatch),
     },
   };
 }
@@ -90,7 +97,7 @@ export function createLimiterFromEnv(
   options: LimiterFromEnvOptions = {},
 ): Limiter {
   const mode = limiterModeFromEnv(env);
-  const { user, machine } = capacitiesFromEnv(env);
+  const capacities = capacitiesFromEnv(env);
   const overrides = parseJsonSetting(env, "GAUNTLET_BUDGET_OVERRIDES", Overrides) ?? {};
   const redisUrl = env.REDIS_URL?.trim();
   const store: BudgetStore =
@@ -102,7 +109,7 @@ export function createLimiterFromEnv(
   return createLimiter({
     mode,
     store,
-    capacities: { user, machine },
+    capacities,
     overrides,
     documentationUrl,
     onStoreError: options.onStoreError,

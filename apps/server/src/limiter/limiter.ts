@@ -2,6 +2,7 @@
 // authentication and before validation. It answers with the outcome, the headers of docs/architecture.md
 // and, for an enforced rejection, the 429 of docs/api.md. It fails open.
 import {
+  ANONYMOUS_CAPACITIES,
   assertCapacities,
   budgetHeaders,
   RATE_LIMIT_ERROR_TYPE,
@@ -18,10 +19,22 @@ import type { BudgetStore } from "./store.ts";
 export type LimiterMode = BudgetMode | "off";
 export type LimiterOutcome = "allowed" | "would_reject" | "rejected" | "unavailable" | "off";
 
+export type BudgetKind = "user" | "machine" | "anonymous";
+
 export interface BudgetSubject {
-  /** The identity whose budget is drawn: the owner user for players, the machine for machines. */
+  /**
+   * The identity whose budget is drawn: the owner user for players, the machine for machines,
+   * the client address for anonymous callers (http/client-address.ts).
+   */
   budgetKey: string;
-  kind: "user" | "machine";
+  kind: BudgetKind;
+}
+
+/** The default capacities of each kind; anonymous ones default to core's ANONYMOUS_CAPACITIES. */
+export interface KindCapacities {
+  user: BudgetCapacities;
+  machine: BudgetCapacities;
+  anonymous?: BudgetCapacities;
 }
 
 export interface LimiterResult {
@@ -44,7 +57,7 @@ export interface CircuitBreakerOptions {
 export interface LimiterOptions {
   mode: LimiterMode;
   store: BudgetStore;
-  capacities: { user: BudgetCapacities; machine: BudgetCapacities };
+  capacities: KindCapacities;
   /** Per budget key, capacities laid over those of its kind. */
   overrides?: Record<string, BudgetCapacitiesPatch>;
   /** A store that has not answered after this long is treated as failed. Default 50. */
@@ -72,13 +85,17 @@ export interface LimiterDescription {
 
 export function describeCapacities(
   mode: LimiterMode,
-  capacities: { user: BudgetCapacities; machine: BudgetCapacities },
+  capacities: KindCapacities,
 ): LimiterDescription {
   return {
     mode,
     rows: [
       { identity: "User and owned players", ...capacities.user },
       { identity: "Service (machine identity)", ...capacities.machine },
+      {
+        identity: "Anonymous, per client address",
+        ...(capacities.anonymous ?? ANONYMOUS_CAPACITIES),
+      },
     ],
   };
 }
@@ -175,12 +192,17 @@ export function createLimiter(options: LimiterOptions): Limiter {
   const breaker = options.breaker ?? DEFAULT_BREAKER;
   const clock = options.clock ?? Date.now;
   const overridden = new Map<string, BudgetCapacities>();
-  assertCapacities(options.capacities.user);
-  assertCapacities(options.capacities.machine);
+  const capacities: Record<BudgetKind, BudgetCapacities> = {
+    user: options.capacities.user,
+    machine: options.capacities.machine,
+    anonymous: options.capacities.anonymous ?? ANONYMOUS_CAPACITIES,
+  };
+  for (const caps of Object.values(capacities)) assertCapacities(caps);
   for (const [key, patch] of Object.entries(options.overrides ?? {})) {
-    // A key names a user or a machine; the request says which, so merge over both defaults.
-    for (const kind of ["user", "machine"] as const) {
-      const caps = { ...options.capacities[kind], ...patch };
+    // A key names a user, a machine or a client address; the request says which, so merge
+    // over every kind's defaults.
+    for (const kind of ["user", "machine", "anonymous"] as const) {
+      const caps = { ...capacities[kind], ...patch };
       assertCapacities(caps);
       overridden.set(`${kind}:${key}`, caps);
     }
@@ -221,7 +243,11 @@ export function createLimiter(options: LimiterOptions): Limiter {
   // A subject's store key, kept per budget key: a cached identity brings the same key string on
   // every request, so the store key handed out is the same string too, its hash computed once for
   // the lookups below (bench/hot-path). Bounded; past the bound it starts over.
-  const storeKeys = { user: new Map<string, string>(), machine: new Map<string, string>() };
+  const storeKeys: Record<BudgetKind, Map<string, string>> = {
+    user: new Map(),
+    machine: new Map(),
+    anonymous: new Map(),
+  };
   function storeKeyOf(subject: BudgetSubject): string {
     const keys = storeKeys[subject.kind];
     let key = keys.get(subject.budgetKey);
@@ -244,7 +270,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
     async evaluate(subject, complexity) {
       if (mode === "off") return OFF;
       const storeKey = storeKeyOf(subject);
-      const caps = overridden.get(storeKey) ?? options.capacities[subject.kind];
+      const caps = overridden.get(storeKey) ?? capacities[subject.kind];
 
       const open = consecutiveFailures >= breaker.failures;
       if (open && (clock() < openUntil || probing)) return unavailable(mode, complexity);
@@ -276,7 +302,7 @@ export function createLimiter(options: LimiterOptions): Limiter {
       try {
         decision = decideNow(
           storeKey,
-          overridden.get(storeKey) ?? options.capacities[subject.kind],
+          overridden.get(storeKey) ?? capacities[subject.kind],
           complexity,
           true,
         );

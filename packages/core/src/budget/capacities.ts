@@ -37,3 +37,14 @@ export const SERVICE_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
   complexityPerMinute: 96_000,
   complexityPerHour: 2_880_000,
 });
+
+/**
+ * Anonymous callers, one budget per client address (an IPv6 client per /64): what a person or
+ * the web view at `/` spends, several times over, but a flood of reads runs dry within seconds.
+ */
+export const ANONYMOUS_CAPACITIES: Readonly<BudgetCapacities> = Object.freeze({
+  requestsPerMinute: 1_200,
+  requestsPerHour: 18_000,
+  complexityPerMinute: 6_000,
+  complexityPerHour: 180_000,
+});
