@@ -201,6 +201,8 @@ export {
   GameRunnable,
   PlayerFailureDeclaration,
   PlayerRunnable,
+  EpisodeTimeoutMinutes,
+  MAX_EPISODE_TIMEOUT_MINUTES,
   rosterBounds,
   RunnableEnv,
 } from "./models/coworld-manifest.ts";
@@ -247,6 +249,7 @@ export {
   PolicySecretEnvRequest,
   PolicyVersion,
   PolicyVersionStatsPage,
+  UpdatePolicyVersionRequest,
 } from "./models/policy.ts";
 
 // Episodes and evaluations: requests, campaigns, bulk uploads, and the runner's jobs.

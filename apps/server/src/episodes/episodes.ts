@@ -3,7 +3,13 @@ import { randomInt, randomUUID } from "node:crypto";
 
 import type { Kysely, Transaction } from "kysely";
 
-import { newId, type EpisodeParticipant, type EpisodeRequest, type QueryOf } from "@gauntlet/core";
+import {
+  EpisodeTimeoutMinutes,
+  newId,
+  type EpisodeParticipant,
+  type EpisodeRequest,
+  type QueryOf,
+} from "@gauntlet/core";
 
 import {
   canReadGameLog as canReadGameLogOf,
@@ -58,6 +64,24 @@ export interface NewEpisode {
   runtime?: "process" | "docker";
   deadlineMs?: number;
   maxAttempts?: number;
+}
+
+/** The job's deadline: the one asked for, within the coworld's `episode_timeout_minutes`. */
+async function deadlineOf(
+  trx: Transaction<Database>,
+  coworldId: string,
+  asked: number | undefined,
+): Promise<number> {
+  const deadline = asked ?? DEFAULT_DEADLINE_MS;
+  const row = await trx
+    .selectFrom("coworlds")
+    .select("manifest")
+    .where("id", "=", coworldId)
+    .executeTakeFirst();
+  if (!row) return deadline;
+  const doc = parseJson<Record<string, unknown>>(row.manifest);
+  const limit = EpisodeTimeoutMinutes.safeParse(doc.episode_timeout_minutes);
+  return limit.success ? Math.min(deadline, limit.data * 60_000) : deadline;
 }
 
 /** Creates an episode request and queues its job, in the caller's transaction. */
@@ -124,7 +148,7 @@ export async function createEpisode(
       lease_machine_id: null,
       isolation: null,
       leased_at: null,
-      deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      deadline_ms: await deadlineOf(trx, input.coworld.id, input.deadlineMs),
       created_at: now,
       updated_at: now,
     })

@@ -20,6 +20,7 @@ import { forumWikiKeys } from "./017-forum-wiki-keys.ts";
 import { retention } from "./018-retention.ts";
 import { livePlay } from "./019-live-play.ts";
 import { coworldUploadClient } from "./020-coworld-upload-client.ts";
+import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "018-retention": retention,
   "019-live-play": livePlay,
   "020-coworld-upload-client": coworldUploadClient,
+  "023-open-to-scrimmage": openToScrimmage,
 };
 
 export const migrationProvider: MigrationProvider = {
