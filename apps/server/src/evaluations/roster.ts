@@ -8,12 +8,7 @@ import type { Kysely } from "kysely";
 import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
 
 import { canSeeLeague } from "../access/leagues.ts";
-import {
-  assertSeatable,
-  canSeatVersion,
-  seatFacts,
-  type SeatingPlace,
-} from "../access/seating.ts";
+import { assertSeatable, canSeatVersion, seatFacts, type SeatingPlace } from "../access/seating.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { gameCoworld } from "../games/games.ts";
 import { competingChampions } from "../leagues/champions.ts";
@@ -244,7 +239,10 @@ async function seatableOnly(
 }
 
 /** A version with no bundle: an image, for the docker runtime only. */
-export async function isBundleless(db: Kysely<Database>, policyVersionId: string): Promise<boolean> {
+export async function isBundleless(
+  db: Kysely<Database>,
+  policyVersionId: string,
+): Promise<boolean> {
   const row = await db
     .selectFrom("policy_versions")
     .select("bundle_upload_id")

@@ -24,5 +24,8 @@ export async function updatePolicyVersion(
     .set({ open_to_scrimmage: patch.open_to_scrimmage ? 1 : 0 })
     .where("id", "=", id)
     .execute();
-  return toPolicyVersion(identity, { ...found, open_to_scrimmage: patch.open_to_scrimmage ? 1 : 0 });
+  return toPolicyVersion(identity, {
+    ...found,
+    open_to_scrimmage: patch.open_to_scrimmage ? 1 : 0,
+  });
 }
