@@ -12,6 +12,8 @@ import type { Database, LeaguesTable } from "../store/schema.ts";
 import { ACTIVE_STATUSES } from "./champions.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Failures of the runner or the machine, not of the policy (the work queue retries these too). */
+const NOBODYS_FAULT = new Set(["infrastructure", "runner_error"]);
 
 /** 422 naming `players_per_user` when this player would be one more of its owner's than the coworld allows. */
 export async function assertPlayersPerUser(
@@ -92,7 +94,7 @@ export async function assertDailySubmissions(
   );
 }
 
-/** The submission's version has played in the league since, and every such episode failed as `infrastructure`. */
+/** The submission's version has played in the league since, and every such episode failed for nobody's fault. */
 async function onlyInfrastructureFailures(
   trx: Transaction<Database>,
   leagueId: string,
@@ -108,6 +110,6 @@ async function onlyInfrastructureFailures(
     .execute();
   return (
     episodes.length > 0 &&
-    episodes.every((e) => e.status === "failed" && e.error_type === "infrastructure")
+    episodes.every((e) => e.status === "failed" && NOBODYS_FAULT.has(e.error_type ?? ""))
   );
 }
