@@ -79,6 +79,8 @@ export interface TestLeagueOptions {
   public?: boolean;
   /** The commissioner (who uploads the coworld and owns `addPlayer`'s policies) is an admin. */
   adminCommissioner?: boolean;
+  /** Top-level manifest fields over the example's (`players_per_user`, `episode_timeout_minutes`). */
+  manifest?: Record<string, unknown>;
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
@@ -102,7 +104,7 @@ export async function createTestLeague(
     await gridrushBundle(),
   );
   const coworld = await api.post<{ id: string; game_id: string }>("/v2/coworlds/upload", {
-    manifest: gridrushManifest(name),
+    manifest: { ...gridrushManifest(name), ...options.manifest },
     bundle_upload_id: upload.upload_id,
   });
   if (coworld.status !== 200) throw new Error(`coworld upload: ${coworld.status} ${coworld.text}`);

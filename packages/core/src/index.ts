@@ -203,6 +203,8 @@ export {
   GameRunnable,
   PlayerFailureDeclaration,
   PlayerRunnable,
+  EpisodeTimeoutMinutes,
+  MAX_EPISODE_TIMEOUT_MINUTES,
   rosterBounds,
   cpusOf,
   RunnableEnv,
@@ -252,6 +254,7 @@ export {
   PolicySecretEnvRequest,
   PolicyVersion,
   PolicyVersionStatsPage,
+  UpdatePolicyVersionRequest,
 } from "./models/policy.ts";
 
 // Episodes and evaluations: requests, campaigns, bulk uploads, and the runner's jobs.

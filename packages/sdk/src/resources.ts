@@ -71,6 +71,7 @@ export const resources = {
   createPolicyVersion: ["policyVersions", "create"],
   listPolicyVersions: ["policyVersions", "list"],
   getPolicyVersion: ["policyVersions", "get"],
+  updatePolicyVersion: ["policyVersions", "update"],
   getStatsPolicyVersion: ["policyVersions", "getStats"],
   searchPolicyVersions: ["policyVersions", "search"],
   // Coworlds

@@ -1,6 +1,7 @@
 // The access rules as a hostile user meets them, two ordinary accounts apart: A may seat its own
-// versions and those playing in a league it sees, never B's private ones (in an experience
-// request, a play session, a tournament); reads only the seats it owns; and nobody else sees a
+// versions, a league's members in that league (on its coworld) and versions open to scrimmage,
+// never B's private ones nor B's champion in a coworld of its own (in an experience request, a
+// play session, a tournament); reads only the seats it owns; and nobody else sees a
 // private evaluation's episodes or another user's version recipe.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -22,6 +23,7 @@ type User = { id: string; token: string };
 let t: TestServer;
 let open: TestLeague;
 let closed: TestLeague;
+let mine: TestLeague;
 let a: User;
 let b: User;
 /** A's own version, in no league. */
@@ -37,6 +39,8 @@ beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
   open = await createTestLeague(t);
   closed = await createTestLeague(t, { public: false });
+  // The attacker of the first finding: a user with a coworld (and league) of their own.
+  mine = await createTestLeague(t);
   a = await t.newUser();
   b = await t.newUser();
   aOwn = await open.addPlayer("Attacker", { owner: a });
@@ -50,15 +54,25 @@ afterAll(async () => {
   await t?.close();
 });
 
-const experience = (token: string, refs: string[]) =>
+/** An evaluation in the open league (on its coworld), or on the coworld given alone. */
+const experience = (
+  token: string,
+  refs: string[],
+  where: Record<string, unknown> = { target: { league_id: open.league.id } },
+) =>
   client(t.url, token).post<ExperienceRequestDetail & ValidationBody>("/v2/experience-requests", {
-    coworld_id: open.coworldId,
+    ...where,
     roster: refs.map((ref) => ({ player: { policy_ref: ref } })),
     num_episodes: 1,
   });
 
+const setOpen = (token: string, version: string, value: boolean) =>
+  client(t.url, token).patch<PolicyVersion>(`/v2/policy-versions/${version}`, {
+    open_to_scrimmage: value,
+  });
+
 describe("seating a policy version", () => {
-  it("an experience request seats the requester's own versions and those of a league it sees, nothing else", async () => {
+  it("an experience request seats the requester's own versions and a league's members in that league, nothing else", async () => {
     for (const other of [bPrivate, hidden]) {
       const res = await experience(a.token, [aOwn.policyVersionId, other.policyVersionId]);
       expect(res.status, res.text).toBe(422);
@@ -76,13 +90,82 @@ describe("seating a policy version", () => {
     );
     const allowed = await experience(a.token, [aOwn.policyVersionId, bPublic.policyVersionId]);
     expect(allowed.status, allowed.text).toBe(201);
-    // The owner seats its private version; an admin seats anyone's.
+    // The owner seats its private version.
     expect(
       (await experience(b.token, [bPrivate.policyVersionId, hidden.policyVersionId])).status,
     ).toBe(422);
     expect(
-      (await experience(t.adminToken, [bPrivate.policyVersionId, hidden.policyVersionId])).status,
+      (await experience(b.token, [bPrivate.policyVersionId, bPublic.policyVersionId])).status,
     ).toBe(201);
+  }, 60_000);
+
+  it("a league's champion plays in no one else's coworld, and the refusal reads like an unknown id", async () => {
+    const own = await mine.addPlayer("Probe");
+    const elsewhere = [
+      { coworld_id: mine.coworldId },
+      // The league named, the coworld swapped for the attacker's.
+      { target: { league_id: open.league.id, coworld_id: mine.coworldId } },
+      // The league's coworld, outside the league: the requester commissions no league it is in.
+      { coworld_id: open.coworldId },
+    ];
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    for (const where of elsewhere) {
+      const [champion, missing] = await Promise.all(
+        [bPublic.policyVersionId, unknown].map((id) =>
+          experience(mine.commissioner.token, [own.policyVersionId, id], where),
+        ),
+      );
+      expect(champion?.status, champion?.text).toBe(422);
+      expect(champion?.status).toBe(missing?.status);
+      expect(champion?.body.detail[0]?.loc).toEqual(["body", "roster", 1, "player", "policy_ref"]);
+      expect(champion?.body.detail[0]?.msg.replace(bPublic.policyVersionId, "ID")).toBe(
+        missing?.body.detail[0]?.msg.replace(unknown, "ID"),
+      );
+    }
+    // A division's draw on another coworld seats nobody who did not consent.
+    const topN = await client(t.url, mine.commissioner.token).post<ValidationBody>(
+      "/v2/experience-requests",
+      {
+        target: { league_id: open.league.id, coworld_id: mine.coworldId },
+        roster: [{ player: { policy_ref: own.policyVersionId } }, { player: { top_n: 3 } }],
+        num_episodes: 1,
+      },
+    );
+    expect(topN.status, topN.text).toBe(422);
+    expect(topN.body.detail[0]?.loc).toEqual(["body", "roster", 1, "player", "top_n"]);
+
+    // Its owner seats it anywhere; the league's commissioner and an admin on the league's coworld.
+    const pair = [bPublic.policyVersionId, bPublic.policyVersionId];
+    const byOwner = await experience(b.token, [bPublic.policyVersionId, bPrivate.policyVersionId], {
+      coworld_id: mine.coworldId,
+    });
+    expect(byOwner.status, byOwner.text).toBe(201);
+    for (const token of [open.commissioner.token, t.adminToken]) {
+      const onLeague = await experience(token, pair, { coworld_id: open.coworldId });
+      expect(onLeague.status, onLeague.text).toBe(201);
+      expect((await experience(token, pair, { coworld_id: mine.coworldId })).status).toBe(422);
+    }
+  }, 60_000);
+
+  it("open_to_scrimmage, set by its owner alone, lets anyone seat a version anywhere", async () => {
+    const own = await mine.addPlayer("Sparring");
+    const seat = () =>
+      experience(mine.commissioner.token, [own.policyVersionId, bPrivate.policyVersionId], {
+        coworld_id: mine.coworldId,
+      });
+    expect((await seat()).status).toBe(422);
+    // Someone else's version reads as unknown to the setting, too.
+    const stranger = await setOpen(a.token, bPrivate.policyVersionId, true);
+    expect(stranger.status).toBe(404);
+    const opened = await setOpen(b.token, bPrivate.policyVersionId, true);
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body.open_to_scrimmage).toBe(true);
+    const seated = await seat();
+    expect(seated.status, seated.text).toBe(201);
+    expect((await setOpen(b.token, bPrivate.policyVersionId, false)).body.open_to_scrimmage).toBe(
+      false,
+    );
+    expect((await seat()).status).toBe(422);
   }, 60_000);
 
   it("a play session's opponents follow the same rule", async () => {
@@ -94,13 +177,19 @@ describe("seating a policy version", () => {
         opponents: [opponent],
         variant_id: "duel-small",
       });
-    for (const other of [bPrivate, hidden]) {
+    // A session is no league's: a champion plays there only when its owner opened it.
+    for (const other of [bPrivate, hidden, bPublic]) {
       const res = await play(other.policyVersionId);
       expect(res.status, res.text).toBe(422);
       expect(res.body.detail[0]?.loc).toEqual(["body", "opponents", 0]);
     }
-    const allowed = await play(bPublic.policyVersionId);
-    expect(allowed.status, allowed.text).toBe(201);
+    expect((await setOpen(b.token, bPublic.policyVersionId, true)).status).toBe(200);
+    try {
+      const allowed = await play(bPublic.policyVersionId);
+      expect(allowed.status, allowed.text).toBe(201);
+    } finally {
+      await setOpen(b.token, bPublic.policyVersionId, false);
+    }
   }, 60_000);
 
   it("a tournament's entrants follow the same rule, at creation and on an edit", async () => {

@@ -210,6 +210,7 @@ async function insertWorld(db: Kysely<Database>, w: World) {
         secret_env_id: null,
         tags: "{}",
         player_id: null,
+        open_to_scrimmage: 0,
         created_at: NOW,
       })
       .execute();

@@ -1,12 +1,11 @@
-// Who may see, seat and inspect a policy version. A version is seen by its owner, admins, and
-// anyone who sees a league it plays in (a membership: member or champion, any division). Seating
-// it (a roster slot, an opponent, a tournament entrant) follows the same rule, so nobody runs a
-// private policy they could not even name. Its recipe — run argv, bundle and image ids, whether
-// it has secrets — is for its owner and admins only.
+// Who may see and inspect a policy version. A version is seen by its owner, admins, and anyone
+// who sees a league it plays in (a membership: member or champion, any division). Seating it (a
+// roster slot, an opponent, a tournament entrant) asks more, its owner's consent: seating.ts.
+// Its recipe — run argv, bundle and image ids, whether it has secrets — is for its owner and
+// admins only.
 import type { Kysely } from "kysely";
 
 import { type Identity } from "../auth/identity.ts";
-import { invalidInput } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { canSeeLeague, isAdmin, userIdOf, visibleLeagueIds, type LeagueFacts } from "./leagues.ts";
 
@@ -84,30 +83,4 @@ export async function versionFacts(
     if (facts) (facts.leagues as LeagueFacts[]).push(l);
   }
   return out;
-}
-
-/**
- * Refuses (422 at the slot's location) a seat whose version the caller may not seat: its own
- * versions, or those that play in a league it can see. An unknown id reads the same as a hidden
- * one, so the answer does not tell which private ids exist.
- */
-export async function assertSeatable(
-  db: Kysely<Database>,
-  identity: Identity,
-  seats: readonly { policyVersionId: string; loc: readonly (string | number)[] }[],
-): Promise<void> {
-  const facts = await versionFacts(
-    db,
-    seats.map((s) => s.policyVersionId),
-  );
-  for (const seat of seats) {
-    const version = facts.get(seat.policyVersionId);
-    if (!version || !canSeeVersion(identity, version))
-      throw invalidInput(
-        [...seat.loc],
-        `no policy version ${seat.policyVersionId} you may seat (your own versions, or those that play in a league you can see)`,
-        "value_error",
-        seat.policyVersionId,
-      );
-  }
 }

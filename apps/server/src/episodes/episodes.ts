@@ -4,6 +4,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 
 import {
+  EpisodeTimeoutMinutes,
   newId,
   type EpisodeCpu,
   type EpisodeParticipant,
@@ -67,6 +68,24 @@ export interface NewEpisode {
   maxAttempts?: number;
   /** The class of work the job is leased under; by default the purpose's (queue-shares.ts). */
   shareClass?: ShareClass;
+}
+
+/** The job's deadline: the one asked for, within the coworld's `episode_timeout_minutes`. */
+async function deadlineOf(
+  trx: Transaction<Database>,
+  coworldId: string,
+  asked: number | undefined,
+): Promise<number> {
+  const deadline = asked ?? DEFAULT_DEADLINE_MS;
+  const row = await trx
+    .selectFrom("coworlds")
+    .select("manifest")
+    .where("id", "=", coworldId)
+    .executeTakeFirst();
+  if (!row) return deadline;
+  const doc = parseJson<Record<string, unknown>>(row.manifest);
+  const limit = EpisodeTimeoutMinutes.safeParse(doc.episode_timeout_minutes);
+  return limit.success ? Math.min(deadline, limit.data * 60_000) : deadline;
 }
 
 /** Creates an episode request and queues its job, in the caller's transaction. */
@@ -135,7 +154,7 @@ export async function createEpisode(
       leased_at: null,
       share_class: input.shareClass ?? shareClassOf(input.purpose),
       share_owner: input.requesterUserId,
-      deadline_ms: input.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      deadline_ms: await deadlineOf(trx, input.coworld.id, input.deadlineMs),
       created_at: now,
       updated_at: now,
     })

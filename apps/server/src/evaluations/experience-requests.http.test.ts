@@ -10,6 +10,7 @@ import type {
   ExperienceRequestRow,
 } from "@gauntlet/core";
 
+import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import {
@@ -305,5 +306,76 @@ describe("experience requests", () => {
     expect(
       (await client(t.url, t.adminToken).get(`/v2/experience-requests/${mine.id}`)).status,
     ).toBe(200);
+  }, 60_000);
+
+  it("seats a version with no bundle (an image) only on docker: process is a 422 naming its seat, and so is a play session", async () => {
+    const image = await api().post<{ image: { id: string } }>("/v2/container_images/upload", {
+      name: "ghcr.io/someone/policy:1",
+      client_hash: "h1",
+    });
+    expect(image.status, image.text).toBe(200);
+    await api().post("/v2/container_images/upload/complete", { id: image.body.image.id });
+    const imaged = await api().post<{ id: string }>("/stats/policies/docker-img/complete", {
+      name: "imaged",
+      container_image_id: image.body.image.id,
+      run: ["node", "players/greedy.ts"],
+    });
+    expect(imaged.status, imaged.text).toBe(200);
+    const roster = [
+      { player: { policy_ref: ada.policyVersionId } },
+      { player: { policy_ref: imaged.body.id } },
+    ];
+    const onProcess = await create({
+      coworld_id: tl.coworldId,
+      roster,
+      num_episodes: 1,
+      execution_backend: "process",
+    });
+    expect(onProcess.status, onProcess.text).toBe(422);
+    const detail = (onProcess.body as unknown as { detail: { loc: unknown[]; msg: string }[] })
+      .detail[0];
+    expect(detail?.loc).toEqual(["body", "roster", 1, "player", "policy_ref"]);
+    expect(detail?.msg).toContain("docker");
+    // Left to the server, it goes to docker; asked for docker, too.
+    for (const backend of [{}, { execution_backend: "docker" }]) {
+      const queued = await create({
+        coworld_id: tl.coworldId,
+        roster,
+        num_episodes: 1,
+        ...backend,
+      });
+      expect(queued.status, queued.text).toBe(201);
+      await api().post(`/v2/experience-requests/${queued.body.id}/cancel`);
+    }
+    // A play session's opponents run as processes: no image there.
+    expect((await uploadGridrushPlayModule(t.url, tl, "player_client")).status).toBe(201);
+    const session = await api().post<{ detail: { loc: unknown[] }[] }>("/v2/play-sessions", {
+      coworld_id: tl.coworldId,
+      opponents: [imaged.body.id],
+      variant_id: "duel-small",
+    });
+    expect(session.status, session.text).toBe(422);
+    expect(session.body.detail[0]?.loc).toEqual(["body", "opponents", 0]);
+  }, 60_000);
+
+  it("caps a job's deadline by the coworld's episode_timeout_minutes", async () => {
+    const quick = await createTestLeague(t, { manifest: { episode_timeout_minutes: 1 } });
+    const [one, two] = [await quick.addPlayer("One"), await quick.addPlayer("Two")];
+    const res = await client(t.url, quick.commissioner.token).post<ExperienceRequestDetail>(
+      "/v2/experience-requests",
+      {
+        coworld_id: quick.coworldId,
+        roster: [one, two].map((p) => ({ player: { policy_ref: p.policyVersionId } })),
+        num_episodes: 1,
+      },
+    );
+    expect(res.status, res.text).toBe(201);
+    const episode = res.body.episodes[0]?.id;
+    const runner = await scriptedRunner(t, "deadline-runner");
+    const leased = await runner.lease();
+    const job = leased.find((j) => j.episode_request_id === episode);
+    for (const other of leased) await runner.complete(other, [1, 0]);
+    // The server's default is two minutes; the manifest allows one.
+    expect(job?.deadline_ms).toBe(60_000);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@gauntlet/core";
 
 import { canSeeLeague } from "../access/leagues.ts";
-import { assertSeatable } from "../access/versions.ts";
+import { assertSeatable, canSeatVersion, seatFacts, type SeatingPlace } from "../access/seating.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { gameCoworld } from "../games/games.ts";
 import { competingChampions } from "../leagues/champions.ts";
@@ -184,6 +184,8 @@ export async function fixedSeat(
   identity: AuthenticatedIdentity,
   ref: string,
   loc: (string | number)[],
+  /** Where it plays: a version id is seated only with its owner's consent to play there. */
+  place: SeatingPlace,
   /** Versions whose owners already put them in this game (a lobby's claimed seats). */
   preauthorised: ReadonlySet<string> = new Set(),
 ): Promise<Seat> {
@@ -195,7 +197,7 @@ export async function fixedSeat(
   if (UUID.test(ref)) {
     // Refused before the lookup, in one wording for an unknown and a private id alike.
     if (!preauthorised.has(ref))
-      await assertSeatable(db, identity, [{ policyVersionId: ref, loc }]);
+      await assertSeatable(db, identity, place, [{ policyVersionId: ref, loc }]);
     q = q.where("pv.id", "=", ref);
   } else {
     const match = /^(.*?)(?::v?(\d+))?$/.exec(ref);
@@ -217,6 +219,36 @@ export async function fixedSeat(
     playerId: row.player_id,
     displayName: row.player_name ?? `${row.name} v${row.version}`,
   };
+}
+
+/** The champions the caller may seat at this place (a division's draw played on another coworld keeps only those whose owners consent). */
+async function seatableOnly(
+  db: Kysely<Database>,
+  identity: AuthenticatedIdentity,
+  place: SeatingPlace,
+  candidates: Candidate[],
+): Promise<Candidate[]> {
+  const facts = await seatFacts(
+    db,
+    candidates.map((c) => c.policyVersionId),
+  );
+  return candidates.filter((c) => {
+    const version = facts.get(c.policyVersionId);
+    return version !== undefined && canSeatVersion(identity, version, place);
+  });
+}
+
+/** A version with no bundle: an image, for the docker runtime only. */
+export async function isBundleless(
+  db: Kysely<Database>,
+  policyVersionId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("policy_versions")
+    .select("bundle_upload_id")
+    .where("id", "=", policyVersionId)
+    .executeTakeFirst();
+  return row !== undefined && row.bundle_upload_id === null;
 }
 
 const pick = <T>(items: readonly T[]): T => {
@@ -259,23 +291,27 @@ export async function resolveRequest(
       "value_error",
     );
   }
+  const place: SeatingPlace = { coworldId: coworld.id, leagueId: league?.id ?? null };
   const order = body.roster
     .map((slot, index) => ({ slot, index }))
     .sort((a, b) => (a.slot.slot ?? a.index) - (b.slot.slot ?? b.index));
   let champions: Candidate[] | null = null;
   const seats: (() => Seat)[] = [];
-  const fixedVersions: string[] = [];
+  // Every version a slot may seat, with where a refusal points.
+  const seated: { versionIds: string[]; loc: (string | number)[] }[] = [];
   for (const { slot, index } of order) {
     const loc = ["body", "roster", index, "player"];
     if (slot.player.policy_ref !== undefined) {
+      const refLoc = [...loc, "policy_ref"];
       const seat = await fixedSeat(
         db,
         identity,
         slot.player.policy_ref,
-        [...loc, "policy_ref"],
+        refLoc,
+        place,
         preauthorised,
       );
-      fixedVersions.push(seat.policyVersionId);
+      seated.push({ versionIds: [seat.policyVersionId], loc: refLoc });
       seats.push(() => seat);
       continue;
     }
@@ -286,7 +322,12 @@ export async function resolveRequest(
         `${key} draws from a division's standings: give target.league_id or target.division_id`,
         "value_error",
       );
-    champions ??= await divisionChampions(db, league, division);
+    champions ??= await seatableOnly(
+      db,
+      identity,
+      place,
+      await divisionChampions(db, league, division),
+    );
     const pool =
       slot.player.top_n !== undefined ? champions.slice(0, slot.player.top_n) : champions;
     if (pool.length === 0)
@@ -295,10 +336,10 @@ export async function resolveRequest(
         `division ${division.id} has no competing champions to draw from`,
         "value_error",
       );
+    seated.push({ versionIds: pool.map((c) => c.policyVersionId), loc: [...loc, key] });
     seats.push(() => pick(pool));
   }
-  const drawn = champions?.map((c) => c.policyVersionId) ?? [];
-  const versions = [...new Set([...fixedVersions, ...drawn])];
+  const versions = [...new Set(seated.flatMap((s) => s.versionIds))];
   const bundles = versions.length
     ? await db
         .selectFrom("policy_versions")
@@ -306,6 +347,21 @@ export async function resolveRequest(
         .where("id", "in", versions)
         .execute()
     : [];
+  const bundleless = new Set(bundles.filter((b) => b.bundle_upload_id === null).map((b) => b.id));
+  if (body.execution_backend === "process") {
+    // A version with no bundle is an image: on the process runtime its `run` would start in the
+    // coworld's own directory. It plays on docker or not at all.
+    for (const { versionIds, loc } of seated) {
+      const without = versionIds.find((id) => bundleless.has(id));
+      if (without !== undefined)
+        throw invalidInput(
+          loc,
+          `policy version ${without} has no bundle: it runs only on the docker runtime (leave execution_backend out, or ask for "docker")`,
+          "value_error",
+          without,
+        );
+    }
+  }
   const leagueConfig = ladder?.ok ? ladder.settings.game_config : {};
   return {
     coworld,
@@ -314,8 +370,6 @@ export async function resolveRequest(
     division,
     gameConfig: { ...variant.game_config, ...leagueConfig, ...(body.game_config_overrides ?? {}) },
     seats,
-    runtime:
-      body.execution_backend ??
-      (bundles.every((b) => b.bundle_upload_id !== null) ? "process" : "docker"),
+    runtime: body.execution_backend ?? (bundleless.size === 0 ? "process" : "docker"),
   };
 }

@@ -4,8 +4,10 @@ import { membershipPortfolio } from "./portfolio.ts";
 import { createSubmission, listSubmissions } from "./submissions.ts";
 
 export const leagueSubmissionHandlers = defineHandlers({
-  createLeagueSubmission: async ({ identity, body, app }) =>
-    createSubmission(app.store.db, app.events.bus, identity, body),
+  createLeagueSubmission: async ({ identity, body, app, reply }) =>
+    createSubmission(app.store.db, app.events.bus, identity, body, (seconds) => {
+      reply.header("retry-after", String(seconds));
+    }),
   listLeagueSubmissions: async ({ identity, query, app }) =>
     listSubmissions(app.store.db, identity, query),
   listLeaguePolicyMemberships: async ({ identity, query, app }) =>

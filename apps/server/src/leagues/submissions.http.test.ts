@@ -5,7 +5,7 @@ import type { DivisionLadderEntry, LeaguePolicyMembership, LeagueSubmission } fr
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, type TestLeague } from "../../testing/test-league.ts";
+import { createTestLeague, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
 
 type Invalid = { detail: { loc: (string | number)[]; msg: string; type: string }[] };
 type Failure = { detail: { type: string; message: string } };
@@ -284,4 +284,70 @@ describe("POST /v2/league-submissions", () => {
     expect(res.status).toBe(422);
     expect(locs(res.body)).toEqual(["body.league_id"]);
   });
+});
+
+describe("a submission's limits", () => {
+  it("refuses a user's player past the coworld's players_per_user with a 422 naming it", async () => {
+    const tl = await createTestLeague(t, { manifest: { players_per_user: 2 } });
+    const owner = await t.newUser();
+    const [one, two, three] = [
+      await tl.addPlayer("One", { owner }),
+      await tl.addPlayer("Two", { owner }),
+      await tl.addPlayer("Three", { owner }),
+    ];
+    await tl.submit(one, {}, owner.token);
+    await tl.submit(two, {}, owner.token);
+    // A new version of a player already in counts no further.
+    const again = await tl.addVersion(two, "two-b", owner);
+    expect((await tl.submit({ ...two, policyVersionId: again }, {}, owner.token)).status).toBe(
+      "placed",
+    );
+    const over = await client(t.url, owner.token).post<Invalid>("/v2/league-submissions", {
+      league_id: tl.league.id,
+      policy_version_id: three.policyVersionId,
+      player_id: three.id,
+    });
+    expect(over.status, over.text).toBe(422);
+    expect(over.body.detail[0]?.loc).toEqual(["body", "player_id"]);
+    expect(over.body.detail[0]?.type).toBe("players_per_user");
+    expect(over.body.detail[0]?.msg).toContain("players_per_user is 2");
+    // Another user's players are theirs to count.
+    await tl.submit(await tl.addPlayer("Other"));
+  }, 60_000);
+
+  it("takes submissions_per_day from a user, then 429 naming it, not counting those whose episodes failed for infrastructure", async () => {
+    const tl = await createTestLeague(t, { settings: { submissions_per_day: 2 } });
+    const owner = await t.newUser();
+    const ann = await tl.addPlayer("Ann", { owner });
+    const ben = await tl.addPlayer("Ben", { owner });
+    await tl.submit(ann, {}, owner.token);
+    await tl.submit(ben, {}, owner.token);
+    const third = async () =>
+      client(t.url, owner.token).post<Failure>("/v2/league-submissions", {
+        league_id: tl.league.id,
+        policy_version_id: await tl.addVersion(ann, "ann-next", owner),
+        player_id: ann.id,
+      });
+    const refused = await third();
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.body.detail.type).toBe("submissions_per_day");
+    expect(refused.body.detail.message).toContain("submissions_per_day");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(23 * 3600);
+    // Another user is counted apart.
+    await tl.submit(await tl.addPlayer("Cat"));
+
+    // The round's episode of Ann and Ben fails for infrastructure, every attempt: neither counts.
+    const trigger = await client(t.url, tl.commissioner.token).post(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+    );
+    expect(trigger.status, trigger.text).toBe(200);
+    const runner = await scriptedRunner(t);
+    for (let attempt = 0; attempt < 3; attempt++)
+      for (const job of await runner.lease())
+        expect(
+          (await runner.fail(job, { error_type: "infrastructure", error: "machine lost" })).status,
+        ).toBe(200);
+    const accepted = await third();
+    expect(accepted.status, accepted.text).toBe(201);
+  }, 60_000);
 });

@@ -30,6 +30,7 @@ import { lockLeague } from "./league-lock.ts";
 import { writeRating } from "./rating-rows.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
+import { assertDailySubmissions, assertPlayersPerUser } from "./submission-limits.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 
@@ -220,6 +221,8 @@ export async function createSubmission(
   bus: Pick<EventBus, "publish">,
   identity: AuthenticatedIdentity,
   input: SubmissionInput,
+  /** Where a refusal for the daily limit says when to come back (the route's Retry-After). */
+  setRetryAfter: (seconds: number) => void = () => undefined,
 ): Promise<LeagueSubmission> {
   const league = await db
     .selectFrom("leagues")
@@ -291,6 +294,15 @@ export async function createSubmission(
         league.id,
       );
     if (locked.submissions_locked === 1) throw lockedError(locked);
+    await assertDailySubmissions(
+      trx,
+      locked,
+      ladderOrDefault(locked),
+      identity.userId,
+      new Date(),
+      setRetryAfter,
+    );
+    await assertPlayersPerUser(trx, locked, { userId: player.owner_user_id, playerId });
     const placed = await place(
       trx,
       emit,

@@ -417,4 +417,39 @@ describe("lobbies", () => {
     ).toBe("cancelled");
     expect((await asCarol.post(`/v2/coworlds/play/session/${sessionId}/join`)).status).toBe(409);
   });
+
+  it("is not launched live with a champion that has no bundle: its image runs on docker only", async () => {
+    // Last in the file: the image's player joins the league, and later draws would see it.
+    const api = client(t.url, tl.commissioner.token);
+    const image = await api.post<{ image: { id: string } }>("/v2/container_images/upload", {
+      name: "ghcr.io/someone/lobby-policy:1",
+      client_hash: "lobby",
+    });
+    await api.post("/v2/container_images/upload/complete", { id: image.body.image.id });
+    const imaged = await tl.addPlayer("Imago");
+    const version = await api.post<{ id: string }>("/stats/policies/docker-img/complete", {
+      name: "imago-image",
+      container_image_id: image.body.image.id,
+      run: ["node", "players/greedy.ts"],
+      player_id: imaged.id,
+    });
+    expect(version.status, version.text).toBe(200);
+    await tl.submit({ ...imaged, policyVersionId: version.body.id });
+    const asBob = client(t.url, bob.token);
+    const created = await asBob.post<Lobby>(`/v2/leagues/${tl.league.id}/lobbies`, {
+      num_players: 2,
+      seats: [
+        { kind: "human", user_id: bob.id },
+        { kind: "league_player", player_id: imaged.id },
+      ],
+    });
+    expect(created.status, created.text).toBe(201);
+    const launched = await asBob.post<{ detail: { type: string; message: string } }>(
+      `/v2/lobbies/${created.body.id}/launch`,
+    );
+    expect(launched.status, launched.text).toBe(409);
+    expect(launched.body.detail.type).toBe("lobby_not_ready");
+    expect(launched.body.detail.message).toContain("no bundle");
+    expect((await asBob.get<Lobby>(`/v2/lobbies/${created.body.id}`)).body.status).toBe("open");
+  });
 });

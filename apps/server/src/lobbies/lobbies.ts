@@ -27,7 +27,7 @@ import {
 import type { SecretBox } from "../auth/secret-box.ts";
 import { cancelEpisode } from "../episodes/episodes.ts";
 import { createExperienceRequest } from "../evaluations/experience-requests.ts";
-import { divisionChampions } from "../evaluations/roster.ts";
+import { divisionChampions, isBundleless } from "../evaluations/roster.ts";
 import type { EventBus } from "../events/bus.ts";
 import { gameCoworld } from "../games/games.ts";
 import { currentChampion } from "../leagues/champions.ts";
@@ -770,6 +770,15 @@ export async function launchLobby(
   const { row, league } = await managedOpenLobby(db, identity, id, "launches it");
   const seats = await seatsOf(db, id);
   const plan = await livePlan(db, row, league, seats);
+  // A live game's policies run as processes: a version with no bundle (an image) plays only on
+  // docker, which a started lobby's episode gives it.
+  for (const [slot, seat] of plan.entries())
+    if (seat.kind === "policy" && (await isBundleless(db, seat.policyVersionId)))
+      throw conflict(
+        `slot ${slot}'s policy version ${seat.policyVersionId} has no bundle: it runs only on docker, so the lobby can be started, not launched live`,
+        "lobby_not_ready",
+        { slots: [slot] },
+      );
   const coworld = await gameCoworld(db, league.game_id);
   if (!coworld)
     throw conflict(`league ${league.id}'s game has no coworld to play`, "lobby_not_ready");

@@ -13,7 +13,7 @@ import {
 import { canRunPlaySession } from "../access/play.ts";
 import { actsAsUser, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import { fixedSeat, type Seat } from "../evaluations/roster.ts";
+import { fixedSeat, isBundleless, type Seat } from "../evaluations/roster.ts";
 import { parseJson } from "../shared/clock.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
@@ -73,8 +73,20 @@ export async function createPlaySession(
     );
   const variant = variantOf(manifest, coworld.name, body.variant_id);
   const opponents: Seat[] = [];
-  for (const [i, ref] of body.opponents.entries())
-    opponents.push(await fixedSeat(db, identity, ref, ["body", "opponents", i]));
+  for (const [i, ref] of body.opponents.entries()) {
+    const loc = ["body", "opponents", i];
+    const seat = await fixedSeat(db, identity, ref, loc, { coworldId: coworld.id, leagueId: null });
+    // A session's policies run on the process runtime; a version with no bundle (an image)
+    // would run its `run` in the coworld's own directory there.
+    if (await isBundleless(db, seat.policyVersionId))
+      throw invalidInput(
+        loc,
+        `policy version ${seat.policyVersionId} has no bundle: it runs only on the docker runtime, and a play session's opponents run as processes`,
+        "value_error",
+        ref,
+      );
+    opponents.push(seat);
+  }
 
   const { state, joinTokens } = await openSession(db, box, {
     creatorUserId: identity.userId,

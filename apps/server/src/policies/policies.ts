@@ -356,6 +356,7 @@ export async function createPolicyVersion(
           secret_env_id: input.policy_secret_env_id ?? null,
           tags: JSON.stringify(input.tags ?? {}),
           player_id: playerId ?? null,
+          open_to_scrimmage: 0,
           created_at: nowIso(),
         })
         .execute();
@@ -375,7 +376,7 @@ type PolicyVersionRow = Awaited<
   ReturnType<ReturnType<typeof policyVersionsBase>["execute"]>
 >[number];
 
-function policyVersionsBase(db: Kysely<Database>) {
+export function policyVersionsBase(db: Kysely<Database>) {
   return db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
@@ -392,6 +393,7 @@ export function toPolicyVersion(identity: Identity, row: PolicyVersionRow): Poli
     player_id: row.player_id,
     owner_user_id: row.owner_user_id,
     tags: parseJson(row.tags),
+    open_to_scrimmage: row.open_to_scrimmage === 1,
     created_at: row.created_at,
     user_id: row.owner_user_id,
     policy_id: row.policy_id,

@@ -11,6 +11,7 @@ import {
   registerImage,
   uploadPolicyBundle,
 } from "./policies.ts";
+import { updatePolicyVersion } from "./version-settings.ts";
 
 export const policyHandlers = defineHandlers({
   uploadContainerImage: async ({ identity, body, app }) => ({
@@ -43,6 +44,8 @@ export const policyHandlers = defineHandlers({
     getPolicyVersion(app.store.db, identity, params.policy_version_id),
   getStatsPolicyVersion: async ({ identity, params, app }) =>
     getPolicyVersion(app.store.db, identity, params.policy_version_id),
+  updatePolicyVersion: async ({ identity, params, body, app }) =>
+    updatePolicyVersion(app.store.db, identity, params.policy_version_id, body),
   searchPolicyVersions: async ({ identity, query, app }) => {
     const page = await listPolicyVersions(app.store.db, identity, {
       nameExact: query.name_exact,

@@ -217,6 +217,8 @@ export interface PolicyVersionsTable {
   secret_env_id: string | null;
   tags: string;
   player_id: string | null;
+  /** 1: others may seat it anywhere (access/versions.ts); 0: only where its owner entered it. */
+  open_to_scrimmage: number;
   created_at: string;
 }
 

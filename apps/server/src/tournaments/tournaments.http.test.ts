@@ -387,10 +387,16 @@ describe("tournament states", () => {
     ]);
 
     // An admin's tournament in the commissioner's league: the commissioner's cancel withdraws
-    // the wave requested as the admin.
+    // the wave requested as the admin. Its entrants are the admin's own (the commissioner's
+    // versions are in no league, so theirs to enter alone).
+    const adminOwned = { token: t.adminToken };
+    const entrants = [
+      await tl.addPlayer("Adm", { owner: adminOwned }),
+      await tl.addPlayer("Ina", { owner: adminOwned }),
+    ].map((p) => p.policyVersionId);
     const admins = (
       await create(
-        { name: "Admin's", format: "single_elimination", policy_version_ids: versions(2) },
+        { name: "Admin's", format: "single_elimination", policy_version_ids: entrants },
         t.adminToken,
       )
     ).body;

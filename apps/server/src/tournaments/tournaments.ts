@@ -12,9 +12,10 @@ import {
 } from "@gauntlet/core";
 
 import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
-import { assertSeatable } from "../access/versions.ts";
+import { assertSeatable } from "../access/seating.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { divisionChampions } from "../evaluations/roster.ts";
+import { gameCoworld } from "../games/games.ts";
 import { topCompetitionDivision } from "../leagues/divisions.ts";
 import { getCommissionedLeagueRow, getVisibleLeagueRow } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
@@ -99,10 +100,13 @@ async function entrantsFor(
   ids: readonly string[] | undefined,
 ): Promise<{ seeding: "given" | "standings"; entrants: Entrant[] }> {
   if (!ids) return { seeding: "standings", entrants: await standingsEntrants(db, league) };
-  // Checked first, so an unknown and a private id read alike.
+  // Checked first, so an unknown and a private id read alike. The tournament plays the league's
+  // coworld, as its league's members agreed to.
+  const coworld = await gameCoworld(db, league.game_id);
   await assertSeatable(
     db,
     identity,
+    { coworldId: coworld?.id ?? "", leagueId: league.id },
     ids.map((id, index) => ({ policyVersionId: id, loc: ["body", "policy_version_ids", index] })),
   );
   return { seeding: "given", entrants: await givenEntrants(db, ids) };

@@ -251,6 +251,18 @@ export const CoworldCertification = z
 const RoleRunnable = z.looseObject({ id: Text.optional() }).meta({ id: "CoworldRoleRunnable" });
 const RoleSection = z.array(RoleRunnable).optional();
 
+/** The longest `episode_timeout_minutes` a manifest may ask for (the hosted service's bound). */
+export const MAX_EPISODE_TIMEOUT_MINUTES = 100;
+
+export const EpisodeTimeoutMinutes = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_EPISODE_TIMEOUT_MINUTES)
+  .meta({
+    description: `An episode of this coworld ends as \`timeout\` after this long at most (1–${MAX_EPISODE_TIMEOUT_MINUTES}): it caps the job's deadline.`,
+  });
+
 export const CoworldManifest = z
   .looseObject({
     game: CoworldGame,
@@ -263,6 +275,11 @@ export const CoworldManifest = z
     grader: RoleSection,
     diagnoser: RoleSection,
     optimizer: RoleSection,
+    players_per_user: z.number().int().min(1).optional().meta({
+      description:
+        "At most this many of one user's players compete in a league of this coworld at once (a submission past it is refused).",
+    }),
+    episode_timeout_minutes: EpisodeTimeoutMinutes.optional(),
   })
   .superRefine((manifest, ctx) => {
     duplicates(manifest.player.map((p) => p.id)).forEach((index) =>

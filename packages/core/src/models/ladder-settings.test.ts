@@ -27,6 +27,7 @@ describe("parseLadderSettings", () => {
       min_players: 2,
       max_episodes_per_round: 10_000,
       round_interval_minutes: null,
+      submissions_per_day: null,
       promotion: { promote: 0, relegate: 0, every_rounds: 1 },
       game_config: {},
     };

@@ -107,6 +107,10 @@ export const LadderSettings = z
       .nullable()
       .default(null)
       .meta({ description: "Null: a new round starts when the previous one settles." }),
+    submissions_per_day: z.number().int().min(1).max(100_000).nullable().default(null).meta({
+      description:
+        "Null (the default): no limit. Otherwise the submissions one user may make to the league in 24 hours; a submission whose episodes all failed for infrastructure reasons is not counted.",
+    }),
     promotion: PromotionSettings.prefault({}),
     variant_id: z.string().min(1).optional(),
     game_config: z.record(z.string(), z.unknown()).default({}).meta({

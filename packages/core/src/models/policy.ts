@@ -114,6 +114,10 @@ export const PolicyVersion = z
     run: z.array(z.string()).nullable().optional(),
     has_secret_env: z.boolean().optional(),
     tags: z.record(z.string(), z.string()),
+    open_to_scrimmage: z.boolean().meta({
+      description:
+        "Its owner lets anyone seat it anywhere (evaluations, play sessions). Off: it plays only in the leagues and tournaments it was entered in, and in evaluations by its owner or by the commissioner of a league it is in, on that league's coworld.",
+    }),
     created_at: Timestamp,
     // The hosted service's flat names (cogames' PolicyVersionRow reads them).
     user_id: z.string().meta({ description: "The policy's owner (`owner_user_id`)." }),
@@ -123,6 +127,14 @@ export const PolicyVersion = z
   })
   .meta({ id: "PolicyVersion" });
 
+export const UpdatePolicyVersionRequest = z
+  .strictObject({
+    open_to_scrimmage: z.boolean().meta({
+      description: "true: anyone may seat this version anywhere; false: only where you entered it.",
+    }),
+  })
+  .meta({ id: "UpdatePolicyVersionRequest" });
+
 export const PolicyVersionStatsPage = z
   .object({ entries: z.array(PolicyVersion), total_count: z.number().int() })
   .meta({ id: "PolicyVersionStatsPage" });
@@ -130,3 +142,4 @@ export const PolicyVersionStatsPage = z
 export type ContainerImage = z.infer<typeof ContainerImage>;
 export type PolicyBundle = z.infer<typeof PolicyBundle>;
 export type PolicyVersion = z.infer<typeof PolicyVersion>;
+export type UpdatePolicyVersionRequest = z.infer<typeof UpdatePolicyVersionRequest>;

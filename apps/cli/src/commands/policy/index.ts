@@ -1,7 +1,9 @@
-// gauntlet policy upload DIR|--image REF, policy list, policy versions NAME: one file per verb,
+// gauntlet policy upload DIR|--image REF, policy list, policy versions NAME, policy scrimmage
+// POLICY on|off: one file per verb,
 // each options -> run(options, {io, client}).
 import type { CommandGroup } from "../group.ts";
 import { listCommand } from "./list.ts";
+import { scrimmageCommand } from "./scrimmage.ts";
 import { uploadCommand } from "./upload.ts";
 import { versionsCommand } from "./versions.ts";
 
@@ -13,5 +15,6 @@ export const policy: CommandGroup = {
     uploadCommand(group, factory);
     listCommand(group, factory);
     versionsCommand(group, factory);
+    scrimmageCommand(group, factory);
   },
 };

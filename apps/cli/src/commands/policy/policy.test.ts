@@ -116,5 +116,22 @@ describe("output", () => {
       stdout: "",
       stderr: "no policy named nobody-has-this\n",
     });
+
+    // Opened to scrimmage by name (its newest version), closed again by id.
+    expect(await gauntlet(["policy", "scrimmage", "cli-bot", "on"])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "cli-bot v2: open to scrimmage (anyone may seat it anywhere)\n",
+    });
+    expect(
+      (await sdk().policyVersions.get({ policy_version_id: second.id })).open_to_scrimmage,
+    ).toBe(true);
+    const closed = await gauntlet(["policy", "scrimmage", second.id, "off", "--json"]);
+    expect(JSON.parse(closed.stdout)).toMatchObject({ id: second.id, open_to_scrimmage: false });
+    expect(await gauntlet(["policy", "scrimmage", "cli-bot", "maybe"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "gauntlet: scrimmage takes on or off, not 'maybe'\n",
+    });
   });
 });

@@ -22,6 +22,7 @@ import { livePlay } from "./019-live-play.ts";
 import { coworldUploadClient } from "./020-coworld-upload-client.ts";
 import { fairQueue } from "./021-fair-queue.ts";
 import { episodeCpu } from "./022-episode-cpu.ts";
+import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   "020-coworld-upload-client": coworldUploadClient,
   "021-fair-queue": fairQueue,
   "022-episode-cpu": episodeCpu,
+  "023-open-to-scrimmage": openToScrimmage,
 };
 
 export const migrationProvider: MigrationProvider = {

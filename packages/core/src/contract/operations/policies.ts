@@ -16,6 +16,7 @@ import {
   PolicySecretEnvRequest,
   PolicyVersion,
   PolicyVersionStatsPage,
+  UpdatePolicyVersionRequest,
 } from "../../models/policy.ts";
 import { defineOperation } from "../operation.ts";
 
@@ -148,6 +149,21 @@ export const policyOperations = {
     auth: "optional",
     complexity: 1,
     params: z.object({ policy_version_id: Uuid }),
+    status: 200,
+    response: PolicyVersion,
+  }),
+  updatePolicyVersion: defineOperation({
+    id: "updatePolicyVersion",
+    method: "PATCH",
+    path: "/v2/policy-versions/{policy_version_id}",
+    tag: "Policies",
+    summary: "Change a policy version's settings (whether others may seat it anywhere)",
+    description:
+      "Its owner (or an admin) only; for anyone else the version reads as unknown (404). `open_to_scrimmage: true` lets anyone seat it in evaluations and play sessions on any coworld.",
+    auth: "required",
+    complexity: 10,
+    params: z.object({ policy_version_id: Uuid }),
+    body: UpdatePolicyVersionRequest,
     status: 200,
     response: PolicyVersion,
   }),
