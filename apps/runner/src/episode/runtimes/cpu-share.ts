@@ -3,10 +3,12 @@
 // cap) and one in `cpuacct` (usage). cgroup v2: one group with cpu.weight and cpu.max where the
 // cpu controller is enabled there, else with its usage only (cpu.stat counts without it).
 // Every group sits under one parent, `gauntlet-sandbox`: siblings share among themselves. That
-// parent outweighs the host's other tasks (PARENT_WEIGHT_PER_CORE × cores), so a host busy with
-// tasks of its own (a test suite, CPU burners) does not starve the sandboxes as one entity — at
-// 1024 per core it did: `bench fairness` (bench/README.md). The caps bound what they take, and
-// the runner's own process joins the parent too (joinRunnerGroup), not to be starved by them.
+// parent weighs as much as one busy task per core (PARENT_WEIGHT_PER_CORE × cores) against the
+// host's other tasks, no more: a parent that outweighed the host (131072 per core, tried first)
+// kept a seat's turns steadier on a host busy with burners (`bench fairness`, bench/README.md),
+// but let a few capped, spinning policies take nearly every cycle from whatever shares their
+// host — the quick start's own server and database among them. The caps bound what each seat
+// takes, and the runner's own process joins the parent (joinRunnerGroup) beside the seats.
 // The cap keeps any one seat from taking more than its CPUs however many threads it spins.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
@@ -20,7 +22,7 @@ const PARENT = "gauntlet-sandbox";
 /** A seat's weight among its siblings (v1 cpu.shares; v2's cpu.weight is 100 alike). */
 const SEAT_SHARES = 1024;
 /** The parent's weight per core of the host, against every other task of the root group. */
-const PARENT_WEIGHT_PER_CORE = 131_072;
+const PARENT_WEIGHT_PER_CORE = 1024;
 const PERIOD_US = 100_000;
 
 /** What one runnable used of the CPU, read from its group. */
