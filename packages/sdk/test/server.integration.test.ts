@@ -524,6 +524,15 @@ describe("coworlds, the runner queue and episodes", () => {
     expect((await userClient.policyVersions.getStats({ policy_version_id: v1.id })).name).toBe(
       "sdk-bot",
     );
+    // Its owner opens it to scrimmage: others may seat it anywhere.
+    expect(
+      (
+        await userClient.policyVersions.update({
+          policy_version_id: v2.id,
+          body: { open_to_scrimmage: true },
+        })
+      ).open_to_scrimmage,
+    ).toBe(true);
     expect(
       (await userClient.policyVersions.list({ name: "sdk-bot", mine: true }))
         .map((v) => v.version)

@@ -36,6 +36,21 @@ describe("the fair order", () => {
     expect(first.filter((o) => o === "ann")).toHaveLength(10);
   });
 
+  // On a runner of one slot nothing runs whenever the slot frees: the oldest job used to win
+  // every time, so an evaluation backlog queued first went ahead of every league round.
+  it("on a runner of one slot, gives a free slot to the heavier class, not the oldest job", () => {
+    const first = (running: { shareClass: QueuedJob["shareClass"]; owner: string; n: number }[]) =>
+      new FairOrder(
+        DEFAULT_QUEUE_SHARES,
+        running,
+        [...jobs("evaluation", "ann", 40, 0), ...jobs("league", "league", 40, 100)],
+        false,
+      ).peek()?.owner;
+    expect(first([])).toBe("league");
+    // With a league job running the evaluation's turn comes: 2/4 against 1/2 ties to the oldest.
+    expect(first([{ shareClass: "league", owner: "league", n: 1 }])).toBe("ann");
+  });
+
   it("gives requesters turns and stops one at the cap, counting what already runs", () => {
     const order = new FairOrder(
       DEFAULT_QUEUE_SHARES,

@@ -1,7 +1,7 @@
 // The order in which queued jobs are leased, by share rather than by age alone. The rule, applied
 // to each free slot in turn:
-//   1. the class of work with the fewest running jobs for its weight (running / weight) goes
-//      first, ties to the class whose oldest job is oldest;
+//   1. the class of work with the fewest running jobs for its weight, counting the one it would
+//      start ((running + 1) / weight), goes first, ties to the class whose oldest job is oldest;
 //   2. within evaluations, the requester with the fewest running jobs goes first, ties to the
 //      oldest job; a requester at the cap waits for their own jobs to end;
 //   3. within a class (and requester), the oldest job first.
@@ -86,7 +86,9 @@ export class FairOrder {
     for (const shareClass of SHARE_CLASSES) {
       const job = this.classHead(shareClass);
       if (!job) continue;
-      const load = this.classRunning(shareClass) / this.shares.weights[shareClass];
+      // The load it would have with one more running: with nothing running anywhere (a runner of
+      // one slot, every time it frees), the heavier class still goes first, not the oldest job.
+      const load = (this.classRunning(shareClass) + 1) / this.shares.weights[shareClass];
       if (!best || load < best.load || (load === best.load && older(job, best.job)))
         best = { job, load };
     }

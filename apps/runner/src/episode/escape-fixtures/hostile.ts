@@ -219,7 +219,12 @@ const MARK = "gauntlet-mark-";
 /** Leaves a mark in every place it may write, for a later program (or episode) to find. */
 function leaveMarks(): void {
   const places = writableMounts();
-  for (const place of places) writeFileSync(`${place}/${MARK}${role}`, "left here");
+  // A folder of plain files, as Node's compile cache is laid out: a first run's cache holding
+  // it is kept.
+  for (const place of places) {
+    mkdirSync(`${place}/${MARK}${role}`);
+    writeFileSync(`${place}/${MARK}${role}/note`, "left here");
+  }
   console.log(`MARKED ${places.join(",") || "nowhere"}`);
 }
 

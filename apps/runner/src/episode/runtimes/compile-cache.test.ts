@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -29,13 +29,14 @@ describe("compileCacheFor", () => {
     const written = mounted(first.binds);
     expect(written.readOnly).toBe(false);
     expect(first.quota).toMatchObject({ dir: written.dir, bytes: 64 * 1024 * 1024, entries: 4096 });
-    await writeFile(join(written.dir, "entry"), "compiled");
+    await mkdir(join(written.dir, "v24-x64"));
+    await writeFile(join(written.dir, "v24-x64", "entry"), "compiled");
     await first.settle(true);
     const later = await compileCacheFor("policy-version p1", root);
     const kept = mounted(later.binds);
     expect(kept.readOnly).toBe(true);
     expect(later.quota).toBeNull();
-    expect(await readdir(kept.dir)).toEqual(["entry"]);
+    expect(await readdir(join(kept.dir, "v24-x64"))).toEqual(["entry"]);
   });
 
   it("never gives two runnables one cache, whatever their files", async () => {
@@ -56,12 +57,28 @@ describe("compileCacheFor", () => {
     expect((await readdir(root)).filter((name) => !name.startsWith("."))).toEqual([]);
     const a = await compileCacheFor("policy-version p4", root);
     const b = await compileCacheFor("policy-version p4", root);
-    await writeFile(join(mounted(a.binds).dir, "from-a"), "a");
-    await writeFile(join(mounted(b.binds).dir, "from-b"), "b");
+    await mkdir(join(mounted(a.binds).dir, "from-a"));
+    await mkdir(join(mounted(b.binds).dir, "from-b"));
     await a.settle(true);
     await b.settle(true);
     const kept = await compileCacheFor("policy-version p4", root);
     expect(await readdir(mounted(kept.binds).dir)).toEqual(["from-a"]);
     expect((await readdir(root)).filter((name) => name.startsWith("."))).toEqual([]);
+  });
+
+  // A policy left 60 MiB of its own in its first run's cache, and links, kept on the runner's
+  // disk for good.
+  it("keeps only what Node writes: a program's own files or links are dropped", async () => {
+    const root = await scratch();
+    for (const [identity, plant] of [
+      ["policy-version p5", (dir: string) => writeFile(join(dir, "blob"), "x")],
+      ["policy-version p6", (dir: string) => symlink("/", join(dir, "v24-x64"))],
+    ] as const) {
+      const first = await compileCacheFor(identity, root);
+      await plant(mounted(first.binds).dir);
+      await first.settle(true);
+      expect(mounted((await compileCacheFor(identity, root)).binds).readOnly).toBe(false);
+    }
+    expect((await readdir(root)).filter((name) => !name.startsWith("."))).toEqual([]);
   });
 });

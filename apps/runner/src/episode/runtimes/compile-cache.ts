@@ -9,7 +9,7 @@
 // later run could change, and a run over the cache's quota, or whose runnable already has one,
 // keeps nothing.
 import { createHash } from "node:crypto";
-import { lstat, mkdir, mkdtemp, rename } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, rename, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,12 +17,16 @@ import { unlessGone } from "@gauntlet/core";
 
 import type { DirQuota } from "./dir-quota.ts";
 import { removeTree } from "./remove-tree.ts";
+import { treeUsage } from "./tree-usage.ts";
 
 /** Where a sandbox finds its compile cache. */
 export const CACHE_INSIDE = "/run/gauntlet/cache";
 
 /** What a first run may write into its cache. */
 export const COMPILE_CACHE_MAX = { bytes: 64 * 1024 * 1024, entries: 4096 };
+
+/** What all kept caches may hold together: past it, the least recently made go. */
+const KEPT_MAX_BYTES = 1024 * 1024 * 1024;
 
 /** The runner's caches: its user's alone (0700), on no path a sandbox sees. */
 const ROOT = join(tmpdir(), `gauntlet-compile-cache-${process.getuid?.() ?? "user"}`);
@@ -48,14 +52,48 @@ export async function compileCacheFor(identity: string, root = ROOT): Promise<Co
     binds: ["--bind", fresh, CACHE_INSIDE],
     quota: { dir: fresh, ...COMPILE_CACHE_MAX, what: "its compile cache" },
     async settle(keep) {
-      // Another first run of the same runnable may have been kept meanwhile: then this one goes.
+      // Only what Node writes is kept (a folder of plain files), never a program's own files
+      // left for the runner's disk. Another first run of the same runnable may have been kept
+      // meanwhile: then this one goes.
       const moved =
         keep &&
+        (await nodeLayout(fresh)) &&
         (await rename(fresh, kept).then(
           () => true,
           () => false,
         ));
-      if (!moved) await removeTree(fresh);
+      if (!moved) return removeTree(fresh);
+      await evictOver(root, KEPT_MAX_BYTES);
     },
   };
+}
+
+/** Whether `dir` holds what Node's compile cache writes: folders of plain files, nothing else.
+ * Called once nothing writes it any more; lstat follows no link. */
+async function nodeLayout(dir: string): Promise<boolean> {
+  for (const folder of await readdir(dir)) {
+    if (!(await lstat(join(dir, folder))).isDirectory()) return false;
+    for (const name of await readdir(join(dir, folder)))
+      if (!(await lstat(join(dir, folder, name))).isFile()) return false;
+  }
+  return true;
+}
+
+/** Removes the least recently made kept caches until all of them hold at most `maxBytes`. */
+async function evictOver(root: string, maxBytes: number): Promise<void> {
+  const kept = await Promise.all(
+    (await readdir(root))
+      .filter((name) => !name.startsWith("."))
+      .map(async (name) => {
+        const path = join(root, name);
+        const made = (await unlessGone(stat(path)))?.mtimeMs ?? 0;
+        return { path, made, bytes: (await treeUsage(path)).bytes };
+      }),
+  );
+  let total = kept.reduce((sum, cache) => sum + cache.bytes, 0);
+  for (const cache of kept.sort((a, b) => a.made - b.made)) {
+    if (total <= maxBytes) return;
+    await removeTree(cache.path);
+    total -= cache.bytes;
+  }
 }
