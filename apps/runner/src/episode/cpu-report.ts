@@ -61,11 +61,15 @@ export function runnerLoad(
   };
 }
 
+/** The part of its cap a seat must have used to count as wanting CPU. */
+const MIN_DEMAND = 0.1;
+
 /**
  * Whether the platform, not the seat, is to blame for a seat that ran out of wall clock: the host
  * was over-committed, and what every other task used of its CPUs left this seat less than its
- * cap. A seat that spun alone used its cap itself (the others left it the rest), so its timeout
- * stays its own; a seat that only waited on a busy host is not scored (the episode is retried).
+ * cap, while it wanted CPU (it used a tenth of its cap at least). A seat that spun alone used its
+ * cap itself (the others left it the rest), and a seat that only waited asked for nothing: both
+ * timeouts stay their own.
  */
 export function starvedByPlatform(
   load: ReturnType<typeof runnerLoad>,
@@ -73,7 +77,12 @@ export function starvedByPlatform(
   cap: number | null,
 ): boolean {
   if (!load.over_committed || load.wallSeconds <= 0) return false;
-  const others = load.busySeconds - (seatCpuSeconds ?? 0);
+  // A seat that asked for no CPU (it only waited: a sleeper) was not starved, however busy the
+  // host: its timeout is its own. Unmeasured (no cpu group), nobody can tell: its own too.
+  if (seatCpuSeconds === null) return false;
+  const wanted = Math.min(cap ?? 1, load.cores) * load.wallSeconds;
+  if (seatCpuSeconds < MIN_DEMAND * wanted) return false;
+  const others = load.busySeconds - seatCpuSeconds;
   const leftForSeat = load.cores * load.wallSeconds - others;
   return leftForSeat < Math.min(cap ?? 1, load.cores) * load.wallSeconds;
 }
