@@ -30,6 +30,8 @@ afterAll(async () => {
 async function queue(tl: TestLeague, seats: [string, string], token: string): Promise<string> {
   const xr = await client(t.url, token).post<ExperienceRequestDetail>("/v2/experience-requests", {
     coworld_id: tl.coworldId,
+    // The league's members are seated in it (consent: access/seating.ts).
+    target: { league_id: tl.league.id },
     roster: seats.map((policy_ref) => ({ player: { policy_ref } })),
     num_episodes: 1,
   });
@@ -77,6 +79,11 @@ describe("who runs competitors' code", () => {
     const userOnAdmin = (await trusted.addPlayer("User on admin's", { owner: { token: user } }))
       .policyVersionId;
 
+    // Its owner lets others seat it (consent: access/seating.ts).
+    const opened = await client(t.url, user).patch(`/v2/policy-versions/${userOnAdmin}`, {
+      open_to_scrimmage: true,
+    });
+    expect(opened.status, opened.text).toBe(200);
     const allAdmin = await queue(trusted, [adminA, adminB], admin);
     const userGame = await queue(untrusted, [userA, userB], user);
     const oneUserSeat = await queue(trusted, [adminA, userOnAdmin], admin);
