@@ -62,12 +62,12 @@ export function runnerLoad(
 }
 
 /** The part of its cap a seat must have used to count as wanting CPU. */
-const MIN_DEMAND = 0.1;
+const MIN_DEMAND = 0.25;
 
 /**
  * Whether the platform, not the seat, is to blame for a seat that ran out of wall clock: the host
  * was over-committed, and what every other task used of its CPUs left this seat less than its
- * cap, while it wanted CPU (it used a tenth of its cap at least). A seat that spun alone used its
+ * cap, while it wanted CPU (it used a quarter of its cap at least). A seat that spun alone used its
  * cap itself (the others left it the rest), and a seat that only waited asked for nothing: both
  * timeouts stay their own.
  */
