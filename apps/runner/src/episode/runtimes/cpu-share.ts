@@ -90,7 +90,8 @@ async function makeLeaf(
   return dir;
 }
 
-async function removeDirs(dirs: string[]): Promise<void> {
+/** Removes cgroup directories, waiting up to 5 s for each to empty. */
+export async function removeDirs(dirs: string[]): Promise<void> {
   // A group empties a moment after its last process is killed.
   for (let attempt = 0; attempt < 250; attempt += 1) {
     const left = await Promise.all(

@@ -9,7 +9,7 @@ import { join } from "node:path";
 
 import { bestEffort, unlessGone } from "@gauntlet/core";
 
-import { CPU_CONTROLLERS, createCpuGroup, type CpuUsage } from "./cpu-share.ts";
+import { CPU_CONTROLLERS, createCpuGroup, removeDirs, type CpuUsage } from "./cpu-share.ts";
 
 export interface SandboxLimits {
   /** Memory of the whole sandbox (every process in it), in bytes. */
@@ -144,19 +144,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
     },
     async remove() {
       await cpu?.remove();
-      // A group empties a moment after its last process is killed.
-      for (let attempt = 0; attempt < 250; attempt += 1) {
-        const left = await Promise.all(
-          made.map((d) =>
-            rmdir(d).then(
-              () => null,
-              (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? null : d),
-            ),
-          ),
-        );
-        if (left.every((d) => d === null)) return;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await removeDirs(made);
     },
   };
 }
