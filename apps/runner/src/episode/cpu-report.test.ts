@@ -26,26 +26,37 @@ function load(busy: number, wall = 10) {
   return { ...measured, cores: 2, busySeconds: busy * 2 * wall, wallSeconds: wall };
 }
 
+const seat = (cpuSeconds: number, waitingSeconds: number | null = 0) => ({
+  cpuSeconds,
+  waitingSeconds,
+});
+
 describe("a seat starved by the platform", () => {
   it("is the seat that the others' CPU left less than its cap on an over-committed runner", () => {
     // Busy 99%, nearly all of it others': the seat, computing, had two fifths of its 1 CPU.
-    expect(starvedByPlatform(load(0.99), 4, 1)).toBe(true);
+    expect(starvedByPlatform(load(0.99), seat(4), 1)).toBe(true);
+  });
+
+  it("is a seat that barely ran but waited its turn for a CPU all along", () => {
+    // Ready to run for 9 of its 10 s: the host's other load took the CPU from its first moment.
+    expect(starvedByPlatform(load(0.99), seat(0.5, 9), 1)).toBe(true);
   });
 
   it("is not a seat that spun at its cap itself, however busy the runner", () => {
     // 99% busy, 10 of the 19.8 CPU seconds the seat's own: the others left it its 1 CPU.
-    expect(starvedByPlatform(load(0.99), 10, 1)).toBe(false);
+    expect(starvedByPlatform(load(0.99), seat(10, 2), 1)).toBe(false);
   });
 
   // A seat that only waits (a sleeper) on a busy runner was not starved: counted as infrastructure
   // it would never lose, and policy_timeout tests failed on a busy CI machine.
   it("is not a seat that asked for no CPU, nor one whose CPU nobody measured", () => {
-    expect(starvedByPlatform(load(0.99), 0.01, 1)).toBe(false);
+    expect(starvedByPlatform(load(0.99), seat(0.01, 0.02), 1)).toBe(false);
+    expect(starvedByPlatform(load(0.99), seat(0.01, null), 1)).toBe(false);
     expect(starvedByPlatform(load(0.99), null, 1)).toBe(false);
   });
 
   it("is not a seat on a runner with CPU to spare", () => {
-    expect(starvedByPlatform(load(0.6), 0, 1)).toBe(false);
+    expect(starvedByPlatform(load(0.6), seat(0, 5), 1)).toBe(false);
   });
 });
 

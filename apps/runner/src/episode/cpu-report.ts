@@ -61,30 +61,30 @@ export function runnerLoad(
   };
 }
 
-/** The part of its cap a seat must have used to count as wanting CPU. */
+/** The part of its cap a seat must have used or waited for to count as wanting CPU. */
 const MIN_DEMAND = 0.25;
 
 /**
  * Whether the platform, not the seat, is to blame for a seat that ran out of wall clock: the host
  * was over-committed, and what every other task used of its CPUs left this seat less than its
- * cap, while it wanted CPU (it used a quarter of its cap at least). A seat that spun alone used its
- * cap itself (the others left it the rest), and a seat that only waited asked for nothing: both
- * timeouts stay their own.
+ * cap, while it wanted CPU (it used, or waited ready to run, a quarter of its cap at least: a
+ * starved seat waits where an idle one sleeps). A seat that spun alone used its cap itself (the
+ * others left it the rest), and a seat that only slept asked for nothing: both timeouts stay
+ * their own.
  */
 export function starvedByPlatform(
   load: ReturnType<typeof runnerLoad>,
-  seatCpuSeconds: number | null,
+  seat: Pick<CpuUsage, "cpuSeconds" | "waitingSeconds"> | null,
   cap: number | null,
 ): boolean {
   if (!load.over_committed || load.wallSeconds <= 0) return false;
-  // A seat that asked for no CPU (it only waited: a sleeper) was not starved, however busy the
-  // host: its timeout is its own. Unmeasured (no cpu group), nobody can tell: its own too.
-  if (seatCpuSeconds === null) return false;
-  const wanted = Math.min(cap ?? 1, load.cores) * load.wallSeconds;
-  if (seatCpuSeconds < MIN_DEMAND * wanted) return false;
-  const others = load.busySeconds - seatCpuSeconds;
+  // Unmeasured (no cpu group), nobody can tell whether it wanted CPU: its timeout is its own.
+  if (seat === null) return false;
+  const share = Math.min(cap ?? 1, load.cores) * load.wallSeconds;
+  if (seat.cpuSeconds + (seat.waitingSeconds ?? 0) < MIN_DEMAND * share) return false;
+  const others = load.busySeconds - seat.cpuSeconds;
   const leftForSeat = load.cores * load.wallSeconds - others;
-  return leftForSeat < Math.min(cap ?? 1, load.cores) * load.wallSeconds;
+  return leftForSeat < share;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -24,6 +24,7 @@ import { episodeCpu, runnerLoad, sampleHost, starvedByPlatform } from "./cpu-rep
 import { clearOutputs, FILE_NAMES, readFailure, readReplay, readResults } from "./episode-files.ts";
 import { buildGameConfig } from "./game-config.ts";
 import { compileSchema } from "./json-schema.ts";
+import type { CpuUsage } from "./runtimes/cpu-share.ts";
 import { dockerRuntime } from "./runtimes/docker.ts";
 import { DEFAULT_CPUS, DEFAULT_LIMITS, type LimitHit } from "./runtimes/limits.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
@@ -490,15 +491,16 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
 
   // Read once every runnable has exited (above): their groups have counted all they used.
   const load = runnerLoad(hostFrom, hostTo);
+  const seatUsage = players.map((p) => p?.cpuUsage?.() ?? null);
   const cpu = episodeCpu({
     game: game.runnable?.cpuUsage?.(),
-    seats: players.map((p) => p?.cpuUsage?.()),
+    seats: seatUsage,
     cap,
     load,
     unmeasured:
       input.runtime === "sandbox" ? null : `the ${input.runtime} runtime does not count CPU time`,
   });
-  verdict = platformTimeout(verdict, load, cpu.seats, cap);
+  verdict = platformTimeout(verdict, load, seatUsage, cap);
   const { replay, note } = await readReplay(input.workDir);
   if (note !== undefined) emit({ type: "note", message: note });
   const now = performance.now();
@@ -560,7 +562,7 @@ function manifestCpus(manifest: CoworldManifest): number | null {
 function platformTimeout(
   verdict: Verdict,
   load: ReturnType<typeof runnerLoad>,
-  seats: (number | null)[],
+  seats: (CpuUsage | null)[],
   cap: number | null,
 ): Verdict {
   if (verdict.status !== "failed" || verdict.error_type !== "policy_timeout") return verdict;

@@ -94,7 +94,7 @@ describe("inspecting an archive within budgets", () => {
     });
     expect(slow).toEqual({
       ok: false,
-      error: "inspecting the archive took longer than 5 ms and was stopped",
+      error: "inspecting the archive took longer than the time budget of 5 ms and was stopped",
     });
   });
 

@@ -1,6 +1,7 @@
 // What a runner's lease may take, read for the fair order (fair-order.ts): the jobs running now
-// by class and requester, and the oldest few queued jobs of each class and requester that this
-// runner can run. Two indexed reads (migration 021's jobs_share_queue); the claim itself stays a
+// by class and requester, the jobs of each class that ended within the share window, and the
+// oldest few queued jobs of each class and requester that this runner can run. Indexed reads
+// (migration 021's jobs_share_queue, 024's jobs_leased_at); the claim itself stays a
 // conditional update in work-queue.ts, so several replicas never lease one job twice.
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from "kysely";
 
@@ -49,6 +50,28 @@ export async function runningCounts(
     owner: r.share_owner,
     n: Number(r.n),
   }));
+}
+
+/** How far back the jobs that ended count toward their class's share (fair-order.ts). */
+export const SHARE_WINDOW_MS = 15 * 60_000;
+
+/** The lane's jobs leased within the share window that are no longer running, by class. */
+export async function recentlyEnded(
+  db: Kysely<Database>,
+  lane: LeaseLane,
+  now: Date,
+): Promise<Partial<Record<ShareClass, number>>> {
+  const since = new Date(now.getTime() - SHARE_WINDOW_MS).toISOString();
+  const rows = await inLane(
+    db.selectFrom("jobs").where("leased_at", ">=", since).where("status", "!=", "leased"),
+    lane,
+  )
+    .select((eb) => ["share_class", eb.fn.countAll().as("n")])
+    .groupBy("share_class")
+    .execute();
+  const out: Partial<Record<ShareClass, number>> = {};
+  for (const r of rows) out[asClass(r.share_class)] = Number(r.n);
+  return out;
 }
 
 export type QueuedRow = JobsTable & QueuedJob;

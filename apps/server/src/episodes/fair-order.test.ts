@@ -29,7 +29,7 @@ describe("the fair order", () => {
       DEFAULT_QUEUE_SHARES,
       [],
       [...jobs("evaluation", "ann", 40, 0), ...jobs("league", "league", 40, 100)],
-      false,
+      { capped: false },
     );
     const first = taken(order, 30);
     expect(first.filter((o) => o === "league")).toHaveLength(20);
@@ -44,11 +44,34 @@ describe("the fair order", () => {
         DEFAULT_QUEUE_SHARES,
         running,
         [...jobs("evaluation", "ann", 40, 0), ...jobs("league", "league", 40, 100)],
-        false,
+        { capped: false },
       ).peek()?.owner;
     expect(first([])).toBe("league");
     // With a league job running the evaluation's turn comes: 2/4 against 1/2 ties to the oldest.
     expect(first([{ shareClass: "league", owner: "league", n: 1 }])).toBe("ann");
+  });
+
+  // A runner of two slots, a league with a backlog: counting running jobs alone, the league's
+  // (2 + 1) / 4 beat a certification's (0 + 1) / 1 for as long as the league had work, and the
+  // quick start's certification waited out every demo round.
+  it("lets a light class in once a heavy one has had its share of what ran lately", () => {
+    const next = (ended: number) =>
+      new FairOrder(
+        DEFAULT_QUEUE_SHARES,
+        [{ shareClass: "league", owner: "league", n: 1 }],
+        [...jobs("league", "league", 40, 0), ...jobs("certification", "admin", 1, 100)],
+        { ended: { league: ended } },
+      ).peek()?.owner;
+    expect(next(0)).toBe("league");
+    expect(next(3)).toBe("admin");
+    // Served by the window alone, classes of equal weight take turns.
+    const order = new FairOrder(
+      DEFAULT_QUEUE_SHARES,
+      [],
+      [...jobs("play", "play", 10, 0), ...jobs("evaluation", "ann", 10, 50)],
+      { ended: { play: 4 }, capped: false },
+    );
+    expect(taken(order, 6)).toEqual(["ann", "ann", "ann", "ann", "play", "ann"]);
   });
 
   it("gives requesters turns and stops one at the cap, counting what already runs", () => {

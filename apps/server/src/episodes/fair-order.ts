@@ -1,7 +1,11 @@
 // The order in which queued jobs are leased, by share rather than by age alone. The rule, applied
 // to each free slot in turn:
-//   1. the class of work with the fewest running jobs for its weight, counting the one it would
-//      start ((running + 1) / weight), goes first, ties to the class whose oldest job is oldest;
+//   1. the class of work that was served least for its weight goes first: its running jobs, the
+//      jobs it ran that ended within the share window (SHARE_WINDOW_MS), and the one it would
+//      start, over its weight; ties to the class whose oldest job is oldest. Counting what ended
+//      recently, not only what runs, is what lets a light class in on a runner of one or two
+//      slots: counting running jobs alone, a league backlog (4) kept both slots of such a runner
+//      from a certification (1) for as long as the league had work;
 //   2. within evaluations, the requester with the fewest running jobs goes first, ties to the
 //      oldest job; a requester at the cap waits for their own jobs to end;
 //   3. within a class (and requester), the oldest job first.
@@ -46,19 +50,22 @@ export class FairOrder {
   private readonly byOwner = new Map<string, number>();
   private readonly shares: QueueShares;
   private readonly capped: boolean;
+  private readonly ended: Partial<Record<ShareClass, number>>;
 
   /**
-   * `queued` in any order; `capped` false orders without the per-user cap (a projection of the
-   * order over time: the cap bounds how many run at once, not whose turn comes first).
+   * `queued` in any order; `ended`: each class's jobs that ended within the share window.
+   * `capped` false orders without the per-user cap (a projection of the order over time: the
+   * cap bounds how many run at once, not whose turn comes first).
    */
   constructor(
     shares: QueueShares,
     running: readonly RunningCount[],
     queued: readonly QueuedJob[],
-    capped = true,
+    options: { ended?: Partial<Record<ShareClass, number>>; capped?: boolean } = {},
   ) {
     this.shares = shares;
-    this.capped = capped;
+    this.capped = options.capped ?? true;
+    this.ended = options.ended ?? {};
     for (const r of running) this.count(r.shareClass, r.owner, r.n);
     const sorted = [...queued].sort((a, b) => (older(a, b) ? -1 : older(b, a) ? 1 : 0));
     for (const job of sorted) {
@@ -87,8 +94,9 @@ export class FairOrder {
       const job = this.classHead(shareClass);
       if (!job) continue;
       // The load it would have with one more running: with nothing running anywhere (a runner of
-      // one slot, every time it frees), the heavier class still goes first, not the oldest job.
-      const load = (this.classRunning(shareClass) + 1) / this.shares.weights[shareClass];
+      // one slot, every time it frees), the class served least still goes first, not the oldest job.
+      const served = this.classRunning(shareClass) + (this.ended[shareClass] ?? 0);
+      const load = (served + 1) / this.shares.weights[shareClass];
       if (!best || load < best.load || (load === best.load && older(job, best.job)))
         best = { job, load };
     }

@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { EpisodeRequest } from "@gauntlet/core";
 
 import type { Database } from "../store/schema.ts";
-import { runningCounts } from "./fair-lease.ts";
+import { recentlyEnded, runningCounts } from "./fair-lease.ts";
 import { FairOrder, type QueuedJob } from "./fair-order.ts";
 import { SHARE_CLASSES, type QueueShares, type ShareClass } from "./queue-shares.ts";
 
@@ -72,7 +72,7 @@ async function queuedJobs(db: Kysely<Database>): Promise<(QueuedJob & { live: bo
 
 /**
  * The place of each queued job among `jobIds`. Batch jobs are walked in the fair order from the
- * running counts of now, each job taken counting as running (so turns go round as they would
+ * running counts of now (and what ended within the share window), each job taken counting as running (so turns go round as they would
  * while the slots free up one by one); live games are walked the same way in their own lane, and
  * get no estimate (a game with a person lasts as long as the person takes).
  *
@@ -98,10 +98,12 @@ export async function queuePlaces(
     .where("status", "=", "queued")
     .execute();
   if (wanted.length === 0) return out;
-  const [queued, running, liveRunning, meanMs] = await Promise.all([
+  const [queued, running, liveRunning, ended, liveEnded, meanMs] = await Promise.all([
     queuedJobs(db),
     runningCounts(db, "batch"),
     runningCounts(db, "interactive"),
+    recentlyEnded(db, "batch", now),
+    recentlyEnded(db, "interactive", now),
     meanEpisodeMs(db),
   ]);
   const slots = running.reduce((n, r) => n + r.n, 0);
@@ -117,7 +119,7 @@ export async function queuePlaces(
       shares,
       running,
       queued.filter((j) => !j.live),
-      false,
+      { ended, capped: false },
     ),
     (job, position) => {
       let waitMs = after(position, slots);
@@ -139,7 +141,7 @@ export async function queuePlaces(
       shares,
       liveRunning,
       queued.filter((j) => j.live),
-      false,
+      { ended: liveEnded, capped: false },
     ),
     (job, position) => out.set(job.id, { position, estimatedStartAt: null }),
   );

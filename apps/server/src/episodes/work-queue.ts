@@ -28,7 +28,7 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound, ServiceError } from "../shared/errors.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
 import { touchEpisode } from "./episodes.ts";
-import { queuedCandidates, runningCounts, type LeaseLane } from "./fair-lease.ts";
+import { queuedCandidates, recentlyEnded, runningCounts, type LeaseLane } from "./fair-lease.ts";
 import { FairOrder } from "./fair-order.ts";
 import { DEFAULT_QUEUE_SHARES, type QueueShares } from "./queue-shares.ts";
 
@@ -316,11 +316,14 @@ export async function lease(
   const leased: LeasedJob[] = [];
   for (const { lane, capacity: slots } of lanes) {
     if (slots <= 0) continue;
-    const [running, candidates] = await Promise.all([
+    const [running, ended, candidates] = await Promise.all([
       runningCounts(deps.db, lane),
+      recentlyEnded(deps.db, lane, now),
       queuedCandidates(deps.db, { lane, runtimes, isolation }, slots),
     ]);
-    const order = new FairOrder(deps.shares ?? DEFAULT_QUEUE_SHARES, running, candidates);
+    const order = new FairOrder(deps.shares ?? DEFAULT_QUEUE_SHARES, running, candidates, {
+      ended,
+    });
     const rows = new Map(candidates.map((c) => [c.id, c]));
     let taken = 0;
     // Each free slot takes the job the fair order names; one another replica claimed first is

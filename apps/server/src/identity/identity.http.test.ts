@@ -21,11 +21,11 @@ const ANONYMOUS = {
 };
 
 describe("GET /whoami", () => {
-  it("is anonymous with no token, and carries no budget headers", async () => {
+  it("is anonymous with no token, and draws on its address's budget", async () => {
     const res = await client(t.url).get("/whoami");
     expect(res.status).toBe(200);
     expect(res.body).toEqual(ANONYMOUS);
-    expect(res.headers.get("x-ratelimit-mode")).toBeNull();
+    expect(res.headers.get("x-ratelimit-mode")).toBe("enforced");
   });
 
   it("is anonymous with a garbage or malformed token", async () => {

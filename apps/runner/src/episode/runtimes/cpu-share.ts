@@ -31,6 +31,12 @@ export interface CpuUsage {
   cpuSeconds: number;
   /** Time its cap held it back (its own demand past its cap), in seconds; null where unknown. */
   throttledSeconds: number | null;
+  /**
+   * Time its threads were ready to run but waited for a CPU (the run-queue delay of
+   * /proc/<tid>/schedstat, its cap's throttling included), summed over the threads seen by
+   * sampleWaits() while it ran; null where never read (no schedstat on this kernel).
+   */
+  waitingSeconds: number | null;
 }
 
 export interface CpuGroup {
@@ -38,8 +44,43 @@ export interface CpuGroup {
   readonly procsFiles: string[];
   /** Whether the cap (and the equal share) is enforced, or only usage counted. */
   readonly capped: boolean;
+  /** Reads what each of its threads has waited for a CPU so far (the counters die with a thread). */
+  sampleWaits(): Promise<void>;
   usage(): Promise<CpuUsage | null>;
   remove(): Promise<void>;
+}
+
+/**
+ * A group's run-queue delay, read from each of its threads while they live. A thread's counter
+ * only grows, so the last reading of each thread (by id) is what it waited; a thread that ended
+ * between two readings lost at most one poll interval.
+ */
+function waitCounter(threadsFile: string) {
+  const waited = new Map<number, number>();
+  let read = false;
+  return {
+    async sample(): Promise<void> {
+      const text = await unlessGone(readFile(threadsFile, "utf8"));
+      if (text === null) return;
+      const ids = text.split("\n").filter((line) => /^\d+$/.test(line));
+      await Promise.all(
+        ids.map(async (id) => {
+          const stat = await unlessGone(readFile(`/proc/${id}/schedstat`, "utf8"));
+          const ns = Number(stat?.split(" ")[1]);
+          if (stat === null || !Number.isFinite(ns)) return;
+          read = true;
+          const tid = Number(id);
+          waited.set(tid, Math.max(waited.get(tid) ?? 0, ns));
+        }),
+      );
+    },
+    seconds(): number | null {
+      if (!read) return null;
+      let ns = 0;
+      for (const value of waited.values()) ns += value;
+      return ns / 1e9;
+    },
+  };
 }
 
 async function tryWrite(path: string, value: string): Promise<boolean> {
@@ -136,9 +177,12 @@ async function v1Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
     const joint = (await readNumber(join(cpuDir, "cpuacct.usage"))) !== null;
     const acctDir = joint ? cpuDir : await makeLeaf(acctRoot, leaf, async () => undefined);
     if (!joint) made.push(acctDir);
+    // v1's `tasks` lists every thread of the group.
+    const waits = waitCounter(join(cpuDir, "tasks"));
     return {
       procsFiles: made.map((d) => join(d, "cgroup.procs")),
       capped: true,
+      sampleWaits: () => waits.sample(),
       async usage() {
         const ns = await readNumber(join(acctDir, "cpuacct.usage"));
         if (ns === null) return null;
@@ -146,6 +190,7 @@ async function v1Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
         return {
           cpuSeconds: ns / 1e9,
           throttledSeconds: throttled === null ? null : throttled / 1e9,
+          waitingSeconds: waits.seconds(),
         };
       },
       remove: () => removeDirs(made),
@@ -189,9 +234,11 @@ async function v2Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
   capped =
     (await tryWrite(join(dir, "cpu.weight"), "100")) &&
     (await tryWrite(join(dir, "cpu.max"), `${quotaUs(cpus)} ${PERIOD_US}`));
+  const waits = waitCounter(join(dir, "cgroup.threads"));
   return {
     procsFiles: [join(dir, "cgroup.procs")],
     capped,
+    sampleWaits: () => waits.sample(),
     async usage() {
       const usec = await statField(join(dir, "cpu.stat"), "usage_usec");
       if (usec === null) return null;
@@ -199,6 +246,7 @@ async function v2Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
       return {
         cpuSeconds: usec / 1e6,
         throttledSeconds: throttled === null ? null : throttled / 1e6,
+        waitingSeconds: waits.seconds(),
       };
     },
     remove: () => removeDirs([dir]),

@@ -23,6 +23,7 @@ import { coworldUploadClient } from "./020-coworld-upload-client.ts";
 import { fairQueue } from "./021-fair-queue.ts";
 import { episodeCpu } from "./022-episode-cpu.ts";
 import { openToScrimmage } from "./023-open-to-scrimmage.ts";
+import { shareWindow } from "./024-share-window.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "021-fair-queue": fairQueue,
   "022-episode-cpu": episodeCpu,
   "023-open-to-scrimmage": openToScrimmage,
+  "024-share-window": shareWindow,
 };
 
 export const migrationProvider: MigrationProvider = {
