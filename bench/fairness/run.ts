@@ -1,8 +1,9 @@
 // Whether a seat keeps its CPU when its opponent and the runner are busy: two seats of GridRush,
 // one "idle" (it sleeps 50 ms, then computes a fixed amount, then moves, every turn) and one
-// spinning every core it can (2 × cores threads), beside CPU burners of the host's own (one per
-// core: `busy`), and besides another episode whose seats spin (`over-committed`: the seats'
-// caps add up to more than the cores). The idle seat's turn latency (a turn's message to its
+// spinning every core it can (2 × cores threads), beside another episode whose seats spin
+// (`episodes`: the runner busy with its own work, the seats' caps adding up to more than the
+// cores — the case the target is for), beside CPU burners of the host's own outside any sandbox
+// (one per core: `busy`), and beside both (`over-committed`). The idle seat's turn latency (a turn's message to its
 // move) and CPU seconds, beside a quiet run (its opponent answers at once, nothing else runs),
 // as a ratio: the target is within 10%. The sandbox runtime (a CPU group per runnable: equal
 // shares, a cap) beside the process runtime (no groups: every thread competes on its own),
@@ -112,14 +113,14 @@ async function measured(runtime: Runtime, busy: boolean): Promise<Figures | null
 }
 
 /**
- * What runs beside the measured episode: on a `busy` host, CPU burners of the host's own (one
- * per core, outside any sandbox); `over-committed`, also another episode whose two seats spin
- * (with the spinning opponent, three seats of 1 CPU each want more than the host's cores).
+ * What runs beside the measured episode: `episodes`, another episode whose two seats spin (with
+ * the spinning opponent, three seats of 1 CPU each want more than the host's cores); `busy`, CPU
+ * burners of the host's own (one per core, outside any sandbox); `over-committed`, both.
  */
 function background(runtime: Runtime, level: Level): { stop: () => Promise<void> } {
   const cancel = new AbortController();
   const episode =
-    level === "over-committed"
+    level === "over-committed" || level === "episodes"
       ? settled(
           runEpisode(
             gridrushEpisode({
@@ -134,7 +135,7 @@ function background(runtime: Runtime, level: Level): { stop: () => Promise<void>
         )
       : Promise.resolve();
   const burners: ChildProcess[] = [];
-  for (let i = 0; i < CORES; i += 1)
+  for (let i = 0; i < (level === "episodes" ? 0 : CORES); i += 1)
     burners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
   return {
     async stop() {
@@ -145,8 +146,8 @@ function background(runtime: Runtime, level: Level): { stop: () => Promise<void>
   };
 }
 
-type Level = "quiet" | "busy" | "over-committed";
-const LEVELS: Level[] = ["quiet", "busy", "over-committed"];
+type Level = "quiet" | "episodes" | "busy" | "over-committed";
+const LEVELS: Level[] = ["quiet", "episodes", "busy", "over-committed"];
 const columns = (process.env.BENCH_RUNTIMES ?? "sandbox,process")
   .split(",")
   .filter((r): r is Runtime => r === "sandbox" || r === "process");

@@ -10,6 +10,11 @@
 // host — the quick start's own server and database among them. The caps bound what each seat
 // takes, and the runner's own process joins the parent (joinRunnerGroup) beside the seats.
 // The cap keeps any one seat from taking more than its CPUs however many threads it spins.
+// Equal weights alone share a busy CPU equally at every instant: a seat that sleeps, then
+// computes for its turn, got half a core beside an opponent spinning at its cap, and its turns
+// took a third longer (`bench fairness`). So a runnable that has wanted nearly all of its cap
+// over the last half second weighs an eighth of one that has not (reweigher): whoever wants less than
+// its share gets it at once, and the spinners split what is left (nothing idles).
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -21,6 +26,13 @@ const CGROUP_ROOT = "/sys/fs/cgroup";
 const PARENT = "gauntlet-sandbox";
 /** A seat's weight among its siblings (v1 cpu.shares; v2's cpu.weight is 100 alike). */
 const SEAT_SHARES = 1024;
+/** How much lighter a runnable weighs while it uses its cap steadily. */
+const HUNGRY_DIVISOR = 8;
+/** Used this part of its cap over the last window: hungry; below the second: not any more. */
+const HUNGRY_FROM = 0.8;
+const HUNGRY_UNTIL = 0.5;
+/** The window over which a runnable's use of its cap is judged. */
+const REWEIGH_WINDOW_MS = 500;
 /** The parent's weight per core of the host, against every other task of the root group. */
 const PARENT_WEIGHT_PER_CORE = 1024;
 const PERIOD_US = 100_000;
@@ -44,10 +56,40 @@ export interface CpuGroup {
   readonly procsFiles: string[];
   /** Whether the cap (and the equal share) is enforced, or only usage counted. */
   readonly capped: boolean;
-  /** Reads what each of its threads has waited for a CPU so far (the counters die with a thread). */
-  sampleWaits(): Promise<void>;
+  /**
+   * Called as it runs (every poll): reads what each of its threads has waited for a CPU so far
+   * (the counters die with a thread), and reweighs it by its use of its cap.
+   */
+  tick(): Promise<void>;
   usage(): Promise<CpuUsage | null>;
   remove(): Promise<void>;
+}
+
+/**
+ * A runnable's weight by its recent demand for CPU: hungry (an eighth of a seat's weight) once
+ * it wanted HUNGRY_FROM of its cap over the last window, back to a seat's weight below
+ * HUNGRY_UNTIL. Demand is the CPU seconds it used plus those its threads waited ready to run:
+ * on an over-committed runner a spinner gets less than its cap but wants all of it.
+ * `write` sets the weight (`full` or `full / HUNGRY_DIVISOR`).
+ */
+export function reweigher(cpus: number, full: number, write: (weight: number) => Promise<unknown>) {
+  let from: { at: number; demand: number } | null = null;
+  let hungry = false;
+  return async (demand: number | null, at = performance.now()): Promise<void> => {
+    if (demand === null) return;
+    if (from === null) {
+      from = { at, demand };
+      return;
+    }
+    const elapsed = (at - from.at) / 1000;
+    if (elapsed * 1000 < REWEIGH_WINDOW_MS) return;
+    const share = (demand - from.demand) / (cpus * elapsed);
+    from = { at, demand };
+    const next = hungry ? share >= HUNGRY_UNTIL : share >= HUNGRY_FROM;
+    if (next === hungry) return;
+    hungry = next;
+    await write(hungry ? Math.max(1, Math.round(full / HUNGRY_DIVISOR)) : full);
+  };
 }
 
 /**
@@ -179,10 +221,17 @@ async function v1Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
     if (!joint) made.push(acctDir);
     // v1's `tasks` lists every thread of the group.
     const waits = waitCounter(join(cpuDir, "tasks"));
+    const reweigh = reweigher(cpus, SEAT_SHARES, (w) =>
+      tryWrite(join(cpuDir, "cpu.shares"), String(w)),
+    );
     return {
       procsFiles: made.map((d) => join(d, "cgroup.procs")),
       capped: true,
-      sampleWaits: () => waits.sample(),
+      async tick() {
+        await waits.sample();
+        const ns = await readNumber(join(acctDir, "cpuacct.usage"));
+        await reweigh(ns === null ? null : ns / 1e9 + (waits.seconds() ?? 0));
+      },
       async usage() {
         const ns = await readNumber(join(acctDir, "cpuacct.usage"));
         if (ns === null) return null;
@@ -235,10 +284,16 @@ async function v2Group(leaf: string, cpus: number): Promise<CpuGroup | null> {
     (await tryWrite(join(dir, "cpu.weight"), "100")) &&
     (await tryWrite(join(dir, "cpu.max"), `${quotaUs(cpus)} ${PERIOD_US}`));
   const waits = waitCounter(join(dir, "cgroup.threads"));
+  const reweigh = reweigher(cpus, 100, (w) => tryWrite(join(dir, "cpu.weight"), String(w)));
   return {
     procsFiles: [join(dir, "cgroup.procs")],
     capped,
-    sampleWaits: () => waits.sample(),
+    async tick() {
+      await waits.sample();
+      if (!capped) return;
+      const usec = await statField(join(dir, "cpu.stat"), "usage_usec");
+      await reweigh(usec === null ? null : usec / 1e6 + (waits.seconds() ?? 0));
+    },
     async usage() {
       const usec = await statField(join(dir, "cpu.stat"), "usage_usec");
       if (usec === null) return null;

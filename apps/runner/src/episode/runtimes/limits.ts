@@ -58,8 +58,8 @@ export interface Cgroups {
   hit(): Promise<LimitHit | null>;
   /** The CPU the runnable used so far; null where no CPU group could be made. */
   cpuUsage(): Promise<CpuUsage | null>;
-  /** Reads how long its threads have waited for a CPU (while they live: call it as it runs). */
-  sampleCpuWaits(): Promise<void>;
+  /** Called as it runs: its CPU group's readings and weight (cpu-share.ts, CpuGroup.tick). */
+  tickCpu(): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -131,7 +131,7 @@ export async function createCgroups(name: string, limits: SandboxLimits): Promis
   return {
     procsFiles: [...made.map((d) => join(d, "cgroup.procs")), ...(cpu?.procsFiles ?? [])],
     cpuUsage: async () => (cpu === null ? null : cpu.usage()),
-    sampleCpuWaits: async () => cpu?.sampleWaits(),
+    tickCpu: async () => cpu?.tick(),
     async hit() {
       if ((await counter(join(dir("memory"), "memory.oom_control"), "oom_kill")) > 0)
         return {

@@ -514,8 +514,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
       const state = { running: true };
       let polls = 0;
       const check = async (final = false): Promise<LimitHit | null> => {
-        // While it runs: a seat's wait for a CPU is what tells a starved seat from an idle one.
-        if (!final) await groups?.sampleCpuWaits();
+        // While it runs: a seat's wait for a CPU (what tells a starved seat from an idle one),
+        // and its weight by how much of its cap it uses.
+        if (!final) await groups?.tickCpu();
         const hit = await groups?.hit();
         if (hit) {
           resolveHit(hit);
