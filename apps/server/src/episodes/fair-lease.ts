@@ -1,6 +1,6 @@
 // What a runner's lease may take, read for the fair order (fair-order.ts): the jobs running now
-// by class and requester, the jobs of each class that ended within the share window, and the
-// oldest few queued jobs of each class and requester that this runner can run. Indexed reads
+// by class and requester, the oldest few queued jobs of each class and requester that this runner
+// can run, and the jobs of each class that ended since the classes waiting now all began to wait. Indexed reads
 // (migration 021's jobs_share_queue, 024's jobs_leased_at); the claim itself stays a
 // conditional update in work-queue.ts, so several replicas never lease one job twice.
 import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from "kysely";
@@ -52,16 +52,15 @@ export async function runningCounts(
   }));
 }
 
-/** How far back the jobs that ended count toward their class's share (fair-order.ts). */
-export const SHARE_WINDOW_MS = 15 * 60_000;
-
-/** The lane's jobs leased within the share window that are no longer running, by class. */
-export async function recentlyEnded(
+/**
+ * The lane's jobs leased since `since` that are no longer running, by class: what each class was
+ * served while the classes now waiting were all waiting (contentionSince, fair-order.ts).
+ */
+export async function endedSince(
   db: Kysely<Database>,
   lane: LeaseLane,
-  now: Date,
+  since: string,
 ): Promise<Partial<Record<ShareClass, number>>> {
-  const since = new Date(now.getTime() - SHARE_WINDOW_MS).toISOString();
   const rows = await inLane(
     db.selectFrom("jobs").where("leased_at", ">=", since).where("status", "!=", "leased"),
     lane,

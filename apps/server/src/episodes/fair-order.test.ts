@@ -1,7 +1,7 @@
 // The fair order alone: classes take slots by weight, requesters take turns, the cap holds.
 import { describe, expect, it } from "vitest";
 
-import { FairOrder, type QueuedJob } from "./fair-order.ts";
+import { contentionSince, FairOrder, SHARE_WINDOW_MS, type QueuedJob } from "./fair-order.ts";
 import { DEFAULT_QUEUE_SHARES, queueSharesFrom } from "./queue-shares.ts";
 
 const jobs = (shareClass: QueuedJob["shareClass"], owner: string, n: number, from: number) =>
@@ -72,6 +72,27 @@ describe("the fair order", () => {
       { ended: { play: 4 }, capped: false },
     );
     expect(taken(order, 6)).toEqual(["ann", "ann", "ann", "ann", "play", "ann"]);
+  });
+
+  it("counts what ended only since every class now waiting began to wait, at most the window", () => {
+    const now = new Date(Date.UTC(2026, 0, 1, 1));
+    const at = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+    const job = (shareClass: QueuedJob["shareClass"], minutes: number) => ({
+      id: `${shareClass}-${minutes}`,
+      shareClass,
+      owner: shareClass,
+      createdAt: at(minutes),
+      episodeId: `${shareClass}-${minutes}`,
+    });
+    // Evaluations waiting for 10 minutes, a certification for 2: what the evaluations ran
+    // before the certification came was nobody's loss.
+    expect(
+      contentionSince([job("evaluation", 10), job("evaluation", 4), job("certification", 2)], now),
+    ).toBe(at(2));
+    // Both waiting for an hour: the last 15 minutes.
+    expect(contentionSince([job("league", 60), job("evaluation", 50)], now)).toBe(
+      new Date(now.getTime() - SHARE_WINDOW_MS).toISOString(),
+    );
   });
 
   it("gives requesters turns and stops one at the cap, counting what already runs", () => {

@@ -1,11 +1,12 @@
 // The order in which queued jobs are leased, by share rather than by age alone. The rule, applied
 // to each free slot in turn:
 //   1. the class of work that was served least for its weight goes first: its running jobs, the
-//      jobs it ran that ended within the share window (SHARE_WINDOW_MS), and the one it would
-//      start, over its weight; ties to the class whose oldest job is oldest. Counting what ended
-//      recently, not only what runs, is what lets a light class in on a runner of one or two
-//      slots: counting running jobs alone, a league backlog (4) kept both slots of such a runner
-//      from a certification (1) for as long as the league had work;
+//      jobs it ran that ended since the classes waiting now all began to wait (contentionSince),
+//      and the one it would start, over its weight; ties to the class whose oldest job is oldest.
+//      Counting what ended, not only what runs, is what lets a light class in on a runner of one
+//      or two slots: by running jobs alone, a league backlog (4) kept both slots of such a runner
+//      from a certification (1) for as long as the league had work. Counting only since all of
+//      them waited does not hold against a class what it ran while nobody else wanted the slots;
 //   2. within evaluations, the requester with the fewest running jobs goes first, ties to the
 //      oldest job; a requester at the cap waits for their own jobs to end;
 //   3. within a class (and requester), the oldest job first.
@@ -33,6 +34,25 @@ export interface RunningCount {
   n: number;
 }
 
+/** How far back what ended counts at most, however long the classes have all been waiting. */
+export const SHARE_WINDOW_MS = 15 * 60_000;
+
+/**
+ * Since when the classes with queued jobs have all been waiting: the newest of their oldest
+ * queued jobs' times, at most SHARE_WINDOW_MS ago. What each class ran since then is what it was
+ * given while the others waited.
+ */
+export function contentionSince(queued: readonly QueuedJob[], now: Date): string {
+  const oldest = new Map<ShareClass, string>();
+  for (const job of queued) {
+    const seen = oldest.get(job.shareClass);
+    if (seen === undefined || job.createdAt < seen) oldest.set(job.shareClass, job.createdAt);
+  }
+  let since = new Date(now.getTime() - SHARE_WINDOW_MS).toISOString();
+  for (const at of oldest.values()) if (at > since) since = at;
+  return since;
+}
+
 const older = (a: QueuedJob, b: QueuedJob) =>
   a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.episodeId < b.episodeId);
 
@@ -53,7 +73,7 @@ export class FairOrder {
   private readonly ended: Partial<Record<ShareClass, number>>;
 
   /**
-   * `queued` in any order; `ended`: each class's jobs that ended within the share window.
+   * `queued` in any order; `ended`: each class's jobs that ended since contentionSince(queued).
    * `capped` false orders without the per-user cap (a projection of the order over time: the
    * cap bounds how many run at once, not whose turn comes first).
    */

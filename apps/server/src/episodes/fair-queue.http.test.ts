@@ -121,6 +121,31 @@ describe("the fair queue", () => {
     expect(episodes.body.entries.map((e) => e.id)).toContain(next?.episode_request_id);
   });
 
+  // A runner of one slot and a league round queued first: counting running jobs alone, the
+  // league's (0 + 1) / 4 beat an evaluation's (0 + 1) / 2 at every lease until the round was done.
+  it("on a runner of one slot, lets an evaluation in once the league has had its share since it came", async () => {
+    for (const name of ["Ned", "Ola", "Pia", "Quin"]) await tl.submit(await tl.addPlayer(name));
+    const round = await client(t.url, tl.commissioner.token).post<{ rounds: { id: string }[] }>(
+      `/v2/leagues/${tl.league.id}/trigger-round`,
+      {},
+    );
+    expect(round.status, round.text).toBe(200);
+    const roundEpisodes = await client(t.url).get<{ entries: EpisodeRequest[] }>(
+      `/v2/episode-requests?round_id=${round.body.rounds[0]?.id ?? ""}`,
+    );
+    expect(roundEpisodes.body.entries.length).toBeGreaterThanOrEqual(4);
+    const request = await evaluate(bea, 1);
+    const order: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const [job] = await lease(1);
+      if (!job) throw new Error("nothing to lease");
+      order.push(job.episode_request_id === request.episodes[0]?.id ? "evaluation" : "league");
+      expect(await complete(job)).toBe(200);
+    }
+    // Two league episodes for the evaluation's one: weights 4 and 2.
+    expect(order).toEqual(["league", "league", "evaluation", "league"]);
+  });
+
   it("takes two requesters' evaluations in turns, each at most the per-user cap at once", async () => {
     const requests = { ann: await evaluate(ann, 6), bea: await evaluate(bea, 6) };
     const owner = ownerOf(requests);

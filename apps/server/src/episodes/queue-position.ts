@@ -6,8 +6,8 @@ import type { Kysely } from "kysely";
 import type { EpisodeRequest } from "@gauntlet/core";
 
 import type { Database } from "../store/schema.ts";
-import { recentlyEnded, runningCounts } from "./fair-lease.ts";
-import { FairOrder, type QueuedJob } from "./fair-order.ts";
+import { endedSince, runningCounts } from "./fair-lease.ts";
+import { contentionSince, FairOrder, type QueuedJob } from "./fair-order.ts";
 import { SHARE_CLASSES, type QueueShares, type ShareClass } from "./queue-shares.ts";
 
 interface Place {
@@ -72,7 +72,7 @@ async function queuedJobs(db: Kysely<Database>): Promise<(QueuedJob & { live: bo
 
 /**
  * The place of each queued job among `jobIds`. Batch jobs are walked in the fair order from the
- * running counts of now (and what ended within the share window), each job taken counting as running (so turns go round as they would
+ * running counts of now (and what ended since the waiting classes all began to wait), each job taken counting as running (so turns go round as they would
  * while the slots free up one by one); live games are walked the same way in their own lane, and
  * get no estimate (a game with a person lasts as long as the person takes).
  *
@@ -98,13 +98,17 @@ export async function queuePlaces(
     .where("status", "=", "queued")
     .execute();
   if (wanted.length === 0) return out;
-  const [queued, running, liveRunning, ended, liveEnded, meanMs] = await Promise.all([
+  const [queued, running, liveRunning, meanMs] = await Promise.all([
     queuedJobs(db),
     runningCounts(db, "batch"),
     runningCounts(db, "interactive"),
-    recentlyEnded(db, "batch", now),
-    recentlyEnded(db, "interactive", now),
     meanEpisodeMs(db),
+  ]);
+  const batch = queued.filter((j) => !j.live);
+  const live = queued.filter((j) => j.live);
+  const [ended, liveEnded] = await Promise.all([
+    endedSince(db, "batch", contentionSince(batch, now)),
+    endedSince(db, "interactive", contentionSince(live, now)),
   ]);
   const slots = running.reduce((n, r) => n + r.n, 0);
   // `n` jobs to end, `rate` of them running side by side: n × mean ÷ rate.
@@ -114,35 +118,22 @@ export async function queuePlaces(
   const ownRunning = new Map(
     running.filter((r) => r.shareClass === "evaluation").map((r) => [r.owner, r.n]),
   );
+  walk(new FairOrder(shares, running, batch, { ended, capped: false }), (job, position) => {
+    let waitMs = after(position, slots);
+    if (job.shareClass === "evaluation") {
+      const ahead = ownAhead.get(job.owner) ?? 0;
+      ownAhead.set(job.owner, ahead + 1);
+      const own = (ownRunning.get(job.owner) ?? 0) + ahead + 1;
+      const capWait = after(Math.max(0, own - shares.userCap), shares.userCap);
+      if (waitMs !== null && capWait !== null) waitMs = Math.max(waitMs, capWait);
+    }
+    out.set(job.id, {
+      position,
+      estimatedStartAt: waitMs === null ? null : new Date(now.getTime() + waitMs).toISOString(),
+    });
+  });
   walk(
-    new FairOrder(
-      shares,
-      running,
-      queued.filter((j) => !j.live),
-      { ended, capped: false },
-    ),
-    (job, position) => {
-      let waitMs = after(position, slots);
-      if (job.shareClass === "evaluation") {
-        const ahead = ownAhead.get(job.owner) ?? 0;
-        ownAhead.set(job.owner, ahead + 1);
-        const own = (ownRunning.get(job.owner) ?? 0) + ahead + 1;
-        const capWait = after(Math.max(0, own - shares.userCap), shares.userCap);
-        if (waitMs !== null && capWait !== null) waitMs = Math.max(waitMs, capWait);
-      }
-      out.set(job.id, {
-        position,
-        estimatedStartAt: waitMs === null ? null : new Date(now.getTime() + waitMs).toISOString(),
-      });
-    },
-  );
-  walk(
-    new FairOrder(
-      shares,
-      liveRunning,
-      queued.filter((j) => j.live),
-      { ended: liveEnded, capped: false },
-    ),
+    new FairOrder(shares, liveRunning, live, { ended: liveEnded, capped: false }),
     (job, position) => out.set(job.id, { position, estimatedStartAt: null }),
   );
   return out;

@@ -28,8 +28,8 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound, ServiceError } from "../shared/errors.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
 import { touchEpisode } from "./episodes.ts";
-import { queuedCandidates, recentlyEnded, runningCounts, type LeaseLane } from "./fair-lease.ts";
-import { FairOrder } from "./fair-order.ts";
+import { endedSince, queuedCandidates, runningCounts, type LeaseLane } from "./fair-lease.ts";
+import { contentionSince, FairOrder } from "./fair-order.ts";
 import { DEFAULT_QUEUE_SHARES, type QueueShares } from "./queue-shares.ts";
 
 export const LEASE_SECONDS = 30;
@@ -316,11 +316,11 @@ export async function lease(
   const leased: LeasedJob[] = [];
   for (const { lane, capacity: slots } of lanes) {
     if (slots <= 0) continue;
-    const [running, ended, candidates] = await Promise.all([
+    const [running, candidates] = await Promise.all([
       runningCounts(deps.db, lane),
-      recentlyEnded(deps.db, lane, now),
       queuedCandidates(deps.db, { lane, runtimes, isolation }, slots),
     ]);
+    const ended = await endedSince(deps.db, lane, contentionSince(candidates, now));
     const order = new FairOrder(deps.shares ?? DEFAULT_QUEUE_SHARES, running, candidates, {
       ended,
     });
