@@ -42,6 +42,13 @@ describe("a seat starved by the platform", () => {
     expect(starvedByPlatform(load(0.99), seat(0.5, 9), 1)).toBe(true);
   });
 
+  // Two spinning seats of one user on a 2-core runner make it over-committed: each still had
+  // nearly its cap, and its timeout stays its own (else spinning out the clock voids a loss).
+  it("is not a seat that the others left nearly its cap", () => {
+    // 99% busy over 10 s; the seat used 9 of 19.8 CPU seconds: the others left it 9.2 of its 10.
+    expect(starvedByPlatform(load(0.99), seat(9, 1), 1)).toBe(false);
+  });
+
   it("is not a seat that spun at its cap itself, however busy the runner", () => {
     // 99% busy, 10 of the 19.8 CPU seconds the seat's own: the others left it its 1 CPU.
     expect(starvedByPlatform(load(0.99), seat(10, 2), 1)).toBe(false);
@@ -69,8 +76,9 @@ describe("a seat's wall clock running out on an over-committed runner", () => {
   it.runIf(process.geteuid?.() === 0)(
     "fails the episode as infrastructure, not as the seat's policy_timeout",
     async () => {
-      // More spinning processes than cores: the runner's CPUs are all taken by what is not the seat.
-      for (let i = 0; i <= availableParallelism(); i += 1)
+      // Twice as many spinning processes as cores, and one: the runner's CPUs are nearly all
+      // taken by what is not the seat, which gets well under three quarters of its cap.
+      for (let i = 0; i <= 2 * availableParallelism(); i += 1)
         burners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
       const manifest = gridrushManifest();
       const { input } = gridrushEpisode({

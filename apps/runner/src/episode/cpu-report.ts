@@ -63,11 +63,19 @@ export function runnerLoad(
 
 /** The part of its cap a seat must have used or waited for to count as wanting CPU. */
 const MIN_DEMAND = 0.25;
+/**
+ * The part of its cap the others must have left a seat below for the platform to be blamed.
+ * Not the whole cap: a user's own spinning seats in two episodes of one 2-core runner make it
+ * over-committed and leave each a little less than its cap — counted as starved, a seat that
+ * would rather not lose could spin out its clock and have its episode voided. Below three
+ * quarters of its cap it takes more spinners than cores by a third.
+ */
+const STARVED_BELOW = 0.75;
 
 /**
  * Whether the platform, not the seat, is to blame for a seat that ran out of wall clock: the host
- * was over-committed, and what every other task used of its CPUs left this seat less than its
- * cap, while it wanted CPU (it used, or waited ready to run, a quarter of its cap at least: a
+ * was over-committed, and what every other task used of its CPUs left this seat less than three
+ * quarters of its cap, while it wanted CPU (it used, or waited ready to run, a quarter of its cap at least: a
  * starved seat waits where an idle one sleeps). A seat that spun alone used its cap itself (the
  * others left it the rest), and a seat that only slept asked for nothing: both timeouts stay
  * their own.
@@ -84,7 +92,7 @@ export function starvedByPlatform(
   if (seat.cpuSeconds + (seat.waitingSeconds ?? 0) < MIN_DEMAND * share) return false;
   const others = load.busySeconds - seat.cpuSeconds;
   const leftForSeat = load.cores * load.wallSeconds - others;
-  return leftForSeat < share;
+  return leftForSeat < STARVED_BELOW * share;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
