@@ -61,8 +61,14 @@ describe("the artifact receiver", () => {
     const hanging = request(url, { method: "PUT", headers: { "content-length": 9 * 1024 * 1024 } });
     hanging.on("error", () => undefined);
     const chunk = new Uint8Array(1024 * 1024).fill(7);
-    for (let i = 0; i < 8; i += 1) hanging.write(chunk);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Each write's callback: handed to the socket (the client's own buffers no longer hold it,
+    // so what is measured below is the receiver's).
+    await Promise.all(
+      Array.from(
+        { length: 8 },
+        () => new Promise((resolve) => hanging.write(chunk, () => resolve(undefined))),
+      ),
+    );
     // Another of the same slot meanwhile: refused at once, nothing kept.
     const second = await put(receiver.urlFor(0), 10);
     expect(second.status).toBe(429);
