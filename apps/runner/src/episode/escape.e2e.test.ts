@@ -239,7 +239,8 @@ async function jobEpisodeDir(): Promise<string> {
 
 /** Who the runner says a runnable is (`worker/episode-input.ts`): its compile cache's key. */
 const COWORLD_IDENTITY = `coworld ${IDS.coworld} 1 ${"a".repeat(64)} game`;
-const policyIdentity = (seat: number) => `policy-version ${IDS.policyVersion}-${seat} ${"a".repeat(64)}`;
+const policyIdentity = (seat: number) =>
+  `policy-version ${IDS.policyVersion}-${seat} ${"a".repeat(64)}`;
 
 function episode(runtime: RuntimeKind, overrides: Partial<RunEpisodeInput>) {
   return gridrushEpisode({

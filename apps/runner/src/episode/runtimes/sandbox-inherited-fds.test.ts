@@ -85,6 +85,7 @@ async function probeLog(role: "game" | "player"): Promise<string> {
 describe.skipIf(problem !== null)("a descriptor the runner inherited", () => {
   it.for(["game", "player"] as const)(
     "reaches no %s: it starts with 0, 1 and 2 alone and cannot read the file",
+    { timeout: 60_000 },
     async (role) => {
       const log = await probeLog(role);
       // Not vacuous: the probe ran and reported.
@@ -94,6 +95,5 @@ describe.skipIf(problem !== null)("a descriptor the runner inherited", () => {
       expect(log).toMatch(/^ALL /m);
       expect(log).not.toContain(canary);
     },
-    60_000,
   );
 });

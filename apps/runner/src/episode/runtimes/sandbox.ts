@@ -30,13 +30,13 @@ import {
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
+import { makeTempDir } from "../temp-root.ts";
 import { CACHE_INSIDE, compileCacheFor, type CompileCacheMount } from "./compile-cache.ts";
 import type { CpuUsage } from "./cpu-share.ts";
 import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
@@ -414,8 +414,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     unusable: (spec) => (spec.run === undefined ? "the sandbox runtime needs a `run` argv" : null),
     async layout(dir: string): Promise<EpisodeLayout> {
       workDir = dir;
-      // Short: a Unix socket's path has room for 107 bytes.
-      root = await mkdtemp(join(tmpdir(), "gsb-"));
+      // In the process's own temp folder (temp-root.ts): short, for a Unix socket's path has room
+      // for 107 bytes; random, for the sandbox sees it in mountinfo; swept if the runner dies.
+      root = await makeTempDir("sb-");
       await mkdir(join(root, "game"), { mode: 0o700 });
       const proxy = createServer((client) => {
         client.on("error", () => undefined);
