@@ -8,13 +8,14 @@
 // one upload in flight at a time (another is answered 429 until it ends) and a few connections.
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { chmod, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { chmod, readFile, rename, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { bestEffort } from "@gauntlet/core";
+
+import { makeTempDir } from "./temp-root.ts";
 
 /** The default size limit of one player's artifact. */
 export const DEFAULT_ARTIFACT_MAX_BYTES = 10 * 1024 * 1024;
@@ -44,7 +45,7 @@ export async function startArtifactReceiver(
   where: ReceiverAddress = { host: "127.0.0.1" },
 ): Promise<ArtifactReceiver> {
   const keys = Array.from({ length: slots }, () => randomBytes(24).toString("hex"));
-  const dir = await mkdtemp(join(tmpdir(), "gauntlet-artifacts-"));
+  const dir = await makeTempDir("artifacts-");
   const storedPath = (slot: number) => join(dir, `slot-${slot}`);
   const stored: boolean[] = Array.from({ length: slots }, () => false);
   const inFlight: boolean[] = Array.from({ length: slots }, () => false);

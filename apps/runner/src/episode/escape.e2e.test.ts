@@ -7,7 +7,7 @@
 // and the suite reads it), each limit must end the episode with its documented reason blaming
 // the right seat, and an ordinary GridRush episode must pass on the same runtime afterwards.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { CoworldManifest } from "@gauntlet/core";
 
+import { episodeDir } from "../worker/episode-input.ts";
+import { claimInstance, type Instance } from "../worker/instance-dir.ts";
 import { runEpisode } from "./run-episode.ts";
 import type { SandboxLimits } from "./runtimes/limits.ts";
 import type { RuntimeKind } from "./runtimes/runtime.ts";
@@ -62,15 +64,26 @@ const CANARIES = {
   gameSecret: canary("game"),
 };
 const ALL_CANARIES = Object.values(CANARIES);
+/** What a runner knows of a job that a sandbox must not learn from its mounts. */
+const IDS = {
+  job: randomUUID(),
+  episode: randomUUID(),
+  coworld: randomUUID(),
+  user: randomUUID(),
+  policyVersion: randomUUID(),
+};
 
 const root = mkdtempSync(join(tmpdir(), "gauntlet-escape-"));
 const dataDir = join(root, "data");
-const bundles = join(root, "work", "bundles");
+/** The runner's work directory: its bundle cache, and its own directory with a job's. */
+const runnerWork = join(root, "work");
+const bundles = join(runnerWork, "bundles");
 const hostileBundle = join(bundles, "a".repeat(64));
 const otherBundle = join(bundles, "b".repeat(64));
 /** Files of the host that a link planted in a sandbox's tree points to: they must survive. */
 const hostCanaryDir = join(root, "host-canary");
 let fakeRunner: ChildProcess;
+let instance: Instance;
 let standIn: Server;
 let standInConnections = 0;
 let serverPort = 0;
@@ -89,6 +102,7 @@ beforeAll(async () => {
   mkdirSync(otherBundle, { recursive: true });
   writeFileSync(join(otherBundle, "secret.txt"), CANARIES.otherBundle);
   mkdirSync(hostCanaryDir);
+  instance = await claimInstance(runnerWork, "sandbox");
   for (let i = 0; i < 10; i += 1) writeFileSync(join(hostCanaryDir, `keep-${i}`), "host file");
   // A process with the runner's token in its environment, as the embedded runner has.
   fakeRunner = spawn("sleep", ["600"], {
@@ -126,6 +140,7 @@ function targets(): string {
     canaries: ALL_CANARIES,
     allowedPorts: [],
     hostCanaryDir,
+    identifiers: Object.values(IDS),
   });
 }
 
@@ -180,6 +195,7 @@ const EVERY_PROBE = [
   "host-paths-in-cmdline",
   "write-box-root",
   "write-box/dev",
+  "host-ids-in-mountinfo",
 ];
 
 /** Every PROBE line of a log; the fixture reports each attempt on one. */
@@ -214,6 +230,18 @@ function expectNothingEscaped(outcome: EpisodeOutcome, logs: string[], also: str
  * probe get room for it; the spin test keeps LIMITS' 3 s. */
 const PROBING_LIMITS: SandboxLimits = { ...LIMITS, cpuSeconds: 30 };
 
+/** A job's episode directory, made as the runner makes it (`worker/run-job.ts`). */
+async function jobEpisodeDir(): Promise<string> {
+  const dir = episodeDir(await instance.jobDir());
+  mkdirSync(dir);
+  return dir;
+}
+
+/** Who the runner says a runnable is (`worker/episode-input.ts`): its compile cache's key. */
+const COWORLD_IDENTITY = `coworld ${IDS.coworld} 1 ${"a".repeat(64)} game`;
+const policyIdentity = (seat: number) =>
+  `policy-version ${IDS.policyVersion}-${seat} ${"a".repeat(64)}`;
+
 function episode(runtime: RuntimeKind, overrides: Partial<RunEpisodeInput>) {
   return gridrushEpisode({
     runtime,
@@ -236,7 +264,11 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     if (absent !== null) return context.skip();
     const { input, pids } = episode(runtime.kind, {
       limits: PROBING_LIMITS,
-      players: [hostile("play", CANARIES.seat0), hostile("play", CANARIES.seat1)],
+      workDir: await jobEpisodeDir(),
+      players: [
+        hostile("play", CANARIES.seat0, true, policyIdentity(0)),
+        hostile("play", CANARIES.seat1, true, policyIdentity(1)),
+      ],
       gameConfig: {
         width: 5,
         height: 5,
@@ -263,6 +295,8 @@ describe.each(RUNTIMES)("escape suite on the $kind runtime", (runtime) => {
     };
     const { input } = episode(runtime.kind, {
       limits: PROBING_LIMITS,
+      workDir: await jobEpisodeDir(),
+      gameIdentity: COWORLD_IDENTITY,
       manifest,
       coworldDir: hostileBundle,
       secrets: { GAME_SECRET: CANARIES.gameSecret },

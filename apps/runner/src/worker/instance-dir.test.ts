@@ -93,7 +93,7 @@ describe("sweepDeadRunners", () => {
   it("leaves a live runner's groups and files alone", async () => {
     const group = orphanGroup();
     const live = await claimInstance(workDir, "sandbox");
-    const jobDir = await live.jobDir("job-2", 1);
+    const jobDir = await live.jobDir();
     live.recordGroup(jobDir, group);
 
     const report = await sweepDeadRunners(workDir);

@@ -26,8 +26,12 @@ const UNFINISHED_CLAIM_MS = 60_000;
 export interface Instance {
   /** This runner's directory: `<work dir>/runners/<id>`. */
   readonly dir: string;
-  /** A new, empty directory for one job's episode. */
-  jobDir(jobId: string, attempt: number): Promise<string>;
+  /**
+   * A new, empty directory for one job's episode, of a random name: a sandbox sees its host
+   * path in /proc/self/mountinfo (bubblewrap cannot hide a bind mount's source), so the name
+   * carries no job id.
+   */
+  jobDir(): Promise<string>;
   /** Notes a process group an episode started (its leader's pid), for the sweep. */
   recordGroup(jobDir: string, pid: number): void;
   /** Removes this runner's directory (on a clean exit). */
@@ -59,10 +63,9 @@ export async function claimInstance(workDir: string, runtime: RuntimeKind): Prom
   await rename(claiming, dir);
   return {
     dir,
-    async jobDir(jobId, attempt) {
-      const path = join(dir, "jobs", `${jobId}-${attempt}`);
-      await removeTree(path);
-      await mkdir(path, { recursive: true });
+    async jobDir() {
+      const path = join(dir, "jobs", randomBytes(8).toString("hex"));
+      await mkdir(path);
       return path;
     },
     recordGroup(jobDir, pid) {

@@ -10,6 +10,7 @@ import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 import { joinRunnerGroup } from "../episode/runtimes/cpu-share.ts";
 import { cgroupsProblem, sweepCgroups } from "../episode/runtimes/limits.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
+import { sweepTempRoots } from "../episode/temp-root.ts";
 import { BundleCache } from "./bundle-cache.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
 import type { RunnerLog } from "./log.ts";
@@ -78,6 +79,10 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     });
   for (const problem of swept.problems)
     log.warn(`cleaning up after a runner that died: ${problem}`);
+  // Their temporary trees outside the work directory (a sandbox's binds, sockets, uploads).
+  const tempRoots = await sweepTempRoots();
+  if (tempRoots > 0)
+    log.info("removed the temporary folders of runners that died", { folders: tempRoots });
   if (options.runtime === "sandbox") {
     await sweepCgroups();
     const missing = await cgroupsProblem();

@@ -125,7 +125,7 @@ export async function runJob(
   };
 
   try {
-    jobDir = await deps.instance.jobDir(job.job_id, job.attempt);
+    jobDir = await deps.instance.jobDir();
     const dir = jobDir;
     let outcome: EpisodeOutcome;
     let prepared = t0;

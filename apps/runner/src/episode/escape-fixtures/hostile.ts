@@ -31,6 +31,8 @@ interface Targets {
   allowedPorts: number[];
   /** A host folder of the runner's whose files must survive whatever this program plants. */
   hostCanaryDir?: string;
+  /** Ids of the job, its episode, coworld, users and policies: none may name the box's mounts. */
+  identifiers?: string[];
 }
 
 const targets = JSON.parse(process.env.HOSTILE_TARGETS ?? "{}") as Targets;
@@ -193,6 +195,17 @@ async function probe(): Promise<void> {
     }
   }
   report("host-paths-in-cmdline", named !== "", named || "no host path on any command line");
+  // A bind mount's host path shows in mountinfo (bubblewrap cannot hide it): it must carry no
+  // id of the job, its episode, its coworld, a user or a policy, and no token.
+  const mountinfo = readFileSync("/proc/self/mountinfo", "utf8");
+  const ids = [...(targets.identifiers ?? []), ...targets.canaries].filter((id) =>
+    mountinfo.includes(id),
+  );
+  report(
+    "host-ids-in-mountinfo",
+    ids.length > 0,
+    ids.length > 0 ? `names ${ids.join(",")}` : `none of ${targets.identifiers?.length ?? 0} ids`,
+  );
 }
 
 /** Mount points this program may write, bar its own /tmp and /dev (fresh in every box). */

@@ -6,13 +6,13 @@
 // through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
 // process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
-import { chmod, chown, mkdir, mkdtemp, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, stat } from "node:fs/promises";
 import { connect, createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { bestEffort } from "@gauntlet/core";
 
+import { makeTempDir } from "../temp-root.ts";
 import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
 import { ensureNodeBaseImage } from "./docker-base-image.ts";
 import type { LimitHit } from "./limits.ts";
@@ -386,7 +386,7 @@ export function dockerRuntime(
       } else if (uid !== undefined && gid !== undefined) gameUser = `${uid}:${gid}`;
       await chmod(dir, 0o700);
       // Outside the work directory, which the game can write: it must not swap the sockets.
-      hostDir = await mkdtemp(join(tmpdir(), "gauntlet-docker-"));
+      hostDir = await makeTempDir("docker-");
       socketDir = join(hostDir, "sockets");
       await mkdir(socketDir, { mode: 0o777 });
       await chmod(socketDir, 0o777);

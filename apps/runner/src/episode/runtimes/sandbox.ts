@@ -30,13 +30,13 @@ import {
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
+import { makeTempDir } from "../temp-root.ts";
 import { CACHE_INSIDE, compileCacheFor, type CompileCacheMount } from "./compile-cache.ts";
 import type { CpuUsage } from "./cpu-share.ts";
 import { EPISODE_DIR_MAX_ENTRIES, overQuota, type DirQuota } from "./dir-quota.ts";
@@ -80,7 +80,15 @@ interface Forward {
  * runnable. (Not /proc/net/tcp: a read of it walks the host's whole TCP hash, ~4 ms of CPU.)
  */
 export function initScript(forwards: Forward[], holdFd: number | null = null): string {
-  const lines = ["set -e"];
+  // Every descriptor above 2 but the hold pipe is closed first: the runner's pipes to bubblewrap,
+  // and any the runner itself inherited without close-on-exec (Node's spawn and bubblewrap close
+  // none), which would reach socat and the runnable. bash, not dash: dash cannot close a
+  // descriptor of two digits. /proc/self is bash itself while it expands the glob.
+  const keep = holdFd === null ? "" : ` && [ "$fd" != ${holdFd} ]`;
+  const lines = [
+    "set -e",
+    `for fd in /proc/self/fd/*; do fd=\${fd##*/}; if [ "$fd" -gt 2 ]${keep}; then exec {fd}<&-; fi; done`,
+  ];
   let ports = 0;
   for (const forward of forwards) {
     const listen =
@@ -165,6 +173,9 @@ async function insidePid(pid: number): Promise<number | null | undefined> {
   const first = Number(children.trim().split(/\s+/)[0]);
   return Number.isInteger(first) && first > 0 ? first : null;
 }
+
+/** The sandbox's first process: bash, which can close any descriptor (initScript). */
+const INIT_SHELL = "/bin/bash";
 
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
@@ -297,7 +308,7 @@ export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<strin
         ...baseBwrapArgs({ ...defaultProbeLimits }),
         "/bin/sh",
         "-c",
-        `command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
+        `[ -x ${INIT_SHELL} ] || { echo "bash is not installed" >&2; exit 1; }; command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
       ],
       { env: {}, timeout: 20_000, stdio: ["ignore", "ignore", "pipe", "pipe"] },
     );
@@ -403,8 +414,9 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
     unusable: (spec) => (spec.run === undefined ? "the sandbox runtime needs a `run` argv" : null),
     async layout(dir: string): Promise<EpisodeLayout> {
       workDir = dir;
-      // Short: a Unix socket's path has room for 107 bytes.
-      root = await mkdtemp(join(tmpdir(), "gsb-"));
+      // In the process's own temp folder (temp-root.ts): short, for a Unix socket's path has room
+      // for 107 bytes; random, for the sandbox sees it in mountinfo; swept if the runner dies.
+      root = await makeTempDir("sb-");
       await mkdir(join(root, "game"), { mode: 0o700 });
       const proxy = createServer((client) => {
         client.on("error", () => undefined);
@@ -480,7 +492,7 @@ export function sandboxRuntime(options: SandboxOptions): Runtime {
         "bwrap",
         "--args",
         String(ARGS_FD),
-        "/bin/sh",
+        INIT_SHELL,
         "-c",
         initScript(forwards, spec.hold === undefined ? null : HOLD_FD),
         "sandbox-init",
