@@ -289,7 +289,8 @@ try {
   const painted = await term.until("the standings with every player", (text) =>
     PLAYERS.every((name) => text.includes(name)),
   );
-  await term.until("the live connection", (text) => text.includes("● live"));
+  // "● live" while a round plays, "● connected · quiet" between rounds: either is the socket.
+  await term.until("the live connection", (text) => /● (live|connected)/.test(text));
   console.log(
     `Terminal UI benchmarks — ${engine}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; the UI in a 120×40 pseudo terminal\n`,
   );

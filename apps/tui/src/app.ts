@@ -25,6 +25,7 @@ import { useRouteLoader } from "./hooks/use-route-loader.ts";
 import { useTerminalSize } from "./hooks/use-terminal-size.ts";
 import { TypingContext } from "./hooks/use-text-filter.ts";
 import { screenFor } from "./screens/screen-for.ts";
+import { roundInPlay } from "./state/round-progress.ts";
 import {
   pop,
   push,
@@ -196,6 +197,7 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
       h(Header, {
         crumbs: crumbsOf(stack),
         connection: watched ? snapshot.connection : null,
+        playing: roundInPlay(snapshot.round),
         server,
         width: columns,
       }),

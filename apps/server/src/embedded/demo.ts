@@ -22,7 +22,8 @@ export const DEMO_LEAGUE_NAME = "GridRush demo league";
 
 /**
  * Fast episodes and a ladder that plays until its ranks are settled: Elo, adaptive seating (the
- * episodes go where the order is least certain), then quiet until a new entrant or champion.
+ * episodes go where the order is least certain), then one promotion on the settled standings,
+ * then quiet until a new entrant or champion.
  */
 export const DEMO_LADDER = {
   ranking: "elo",
@@ -93,7 +94,7 @@ export async function createDemoLeague(
   const league = await createLeague(db, identity, {
     name: DEMO_LEAGUE_NAME,
     game_id: coworld.game_id,
-    description: `Plays by itself: the baseline players of ${coworld.name} in two divisions. Every ${DEMO_LADDER.promotion.every_rounds} Premier rounds the best of the Challenger division goes up and the last of the Premier goes down.`,
+    description: `Plays by itself: the baseline players of ${coworld.name} in two divisions. Every ${DEMO_LADDER.promotion.every_rounds} Premier rounds, and once more when both divisions have settled, the best of the Challenger division goes up and the last of the Premier goes down.`,
     commissioner_key: "ladder",
     settings: { ladder: DEMO_LADDER },
     public: true,

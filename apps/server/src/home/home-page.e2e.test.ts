@@ -113,6 +113,10 @@ describe("the web view at /", () => {
     expect(await page.evaluate("window.pwned")).toBeUndefined();
     expect(await page.locator("img").count()).toBe(0);
     expect(await league.innerText()).toMatch(/Recent rounds[\s\S]*#1\s+completed/);
+    // No round is running (the scheduler is off): the page does not call that live.
+    await page.locator("#status", { hasText: "quiet: no round running" }).waitFor({
+      timeout: PATIENCE_MS,
+    });
     expect(await league.locator("a", { hasText: "replay" }).count()).toBeGreaterThan(0);
     // Only what anyone may see: the private league is not on the page.
     expect(await page.locator("main").innerText()).not.toContain(secretLeagueName);

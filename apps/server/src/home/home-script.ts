@@ -12,6 +12,9 @@ export const HOME_SCRIPT = String.raw`"use strict";
   var lastSeq = null;
   var renderedAt = 0;
   var busy = false;
+  // "live" only while a shown division has a round running; else how long the league has been quiet.
+  var playing = false;
+  var lastRoundAt = null;
 
   function get(path) {
     return fetch(base + path, { headers: { accept: "application/json" }, credentials: "omit" }).then(function (r) {
@@ -91,6 +94,11 @@ export const HOME_SCRIPT = String.raw`"use strict";
       get("/v2/rounds?division_id=" + id + "&limit=5"),
       get("/v2/episode-requests?division_id=" + id + "&limit=6"),
     ]).then(function (parts) {
+      (parts[1].entries || []).forEach(function (r) {
+        if (r.status === "running" || r.status === "pending") playing = true;
+        var at = r.started_at || r.created_at;
+        if (at && (!lastRoundAt || at > lastRoundAt)) lastRoundAt = at;
+      });
       return el("section", { class: "division-block", "data-division": d.id }, [
         el("h3", { text: d.name + (d.description ? " — " + d.description : "") }),
         el("div", { class: "division" }, [
@@ -117,6 +125,8 @@ export const HOME_SCRIPT = String.raw`"use strict";
   }
 
   function render() {
+    playing = false;
+    lastRoundAt = null;
     return get("/v2/leagues").then(function (leagues) {
       return Promise.all(leagues.map(league));
     }).then(function (sections) {
@@ -133,7 +143,10 @@ export const HOME_SCRIPT = String.raw`"use strict";
       if (seq === lastSeq && Date.now() - renderedAt < REREAD_MS) return null;
       return render().then(function () { lastSeq = seq; renderedAt = Date.now(); });
     }).then(function () {
-      status.textContent = "live · checked " + new Date().toLocaleTimeString();
+      var state = playing
+        ? "live: rounds running"
+        : "quiet: no round running" + (lastRoundAt ? ", the last started " + ago(lastRoundAt) : "");
+      status.textContent = state + " · checked " + new Date().toLocaleTimeString();
       status.className = "";
     }, function (error) {
       status.textContent = "cannot reach the server (" + error.message + "); retrying";

@@ -1,7 +1,8 @@
 // Promotion and relegation between a division and the one below it (league/promotion decides
 // who moves). A boundary is decided by the upper division's rounds: after every `every_rounds`
-// of them, the top of the lower division moves up and the bottom of the upper one moves down.
-// A player's memberships and rating move with the player.
+// of them, the top of the lower division moves up and the bottom of the upper one moves down;
+// and once more when both divisions are settled (settled-promotion.ts), since a settled upper
+// division plays no rounds to count. A player's memberships and rating move with the player.
 import type { Transaction } from "kysely";
 
 import type { LadderSettings } from "@gauntlet/core";
@@ -11,7 +12,7 @@ import { nowIso } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { moveActiveMemberships } from "./champions.ts";
 import { must, playerRefs } from "./refs.ts";
-import { planPromotions, promotionDue } from "./rules/index.ts";
+import { planMoves, promotionDue } from "./rules/index.ts";
 import { computeStandings } from "./standings-write.ts";
 
 /** Applies the moves due after a round of `division` settled; returns the divisions whose members changed. */
@@ -24,13 +25,7 @@ export async function applyPromotion(
 ): Promise<DivisionsTable[]> {
   const rules = settings.promotion;
   if (rules.promote === 0 && rules.relegate === 0) return [];
-  const done = await trx
-    .selectFrom("rounds")
-    .select((eb) => eb.fn.countAll().as("n"))
-    .where("division_id", "=", division.id)
-    .where("status", "=", "completed")
-    .executeTakeFirstOrThrow();
-  const roundsCompleted = Number(done.n);
+  const roundsCompleted = await completedRounds(trx, division.id);
   if (!promotionDue(rules, roundsCompleted)) return [];
   const lower = await trx
     .selectFrom("divisions")
@@ -42,16 +37,49 @@ export async function applyPromotion(
     .orderBy("level")
     .executeTakeFirst();
   if (!lower) return [];
+  return moveAcross(trx, emit, league, settings, division, lower, "rounds");
+}
 
+/** Completed rounds of the division: the count the promotion period is measured in. */
+export async function completedRounds(
+  trx: Transaction<Database>,
+  divisionId: string,
+): Promise<number> {
+  const done = await trx
+    .selectFrom("rounds")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("division_id", "=", divisionId)
+    .where("status", "=", "completed")
+    .executeTakeFirstOrThrow();
+  return Number(done.n);
+}
+
+/**
+ * Runs the promotion rule now across the boundary between `upper` and the `lower` division
+ * right below it, on their current standings. `rule` says why it runs (the round count came
+ * round, or both divisions settled), in the events' payload. Returns the divisions whose
+ * members changed.
+ */
+export async function moveAcross(
+  trx: Transaction<Database>,
+  emit: Emit,
+  league: LeaguesTable,
+  settings: LadderSettings,
+  upper: DivisionsTable,
+  lower: DivisionsTable,
+  rule: "rounds" | "settled",
+): Promise<DivisionsTable[]> {
+  const rules = settings.promotion;
+  const roundsCompleted = await completedRounds(trx, upper.id);
   const [upperRows, lowerRows] = [
-    await computeStandings(trx, settings, division),
+    await computeStandings(trx, settings, upper),
     await computeStandings(trx, settings, lower),
   ];
-  const moves = planPromotions(
+  const moves = planMoves(
     [
       {
-        divisionId: division.id,
-        level: division.level,
+        divisionId: upper.id,
+        level: upper.level,
         playerIds: upperRows.rows.map((r) => r.player_id),
       },
       {
@@ -61,10 +89,9 @@ export async function applyPromotion(
       },
     ],
     rules,
-    roundsCompleted,
   );
   if (moves.length === 0) return [];
-  const byId = new Map([division, lower].map((d) => [d.id, d]));
+  const byId = new Map([upper, lower].map((d) => [d.id, d]));
   const players = await playerRefs(
     trx,
     moves.map((m) => m.playerId),
@@ -84,9 +111,14 @@ export async function applyPromotion(
     emit({
       type: move.kind === "promote" ? "player_promoted" : "player_relegated",
       refs: { league: league, division: to, player },
-      headline: `${player.name} ${move.kind === "promote" ? "promoted" : "relegated"} from ${from.name} to ${to.name}`,
-      payload: { from_division_id: from.id, to_division_id: to.id, after_rounds: roundsCompleted },
+      headline: `${player.name} ${move.kind === "promote" ? "promoted" : "relegated"} from ${from.name} to ${to.name}${rule === "settled" ? " (both divisions settled)" : ""}`,
+      payload: {
+        from_division_id: from.id,
+        to_division_id: to.id,
+        after_rounds: roundsCompleted,
+        rule,
+      },
     });
   }
-  return [division, lower];
+  return [upper, lower];
 }

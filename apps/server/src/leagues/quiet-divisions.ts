@@ -64,8 +64,8 @@ export async function noteQuiet(
       roundId: null,
       headline:
         skip.reason === "settled"
-          ? `${division.name}: every rank is settled — no rounds until a new entrant or champion`
-          : `${division.name}: no rounds — ${skip.message}`,
+          ? `${division.name}: quiet: every rank settled — no rounds until a new entrant, a new champion or a promotion`
+          : `${division.name}: quiet: no rounds — ${skip.message}`,
       summary: skip.message,
       payload: { reason: skip.reason, message: skip.message },
     });

@@ -10,6 +10,7 @@ import type { Database } from "../store/schema.ts";
 import { noteQuiet } from "./quiet-divisions.ts";
 import { settleableRounds, settleRound } from "./round-settle.ts";
 import { startRound } from "./round-start.ts";
+import { promoteSettled } from "./settled-promotion.ts";
 
 export interface SchedulerOptions {
   /** Between ticks. Default 1000 ms; tests use a few tens. */
@@ -20,6 +21,8 @@ export interface SchedulerOptions {
 export interface TickReport {
   settled: string[];
   started: string[];
+  /** Divisions whose members a settled boundary's promotion moved (settled-promotion.ts). */
+  moved: string[];
 }
 
 export class LeagueScheduler {
@@ -63,7 +66,7 @@ export class LeagueScheduler {
     this.#running = this.tick()
       .catch((error: unknown) => {
         this.#onError(error);
-        return { settled: [], started: [] };
+        return { settled: [], started: [], moved: [] };
       })
       .finally(() => {
         this.#running = null;
@@ -85,7 +88,7 @@ export class LeagueScheduler {
 
   /** One pass: settle what can settle, then start what is due. */
   async tick(now = new Date()): Promise<TickReport> {
-    const report: TickReport = { settled: [], started: [] };
+    const report: TickReport = { settled: [], started: [], moved: [] };
     for (const roundId of await settleableRounds(this.#db)) {
       try {
         const outcome = await settleRound(this.#db, this.#bus, roundId);
@@ -94,16 +97,32 @@ export class LeagueScheduler {
         this.#onError(error);
       }
     }
+    const settledNow = new Set<string>();
+    let newlySettled = false;
     for (const divisionId of await this.#idleDivisions()) {
       try {
         const outcome = await startRound(this.#db, this.#bus, divisionId, { now });
         if (outcome.kind === "started") {
           report.started.push(outcome.round.id);
           this.#quiet.delete(divisionId);
-        } else if (this.#quiet.get(divisionId) !== outcome.reason) {
+          continue;
+        }
+        if (outcome.reason === "settled") settledNow.add(divisionId);
+        if (this.#quiet.get(divisionId) !== outcome.reason) {
+          newlySettled ||= outcome.reason === "settled";
           await noteQuiet(this.#db, this.#bus, divisionId, outcome);
           this.#quiet.set(divisionId, outcome.reason);
         }
+      } catch (error) {
+        this.#onError(error);
+      }
+    }
+    // A boundary is looked at when one of its divisions has just settled: a settled division
+    // plays no round, so the promotion rule's round count would never come round.
+    if (newlySettled) {
+      try {
+        report.moved = await promoteSettled(this.#db, this.#bus, settledNow);
+        for (const id of report.moved) this.#quiet.delete(id);
       } catch (error) {
         this.#onError(error);
       }

@@ -1,14 +1,15 @@
-// How the screen is getting its news: live over the socket, polling, or not at all.
+// How the screen is getting its news: over the socket, polling, or not at all; and "live" only
+// while the watched division has a round in play (a connected screen of a quiet division says so).
 import { Text } from "ink";
 import { createElement as h } from "react";
 
 import type { ConnectionState } from "../data/division-watch.ts";
 import { useTheme } from "./theme.ts";
 
-export function connectionLabel(state: ConnectionState): string {
+export function connectionLabel(state: ConnectionState, playing: boolean): string {
   switch (state.kind) {
     case "live":
-      return "● live";
+      return playing ? "● live" : "● connected · quiet";
     case "connecting":
       return "◌ connecting";
     case "polling":
@@ -18,9 +19,15 @@ export function connectionLabel(state: ConnectionState): string {
   }
 }
 
-export function ConnectionBadge({ state }: { state: ConnectionState }) {
+export function ConnectionBadge({ state, playing }: { state: ConnectionState; playing: boolean }) {
   const theme = useTheme();
   const color =
-    state.kind === "live" ? theme.good : state.kind === "stopped" ? theme.muted : theme.warn;
-  return h(Text, { color, wrap: "truncate-end" }, connectionLabel(state));
+    state.kind === "live"
+      ? playing
+        ? theme.good
+        : theme.muted
+      : state.kind === "stopped"
+        ? theme.muted
+        : theme.warn;
+  return h(Text, { color, wrap: "truncate-end" }, connectionLabel(state, playing));
 }

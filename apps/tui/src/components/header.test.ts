@@ -14,6 +14,7 @@ describe("the header", () => {
       h(Header, {
         crumbs: ["Spring League", "Premier"],
         connection: { kind: "live" },
+        playing: true,
         server: "http://127.0.0.1:8787",
         width: 100,
       }),
@@ -31,6 +32,7 @@ describe("the header", () => {
       h(Header, {
         crumbs: ["Spring League", "Premier"],
         connection: { kind: "polling", everyMs: 4000 },
+        playing: true,
         server: "http://127.0.0.1:8787",
         width: 60,
       }),
@@ -49,7 +51,24 @@ describe("the header", () => {
         { kind: "connecting" },
         { kind: "polling", everyMs: 12_400 },
         { kind: "stopped" },
-      ].map((s) => connectionLabel(s as Parameters<typeof connectionLabel>[0])),
+      ].map((s) => connectionLabel(s as Parameters<typeof connectionLabel>[0], true)),
     ).toEqual(["● live", "◌ connecting", "◐ polling every 12s", "○ idle"]);
+  });
+
+  it("says live only while the division has a round in play", async () => {
+    const header = renderAt(
+      h(Header, {
+        crumbs: ["GridRush demo league", "Premier"],
+        connection: { kind: "live" },
+        playing: false,
+        server: "http://127.0.0.1:8787",
+        width: 100,
+      }),
+      100,
+      5,
+    );
+    const frame = await header.waitFor("the header", (f) => f.includes("Premier"));
+    expect(lines(frame)[0]).toMatch(/Premier\s+● connected · quiet {2}http/);
+    expect(frame).not.toContain("live");
   });
 });

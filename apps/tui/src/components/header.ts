@@ -9,11 +9,13 @@ import { useTheme } from "./theme.ts";
 export interface HeaderProps {
   crumbs: readonly string[];
   connection: ConnectionState | null;
+  /** The watched division has a round in play: only then is a connected screen "live". */
+  playing: boolean;
   server: string;
   width: number;
 }
 
-export function Header({ crumbs, connection, server, width }: HeaderProps): ReactElement {
+export function Header({ crumbs, connection, playing, server, width }: HeaderProps): ReactElement {
   const theme = useTheme();
   const showServer = width >= 90;
   return h(
@@ -30,7 +32,7 @@ export function Header({ crumbs, connection, server, width }: HeaderProps): Reac
       ),
     ),
     connection
-      ? h(Box, { flexShrink: 0, marginLeft: 1 }, h(ConnectionBadge, { state: connection }))
+      ? h(Box, { flexShrink: 0, marginLeft: 1 }, h(ConnectionBadge, { state: connection, playing }))
       : null,
     showServer
       ? h(

@@ -66,3 +66,8 @@ export function isSameOrLater(current: RoundProgress | null, candidate: Round): 
     candidate.round_number > current.round.round_number
   );
 }
+
+/** True while the round is still being played (not yet completed or failed). */
+export function roundInPlay(progress: RoundProgress | null): boolean {
+  return progress?.round.status === "running" || progress?.round.status === "pending";
+}

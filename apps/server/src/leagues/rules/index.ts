@@ -15,6 +15,7 @@ export type { StrengthSummary } from "./confidence/strength-summary.ts";
 export { laplaceStrengths } from "./confidence/laplace.ts";
 export { rowCertainty, type RowCertainty } from "./confidence/row-figures.ts";
 export {
+  planMoves,
   planPromotions,
   promotionDue,
   type DivisionStandings,

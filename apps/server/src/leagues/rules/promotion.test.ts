@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { parseLadderSettings, type PromotionSettings } from "@gauntlet/core";
 
-import { planPromotions, promotionDue, type DivisionStandings } from "./promotion.ts";
+import { planMoves, planPromotions, promotionDue, type DivisionStandings } from "./promotion.ts";
 
 const promo = (p: Partial<PromotionSettings>): PromotionSettings => ({
   ...parseLadderSettings({}).promotion,
@@ -91,5 +91,17 @@ describe("planPromotions", () => {
     expect(() => planPromotions([low, { ...top, level: 3 }], promo({ promote: 1 }), 1)).toThrow(
       /share a level/,
     );
+  });
+});
+
+describe("planMoves", () => {
+  it("moves on the standings whatever the round count (a settled boundary's move), and is off at 0 and 0", () => {
+    const rules = promo({ promote: 1, relegate: 1, every_rounds: 1000 });
+    expect(planPromotions([top, mid], rules, 7)).toEqual([]);
+    expect(summary(planMoves([top, mid], rules))).toEqual([
+      "promote m1 div-mid→div-top",
+      "relegate t4 div-top→div-mid",
+    ]);
+    expect(planMoves([top, mid], promo({ promote: 0, relegate: 0 }))).toEqual([]);
   });
 });

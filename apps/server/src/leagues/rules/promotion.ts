@@ -24,17 +24,27 @@ export function promotionDue(settings: PromotionSettings, roundsCompleted: numbe
   return roundsCompleted > 0 && roundsCompleted % settings.every_rounds === 0;
 }
 
-/**
- * The moves after `roundsCompleted` rounds (none unless due). A player never moves twice: in a
- * middle division too small for both, the top places go up first and relegation takes the
- * bottom of those left. Moves come boundary by boundary from the top, promotions first.
- */
+/** The moves after `roundsCompleted` rounds (none unless due): planMoves on the standings. */
 export function planPromotions(
   divisions: readonly DivisionStandings[],
   settings: PromotionSettings,
   roundsCompleted: number,
 ): PromotionMove[] {
   if (!promotionDue(settings, roundsCompleted)) return [];
+  return planMoves(divisions, settings);
+}
+
+/**
+ * The moves the rule makes on these standings, whenever it runs (every `every_rounds`, or once
+ * when a boundary's divisions are both settled). A player never moves twice: in a middle
+ * division too small for both, the top places go up first and relegation takes the bottom of
+ * those left. Moves come boundary by boundary from the top, promotions first.
+ */
+export function planMoves(
+  divisions: readonly DivisionStandings[],
+  settings: PromotionSettings,
+): PromotionMove[] {
+  if (settings.promote === 0 && settings.relegate === 0) return [];
   const levels = new Set(divisions.map((d) => d.level));
   if (levels.size !== divisions.length) throw new RangeError("two divisions share a level");
   const ladder = [...divisions].sort((a, b) => a.level - b.level);
