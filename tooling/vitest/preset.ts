@@ -6,11 +6,24 @@
 // (a test's timeout only turns a hang into a failure), and the slow end-to-end files,
 // `*.e2e.test.ts`, run in a task of their own: `pnpm test` (script `test`) leaves them out, the
 // script `test:e2e` runs only them, and `vitest run <file>` runs whatever it is given.
+//
+// Hermetic: every run gets a home of its own (hermetic.ts: HOME and the XDG directories in a
+// fresh temporary directory, npm's cache kept), each test file checks it (guard.ts) and the run
+// removes it at the end (global-setup.ts).
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { defineConfig, type ViteUserConfig } from "vitest/config";
+
+import { hermeticEnv } from "./hermetic.ts";
+
+type TestConfig = NonNullable<ViteUserConfig["test"]>;
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const list = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 export const E2E_FILES = ["src/**/*.e2e.test.ts", "test/**/*.e2e.test.ts"];
 
@@ -37,7 +50,7 @@ function hasE2eScript(packageDir: string): boolean {
 function selection(
   packageDir: string,
   script: string | undefined,
-): Pick<NonNullable<ViteUserConfig["test"]>, "include" | "exclude"> {
+): Pick<TestConfig, "include" | "exclude"> {
   const all = ["src/**/*.test.ts", "test/**/*.test.ts"];
   if (script === "test:e2e") return { include: E2E_FILES };
   // `test` leaves the end-to-end files to `test:e2e` — only where that script exists to run them.
@@ -46,7 +59,8 @@ function selection(
   return { include: all };
 }
 
-export function preset(packageDir: string, overrides: ViteUserConfig["test"] = {}): ViteUserConfig {
+export function preset(packageDir: string, overrides: TestConfig = {}): ViteUserConfig {
+  const { env, setupFiles, globalSetup, ...rest } = overrides;
   const reportDir = process.env.GAUNTLET_TEST_REPORT_DIR;
   const script = process.env.npm_lifecycle_event;
   const suite = `${process.env.GAUNTLET_TEST_SUITE ?? "default"}${script === "test:e2e" ? "-e2e" : ""}`;
@@ -60,8 +74,11 @@ export function preset(packageDir: string, overrides: ViteUserConfig["test"] = {
       // Only a hang should reach these: waits end on their condition, however slow the machine.
       testTimeout: 240_000,
       hookTimeout: 240_000,
-      reporters: reporters as NonNullable<ViteUserConfig["test"]>["reporters"],
-      ...overrides,
+      reporters: reporters as TestConfig["reporters"],
+      ...rest,
+      env: { ...hermeticEnv(), ...env },
+      setupFiles: [here("./guard.ts"), ...list(setupFiles)],
+      globalSetup: [here("./global-setup.ts"), ...list(globalSetup)],
     },
   });
 }

@@ -67,8 +67,22 @@ export async function startBrowserLogin(
   return { url: page.toString(), code, close };
 }
 
+/**
+ * Whether a browser can be opened here: $BROWSER names one, or the platform has a desktop (macOS,
+ * Windows, or a display on any other system). On a headless machine xdg-open fails unseen.
+ */
+export function canOpenBrowser(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (env.BROWSER) return true;
+  if (platform === "darwin" || platform === "win32") return true;
+  return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+}
+
 /** Opens `url` in the user's browser ($BROWSER, else the platform's opener); false if it could not. */
 export function openBrowser(url: string): boolean {
+  if (!canOpenBrowser()) return false;
   const custom = process.env.BROWSER;
   const [command, args] = custom
     ? [custom, [url]]

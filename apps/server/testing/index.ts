@@ -16,3 +16,4 @@ export * from "./zip-bomb.ts";
 export * from "./redis-process.ts";
 export * from "./replica-process.ts";
 export * from "./browser.ts";
+export * from "./demo-league.ts";

@@ -45,6 +45,34 @@ describe("gauntlet events", () => {
     );
   });
 
+  it("prints history oldest first and live events after it, in the same columns", async () => {
+    const io = memoryIO();
+    const stop = new AbortController();
+    const following = runEvents(
+      { leagueId: fixture.league.id, limit: 20, follow: true, json: false, signal: stop.signal },
+      { io, client: sdk() },
+    );
+    await expect.poll(() => io.stderr(), { timeout: 10_000 }).toContain("following live events");
+    const feed = await sdk().competitionEvents.list({ league_id: fixture.league.id, limit: 20 });
+    await fixture.submit(await fixture.addPlayer("Delta"));
+    await expect.poll(() => io.stdout(), { timeout: 10_000 }).toContain("Delta entered");
+    stop.abort();
+    await following;
+    const [header, ...rows] = io.stdout().trimEnd().split("\n");
+    const headlineAt = header?.indexOf("HEADLINE") ?? -1;
+    expect(headlineAt).toBeGreaterThan(0);
+    // Every line, history and live, has its headline under HEADLINE.
+    for (const row of rows)
+      expect(row.slice(0, headlineAt)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\S+ +$/);
+    // One order, oldest first: the history is the API's answer (newest first) reversed, and the
+    // live event follows it.
+    const headlines = rows.map((row) => row.slice(headlineAt));
+    expect(headlines.slice(0, feed.length)).toEqual(feed.map((e) => e.headline).reverse());
+    expect(headlines.findIndex((h) => h.startsWith("Delta entered"))).toBeGreaterThanOrEqual(
+      feed.length,
+    );
+  });
+
   it("--follow prints each live event's time and headline, not its topic", async () => {
     const io = memoryIO();
     const stop = new AbortController();
@@ -58,7 +86,7 @@ describe("gauntlet events", () => {
     await fixture.submit(await fixture.addPlayer("Gamma"));
     await expect
       .poll(() => io.stdout(), { timeout: 10_000 })
-      .toMatch(/\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\S+ {2}Gamma entered /);
+      .toMatch(/\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}\S+ +Gamma entered /);
     stop.abort();
     await following;
     expect(io.stdout()).not.toContain(`league:${fixture.league.id}`);
@@ -68,5 +96,11 @@ describe("gauntlet events", () => {
     expect(
       liveLine({ seq: 1, topic: "league:x", type: "ping", data: null, at: "2026-01-02T03:04:05Z" }),
     ).toMatch(/^2026-01-02 \d\d:04:05 {2}ping {2}league:x$/);
+    expect(
+      liveLine(
+        { seq: 1, topic: "league:x", type: "ping", data: null, at: "2026-01-02T03:04:05Z" },
+        10,
+      ),
+    ).toMatch(/^2026-01-02 \d\d:04:05 {2}ping {8}league:x$/);
   });
 });

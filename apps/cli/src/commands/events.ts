@@ -7,8 +7,8 @@ import type { LiveEvent } from "@gauntlet/core";
 import { parsePositiveInt, wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
 import { leagueOrCurrent } from "../names/resolve.ts";
-import { shortTime, writeJson, writeNote, writeTable } from "../output.ts";
-import { dim } from "../terminal.ts";
+import { shortTime, writeJson, writeNote } from "../output.ts";
+import { bold, dim } from "../terminal.ts";
 import type { CommandGroup } from "./group.ts";
 
 export interface EventsOptions {
@@ -20,15 +20,26 @@ export interface EventsOptions {
   signal?: AbortSignal;
 }
 
+/** "2026-01-02 03:04:05": every time of the feed is this wide. */
+const TIME_WIDTH = 19;
+
+/**
+ * One line of the feed, history and live alike: the columns padded to fixed widths (the event
+ * column to `eventWidth`, the longest event type), so live lines stay under the table's header.
+ */
+function feedLine(time: string, type: string, headline: string, eventWidth: number): string {
+  return `${time.padEnd(TIME_WIDTH)}  ${type.padEnd(eventWidth)}  ${headline}`.trimEnd();
+}
+
 /** A live event as its line in the feed: the event's own time, its type and its headline. */
-export function liveLine(event: LiveEvent): string {
+export function liveLine(event: LiveEvent, eventWidth = 0): string {
   const data =
     event.data !== null && typeof event.data === "object"
       ? (event.data as { headline?: unknown; created_at?: unknown })
       : {};
   const at = typeof data.created_at === "string" ? data.created_at : event.at;
   const headline = typeof data.headline === "string" ? data.headline : event.topic;
-  return `${shortTime(at)}  ${event.type}  ${headline}`;
+  return feedLine(shortTime(at), event.type, headline, eventWidth);
 }
 
 export async function runEvents(options: EventsOptions, { io, client }: Deps): Promise<void> {
@@ -37,21 +48,23 @@ export async function runEvents(options: EventsOptions, { io, client }: Deps): P
   // worst twice), never lost.
   const info = options.follow ? await client.events.info() : null;
   const feed = await client.competitionEvents.list({ league_id, limit: options.limit });
+  const { CompetitionEventType } = await import("@gauntlet/core");
+  const eventWidth = Math.max("EVENT".length, ...CompetitionEventType.options.map((t) => t.length));
   if (json) writeJson(io, feed);
-  else
-    writeTable(
-      io,
-      ["time", "event", "headline"],
-      feed.map((e) => [shortTime(e.created_at), e.event_type, e.headline]),
-      "no events yet",
-    );
+  else if (feed.length === 0) io.err.write("no events yet\n");
+  else {
+    // Oldest first (the API answers newest first), as live events then follow.
+    io.out.write(`${bold(feedLine("TIME", "EVENT", "HEADLINE", eventWidth), io.out)}\n`);
+    for (const e of [...feed].reverse())
+      io.out.write(`${feedLine(shortTime(e.created_at), e.event_type, e.headline, eventWidth)}\n`);
+  }
   if (!info) return;
   if (!json) writeNote(io, dim(`following live events of ${league_id} (Ctrl-C to stop)`, io.err));
   await new Promise<void>((resolve, reject) => {
     const sub = client.events.subscribe([`league:${league_id}`], {
       sinceSeq: info.last_seq,
       onEvent: (e) => {
-        io.out.write(json ? `${JSON.stringify(e)}\n` : `${liveLine(e)}\n`);
+        io.out.write(json ? `${JSON.stringify(e)}\n` : `${liveLine(e, eventWidth)}\n`);
       },
       onError: (error) => {
         // A refused subscription ends the command; a notice or a dropped connection does not (the SDK reconnects).
@@ -80,7 +93,9 @@ export function eventsCommand(
 ): Command {
   return program
     .command("events")
-    .description("A league's competition feed; --follow keeps printing live events")
+    .description(
+      "A league's competition feed, oldest first; --follow keeps printing live events below it",
+    )
     .option(
       "--league <league>",
       "the league's name or id (default: the current league, `league use`)",

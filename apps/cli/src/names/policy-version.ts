@@ -27,3 +27,47 @@ export async function resolveVersion(client: Gauntlet, policy: string): Promise<
     );
   return chosen.id;
 }
+
+/** What the demo league names the coworld's baseline players' policies: `demo-greedy`. */
+const DEMO_PREFIX = "demo-";
+
+/**
+ * A play session's opponent: a version id as it is; one of your policies (NAME or NAME:vN) as
+ * typed, for the server to seat; else the newest version (or vN) open to scrimmage of a policy
+ * named NAME, or `demo-NAME` — so a baseline player of the demo league plays by its coworld's
+ * name for it (`greedy`). Several owners with such a policy is a usage error listing them.
+ */
+export async function resolveOpponent(
+  client: Gauntlet,
+  ref: string,
+  label: string,
+): Promise<string> {
+  const { uuidPattern } = await import("@gauntlet/core");
+  const typed = ref.trim();
+  if (uuidPattern.test(typed)) return typed;
+  const match = /^(.+?)(?::v?(\d+))?$/.exec(typed);
+  const name = match?.[1] ?? typed;
+  const wanted = match?.[2] === undefined ? null : Number(match[2]);
+  const mine = await client.policyVersions.search({ name_exact: name, mine: true, limit: 1 });
+  if (mine.entries.length > 0) return typed;
+  const names = name.startsWith(DEMO_PREFIX) ? [name] : [name, `${DEMO_PREFIX}${name}`];
+  for (const candidate of names) {
+    const found = await client.policyVersions.search({ name_exact: candidate, limit: 500 });
+    const open = found.entries.filter(
+      (v) => v.open_to_scrimmage && (wanted === null || v.version === wanted),
+    );
+    const owners = new Set(open.map((v) => v.owner_user_id));
+    if (owners.size > 1)
+      throw new CliError(
+        `${label}: ${owners.size} owners have a policy named '${candidate}' open to scrimmage (${open.map((v) => `${v.id} of ${v.owner_user_id}`).join(", ")}); give the version id`,
+        EXIT.usage,
+      );
+    const [newest] = [...open].sort((a, b) => b.version - a.version);
+    if (newest) return newest.id;
+  }
+  const also = names.length > 1 ? ` or '${names[1] ?? ""}'` : "";
+  throw new CliError(
+    `${label}: no policy '${name}'${also} of yours or open to scrimmage${wanted === null ? "" : ` with a version v${wanted}`} (see gauntlet policy list)`,
+    EXIT.notFound,
+  );
+}

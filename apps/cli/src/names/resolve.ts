@@ -140,3 +140,16 @@ export async function leaguePlayerIdOf(
       players.set(m.player.id, { id: m.player.id, name: m.player.name, detail: m.division.name });
   return pickByName([...players.values()], typed, "league player", label).id;
 }
+
+/** A coworld version's id from its id (cow_…) or its name: that name's canonical version. */
+export async function coworldIdOf(client: Gauntlet, value: string, label: string): Promise<string> {
+  const typed = value.trim();
+  if (typed.startsWith("cow_")) return checkId("coworld", typed, label);
+  const [canonical] = await client.coworlds.list({ name: typed, canonical_only: true });
+  if (!canonical)
+    throw new CliError(
+      `${label}: no coworld named '${typed}' (see gauntlet coworld list)`,
+      EXIT.notFound,
+    );
+  return canonical.id;
+}

@@ -1,7 +1,8 @@
 // First start: a public demo league on the example coworld that plays by itself. A demo account
 // owns it and enters the coworld's baseline players twice over (an A and a B team), seeded into
 // two divisions; the scheduler and the embedded runner do the rest, so standings move within
-// seconds and promotion reshuffles the divisions every few rounds.
+// seconds and promotion reshuffles the divisions every few rounds. The baselines are open to
+// scrimmage: anyone may play against them.
 import type { Kysely } from "kysely";
 
 import { CoworldManifest, type Coworld, type League } from "@gauntlet/core";
@@ -15,6 +16,7 @@ import { createUser, findUserByEmail } from "../identity/users.ts";
 import { createLeague, leagueView } from "../leagues/leagues.ts";
 import { createSubmission } from "../leagues/submissions.ts";
 import { createPolicyVersion, storeUpload } from "../policies/policies.ts";
+import { updatePolicyVersion } from "../policies/version-settings.ts";
 import type { Database } from "../store/schema.ts";
 
 export const DEMO_EMAIL = "demo@localhost";
@@ -125,6 +127,9 @@ export async function createDemoLeague(
         run: baseline.run,
         player_id: player.id,
       });
+      // The coworld's own public players: anyone may play against them (`gauntlet play
+      // gridrush --opponent greedy`) or seat them in an evaluation.
+      await updatePolicyVersion(db, identity, version.id, { open_to_scrimmage: true });
       await createSubmission(db, bus, identity, {
         league_id: league.id,
         policy_version_id: version.id,

@@ -1,6 +1,7 @@
 // `gauntlet auth …` without a process: what the verbs parse their flags into, a token pasted or
 // piped into standard input, status on a terminal, off one and with --json, and players, against
 // a real server on a free port with a config directory of the test's own.
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 import { useCliServer } from "../../../test/cli-server.ts";
 import { parsed } from "../../../test/parsed.ts";
+import { cleanEnv, MAIN } from "../../../test/run-cli.ts";
+import { canOpenBrowser } from "../../browser-login.ts";
 import { loginCommand, type LoginOptions } from "./login.ts";
 
 let email = "";
@@ -159,5 +162,57 @@ describe("output", () => {
     });
     const [saved] = savedTokens();
     expect((await cli.sdk(saved).whoami()).subject_type).toBe("player");
+  });
+});
+
+describe("browser sign-in, before the browser comes back", () => {
+  /** What `auth login` says on standard error until `done` holds; then it is stopped. */
+  async function saysUntil(env: Record<string, string | undefined>, done: RegExp): Promise<string> {
+    const login = spawn(process.execPath, [MAIN, "--server", cli.url, "auth", "login"], {
+      env: cleanEnv({ XDG_CONFIG_HOME: home, ...env }),
+    });
+    let stderr = "";
+    login.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    try {
+      await expect.poll(() => stderr, { timeout: 60_000 }).toMatch(done);
+    } finally {
+      login.kill();
+    }
+    return stderr;
+  }
+
+  it("on a machine without a display, prints the address and how to sign in without a browser", async () => {
+    const said = await saysUntil(
+      { DISPLAY: undefined, WAYLAND_DISPLAY: undefined, BROWSER: undefined },
+      /--with-token/,
+    );
+    expect(said).toMatch(
+      /^Open this address in a browser on this machine to sign in:\n {2}http:\/\/\S+\/cli-auth\?\S+\n\(No display to open a browser on here\. Elsewhere, sign in with a token: gauntlet auth login --with-token < token\.txt\)\n/,
+    );
+  });
+
+  it("while opening a browser, says what to do if none opens", async () => {
+    const said = await saysUntil({ BROWSER: "true" }, /--no-browser/);
+    expect(said).toMatch(
+      /^Opening http:\/\/\S+\/cli-auth\?\S+ in your browser…\nNo browser opened\? Press Ctrl-C and run gauntlet auth login --no-browser to get the address, or --with-token\.\n/,
+    );
+  });
+
+  it("knows when there is no browser to open", () => {
+    expect(canOpenBrowser({}, "linux")).toBe(false);
+    expect(canOpenBrowser({ DISPLAY: ":0" }, "linux")).toBe(true);
+    expect(canOpenBrowser({ WAYLAND_DISPLAY: "wayland-0" }, "linux")).toBe(true);
+    expect(canOpenBrowser({ BROWSER: "w3m" }, "linux")).toBe(true);
+    expect(canOpenBrowser({}, "darwin")).toBe(true);
+  });
+});
+
+describe("signed in as", () => {
+  it("names an admin as admin, a user as user", async () => {
+    const admin = await auth(["login", "--with-token"], { input: `${cli.server.adminToken}\n` });
+    expect(admin.code, admin.stderr).toBe(0);
+    expect(admin.stderr).toMatch(/^Signed in to \S+ as \S+ \(admin\)\.\n$/);
+    const user = await auth(["login", "--with-token"], { input: `${cli.token}\n` });
+    expect(user.stderr).toBe(`Signed in to ${cli.url} as ${email} (user).\n`);
   });
 });

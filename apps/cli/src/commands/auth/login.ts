@@ -28,6 +28,11 @@ async function pastedToken({ io }: AuthDeps): Promise<string> {
   return token;
 }
 
+const WITH_TOKEN_HINT =
+  "Elsewhere, sign in with a token: gauntlet auth login --with-token < token.txt";
+/** Said under "Opening …": a machine without a browser would otherwise wait without a word. */
+const HEADLESS_HINT = `No browser opened? Press Ctrl-C and run gauntlet auth login --no-browser to get the address, or --with-token.`;
+
 /** The token the server's sign-in page hands back (through a one-shot local listener). */
 async function browserToken(options: LoginOptions, deps: AuthDeps): Promise<string> {
   const { io, server } = deps;
@@ -37,8 +42,8 @@ async function browserToken(options: LoginOptions, deps: AuthDeps): Promise<stri
   writeNote(
     io,
     opened
-      ? `Opening ${pending.url} in your browser…`
-      : `Open this address in a browser to sign in:\n  ${pending.url}`,
+      ? `Opening ${pending.url} in your browser…\n${HEADLESS_HINT}`
+      : `Open this address in a browser on this machine to sign in:\n  ${pending.url}${options.openBrowser ? `\n(No display to open a browser on here. ${WITH_TOKEN_HINT})` : ""}`,
   );
   const code = await withSpinner(
     "waiting for you to sign in in the browser",
@@ -63,7 +68,8 @@ export async function runLogin(options: LoginOptions, deps: AuthDeps): Promise<v
     user_email: me.user_email,
   });
   if (options.json) return writeJson(io, me);
-  writeNote(io, `Signed in to ${key} as ${me.user_email} (${me.subject_type}).`);
+  const role = me.subject_type === "user" && me.is_admin ? "admin" : me.subject_type;
+  writeNote(io, `Signed in to ${key} as ${me.user_email} (${role}).`);
 }
 
 export function loginCommand(

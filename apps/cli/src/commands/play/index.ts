@@ -2,14 +2,20 @@
 // it at. Options -> run(options, {io, client}).
 import type { Command } from "commander";
 
-import { checkId, parseJsonObject, wantsJson } from "../../context.ts";
+import { parseJsonObject, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
+import { resolveOpponent } from "../../names/policy-version.ts";
+import { coworldIdOf } from "../../names/resolve.ts";
 import { writeJson, writeNote } from "../../output.ts";
 import type { CommandGroup } from "../group.ts";
 
 export interface PlayOptions {
-  coworldId: string;
-  /** Policy version ids, names or name:vN, one per opponent seat. */
+  /** A coworld version id, or a coworld's name (its canonical version). */
+  coworld: string;
+  /**
+   * One per opponent seat: a policy version id, NAME or NAME:vN of yours, else of a policy open
+   * to scrimmage (the demo league's baselines by their coworld's names: greedy).
+   */
   opponents: string[];
   variant: string | null;
   /** Game config overrides. */
@@ -18,10 +24,14 @@ export interface PlayOptions {
 }
 
 export async function runPlay(options: PlayOptions, { io, client }: Deps): Promise<void> {
+  const coworldId = await coworldIdOf(client, options.coworld, "COWORLD");
+  const opponents: string[] = [];
+  for (const ref of options.opponents)
+    opponents.push(await resolveOpponent(client, ref, "--opponent"));
   const session = await client.playSessions.create({
     body: {
-      coworld_id: options.coworldId,
-      opponents: options.opponents,
+      coworld_id: coworldId,
+      opponents,
       ...(options.variant ? { variant_id: options.variant } : {}),
       ...(options.config ? { game_config_overrides: options.config } : {}),
     },
@@ -43,22 +53,22 @@ export function playCommand(
   return parent
     .command("play")
     .description("Play a coworld in the browser against policies: prints the address to open")
-    .argument("<coworld>", "coworld version id (cow_…)")
+    .argument("<coworld>", "coworld name (its canonical version) or version id (cow_…)")
     .requiredOption(
       "--opponent <policy>",
-      "a policy version id, name or name:vN; once per opponent seat",
+      "a policy version id, name or name:vN (yours, else open to scrimmage, e.g. the demo's greedy); once per opponent seat",
       (v: string, all: string[] = []) => [...all, v],
     )
     .option("--variant <id>", "the coworld's variant")
     .option("--config <json>", "game config overrides, a JSON object (e.g. a longer turn timeout)")
     .action(
       async (
-        id: string,
+        coworld: string,
         opts: { opponent: string[]; variant?: string; config?: string },
         cmd: Command,
       ) => {
         const options = {
-          coworldId: await checkId("coworld", id, "COWORLD"),
+          coworld,
           opponents: opts.opponent,
           variant: opts.variant ?? null,
           config: opts.config === undefined ? null : parseJsonObject(opts.config, "--config"),

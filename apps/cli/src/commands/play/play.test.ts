@@ -1,6 +1,7 @@
 // `gauntlet play …` without a process: what it parses its arguments into, bad input as one plain
 // line and exit 2, and the session's address on standard output, off a terminal and with --json,
-// against a real server on a free port whose coworld has a browser client.
+// against a real server on a free port whose coworld has a browser client; and, as the README's
+// quick start has it, the example coworld by its name against the demo league's baselines.
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import {
   createTestLeague,
   GRIDRUSH_DIR,
   packDirectory,
+  seedDemoLeague,
   type TestLeague,
 } from "@gauntlet/server/testing";
 
@@ -18,7 +20,12 @@ import { parsed } from "../../../test/parsed.ts";
 import { playCommand, type PlayOptions } from "./index.ts";
 
 let tl: TestLeague;
+let demo: Awaited<ReturnType<typeof seedDemoLeague>>;
+/** A user with no policies of their own, who plays the demo's baselines. */
+let newcomer: string;
 const cli = useCliServer(async (server) => {
+  demo = await seedDemoLeague(server);
+  newcomer = (await server.newUser()).token;
   tl = await createTestLeague(server);
   await tl.addPlayer("Alpha");
   const admin = createClient({
@@ -55,7 +62,7 @@ describe("parsing", () => {
         ],
       ),
     ).toEqual({
-      coworldId: COWORLD,
+      coworld: COWORLD,
       opponents: ["bot-a", "bot-b:v2"],
       variant: null,
       config: { turn_timeout_ms: 5000 },
@@ -66,8 +73,8 @@ describe("parsing", () => {
   it.each([
     [["play", COWORLD], "required option '--opponent <policy>' not specified"],
     [
-      ["play", "gridrush", "--opponent", "x"],
-      "COWORLD: 'gridrush' is not a valid id (expected cow_<uuid>, e.g. cow_00000000-0000-4000-8000-000000000000)",
+      ["play", "cow_gridrush", "--opponent", "x"],
+      "COWORLD: 'cow_gridrush' is not a valid id (expected cow_<uuid>, e.g. cow_00000000-0000-4000-8000-000000000000)",
     ],
     [
       ["play", COWORLD, "--opponent", "x", "--config", "[1]"],
@@ -105,5 +112,63 @@ describe("output", () => {
       join_url: string | null;
     };
     expect(session.join_url).toMatch(/index\.html#ws=/);
+  });
+});
+
+describe("names, as the quick start gives them", () => {
+  const seated = async (episodeId: string) =>
+    (await cli.sdk(newcomer).episodeRequests.get({ episode_request_id: episodeId }))
+      .policy_version_ids;
+  const demoVersions = async (name: string) =>
+    (await cli.sdk().policyVersions.search({ name_exact: name })).entries.map((v) => v.id);
+
+  it("plays the example coworld by name against a baseline by its name (greedy or demo-greedy)", async () => {
+    expect(demo.coworldName).toBe("gridrush");
+    const greedy = await demoVersions("demo-greedy");
+    expect(greedy).toHaveLength(2);
+    for (const opponent of ["greedy", "demo-greedy", "demo-greedy:v1"]) {
+      const played = await cli.gauntlet(["play", "gridrush", "--opponent", opponent, "--json"], {
+        token: newcomer,
+      });
+      expect(played.code, played.stderr).toBe(0);
+      const session = JSON.parse(played.stdout) as {
+        coworld_id: string;
+        episode_request_id: string;
+        join_url: string | null;
+      };
+      expect(session.coworld_id).toBe(demo.coworldId);
+      expect(session.join_url).toMatch(/index\.html#ws=/);
+      const [, opponentVersion] = await seated(session.episode_request_id);
+      expect(greedy).toContain(opponentVersion);
+    }
+  });
+
+  it("takes a coworld's name as its canonical version, and your own policy's name first", async () => {
+    const { name } = await cli.sdk().coworlds.get({ coworld_id: tl.coworldId });
+    const [canonical] = await cli.sdk().coworlds.list({ name, canonical_only: true });
+    const played = await cli.gauntlet(["play", name, "--opponent", "greedy-alpha", "--json"]);
+    expect(played.code, played.stderr).toBe(0);
+    expect((JSON.parse(played.stdout) as { coworld_id: string }).coworld_id).toBe(canonical?.id);
+  });
+
+  it.each([
+    [
+      ["play", "no-such-world", "--opponent", "greedy"],
+      "COWORLD: no coworld named 'no-such-world' (see gauntlet coworld list)",
+    ],
+    [
+      ["play", "gridrush", "--opponent", "nobody"],
+      "--opponent: no policy 'nobody' or 'demo-nobody' of yours or open to scrimmage (see gauntlet policy list)",
+    ],
+    [
+      ["play", "gridrush", "--opponent", "greedy:v9"],
+      "--opponent: no policy 'greedy' or 'demo-greedy' of yours or open to scrimmage with a version v9 (see gauntlet policy list)",
+    ],
+  ])("%j: a name that is not there is one line and exit 3", async (args, message) => {
+    expect(await cli.gauntlet(args, { token: newcomer })).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `gauntlet: ${message}\n`,
+    });
   });
 });

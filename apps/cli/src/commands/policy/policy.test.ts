@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 
 import { useCliServer } from "../../../test/cli-server.ts";
 import { parsed } from "../../../test/parsed.ts";
+import { setCurrentLeague } from "../../names/current-league.ts";
 import { uploadCommand, type UploadOptions } from "./upload.ts";
 
 let token = "";
@@ -64,6 +65,24 @@ describe("parsing", () => {
 });
 
 describe("output", () => {
+  it("with a current league, the hint submits there without --league", async () => {
+    vi.stubEnv("XDG_CONFIG_HOME", mkdtempSync(join(tmpdir(), "gauntlet-policy-home-")));
+    await setCurrentLeague(cli.url, {
+      id: "league_00000000-0000-4000-8000-000000000001",
+      name: "Spring League",
+    });
+    // Another user's upload: the other tests list this file's user's policies.
+    const other = await cli.server.newUser();
+    const uploaded = await gauntlet(
+      ["policy", "upload", bot, "--name", "hint-bot", "--run", "node bot.ts"],
+      { token: other.token },
+    );
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    expect(uploaded.stderr).toMatch(
+      /^uploaded hint-bot v1 \(\S+\)\nsubmit it to Spring League \(the current league\): gauntlet submit hint-bot:v1\n$/,
+    );
+  });
+
   it("uploads two versions, lists them and lists the policy's versions newest first", async () => {
     vi.stubEnv("NO_COLOR", "");
     vi.stubEnv("TERM", "xterm");
@@ -79,7 +98,7 @@ describe("output", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toBe("");
     expect(first.stderr).toMatch(
-      /^uploaded cli-bot v1 \(\S+\)\nsubmit it to a league: gauntlet submit cli-bot:v1 --league league_…\n$/,
+      /^uploaded cli-bot v1 \(\S+\)\nsubmit it to a league: gauntlet submit cli-bot:v1 --league NAME\n$/,
     );
     const second = JSON.parse(
       (

@@ -6,7 +6,8 @@ import type { Command } from "commander";
 import { wantsJson } from "../../context.ts";
 import { CliError, EXIT } from "../../exit-codes.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
-import { playerIdOf } from "../../names/resolve.ts";
+import { currentLeague } from "../../names/current-league.ts";
+import { playerIdOf, serverKey } from "../../names/resolve.ts";
 import { writeJson, writeNote } from "../../output.ts";
 import { megabytes, packDirectory } from "../../pack.ts";
 import { withSpinner } from "../../spinner.ts";
@@ -57,9 +58,13 @@ export async function runUpload(options: UploadOptions, { io, client }: Deps): P
         );
   if (options.json) return writeJson(io, created);
   writeNote(io, `uploaded ${created.name} v${created.version} (${created.id})`);
+  const submit = `gauntlet submit ${created.name}:v${created.version}`;
+  const current = await currentLeague(serverKey(client));
   writeNote(
     io,
-    `submit it to a league: gauntlet submit ${created.name}:v${created.version} --league league_…`,
+    current
+      ? `submit it to ${current.name} (the current league): ${submit}`
+      : `submit it to a league: ${submit} --league NAME`,
   );
 }
 

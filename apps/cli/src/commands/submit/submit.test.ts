@@ -99,7 +99,9 @@ describe("output", () => {
     const result = await gauntlet(["submit", POLICY, "--league", leagueId, "--player", player.id]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(new RegExp(`^submitted ${POLICY} to ${leagueId}: \\w+\\n$`));
+    expect(result.stderr).toBe(
+      `submitted ${POLICY} to ${fixture.league.name} (${leagueId}): placed in the ${fixture.divisions[0]?.name ?? "?"} division\n`,
+    );
 
     const mine = await sdk().leagueSubmissions.list({ league_id: leagueId, mine: true });
     expect(mine.map((s) => s.policy_version.id)).toEqual([player.policyVersionId]);

@@ -25,7 +25,28 @@ export async function runSubmit(options: SubmitOptions, { io, client }: Deps): P
     },
   });
   if (options.json) return writeJson(io, submission);
-  writeNote(io, `submitted ${options.policy} to ${options.leagueId}: ${submission.status}`);
+  const to = `${submission.league.name} (${submission.league.id})`;
+  const division = await placedIn(client, submission.league_policy_membership_id, {
+    league_id: submission.league.id,
+    policy_version_id,
+  });
+  writeNote(
+    io,
+    division
+      ? `submitted ${options.policy} to ${to}: placed in the ${division} division`
+      : `submitted ${options.policy} to ${to}: ${submission.status}`,
+  );
+}
+
+/** The division the submission's membership plays in; null before it is placed. */
+async function placedIn(
+  client: Deps["client"],
+  membershipId: string | null,
+  where: { league_id: string; policy_version_id: string },
+): Promise<string | null> {
+  if (membershipId === null) return null;
+  const memberships = await client.memberships.list({ ...where, limit: 500 });
+  return memberships.find((m) => m.id === membershipId)?.division.name ?? null;
 }
 
 export function submitCommand(

@@ -1,0 +1,3 @@
+import { preset } from "./preset.ts";
+
+export default preset(import.meta.dirname, { include: ["*.test.ts"] });
