@@ -34,7 +34,7 @@ const DEMO_PREFIX = "demo-";
 /**
  * A play session's opponent: a version id as it is; one of your policies (NAME or NAME:vN) as
  * typed, for the server to seat; else the newest version (or vN) open to scrimmage of a policy
- * named NAME, or `demo-NAME` — so a baseline player of the demo league plays by its coworld's
+ * named `demo-NAME`, or NAME — so a baseline player of the demo league plays by its coworld's
  * name for it (`greedy`). Several owners with such a policy is a usage error listing them.
  */
 export async function resolveOpponent(
@@ -50,7 +50,9 @@ export async function resolveOpponent(
   const wanted = match?.[2] === undefined ? null : Number(match[2]);
   const mine = await client.policyVersions.search({ name_exact: name, mine: true, limit: 1 });
   if (mine.entries.length > 0) return typed;
-  const names = name.startsWith(DEMO_PREFIX) ? [name] : [name, `${DEMO_PREFIX}${name}`];
+  // The demo's baseline first: anyone may name a policy `greedy` and open it to scrimmage, and a
+  // newcomer typing the demo's name would otherwise meet theirs.
+  const names = name.startsWith(DEMO_PREFIX) ? [name] : [`${DEMO_PREFIX}${name}`, name];
   for (const candidate of names) {
     const found = await client.policyVersions.search({ name_exact: candidate, limit: 500 });
     const open = found.entries.filter(
@@ -65,7 +67,7 @@ export async function resolveOpponent(
     const [newest] = [...open].sort((a, b) => b.version - a.version);
     if (newest) return newest.id;
   }
-  const also = names.length > 1 ? ` or '${names[1] ?? ""}'` : "";
+  const also = names.length > 1 ? ` or '${names[0] ?? ""}'` : "";
   throw new CliError(
     `${label}: no policy '${name}'${also} of yours or open to scrimmage${wanted === null ? "" : ` with a version v${wanted}`} (see gauntlet policy list)`,
     EXIT.notFound,

@@ -143,6 +143,28 @@ describe("names, as the quick start gives them", () => {
     }
   });
 
+  // Anyone may call a policy `greedy` and open it: the newcomer typing the demo's name still
+  // meets the demo's baseline, not a stranger's bot.
+  it("prefers the demo's baseline to a stranger's open policy of the same name", async () => {
+    const stranger = await cli.server.newUser();
+    const player = await tl.addPlayer("Stranger", { owner: { token: stranger.token } });
+    const theirs = await tl.addVersion(player, "greedy", { token: stranger.token });
+    // Entered in a public league: anyone can find it by its name.
+    await tl.submit(player, { policy_version_id: theirs }, stranger.token);
+    const opened = await cli.gauntlet(["policy", "scrimmage", theirs, "on"], {
+      token: stranger.token,
+    });
+    expect(opened.code, opened.stderr).toBe(0);
+    const played = await cli.gauntlet(["play", "gridrush", "--opponent", "greedy", "--json"], {
+      token: newcomer,
+    });
+    expect(played.code, played.stderr).toBe(0);
+    const session = JSON.parse(played.stdout) as { episode_request_id: string };
+    const [, opponentVersion] = await seated(session.episode_request_id);
+    expect(await demoVersions("demo-greedy")).toContain(opponentVersion);
+    expect(opponentVersion).not.toBe(theirs);
+  });
+
   it("takes a coworld's name as its canonical version, and your own policy's name first", async () => {
     const { name } = await cli.sdk().coworlds.get({ coworld_id: tl.coworldId });
     const [canonical] = await cli.sdk().coworlds.list({ name, canonical_only: true });
