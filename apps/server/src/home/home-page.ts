@@ -21,6 +21,7 @@ body{font:15px/1.45 system-ui,sans-serif;max-width:68rem;margin:1.5rem auto;padd
 header{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem;border-bottom:1px solid #ddd;padding-bottom:.6rem}
 header h1{margin:0;font-size:1.4rem}nav a{margin-right:1rem}#status{color:#666;font-size:.85rem;margin-left:auto}
 h2{margin:1.6rem 0 .2rem}h3{margin:1.2rem 0 .4rem}.muted{color:#666}.error{color:#b00020}
+.waiting{margin:.1rem 0 .5rem;color:#7a4f00}
 .division{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:.4rem 1.5rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{border-bottom:1px solid #eee;padding:.25rem .4rem;text-align:left;vertical-align:top}
 th{font-weight:600;color:#444}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

@@ -2,6 +2,8 @@
 // it runs in the page, not in the server. It builds every element with textContent, so a name
 // chosen by a competitor (`<script>…`) is shown as the characters it is. It polls the
 // competition feed's newest event and re-reads the standings, rounds and episodes when it moves.
+import { LISTED_EPISODES, LISTED_ROUNDS } from "./listed.ts";
+
 export const HOME_SCRIPT = String.raw`"use strict";
 (function () {
   var base = document.documentElement.getAttribute("data-base") || "";
@@ -72,6 +74,26 @@ export const HOME_SCRIPT = String.raw`"use strict";
     }), [0]);
   }
 
+  function startsIn(iso) {
+    if (!iso) return "waiting for a runner";
+    var s = Math.round((Date.parse(iso) - Date.now()) / 1000);
+    if (s <= 0) return "starts any moment";
+    if (s < 60) return "starts in under a minute";
+    if (s < 5400) return "starts in about " + Math.round(s / 60) + " min";
+    return "starts in about " + Math.round(s / 3600) + " h";
+  }
+
+  // The division's current round, when some of its episodes wait in the queue: how many, where
+  // the first of them stands, and when it should start (the round's "waiting" field).
+  function waiting(page) {
+    var round = (page.entries || []).filter(function (r) { return r.status === "running" && r.waiting; })[0];
+    if (!round) return null;
+    var w = round.waiting;
+    return el("p", { class: "waiting", text: "round #" + round.round_number + ": " + w.queued_episodes +
+      (w.queued_episodes === 1 ? " episode" : " episodes") + " queued, first at position " + w.queue_position +
+      ", " + startsIn(w.estimated_start_at) });
+  }
+
   function episodes(page) {
     var list = page.entries || [];
     if (!list.length) return el("p", { class: "muted", text: "No episodes yet." });
@@ -91,8 +113,8 @@ export const HOME_SCRIPT = String.raw`"use strict";
     var id = encodeURIComponent(d.id);
     return Promise.all([
       get("/v2/divisions/" + id + "/leaderboard"),
-      get("/v2/rounds?division_id=" + id + "&limit=5"),
-      get("/v2/episode-requests?division_id=" + id + "&limit=6"),
+      get("/v2/rounds?division_id=" + id + "&limit=${LISTED_ROUNDS}"),
+      get("/v2/episode-requests?division_id=" + id + "&limit=${LISTED_EPISODES}"),
     ]).then(function (parts) {
       (parts[1].entries || []).forEach(function (r) {
         if (r.status === "running" || r.status === "pending") playing = true;
@@ -101,6 +123,7 @@ export const HOME_SCRIPT = String.raw`"use strict";
       });
       return el("section", { class: "division-block", "data-division": d.id }, [
         el("h3", { text: d.name + (d.description ? " — " + d.description : "") }),
+        waiting(parts[1]),
         el("div", { class: "division" }, [
           el("div", null, [el("h4", { text: "Standings" }), standings(parts[0])]),
           el("div", null, [el("h4", { text: "Recent rounds" }), rounds(parts[1])]),

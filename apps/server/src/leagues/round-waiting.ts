@@ -1,6 +1,7 @@
-// Why a running round is not done yet: its episodes that wait in the work queue, and where the
-// first of them stands in the order the runners lease the batch lane (episodes/queue-position.ts:
-// by share, not by age; jobs with a person's seat have a lane of their own).
+// Why a running round is not done yet: its episodes that wait in the work queue, where the first
+// of them stands in the order the runners lease the batch lane and when it should start
+// (episodes/queue-position.ts: by share, not by age; jobs with a person's seat have a lane of
+// their own).
 import type { Kysely } from "kysely";
 
 import type { RoundWaiting } from "@gauntlet/core";
@@ -30,12 +31,17 @@ export async function roundWaiting(
     shares,
     queued.map((j) => j.id),
   );
-  const first = Math.min(...queued.map((j) => places.get(j.id)?.position ?? Infinity));
+  // A job another runner took meanwhile has no place: the round then waits on the rest.
+  let first: { position: number; estimatedStartAt: string | null } | undefined;
+  for (const job of queued) {
+    const place = places.get(job.id);
+    if (place && (!first || place.position < first.position)) first = place;
+  }
   return {
     reason: "waiting for a runner",
     queued_episodes: queued.length,
     running_episodes: jobs.length - queued.length,
-    // A job another runner took meanwhile has no place: the round then waits on the rest.
-    queue_position: Number.isFinite(first) ? first : 1,
+    queue_position: first?.position ?? 1,
+    estimated_start_at: first?.estimatedStartAt ?? null,
   };
 }

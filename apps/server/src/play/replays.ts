@@ -11,9 +11,16 @@ import type { Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { getEpisodeRow, readArtifact } from "../episodes/episodes.ts";
-import { artifactsExpired, invalidInput, notFound } from "../shared/errors.ts";
+import {
+  artifactsExpired,
+  InputError,
+  invalidInput,
+  notFound,
+  ServiceError,
+} from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleEntryPath, playModuleOf } from "./play-modules.ts";
+import type { ReplayUnavailable } from "./replay-unavailable-page.ts";
 import { coworldOfBody } from "./sessions.ts";
 
 export const REPLAY_CAPABILITY_TTL_MS = 15 * 60_000;
@@ -132,6 +139,25 @@ export async function openEpisodeReplay(
       episode.id,
     );
   return replayPaths(box, viewer, episode.id, now);
+}
+
+/**
+ * What `openEpisodeReplay`'s refusal means for a person following the link; null for a failure
+ * that is not a refusal (a query that failed), which stays an error.
+ */
+export async function whyNoReplay(
+  db: Kysely<Database>,
+  identity: Identity,
+  episodeId: string,
+  error: unknown,
+): Promise<ReplayUnavailable | null> {
+  if (error instanceof InputError)
+    return { kind: "no_replay", reason: error.items[0]?.msg ?? error.message };
+  if (!(error instanceof ServiceError)) return null;
+  if (error.status === 404) return { kind: "not_found" };
+  if (error.type !== "artifacts_expired") return null;
+  const episode = await getEpisodeRow(db, identity, episodeId);
+  return { kind: "expired", expiredAt: episode.artifacts_expired_at };
 }
 
 /** The replay a capability grants; 404 when it is forged, expired or the replay is missing. */

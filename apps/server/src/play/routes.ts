@@ -1,5 +1,8 @@
 // The handlers of the play-module operations.
+import { basePathOf } from "../home/home-page.ts";
 import { defineHandlers, REPLIED } from "../http/handler.ts";
+import { wantsHtml } from "../http/not-found-page.ts";
+import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../http/page-headers.ts";
 import { absoluteTo } from "../http/public-address.ts";
 import { ServiceError } from "../shared/errors.ts";
 import {
@@ -27,7 +30,14 @@ import {
   uploadPlayModule,
 } from "./play-modules.ts";
 import { createPlaySession, getPlaySession } from "./play-sessions.ts";
-import { openEpisodeReplay, openReplaySession, readReplay } from "./replays.ts";
+import { replayUnavailablePage } from "./replay-unavailable-page.ts";
+import {
+  openEpisodeReplay,
+  openReplaySession,
+  readReplay,
+  whyNoReplay,
+  type ReplayPaths,
+} from "./replays.ts";
 import { seatView } from "./seat-view.ts";
 import { currentSession } from "./sessions.ts";
 
@@ -143,12 +153,27 @@ export const hostedGameHandlers = defineHandlers({
     return { viewer_url: viewerUrl(app.baseUrl(request), paths), ready: true };
   },
   openEpisodeReplay: async ({ identity, params, app, request, reply }) => {
-    const paths = await openEpisodeReplay(
-      app.store.db,
-      app.secrets,
-      identity,
-      params.episode_request_id,
-    );
+    const id = params.episode_request_id;
+    let paths: ReplayPaths;
+    try {
+      paths = await openEpisodeReplay(app.store.db, app.secrets, identity, id);
+    } catch (error) {
+      // A person following a page's link reads a page that says why there is no replay; API
+      // clients (no Accept, or JSON first) keep the JSON error.
+      const why = wantsHtml(request.method, request.headers.accept)
+        ? await whyNoReplay(app.store.db, identity, id, error)
+        : null;
+      if (!why) throw error;
+      const status = error instanceof ServiceError ? error.status : 422;
+      const home = basePathOf(request.originalUrl, request.url, app.config.apiPrefix) || "/";
+      void reply
+        .code(status)
+        .headers(PAGE_HEADERS)
+        .header("content-security-policy", PAGE_CONTENT_SECURITY_POLICY)
+        .type("text/html; charset=utf-8")
+        .send(replayUnavailablePage(id, why, home));
+      return REPLIED;
+    }
     // The fragment carries the capability: it never reaches a server's logs or a Referer.
     await reply.redirect(viewerUrl(app.baseUrl(request), paths), 302);
     return REPLIED;

@@ -1,10 +1,12 @@
 // Which episodes keep their files. Kept: every episode someone asked for — evaluations,
 // tournaments, lobbies and play sessions, certification, manual requests, bulk uploads — and
-// the newest `keep` league-round episodes of each division. Older round episodes lose their
-// replay, logs and player logs and artifacts; their results, scores and error stay (they are
-// the rating record), and `artifacts_expired_at` says when the files went.
+// the newest `keep` league-round episodes of each division, never fewer than the web view lists
+// (its replay links must lead to replays). Older round episodes lose their replay, logs and
+// player logs and artifacts; their results, scores and error stay (they are the rating record),
+// and `artifacts_expired_at` says when the files went.
 import type { Kysely } from "kysely";
 
+import { LISTED_EPISODES } from "../home/listed.ts";
 import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 
@@ -13,12 +15,19 @@ const KEPT_ARTIFACTS = ["results", "error-info"];
 const FINAL = ["completed", "failed", "cancelled"] as const;
 const BATCH = 500;
 
-/** Expires the files of round episodes beyond the newest `keep` of each division; answers how many. */
+/**
+ * Expires the files of round episodes beyond the newest `keep` of each division (at least the
+ * web view's `LISTED_EPISODES`); answers how many.
+ */
 export async function expireRoundArtifacts(
   db: Kysely<Database>,
-  keep: number,
+  setting: number,
   now = nowIso(),
 ): Promise<number> {
+  // The web view lists a division's newest episodes in this order (created_at, then id, newest
+  // first), round episodes and others alike; the others keep their files anyway, so the newest
+  // LISTED_EPISODES round episodes hold every round episode it links to.
+  const keep = Math.max(setting, LISTED_EPISODES);
   const divisions = await db
     .selectFrom("episode_requests")
     .select("division_id")

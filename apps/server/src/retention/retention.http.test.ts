@@ -1,7 +1,8 @@
 // The retention policy against a started server (SQLite, or PostgreSQL with DATABASE_URL): the
-// newest round episodes of a division and every evaluation keep their files, older round
-// episodes lose them and say so (410, `artifacts_expired_at`), their results stay, blobs no row
-// names go, and the blobs still named stay.
+// newest round episodes of a division — never fewer than the web view lists, whose replay links
+// must work — and every evaluation keep their files, older round episodes lose them and say so
+// (410, `artifacts_expired_at`), their results stay, blobs no row names go, and the blobs still
+// named stay.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,13 +20,22 @@ import {
   type ScriptedRunner,
   type TestLeague,
 } from "../../testing/test-league.ts";
+import { LISTED_EPISODES } from "../home/listed.ts";
 import { HASH_COLUMNS } from "./referenced-blobs.ts";
+
+interface EpisodeList {
+  entries: EpisodeRequest[];
+}
 
 let t: TestServer;
 let tl: TestLeague;
 let runner: ScriptedRunner;
 const ROUNDS = 4;
+/** Each round plays its one pairing this many times. */
+const PER_ROUND = 2;
+/** Fewer than the web view lists: the policy keeps what the page lists all the same. */
 const KEEP = 2;
+const KEPT = Math.max(KEEP, LISTED_EPISODES);
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -63,7 +73,7 @@ beforeAll(async () => {
     },
   });
   runner = await scriptedRunner(t);
-  tl = await createTestLeague(t);
+  tl = await createTestLeague(t, { settings: { episodes_per_pairing: PER_ROUND } });
   const a = await tl.addPlayer("Ada");
   const b = await tl.addPlayer("Bo");
   await tl.submit(a);
@@ -74,7 +84,7 @@ beforeAll(async () => {
       {},
     );
     expect(res.status, res.text).toBe(200);
-    roundEpisodes.push(...(await playQueued()));
+    await playQueued();
     const roundId = res.body.rounds[0]?.id ?? "";
     await eventually("the round to settle", async () => {
       const r = await client(t.url).get<{ status: string }>(`/v2/rounds/${roundId}`);
@@ -96,8 +106,14 @@ beforeAll(async () => {
   expect(evaluation.status, evaluation.text).toBe(201);
   [evaluationEpisode = ""] = await playQueued();
   // Newest first, as the listing gives them.
-  roundEpisodes = roundEpisodes.reverse();
+  roundEpisodes = (
+    await client(t.url, tl.commissioner.token).get<EpisodeList>(
+      `/v2/episode-requests?division_id=${division()}&limit=100`,
+    )
+  ).body.entries.flatMap((e) => (e.round_id === null ? [] : [e.id]));
 }, 120_000);
+
+const division = () => tl.divisions[0]?.id ?? "";
 
 afterAll(async () => {
   await t?.close();
@@ -105,15 +121,16 @@ afterAll(async () => {
 
 describe("the retention policy", () => {
   it("keeps the newest round episodes' files and every evaluation's, expires the rest with a clear 410, and keeps their results", async () => {
-    expect(roundEpisodes).toHaveLength(ROUNDS);
-    const expired = roundEpisodes.slice(KEEP);
+    expect(roundEpisodes).toHaveLength(ROUNDS * PER_ROUND);
+    expect(KEPT).toBeLessThan(ROUNDS * PER_ROUND);
+    const expired = roundEpisodes.slice(KEPT);
     const oldReplay = sha(`replay of ${(await episode(expired[0] ?? "")).job_id}\n`);
     expect(await blobs().has(oldReplay)).toBe(true);
 
     const report = await t.server.retention.run();
-    expect(report.episodesExpired).toBe(ROUNDS - KEEP);
+    expect(report.episodesExpired).toBe(ROUNDS * PER_ROUND - KEPT);
     // Each expired episode's replay and player log were its own blobs: both gone from the store.
-    expect(report.blobsDeleted).toBeGreaterThanOrEqual((ROUNDS - KEEP) * 2);
+    expect(report.blobsDeleted).toBeGreaterThanOrEqual((ROUNDS * PER_ROUND - KEPT) * 2);
     expect(await blobs().has(oldReplay)).toBe(false);
 
     for (const id of expired) {
@@ -137,7 +154,7 @@ describe("the retention policy", () => {
         (await http("GET", `${t.url}/v2/episode-requests/${id}/artifacts/results`)).status,
       ).toBe(200);
     }
-    for (const id of [...roundEpisodes.slice(0, KEEP), evaluationEpisode]) {
+    for (const id of [...roundEpisodes.slice(0, KEPT), evaluationEpisode]) {
       const row = await episode(id);
       expect(row.artifacts_expired_at, id).toBeNull();
       const replay = await http("GET", `${t.url}/v2/episode-requests/${id}/artifacts/replay`, {
@@ -154,8 +171,33 @@ describe("the retention policy", () => {
     const [next = ""] = await playQueued();
     expect((await episode(next)).status).toBe("completed");
 
-    // One more round pushes one more episode past the newest two.
-    expect((await t.server.retention.run()).episodesExpired).toBe(1);
+    // One more round pushes its episodes' count past the kept ones.
+    expect((await t.server.retention.run()).episodesExpired).toBe(PER_ROUND);
+  });
+
+  it("keeps the replay of every episode the web view lists, though the setting keeps fewer", async () => {
+    await t.server.retention.run();
+    // The page's own read: anonymous, the division's newest episodes.
+    const listed = (
+      await client(t.url).get<EpisodeList>(
+        `/v2/episode-requests?division_id=${division()}&limit=${LISTED_EPISODES}`,
+      )
+    ).body.entries;
+    expect(listed).toHaveLength(LISTED_EPISODES);
+    for (const e of listed) {
+      expect(e.artifacts_expired_at, e.id).toBeNull();
+      expect(e.replay_url, e.id).not.toBeNull();
+      const replay = await http("GET", `${t.url}/v2/episode-requests/${e.id}/artifacts/replay`);
+      expect(replay.status, e.id).toBe(200);
+      expect(replay.text).toBe(`replay of ${e.job_id}\n`);
+    }
+    // Past the page, the setting rules: the next one is expired.
+    const older = (
+      await client(t.url).get<EpisodeList>(
+        `/v2/episode-requests?division_id=${division()}&limit=1&offset=${LISTED_EPISODES}`,
+      )
+    ).body.entries[0];
+    expect(older?.artifacts_expired_at).not.toBeNull();
   });
 
   it("deletes a blob no row names, once it is older than the grace", async () => {

@@ -2,7 +2,10 @@
 import type { Env } from "../config.ts";
 
 export interface RetentionSettings {
-  /** League-round episodes per division whose files are kept, newest first; null keeps all. */
+  /**
+   * League-round episodes per division whose files are kept, newest first (never fewer than the
+   * web view lists: `home/listed.ts`); null keeps all.
+   */
   keepRoundEpisodes: number | null;
   /** How often the compaction runs. */
   intervalMs: number;

@@ -70,6 +70,7 @@ describe("the round screen", () => {
         queued_episodes: 2,
         running_episodes: 1,
         queue_position: 4,
+        estimated_start_at: null,
       },
     });
     const screen = renderAt(

@@ -144,6 +144,10 @@ export const RoundWaiting = z
       description:
         "The place of the round's first waiting episode in the order the runners lease the batch lane: 1 + the batch jobs that go before it, by share of league play, hosted play, each requester's evaluations and certification (as an episode's `queue_position`).",
     }),
+    estimated_start_at: Timestamp.nullable().default(null).meta({
+      description:
+        "When that first waiting episode is expected to start (as an episode's `estimated_start_at`). Null when no runner is taking the queue or before any episode has completed.",
+    }),
   })
   .meta({ id: "RoundWaiting" });
 

@@ -41,7 +41,7 @@ export const homePageOperations = {
     tag: "Episodes",
     summary: "Open an episode's replay in its coworld's replay viewer (a link for pages)",
     description:
-      "Redirects (302) to the coworld version's `replay_viewer` with a 15-minute capability address for this replay in its fragment, as `POST /v2/coworlds/replays/session` answers, for anyone who may read the episode (a public league's episodes: anyone). 404 for an episode the caller cannot see; 410 (`artifacts_expired`) when the retention policy removed its replay; 422 naming `path.episode_request_id` when the episode has no replay or its coworld no viewer.",
+      "Redirects (302) to the coworld version's `replay_viewer` with a 15-minute capability address for this replay in its fragment, as `POST /v2/coworlds/replays/session` answers, for anyone who may read the episode (a public league's episodes: anyone). 404 for an episode the caller cannot see; 410 (`artifacts_expired`) when the retention policy removed its replay; 422 naming `path.episode_request_id` when the episode has no replay or its coworld no viewer. A browser (`Accept` with `text/html` first) gets each of these as a small HTML page with the same status, saying why there is no replay (for a 410, when the retention policy removed it) and linking back to the web view; other clients get the JSON error.",
     auth: "optional",
     complexity: 10,
     params: z.object({ episode_request_id: EpisodeRequestId }),
