@@ -1,18 +1,26 @@
 // A cogames policy zip repacked as a tar.gz bundle, within the archive budgets (tar-inspect.ts):
 // entries, bytes unpacked, unpacked bytes per packed byte, and (the caller's) time. Runs in the
-// archive worker (tar-inspect-worker.ts), never on the server's event loop. The zip's declared
-// sizes are checked before anything inflates (also on the event loop, where reading the central
-// directory costs microseconds); fflate inflates each entry into a buffer of its declared size,
-// so a size that lies cannot make it allocate more.
+// archive worker (tar-inspect-worker.ts), never on the server's event loop. The sizes the zip's
+// central directory declares (zip-directory.ts) are checked against the budgets before anything
+// inflates (also on the event loop, where reading the directory costs microseconds). A zip may
+// lie about them, so each entry then inflates bounded by its declared size (node:zlib stops the
+// moment it would produce more) and is refused unless its bytes match the declared size and
+// CRC-32: what is unpacked is what was declared and checked, and a lie costs no more than that.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { crc32, inflateRawSync } from "node:zlib";
 
-import { unzipSync, type UnzipFileInfo } from "fflate";
 import * as tar from "tar";
 
 import { MAX_NAME_BYTES, MAX_PATH_BYTES, type TarBudgets } from "./tar-inspect.ts";
+import { readZipDirectory, type ZipEntry } from "./zip-directory.ts";
 
 export type ZipRepacked = { ok: true; tarGz: Uint8Array } | { ok: false; error: string };
+
+const STORED = 0;
+const DEFLATE = 8;
+
+const shown = (name: string) => JSON.stringify(name.length > 120 ? `${name.slice(0, 120)}…` : name);
 
 /** Why a zip entry's name cannot be written as a bundle file, or null when it can. */
 function unsafeName(name: string): string | null {
@@ -27,42 +35,87 @@ function unsafeName(name: string): string | null {
   return null;
 }
 
+/** Why one entry's declarations refuse the zip, or null. */
+function entryProblem(entry: ZipEntry): string | null {
+  const unsafe = unsafeName(entry.name);
+  if (unsafe) return `entry ${shown(entry.name)} ${unsafe}`;
+  if (entry.encrypted) return `entry ${shown(entry.name)} is encrypted`;
+  if (entry.method !== STORED && entry.method !== DEFLATE)
+    return `entry ${shown(entry.name)} uses compression method ${entry.method}: only stored (0) and deflate (8) are read`;
+  return null;
+}
+
+type CheckedEntries = { ok: true; files: ZipEntry[] } | { ok: false; error: string };
+
+/** The zip's files once its central directory alone passes the budgets and rules. */
+function checkedEntries(bytes: Uint8Array, budgets: TarBudgets): CheckedEntries {
+  const directory = readZipDirectory(bytes);
+  if (!directory.ok) return directory;
+  const allowed = Math.min(
+    budgets.maxBytes,
+    Math.max(budgets.ratioFloorBytes, budgets.maxRatio * bytes.byteLength),
+  );
+  const files = directory.entries.filter((entry) => !entry.name.endsWith("/"));
+  const paths = new Set<string>();
+  let total = 0;
+  for (const [i, entry] of files.entries()) {
+    if (i >= budgets.maxEntries)
+      return { ok: false, error: `the zip holds more than ${budgets.maxEntries} entries` };
+    const problem = entryProblem(entry);
+    if (problem) return { ok: false, error: problem };
+    // Two entries of one path: the bundle could hold only one of them.
+    const path = entry.name
+      .split("/")
+      .filter((p) => p !== "" && p !== ".")
+      .join("/");
+    if (paths.has(path)) return { ok: false, error: `entry ${shown(entry.name)} appears twice` };
+    paths.add(path);
+    total += entry.size;
+    if (total > allowed)
+      return {
+        ok: false,
+        error:
+          allowed < budgets.maxBytes
+            ? `the zip unpacks to more than ${budgets.maxRatio} times its size (${allowed} bytes)`
+            : `the zip unpacks to more than ${budgets.maxBytes} bytes`,
+      };
+  }
+  return files.length === 0 ? { ok: false, error: "the zip holds no files" } : { ok: true, files };
+}
+
 /**
  * Why the zip's central directory alone refuses it (names, entries, declared bytes against the
  * budgets), or null: nothing inflates, so the server answers a bomb at once, before it waits
  * for a worker.
  */
 export function zipProblem(bytes: Uint8Array, budgets: TarBudgets): string | null {
-  const allowed = Math.min(
-    budgets.maxBytes,
-    Math.max(budgets.ratioFloorBytes, budgets.maxRatio * bytes.byteLength),
-  );
-  let entries = 0;
-  let total = 0;
-  let refusal = null as string | null; // set by the filter, while the directory is read
-  try {
-    unzipSync(bytes, {
-      filter: (file: UnzipFileInfo) => {
-        if (refusal || file.name.endsWith("/")) return false;
-        entries += 1;
-        total += file.originalSize;
-        const unsafe = unsafeName(file.name);
-        if (unsafe) refusal = `entry ${JSON.stringify(file.name.slice(0, 120))} ${unsafe}`;
-        else if (entries > budgets.maxEntries)
-          refusal = `the zip holds more than ${budgets.maxEntries} entries`;
-        else if (total > allowed)
-          refusal =
-            allowed < budgets.maxBytes
-              ? `the zip unpacks to more than ${budgets.maxRatio} times its size (${allowed} bytes)`
-              : `the zip unpacks to more than ${budgets.maxBytes} bytes`;
-        return false;
-      },
-    });
-  } catch (error) {
-    return `not a zip: ${(error as Error).message}`;
-  }
-  if (refusal) return refusal;
-  return entries === 0 ? "the zip holds no files" : null;
+  const checked = checkedEntries(bytes, budgets);
+  return checked.ok ? null : checked.error;
+}
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, "0")}`;
+
+/** The entry's bytes, never more than its declared size, or why they are not what it declares. */
+function unpackEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array | string {
+  const name = shown(entry.name);
+  const packed = bytes.subarray(entry.dataStart, entry.dataStart + entry.packedSize);
+  let content: Uint8Array;
+  if (entry.method === STORED) content = packed;
+  else
+    try {
+      // zlib stops within one output chunk past the bound: a lying size inflates no further.
+      content = inflateRawSync(packed, { maxOutputLength: Math.max(1, entry.size) });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+        return `entry ${name} inflates to more than its declared ${entry.size} bytes`;
+      return `entry ${name} is not valid deflate data (${(error as Error).message})`;
+    }
+  if (content.byteLength !== entry.size)
+    return `entry ${name} ${entry.method === STORED ? "holds" : "inflates to"} ${content.byteLength} bytes, not its declared ${entry.size}`;
+  const crc = crc32(content);
+  if (crc !== entry.crc32)
+    return `entry ${name} fails its CRC-32 check (declared ${hex(entry.crc32)}, its bytes ${hex(crc)})`;
+  return content;
 }
 
 /**
@@ -70,17 +123,13 @@ export function zipProblem(bytes: Uint8Array, budgets: TarBudgets): string | nul
  * is stopped) and packed as tar.gz there: it holds at most the unpacked budget and the bundle.
  */
 export function repackZip(bytes: Uint8Array, budgets: TarBudgets, root: string): ZipRepacked {
-  const problem = zipProblem(bytes, budgets);
-  if (problem) return { ok: false, error: problem };
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, { filter: (file) => !file.name.endsWith("/") });
-  } catch (error) {
-    return { ok: false, error: `not a zip: ${(error as Error).message}` };
-  }
+  const checked = checkedEntries(bytes, budgets);
+  if (!checked.ok) return checked;
   const dir = join(root, "files");
-  for (const [name, content] of Object.entries(files)) {
-    const path = join(dir, name);
+  for (const entry of checked.files) {
+    const content = unpackEntry(bytes, entry);
+    if (typeof content === "string") return { ok: false, error: content };
+    const path = join(dir, entry.name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, content);
   }

@@ -113,6 +113,42 @@ describe("cogames policy upload", () => {
     expect(slowest).toBeLessThan(1_000);
   });
 
+  it("refuses a zip that lies about its sizes or its CRC, naming the entry, while /healthz keeps answering", async () => {
+    // Its directory declares 1 KiB; its deflate stream inflates to 200 MiB.
+    const liar = await uploadZip(zipBomb(1, 200 << 20, { declaredSize: 1024 }));
+    let done = false as boolean; // set when the completion answers, while the reads loop
+    const refusal = complete(liar.upload_id, "liar").finally(() => (done = true));
+    let reads = 0;
+    while (!done) {
+      expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+      reads += 1;
+    }
+    expect(reads).toBeGreaterThan(0);
+    const refused = await refusal;
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail[0]).toMatchObject({
+      loc: ["body", "upload_id"],
+      type: "bundle_invalid",
+    });
+    expect(refused.text).toContain(
+      'entry \\"zeros-0.bin\\" inflates to more than its declared 1024 bytes',
+    );
+
+    // A stored file changed after it was zipped: the sizes agree, the checksum does not.
+    const zip = Buffer.from(
+      zipSync({
+        "policy_spec.json": strToU8("{}"),
+        "agent.py": [strToU8("x = 1\n"), { level: 0 }],
+      }),
+    );
+    zip[zip.indexOf("x = 1")] = "y".charCodeAt(0);
+    const changed = await complete((await uploadZip(zip)).upload_id, "changed");
+    expect(changed.status).toBe(422);
+    expect(changed.text).toMatch(/entry \\"agent\.py\\" fails its CRC-32 check/);
+    const none = await cogames().get<PoliciesPage>("/stats/policies?name_exact=liar");
+    expect(none.body.total_count).toBe(0);
+  });
+
   it("turns the zip into a policy bundle of the same files and a new version; completing again answers it", async () => {
     const spec = JSON.stringify({ class_path: "agent.Policy", init_kwargs: {} });
     const started = await uploadZip(
