@@ -40,6 +40,14 @@ describe("repacking a cogames zip", () => {
     );
   });
 
+  it("refuses a file that is also another entry's folder, in one line", async () => {
+    const zip = zipSync({ agent: strToU8("a file"), "agent/policy.py": strToU8("x = 1\n") });
+    expect(await zipToTarGz(zip)).toEqual({
+      ok: false,
+      error: 'entry "agent" is a file and also a folder of "agent/policy.py"',
+    });
+  });
+
   it("refuses a zip that declares 1 KiB but inflates to 200 MiB, naming the entry", async () => {
     const liar = zipBomb(1, 200 << 20, { declaredSize: 1024 });
     expect(await zipToTarGz(liar)).toEqual({

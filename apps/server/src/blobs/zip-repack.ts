@@ -80,6 +80,18 @@ function checkedEntries(bytes: Uint8Array, budgets: TarBudgets): CheckedEntries 
             : `the zip unpacks to more than ${budgets.maxBytes} bytes`,
       };
   }
+  // A file that is also another entry's folder (`a` and `a/b`): the bundle cannot hold both.
+  for (const path of paths) {
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i += 1) {
+      const folder = parts.slice(0, i).join("/");
+      if (paths.has(folder))
+        return {
+          ok: false,
+          error: `entry ${shown(folder)} is a file and also a folder of ${shown(path)}`,
+        };
+    }
+  }
   return files.length === 0 ? { ok: false, error: "the zip holds no files" } : { ok: true, files };
 }
 
