@@ -33,7 +33,7 @@ afterAll(async () => {
 function browserLoginUrl(server: string, page: "cli-auth" | "cli-login"): string {
   const parsed = new URL(server);
   const path = parsed.pathname.replace(/\/+$/, "").replace(/\/api$/, "");
-  return `${parsed.origin}${path}/${page}?${new URLSearchParams({ callback: callbackUrl })}`;
+  return `${parsed.origin}${path}/${page}?${new URLSearchParams({ callback: callbackUrl }).toString()}`;
 }
 
 /**
