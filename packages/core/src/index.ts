@@ -267,6 +267,7 @@ export {
   EpisodeRequest,
   EpisodeRequestId,
   EpisodeRequestPage,
+  EpisodeSource,
   EpisodeStats,
   EpisodeStatus,
   JobArtifactType,

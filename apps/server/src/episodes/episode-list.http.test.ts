@@ -105,3 +105,43 @@ describe("GET /v2/episode-requests: whose episodes", () => {
     expect((await list(tl.commissioner.token, "mine=maybe")).status).toBe(422);
   }, 60_000);
 });
+
+describe("GET /v2/episode-requests?source=", () => {
+  it("lists only the episodes of one origin: coworld_upload is the upload's certification episode", async () => {
+    const tl = await createTestLeague(t);
+    const ada = await tl.addPlayer("Ada");
+    const bob = await tl.addPlayer("Bob");
+    const api = client(t.url, tl.commissioner.token);
+    const xr = await api.post<ExperienceRequestDetail>("/v2/experience-requests", {
+      coworld_id: tl.coworldId,
+      roster: [
+        { player: { policy_ref: ada.policyVersionId } },
+        { player: { policy_ref: bob.policyVersionId } },
+      ],
+      num_episodes: 2,
+    });
+    expect(xr.status).toBe(201);
+    const certified = await api.post<{ episode_request_id: string }>(
+      `/v2/coworlds/${tl.coworldId}/certify`,
+    );
+    expect(certified.status, certified.text).toBeLessThan(300);
+    const list = (query: string, base = t.url) =>
+      client(base, tl.commissioner.token).get<Page>(
+        `/v2/episode-requests?coworld_id=${tl.coworldId}&${query}`,
+      );
+    expect((await list("limit=1000")).body.entries).toHaveLength(3);
+    // What coworld's upload client asks while it waits for its smoke episode.
+    const uploads = await list("source=coworld_upload&limit=1000&offset=0");
+    expect(uploads.status).toBe(200);
+    expect(uploads.body.entries.map((e) => e.id)).toEqual([certified.body.episode_request_id]);
+    expect((await list("source=experience_request")).body.entries).toHaveLength(2);
+    expect((await list("source=league")).body.entries).toHaveLength(0);
+    // The same under the data host's prefix.
+    const onDataHost = await list("source=coworld_upload", t.dataUrl);
+    expect(onDataHost.body.entries).toHaveLength(1);
+    const unknown = await list("source=nonsense");
+    expect(unknown.status).toBe(422);
+    expect(unknown.text).toContain("coworld_upload");
+    expect(unknown.text).toContain('"source"');
+  }, 60_000);
+});

@@ -9,6 +9,7 @@ import {
   type EpisodeCpu,
   type EpisodeParticipant,
   type EpisodeRequest,
+  type EpisodeSource,
   type QueryOf,
 } from "@gauntlet/core";
 
@@ -345,6 +346,16 @@ export async function getEpisodeRowByJob(
 
 type EpisodeFilter = QueryOf<"listEpisodeRequests">;
 
+/** The purpose an episode is stored with, for each `source` the list filters by. */
+const PURPOSE_OF_SOURCE: Record<EpisodeSource, string> = {
+  coworld_upload: "certification",
+  league: "round",
+  experience_request: "experience",
+  manual: "manual",
+  hosted_game: "play",
+  bulk_upload: "upload",
+};
+
 function decodeCursor(cursor: string, loc: (string | number)[]): string[] {
   try {
     const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
@@ -370,6 +381,7 @@ export async function listEpisodes(
     const value = filter[key];
     if (value) q = q.where(key, "=", value);
   }
+  if (filter.source) q = q.where("purpose", "=", PURPOSE_OF_SOURCE[filter.source]);
   // Episodes with a seat played for this player or by this policy version.
   for (const key of ["player_id", "policy_version_id"] as const) {
     const value = filter[key];

@@ -182,11 +182,15 @@ describe("the web view at /", () => {
     expect(await page.locator("body").innerText()).toContain(
       "This is where the command-line client signs in",
     );
+    // The data host serves the sign-in page at its root too (softmax-cli opens it there)...
     const dataRoot = t.dataUrl.replace(/\/observatory$/, "");
-    const res = await page.goto(`${dataRoot}/cli-login`);
-    expect(res?.status()).toBe(404);
-    await page.getByRole("link", { name: "/observatory/cli-login" }).click();
+    await page.goto(`${dataRoot}/cli-login`);
     expect(await page.locator("h1").innerText()).toBe("Sign in to Gauntlet");
+    // ...and the rest of the service only under its prefix.
+    const res = await page.goto(`${dataRoot}/docs`);
+    expect(res?.status()).toBe(404);
+    await page.getByRole("link", { name: "/observatory/docs" }).click();
+    await page.waitForURL(/\/observatory\/docs$/, { timeout: PATIENCE_MS });
     await page.close();
   });
 

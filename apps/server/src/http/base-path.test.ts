@@ -22,6 +22,12 @@ describe("base path rewriting", () => {
     expect(rewrite("/healthz", "localhost")).toBe("/healthz");
   });
 
+  it("serves the browser sign-in pages at a data host's root too (softmax-cli opens them there)", () => {
+    expect(rewrite("/cli-auth?callback=x", "localhost")).toBe("/cli-auth?callback=x");
+    expect(rewrite("/cli-login", "localhost")).toBe("/cli-login");
+    expect(rewrite("/cli-login/x", "localhost")).toBe(`${UNROUTABLE}/cli-login/x`);
+  });
+
   it("does not mistake a longer first segment for the prefix", () => {
     expect(rewrite("/observatoryx/whoami", "127.0.0.1")).toBe("/observatoryx/whoami");
   });

@@ -1,10 +1,13 @@
 // The data host carries the API under a prefix, an alt host at its root, and
-// the prefix at an alt host's root is 404. Probes answer at the root of every host.
+// the prefix at an alt host's root is 404. Probes answer at the root of every host, and the
+// data host also serves the browser sign-in pages at its root: the hosted service's clients
+// (softmax-cli) open `{server}/cli-auth` and call the API at `{server}/observatory/…` on one host.
 
 /** URLs rewritten here match no route, so they get the router's 404. */
 export const UNROUTABLE = "/__gauntlet_unroutable__";
 
-const ROOT_PROBES = new Set(["/healthz", "/readyz"]);
+/** What the data host serves at its root as well as under the prefix. */
+const DATA_HOST_ROOT_PATHS = new Set(["/healthz", "/readyz", "/cli-auth", "/cli-login"]);
 
 export function hostnameOf(hostHeader: string | undefined): string {
   if (!hostHeader) return "";
@@ -40,7 +43,7 @@ export function createUrlRewriter(prefix: string, dataHosts: readonly string[]) 
     }
     if (lastIsData) {
       if (underPrefix(url, prefix)) return url.slice(prefix.length) || "/";
-      return ROOT_PROBES.has(pathOf(url)) ? url : UNROUTABLE + url;
+      return DATA_HOST_ROOT_PATHS.has(pathOf(url)) ? url : UNROUTABLE + url;
     }
     return underPrefix(url, prefix) ? UNROUTABLE + url : url;
   };

@@ -4,6 +4,7 @@ import { idPrefixes, type BodyOf, type QueryOf } from "@gauntlet/core";
 
 import { isAuthenticated } from "../auth/identity.ts";
 import { tokenPrefixes } from "../auth/secrets.ts";
+import { hostnameOf } from "../http/base-path.ts";
 import { defineHandlers, REPLIED, type AppContext } from "../http/handler.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../http/page-headers.ts";
 import { forbidden, invalidInput, notFound } from "../shared/errors.ts";
@@ -55,13 +56,24 @@ const NOT_LOOPBACK =
 function signInPage(
   action: "cli-login" | "cli-auth",
   query: QueryOf<"cliLoginPage">,
+  app: AppContext,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): string {
   if (query.callback !== undefined && !isLoopbackCallback(query.callback))
     throw invalidInput(["query", "callback"], NOT_LOOPBACK, "value_error", query.callback);
   if (query.callback !== undefined)
     reply.header("content-security-policy", cliLoginPolicy(query.callback));
-  return cliLoginPage({ action, callback: query.callback, state: query.state });
+  // At the data host's root (where softmax-cli opens it) the front page is under the prefix.
+  const atDataHostRoot =
+    request.url === request.originalUrl &&
+    app.config.dataHosts.some((h) => h.toLowerCase() === hostnameOf(request.headers.host));
+  return cliLoginPage({
+    action,
+    callback: query.callback,
+    state: query.state,
+    home: atDataHostRoot ? `${app.config.apiPrefix}/` : undefined,
+  });
 }
 
 /**
@@ -151,8 +163,10 @@ export const identityHandlers = defineHandlers({
           is_admin: false,
         },
 
-  cliLoginPage: async ({ query, reply }) => signInPage("cli-login", query, reply),
-  cliAuthPage: async ({ query, reply }) => signInPage("cli-auth", query, reply),
+  cliLoginPage: async ({ query, app, request, reply }) =>
+    signInPage("cli-login", query, app, request, reply),
+  cliAuthPage: async ({ query, app, request, reply }) =>
+    signInPage("cli-auth", query, app, request, reply),
   cliLoginSubmit: async ({ body, app, request, reply }) =>
     signIn("cli-login", body, app, request, reply),
   cliAuthSubmit: async ({ body, app, request, reply }) =>

@@ -376,4 +376,65 @@ describe("hosted games", () => {
       ).status,
     ).toBe(401);
   });
+
+  it("opens a replay for the episode_id and replay_url that get_episode_request answered (coworld's create_replay_session)", async () => {
+    const api = client(t.url, tl.commissioner.token);
+    const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+      coworld_id: tl.coworldId,
+      variant_id: "ffa-4",
+      player_count: 2,
+    });
+    const joinPath = `/v2/coworlds/play/session/${created.body.session_id}/join`;
+    for (let i = 0; i < 2; i += 1) expect((await client(t.url).post(joinPath)).status).toBe(200);
+    const session = await api.get<HostedGameSession>(
+      `/v2/coworlds/play/session/${created.body.session_id}`,
+    );
+    const requestId = session.body.episode_request_id ?? "";
+    const runner = await scriptedRunner(t, "replays-played");
+    const job = (await runner.lease(5)).find((j) => j.episode_request_id === requestId);
+    if (!job) throw new Error("the hosted game's job was not leased");
+    expect(await runner.upload(job, "replay", '{"type":"header"}\n')).toBe(200);
+    expect(await runner.complete(job, [1, 0])).toBe(200);
+    // The coworld's replay viewer is the one the test before uploaded.
+
+    // What get_episode_request answers: the played episode's id and its replay's address.
+    const episode = await api.get<{ episode_id: string; replay_url: string }>(
+      `/v2/episode-requests/${requestId}`,
+    );
+    expect(episode.body.episode_id).toMatch(/^[0-9a-f-]{36}$/);
+    const replayUri = new URL(episode.body.replay_url, `${t.url}/`).toString();
+    // coworld's client sends `{coworld_id, episode_id: str(UUID), replay_uri}`.
+    const opened = await api.post<ReplaySessionResponse>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      episode_id: episode.body.episode_id,
+      replay_uri: replayUri,
+    });
+    expect(opened.status, opened.text).toBe(200);
+
+    // The replay must still be that episode's: another episode's played id is refused.
+    const other = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+      coworld_id: tl.coworldId,
+      variant_id: "ffa-4",
+      player_count: 2,
+    });
+    const otherJoin = `/v2/coworlds/play/session/${other.body.session_id}/join`;
+    for (let i = 0; i < 2; i += 1) expect((await client(t.url).post(otherJoin)).status).toBe(200);
+    const otherSession = await api.get<HostedGameSession>(
+      `/v2/coworlds/play/session/${other.body.session_id}`,
+    );
+    const otherJob = (await runner.lease(5)).find(
+      (j) => j.episode_request_id === otherSession.body.episode_request_id,
+    );
+    if (!otherJob) throw new Error("the second hosted game's job was not leased");
+    expect(await runner.complete(otherJob, [0, 1])).toBe(200);
+    const mismatched = await api.post<Problem>("/v2/coworlds/replays/session", {
+      coworld_id: tl.coworldId,
+      episode_id: otherJob.job_id,
+      replay_uri: replayUri,
+    });
+    expect([
+      mismatched.status,
+      Array.isArray(mismatched.body.detail) ? mismatched.body.detail[0]?.loc : null,
+    ]).toEqual([422, ["body", "replay_uri"]]);
+  });
 });

@@ -32,18 +32,21 @@ const PURPOSE = "replay-capability";
 /** An episode id as stored: coworld's client sends the bare UUID (`episode_id: UUID`). */
 const episodeIdOf = (id: string): string => (uuidPattern.test(id) ? `ereq_${id}` : id);
 
-/** The episode a session is for: `episode_id`, or the one whose replay address `replay_uri` is. */
-function episodeOf(body: ReplaySessionCreate): string {
+/**
+ * The episode a session is for: `episode_id`, or the one whose replay address `replay_uri` is.
+ * `episode_id` may also be the played episode's id (a bare UUID, what an episode request answers
+ * as `episode_id` beside its `replay_url`): then `played` is checked against the episode the
+ * address names once that is read, so a replay is still opened only for its own episode.
+ */
+function episodeOf(body: ReplaySessionCreate): { episode: string; played?: string } {
   const named = REPLAY_PATH.exec(new URL(body.replay_uri).pathname)?.[1];
   const fromUri = named === undefined ? undefined : episodeIdOf(decodeURIComponent(named));
   const given = body.episode_id ? episodeIdOf(body.episode_id) : undefined;
-  if (given && fromUri && given !== fromUri)
-    throw invalidInput(
-      ["body", "replay_uri"],
-      `the replay address is of episode ${fromUri}, not of episode_id ${body.episode_id}`,
-      "value_error",
-      body.replay_uri,
-    );
+  if (given && fromUri && given !== fromUri) {
+    if (body.episode_id && uuidPattern.test(body.episode_id))
+      return { episode: fromUri, played: body.episode_id };
+    throw mismatch(body, fromUri);
+  }
   const episode = given ?? fromUri;
   if (!episode)
     throw invalidInput(
@@ -52,7 +55,16 @@ function episodeOf(body: ReplaySessionCreate): string {
       "value_error",
       body.replay_uri,
     );
-  return episode;
+  return { episode };
+}
+
+function mismatch(body: ReplaySessionCreate, fromUri: string) {
+  return invalidInput(
+    ["body", "replay_uri"],
+    `the replay address is of episode ${fromUri}, not of episode_id ${body.episode_id ?? ""}`,
+    "value_error",
+    body.replay_uri,
+  );
 }
 
 /** The viewer's path and the capability's path (both relative to the API's base URL). */
@@ -73,7 +85,10 @@ export async function openReplaySession(
       body.coworld_id,
     );
   // 404 for an episode this caller may not read, exactly as its replay artifact answers.
-  const episode = await getEpisodeRow(db, identity, episodeOf(body));
+  const named = episodeOf(body);
+  const episode = await getEpisodeRow(db, identity, named.episode);
+  if (named.played !== undefined && episode.job_id !== named.played)
+    throw mismatch(body, episode.id);
   if (episode.coworld_id !== coworld.id)
     throw invalidInput(
       ["body", "coworld_id"],

@@ -82,6 +82,22 @@ export const EpisodeRequest = z
   })
   .meta({ id: "EpisodeRequest" });
 
+/**
+ * Where an episode came from, by the hosted service's names (`source` on the episode list):
+ * `coworld_upload` is a coworld upload's certification (smoke) episode, `league` a league
+ * round's, `experience_request` an experience request's (an evaluation), `manual` one asked
+ * for directly, `hosted_game` a hosted game's and `bulk_upload` one ingested from a bulk upload.
+ */
+export const EpisodeSource = z.enum([
+  "coworld_upload",
+  "league",
+  "experience_request",
+  "manual",
+  "hosted_game",
+  "bulk_upload",
+]);
+export type EpisodeSource = z.infer<typeof EpisodeSource>;
+
 export const EpisodeRequestPage = z
   .object({ entries: z.array(EpisodeRequest), next_cursor: z.string().nullable() })
   .meta({ id: "EpisodeRequestPage" });

@@ -9,6 +9,7 @@ import {
   EpisodeRequest,
   EpisodeRequestId,
   EpisodeRequestPage,
+  EpisodeSource,
   EpisodeStats,
   PolicyArtifactEntry,
 } from "../../models/episode.ts";
@@ -42,6 +43,10 @@ export const episodeOperations = {
       status: z
         .enum(["pending", "submitted", "running", "completed", "failed", "cancelled"])
         .optional(),
+      source: EpisodeSource.optional().meta({
+        description:
+          "Only episodes of this origin: `coworld_upload` (a coworld upload's certification episode), `league` (league rounds), `experience_request` (evaluations), `manual`, `hosted_game`, `bulk_upload`.",
+      }),
       // Up to 1000: the hosted service's upload client asks that many in one page.
       limit: queryInt(1, 1000).default(50),
       cursor: z.string().max(200).optional(),
