@@ -54,16 +54,21 @@ function findEnd(bytes: Uint8Array, u32: (at: number) => number): number {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function readZipDirectory(bytes: Uint8Array): ZipDirectory {
+/** The zip's central directory; refused before it is read when it holds more than `maxRecords`. */
+export function readZipDirectory(bytes: Uint8Array, maxRecords: number): ZipDirectory {
   try {
-    return { ok: true, entries: entriesOf(bytes) };
+    return { ok: true, entries: entriesOf(bytes, maxRecords) };
   } catch (error) {
     if (error instanceof NotAZip) return { ok: false, error: `not a zip: ${error.message}` };
+    if (error instanceof TooManyRecords) return { ok: false, error: error.message };
     throw error;
   }
 }
 
-function entriesOf(bytes: Uint8Array): ZipEntry[] {
+/** Thrown for a zip whose directory holds more records than allowed. */
+class TooManyRecords extends Error {}
+
+function entriesOf(bytes: Uint8Array, maxRecords: number): ZipEntry[] {
   const { u16, u32, u64, slice } = bytesView(bytes);
   const end = findEnd(bytes, u32);
   let count = u16(end + 10);
@@ -75,6 +80,7 @@ function entriesOf(bytes: Uint8Array): ZipEntry[] {
     count = u64(end64 + 32);
     at = u64(end64 + 48);
   }
+  if (count > maxRecords) throw new TooManyRecords(`the zip holds more than ${maxRecords} entries`);
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (u32(at) !== CENTRAL)

@@ -4,6 +4,7 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 
 import { zipBomb } from "../../testing/zip-bomb.ts";
+import { DEFAULT_TAR_BUDGETS } from "./tar-inspect.ts";
 import { readTarGzFiles, zipToTarGz } from "./tarball.ts";
 
 const CENTRAL = 0x02014b50;
@@ -45,6 +46,28 @@ describe("repacking a cogames zip", () => {
     expect(await zipToTarGz(zip)).toEqual({
       ok: false,
       error: 'entry "agent" is a file and also a folder of "agent/policy.py"',
+    });
+  });
+
+  it("tells a file under a folder from a sibling whose name sorts between them", async () => {
+    // `a-b` sorts between `a` and `a/c` by plain order: the check must still see `a` is a folder.
+    const zip = zipSync({ a: strToU8("1"), "a-b": strToU8("2"), "a/c": strToU8("3") });
+    expect(await zipToTarGz(zip)).toEqual({
+      ok: false,
+      error: 'entry "a" is a file and also a folder of "a/c"',
+    });
+    const fine = zipSync({ "a-b": strToU8("2"), "a/c": strToU8("3"), "a/d/e": strToU8("4") });
+    expect((await zipToTarGz(fine)).ok).toBe(true);
+  });
+
+  it("refuses a central directory of more records than the entry budget before reading it", async () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 30 }, (_, i) => [`d${i}/`, new Uint8Array(0)] as const),
+    );
+    const zip = zipSync({ ...files, "policy_spec.json": strToU8("{}") });
+    expect(await zipToTarGz(zip, { ...DEFAULT_TAR_BUDGETS, maxEntries: 20 })).toEqual({
+      ok: false,
+      error: "the zip holds more than 20 entries",
     });
   });
 
