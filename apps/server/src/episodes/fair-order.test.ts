@@ -104,10 +104,25 @@ describe("the fair order", () => {
     expect(taken(order, 10)).toEqual(["bea", "bea", "ann", "bea", "ann", "bea"]);
   });
 
+  // One user's six idle play sessions held every live slot for an hour, the quick start's
+  // newcomer at position 3 behind them.
+  it("gives play requesters turns, each at most the play cap at once", () => {
+    const order = new FairOrder(
+      DEFAULT_QUEUE_SHARES,
+      [],
+      [...jobs("play", "bob", 6, 0), ...jobs("play", "ann", 1, 50)],
+    );
+    expect(taken(order, 10)).toEqual(["bob", "ann", "bob"]);
+  });
+
   it("reads its weights and cap from the environment, and refuses a bad one by name", () => {
     expect(
       queueSharesFrom({ GAUNTLET_QUEUE_WEIGHT_PLAY: "5", GAUNTLET_QUEUE_USER_CAP: "2" }),
-    ).toEqual({ weights: { league: 4, play: 5, evaluation: 2, certification: 1 }, userCap: 2 });
+    ).toEqual({
+      weights: { league: 4, play: 5, evaluation: 2, certification: 1 },
+      userCap: 2,
+      playUserCap: 2,
+    });
     expect(() => queueSharesFrom({ GAUNTLET_QUEUE_WEIGHT_LEAGUE: "0" })).toThrow(
       /GAUNTLET_QUEUE_WEIGHT_LEAGUE must be a whole number from 1 to 1000/,
     );

@@ -7,8 +7,8 @@
 //      or two slots: by running jobs alone, a league backlog (4) kept both slots of such a runner
 //      from a certification (1) for as long as the league had work. Counting only since all of
 //      them waited does not hold against a class what it ran while nobody else wanted the slots;
-//   2. within evaluations, the requester with the fewest running jobs goes first, ties to the
-//      oldest job; a requester at the cap waits for their own jobs to end;
+//   2. within evaluations and hosted play, the requester with the fewest running jobs goes first,
+//      ties to the oldest job; a requester at the class's cap waits for their own jobs to end;
 //   3. within a class (and requester), the oldest job first.
 // A class with a backlog therefore gets at least its weight's part of the slots that free up,
 // and one requester's backlog takes turns with every other requester's work instead of going
@@ -19,7 +19,7 @@ import { SHARE_CLASSES, type QueueShares, type ShareClass } from "./queue-shares
 export interface QueuedJob {
   id: string;
   shareClass: ShareClass;
-  /** The requester; only evaluations are shared out per requester. */
+  /** The requester; only evaluations and play are shared out per requester. */
   owner: string;
   createdAt: string;
   /** Breaks ties of age: jobs queued in one transaction share a timestamp, and episode lists
@@ -53,10 +53,16 @@ export function contentionSince(queued: readonly QueuedJob[], now: Date): string
   return since;
 }
 
+/**
+ * The classes shared out per requester, each under a per-user cap: evaluations, and hosted play
+ * (one user's idle play sessions held every live slot of the quick start's runner for an hour).
+ */
+const PER_REQUESTER: ReadonlySet<ShareClass> = new Set(["evaluation", "play"]);
+
 const older = (a: QueuedJob, b: QueuedJob) =>
   a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.episodeId < b.episodeId);
 
-/** One requester's (or, outside evaluations, one class's) jobs, oldest first. */
+/** One requester's (or, outside evaluations and play, one class's) jobs, oldest first. */
 interface Lane {
   jobs: QueuedJob[];
   next: number;
@@ -98,9 +104,9 @@ export class FairOrder {
     }
   }
 
-  /** The requester's evaluation jobs running (or taken from this order) now. */
-  ownerRunning(owner: string): number {
-    return this.byOwner.get(owner) ?? 0;
+  /** The requester's jobs of a class shared out per requester, running (or taken) now. */
+  ownerRunning(owner: string, shareClass: ShareClass = "evaluation"): number {
+    return this.byOwner.get(`${shareClass}\u0000${owner}`) ?? 0;
   }
 
   classRunning(shareClass: ShareClass): number {
@@ -136,12 +142,18 @@ export class FairOrder {
   }
 
   private laneKey(job: { shareClass: ShareClass; owner: string }): string {
-    return job.shareClass === "evaluation" ? job.owner : "";
+    return PER_REQUESTER.has(job.shareClass) ? job.owner : "";
   }
 
   private count(shareClass: ShareClass, owner: string, n: number): void {
     this.byClass.set(shareClass, this.classRunning(shareClass) + n);
-    if (shareClass === "evaluation") this.byOwner.set(owner, this.ownerRunning(owner) + n);
+    if (PER_REQUESTER.has(shareClass))
+      this.byOwner.set(`${shareClass}\u0000${owner}`, this.ownerRunning(owner, shareClass) + n);
+  }
+
+  /** The most jobs of the class one requester may run at once (per-requester classes only). */
+  private capOf(shareClass: ShareClass): number {
+    return shareClass === "play" ? this.shares.playUserCap : this.shares.userCap;
   }
 
   /** The class's next job: its requester with the fewest running (under the cap), then the oldest. */
@@ -150,8 +162,9 @@ export class FairOrder {
     for (const lane of this.lanes.get(shareClass)?.values() ?? []) {
       const job = head(lane);
       if (!job) continue;
-      const running = shareClass === "evaluation" ? this.ownerRunning(job.owner) : 0;
-      if (this.capped && shareClass === "evaluation" && running >= this.shares.userCap) continue;
+      const perRequester = PER_REQUESTER.has(shareClass);
+      const running = perRequester ? this.ownerRunning(job.owner, shareClass) : 0;
+      if (this.capped && perRequester && running >= this.capOf(shareClass)) continue;
       if (!best || running < best.running || (running === best.running && older(job, best.job)))
         best = { job, running };
     }

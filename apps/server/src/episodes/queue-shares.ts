@@ -11,11 +11,14 @@ export interface QueueShares {
   weights: Record<ShareClass, number>;
   /** The most evaluation jobs of one requester leased at once. */
   userCap: number;
+  /** The most play jobs (play sessions, hosted games, lobbies' games) of one requester at once. */
+  playUserCap: number;
 }
 
 export const DEFAULT_QUEUE_SHARES: QueueShares = {
   weights: { league: 4, play: 2, evaluation: 2, certification: 1 },
   userCap: 4,
+  playUserCap: 2,
 };
 
 const WEIGHT_ENV: Record<ShareClass, string> = {
@@ -36,13 +39,20 @@ function wholeFromEnv(env: Env, name: string, min: number, fallback: number): nu
   return value;
 }
 
-/** GAUNTLET_QUEUE_WEIGHT_{LEAGUE,PLAY,EVALUATION,CERTIFICATION} and GAUNTLET_QUEUE_USER_CAP. */
+/** GAUNTLET_QUEUE_WEIGHT_{LEAGUE,PLAY,EVALUATION,CERTIFICATION}, GAUNTLET_QUEUE_USER_CAP and
+ * GAUNTLET_QUEUE_PLAY_USER_CAP. */
 export function queueSharesFrom(env: Env): QueueShares {
   const weights = { ...DEFAULT_QUEUE_SHARES.weights };
   for (const c of SHARE_CLASSES) weights[c] = wholeFromEnv(env, WEIGHT_ENV[c], 1, weights[c]);
   return {
     weights,
     userCap: wholeFromEnv(env, "GAUNTLET_QUEUE_USER_CAP", 1, DEFAULT_QUEUE_SHARES.userCap),
+    playUserCap: wholeFromEnv(
+      env,
+      "GAUNTLET_QUEUE_PLAY_USER_CAP",
+      1,
+      DEFAULT_QUEUE_SHARES.playUserCap,
+    ),
   };
 }
 

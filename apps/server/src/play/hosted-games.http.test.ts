@@ -378,7 +378,8 @@ describe("hosted games", () => {
   });
 
   it("opens a replay for the episode_id and replay_url that get_episode_request answered (coworld's create_replay_session)", async () => {
-    const api = client(t.url, tl.commissioner.token);
+    // A host of their own: the commissioner's games of the tests before still hold its play cap.
+    const api = client(t.url, (await t.newUser()).token);
     const created = await api.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
       coworld_id: tl.coworldId,
       variant_id: "ffa-4",
