@@ -44,6 +44,13 @@ describe("a seat starved by the platform", () => {
 
   // Two spinning seats of one user on a 2-core runner make it over-committed: each still had
   // nearly its cap, and its timeout stays its own (else spinning out the clock voids a loss).
+  // On a loaded host the seat started late and lived 1.5 s of a 10 s episode: its demand is
+  // judged over its own life (CI's failure: 1.5 s of demand read as a sleeper's against 10 s).
+  it("is a seat that lived only part of the episode and waited through it", () => {
+    expect(starvedByPlatform(load(0.99), seat(0.3, 1.1), 1, 1.5)).toBe(true);
+    expect(starvedByPlatform(load(0.99), seat(0.3, 1.1), 1)).toBe(false);
+  });
+
   it("is not a seat that the others left nearly its cap", () => {
     // 99% busy over 10 s; the seat used 9 of 19.8 CPU seconds: the others left it 9.2 of its 10.
     expect(starvedByPlatform(load(0.99), seat(9, 1), 1)).toBe(false);
@@ -75,6 +82,10 @@ describe("a seat's wall clock running out on an over-committed runner", () => {
 
   it.runIf(process.geteuid?.() === 0)(
     "fails the episode as infrastructure, not as the seat's policy_timeout",
+    // Up to three tries: whether the host's burners leave the seat under three quarters of its
+    // cap depends on the kernel's weights and on what else the machine runs (CI's other suites).
+    // A rule that never blamed the platform fails all three.
+    { timeout: 60_000, retry: 2 },
     async () => {
       // Twice as many spinning processes as cores, and one: the runner's CPUs are nearly all
       // taken by what is not the seat, which gets well under three quarters of its cap.
@@ -103,6 +114,5 @@ describe("a seat's wall clock running out on an over-committed runner", () => {
       expect(outcome.error_type).toBe("infrastructure");
       expect(outcome.error).toMatch(/slot 1 was still running.*over-committed/);
     },
-    60_000,
   );
 });

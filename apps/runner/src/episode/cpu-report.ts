@@ -78,18 +78,24 @@ const STARVED_BELOW = 0.75;
  * quarters of its cap, while it wanted CPU (it used, or waited ready to run, a quarter of its cap at least: a
  * starved seat waits where an idle one sleeps). A seat that spun alone used its cap itself (the
  * others left it the rest), and a seat that only slept asked for nothing: both timeouts stay
- * their own.
+ * their own. `seatSeconds`: how long the seat ran (its wall clock, when that ran out).
  */
 export function starvedByPlatform(
   load: ReturnType<typeof runnerLoad>,
   seat: Pick<CpuUsage, "cpuSeconds" | "waitingSeconds"> | null,
   cap: number | null,
+  seatSeconds: number = load.wallSeconds,
 ): boolean {
   if (!load.over_committed || load.wallSeconds <= 0) return false;
   // Unmeasured (no cpu group), nobody can tell whether it wanted CPU: its timeout is its own.
   if (seat === null) return false;
-  const share = Math.min(cap ?? 1, load.cores) * load.wallSeconds;
-  if (seat.cpuSeconds + (seat.waitingSeconds ?? 0) < MIN_DEMAND * share) return false;
+  const cpus = Math.min(cap ?? 1, load.cores);
+  // Its demand is judged over its own life (its wall clock), not the episode's: a seat started
+  // late on a loaded host lived only part of it, and its demand looked small against the whole.
+  const life = Math.min(seatSeconds, load.wallSeconds);
+  if (seat.cpuSeconds + (seat.waitingSeconds ?? 0) < MIN_DEMAND * cpus * life) return false;
+  // What the others left is known over the episode only: as a rate, against the cap's.
+  const share = cpus * load.wallSeconds;
   const others = load.busySeconds - seat.cpuSeconds;
   const leftForSeat = load.cores * load.wallSeconds - others;
   return leftForSeat < STARVED_BELOW * share;

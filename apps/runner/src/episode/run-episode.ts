@@ -500,7 +500,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     unmeasured:
       input.runtime === "sandbox" ? null : `the ${input.runtime} runtime does not count CPU time`,
   });
-  verdict = platformTimeout(verdict, load, seatUsage, cap);
+  verdict = platformTimeout(verdict, load, seatUsage, cap, settings.seatWallClockMs / 1000);
   const { replay, note } = await readReplay(input.workDir);
   if (note !== undefined) emit({ type: "note", message: note });
   const now = performance.now();
@@ -564,11 +564,12 @@ function platformTimeout(
   load: ReturnType<typeof runnerLoad>,
   seats: (CpuUsage | null)[],
   cap: number | null,
+  seatSeconds: number,
 ): Verdict {
   if (verdict.status !== "failed" || verdict.error_type !== "policy_timeout") return verdict;
   const slot = verdict.failed_policy_index;
   const used = slot === null ? null : (seats[slot] ?? null);
-  if (!starvedByPlatform(load, used, cap)) return verdict;
+  if (!starvedByPlatform(load, used, cap, seatSeconds)) return verdict;
   return failed(
     "infrastructure",
     `${verdict.error}; but the runner was over-committed (its ${load.cores} CPUs ${Math.round(load.busy_fraction * 100)}% busy) and left the seat less than its ${cap ?? 1}-CPU share, so the episode is tried again`,
