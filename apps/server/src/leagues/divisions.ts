@@ -1,5 +1,5 @@
 // Divisions of a league: the replaceable division set, reads and the division ladder.
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 import type { CommissionerDescription, Division, DivisionInput } from "@gauntlet/core";
 
@@ -182,17 +182,24 @@ export async function divisionLadder(db: Kysely<Database>, identity: Identity, l
     .map((r) => ({ id: r.id, name: r.name, level: r.level, member_count: Number(r.member_count) }));
 }
 
-/** The league's top competition division (the lowest level not archived), if it has one. */
-export async function topCompetitionDivision(
-  db: Kysely<Database>,
+/** The league's open (not archived) competition divisions, top (lowest level) first. */
+export function competitionDivisions(
+  db: Kysely<Database> | Transaction<Database>,
   leagueId: string,
-): Promise<DivisionsTable | undefined> {
+) {
   return db
     .selectFrom("divisions")
     .selectAll()
     .where("league_id", "=", leagueId)
     .where("type", "=", "competition")
     .where("archived_at", "is", null)
-    .orderBy("level")
-    .executeTakeFirst();
+    .orderBy("level");
+}
+
+/** The league's top competition division (the lowest level not archived), if it has one. */
+export async function topCompetitionDivision(
+  db: Kysely<Database>,
+  leagueId: string,
+): Promise<DivisionsTable | undefined> {
+  return competitionDivisions(db, leagueId).executeTakeFirst();
 }

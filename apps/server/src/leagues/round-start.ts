@@ -38,6 +38,7 @@ import {
   type RatingState,
   type RoundPlan,
 } from "./rules/index.ts";
+import { storedStandingRows } from "./standings-read.ts";
 
 export type StartOutcome =
   { kind: "started"; round: RoundsTable } | { kind: "skipped"; reason: string; message: string };
@@ -65,13 +66,7 @@ async function standingRows(
   db: Kysely<Database>,
   divisionId: string,
 ): Promise<Map<string, LeaderboardRow>> {
-  const stored = await db
-    .selectFrom("division_leaderboards")
-    .select("rows")
-    .where("division_id", "=", divisionId)
-    .executeTakeFirst();
-  const rows = stored ? parseJson<LeaderboardRow[]>(stored.rows) : [];
-  return new Map(rows.map((r) => [r.player_id, r]));
+  return new Map((await storedStandingRows(db, divisionId)).map((r) => [r.player_id, r]));
 }
 
 /** Everything a round needs, read (not written); or why no round can start. */

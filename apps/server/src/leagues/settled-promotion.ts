@@ -7,33 +7,21 @@
 // from outside: the league cannot play forever on its own moves.
 import type { Kysely, Transaction } from "kysely";
 
-import type { LeaderboardRow } from "@gauntlet/core";
-
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { Database, DivisionsTable } from "../store/schema.ts";
+import { competitionDivisions } from "./divisions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { moveAcross } from "./promotion-moves.ts";
+import { storedStandingRows } from "./standings-read.ts";
 import { refreshStandings } from "./standings-write.ts";
 
 /** What changes a boundary from outside: a player entering, leaving or changing champion. */
 const OUTSIDE_CHANGES = ["submission_placed", "champion_changed", "membership_retired"] as const;
 
 type Reader = Kysely<Database> | Transaction<Database>;
-
-/** Open competition divisions of the league, top first. */
-async function ladderDivisions(db: Reader, leagueId: string): Promise<DivisionsTable[]> {
-  return db
-    .selectFrom("divisions")
-    .selectAll()
-    .where("league_id", "=", leagueId)
-    .where("type", "=", "competition")
-    .where("archived_at", "is", null)
-    .orderBy("level")
-    .execute();
-}
 
 /**
  * Whether the boundary below `upper` may make its settled move: no settled move across it since
@@ -76,12 +64,7 @@ export async function settledMoveAllowed(
 
 /** True when the division's stored standings have rows and every one is settled. */
 async function everyRowSettled(db: Reader, divisionId: string): Promise<boolean> {
-  const stored = await db
-    .selectFrom("division_leaderboards")
-    .select("rows")
-    .where("division_id", "=", divisionId)
-    .executeTakeFirst();
-  const rows = stored ? parseJson<LeaderboardRow[]>(stored.rows) : [];
+  const rows = await storedStandingRows(db, divisionId);
   return rows.length > 0 && rows.every((r) => r.settled === true);
 }
 
@@ -114,7 +97,7 @@ export async function promoteSettled(
     .execute();
   const moved: string[] = [];
   for (const { league_id: leagueId } of leagues) {
-    const ladder = await ladderDivisions(db, leagueId);
+    const ladder = await competitionDivisions(db, leagueId).execute();
     for (const [i, upper] of ladder.entries()) {
       const lower = ladder[i + 1];
       if (!lower || !settled.has(upper.id) || !settled.has(lower.id)) continue;
@@ -144,7 +127,7 @@ async function moveSettledBoundary(
     if (!ladder.ok) return [];
     const settings = ladder.settings;
     if (settings.promotion.promote === 0 && settings.promotion.relegate === 0) return [];
-    const divisions = await ladderDivisions(trx, leagueId);
+    const divisions = await competitionDivisions(trx, leagueId).execute();
     const at = divisions.findIndex((d) => d.id === upperId);
     const upper = divisions[at];
     const lower = divisions[at + 1];

@@ -9,7 +9,7 @@
 // A read is then a lookup and the visibility rule of the HTTP reads, answered with bytes
 // serialised once per standings version (http/serialised.ts); at most one small indexed query
 // per division per REVALIDATE_MS otherwise.
-import type { CompiledQuery, Kysely } from "kysely";
+import type { CompiledQuery, Kysely, Transaction } from "kysely";
 
 import type { DivisionLeaderboard, DivisionLeaderboards, LeaderboardRow } from "@gauntlet/core";
 
@@ -167,4 +167,17 @@ export async function readLeaderboardViews(
   divisionId: string,
 ): Promise<DivisionLeaderboards> {
   return (await visibleStandings(db, cache, identity, divisionId))?.views ?? EMPTY_VIEWS;
+}
+
+/** A division's stored standings rows as last written (none before its first standings). */
+export async function storedStandingRows(
+  db: Kysely<Database> | Transaction<Database>,
+  divisionId: string,
+): Promise<LeaderboardRow[]> {
+  const stored = await db
+    .selectFrom("division_leaderboards")
+    .select("rows")
+    .where("division_id", "=", divisionId)
+    .executeTakeFirst();
+  return stored ? parseJson<LeaderboardRow[]>(stored.rows) : [];
 }
