@@ -1,9 +1,13 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { sweepTempRoots } from "../temp-root.ts";
 import { CACHE_INSIDE, compileCacheFor } from "./compile-cache.ts";
 
 const roots: string[] = [];
@@ -80,5 +84,37 @@ describe("compileCacheFor", () => {
       expect(mounted((await compileCacheFor(identity, root)).binds).readOnly).toBe(false);
     }
     expect((await readdir(root)).filter((name) => !name.startsWith("."))).toEqual([]);
+  });
+
+  // A runner killed during a first run left its cache folder, with what the program wrote in it,
+  // in the caches' folder for good: no sweep looked there.
+  it("leaves a killed runner's first run to the next runner's sweep", async () => {
+    const tmp = await scratch();
+    const root = join(tmp, "caches");
+    const module = pathToFileURL(join(import.meta.dirname, "compile-cache.ts")).href;
+    const script = `
+      import { writeFile } from "node:fs/promises";
+      import { join } from "node:path";
+      import { compileCacheFor } from ${JSON.stringify(module)};
+      const first = await compileCacheFor("policy-version p7", ${JSON.stringify(root)});
+      await writeFile(join(first.binds[1], "written"), "by the program");
+      console.log(first.binds[1]);
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const fresh = await new Promise<string>((resolve) =>
+      child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())),
+    );
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("close", resolve));
+    expect(existsSync(join(fresh, "written"))).toBe(true);
+
+    await sweepTempRoots(tmp);
+
+    expect(existsSync(fresh)).toBe(false);
+    expect(await readdir(root)).toEqual([]);
   });
 });

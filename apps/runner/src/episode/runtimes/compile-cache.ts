@@ -7,14 +7,16 @@
 // sandbox has ended, the runner moves it into place (a rename: nothing in it is read or followed)
 // and every later run of the same runnable gets it read-only. So no run leaves anything that a
 // later run could change, and a run over the cache's quota, or whose runnable already has one,
-// keeps nothing.
+// keeps nothing. A first run's directory is made in the runner's own temporary folder
+// (temp-root.ts), so a runner killed mid-run leaves it to the next runner's sweep.
 import { createHash } from "node:crypto";
-import { lstat, mkdir, mkdtemp, readdir, rename, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, rename, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
+import { makeTempDir } from "../temp-root.ts";
 import type { DirQuota } from "./dir-quota.ts";
 import { removeTree } from "./remove-tree.ts";
 import { treeUsage } from "./tree-usage.ts";
@@ -47,7 +49,8 @@ export async function compileCacheFor(identity: string, root = ROOT): Promise<Co
   const kept = join(root, createHash("sha256").update(identity).digest("hex").slice(0, 32));
   if ((await unlessGone(lstat(kept)))?.isDirectory() === true)
     return { binds: ["--ro-bind", kept, CACHE_INSIDE], quota: null, settle: async () => {} };
-  const fresh = await mkdtemp(join(root, ".first-run-"));
+  // On the same file system as `root` (both under the temp directory), so keeping it is a rename.
+  const fresh = await makeTempDir("cc-");
   return {
     binds: ["--bind", fresh, CACHE_INSIDE],
     quota: { dir: fresh, ...COMPILE_CACHE_MAX, what: "its compile cache" },
