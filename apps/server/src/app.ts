@@ -200,8 +200,7 @@ export async function buildApp(
     listening: () => listeningAddress(app, config),
   });
   const playRelay = new PlayRelay(deps.playBus ?? new LocalMessageBus(), {
-    onGameLost: (id, _position, reason) =>
-      failSession(store.db, id, "game_connection_lost", reason),
+    onGameLost: (id, _position, reason, errorType) => failSession(store.db, id, errorType, reason),
     onError: (error) => app.log.error({ err: error }, "play relay: failing a lost seat failed"),
   });
   app.addHook("onClose", async () => playRelay.close());

@@ -30,6 +30,9 @@ const relays: Record<string, PlayRelay> = {
   c: new PlayRelay(bus, fast),
   d: new PlayRelay(bus, fast),
   dying: new PlayRelay(cuttable, fast),
+  // Session s3: a seat's game side may go 600 ms without a page.
+  idle: new PlayRelay(bus, { ...fast, timing: { ...fast.timing, aloneMs: 600 } }),
+  idle2: new PlayRelay(bus, { ...fast, timing: { ...fast.timing, aloneMs: 600 } }),
 };
 const servers: FastifyInstance[] = [];
 
@@ -41,7 +44,7 @@ afterEach(async () => {
 
 /**
  * A server whose `/{replica}/{game|browser}` sockets attach to seat 0 of session s1 (replicas a
- * and b) or s2 (the others) on that relay; a page on s2 is told its session is playing.
+ * and b), s3 (idle, idle2) or s2 (the others) on that relay; a page on s2 is told its session is playing.
  */
 async function listen(): Promise<string> {
   const server = Fastify();
@@ -51,7 +54,8 @@ async function listen(): Promise<string> {
     const { replica, side } = request.params as { replica: string; side: string };
     const relay = relays[replica];
     if (!relay) return void socket.close(4404);
-    const session = replica === "a" || replica === "b" ? "s1" : "s2";
+    const session =
+      replica === "a" || replica === "b" ? "s1" : replica.startsWith("idle") ? "s3" : "s2";
     relay.attach(session, 0, side === "game" ? "game" : "browser", socket, session === "s2");
   });
   const address = await server.listen({ port: 0, host: "127.0.0.1" });
@@ -196,6 +200,34 @@ describe("the game side of a seat lost and restored", () => {
     const page = await connect(`${url}/c/browser`);
     expect(await page.closed).toBe(4410);
     expect(notices(page)).toEqual(["restoring"]);
+    expect(lost).toHaveLength(1);
+  });
+});
+
+// A person who closed the page (or never opened it) left the game waiting for their move: the
+// session held a runner's slot until its one-hour deadline.
+describe("a seat nobody plays", () => {
+  it("ends its session once its game side has had no page for the allowed time", async () => {
+    const url = await listen();
+    const game = await connect(`${url}/idle/game`);
+    expect(await game.closed).toBe(1000);
+    expect(lost).toEqual([
+      { session: "s3", position: 0, reason: "no one played seat 0 for 1 s: the session ended" },
+    ]);
+  });
+
+  it("keeps it while a page plays, on another replica too, and ends it once the page is gone", async () => {
+    const url = await listen();
+    const game = await connect(`${url}/idle/game`);
+    const page = await connect(`${url}/idle2/browser`);
+    game.socket.send("turn 0");
+    await until("turn 0 on the page", () => page.received.includes("turn 0"));
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(lost).toEqual([]);
+    page.socket.close(1000);
+    const started = Date.now();
+    expect(await game.closed).toBe(1000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(lost).toHaveLength(1);
   });
 });

@@ -11,6 +11,10 @@
 // silent seconds (or at once when it closed abnormally). The runner's relay reconnects through
 // the balancer meanwhile; the page is told while the game side is absent and when it is back, and
 // a seat whose game side does not come back in time fails.
+//
+// A seat nobody plays holds a runner's slot as long as its game waits for a move: so the replica
+// holding a game side ends the session once that side has had no person's page for `aloneMs`
+// (the page closed and not opened again, or never opened).
 import { randomUUID } from "node:crypto";
 
 import type { FastifyInstance } from "fastify";
@@ -38,18 +42,31 @@ export interface RelayTiming {
   absentMs: number;
   /** How long an absent game side has to come back before its seat fails. */
   restoreMs: number;
+  /** How long a game side may go without a person's page before its session ends. */
+  aloneMs: number;
 }
 
 /** The runner's relay retries for longer than this (human-relay.ts), so the server decides. */
-export const RELAY_TIMING: RelayTiming = { beatMs: 1_000, absentMs: 3_500, restoreMs: 60_000 };
+export const RELAY_TIMING: RelayTiming = {
+  beatMs: 1_000,
+  absentMs: 3_500,
+  restoreMs: 60_000,
+  aloneMs: 10 * 60_000,
+};
 
 export interface PlayRelayOptions {
   timing?: Partial<RelayTiming>;
   /**
-   * Fails the session: seat `position`'s game side was absent for `restoreMs`. The relay then
-   * closes the session's sockets; when this throws, it tries again at the next beat.
+   * Fails the session: seat `position`'s game side was absent for `restoreMs`, or had no
+   * person's page for `aloneMs` (`reason` says which). The relay then closes the session's
+   * sockets; when this throws, it tries again at the next beat.
    */
-  onGameLost?: (sessionId: string, position: number, reason: string) => Promise<void>;
+  onGameLost?: (
+    sessionId: string,
+    position: number,
+    reason: string,
+    errorType: "game_connection_lost" | "player_left",
+  ) => Promise<void>;
   onError?: (error: unknown) => void;
 }
 
@@ -79,6 +96,10 @@ interface Held {
   queue: string[];
   /** Closed by the relay because the same side joined again: not the end of the seat. */
   replaced: boolean;
+  /** A game side's: since when it has had no page to play it (null while it has one). */
+  aloneSince: number | null;
+  /** A game side's: its session is being ended for want of a person (onGameLost in flight). */
+  ending: boolean;
 }
 
 /** What the replica holding the page knows of the game side, once it has one or expects one. */
@@ -159,7 +180,16 @@ export class PlayRelay {
     const now = Date.now();
     for (const [s, slots] of this.sessions)
       for (const [p, seat] of slots) {
-        if (seat.game) this.send({ t: "beat", s, p, side: "game", from: seat.game.id });
+        const game = seat.game;
+        if (game) {
+          this.send({ t: "beat", s, p, side: "game", from: game.id });
+          if (
+            !game.ending &&
+            game.aloneSince !== null &&
+            now - game.aloneSince > this.timing.aloneMs
+          )
+            this.abandon(s, p, game);
+        }
         const { watch, browser } = seat;
         if (!watch || !browser || watch.failing) continue;
         if (watch.lostSince === null && now - watch.seenAt > this.timing.absentMs)
@@ -194,10 +224,25 @@ export class PlayRelay {
     const reason = `the game's connection to seat ${p} was lost and not restored within ${seconds} s`;
     const onGameLost = this.options.onGameLost;
     watch.failing = true;
-    (onGameLost ? onGameLost(s, p, reason) : Promise.resolve()).then(
+    (onGameLost ? onGameLost(s, p, reason, "game_connection_lost") : Promise.resolve()).then(
       () => this.closeSession(s, reason),
       (error: unknown) => {
         watch.failing = false;
+        this.options.onError?.(error);
+      },
+    );
+  }
+
+  private abandon(s: string, p: number, game: Held): void {
+    const ms = this.timing.aloneMs;
+    const span = ms >= 120_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+    const reason = `no one played seat ${p} for ${span}: the session ended`;
+    const onGameLost = this.options.onGameLost;
+    game.ending = true;
+    (onGameLost ? onGameLost(s, p, reason, "player_left") : Promise.resolve()).then(
+      () => this.closeSession(s, reason),
+      (error: unknown) => {
+        game.ending = false;
         this.options.onError?.(error);
       },
     );
@@ -231,6 +276,7 @@ export class PlayRelay {
   /** The other side is known to be at `peer`: what waited goes now, in order. */
   private meet(held: Held, s: string, p: number, to: Side, peer: string): void {
     held.peer = peer;
+    held.aloneSince = null;
     for (const data of held.queue.splice(0)) this.send({ t: "frame", s, p, to, data });
   }
 
@@ -252,7 +298,15 @@ export class PlayRelay {
     // hello): a reloaded page, or the runner's relay reconnecting before the old socket's close
     // was noticed (only the runner holds the relay token).
     const previous = seat[mine];
-    const held: Held = { socket, id: randomUUID(), peer: null, queue: [], replaced: false };
+    const held: Held = {
+      socket,
+      id: randomUUID(),
+      peer: null,
+      queue: [],
+      replaced: false,
+      aloneSince: side === "game" ? Date.now() : null,
+      ending: false,
+    };
     seat[mine] = held;
     if (previous) {
       previous.replaced = true;
@@ -319,7 +373,10 @@ export class PlayRelay {
   private gone(seat: Seat, message: Extract<RelayMessage, { t: "gone" }>): void {
     const held = seat[otherSide(message.side)];
     if (message.side === "browser") {
-      if (held?.peer === message.from) held.peer = null;
+      if (held && held.peer === message.from) {
+        held.peer = null;
+        held.aloneSince = Date.now();
+      }
     } else if (held && (held.peer === message.from || held.peer === null)) {
       // The game closed the seat: the episode is over for the person too. A dropped connection
       // is not an end: the runner's relay reconnects, and the page is told meanwhile.

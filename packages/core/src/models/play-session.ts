@@ -44,7 +44,7 @@ export const PlaySession = z
     error: z.string().nullable(),
     error_type: z.string().nullable().optional().meta({
       description:
-        "Why a failed session failed, as a code: its episode's error type (`player_never_connected` when a person never connected within the join timeout), or `game_connection_lost` when the game's connection to a person's seat was lost and not restored in time.",
+        "Why a failed session failed, as a code: its episode's error type (`player_never_connected` when a person never connected within the join timeout), `game_connection_lost` when the game's connection to a person's seat was lost and not restored in time, or `player_left` when a person's seat had no page playing it for ten minutes.",
     }),
     created_at: Timestamp,
     ended_at: Timestamp.nullable(),
