@@ -17,7 +17,7 @@ import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
-import { failSession } from "./sessions.ts";
+import { failSession, OPEN_SESSIONS_PER_USER } from "./sessions.ts";
 
 let t: TestServer;
 let tl: TestLeague;
@@ -437,5 +437,35 @@ describe("hosted games", () => {
       mismatched.status,
       Array.isArray(mismatched.body.detail) ? mismatched.body.detail[0]?.loc : null,
     ]).toEqual([422, ["body", "replay_uri"]]);
+  });
+
+  // One person could open any number of sessions, each waiting in the queue with its rows.
+  it("refuses a ninth open session to one person with a 429 that says why, and takes others' still", async () => {
+    const eve = await t.newUser();
+    const host = client(t.url, eve.token);
+    const create = () =>
+      host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+        coworld_id: tl.coworldId,
+        variant_id: null,
+        allow_spectators: false,
+      });
+    for (let i = 0; i < OPEN_SESSIONS_PER_USER; i += 1) expect((await create()).status).toBe(200);
+    const refused = await create();
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain("play_sessions_open");
+    expect(refused.text).toContain(`${OPEN_SESSIONS_PER_USER} play sessions open`);
+    const other = await client(t.url, dave.token).post<HostedGameCreateResponse>(
+      "/v2/coworlds/play/session",
+      { coworld_id: tl.coworldId, variant_id: null, allow_spectators: false },
+    );
+    expect(other.status).toBe(200);
+    // One ended: room for another.
+    const first = await t.server.store.db
+      .selectFrom("play_sessions")
+      .select("id")
+      .where("user_id", "=", eve.id)
+      .executeTakeFirstOrThrow();
+    await failSession(t.server.store.db, first.id, "player_left", "left");
+    expect((await create()).status).toBe(200);
   });
 });
