@@ -2,6 +2,9 @@
 // imports a feature, the composition root or infrastructure of a higher tier, a feature never
 // imports the composition root nor a feature of a higher tier, and production code never imports
 // test code.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
 import base, { TEST_CODE, TEST_CODE_MESSAGE, TESTS } from "@gauntlet/eslint-config";
 
 // Infrastructure in tiers, lowest first: a part imports parts of its own tier and the tiers below.
@@ -45,7 +48,20 @@ const FEATURES = TIERS.flat();
 const ROOT_FILES = ["app.ts", "server.ts", "index.ts", "config.ts"].flatMap((file) =>
   ["../", "../../", "../../../"].map((up) => `${up}${file}`),
 );
-const COMPOSITION = [...ROOT_FILES, "**/cli/**", "**/embedded/**"];
+const COMPOSITION_FOLDERS = ["cli", "embedded"];
+const COMPOSITION = [...ROOT_FILES, ...COMPOSITION_FOLDERS.map((dir) => `**/${dir}/**`)];
+
+// The folders of src/ stay flat (docs/architecture.md, "Why the folders stay flat"): a folder's
+// tier is said here, once. A folder named nowhere would escape every rule above, so the lint
+// stops until it is placed.
+const placed = new Set([...INFRASTRUCTURE, ...FEATURES, ...COMPOSITION_FOLDERS]);
+const unplaced = readdirSync(join(import.meta.dirname, "src"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !placed.has(entry.name))
+  .map((entry) => entry.name);
+if (unplaced.length)
+  throw new Error(
+    `apps/server/src/${unplaced.join(", ")}: put each folder in a tier (INFRASTRUCTURE_TIERS or TIERS in apps/server/eslint.config.js) and in docs/architecture.md's tables`,
+  );
 
 const restrict = (group, message) => ({ group, message });
 
