@@ -12,24 +12,24 @@ export const OVER_BUDGET = {
   "packages/core/src/index.ts":
     "only the package's public export list, grouped; a name not here is internal",
   "apps/server/src/episodes/episodes.ts":
-    "several jobs (creation, reads, settling); to split by job once the parallel work on it lands",
+    "episodes' creation and cancellation, reads and lists, and artifact and log reads; to split by job once the parallel work on it lands",
   "apps/server/src/episodes/work-queue.ts":
-    "lease, heartbeat, reports and completion in one; to split by job once the parallel work on it lands",
+    "leasing (and lease expiry), heartbeats, artifact uploads and completion or failure; to split by job once the parallel work on it lands",
   "apps/runner/src/episode/run-episode.ts":
-    "the episode's whole run in one; to split by phase once the parallel work on it lands",
+    "an episode's run and the verdicts on how it ended (halts, overtime, breaches, health); to split by job once the parallel work on it lands",
   "apps/runner/src/episode/runtimes/sandbox.ts":
-    "the bubblewrap command line and the process life in one; to split once the parallel work on it lands",
-  // Tests: one file per feature's scenarios; each to split by scenario group.
+    "the bubblewrap command line, the port relays and the process checks in one; to split by job once the parallel work on it lands",
+  // Tests.
   "packages/sdk/test/server.integration.test.ts":
-    "every SDK method against a real server in one suite; to split by contract tag",
+    "the SDK against a real server, one describe per group of the contract; to split by that group",
   "apps/server/src/reporters/reporters.http.test.ts":
-    "reporters' registration, runs and outputs in one suite; to split by operation group",
+    "reporters' keys, runs, outputs and budgets in one suite; to split by those four",
   "apps/cli/test/commands.e2e.test.ts":
-    "every command end to end in one suite; to split by command group",
+    "the CLI's commands end to end in one suite; to split by its describe groups (auth, league play, reporters, the rest)",
   "apps/server/src/leagues/rounds.http.test.ts":
-    "rounds' triggering, reads and settling in one suite; to split by scenario group",
+    "rounds' scheduling, seating, promotion, restarts and reads in one suite; to split by its describe groups",
   "apps/server/src/tournaments/tournaments.http.test.ts":
-    "tournaments' creation, entry and play in one suite; to split by scenario group",
+    "tournaments' states, seeding, permissions and bad input in one suite; to split by those four",
   "apps/runner/src/episode/escape.e2e.test.ts":
-    "the sandbox escape attempts in one suite; to split by kind of escape",
+    "every escape attempt on every runtime in one suite; to split by what the attempt targets (files, network, resources, links)",
 };
