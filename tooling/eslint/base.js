@@ -1,9 +1,49 @@
 // Shared lint rules: the house rules (no `any`, no non-null `!`, ESM only) and type-aware checks
 // for code that is async throughout (no floating or misused promises, no conditions the types
 // say are always or never true). Each package lints with its own tsconfig through the project
-// service; plain JavaScript files (configs, browser play modules) are linted without types.
+// service; plain JavaScript files (configs, browser play modules) are linted without types. Two
+// layout checks hold in every package (docs/architecture.md, "Checks that keep the layout"):
+// production code never imports test code, and no file is longer than the line budget
+// (line-budget.js).
+import { join, relative } from "node:path";
+
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+import { LINE_BUDGET, OVER_BUDGET } from "./line-budget.js";
+
+/**
+ * Import paths that lead to test code: test files, a package's `test/` and `testing/` folders
+ * and its `testing` export (`@gauntlet/server/testing`, `@gauntlet/runner/testing`), the server's
+ * test-only exports, and the test libraries. Production code — a package's `src/` outside its
+ * tests — imports none of them.
+ */
+export const TEST_CODE = [
+  "**/*.test.ts",
+  "**/*.test-d.ts",
+  "**/test/**",
+  "**/testing",
+  "**/testing/**",
+  "**/*test-support*",
+  "@gauntlet/server/fixtures",
+  "@gauntlet/server/bench",
+  "@gauntlet/vitest-config",
+  "vitest",
+  "vitest/**",
+  "ink-testing-library",
+  "fast-check",
+];
+export const TEST_CODE_MESSAGE =
+  "Production code never imports test code: test helpers live in the package's testing/ (or test/) folder, for tests.";
+/** Test files and test helpers, as a package's config names them. */
+export const TESTS = ["**/*.test.ts", "**/*.test-d.ts", "**/test/**", "**/testing/**"];
+
+// A package lints from its own folder (`eslint .` through turbo), where its config's patterns
+// start; the exceptions are named from the repository's root, so they are made relative to it.
+const repositoryRoot = join(import.meta.dirname, "../..");
+const exempt = Object.keys(OVER_BUDGET)
+  .map((file) => relative(process.cwd(), join(repositoryRoot, file)))
+  .filter((file) => !file.startsWith(".."));
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**"] },
@@ -87,4 +127,21 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js", "**/*.mjs", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ["**/*.ts"],
+    rules: {
+      "max-lines": ["error", { max: LINE_BUDGET, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  ...(exempt.length ? [{ files: exempt, rules: { "max-lines": "off" } }] : []),
+  {
+    files: ["src/**/*.ts"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: TEST_CODE, message: TEST_CODE_MESSAGE }] },
+      ],
+    },
+  },
 );

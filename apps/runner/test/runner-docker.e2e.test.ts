@@ -12,11 +12,7 @@ import type { Gauntlet } from "@gauntlet/sdk";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 
 import { createEpisode } from "../../server/src/episodes/episodes.ts";
-import {
-  buildHostileImage,
-  dockerEngineProblem,
-  leftovers,
-} from "../src/episode/runtimes/docker-test-support.ts";
+import { buildHostileImage, dockerEngineProblem, leftovers } from "../testing/docker.ts";
 import {
   apiClient,
   gridrushDir,

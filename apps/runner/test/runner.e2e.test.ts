@@ -15,7 +15,7 @@ import {
 } from "@gauntlet/sdk";
 import { startTestServer, type TestServer } from "@gauntlet/server/testing";
 
-import { isRunning } from "../src/episode/test-support.ts";
+import { isRunning } from "../testing/episodes.ts";
 import {
   apiClient,
   certify,

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { S3BlobStoreOptions } from "./blobs/s3-blob-store.ts";
 import { queueSharesFrom, type QueueShares } from "./episodes/queue-shares.ts";
 import { parsePublicUrl, trustedProxyList } from "./http/public-address.ts";
+import type { Env } from "./shared/environment.ts";
 
 export interface ServerConfig {
   port: number;
@@ -41,7 +42,7 @@ export interface ServerConfig {
   queueShares: QueueShares;
 }
 
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 export const DEFAULT_PORT = 8787;
 

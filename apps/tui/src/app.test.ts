@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@gauntlet/sdk";
 import { createTestLeague, startTestServer, type TestServer } from "@gauntlet/server/testing";
 
+import { KEYS, renderAt } from "../testing/ink.ts";
 import { App } from "./app.ts";
 import { Notices } from "./data/notices.ts";
-import { KEYS, renderAt } from "./testing/ink.ts";
 
 let server: TestServer;
 let token = "";

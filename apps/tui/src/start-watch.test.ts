@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { inkOptions } from "./start-watch.ts";
 
-const DRAW_IN_CI = new URL("./testing/draw-in-ci.ts", import.meta.url).pathname;
+const DRAW_IN_CI = new URL("../testing/draw-in-ci.ts", import.meta.url).pathname;
 
 describe("mounting the UI", () => {
   it("draws frames while running on a terminal with CI set", () => {

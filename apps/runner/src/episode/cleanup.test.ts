@@ -5,7 +5,6 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { runEpisode } from "./run-episode.ts";
 import {
   bundledPlayer,
   gridrushDir,
@@ -14,7 +13,8 @@ import {
   inline,
   isRunning,
   removeWorkDirs,
-} from "./test-support.ts";
+} from "../../testing/episodes.ts";
+import { runEpisode } from "./run-episode.ts";
 import type { EpisodeEvent } from "./types.ts";
 
 afterEach(removeWorkDirs);

@@ -6,8 +6,6 @@ import { availableParallelism } from "node:os";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { runnerLoad, starvedByPlatform } from "./cpu-report.ts";
-import { runEpisode } from "./run-episode.ts";
 import {
   bundledPlayer,
   gridrushDir,
@@ -15,7 +13,9 @@ import {
   gridrushManifest,
   inline,
   removeWorkDirs,
-} from "./test-support.ts";
+} from "../../testing/episodes.ts";
+import { runnerLoad, starvedByPlatform } from "./cpu-report.ts";
+import { runEpisode } from "./run-episode.ts";
 
 afterAll(removeWorkDirs);
 

@@ -6,9 +6,9 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { newWorkDir, removeWorkDirs } from "../../testing/episodes.ts";
 import { FILE_NAMES, readReplay, readResults } from "./episode-files.ts";
 import { compileSchema } from "./json-schema.ts";
-import { newWorkDir, removeWorkDirs } from "./test-support.ts";
 
 afterEach(removeWorkDirs);
 

@@ -17,19 +17,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { CoworldManifest } from "@gauntlet/core";
 
-import { episodeDir } from "../worker/episode-input.ts";
-import { claimInstance, type Instance } from "../worker/instance-dir.ts";
-import { runEpisode } from "./run-episode.ts";
-import type { SandboxLimits } from "./runtimes/limits.ts";
-import type { RuntimeKind } from "./runtimes/runtime.ts";
-import { sandboxProblem } from "./runtimes/sandbox.ts";
 import {
   bundledPlayer,
   gridrushEpisode,
   gridrushManifest,
   isRunning,
   removeWorkDirs,
-} from "./test-support.ts";
+} from "../../testing/episodes.ts";
+import { episodeDir } from "../worker/episode-input.ts";
+import { claimInstance, type Instance } from "../worker/instance-dir.ts";
+import { runEpisode } from "./run-episode.ts";
+import type { SandboxLimits } from "./runtimes/limits.ts";
+import type { RuntimeKind } from "./runtimes/runtime.ts";
+import { sandboxProblem } from "./runtimes/sandbox.ts";
 import type { EpisodeOutcome, EpisodePlayer, RunEpisodeInput } from "./types.ts";
 
 interface RuntimeUnderTest {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { gridrushManifest } from "../../testing/episodes.ts";
 import { buildGameConfig } from "./game-config.ts";
-import { gridrushManifest } from "./test-support.ts";
 import { EpisodeInputError } from "./types.ts";
 
 const manifest = gridrushManifest();

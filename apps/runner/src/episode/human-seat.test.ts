@@ -14,11 +14,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import type { LeasedJob } from "@gauntlet/core";
 
+import { buildGridrushImage, dockerEngineProblem } from "../../testing/docker.ts";
+import {
+  gridrushDir,
+  gridrushManifest,
+  newWorkDir,
+  removeWorkDirs,
+} from "../../testing/episodes.ts";
 import { BundleCache } from "../worker/bundle-cache.ts";
 import { prepareEpisode } from "../worker/episode-input.ts";
 import { runEpisode } from "./run-episode.ts";
-import { buildGridrushImage, dockerEngineProblem } from "./runtimes/docker-test-support.ts";
-import { gridrushDir, gridrushManifest, newWorkDir, removeWorkDirs } from "./test-support.ts";
 
 const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 

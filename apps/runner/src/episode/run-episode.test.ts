@@ -4,7 +4,6 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { runEpisode } from "./run-episode.ts";
 import {
   bundledPlayer,
   gridrushDir,
@@ -13,7 +12,8 @@ import {
   inline,
   isRunning,
   removeWorkDirs,
-} from "./test-support.ts";
+} from "../../testing/episodes.ts";
+import { runEpisode } from "./run-episode.ts";
 import { EpisodeInputError } from "./types.ts";
 
 afterEach(removeWorkDirs);

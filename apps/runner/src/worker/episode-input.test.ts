@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { JobPlayer, LeasedJob } from "@gauntlet/core";
 
+import { gridrushManifest, newWorkDir, removeWorkDirs } from "../../testing/episodes.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
-import { gridrushManifest, newWorkDir, removeWorkDirs } from "../episode/test-support.ts";
 import { BundleCache } from "./bundle-cache.ts";
 import { prepareEpisode } from "./episode-input.ts";
 

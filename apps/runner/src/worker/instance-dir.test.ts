@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { isRunning } from "../episode/test-support.ts";
+import { isRunning } from "../../testing/episodes.ts";
 import { claimInstance, sweepDeadRunners } from "./instance-dir.ts";
 import { allProcesses, procInfo } from "./proc.ts";
 

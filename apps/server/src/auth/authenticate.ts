@@ -8,7 +8,6 @@ import type { Kysely } from "kysely";
 
 import { bestEffort } from "@gauntlet/core";
 
-import type { SignalChannel } from "../events/signals.ts";
 import type { Database } from "../store/schema.ts";
 import type { AuthenticatedIdentity } from "./identity.ts";
 import { hashToken } from "./secrets.ts";
@@ -46,9 +45,19 @@ function isRevocation(value: unknown): value is Revocation {
     : "playerIds" in value && ids(value.playerIds);
 }
 
+/**
+ * The replicas' signal channel as the token cache uses it. The live-events layer's channel
+ * (events/signals.ts) is one, handed over by the composition root; auth sits below that layer.
+ */
+export interface RevocationSignals {
+  publish(message: unknown): Promise<void>;
+  subscribe(listener: (message: unknown) => void): () => void;
+  trustEpoch(now?: number): number | undefined;
+}
+
 export class Authenticator {
   readonly #db: Kysely<Database>;
-  readonly #signals: SignalChannel | undefined;
+  readonly #signals: RevocationSignals | undefined;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #lastUsedWrites = new Map<string, number>();
   readonly #unsubscribe: () => void;
@@ -58,7 +67,7 @@ export class Authenticator {
   /** Revocations heard, so that a lookup overtaken by one is not cached. */
   #drops = 0;
 
-  constructor(db: Kysely<Database>, signals?: SignalChannel) {
+  constructor(db: Kysely<Database>, signals?: RevocationSignals) {
     this.#db = db;
     this.#signals = signals;
     this.#unsubscribe =

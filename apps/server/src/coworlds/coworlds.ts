@@ -317,17 +317,3 @@ export async function deleteSecret(
     .execute();
   return secretRecord(name, canonicalId, row);
 }
-
-/** Decrypted secrets of a coworld name, for the game process of one of its episodes. */
-export async function secretsForGame(
-  db: Kysely<Database>,
-  box: SecretBox,
-  name: string,
-): Promise<Record<string, string>> {
-  const rows = await db
-    .selectFrom("coworld_secrets")
-    .select(["secret_name", "ciphertext"])
-    .where("coworld_name", "=", name)
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.secret_name, box.open(r.ciphertext)]));
-}

@@ -1,6 +1,6 @@
 // The work queue's shares: which class of work a job belongs to, each class's weight, and the
 // cap on one user's evaluation jobs running at once (docs/deploy.md, "The work queue's shares").
-import type { Env } from "../config.ts";
+import type { Env } from "../shared/environment.ts";
 
 /** The classes of work that share the runners. */
 export const SHARE_CLASSES = ["league", "play", "evaluation", "certification"] as const;
@@ -13,6 +13,13 @@ export interface QueueShares {
   userCap: number;
   /** The most play jobs (play sessions, hosted games, lobbies' games) of one requester at once. */
   playUserCap: number;
+}
+
+// Handlers read the shares the server was started with as a setting (http/handler.ts).
+declare module "../http/handler.ts" {
+  interface HandlerSettings {
+    readonly queueShares: QueueShares;
+  }
 }
 
 export const DEFAULT_QUEUE_SHARES: QueueShares = {

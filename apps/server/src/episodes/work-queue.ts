@@ -22,7 +22,6 @@ import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken } from "../auth/secrets.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { secretsForGame } from "../coworlds/coworlds.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, invalidInput, notFound, ServiceError } from "../shared/errors.ts";
@@ -30,6 +29,7 @@ import type { Database, JobsTable } from "../store/schema.ts";
 import { touchEpisode } from "./episodes.ts";
 import { endedSince, queuedCandidates, runningCounts, type LeaseLane } from "./fair-lease.ts";
 import { contentionSince, FairOrder } from "./fair-order.ts";
+import { secretsForGame } from "./game-secrets.ts";
 import { DEFAULT_QUEUE_SHARES, type QueueShares } from "./queue-shares.ts";
 
 export const LEASE_SECONDS = 30;

@@ -15,7 +15,6 @@ import type { Authenticator } from "../auth/authenticate.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { ServerConfig } from "../config.ts";
 import type { EventBus } from "../events/bus.ts";
 import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import type { EventHub } from "../events/hub.ts";
@@ -35,8 +34,20 @@ export interface ReadinessCheck {
   optional?: boolean;
 }
 
+/**
+ * The settings handlers read. The composition root hands over its whole configuration (config.ts),
+ * which has these and more; a feature whose handlers read a setting of their own adds it here by
+ * declaration merging (episodes/queue-shares.ts: the work queue's shares), so this layer names
+ * neither a feature nor the composition root.
+ */
+export interface HandlerSettings {
+  readonly apiPrefix: string;
+  readonly dataHosts: readonly string[];
+  readonly validateResponses: boolean;
+}
+
 export interface AppContext {
-  readonly config: ServerConfig;
+  readonly config: HandlerSettings;
   readonly store: Store;
   readonly auth: Authenticator;
   readonly readiness: readonly ReadinessCheck[];

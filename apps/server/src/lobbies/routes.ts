@@ -3,20 +3,12 @@ import { Lobby } from "@gauntlet/core";
 
 import { defineHandlers } from "../http/handler.ts";
 import { once } from "../http/idempotency.ts";
-import {
-  cancelLobby,
-  claimSeat,
-  createLobby,
-  endLobby,
-  getLobby,
-  launchLobby,
-  leaveLobby,
-  lobbyAccess,
-  removeSeatPlayer,
-  setSeat,
-  startLobby,
-  updateLobby,
-} from "./lobbies.ts";
+import { endLobby } from "./lobby-end.ts";
+import { launchLobby } from "./lobby-launch.ts";
+import { getLobby, lobbyAccess } from "./lobby-reads.ts";
+import { cancelLobby, createLobby, setSeat, updateLobby } from "./lobby-setup.ts";
+import { startLobby } from "./lobby-start.ts";
+import { claimSeat, leaveLobby, removeSeatPlayer } from "./seat-claims.ts";
 
 export const lobbyHandlers = defineHandlers({
   getLobbyAccess: async ({ identity, params, app }) =>

@@ -1,5 +1,5 @@
 // The retention policy's settings, from the environment (README "Configuration").
-import type { Env } from "../config.ts";
+import type { Env } from "../shared/environment.ts";
 
 export interface RetentionSettings {
   /**

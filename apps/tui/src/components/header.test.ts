@@ -2,7 +2,7 @@ import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { lines, renderAt } from "../testing/ink.ts";
+import { lines, renderAt } from "../../testing/ink.ts";
 import { connectionLabel } from "./connection-badge.ts";
 import { Header } from "./header.ts";
 

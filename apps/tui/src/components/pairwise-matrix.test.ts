@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { DivisionPairwise } from "@gauntlet/core";
 
-import { lines, renderAt } from "../testing/ink.ts";
+import { lines, renderAt } from "../../testing/ink.ts";
 import { pairwiseGrid, PairwiseMatrix } from "./pairwise-matrix.ts";
 
 afterEach(cleanup);

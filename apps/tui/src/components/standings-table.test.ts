@@ -2,9 +2,9 @@ import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { recentRound, row } from "../../testing/fixtures.ts";
+import { lines, renderAt } from "../../testing/ink.ts";
 import { nextStandings } from "../state/standings.ts";
-import { recentRound, row } from "../testing/fixtures.ts";
-import { lines, renderAt } from "../testing/ink.ts";
 import { standingsColumns, StandingsTable } from "./standings-table.ts";
 
 afterEach(cleanup);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { division, league } from "../testing/fixtures.ts";
+import { division, league } from "../../testing/fixtures.ts";
 import { sortDivisions } from "./catalog.ts";
 import { fromCatalog } from "./resolve-target.ts";
 

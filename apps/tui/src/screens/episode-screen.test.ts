@@ -4,9 +4,9 @@ import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { episode } from "../../testing/fixtures.ts";
+import { renderAt } from "../../testing/ink.ts";
 import { Notices } from "../data/notices.ts";
-import { episode } from "../testing/fixtures.ts";
-import { renderAt } from "../testing/ink.ts";
 import { episodeAddresses, EpisodeScreen } from "./episode-screen.ts";
 
 afterEach(cleanup);

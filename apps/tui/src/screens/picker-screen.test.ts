@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { Division } from "@gauntlet/core";
 
+import { division, league } from "../../testing/fixtures.ts";
+import { KEYS, renderAt } from "../../testing/ink.ts";
 import type { CatalogEntry } from "../data/catalog.ts";
 import { Notices } from "../data/notices.ts";
-import { division, league } from "../testing/fixtures.ts";
-import { KEYS, renderAt } from "../testing/ink.ts";
 import { PickerScreen } from "./picker-screen.ts";
 
 afterEach(cleanup);

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { EpisodeRequest } from "@gauntlet/core";
 
+import { division, episode, league, recentRound, row } from "../../testing/fixtures.ts";
+import { KEYS, renderAt } from "../../testing/ink.ts";
 import { Notices } from "../data/notices.ts";
-import { division, episode, league, recentRound, row } from "../testing/fixtures.ts";
-import { KEYS, renderAt } from "../testing/ink.ts";
 import { PlayerScreen } from "./player-screen.ts";
 
 afterEach(cleanup);

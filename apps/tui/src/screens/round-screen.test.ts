@@ -3,9 +3,9 @@ import { cleanup } from "ink-testing-library";
 import { createElement as h } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 
+import { division, episode, league, round } from "../../testing/fixtures.ts";
+import { KEYS, renderAt } from "../../testing/ink.ts";
 import { Notices } from "../data/notices.ts";
-import { division, episode, league, round } from "../testing/fixtures.ts";
-import { KEYS, renderAt } from "../testing/ink.ts";
 import { ROUND_POLL_MS, RoundScreen } from "./round-screen.ts";
 
 afterEach(cleanup);

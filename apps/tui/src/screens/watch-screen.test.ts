@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { CompetitionEvent, Division, LeaderboardRow } from "@gauntlet/core";
 
+import { division, event, league, recentRound, round, row } from "../../testing/fixtures.ts";
+import { KEYS, lines, renderAt } from "../../testing/ink.ts";
 import type { WatchSnapshot } from "../data/division-watch.ts";
 import { progressFromEpisodes, withEpisodeSettled } from "../state/round-progress.ts";
 import { nextStandings } from "../state/standings.ts";
-import { division, event, league, recentRound, round, row } from "../testing/fixtures.ts";
-import { KEYS, lines, renderAt } from "../testing/ink.ts";
 import { WatchScreen, type WatchScreenProps } from "./watch-screen.ts";
 
 afterEach(cleanup);

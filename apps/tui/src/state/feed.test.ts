@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { division, event, league } from "../testing/fixtures.ts";
+import { division, event, league } from "../../testing/fixtures.ts";
 import { isEpisodeOf, mergeEvents, mergeFeed } from "./feed.ts";
 
 const premier = division(league());

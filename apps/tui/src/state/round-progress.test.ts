@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { division, episode, league, round } from "../testing/fixtures.ts";
+import { division, episode, league, round } from "../../testing/fixtures.ts";
 import {
   isSameOrLater,
   progressFromEpisodes,

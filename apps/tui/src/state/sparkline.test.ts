@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { recentRound, row } from "../testing/fixtures.ts";
+import { recentRound, row } from "../../testing/fixtures.ts";
 import { fieldSize, sparkline } from "./sparkline.ts";
 
 describe("sparkline", () => {

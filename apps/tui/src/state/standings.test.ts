@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { row } from "../testing/fixtures.ts";
+import { row } from "../../testing/fixtures.ts";
 import { movementOf, nextStandings } from "./standings.ts";
 
 describe("standings movement", () => {

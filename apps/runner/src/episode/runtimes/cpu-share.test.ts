@@ -3,7 +3,6 @@
 // episode's outcome. Needs root (cgroups) and bubblewrap.
 import { afterAll, describe, expect, it } from "vitest";
 
-import { runEpisode } from "../run-episode.ts";
 import {
   bundledPlayer,
   gridrushDir,
@@ -11,7 +10,8 @@ import {
   gridrushManifest,
   inline,
   removeWorkDirs,
-} from "../test-support.ts";
+} from "../../../testing/episodes.ts";
+import { runEpisode } from "../run-episode.ts";
 import { createCgroups, DEFAULT_LIMITS } from "./limits.ts";
 import { sandboxProblem } from "./sandbox.ts";
 

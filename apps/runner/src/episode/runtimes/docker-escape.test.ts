@@ -13,7 +13,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import type { CoworldManifest } from "@gauntlet/core";
 
-import { runEpisode } from "../run-episode.ts";
+import {
+  buildHostileImage,
+  dockerEngineProblem,
+  HOSTILE_IMAGE,
+  leftovers,
+} from "../../../testing/docker.ts";
 import {
   bundledPlayer,
   gridrushDir,
@@ -21,13 +26,8 @@ import {
   gridrushManifest,
   newWorkDir,
   removeWorkDirs,
-} from "../test-support.ts";
-import {
-  buildHostileImage,
-  dockerEngineProblem,
-  HOSTILE_IMAGE,
-  leftovers,
-} from "./docker-test-support.ts";
+} from "../../../testing/episodes.ts";
+import { runEpisode } from "../run-episode.ts";
 
 const problem = dockerEngineProblem();
 if (problem !== null) console.warn(`docker escape suite skipped: ${problem}`);

@@ -7,22 +7,22 @@ import { join } from "node:path";
 
 import { afterEach, describe, expect, it } from "vitest";
 
-import { episodeDir } from "../../worker/episode-input.ts";
-import { sweepDeadRunners } from "../../worker/instance-dir.ts";
-import { runEpisode } from "../run-episode.ts";
+import {
+  buildGridrushImage,
+  dockerEngineProblem,
+  dockerSync,
+  leftovers,
+} from "../../../testing/docker.ts";
 import {
   bundledPlayer,
   gridrushEpisode,
   gridrushManifest,
   newWorkDir,
   removeWorkDirs,
-} from "../test-support.ts";
-import {
-  buildGridrushImage,
-  dockerEngineProblem,
-  dockerSync,
-  leftovers,
-} from "./docker-test-support.ts";
+} from "../../../testing/episodes.ts";
+import { episodeDir } from "../../worker/episode-input.ts";
+import { sweepDeadRunners } from "../../worker/instance-dir.ts";
+import { runEpisode } from "../run-episode.ts";
 import { dockerNames, dockerRunArgs, relayRunArgs } from "./docker.ts";
 
 afterEach(removeWorkDirs);

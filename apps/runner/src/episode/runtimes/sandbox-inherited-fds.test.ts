@@ -39,7 +39,7 @@ const here = import.meta.dirname;
 /** Runs an episode whose `role` is the probe; prints the outcome as JSON. */
 const episodeScript = (role: "game" | "player") => `
 import { runEpisode } from ${JSON.stringify(pathToFileURL(join(here, "../run-episode.ts")).href)};
-import { bundledPlayer, gridrushEpisode, gridrushManifest, removeWorkDirs } from ${JSON.stringify(pathToFileURL(join(here, "../test-support.ts")).href)};
+import { bundledPlayer, gridrushEpisode, gridrushManifest, removeWorkDirs } from ${JSON.stringify(pathToFileURL(join(here, "../../../testing/episodes.ts")).href)};
 const manifest = gridrushManifest();
 const probe = ["/bin/sh", "-c", ${JSON.stringify(`${probe}; sleep 60`)}];
 const game = ${JSON.stringify(role)} === "game";

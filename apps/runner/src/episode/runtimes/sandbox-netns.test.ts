@@ -25,7 +25,7 @@ const here = import.meta.dirname;
 /** Runs one sandboxed GridRush episode and prints its status (and error, if any) as JSON. */
 const episodeScript = `
 import { runEpisode } from ${JSON.stringify(pathToFileURL(join(here, "../run-episode.ts")).href)};
-import { gridrushEpisode, removeWorkDirs } from ${JSON.stringify(pathToFileURL(join(here, "../test-support.ts")).href)};
+import { gridrushEpisode, removeWorkDirs } from ${JSON.stringify(pathToFileURL(join(here, "../../../testing/episodes.ts")).href)};
 import { cgroupsProblem } from ${JSON.stringify(pathToFileURL(join(here, "limits.ts")).href)};
 console.log(JSON.stringify({ missing: await cgroupsProblem() }));
 const { input } = gridrushEpisode({ runtime: "sandbox" });

@@ -19,7 +19,7 @@ const here = import.meta.dirname;
 /** Runs a sandboxed GridRush episode whose game is `game`; prints each runnable it starts. */
 const episodeScript = (game: string) => `
 import { runEpisode } from ${JSON.stringify(pathToFileURL(join(here, "../run-episode.ts")).href)};
-import { bundledPlayer, gridrushDir, gridrushEpisode, gridrushManifest, inline } from ${JSON.stringify(pathToFileURL(join(here, "../test-support.ts")).href)};
+import { bundledPlayer, gridrushDir, gridrushEpisode, gridrushManifest, inline } from ${JSON.stringify(pathToFileURL(join(here, "../../../testing/episodes.ts")).href)};
 const manifest = gridrushManifest();
 // The second seat connects and never moves: every turn waits out its timeout.
 const silent = { runnable: inline("new WebSocket(process.env.COWORLD_PLAYER_WS_URL); setInterval(() => {}, 1000)"), cwd: gridrushDir };

@@ -6,9 +6,9 @@ import { join } from "node:path";
 
 import { CoworldManifest } from "@gauntlet/core";
 
-import type { EpisodeEvent, EpisodePlayer, RunEpisodeInput } from "./types.ts";
+import type { EpisodeEvent, EpisodePlayer, RunEpisodeInput } from "../src/episode/types.ts";
 
-export const gridrushDir = join(import.meta.dirname, "../../../../examples/coworlds/gridrush");
+export const gridrushDir = join(import.meta.dirname, "../../../examples/coworlds/gridrush");
 
 export function gridrushManifest(): CoworldManifest {
   return CoworldManifest.parse(

@@ -3,10 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-import { gridrushDir, gridrushManifest } from "../test-support.ts";
-import { buildScript } from "./docker-base-image.ts";
+import { buildScript } from "../src/episode/runtimes/docker-base-image.ts";
+import { gridrushDir, gridrushManifest } from "./episodes.ts";
 
-const ensureScript = join(import.meta.dirname, "../../../../../tooling/scripts/ensure-docker.sh");
+const ensureScript = join(import.meta.dirname, "../../../tooling/scripts/ensure-docker.sh");
 
 /** Null when an engine answers (started if need be); otherwise why not, in one line. */
 export function dockerEngineProblem(): string | null {
@@ -39,7 +39,7 @@ export const HOSTILE_IMAGE = "gauntlet/test-hostile:latest";
 /** The escape suite's hostile runnable (docker-escape-fixture/), on GridRush's image. */
 export function buildHostileImage(): string {
   const gridrush = buildGridrushImage();
-  const fixture = join(import.meta.dirname, "docker-escape-fixture");
+  const fixture = join(import.meta.dirname, "../src/episode/runtimes/docker-escape-fixture");
   dockerSync([
     "build",
     "-q",

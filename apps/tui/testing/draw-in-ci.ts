@@ -6,9 +6,9 @@ import { PassThrough, Writable } from "node:stream";
 
 import { createClient } from "@gauntlet/sdk";
 
-import { themeFor } from "../components/theme.ts";
-import { Notices } from "../data/notices.ts";
-import { mountWatch } from "../start-watch.ts";
+import { themeFor } from "../src/components/theme.ts";
+import { Notices } from "../src/data/notices.ts";
+import { mountWatch } from "../src/start-watch.ts";
 
 let drawn = "";
 const stdout = Object.assign(
