@@ -17,7 +17,8 @@ import { uploadGridrushPlayModule } from "../../testing/hosted-play.ts";
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
-import { failSession, OPEN_SESSIONS_PER_USER } from "./sessions.ts";
+import { OPEN_SESSIONS_PER_USER } from "./session-limits.ts";
+import { failSession } from "./sessions.ts";
 
 let t: TestServer;
 let tl: TestLeague;

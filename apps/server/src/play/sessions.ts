@@ -19,14 +19,7 @@ import { hashToken, newSecret } from "../auth/secrets.ts";
 import { getCoworldRow } from "../coworlds/coworlds.ts";
 import { cancelEpisode, createEpisode } from "../episodes/episodes.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
-import {
-  conflict,
-  forbidden,
-  ifNotFound,
-  invalidInput,
-  notFound,
-  ServiceError,
-} from "../shared/errors.ts";
+import { conflict, forbidden, ifNotFound, invalidInput, notFound } from "../shared/errors.ts";
 import type {
   CoworldsTable,
   Database,
@@ -34,14 +27,10 @@ import type {
   PlaySessionSeatsTable,
   PlaySessionsTable,
 } from "../store/schema.ts";
+import { assertRoomForSession } from "./session-limits.ts";
 
 /** A person needs longer than a policy: the episode's deadline (its job) is an hour. */
 const PLAY_DEADLINE_MS = 60 * 60 * 1000;
-/**
- * The sessions one person may have open (waiting or playing) at once: the queue's per-user cap
- * bounds what they run, this what they keep waiting (each holds rows and, once started, a slot).
- */
-export const OPEN_SESSIONS_PER_USER = 8;
 const FINAL = ["completed", "failed", "cancelled"] as const;
 /** A status both an episode and a session end in. */
 export const isFinal = (status: string): status is (typeof FINAL)[number] =>
@@ -74,24 +63,6 @@ export interface OpenSession {
   allowSpectators: boolean;
   lobbyId: string | null;
   seats: SeatPlan[];
-}
-
-/** 429 `play_sessions_open` when the user already has OPEN_SESSIONS_PER_USER sessions open. */
-async function assertRoomForSession(trx: Transaction<Database>, userId: string): Promise<void> {
-  const open = await trx
-    .selectFrom("play_sessions")
-    .select((eb) => eb.fn.countAll<string | number>().as("n"))
-    .where("user_id", "=", userId)
-    .where("status", "not in", [...FINAL])
-    .executeTakeFirst();
-  const count = Number(open?.n ?? 0);
-  if (count >= OPEN_SESSIONS_PER_USER)
-    throw new ServiceError(
-      429,
-      "play_sessions_open",
-      `You have ${count} play sessions open (waiting or playing), the most one person may have: end one you host (POST /v2/coworlds/play/session/{id}/terminate) or let one finish (a seat whose page is closed ends within ten minutes) before opening another.`,
-      { limit: "play_sessions_open", play_sessions_open: OPEN_SESSIONS_PER_USER },
-    );
 }
 
 export interface SessionState {

@@ -1,0 +1,32 @@
+// How many play sessions one person may keep open. The queue's per-user cap bounds what they
+// run (episodes/fair-order.ts); this bounds what they keep waiting: each session holds rows and,
+// once started, a runner's slot until it ends.
+import type { Transaction } from "kysely";
+
+import { ServiceError } from "../shared/errors.ts";
+import type { Database } from "../store/schema.ts";
+
+/** The sessions one person may have open (waiting or playing) at once. */
+export const OPEN_SESSIONS_PER_USER = 8;
+const FINAL = ["completed", "failed", "cancelled"] as const;
+
+/** 429 `play_sessions_open` when the user already has OPEN_SESSIONS_PER_USER sessions open. */
+export async function assertRoomForSession(
+  trx: Transaction<Database>,
+  userId: string,
+): Promise<void> {
+  const open = await trx
+    .selectFrom("play_sessions")
+    .select((eb) => eb.fn.countAll<string | number>().as("n"))
+    .where("user_id", "=", userId)
+    .where("status", "not in", [...FINAL])
+    .executeTakeFirst();
+  const count = Number(open?.n ?? 0);
+  if (count >= OPEN_SESSIONS_PER_USER)
+    throw new ServiceError(
+      429,
+      "play_sessions_open",
+      `You have ${count} play sessions open (waiting or playing), the most one person may have: end one you host (POST /v2/coworlds/play/session/{id}/terminate) or let one finish (a seat whose page is closed ends within ten minutes) before opening another.`,
+      { limit: "play_sessions_open", play_sessions_open: OPEN_SESSIONS_PER_USER },
+    );
+}
