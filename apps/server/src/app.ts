@@ -88,6 +88,8 @@ export interface AppDeps {
   playBus?: MessageBus | undefined;
   /** Failed sign-ins (Redis when configured); this process's memory when absent. */
   attempts?: AttemptStore | undefined;
+  /** A live-events socket holding more unread bytes than this is dropped (default 1 MiB). */
+  liveEventsMaxBufferedBytes?: number | undefined;
 }
 
 // The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
@@ -298,6 +300,9 @@ export async function buildApp(
       hub: deps.leaguePlay.hub,
       rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
       auth: context.auth,
+      ...(deps.liveEventsMaxBufferedBytes !== undefined
+        ? { maxBufferedBytes: deps.liveEventsMaxBufferedBytes }
+        : {}),
     });
     registerOperations(upgrades, context, upgradeOperations, handlers, gateFor);
   });

@@ -56,14 +56,12 @@ export interface StartOptions {
 
 export const BUDGETS_DOC_PATH = "/docs/rate-limits";
 
-function positiveMs(env: Env, name: string): number | undefined {
+function positiveMs(env: Env, name: string, unit = "milliseconds"): number | undefined {
   const text = env[name];
   if (!text) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0)
-    throw new Error(
-      `${name} must be a positive number of milliseconds, not ${JSON.stringify(text)}`,
-    );
+    throw new Error(`${name} must be a positive number of ${unit}, not ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -177,6 +175,12 @@ export async function startServer(
         evaluations.onEpisodeSettled(event);
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
+      // Bytes a watcher's socket may hold unread before it is dropped (docs/events.md).
+      liveEventsMaxBufferedBytes: positiveMs(
+        env,
+        "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES",
+        "bytes",
+      ),
       signals: channel,
       playBus: relayBus,
       attempts,

@@ -1,5 +1,6 @@
 // One recorded event on its way to subscribers: the row, its league and division as they are
-// now (for visibility), and its WebSocket message, serialised once for every subscriber.
+// now (for visibility), and its WebSocket message, serialised once per topic (every subscriber of
+// a topic is sent the same bytes; with ten thousand watchers that is most of the saving).
 import type { Kysely } from "kysely";
 
 import type { CompetitionEvent } from "@gauntlet/core";
@@ -16,8 +17,8 @@ export type EventRenderer = (
 export interface Delivery {
   readonly row: CompetitionEventsTable;
   readonly scope: EventScope;
-  /** The `{seq, topic, type, data, at}` message for one topic. */
-  message(topic: string): string;
+  /** The `{seq, topic, type, data, at}` message for one topic, as UTF-8 (built once per topic). */
+  message(topic: string): Buffer;
 }
 
 export function makeDelivery(
@@ -26,12 +27,20 @@ export function makeDelivery(
   scope: EventScope,
 ): Delivery {
   let data: string | undefined;
+  // An event belongs to a division and a league (and perhaps `episode-requests:mine`): a few topics.
+  const byTopic = new Map<string, Buffer>();
   return {
     row,
     scope,
     message(topic: string) {
+      const built = byTopic.get(topic);
+      if (built) return built;
       data ??= JSON.stringify(event);
-      return `{"seq":${Number(row.seq)},"topic":${JSON.stringify(topic)},"type":${JSON.stringify(row.event_type)},"data":${data},"at":${JSON.stringify(row.created_at)}}`;
+      const bytes = Buffer.from(
+        `{"seq":${Number(row.seq)},"topic":${JSON.stringify(topic)},"type":${JSON.stringify(row.event_type)},"data":${data},"at":${JSON.stringify(row.created_at)}}`,
+      );
+      byTopic.set(topic, bytes);
+      return bytes;
     },
   };
 }

@@ -1,6 +1,8 @@
 // One WebSocket subscriber: its identity (fixed at the upgrade), its topics, and the seq of the
 // last event it was sent. A `subscribe` with `since_seq` replays the log first; events the hub
 // delivers meanwhile wait in a buffer, so the client sees one ordered stream without repeats.
+// A client that does not read what it is sent is dropped (CLOSE_TOO_SLOW) once its socket holds
+// more than a bound, and resumes with `since_seq`: nothing is buffered for it without bound.
 import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
 
@@ -9,15 +11,20 @@ import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
 import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 import type { Delivery } from "./delivery.ts";
+import type { TopicFanOut } from "./fan-out.ts";
 import type { EventHub, LiveSubscriber } from "./hub.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
 /** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`). */
 export const MAX_REPLAY = 10_000;
-/** A client this far behind is dropped (it reconnects and resumes from its last seq). */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** A client this far behind is dropped (it reconnects and resumes from its last seq). Ten
+ * thousand watchers at this bound could hold 10 GiB only if all stalled at once; one holds 1 MiB. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Close code for a client too slow to keep up; not terminal for clients (they resume). */
 export const CLOSE_TOO_SLOW = 4008;
+/** A dropped client that does not finish the closing handshake is cut off after this long (its
+ * close frame waits behind what it did not read). */
+const DROP_GRACE_MS = 10_000;
 /** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
 export const CLOSE_TOKEN_REVOKED = 4401;
 
@@ -28,27 +35,35 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #authorise: () => Promise<Identity | null>;
   readonly #db: Kysely<Database>;
   readonly #hub: EventHub;
+  readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
+  readonly #maxBufferedBytes: number;
+  #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
   #pending: Delivery[] | null = null;
   #work: Promise<void> = Promise.resolve();
 
-  constructor(
-    socket: WebSocket,
-    identity: Identity,
-    db: Kysely<Database>,
-    hub: EventHub,
-    rules: TopicRules<T>,
-    authorise: () => Promise<Identity | null> = async () => identity,
-  ) {
-    this.#authorise = authorise;
-    this.#rules = rules;
-    this.#socket = socket;
+  constructor(options: {
+    socket: WebSocket;
+    identity: Identity;
+    db: Kysely<Database>;
+    hub: EventHub;
+    fanOut: TopicFanOut;
+    rules: TopicRules<T>;
+    authorise?: () => Promise<Identity | null>;
+    maxBufferedBytes?: number;
+  }) {
+    const { identity } = options;
+    this.#authorise = options.authorise ?? (async () => identity);
+    this.#rules = options.rules;
+    this.#socket = options.socket;
     this.#identity = identity;
-    this.#db = db;
-    this.#hub = hub;
+    this.#db = options.db;
+    this.#hub = options.hub;
+    this.#fanOut = options.fanOut;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   }
 
   /** Handles one client message; messages are handled one after another. */
@@ -69,15 +84,24 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
 
   #send(delivery: Delivery): void {
     const { row, scope } = delivery;
-    if (row.seq <= this.#lastSent) return;
+    if (this.#dropped || row.seq <= this.#lastSent) return;
     const topic = this.#rules.topicOf(this.#identity, this.#topics.values(), row);
     if (topic === null || !this.#rules.mayReceive(this.#identity, row, scope)) return;
-    if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
+    if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+      this.#drop();
       return;
     }
     this.#lastSent = row.seq;
-    this.#socket.send(delivery.message(topic));
+    this.#socket.send(delivery.message(topic), { binary: false });
+  }
+
+  /** Too slow: nothing more is sent; the client resumes from the last seq it read. */
+  #drop(): void {
+    this.#dropped = true;
+    this.#fanOut.remove(this);
+    this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
+    const socket = this.#socket;
+    setTimeout(() => socket.terminate(), DROP_GRACE_MS).unref();
   }
 
   #control(message: LiveControl): void {
@@ -118,6 +142,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
         accepted.push(topic.name);
+        if (!this.#dropped) this.#fanOut.add(this, topic.name);
       } else {
         this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
       }
