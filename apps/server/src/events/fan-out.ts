@@ -44,10 +44,23 @@ export class TopicFanOut implements LiveSubscriber {
     this.#topicsOf.delete(subscriber);
   }
 
-  deliver(delivery: Delivery): void {
-    for (const topic of this.#routes(delivery)) {
-      const members = this.#byTopic.get(topic);
-      if (members) for (const subscriber of members) subscriber.deliver(delivery);
-    }
+  deliver(deliveries: readonly Delivery[]): void {
+    // Each subscriber gets its share of the batch in one call (one write on its socket).
+    const shares = new Map<LiveSubscriber, Delivery[]>();
+    for (const delivery of deliveries)
+      for (const topic of this.#routes(delivery)) {
+        const members = this.#byTopic.get(topic);
+        if (!members) continue;
+        if (deliveries.length === 1) {
+          for (const subscriber of members) subscriber.deliver(deliveries);
+          continue;
+        }
+        for (const subscriber of members) {
+          const share = shares.get(subscriber);
+          if (!share) shares.set(subscriber, [delivery]);
+          else if (share[share.length - 1] !== delivery) share.push(delivery);
+        }
+      }
+    for (const [subscriber, share] of shares) subscriber.deliver(share);
   }
 }

@@ -28,6 +28,11 @@ const DROP_GRACE_MS = 10_000;
 /** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
 export const CLOSE_TOKEN_REVOKED = 4401;
 
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
   readonly #socket: WebSocket;
   #identity: Identity;
@@ -38,6 +43,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
   readonly #maxBufferedBytes: number;
+  readonly #stream: Corkable | undefined;
   #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
@@ -54,7 +60,10 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     rules: TopicRules<T>;
     authorise?: () => Promise<Identity | null>;
     maxBufferedBytes?: number;
+    /** The TCP socket under the WebSocket: a batch of events is written to it in one go. */
+    stream?: Corkable;
   }) {
+    this.#stream = options.stream;
     const { identity } = options;
     this.#authorise = options.authorise ?? (async () => identity);
     this.#rules = options.rules;
@@ -77,9 +86,19 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     return this.#identity;
   }
 
-  deliver(delivery: Delivery): void {
-    if (this.#pending) this.#pending.push(delivery);
-    else this.#send(delivery);
+  deliver(deliveries: readonly Delivery[]): void {
+    if (this.#pending) {
+      this.#pending.push(...deliveries);
+      return;
+    }
+    this.#write(deliveries);
+  }
+
+  #write(deliveries: readonly Delivery[]): void {
+    // One write for the batch: the socket gathers the frames until uncorked.
+    this.#stream?.cork();
+    for (const delivery of deliveries) this.#send(delivery);
+    this.#stream?.uncork();
   }
 
   #send(delivery: Delivery): void {
@@ -169,7 +188,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
           after,
           500,
         );
-        for (const delivery of await this.#hub.deliveries(rows)) this.#send(delivery);
+        this.#write(await this.#hub.deliveries(rows));
         sent += rows.length;
         const last = rows[rows.length - 1];
         if (!last || rows.length < 500) break;
@@ -185,7 +204,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     } finally {
       const waiting = this.#pending;
       this.#pending = null;
-      for (const delivery of waiting) this.#send(delivery);
+      this.#write(waiting);
     }
   }
 }

@@ -100,6 +100,7 @@ export async function installLiveEvents(
         hub,
         fanOut,
         rules,
+        stream: request.raw.socket,
         // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation).
         authorise: async () =>
           token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity,
