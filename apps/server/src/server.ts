@@ -42,6 +42,8 @@ export interface RunningServer {
   readonly firstAdmin: FirstAdmin | null;
   /** The retention policy's compaction (it runs by itself; tests and benchmarks run it now). */
   readonly retention: Retention;
+  /** Watchers subscribed to live events on this replica (a dropped one no longer counts). */
+  liveWatchers(): number;
   close(): Promise<void>;
 }
 
@@ -163,7 +165,7 @@ export async function startServer(
           `gauntlet-server: retention: ${error instanceof Error ? error.message : String(error)}\n`,
         ),
     );
-    const { app, context } = await buildApp({
+    const { app, context, liveWatchers } = await buildApp({
       config,
       store,
       blobs,
@@ -176,11 +178,7 @@ export async function startServer(
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       // Bytes a watcher's socket may hold unread before it is dropped (docs/events.md).
-      liveEventsMaxBufferedBytes: positiveMs(
-        env,
-        "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES",
-        "bytes",
-      ),
+      liveEventsMaxBufferedBytes: positiveMs(env, "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES", "bytes"),
       signals: channel,
       playBus: relayBus,
       attempts,
@@ -235,6 +233,7 @@ export async function startServer(
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
       firstAdmin,
+      liveWatchers,
       async close() {
         if (closed) return;
         closed = true;

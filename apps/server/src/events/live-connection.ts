@@ -28,9 +28,12 @@ const DROP_GRACE_MS = 10_000;
 /** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
 export const CLOSE_TOKEN_REVOKED = 4401;
 
-interface Corkable {
+/** The TCP socket under the WebSocket. */
+interface Stream {
   cork(): void;
   uncork(): void;
+  once(event: "drain", listener: () => void): unknown;
+  off(event: "drain", listener: () => void): unknown;
 }
 
 export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
@@ -43,7 +46,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
   readonly #maxBufferedBytes: number;
-  readonly #stream: Corkable | undefined;
+  readonly #stream: Stream | undefined;
   #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
@@ -61,7 +64,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     authorise?: () => Promise<Identity | null>;
     maxBufferedBytes?: number;
     /** The TCP socket under the WebSocket: a batch of events is written to it in one go. */
-    stream?: Corkable;
+    stream?: Stream;
   }) {
     this.#stream = options.stream;
     const { identity } = options;
@@ -101,12 +104,13 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     this.#stream?.uncork();
   }
 
-  #send(delivery: Delivery): void {
+  /** `bounded`: a live delivery drops a client this far behind; a replay waits for it instead. */
+  #send(delivery: Delivery, bounded = true): void {
     const { row, scope } = delivery;
     if (this.#dropped || row.seq <= this.#lastSent) return;
     const topic = this.#rules.topicOf(this.#identity, this.#topics.values(), row);
     if (topic === null || !this.#rules.mayReceive(this.#identity, row, scope)) return;
-    if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+    if (bounded && this.#socket.bufferedAmount > this.#maxBufferedBytes) {
       this.#drop();
       return;
     }
@@ -114,8 +118,28 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     this.#socket.send(delivery.message(topic), { binary: false });
   }
 
+  /** Settles true once the socket holds less than the bound; false if it did not within the grace. */
+  #drained(): Promise<boolean> {
+    const stream = this.#stream;
+    if (this.#dropped) return Promise.resolve(false);
+    if (!stream || this.#socket.bufferedAmount <= this.#maxBufferedBytes)
+      return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        stream.off("drain", done);
+        resolve(false);
+      }, DROP_GRACE_MS);
+      stream.once("drain", done);
+    });
+  }
+
   /** Too slow: nothing more is sent; the client resumes from the last seq it read. */
   #drop(): void {
+    if (this.#dropped) return;
     this.#dropped = true;
     this.#fanOut.remove(this);
     this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
@@ -188,7 +212,15 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
           after,
           500,
         );
-        this.#write(await this.#hub.deliveries(rows));
+        // A replay is written as fast as the client reads it (a fresh socket's kernel buffer is
+        // small, so a page of large events would pass the bound before the client could read).
+        for (const delivery of await this.#hub.deliveries(rows)) {
+          if (!(await this.#drained())) {
+            this.#drop();
+            return;
+          }
+          this.#send(delivery, false);
+        }
         sent += rows.length;
         const last = rows[rows.length - 1];
         if (!last || rows.length < 500) break;
