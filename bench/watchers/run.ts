@@ -153,6 +153,15 @@ async function measure(mode: "one" | "two", watchers: number): Promise<Figures> 
         const status = await runner.complete(job, scores);
         if (status !== 200) throw new Error(`complete: ${status}`);
       }
+      // Settled (it settles after the completion answers) before the next round is triggered.
+      const deadline = Date.now() + 60_000;
+      while (
+        (await client(writer.url).get<{ status: string }>(`/v2/rounds/${roundId}`)).body.status !==
+        "completed"
+      ) {
+        if (Date.now() > deadline) throw new Error(`round ${i} did not settle`);
+        await sleep(10);
+      }
     };
     for (let i = 0; i < WARM_UP_ROUNDS; i += 1) await playRound(i);
     await sleep(500);

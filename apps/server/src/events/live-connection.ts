@@ -30,6 +30,7 @@ export const CLOSE_TOKEN_REVOKED = 4401;
 
 /** The TCP socket under the WebSocket. */
 interface Stream {
+  write(bytes: Buffer): boolean;
   cork(): void;
   uncork(): void;
   once(event: "drain", listener: () => void): unknown;
@@ -46,7 +47,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
   readonly #maxBufferedBytes: number;
-  readonly #stream: Stream | undefined;
+  readonly #stream: Stream;
   #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
@@ -64,7 +65,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     authorise?: () => Promise<Identity | null>;
     maxBufferedBytes?: number;
     /** The TCP socket under the WebSocket: a batch of events is written to it in one go. */
-    stream?: Stream;
+    stream: Stream;
   }) {
     this.#stream = options.stream;
     const { identity } = options;
@@ -99,9 +100,9 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
 
   #write(deliveries: readonly Delivery[]): void {
     // One write for the batch: the socket gathers the frames until uncorked.
-    this.#stream?.cork();
+    this.#stream.cork();
     for (const delivery of deliveries) this.#send(delivery);
-    this.#stream?.uncork();
+    this.#stream.uncork();
   }
 
   /** `bounded`: a live delivery drops a client this far behind; a replay waits for it instead. */
@@ -115,15 +116,17 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       return;
     }
     this.#lastSent = row.seq;
-    this.#socket.send(delivery.message(topic), { binary: false });
+    // The frame is the same bytes for every subscriber of the topic: written to the TCP socket
+    // as is (ws writes each of its own frames whole and at once — no compression here — so
+    // frames never interleave); once the socket is closing nothing more may follow its close.
+    if (this.#socket.readyState === this.#socket.OPEN) this.#stream.write(delivery.frame(topic));
   }
 
   /** Settles true once the socket holds less than the bound; false if it did not within the grace. */
   #drained(): Promise<boolean> {
     const stream = this.#stream;
     if (this.#dropped) return Promise.resolve(false);
-    if (!stream || this.#socket.bufferedAmount <= this.#maxBufferedBytes)
-      return Promise.resolve(true);
+    if (this.#socket.bufferedAmount <= this.#maxBufferedBytes) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

@@ -130,7 +130,8 @@ export async function installLiveEvents(
     };
   });
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // No compression: live events are written as prepared frames (live-connection.ts).
+    options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // The plugin's own shutdown closes sockets with no code (1005); say why instead.
     preClose(done) {
       for (const client of app.websocketServer.clients)
