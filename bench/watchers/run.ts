@@ -5,7 +5,7 @@
 // process of its own, so its RSS and CPU time are read from /proc. Then the same with two
 // replicas on PostgreSQL + Redis, half the watchers on each, the rounds completed on the first.
 //
-//   pnpm --filter @gauntlet/bench watchers            (raises the open-files limit to the hard one)
+//   npx -y pnpm@10 bench watchers                    (raises the open-files limit to the hard one)
 //   BENCH_WATCHERS=1000,10000 BENCH_ROUNDS=20 BENCH_MODES=one node bench/watchers/run.ts
 //
 // Not a test: the figures depend on the machine and its other load.
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
   const largest = Math.max(...SIZES);
   if (limit < largest + 500)
     throw new Error(
-      `open files limit ${limit} is below ${largest + 500}: run through \`pnpm --filter @gauntlet/bench watchers\` (it raises it) or \`ulimit -n\` first`,
+      `open files limit ${limit} is below ${largest + 500}: run through \`npx -y pnpm@10 bench watchers\` (it raises it) or \`ulimit -n\` first`,
     );
   console.log(
     `Watchers — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; a round every ${ROUND_MS} ms, ${ROUNDS} rounds; clients in ${PROCESSES} processes (ws, messages not parsed)\n`,
