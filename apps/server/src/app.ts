@@ -25,6 +25,7 @@ import { episodeHandlers } from "./episodes/routes.ts";
 import { experienceTopicRules } from "./evaluations/event-topics.ts";
 import { bulkUploadHandlers, experienceRequestHandlers } from "./evaluations/routes.ts";
 import type { EpisodeSettledEvent } from "./events/episode-settled.ts";
+import type { TopicFanOut } from "./events/fan-out.ts";
 import { LocalMessageBus, type MessageBus } from "./events/message-bus.ts";
 import type { SignalChannel } from "./events/signals.ts";
 import { combineTopicRules } from "./events/topic-rules.ts";
@@ -88,15 +89,20 @@ export interface AppDeps {
   playBus?: MessageBus | undefined;
   /** Failed sign-ins (Redis when configured); this process's memory when absent. */
   attempts?: AttemptStore | undefined;
+  /** A live-events socket holding more unread bytes than this is dropped (default 1 MiB). */
+  liveEventsMaxBufferedBytes?: number | undefined;
 }
 
 // The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
 const UPGRADE_OPERATIONS = new Set([EVENTS_OPERATION_ID, ...PLAY_RELAY_OPERATION_IDS]);
 const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
-export async function buildApp(
-  deps: AppDeps,
-): Promise<{ app: FastifyInstance; context: AppContext }> {
+export async function buildApp(deps: AppDeps): Promise<{
+  app: FastifyInstance;
+  context: AppContext;
+  /** Watchers subscribed to live events on this replica. */
+  liveWatchers: () => number;
+}> {
   const { config, store } = deps;
   const rewrite = createUrlRewriter(config.apiPrefix, config.dataHosts);
   const trusted = config.trustedProxies.length ? trustedProxyList(config.trustedProxies) : null;
@@ -289,18 +295,22 @@ export async function buildApp(
   // The WebSocket plugin's hooks (on every request of its context) and its handler wrapper stay
   // with the routes that upgrade: a child context holding only them. Registered last, so that it
   // inherits the hooks and the error handler above; its routes still pass the request gate.
+  let fanOut: TopicFanOut | undefined;
   await app.register(async (upgrades) => {
     // Both attach their wsHandler as the routes are added; the plugin reads it.
     installPlayRelay(upgrades, { db: store.db, relay: playRelay });
-    await installLiveEvents(upgrades, {
+    fanOut = await installLiveEvents(upgrades, {
       db: store.db,
       hub: deps.leaguePlay.hub,
       rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
       auth: context.auth,
+      ...(deps.liveEventsMaxBufferedBytes !== undefined
+        ? { maxBufferedBytes: deps.liveEventsMaxBufferedBytes }
+        : {}),
     });
     registerOperations(upgrades, context, upgradeOperations, handlers, gateFor);
   });
-  return { app, context };
+  return { app, context, liveWatchers: () => fanOut?.size ?? 0 };
 }
 
 /** `http://host:port` of the listening socket; a wildcard bind is reached on the loopback. */

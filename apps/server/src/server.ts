@@ -42,6 +42,8 @@ export interface RunningServer {
   readonly firstAdmin: FirstAdmin | null;
   /** The retention policy's compaction (it runs by itself; tests and benchmarks run it now). */
   readonly retention: Retention;
+  /** Watchers subscribed to live events on this replica (a dropped one no longer counts). */
+  liveWatchers(): number;
   close(): Promise<void>;
 }
 
@@ -56,14 +58,12 @@ export interface StartOptions {
 
 export const BUDGETS_DOC_PATH = "/docs/rate-limits";
 
-function positiveMs(env: Env, name: string): number | undefined {
+function positiveMs(env: Env, name: string, unit = "milliseconds"): number | undefined {
   const text = env[name];
   if (!text) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0)
-    throw new Error(
-      `${name} must be a positive number of milliseconds, not ${JSON.stringify(text)}`,
-    );
+    throw new Error(`${name} must be a positive number of ${unit}, not ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -165,7 +165,7 @@ export async function startServer(
           `gauntlet-server: retention: ${error instanceof Error ? error.message : String(error)}\n`,
         ),
     );
-    const { app, context } = await buildApp({
+    const { app, context, liveWatchers } = await buildApp({
       config,
       store,
       blobs,
@@ -177,6 +177,8 @@ export async function startServer(
         evaluations.onEpisodeSettled(event);
       },
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
+      // Bytes a watcher's socket may hold unread before it is dropped (docs/events.md).
+      liveEventsMaxBufferedBytes: positiveMs(env, "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES", "bytes"),
       signals: channel,
       playBus: relayBus,
       attempts,
@@ -231,6 +233,7 @@ export async function startServer(
       url: `http://${altHost.includes(":") ? `[${altHost}]` : altHost}:${port}`,
       dataUrl: `http://${dataHost}:${port}${config.apiPrefix}`,
       firstAdmin,
+      liveWatchers,
       async close() {
         if (closed) return;
         closed = true;

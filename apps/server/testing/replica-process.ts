@@ -11,6 +11,8 @@ const REPLICA_MAIN = join(import.meta.dirname, "replica-main.ts");
 
 export interface ReplicaProcess {
   url: string;
+  /** Its process id (benchmarks read its memory and CPU time from /proc). */
+  pid: number;
   /** SIGKILL: the replica dies at once, mid-request. */
   kill(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startReplicaProcess(
   });
   return {
     url,
+    pid: child.pid ?? 0,
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGKILL");

@@ -39,6 +39,7 @@ export const experienceTopicRules: TopicRules<ExperienceTopic> = {
     for (const topic of topics) if (row.experience_request_id === topic.id) return topic.name;
     return null;
   },
+  routes: (row) => (row.experience_request_id === null ? [] : [PREFIX + row.experience_request_id]),
   async backlog(
     db: Kysely<Database>,
     _identity,

@@ -1,5 +1,6 @@
 // One recorded event on its way to subscribers: the row, its league and division as they are
-// now (for visibility), and its WebSocket message, serialised once for every subscriber.
+// now (for visibility), and its WebSocket message, serialised once per topic (every subscriber of
+// a topic is sent the same bytes; with ten thousand watchers that is most of the saving).
 import type { Kysely } from "kysely";
 
 import type { CompetitionEvent } from "@gauntlet/core";
@@ -16,8 +17,9 @@ export type EventRenderer = (
 export interface Delivery {
   readonly row: CompetitionEventsTable;
   readonly scope: EventScope;
-  /** The `{seq, topic, type, data, at}` message for one topic. */
-  message(topic: string): string;
+  /** The `{seq, topic, type, data, at}` message for one topic as a whole WebSocket text frame
+   * (server to client: unmasked), built once per topic and written as is to every subscriber. */
+  frame(topic: string): Buffer;
 }
 
 export function makeDelivery(
@@ -26,14 +28,40 @@ export function makeDelivery(
   scope: EventScope,
 ): Delivery {
   let data: string | undefined;
+  // An event belongs to a division and a league (and perhaps `episode-requests:mine`): a few topics.
+  const byTopic = new Map<string, Buffer>();
   return {
     row,
     scope,
-    message(topic: string) {
+    frame(topic: string) {
+      const built = byTopic.get(topic);
+      if (built) return built;
       data ??= JSON.stringify(event);
-      return `{"seq":${Number(row.seq)},"topic":${JSON.stringify(topic)},"type":${JSON.stringify(row.event_type)},"data":${data},"at":${JSON.stringify(row.created_at)}}`;
+      const bytes = textFrame(
+        `{"seq":${Number(row.seq)},"topic":${JSON.stringify(topic)},"type":${JSON.stringify(row.event_type)},"data":${data},"at":${JSON.stringify(row.created_at)}}`,
+      );
+      byTopic.set(topic, bytes);
+      return bytes;
     },
   };
+}
+
+/** One final, unmasked text frame (RFC 6455 5.2) holding `text`. */
+export function textFrame(text: string): Buffer {
+  const payload = Buffer.byteLength(text);
+  const header = payload < 126 ? 2 : payload < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + payload);
+  frame[0] = 0x81; // FIN, text
+  if (header === 2) frame[1] = payload;
+  else if (header === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(payload, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(payload), 2);
+  }
+  frame.write(text, header, "utf8");
+  return frame;
 }
 
 /** Deliveries for rows, loading each league and division once. */

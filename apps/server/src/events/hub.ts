@@ -9,7 +9,9 @@ import { makeDeliveries, type Delivery, type EventRenderer } from "./delivery.ts
 import { eventsAfter, lastEventSeq } from "./event-log.ts";
 
 export interface LiveSubscriber {
-  deliver(delivery: Delivery): void;
+  /** The events of one write (one transaction's, in seq order), handed on together so that a
+   * subscriber can send them in one write. */
+  deliver(deliveries: readonly Delivery[]): void;
 }
 
 export interface EventHubOptions {
@@ -147,16 +149,15 @@ export class EventHub {
       this.#lastSeq = last.seq;
       return;
     }
-    const deliveries = await this.deliveries(fresh);
-    for (const delivery of deliveries) {
-      if (delivery.row.seq <= this.#lastSeq) continue;
-      this.#lastSeq = delivery.row.seq;
-      for (const subscriber of this.#subscribers) {
-        try {
-          subscriber.deliver(delivery);
-        } catch (error) {
-          this.#onError(error);
-        }
+    const deliveries = (await this.deliveries(fresh)).filter((d) => d.row.seq > this.#lastSeq);
+    const newest = deliveries[deliveries.length - 1];
+    if (!newest) return;
+    this.#lastSeq = newest.row.seq;
+    for (const subscriber of this.#subscribers) {
+      try {
+        subscriber.deliver(deliveries);
+      } catch (error) {
+        this.#onError(error);
       }
     }
   }

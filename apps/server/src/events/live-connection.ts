@@ -1,6 +1,8 @@
 // One WebSocket subscriber: its identity (fixed at the upgrade), its topics, and the seq of the
 // last event it was sent. A `subscribe` with `since_seq` replays the log first; events the hub
 // delivers meanwhile wait in a buffer, so the client sees one ordered stream without repeats.
+// A client that does not read what it is sent is dropped (CLOSE_TOO_SLOW) once its socket holds
+// more than a bound, and resumes with `since_seq`: nothing is buffered for it without bound.
 import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
 
@@ -9,17 +11,31 @@ import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
 import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
 import type { Delivery } from "./delivery.ts";
+import type { TopicFanOut } from "./fan-out.ts";
 import type { EventHub, LiveSubscriber } from "./hub.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
 /** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`). */
 export const MAX_REPLAY = 10_000;
-/** A client this far behind is dropped (it reconnects and resumes from its last seq). */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** A client this far behind is dropped (it reconnects and resumes from its last seq). Ten
+ * thousand watchers at this bound could hold 10 GiB only if all stalled at once; one holds 1 MiB. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Close code for a client too slow to keep up; not terminal for clients (they resume). */
 export const CLOSE_TOO_SLOW = 4008;
+/** A dropped client that does not finish the closing handshake is cut off after this long (its
+ * close frame waits behind what it did not read). */
+const DROP_GRACE_MS = 10_000;
 /** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
 export const CLOSE_TOKEN_REVOKED = 4401;
+
+/** The TCP socket under the WebSocket. */
+interface Stream {
+  write(bytes: Buffer): boolean;
+  cork(): void;
+  uncork(): void;
+  once(event: "drain", listener: () => void): unknown;
+  off(event: "drain", listener: () => void): unknown;
+}
 
 export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
   readonly #socket: WebSocket;
@@ -28,27 +44,39 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #authorise: () => Promise<Identity | null>;
   readonly #db: Kysely<Database>;
   readonly #hub: EventHub;
+  readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
+  readonly #maxBufferedBytes: number;
+  readonly #stream: Stream;
+  #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
   #pending: Delivery[] | null = null;
   #work: Promise<void> = Promise.resolve();
 
-  constructor(
-    socket: WebSocket,
-    identity: Identity,
-    db: Kysely<Database>,
-    hub: EventHub,
-    rules: TopicRules<T>,
-    authorise: () => Promise<Identity | null> = async () => identity,
-  ) {
-    this.#authorise = authorise;
-    this.#rules = rules;
-    this.#socket = socket;
+  constructor(options: {
+    socket: WebSocket;
+    identity: Identity;
+    db: Kysely<Database>;
+    hub: EventHub;
+    fanOut: TopicFanOut;
+    rules: TopicRules<T>;
+    authorise?: () => Promise<Identity | null>;
+    maxBufferedBytes?: number;
+    /** The TCP socket under the WebSocket: a batch of events is written to it in one go. */
+    stream: Stream;
+  }) {
+    this.#stream = options.stream;
+    const { identity } = options;
+    this.#authorise = options.authorise ?? (async () => identity);
+    this.#rules = options.rules;
+    this.#socket = options.socket;
     this.#identity = identity;
-    this.#db = db;
-    this.#hub = hub;
+    this.#db = options.db;
+    this.#hub = options.hub;
+    this.#fanOut = options.fanOut;
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   }
 
   /** Handles one client message; messages are handled one after another. */
@@ -62,22 +90,64 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     return this.#identity;
   }
 
-  deliver(delivery: Delivery): void {
-    if (this.#pending) this.#pending.push(delivery);
-    else this.#send(delivery);
+  deliver(deliveries: readonly Delivery[]): void {
+    if (this.#pending) {
+      this.#pending.push(...deliveries);
+      return;
+    }
+    this.#write(deliveries);
   }
 
-  #send(delivery: Delivery): void {
+  #write(deliveries: readonly Delivery[]): void {
+    // One write for the batch: the socket gathers the frames until uncorked.
+    this.#stream.cork();
+    for (const delivery of deliveries) this.#send(delivery);
+    this.#stream.uncork();
+  }
+
+  /** `bounded`: a live delivery drops a client this far behind; a replay waits for it instead. */
+  #send(delivery: Delivery, bounded = true): void {
     const { row, scope } = delivery;
-    if (row.seq <= this.#lastSent) return;
+    if (this.#dropped || row.seq <= this.#lastSent) return;
     const topic = this.#rules.topicOf(this.#identity, this.#topics.values(), row);
     if (topic === null || !this.#rules.mayReceive(this.#identity, row, scope)) return;
-    if (this.#socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
+    if (bounded && this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+      this.#drop();
       return;
     }
     this.#lastSent = row.seq;
-    this.#socket.send(delivery.message(topic));
+    // The frame is the same bytes for every subscriber of the topic: written to the TCP socket
+    // as is (ws writes each of its own frames whole and at once — no compression here — so
+    // frames never interleave); once the socket is closing nothing more may follow its close.
+    if (this.#socket.readyState === this.#socket.OPEN) this.#stream.write(delivery.frame(topic));
+  }
+
+  /** Settles true once the socket holds less than the bound; false if it did not within the grace. */
+  #drained(): Promise<boolean> {
+    const stream = this.#stream;
+    if (this.#dropped) return Promise.resolve(false);
+    if (this.#socket.bufferedAmount <= this.#maxBufferedBytes) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        stream.off("drain", done);
+        resolve(false);
+      }, DROP_GRACE_MS);
+      stream.once("drain", done);
+    });
+  }
+
+  /** Too slow: nothing more is sent; the client resumes from the last seq it read. */
+  #drop(): void {
+    if (this.#dropped) return;
+    this.#dropped = true;
+    this.#fanOut.remove(this);
+    this.#socket.close(CLOSE_TOO_SLOW, "too far behind; resume with since_seq");
+    const socket = this.#socket;
+    setTimeout(() => socket.terminate(), DROP_GRACE_MS).unref();
   }
 
   #control(message: LiveControl): void {
@@ -118,6 +188,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
         accepted.push(topic.name);
+        if (!this.#dropped) this.#fanOut.add(this, topic.name);
       } else {
         this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
       }
@@ -144,7 +215,15 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
           after,
           500,
         );
-        for (const delivery of await this.#hub.deliveries(rows)) this.#send(delivery);
+        // A replay is written as fast as the client reads it (a fresh socket's kernel buffer is
+        // small, so a page of large events would pass the bound before the client could read).
+        for (const delivery of await this.#hub.deliveries(rows)) {
+          if (!(await this.#drained())) {
+            this.#drop();
+            return;
+          }
+          this.#send(delivery, false);
+        }
         sent += rows.length;
         const last = rows[rows.length - 1];
         if (!last || rows.length < 500) break;
@@ -160,7 +239,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     } finally {
       const waiting = this.#pending;
       this.#pending = null;
-      for (const delivery of waiting) this.#send(delivery);
+      this.#write(waiting);
     }
   }
 }

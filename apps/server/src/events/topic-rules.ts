@@ -32,6 +32,12 @@ export interface TopicRules<T extends LiveTopic = LiveTopic> {
   mayReceive(identity: Identity, row: CompetitionEventsTable, scope: EventScope): boolean;
   /** The first of the subscriber's topics that the event belongs to, or null. */
   topicOf(identity: Identity, topics: Iterable<T>, row: CompetitionEventsTable): string | null;
+  /**
+   * The names of every topic the event may be on, whoever subscribed: only their subscribers are
+   * handed it (topicOf and mayReceive then decide for each). Must include every name topicOf can
+   * return for the row.
+   */
+  routes(row: CompetitionEventsTable): string[];
   /** The logged events of these topics after a seq, oldest first (a resuming subscriber's replay). */
   backlog(
     db: Kysely<Database>,
@@ -75,6 +81,7 @@ function part<T extends LiveTopic>(index: number, rules: TopicRules<T>) {
       rules.mayReceive(identity, row, scope),
     topicOf: (identity: Identity, topics: Iterable<CombinedTopic>, row: CompetitionEventsTable) =>
       rules.topicOf(identity, own(topics), row),
+    routes: (row: CompetitionEventsTable) => rules.routes(row),
     backlog: (
       db: Kysely<Database>,
       identity: Identity,
@@ -120,6 +127,7 @@ function combineParts(parts: Part[]): TopicRules<LiveTopic> {
         null,
       );
     },
+    routes: (row) => parts.flatMap((p) => p.routes(row)),
     backlog: async (db, identity, topics, after, limit) => {
       const lists = await Promise.all(
         parts.map((p) => p.backlog(db, identity, topics as readonly CombinedTopic[], after, limit)),

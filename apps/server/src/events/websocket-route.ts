@@ -10,6 +10,7 @@ import { isRevoked, type Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
 import type { Database } from "../store/schema.ts";
+import { TopicFanOut } from "./fan-out.ts";
 import type { EventHub } from "./hub.ts";
 import { CLOSE_TOKEN_REVOKED, LiveConnection } from "./live-connection.ts";
 import type { TopicRules } from "./topic-rules.ts";
@@ -29,55 +30,86 @@ function text(data: RawData): string {
   return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString("utf8");
 }
 
+/** One open socket: its connection, and whether it answered the last ping. */
+interface Watcher {
+  readonly socket: WebSocket;
+  alive: boolean;
+}
+
 /** Call before the contract's routes are registered. */
 export async function installLiveEvents(
   app: FastifyInstance,
-  deps: { db: Kysely<Database>; hub: EventHub; rules: TopicRules; auth: Authenticator },
-): Promise<void> {
+  deps: {
+    db: Kysely<Database>;
+    hub: EventHub;
+    rules: TopicRules;
+    auth: Authenticator;
+    /** Tests: a smaller bound than MAX_BUFFERED_BYTES, to stall a client quickly. */
+    maxBufferedBytes?: number;
+    /** Tests: a shorter ping interval. */
+    pingMs?: number;
+  },
+): Promise<TopicFanOut> {
+  const { hub, rules } = deps;
+  // This replica's subscribers by topic; the hub hands it each event once.
+  const fanOut = new TopicFanOut((delivery) => rules.routes(delivery.row));
+  hub.add(fanOut);
   // This replica's open connections: a revocation heard here (its own, or another replica's over
   // the signal channel) closes the revoked tokens' sockets at once.
-  const open = new Set<LiveConnection>();
-  const sockets = new WeakMap<LiveConnection, WebSocket>();
+  const open = new Map<LiveConnection, Watcher>();
   const stopListening = deps.auth.onRevocation((revocation) => {
-    for (const connection of open) {
+    for (const [connection, { socket }] of open) {
       const identity = connection.identity;
-      if (isAuthenticated(identity) && isRevoked(identity, revocation))
-        sockets.get(connection)?.close(CLOSE_TOKEN_REVOKED, "the token was revoked");
+      if (isAuthenticated(identity) && isRevoked(identity, revocation)) {
+        // Nothing more reaches it, even what is already on its way through this tick.
+        fanOut.remove(connection);
+        socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked");
+      }
     }
   });
+  // One timer pings every socket (not one timer a socket): an idle watcher costs a ping frame
+  // every PING_MS; one that did not answer the previous ping is cut off.
+  const heartbeat = setInterval(() => {
+    for (const watcher of open.values()) {
+      if (!watcher.alive) {
+        watcher.socket.terminate();
+        continue;
+      }
+      watcher.alive = false;
+      watcher.socket.ping();
+    }
+  }, deps.pingMs ?? PING_MS);
+  heartbeat.unref();
   app.addHook("onClose", (_instance, done) => {
+    clearInterval(heartbeat);
     stopListening();
+    hub.remove(fanOut);
     done();
   });
   app.addHook("onRoute", (route) => {
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
-      const hub = deps.hub;
       const identity = identityOf(request);
       const token = bearerToken(request.headers.authorization);
-      const connection = new LiveConnection(
+      // Only the logger is kept: the request itself is not held for the socket's life.
+      const log = request.log;
+      const connection = new LiveConnection({
         socket,
         identity,
-        deps.db,
+        db: deps.db,
         hub,
-        deps.rules,
+        fanOut,
+        rules,
+        stream: request.raw.socket,
         // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation).
-        async () => (token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity),
-      );
-      open.add(connection);
-      sockets.set(connection, socket);
-      hub.add(connection);
-      let alive = true;
-      const ping = setInterval(() => {
-        if (!alive) {
-          socket.terminate();
-          return;
-        }
-        alive = false;
-        socket.ping();
-      }, PING_MS);
+        authorise: async () =>
+          token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity,
+        ...(deps.maxBufferedBytes !== undefined ? { maxBufferedBytes: deps.maxBufferedBytes } : {}),
+      });
+      const watcher: Watcher = { socket, alive: true };
+      open.set(connection, watcher);
       socket.on("pong", () => {
-        alive = true;
+        watcher.alive = true;
       });
       socket.on("message", (data, isBinary) => {
         if (isBinary) {
@@ -85,21 +117,21 @@ export async function installLiveEvents(
           return;
         }
         connection.receive(text(data)).catch((error: unknown) => {
-          request.log.error({ err: error }, "live events: a subscriber's message failed");
+          log.error({ err: error }, "live events: a subscriber's message failed");
           socket.send(
             JSON.stringify({ type: "error", message: "the server failed to handle that message" }),
           );
         });
       });
       socket.on("close", () => {
-        clearInterval(ping);
         open.delete(connection);
-        hub.remove(connection);
+        fanOut.remove(connection);
       });
     };
   });
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // No compression: live events are written as prepared frames (live-connection.ts).
+    options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // The plugin's own shutdown closes sockets with no code (1005); say why instead.
     preClose(done) {
       for (const client of app.websocketServer.clients)
@@ -108,4 +140,5 @@ export async function installLiveEvents(
       done();
     },
   });
+  return fanOut;
 }

@@ -84,6 +84,15 @@ export function topicOf(
   return null;
 }
 
+/** The topics an event may be on: its division's, its league's, and its owner's own episodes. */
+export function routesOf(row: CompetitionEventsTable): string[] {
+  const names: string[] = [];
+  if (row.division_id !== null) names.push(`division:${row.division_id}`);
+  if (row.league_id !== null) names.push(`league:${row.league_id}`);
+  if (row.episode_request_id !== null && row.user_id !== null) names.push("episode-requests:mine");
+  return names;
+}
+
 /** The event log read by topic, for a resuming subscriber: the rows of its divisions, leagues and
  * (for `episode-requests:mine`) its own episodes, after a seq, oldest first. */
 export async function eventsForTopics(
@@ -124,5 +133,6 @@ export const leagueTopicRules: TopicRules<Topic> = {
   refuse: refuseTopic,
   mayReceive,
   topicOf,
+  routes: routesOf,
   backlog: eventsForTopics,
 };
