@@ -1,0 +1,45 @@
+// A league: what it is, and each division with its leaders and a link to the whole division.
+import type { Division, League, LeaderboardRow } from "@gauntlet/core";
+
+import { get, q } from "../api.ts";
+import { el, facts, muted } from "../dom.ts";
+import { href, link } from "../links.ts";
+import type { Drawn } from "../page.ts";
+import { quietNote, standingsTable } from "../parts.ts";
+import { shownDivisions } from "./home.ts";
+
+export async function drawLeague(id: string): Promise<Drawn> {
+  const league = await get<League>(`/v2/leagues/${q(id)}`);
+  const divisions = shownDivisions(await get<Division[]>(`/v2/divisions?league_id=${q(id)}`));
+  const [blocks, notes] = await Promise.all([
+    Promise.all(
+      divisions.map(async (d) => {
+        const rows = await get<LeaderboardRow[] | null>(`/v2/divisions/${q(d.id)}/leaderboard`);
+        return el("section", { class: "division-block", "data-division": d.id }, [
+          el("h3", null, [link(href.division(d.id), d.name)]),
+          d.description ? muted(d.description) : null,
+          standingsTable(rows),
+        ]);
+      }),
+    ),
+    Promise.all(divisions.map((d) => quietNote(d.id))),
+  ]);
+  const settled = notes.length > 0 && notes.every((n) => n === "quiet: every rank settled");
+  return {
+    title: league.name,
+    crumbs: [link(href.home(), "Leagues")],
+    body: [
+      el("section", { class: "league", "data-league": league.id }, [
+        el("h2", { text: league.name }),
+        league.description ? muted(league.description) : null,
+        facts([
+          ["game", league.game?.name ?? ""],
+          ["divisions", String(divisions.length)],
+        ]),
+        ...(blocks.length ? blocks : [muted("No divisions yet.")]),
+      ]),
+    ],
+    topics: [`league:${league.id}`],
+    note: settled ? "quiet: every rank settled" : (notes.find((n) => n !== null) ?? null),
+  };
+}
