@@ -12,7 +12,10 @@ const DETAIL_PAGES: Record<string, string> = {
 };
 
 /** The page path (under the base path) a hosted-service link stands for. */
-export function webPathOf(query: { tab?: string | undefined; detail?: string | undefined }): string {
+export function webPathOf(query: {
+  tab?: string | undefined;
+  detail?: string | undefined;
+}): string {
   const detail = query.detail ?? "";
   const colon = detail.indexOf(":");
   const page = colon > 0 ? DETAIL_PAGES[detail.slice(0, colon)] : undefined;

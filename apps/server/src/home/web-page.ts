@@ -11,13 +11,7 @@ import { PAGE_CONTENT_SECURITY_POLICY } from "../http/page-headers.ts";
 export const WEB_CONTENT_SECURITY_POLICY = `${PAGE_CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'; frame-src 'self'`;
 
 export type WebPageKind =
-  | "home"
-  | "league"
-  | "division"
-  | "round"
-  | "episode"
-  | "player"
-  | "policy-version";
+  "home" | "league" | "division" | "round" | "episode" | "player" | "policy-version";
 
 /** The look every page shares: light and dark by the system setting, readable from 375 px up. */
 export const WEB_STYLES = `

@@ -14,7 +14,7 @@ import type { RoundPage, TriggerRoundResponse } from "@gauntlet/core";
 
 import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
 import { seedDemoLeague } from "../../testing/demo-league.ts";
-import { client, http } from "../../testing/http.ts";
+import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import type { TestServer } from "../../testing/start-server.ts";
 import { createTestLeague, eventually } from "../../testing/test-league.ts";
@@ -76,7 +76,8 @@ async function visit(url: string, width = 1440): Promise<Visit> {
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("response", (r) => {
-    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`${r.status()} ${r.url()}`);
+    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico"))
+      problems.push(`${r.status()} ${r.url()}`);
   });
   await page.addInitScript({
     content: `document.addEventListener("securitypolicyviolation", (e) => {
@@ -147,7 +148,8 @@ describe("the web view's pages", () => {
     await page.close();
     expect(hrefs.size).toBeGreaterThan(10);
     for (const href of hrefs) {
-      const res = await http("GET", href, { headers: { accept: "text/html,*/*;q=0.8" } });
+      // As a browser follows it: redirects too (a replay link leads to the viewer's page).
+      const res = await fetch(href, { headers: { accept: "text/html,*/*;q=0.8" } });
       expect(res.status, href).toBe(200);
       expect(res.headers.get("content-type"), href).toMatch(/^text\/html/);
     }
@@ -163,7 +165,11 @@ describe("the web view's pages", () => {
     const turn = () => viewer.locator("body").getAttribute("data-turn");
     const first = Number(await turn());
     await viewer.getByTitle("play or pause (space)").click();
-    await eventually("the replay's turns to advance", async () => Number(await turn()) > first, PATIENCE_MS);
+    await eventually(
+      "the replay's turns to advance",
+      async () => Number(await turn()) > first,
+      PATIENCE_MS,
+    );
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
@@ -178,7 +184,11 @@ describe("the web view's pages", () => {
     const standings = () => page.locator("main table").first().innerText();
     const before = await standings();
     await playRound();
-    await eventually("the standings to move on the open page", async () => (await standings()) !== before, PATIENCE_MS);
+    await eventually(
+      "the standings to move on the open page",
+      async () => (await standings()) !== before,
+      PATIENCE_MS,
+    );
     expect(await page.evaluate("window.sameDocument")).toBe(true);
     await page.close();
   }, 300_000);
@@ -204,7 +214,9 @@ describe("the web view's pages", () => {
     ).body;
     const versionId = memberships[0]?.policy_version.id ?? "";
     const upload = await visit(`${t.dataUrl}/v2?tab=uploads&detail=policy-version:${versionId}`);
-    expect(new URL(upload.page.url()).pathname).toBe(`/observatory/web/policy-versions/${versionId}`);
+    expect(new URL(upload.page.url()).pathname).toBe(
+      `/observatory/web/policy-versions/${versionId}`,
+    );
     await upload.page.close();
   });
 });

@@ -1,7 +1,8 @@
 // Rating history as a chart (uPlot: small, maintained, canvas, no dependencies). The history is
 // the division's `standings_changed` events: each carries every row's score when it was written.
-import type { CompetitionEvent } from "@gauntlet/core";
 import uPlot from "uplot";
+
+import type { CompetitionEvent } from "@gauntlet/core";
 
 import { get, q } from "./api.ts";
 import { el, muted } from "./dom.ts";
@@ -15,7 +16,16 @@ export interface History {
   players: { id: string; name: string; scores: (number | null)[] }[];
 }
 
-const PALETTE = ["#0b62c4", "#d1495b", "#2a9d8f", "#e9a03b", "#7b4fc9", "#3d8b37", "#c2569b", "#6b7a8f"];
+const PALETTE = [
+  "#0b62c4",
+  "#d1495b",
+  "#2a9d8f",
+  "#e9a03b",
+  "#7b4fc9",
+  "#3d8b37",
+  "#c2569b",
+  "#6b7a8f",
+];
 
 /** A division's rating history from its feed, oldest first; `only` keeps one player. */
 export async function divisionHistory(divisionId: string, only?: string): Promise<History> {
@@ -30,7 +40,8 @@ export async function divisionHistory(divisionId: string, only?: string): Promis
     for (const row of (e.payload as StandingsPayload).rows ?? []) {
       if (only && row.player_id !== only) continue;
       let p = players.get(row.player_id);
-      if (!p) players.set(row.player_id, (p = { id: row.player_id, name: row.player_name, scores: [] }));
+      if (!p)
+        players.set(row.player_id, (p = { id: row.player_id, name: row.player_name, scores: [] }));
       p.name = row.player_name;
       p.scores[i] = row.score;
     }
@@ -41,8 +52,13 @@ export async function divisionHistory(divisionId: string, only?: string): Promis
 
 /** The chart, sized to its container (and resized with it); a line of text when there is no history. */
 export function historyChart(history: History, label: string): HTMLElement {
-  if (history.times.length < 1 || history.players.length === 0) return muted("No rating history yet.");
-  const box = el("div", { class: "chart", role: "img", "aria-label": `${label}: ${history.players.map((p) => p.name).join(", ")}` });
+  if (history.times.length < 1 || history.players.length === 0)
+    return muted("No rating history yet.");
+  const box = el("div", {
+    class: "chart",
+    role: "img",
+    "aria-label": `${label}: ${history.players.map((p) => p.name).join(", ")}`,
+  });
   const ink = getComputedStyle(document.body).color;
   const grid = { stroke: "rgba(128,128,128,.2)", width: 1 };
   let chart: uPlot | null = null;
@@ -60,7 +76,10 @@ export function historyChart(history: History, label: string): HTMLElement {
           points: { show: history.times.length < 40 },
         })),
       ],
-      axes: [{ stroke: ink, grid }, { stroke: ink, grid, size: 56 }],
+      axes: [
+        { stroke: ink, grid },
+        { stroke: ink, grid, size: 56 },
+      ],
       legend: { live: false },
     };
     const data: uPlot.AlignedData = [history.times, ...history.players.map((p) => p.scores)];

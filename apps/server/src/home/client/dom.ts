@@ -13,27 +13,53 @@ export function el(
     if (k === "text") e.textContent = v;
     else e.setAttribute(k, v);
   }
-  for (const c of children ?? []) if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
+  for (const c of children ?? [])
+    if (c !== null && c !== undefined && c !== false) e.append(c instanceof Node ? c : String(c));
   return e;
 }
 
-export const text = (tag: string, value: string, cls?: string) => el(tag, { text: value, class: cls });
+export const text = (tag: string, value: string, cls?: string) =>
+  el(tag, { text: value, class: cls });
 export const muted = (value: string) => el("p", { class: "muted", text: value });
 
 /** A table; `numeric` columns align right. A cell is text or a node. */
-export function table(head: readonly string[], rows: readonly (readonly Child[])[], numeric: readonly number[] = []): HTMLElement {
+export function table(
+  head: readonly string[],
+  rows: readonly (readonly Child[])[],
+  numeric: readonly number[] = [],
+): HTMLElement {
   const cls = (i: number) => (numeric.includes(i) ? "num" : undefined);
   return el("div", { class: "scroll" }, [
     el("table", null, [
-      el("thead", null, [el("tr", null, head.map((h, i) => el("th", { text: h, class: cls(i), scope: "col" })))]),
-      el("tbody", null, rows.map((cells) => el("tr", null, cells.map((c, i) => el("td", { class: cls(i) }, [c]))))),
+      el("thead", null, [
+        el(
+          "tr",
+          null,
+          head.map((h, i) => el("th", { text: h, class: cls(i), scope: "col" })),
+        ),
+      ]),
+      el(
+        "tbody",
+        null,
+        rows.map((cells) =>
+          el(
+            "tr",
+            null,
+            cells.map((c, i) => el("td", { class: cls(i) }, [c])),
+          ),
+        ),
+      ),
     ]),
   ]);
 }
 
 /** A definition list of facts about the page's subject. */
 export function facts(pairs: readonly (readonly [string, Child])[]): HTMLElement {
-  return el("dl", { class: "facts" }, pairs.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", null, [v])]));
+  return el(
+    "dl",
+    { class: "facts" },
+    pairs.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", null, [v])]),
+  );
 }
 
 export function ago(iso: string | null | undefined): string {

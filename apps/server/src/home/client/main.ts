@@ -88,10 +88,17 @@ async function draw(): Promise<void> {
     showStatus();
   } catch (error) {
     if (error instanceof NotFound) {
-      main?.replaceChildren(el("h2", { text: "Not found" }), el("p", { text: "There is nothing here you may see." }));
+      main?.replaceChildren(
+        el("h2", { text: "Not found" }),
+        el("p", { text: "There is nothing here you may see." }),
+      );
+      main?.setAttribute("data-drawn", String(Date.now()));
       state = "still";
       showStatus("not found");
-    } else showStatus(`cannot reach the server (${error instanceof Error ? error.message : String(error)})`);
+    } else
+      showStatus(
+        `cannot reach the server (${error instanceof Error ? error.message : String(error)})`,
+      );
   } finally {
     drawing = false;
     if (again) {

@@ -12,10 +12,14 @@ function intervalBar(row: LeaderboardRow, lo: number, hi: number): Child {
   if (!i || hi <= lo) return el("span", { class: "muted", text: "—" });
   const at = (v: number) => `${(((v - lo) / (hi - lo)) * 100).toFixed(1)}%`;
   const label = `${round2(i.low)} to ${round2(i.high)}`;
-  return el("div", { class: "interval", role: "img", "aria-label": `95% interval ${label}`, title: label }, [
-    el("span", { style: `left:${at(i.low)};width:calc(${at(i.high)} - ${at(i.low)})` }),
-    el("i", { style: `left:calc(${at(row.score)} - 1px)` }),
-  ]);
+  return el(
+    "div",
+    { class: "interval", role: "img", "aria-label": `95% interval ${label}`, title: label },
+    [
+      el("span", { style: `left:${at(i.low)};width:calc(${at(i.high)} - ${at(i.low)})` }),
+      el("i", { style: `left:calc(${at(row.score)} - 1px)` }),
+    ],
+  );
 }
 
 export function standingsTable(rows: readonly LeaderboardRow[] | null, full = true): HTMLElement {
@@ -24,15 +28,33 @@ export function standingsTable(rows: readonly LeaderboardRow[] | null, full = tr
   const lo = Math.min(...intervals.map((i) => i.low));
   const hi = Math.max(...intervals.map((i) => i.high));
   const couldRank = (r: LeaderboardRow) =>
-    r.rank_range && r.rank_range.best !== r.rank_range.worst ? `${r.rank_range.best}–${r.rank_range.worst}` : String(r.rank);
+    r.rank_range && r.rank_range.best !== r.rank_range.worst
+      ? `${r.rank_range.best}–${r.rank_range.worst}`
+      : String(r.rank);
   if (!full)
     return table(
       ["#", "player", "score", "rounds", "episodes"],
-      rows.map((r) => [r.rank, link(href.player(r.player_id), r.player_name), Math.round(r.score), r.rounds_played, r.episodes_played]),
+      rows.map((r) => [
+        r.rank,
+        link(href.player(r.player_id), r.player_name),
+        Math.round(r.score),
+        r.rounds_played,
+        r.episodes_played,
+      ]),
       [0, 2, 3, 4],
     );
   return table(
-    ["#", "player", r0label(rows), "±95%", "could rank", "P(above next)", "settled", "rounds", "episodes"],
+    [
+      "#",
+      "player",
+      r0label(rows),
+      "±95%",
+      "could rank",
+      "P(above next)",
+      "settled",
+      "rounds",
+      "episodes",
+    ],
     rows.map((r) => [
       r.rank,
       link(href.player(r.player_id), r.player_name),
@@ -40,7 +62,9 @@ export function standingsTable(rows: readonly LeaderboardRow[] | null, full = tr
       intervalBar(r, lo, hi),
       couldRank(r),
       r.p_above_next == null ? "" : `${Math.round(r.p_above_next * 100)}%`,
-      r.settled ? el("span", { class: "settled", text: "✓", title: "settled", "aria-label": "settled" }) : "",
+      r.settled
+        ? el("span", { class: "settled", text: "✓", title: "settled", "aria-label": "settled" })
+        : "",
       r.rounds_played,
       r.episodes_played,
     ]),
@@ -91,7 +115,10 @@ export function participantsLine(e: EpisodeRequest): HTMLElement {
     names.push(
       p.player_id
         ? link(href.player(p.player_id), p.player_name ?? p.policy_name)
-        : maybeLink(p.policy_version_id ? href.policyVersion(p.policy_version_id) : null, p.policy_name),
+        : maybeLink(
+            p.policy_version_id ? href.policyVersion(p.policy_version_id) : null,
+            p.policy_name,
+          ),
     );
   });
   return el("span", null, names);
@@ -117,9 +144,15 @@ export function episodesTable(list: readonly EpisodeRequest[]): HTMLElement {
 
 /** "quiet: every rank settled" (or the feed's other quiet reason) while the division stands quiet. */
 export async function quietNote(divisionId: string): Promise<string | null> {
-  const events = await get<CompetitionEvent[]>(`/v2/competition-events?division_id=${q(divisionId)}&limit=50`);
-  const last = events.find((e) => e.event_type === "round_started" || e.event_type === "division_quiet");
+  const events = await get<CompetitionEvent[]>(
+    `/v2/competition-events?division_id=${q(divisionId)}&limit=50`,
+  );
+  const last = events.find(
+    (e) => e.event_type === "round_started" || e.event_type === "division_quiet",
+  );
   if (last?.event_type !== "division_quiet") return null;
   const reason = (last.payload as { reason?: unknown }).reason;
-  return reason === "settled" ? "quiet: every rank settled" : `quiet: ${last.summary || last.headline}`;
+  return reason === "settled"
+    ? "quiet: every rank settled"
+    : `quiet: ${last.summary || last.headline}`;
 }

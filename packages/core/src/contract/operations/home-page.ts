@@ -94,13 +94,17 @@ export const homePageOperations = {
     method: "GET",
     path: "/v2",
     tag: "Service",
-    summary: "The hosted service's page links (`/observatory/v2?tab=…&detail=…`), redirected to the matching web view page",
+    summary:
+      "The hosted service's page links (`/observatory/v2?tab=…&detail=…`), redirected to the matching web view page",
     description:
       "The clients print links such as `/observatory/v2?tab=leagues&detail=league:{id}` and `?tab=uploads&detail=policy-version:{id}`. Redirects (302) to the web view's page for the `detail` (league, division, round, episode, player, policy version), else to the list the `tab` names, else to the home page.",
     auth: "none",
     access: "public",
     complexity: 1,
-    query: z.object({ tab: z.string().max(100).optional(), detail: z.string().max(300).optional() }),
+    query: z.object({
+      tab: z.string().max(100).optional(),
+      detail: z.string().max(300).optional(),
+    }),
     status: 302,
     response: z.string(),
     responseKind: "text",

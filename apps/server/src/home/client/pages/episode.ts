@@ -12,8 +12,15 @@ const ENDED = new Set(["completed", "failed", "cancelled"]);
 
 function replay(e: EpisodeRequest): HTMLElement {
   if (e.artifacts_expired_at)
-    return muted(`This replay was removed by the server's retention policy on ${e.artifacts_expired_at.slice(0, 10)}.`);
-  if (!e.replay_url) return muted(ENDED.has(e.status) ? "This episode left no replay." : "The replay comes when the episode ends.");
+    return muted(
+      `This replay was removed by the server's retention policy on ${e.artifacts_expired_at.slice(0, 10)}.`,
+    );
+  if (!e.replay_url)
+    return muted(
+      ENDED.has(e.status)
+        ? "This episode left no replay."
+        : "The replay comes when the episode ends.",
+    );
   return el("div", null, [
     el("iframe", {
       class: "replay",
@@ -34,15 +41,22 @@ export async function drawEpisode(id: string): Promise<Drawn> {
   const failed = e.failed_policy_index ?? null;
   return {
     title: `Episode · ${d?.name ?? "Gauntlet"}`,
-    crumbs: d && round
-      ? [link(href.home(), "Leagues"), link(href.league(d.league.id), d.league.name), link(href.division(d.id), d.name), link(href.round(round.id), `Round #${round.round_number}`)]
+    crumbs: round
+      ? [
+          link(href.home(), "Leagues"),
+          link(href.league(round.division.league.id), round.division.league.name),
+          link(href.division(round.division.id), round.division.name),
+          link(href.round(round.id), `Round #${round.round_number}`),
+        ]
       : [link(href.home(), "Leagues")],
     body: [
       el("section", { class: "episode-page", "data-episode": e.id }, [
         el("h2", { text: `Episode ${e.id}` }),
         facts([
           ["status", e.status],
-          ...(e.error_type || e.error ? [["why it failed", [e.error_type, e.error].filter(Boolean).join(": ")] as const] : []),
+          ...(e.error_type || e.error
+            ? [["why it failed", [e.error_type, e.error].filter(Boolean).join(": ")] as const]
+            : []),
           ["round", round ? link(href.round(round.id), `#${round.round_number}`) : "—"],
           ["created", `${e.created_at} (${ago(e.created_at)})`],
         ]),
@@ -52,7 +66,10 @@ export async function drawEpisode(id: string): Promise<Drawn> {
           e.participants.map((p, i) => [
             p.position,
             maybeLink(p.player_id ? href.player(p.player_id) : null, p.player_name ?? "—"),
-            maybeLink(p.policy_version_id ? href.policyVersion(p.policy_version_id) : null, `${p.policy_name}${p.version === null ? "" : ` v${p.version}`}${failed === i ? " (failed)" : ""}`),
+            maybeLink(
+              p.policy_version_id ? href.policyVersion(p.policy_version_id) : null,
+              `${p.policy_name}${p.version === null ? "" : ` v${p.version}`}${failed === i ? " (failed)" : ""}`,
+            ),
             scoreOf(p.position) === undefined ? "" : round2(scoreOf(p.position) ?? 0),
           ]),
           [0, 3],
@@ -60,7 +77,9 @@ export async function drawEpisode(id: string): Promise<Drawn> {
         el("h3", { text: "Replay" }),
         replay(e),
         el("h3", { text: "Logs and artifacts" }),
-        muted("A seat's logs and artifacts are for the policy's owner, the league's commissioner and admins: they read them with the CLI (`gauntlet episode logs <episode> --seat <n>`)."),
+        muted(
+          "A seat's logs and artifacts are for the policy's owner, the league's commissioner and admins: they read them with the CLI (`gauntlet episode logs <episode> --seat <n>`).",
+        ),
       ]),
     ],
     topics: ENDED.has(e.status) || !d ? [] : [`division:${d.id}`],

@@ -1,5 +1,5 @@
 // `/`: the leagues anyone may see, each division's standings, recent rounds and episodes.
-import type { Division, EpisodeRequest, League, LeaderboardRow, RoundPage } from "@gauntlet/core";
+import type { Division, EpisodeRequest, LeaderboardRow, League, RoundPage } from "@gauntlet/core";
 
 import { LISTED_EPISODES, LISTED_ROUNDS } from "../../listed.ts";
 import { get, q } from "../api.ts";
@@ -21,7 +21,9 @@ async function division(d: Division, pulse: Pulse): Promise<HTMLElement> {
   const [rows, rounds, episodes] = await Promise.all([
     get<LeaderboardRow[] | null>(`/v2/divisions/${id}/leaderboard`),
     get<RoundPage>(`/v2/rounds?division_id=${id}&limit=${LISTED_ROUNDS}`),
-    get<{ entries: EpisodeRequest[] }>(`/v2/episode-requests?division_id=${id}&limit=${LISTED_EPISODES}`),
+    get<{ entries: EpisodeRequest[] }>(
+      `/v2/episode-requests?division_id=${id}&limit=${LISTED_EPISODES}`,
+    ),
   ]);
   for (const r of rounds.entries) {
     if (r.status === "running" || r.status === "pending") pulse.playing = true;

@@ -1,5 +1,5 @@
 // A league: what it is, and each division with its leaders and a link to the whole division.
-import type { Division, League, LeaderboardRow } from "@gauntlet/core";
+import type { Division, LeaderboardRow, League } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
 import { el, facts, muted } from "../dom.ts";
@@ -33,7 +33,7 @@ export async function drawLeague(id: string): Promise<Drawn> {
         el("h2", { text: league.name }),
         league.description ? muted(league.description) : null,
         facts([
-          ["game", league.game?.name ?? ""],
+          ["game", league.game.name],
           ["divisions", String(divisions.length)],
         ]),
         ...(blocks.length ? blocks : [muted("No divisions yet.")]),

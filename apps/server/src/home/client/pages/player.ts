@@ -3,8 +3,8 @@
 import type { EpisodeRequest, PlayerProfile } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
-import { el, muted, table } from "../dom.ts";
 import { divisionHistory, historyChart } from "../charts.ts";
+import { el, muted, table } from "../dom.ts";
 import { href, link } from "../links.ts";
 import type { Drawn } from "../page.ts";
 import { episodesTable } from "../parts.ts";
@@ -18,8 +18,13 @@ export async function drawPlayer(id: string): Promise<Drawn> {
   const charts = await Promise.all(
     [...divisions.values()].map(async (m) =>
       el("div", null, [
-        el("h4", null, [link(href.division(m.division.id), `${m.league.name} · ${m.division.name}`)]),
-        historyChart(await divisionHistory(m.division.id, profile.id), `${profile.display_name} in ${m.division.name}`),
+        el("h4", null, [
+          link(href.division(m.division.id), `${m.league.name} · ${m.division.name}`),
+        ]),
+        historyChart(
+          await divisionHistory(m.division.id, profile.id),
+          `${profile.display_name} in ${m.division.name}`,
+        ),
       ]),
     ),
   );
@@ -35,7 +40,11 @@ export async function drawPlayer(id: string): Promise<Drawn> {
           ? table(
               ["policy", "version", "uploaded"],
               profile.policies.flatMap((p) =>
-                p.versions.map((v) => [p.name, link(href.policyVersion(v.id), `v${v.version}`), v.created_at.slice(0, 10)]),
+                p.versions.map((v) => [
+                  p.name,
+                  link(href.policyVersion(v.id), `v${v.version}`),
+                  v.created_at.slice(0, 10),
+                ]),
               ),
             )
           : muted("No policies you may see."),
@@ -46,7 +55,10 @@ export async function drawPlayer(id: string): Promise<Drawn> {
               profile.memberships.map((m) => [
                 link(href.league(m.league.id), m.league.name),
                 link(href.division(m.division.id), m.division.name),
-                link(href.policyVersion(m.policy_version.id), `${m.policy_version.name} v${m.policy_version.version}`),
+                link(
+                  href.policyVersion(m.policy_version.id),
+                  `${m.policy_version.name} v${m.policy_version.version}`,
+                ),
                 m.status + (m.is_champion ? " · champion" : ""),
               ]),
             )

@@ -17,12 +17,18 @@ export async function drawPolicyVersion(id: string): Promise<Drawn> {
   const name = `${pv.name} v${pv.version}`;
   return {
     title: name,
-    crumbs: [link(href.home(), "Leagues"), ...(pv.player_id ? [link(href.player(pv.player_id), "player")] : [])],
+    crumbs: [
+      link(href.home(), "Leagues"),
+      ...(pv.player_id ? [link(href.player(pv.player_id), "player")] : []),
+    ],
     body: [
       el("section", { class: "policy-version-page", "data-policy-version": pv.id }, [
         el("h2", { text: name }),
         facts([
-          ["player", maybeLink(pv.player_id ? href.player(pv.player_id) : null, pv.player_id ?? "—")],
+          [
+            "player",
+            maybeLink(pv.player_id ? href.player(pv.player_id) : null, pv.player_id ?? "—"),
+          ],
           ["uploaded", pv.created_at],
         ]),
         el("h3", { text: "Leagues" }),

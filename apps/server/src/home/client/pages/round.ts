@@ -16,14 +16,21 @@ export async function drawRound(id: string): Promise<Drawn> {
   const ended = round.status === "completed" || round.status === "failed";
   return {
     title: `Round #${round.round_number} · ${d.name}`,
-    crumbs: [link(href.home(), "Leagues"), link(href.league(d.league.id), d.league.name), link(href.division(d.id), d.name)],
+    crumbs: [
+      link(href.home(), "Leagues"),
+      link(href.league(d.league.id), d.league.name),
+      link(href.division(d.id), d.name),
+    ],
     body: [
       el("section", { class: "round-page", "data-round": round.id }, [
         el("h2", { text: `Round #${round.round_number}` }),
         facts([
           ["division", link(href.division(d.id), d.name)],
           ["status", round.status + (round.error ? ` (${round.error})` : "")],
-          ["started", round.started_at ? `${round.started_at} (${ago(round.started_at)})` : "not yet"],
+          [
+            "started",
+            round.started_at ? `${round.started_at} (${ago(round.started_at)})` : "not yet",
+          ],
           ["completed", round.completed_at ?? "not yet"],
         ]),
         waitingLine([round]),
@@ -34,8 +41,11 @@ export async function drawRound(id: string): Promise<Drawn> {
               round.results.map((r) => [
                 r.rank,
                 maybeLink(r.player ? href.player(r.player.id) : null, r.player?.name ?? "—"),
-                maybeLink(r.policy_version ? href.policyVersion(r.policy_version.id) : null, r.policy_version ? `${r.policy_version.name} v${r.policy_version.version}` : "—"),
-                r.score === null ? "" : round2(r.score),
+                maybeLink(
+                  r.policy_version ? href.policyVersion(r.policy_version.id) : null,
+                  r.policy_version ? `${r.policy_version.name} v${r.policy_version.version}` : "—",
+                ),
+                round2(r.score),
               ]),
               [0, 3],
             )
