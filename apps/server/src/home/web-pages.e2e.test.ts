@@ -86,6 +86,8 @@ async function visit(url: string, width = 1440): Promise<Visit> {
   });
   await page.goto(url);
   await page.locator("main[data-drawn]").waitFor({ timeout: PATIENCE_MS });
+  // The parts that follow the standings (chart, heat map, lists) have arrived too.
+  await page.locator("main", { hasNotText: "Loading…" }).waitFor({ timeout: PATIENCE_MS });
   return { page, problems };
 }
 

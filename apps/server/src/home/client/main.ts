@@ -55,7 +55,15 @@ function show(drawn: Drawn) {
   document.title = drawn.title === "Gauntlet" ? "Gauntlet" : `${drawn.title} · Gauntlet`;
   crumbs?.replaceChildren(...drawn.crumbs.flatMap((c, i) => (i ? [" › ", c] : [c])));
   main?.replaceChildren(...drawn.body);
-  note = drawn.note;
+  if (drawn.note instanceof Promise)
+    void drawn.note.then(
+      (said) => {
+        note = said;
+        showStatus();
+      },
+      () => undefined,
+    );
+  else note = drawn.note;
   main?.setAttribute("data-drawn", String(Date.now()));
 }
 

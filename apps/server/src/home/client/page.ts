@@ -6,8 +6,8 @@ export interface Drawn {
   body: Node[];
   /** The live-event topics after which the page is read again (none: it stays as drawn). */
   topics: string[];
-  /** Said beside the connection state, e.g. "quiet: every rank settled". */
-  note: string | null;
+  /** Said beside the connection state, e.g. "quiet: every rank settled" (when it is known). */
+  note: string | null | Promise<string | null>;
 }
 
 export type Draw = (subject: string) => Promise<Drawn>;

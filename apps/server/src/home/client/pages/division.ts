@@ -48,17 +48,25 @@ function heatMap(p: DivisionPairwise): HTMLElement {
   ]);
 }
 
+/** A part of the page that arrives after the standings: a placeholder, filled when its reads answer. */
+function later(label: string, part: Promise<Node | null>): HTMLElement {
+  const box = el("div", { "data-part": label }, [muted("Loading…")]);
+  part.then(
+    (node) => box.replaceChildren(...(node ? [node] : [])),
+    () => box.replaceChildren(muted(`Could not read the ${label}.`)),
+  );
+  return box;
+}
+
 export async function drawDivision(id: string): Promise<Drawn> {
   const d = q(id);
-  const [division, rows, pairwise, rounds, episodes, history, note] = await Promise.all([
+  // The standings paint first; the chart, the heat map and the lists follow as they answer.
+  const [division, rows] = await Promise.all([
     get<Division>(`/v2/divisions/${d}`),
     get<LeaderboardRow[] | null>(`/v2/divisions/${d}/leaderboard`),
-    get<DivisionPairwise>(`/v2/divisions/${d}/pairwise`),
-    get<RoundPage>(`/v2/rounds?division_id=${d}&limit=10`),
-    get<{ entries: EpisodeRequest[] }>(`/v2/episode-requests?division_id=${d}&limit=10`),
-    divisionHistory(id),
-    quietNote(id),
   ]);
+  const rounds = get<RoundPage>(`/v2/rounds?division_id=${d}&limit=10`);
+  const pairwise = get<DivisionPairwise>(`/v2/divisions/${d}/pairwise`);
   const evidence = rows?.[0]?.evidence_episodes;
   return {
     title: `${division.name} · ${division.league.name}`,
@@ -70,7 +78,6 @@ export async function drawDivision(id: string): Promise<Drawn> {
       el("section", { class: "division-page", "data-division": division.id }, [
         el("h2", { text: division.name }),
         division.description ? muted(division.description) : null,
-        waitingLine(rounds.entries),
         el("h3", { text: "Standings" }),
         standingsTable(rows),
         evidence === undefined
@@ -78,22 +85,48 @@ export async function drawDivision(id: string): Promise<Drawn> {
           : muted(
               `The intervals rest on ${evidence} settled episodes; ✓ marks a rank the record has settled.`,
             ),
+        later(
+          "round waiting",
+          rounds.then((r) => waitingLine(r.entries)),
+        ),
         el("h3", { text: "Rating history" }),
-        historyChart(history, `${division.name} rating history`),
+        later(
+          "rating history",
+          divisionHistory(id).then((h) => historyChart(h, `${division.name} rating history`)),
+        ),
         el("h3", { text: "Pairwise record" }),
-        heatMap(pairwise),
-        pairwise.episodes
-          ? muted(
-              `${pairwise.episodes} scored episodes; ${pairwise.cells.length / 2} pairings met.`,
-            )
-          : null,
+        later(
+          "pairwise record",
+          pairwise.then((p) =>
+            el("div", null, [
+              heatMap(p),
+              p.episodes
+                ? muted(`${p.episodes} scored episodes; ${p.cells.length / 2} pairings met.`)
+                : null,
+            ]),
+          ),
+        ),
         el("div", { class: "division" }, [
-          el("div", null, [el("h3", { text: "Recent rounds" }), roundsTable(rounds.entries)]),
-          el("div", null, [el("h3", { text: "Recent episodes" }), episodesTable(episodes.entries)]),
+          el("div", null, [
+            el("h3", { text: "Recent rounds" }),
+            later(
+              "rounds",
+              rounds.then((r) => roundsTable(r.entries)),
+            ),
+          ]),
+          el("div", null, [
+            el("h3", { text: "Recent episodes" }),
+            later(
+              "episodes",
+              get<{ entries: EpisodeRequest[] }>(
+                `/v2/episode-requests?division_id=${d}&limit=10`,
+              ).then((e) => episodesTable(e.entries)),
+            ),
+          ]),
         ]),
       ]),
     ],
     topics: [`division:${division.id}`],
-    note,
+    note: quietNote(id),
   };
 }

@@ -11,20 +11,22 @@ import { shownDivisions } from "./home.ts";
 export async function drawLeague(id: string): Promise<Drawn> {
   const league = await get<League>(`/v2/leagues/${q(id)}`);
   const divisions = shownDivisions(await get<Division[]>(`/v2/divisions?league_id=${q(id)}`));
-  const [blocks, notes] = await Promise.all([
-    Promise.all(
-      divisions.map(async (d) => {
-        const rows = await get<LeaderboardRow[] | null>(`/v2/divisions/${q(d.id)}/leaderboard`);
-        return el("section", { class: "division-block", "data-division": d.id }, [
-          el("h3", null, [link(href.division(d.id), d.name)]),
-          d.description ? muted(d.description) : null,
-          standingsTable(rows),
-        ]);
-      }),
-    ),
-    Promise.all(divisions.map((d) => quietNote(d.id))),
-  ]);
-  const settled = notes.length > 0 && notes.every((n) => n === "quiet: every rank settled");
+  const blocks = await Promise.all(
+    divisions.map(async (d) => {
+      const rows = await get<LeaderboardRow[] | null>(`/v2/divisions/${q(d.id)}/leaderboard`);
+      return el("section", { class: "division-block", "data-division": d.id }, [
+        el("h3", null, [link(href.division(d.id), d.name)]),
+        d.description ? muted(d.description) : null,
+        standingsTable(rows),
+      ]);
+    }),
+  );
+  // Every division settled: the league is quiet; else the first division's quiet reason, if any.
+  const note = Promise.all(divisions.map((d) => quietNote(d.id))).then((notes) =>
+    notes.length > 0 && notes.every((n) => n === "quiet: every rank settled")
+      ? "quiet: every rank settled"
+      : (notes.find((n) => n !== null) ?? null),
+  );
   return {
     title: league.name,
     crumbs: [link(href.home(), "Leagues")],
@@ -40,6 +42,6 @@ export async function drawLeague(id: string): Promise<Drawn> {
       ]),
     ],
     topics: [`league:${league.id}`],
-    note: settled ? "quiet: every rank settled" : (notes.find((n) => n !== null) ?? null),
+    note,
   };
 }
