@@ -29,7 +29,7 @@ h2{margin:1rem 0 .2rem;overflow-wrap:anywhere}h3{margin:1.2rem 0 .4rem}.muted{co
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{border-bottom:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top}
 th{font-weight:600;color:var(--muted)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td{overflow-wrap:anywhere}
+td{overflow-wrap:break-word}td.num,th.num,.interval{white-space:nowrap}
 code{font-family:ui-monospace,monospace;background:var(--card);padding:.05rem .25rem;border-radius:3px}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.6rem 0}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .interval{position:relative;height:.7rem;min-width:6rem;background:var(--card);border-radius:3px}
