@@ -37,7 +37,11 @@ describe("HTML pages", () => {
       "/v2/coworlds/play/session",
       { coworld_id: tl.coworldId, variant_id: "ffa-4", player_count: 2 },
     );
-    const params: Record<string, string> = { session_id: created.body.session_id };
+    // The web view's pages (`/web/…/{id}`) are one shell whatever the id names.
+    const params: Record<string, string> = {
+      session_id: created.body.session_id,
+      id: tl.league.id,
+    };
     const signIn = new URLSearchParams({
       email: "nobody@example.test",
       password: "wrong",

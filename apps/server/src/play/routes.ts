@@ -1,5 +1,5 @@
 // The handlers of the play-module operations.
-import { basePathOf } from "../home/home-page.ts";
+import { basePathOf } from "../home/base-path.ts";
 import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { wantsHtml } from "../http/not-found-page.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../http/page-headers.ts";

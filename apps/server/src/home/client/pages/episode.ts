@@ -1,0 +1,88 @@
+// An episode: its players and scores, its status and why it failed, and its replay playing in
+// the page through the coworld's replay viewer (the same link the tables offer, framed; the
+// viewer runs sandboxed by its own headers).
+import type { EpisodeRequest, RoundDetail } from "@gauntlet/core";
+
+import { get, q } from "../api.ts";
+import { ago, el, facts, muted, round2, table } from "../dom.ts";
+import { href, link, maybeLink } from "../links.ts";
+import type { Drawn } from "../page.ts";
+
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+function replay(e: EpisodeRequest): HTMLElement {
+  if (e.artifacts_expired_at)
+    return muted(
+      `This replay was removed by the server's retention policy on ${e.artifacts_expired_at.slice(0, 10)}.`,
+    );
+  if (!e.replay_url)
+    return muted(
+      ENDED.has(e.status)
+        ? "This episode left no replay."
+        : "The replay comes when the episode ends.",
+    );
+  return el("div", null, [
+    el("iframe", {
+      class: "replay",
+      src: href.replay(e.id),
+      title: "replay",
+      sandbox: "allow-scripts",
+      referrerpolicy: "no-referrer",
+    }),
+    el("p", null, [link(href.replay(e.id), "open the replay on its own page")]),
+  ]);
+}
+
+export async function drawEpisode(id: string): Promise<Drawn> {
+  const e = await get<EpisodeRequest>(`/v2/episode-requests/${q(id)}`);
+  const round = e.round_id ? await get<RoundDetail>(`/v2/rounds/${q(e.round_id)}`) : null;
+  const d = round?.division;
+  const scoreOf = (position: number) => e.scores.find((s) => s.position === position)?.score;
+  const failed = e.failed_policy_index ?? null;
+  return {
+    title: `Episode · ${d?.name ?? "Gauntlet"}`,
+    crumbs: round
+      ? [
+          link(href.home(), "Leagues"),
+          link(href.league(round.division.league.id), round.division.league.name),
+          link(href.division(round.division.id), round.division.name),
+          link(href.round(round.id), `Round #${round.round_number}`),
+        ]
+      : [link(href.home(), "Leagues")],
+    body: [
+      el("section", { class: "episode-page", "data-episode": e.id }, [
+        el("h2", { text: `Episode ${e.id}` }),
+        facts([
+          ["status", e.status],
+          ...(e.error_type || e.error
+            ? [["why it failed", [e.error_type, e.error].filter(Boolean).join(": ")] as const]
+            : []),
+          ["round", round ? link(href.round(round.id), `#${round.round_number}`) : "—"],
+          ["created", `${e.created_at} (${ago(e.created_at)})`],
+        ]),
+        el("h3", { text: "Players" }),
+        table(
+          ["seat", "player", "policy version", "score"],
+          e.participants.map((p, i) => [
+            p.position,
+            maybeLink(p.player_id ? href.player(p.player_id) : null, p.player_name ?? "—"),
+            maybeLink(
+              p.policy_version_id ? href.policyVersion(p.policy_version_id) : null,
+              `${p.policy_name}${p.version === null ? "" : ` v${p.version}`}${failed === i ? " (failed)" : ""}`,
+            ),
+            scoreOf(p.position) === undefined ? "" : round2(scoreOf(p.position) ?? 0),
+          ]),
+          [0, 3],
+        ),
+        el("h3", { text: "Replay" }),
+        replay(e),
+        el("h3", { text: "Logs and artifacts" }),
+        muted(
+          "A seat's logs and artifacts are for the policy's owner, the league's commissioner and admins: they read them with the CLI (`gauntlet episode logs <episode> --seat <n>`).",
+        ),
+      ]),
+    ],
+    topics: ENDED.has(e.status) || !d ? [] : [`division:${d.id}`],
+    note: null,
+  };
+}
