@@ -28,9 +28,7 @@ function row(over: Partial<LeaderboardRow>): LeaderboardRow {
 describe("the leaderboard table", () => {
   it("shows the interval as its two ends", () => {
     expect(intervalCell(row({ score_interval: { low: 1500, high: 1580 } }))).toBe("1500…1580");
-    expect(intervalCell(row({ score_interval: { low: 1400.25, high: 1560 } }))).toBe(
-      "1400.3…1560",
-    );
+    expect(intervalCell(row({ score_interval: { low: 1400.25, high: 1560 } }))).toBe("1400.3…1560");
     expect(intervalCell(row({ score_interval: null }))).toBe("");
     expect(intervalCell(row({}))).toBe("");
   });
