@@ -360,7 +360,7 @@ describe("leagues, coworlds, policies and league play", () => {
     expect(board.map((r) => r.player_name).sort()).toEqual(["cli-greedy", "cli-wanderer"]);
     const table = (await cli(["leaderboard", divisionId])).stdout;
     expect(table).toMatch(
-      /^RANK\s+COULD BE\s+PLAYER\s+SCORE\s+±95%\s+P>NEXT\s+ROUNDS\s+EPISODES\s+FORM/,
+      /^RANK\s+COULD RANK\s+PLAYER\s+SCORE\s+95% INTERVAL\s+P>NEXT\s+FORM\s+ROUNDS\s+EPISODES\s+RECENT RANKS/,
     );
     expect(table).toContain("cli-greedy");
 

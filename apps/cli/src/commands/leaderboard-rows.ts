@@ -1,42 +1,43 @@
-// The leaderboard's table for people: each row's value with its 95% interval as ±, and the ranks
-// it could hold when that is more than its own.
+// The leaderboard's table for people: each row's score (the fit's strength) with its 95% interval
+// as its two ends, the ranks it could hold (or that its rank is settled), and its form (the
+// online rating, moving a game at a time).
 import type { LeaderboardRow } from "@gauntlet/core";
 
 import type { Cell } from "../output.ts";
 
 export const LEADERBOARD_HEADERS = [
   "rank",
-  "could be",
+  "could rank",
   "player",
   "score",
-  "±95%",
+  "95% interval",
   "p>next",
+  "form",
   "rounds",
   "episodes",
-  "form",
+  "recent ranks",
 ] as const;
 
 function score(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-/** Half the interval's width; an interval off-centre from the value shows as its two ends. */
-export function intervalCell(row: Pick<LeaderboardRow, "score" | "score_interval">): string {
+/** The interval's two ends ("1500…1580"); empty when the record says nothing about the row. */
+export function intervalCell(row: Pick<LeaderboardRow, "score_interval">): string {
   const interval = row.score_interval;
-  if (!interval) return "";
-  const below = row.score - interval.low;
-  const above = interval.high - row.score;
-  const half = (interval.high - interval.low) / 2;
-  if (below >= 0 && above >= 0 && Math.abs(below - above) <= 0.25 * half)
-    return `±${half.toFixed(half < 10 ? 1 : 0)}`;
-  return `${score(interval.low)}…${score(interval.high)}`;
+  return interval ? `${score(interval.low)}…${score(interval.high)}` : "";
 }
 
-/** "2–4" when the row could hold several ranks; empty when settled or unknown. */
-export function rankRangeCell(row: Pick<LeaderboardRow, "rank_range">): string {
+/**
+ * "2–4" while the row could hold several ranks; "settled" once its rank is (and "tied 2–3" when
+ * it is settled as a tie with its neighbours); empty from a server without the figures.
+ */
+export function rankRangeCell(row: Pick<LeaderboardRow, "rank_range" | "settled">): string {
   const range = row.rank_range;
-  if (!range || range.best === range.worst) return "";
-  return `${range.best}–${range.worst}`;
+  if (!range) return "";
+  const span = range.best === range.worst ? "" : `${range.best}–${range.worst}`;
+  if (row.settled === true || span === "") return span === "" ? "settled" : `tied ${span}`;
+  return span;
 }
 
 export function leaderboardCells(row: LeaderboardRow): Cell[] {
@@ -49,6 +50,7 @@ export function leaderboardCells(row: LeaderboardRow): Cell[] {
     row.p_above_next === null || row.p_above_next === undefined
       ? ""
       : `${Math.round(row.p_above_next * 100)}%`,
+    row.form === undefined ? "" : score(row.form),
     row.rounds_played,
     row.episodes_played,
     row.recent_rounds

@@ -56,7 +56,7 @@ describe("gauntlet leaderboard", () => {
       const plain = await gauntlet(["leaderboard", divisionId]);
       expect(plain.code).toBe(0);
       const lines = plain.stdout.trimEnd().split("\n");
-      expect(lines[0]).toMatch(/^RANK\s+COULD BE\s+PLAYER\s+SCORE/);
+      expect(lines[0]).toMatch(/^RANK\s+COULD RANK\s+PLAYER\s+SCORE\s+95% INTERVAL/);
       expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[2])).toEqual(
         expect.arrayContaining(["Alpha", "Beta"]),
       );

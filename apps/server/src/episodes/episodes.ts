@@ -1,5 +1,5 @@
 // Episode requests: creation (with their job), reads, artifacts and stats.
-import { randomInt, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 
 import type { Kysely, Transaction } from "kysely";
 
@@ -37,6 +37,7 @@ import type {
   EpisodeParticipantsTable,
   EpisodeRequestsTable,
 } from "../store/schema.ts";
+import { seededGameConfig } from "./episode-seed.ts";
 import { shareClassOf, type ShareClass } from "./queue-shares.ts";
 
 export const EPISODE_CHANGES = "episode_changes";
@@ -72,20 +73,10 @@ export interface NewEpisode {
 }
 
 /** The job's deadline: the one asked for, within the coworld's `episode_timeout_minutes`. */
-async function deadlineOf(
-  trx: Transaction<Database>,
-  coworldId: string,
-  asked: number | undefined,
-): Promise<number> {
+function deadlineOf(manifest: Record<string, unknown> | null, asked: number | undefined): number {
   const deadline = asked ?? DEFAULT_DEADLINE_MS;
-  const row = await trx
-    .selectFrom("coworlds")
-    .select("manifest")
-    .where("id", "=", coworldId)
-    .executeTakeFirst();
-  if (!row) return deadline;
-  const doc = parseJson<Record<string, unknown>>(row.manifest);
-  const limit = EpisodeTimeoutMinutes.safeParse(doc.episode_timeout_minutes);
+  if (!manifest) return deadline;
+  const limit = EpisodeTimeoutMinutes.safeParse(manifest.episode_timeout_minutes);
   return limit.success ? Math.min(deadline, limit.data * 60_000) : deadline;
 }
 
@@ -97,6 +88,13 @@ export async function createEpisode(
   const now = nowIso();
   const id = newId("episodeRequest");
   const jobId = randomUUID();
+  const coworld = await trx
+    .selectFrom("coworlds")
+    .select("manifest")
+    .where("id", "=", input.coworld.id)
+    .executeTakeFirst();
+  const manifest = coworld ? parseJson<Record<string, unknown>>(coworld.manifest) : null;
+  const { seed, gameConfig } = seededGameConfig(manifest, input.gameConfig);
   await trx
     .insertInto("episode_requests")
     .values({
@@ -109,8 +107,8 @@ export async function createEpisode(
       round_id: input.roundId ?? null,
       pool_id: input.poolId ?? null,
       experience_request_id: input.experienceRequestId ?? null,
-      game_config: JSON.stringify(input.gameConfig),
-      seed: randomInt(0, 2 ** 31 - 1),
+      game_config: JSON.stringify(gameConfig),
+      seed,
       max_steps: null,
       status: "submitted",
       job_id: jobId,
@@ -155,7 +153,7 @@ export async function createEpisode(
       leased_at: null,
       share_class: input.shareClass ?? shareClassOf(input.purpose),
       share_owner: input.requesterUserId,
-      deadline_ms: await deadlineOf(trx, input.coworld.id, input.deadlineMs),
+      deadline_ms: deadlineOf(manifest, input.deadlineMs),
       created_at: now,
       updated_at: now,
     })

@@ -182,6 +182,14 @@ describe("league play with a runner process", () => {
           `/v2/episode-requests?round_id=${round.id}&limit=50`,
         )
       ).body.entries;
+      // The seed an episode shows is the one its game played (gridrush reports it in its results).
+      expect(episodes.length).toBeGreaterThan(0);
+      for (const e of episodes) {
+        const stats = await client(t.url).get<{ results: { seed?: number } | null }>(
+          `/v2/episode-requests/${e.id}/episode-stats`,
+        );
+        expect(stats.body.results?.seed, e.id).toBe(e.seed);
+      }
       const episode = episodes[0];
       if (!episode?.job_id) throw new Error("no episode");
       const machine = client(t.url, await t.machineToken("replay-report"));

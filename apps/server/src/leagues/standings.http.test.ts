@@ -160,6 +160,11 @@ describe("the certainty of the standings", () => {
     expect(first.some((r) => r.settled === false)).toBe(true);
     for (const row of first) {
       expect(row.score_interval?.low).toBeLessThan(row.score_interval?.high ?? -Infinity);
+      // The published score is the fit's, in the middle of its interval (never on an edge); the
+      // online Elo is the row's form.
+      const { low = Number.NaN, high = Number.NaN } = row.score_interval ?? {};
+      expect(row.score).toBeCloseTo((low + high) / 2, 6);
+      expect(row.form).toBeTypeOf("number");
       expect(row.rank_range?.best).toBeLessThanOrEqual(row.rank);
       expect(row.rank_range?.worst).toBeGreaterThanOrEqual(row.rank);
     }
@@ -190,6 +195,8 @@ describe("the certainty of the standings", () => {
     });
     const dee = withNewcomer.find((r) => r.player_name === "Dee");
     expect(dee).toMatchObject({ score_interval: null, rank_range: { best: 1, worst: 4 } });
+    // A row the record knows nothing about publishes its online rating.
+    expect(dee?.score).toBe(dee?.form);
     expect(withNewcomer.find((r) => r.player_name === "Ada")?.rank_range).toEqual({
       best: 1,
       worst: 2,

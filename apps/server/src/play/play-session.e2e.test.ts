@@ -85,6 +85,12 @@ describe("a hosted play session in the browser", () => {
     // The opponent is called by its player's name, the person "you" (not "seat 1").
     await page.waitForSelector("body[data-players='you · Greedy']", { timeout: 30_000 });
     expect(await page.locator("#scores").textContent()).toMatch(/^you: \d+ · Greedy: \d+$/);
+    // The legend says which square is the person's: theirs first, outlined as on the board.
+    await page.waitForSelector("body[data-legend='you (outlined in black) Greedy a coin']");
+    const mine = page.getByRole("list", { name: "legend" }).locator("li").first();
+    expect(await mine.textContent()).toBe(" you (outlined in black)");
+    // Its swatch is the one the page's stylesheet outlines in black, as the square on the board.
+    expect(await mine.locator(".swatch").getAttribute("class")).toBe("swatch mine");
     await page.getByTitle("east (→ or D)").click();
     expect(await page.locator("body").getAttribute("data-last-move")).toBe("0:E");
     await page.waitForSelector("body[data-ended='true']", { timeout: 120_000 });

@@ -26,7 +26,7 @@ describe("the standings table", () => {
         wide.rounds +
         wide.recent,
     ).toBeLessThanOrEqual(76);
-    expect(standingsColumns(70)).toMatchObject({ ranks: 0, interval: 7, recent: 10 });
+    expect(standingsColumns(70)).toMatchObject({ ranks: 0, interval: 13, recent: 10 });
     expect(standingsColumns(60)).toMatchObject({ ranks: 0, interval: 0, recent: 10 });
     expect(standingsColumns(50).recent).toBe(0);
   });
@@ -41,14 +41,14 @@ describe("the standings table", () => {
     const frame = await table.waitFor("the table", (f) => f.includes("Player 26"));
     const shown = lines(frame);
     expect(shown).toHaveLength(10);
-    expect(shown[0]).toMatch(/^#\s+±\s+Player\s+Rating\s+95%\s+Rounds\s+Recent$/);
+    expect(shown[0]).toMatch(/^#\s+±\s+Player\s+Score\s+95% interval\s+Rounds\s+Recent$/);
     expect(frame).toMatch(/›26\s+·\s+Player 26/);
     expect(frame).not.toContain("Player 1 ");
   });
 });
 
 describe("the certainty columns", () => {
-  it("show each row's interval as ± and the ranks it could hold where more than one", async () => {
+  it("show each row's interval as its two ends and the ranks it could hold, or settled", async () => {
     const certain = [
       row(1, "Ada", {
         score: 1560,
@@ -58,7 +58,7 @@ describe("the certainty columns", () => {
       }),
       row(2, "Bo", {
         score: 1480,
-        score_interval: { low: 1440, high: 1520 },
+        score_interval: { low: 1430.4, high: 1529.6 },
         rank_range: { best: 2, worst: 3 },
         settled: false,
       }),
@@ -72,9 +72,9 @@ describe("the certainty columns", () => {
     );
     const frame = await table.waitFor("the table", (f) => f.includes("Cy"));
     const shown = lines(frame);
-    expect(shown[0]).toMatch(/Rating\s+95%\s+Ranks\s+Rounds\s+Recent$/);
-    expect(shown[1]).toMatch(/Ada\s+1560\s+±30\s+3$/);
-    expect(shown[2]).toMatch(/Bo\s+1480\s+±40\s+2–3\s+3$/);
+    expect(shown[0]).toMatch(/Score\s+95% interval\s+Could rank\s+Rounds\s+Recent$/);
+    expect(shown[1]).toMatch(/Ada\s+1560\s+1530…1590\s+settled\s+3$/);
+    expect(shown[2]).toMatch(/Bo\s+1480\s+1430…1530\s+2–3\s+3$/);
     expect(shown[3]).toMatch(/Cy\s+1460\s+2–3\s+3$/);
   });
 });

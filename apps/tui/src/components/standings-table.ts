@@ -1,5 +1,6 @@
-// The standings: rank, movement since the previous standings, player, rating with its 95%
-// interval, the ranks the row could hold, rounds played and a sparkline of recent round results.
+// The standings: rank, movement since the previous standings, player, score (the fit's strength)
+// with its 95% interval as two ends, the ranks the row could hold (or "settled"), rounds played
+// and a sparkline of recent round results.
 // Narrow terminals drop the rank range, then the interval, then the sparkline.
 import { Box, Text } from "ink";
 import { createElement as h, type ReactElement } from "react";
@@ -38,8 +39,8 @@ interface Columns {
 
 export function standingsColumns(width: number): Columns {
   const recent = width >= 56 ? SPARK + 2 : 0;
-  const interval = width >= 64 ? 7 : 0;
-  const ranks = width >= 72 ? 7 : 0;
+  const interval = width >= 64 ? 13 : 0;
+  const ranks = width >= 76 ? 12 : 0;
   const fixed = { rank: 4, move: 4, rating: 9, interval, ranks, rounds: 7, recent };
   const name = Math.max(
     6,
@@ -107,12 +108,12 @@ export function StandingsTable({
     cell(columns.rank, "#", { color: theme.muted, bold: true }),
     cell(columns.move, "±", { color: theme.muted, bold: true }),
     cell(columns.name, "Player", { color: theme.muted, bold: true }),
-    cell(columns.rating, "Rating", { color: theme.muted, bold: true }, "right"),
+    cell(columns.rating, "Score", { color: theme.muted, bold: true }, "right"),
     columns.interval > 0
-      ? cell(columns.interval, "95%", { color: theme.muted, bold: true }, "right")
+      ? cell(columns.interval, "95% interval", { color: theme.muted, bold: true }, "right")
       : null,
     columns.ranks > 0
-      ? cell(columns.ranks, "Ranks", { color: theme.muted, bold: true }, "right")
+      ? cell(columns.ranks, "Could rank", { color: theme.muted, bold: true }, "right")
       : null,
     cell(columns.rounds, "Rounds", { color: theme.muted, bold: true }, "right"),
     columns.recent > 0
@@ -159,7 +160,7 @@ export function StandingsTable({
         columns.ranks > 0
           ? cell(
               columns.ranks,
-              formatRankRange(row.rank_range),
+              formatRankRange(row.rank_range, row.settled),
               { inverse: highlight, color: row.settled === false ? theme.muted : undefined },
               "right",
             )

@@ -15,18 +15,31 @@ export interface EpisodeData {
   artifacts: PolicyArtifactEntry[];
 }
 
-export async function loadPlayerEpisodes(
+/** A player's view of one division: their episodes there and that division's rounds. */
+export interface PlayerData {
+  /** As the server lists them (by when each was asked for). */
+  episodes: EpisodeRequest[];
+  /** The division's newest rounds: a player's recent rounds elsewhere (before a move) are not its. */
+  divisionRoundIds: ReadonlySet<string>;
+}
+
+export async function loadPlayer(
   client: Gauntlet,
   playerId: string,
   divisionId: string,
   signal: AbortSignal,
-): Promise<EpisodeRequest[]> {
-  return (
-    await client.episodeRequests.list(
+): Promise<PlayerData> {
+  const [episodes, rounds] = await Promise.all([
+    client.episodeRequests.list(
       { player_id: playerId, division_id: divisionId, limit: 50 },
       { signal },
-    )
-  ).entries;
+    ),
+    client.rounds.list({ division_id: divisionId, limit: 50 }, { signal }),
+  ]);
+  return {
+    episodes: episodes.entries,
+    divisionRoundIds: new Set(rounds.entries.map((r) => r.id)),
+  };
 }
 
 export async function loadRound(

@@ -5,12 +5,12 @@ import { useMemo } from "react";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { loadCatalog } from "../data/catalog.ts";
-import { loadEpisode, loadPlayerEpisodes, loadRound } from "../data/loaders.ts";
+import { loadEpisode, loadPlayer, loadRound } from "../data/loaders.ts";
 import type { Route } from "../state/routes.ts";
 
 export type RouteLoader =
   | { kind: "picker"; load: (signal: AbortSignal) => ReturnType<typeof loadCatalog> }
-  | { kind: "player"; load: (signal: AbortSignal) => ReturnType<typeof loadPlayerEpisodes> }
+  | { kind: "player"; load: (signal: AbortSignal) => ReturnType<typeof loadPlayer> }
   | { kind: "round"; load: (signal: AbortSignal) => ReturnType<typeof loadRound> }
   | { kind: "episode"; load: (signal: AbortSignal) => ReturnType<typeof loadEpisode> };
 
@@ -23,7 +23,7 @@ export function useRouteLoader(client: Gauntlet, top: Route | null): RouteLoader
       case "player":
         return {
           kind: top.kind,
-          load: (signal) => loadPlayerEpisodes(client, top.row.player_id, top.division.id, signal),
+          load: (signal) => loadPlayer(client, top.row.player_id, top.division.id, signal),
         };
       case "round":
         return { kind: top.kind, load: (signal) => loadRound(client, top.roundId, signal) };

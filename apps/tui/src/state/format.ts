@@ -37,15 +37,23 @@ export function progressBar(done: number, total: number, width: number): string 
   return "█".repeat(filled) + "░".repeat(cells - filled);
 }
 
-/** Half a row's 95% interval ("±24"); empty when the row has none. */
+/** A row's 95% interval as its two ends ("1530…1590"); empty when the row has none. */
 export function formatInterval(interval: { low: number; high: number } | null | undefined): string {
   if (!interval) return "";
-  const half = (interval.high - interval.low) / 2;
-  return `±${half < 10 ? half.toFixed(1) : Math.round(half)}`;
+  const end = (v: number) => (Math.abs(v) >= 100 ? String(Math.round(v)) : v.toFixed(1));
+  return `${end(interval.low)}…${end(interval.high)}`;
 }
 
-/** The ranks a row could hold ("2–4") when more than one; empty when settled or unknown. */
-export function formatRankRange(range: { best: number; worst: number } | undefined): string {
-  if (!range || range.best === range.worst) return "";
-  return `${range.best}–${range.worst}`;
+/**
+ * The ranks a row could hold ("2–4"); "settled" once its rank is, "tied 2–3" when it is settled
+ * as a tie with its neighbours; empty when the server sends no figures.
+ */
+export function formatRankRange(
+  range: { best: number; worst: number } | undefined,
+  settled?: boolean,
+): string {
+  if (!range) return "";
+  const span = range.best === range.worst ? "" : `${range.best}–${range.worst}`;
+  if (settled === true || span === "") return span === "" ? "settled" : `tied ${span}`;
+  return span;
 }

@@ -38,7 +38,7 @@ export const LeaderboardRow = z
     player_name: z.string(),
     score: z.number().meta({
       description:
-        "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma.",
+        "The division's ranking value: Elo rating, score standing, or OpenSkill mu − 3·sigma. Where the row carries a `score_interval` (Gauntlet), it is the strength a Bradley–Terry / Plackett–Luce fit of the division's whole record gives the row, on that scale, in the middle of its interval; rows are ranked by it. Otherwise (no record of the row yet) it is the online rating, `form`.",
     }),
     score_label: z.string().meta({
       description: "What `score` is: `Elo`, `Score` or `Rating (μ − 3σ)` (the division's ranking).",
@@ -54,7 +54,11 @@ export const LeaderboardRow = z
       .meta({ description: "Settled episodes that counted toward the score (Gauntlet)." }),
     score_interval: ScoreInterval.nullable().optional().meta({
       description:
-        "A 95% interval for the row's ranking value, from a Bradley–Terry / Plackett–Luce fit of the division's settled episodes and a bootstrap over them; null while the record says nothing about the row (Gauntlet).",
+        "The 95% interval of the row's fitted strength on the `score` scale, from a Bradley–Terry / Plackett–Luce fit of the division's settled episodes (a Laplace approximation: around `score`); null while the record says nothing about the row (Gauntlet).",
+    }),
+    form: z.number().optional().meta({
+      description:
+        "The online rating (Elo, score standing or OpenSkill mu − 3·sigma) updated episode by episode: it moves a game's worth at a time and weighs recent results as the rating rule does, where `score` reads the whole record at once. Present with the interval figures (Gauntlet).",
     }),
     rank_range: RankRange.optional().meta({
       description: "The ranks the row could hold at 95%; always includes `rank` (Gauntlet).",

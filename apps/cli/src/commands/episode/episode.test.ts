@@ -43,6 +43,7 @@ const cli = useCliServer(async (server) => {
   for (const job of jobs) {
     await runner.upload(job, "replay", '{"turn":1}\n');
     await runner.upload(job, "policy-log-0", "seat 0 thinking\n");
+    await runner.upload(job, "logs", "game: turn 1 of 30\n");
     await runner.complete(
       job,
       job.players.map((p) => 10 - p.position),
@@ -60,7 +61,7 @@ afterAll(() => {
 const { gauntlet, sdk, factory } = cli;
 
 describe("parsing", () => {
-  it("logs: the seat as a number, 0 unless given", async () => {
+  it("logs: the seat as a number; none (the game's log) unless given", async () => {
     expect(
       await parsed<LogsOptions>(
         (parent, run) => logsCommand(parent, factory(), run),
@@ -72,7 +73,7 @@ describe("parsing", () => {
         (parent, run) => logsCommand(parent, factory(), run),
         ["logs", episodeId],
       ),
-    ).toEqual({ episodeId, seat: 0, json: false });
+    ).toEqual({ episodeId, seat: null, json: false });
   });
 
   it("bundle: --include read into the parts the server knows", async () => {
@@ -199,12 +200,29 @@ describe("output", () => {
       stdout: '{"turn":1}\n',
       stderr: "",
     });
-    expect((await gauntlet(["episode", "logs", episodeId])).stdout).toBe("seat 0 thinking\n");
+    // The game's log by default; a seat's policy log with --seat.
+    expect(await gauntlet(["episode", "logs", episodeId])).toEqual({
+      code: 0,
+      stdout: "game: turn 1 of 30\n",
+      stderr: "",
+    });
     expect(JSON.parse((await gauntlet(["episode", "logs", episodeId, "--json"])).stdout)).toEqual({
       episode_request_id: episodeId,
-      seat: 0,
-      log: "seat 0 thinking\n",
+      seat: null,
+      log: "game: turn 1 of 30\n",
     });
+    expect((await gauntlet(["episode", "logs", episodeId, "--seat", "0"])).stdout).toBe(
+      "seat 0 thinking\n",
+    );
+    expect(
+      JSON.parse((await gauntlet(["episode", "logs", episodeId, "--seat", "0", "--json"])).stdout),
+    ).toEqual({ episode_request_id: episodeId, seat: 0, log: "seat 0 thinking\n" });
+    // Someone the game's log is not for is told so in one line.
+    const stranger = await cli.server.newUser();
+    const refused = await gauntlet(["episode", "logs", episodeId], { token: stranger.token });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^gauntlet: .+\n$/);
 
     const file = join(dir, "replay.jsonl");
     expect(await gauntlet(["episode", "replay", episodeId, "-o", file])).toEqual({

@@ -182,14 +182,15 @@ describe("leaderboardViews", () => {
 
 describe("the published score and its interval", () => {
   // Strengths 120 Elo apart: the online Elo lags the fit for many rounds (it moves at most K a
-  // round), which is how the demo league's leader came to be published outside its own interval.
+  // round). Held within the fit's interval it sat on an edge ("1574.1 1574.1…1809.0"); the
+  // published score is the fit's own strength, the online rating its form.
   const players = Array.from({ length: 6 }, (_, i) => ({
     id: `p${i}`,
     strength: (-120 * i * Math.LN10) / 400,
   }));
 
   it.each(["round_robin", "adaptive"] as const)(
-    "every row's score lies within its interval on a played division (%s)",
+    "every row's score is the fit's, in the middle of its interval, ranked by it (%s)",
     (seating) => {
       const sim = new LadderSimulation({
         settings: parseLadderSettings({ ladder: { seating } }),
@@ -200,9 +201,12 @@ describe("the published score and its interval", () => {
       for (let r = 0; r < 12; r += 1) {
         const { rows } = sim.round();
         for (const row of rows) {
-          expect(row.score_interval).toBeTruthy();
-          expect(row.score).toBeGreaterThanOrEqual(row.score_interval?.low ?? Infinity);
-          expect(row.score).toBeLessThanOrEqual(row.score_interval?.high ?? -Infinity);
+          const interval = row.score_interval;
+          if (!interval) throw new Error(`${row.player_id} has no interval`);
+          // Inside, never on an edge: the interval is around the score.
+          expect(row.score).toBeCloseTo((interval.low + interval.high) / 2, 6);
+          expect(interval.high - interval.low).toBeGreaterThan(1);
+          expect(row.form).toBeTypeOf("number");
         }
         // Ranks follow the published scores.
         const scores = rows.map((row) => row.score);
@@ -239,43 +243,34 @@ describe("the published score and its interval", () => {
     );
   });
 
-  it("moves by one game's worth after a single game, not by the fit's jump", () => {
+  it("publishes the fit after a single game and keeps the online rating as form", () => {
     const settings = parseLadderSettings({});
-    const states = applyRound(
-      new Map(),
-      [
-        {
-          at,
-          participants: [
-            { subjectId: player(1), score: 1 },
-            { subjectId: player(2), score: 0 },
-          ],
-        },
+    const game = {
+      at,
+      participants: [
+        { subjectId: player(1), score: 1 },
+        { subjectId: player(2), score: 0 },
       ],
-      settings,
-    );
+    };
+    const states = applyRound(new Map(), [game], settings);
     const rows = standings(
-      [entry(1, states.get(player(1))), entry(2, states.get(player(2)))],
+      [entry(2, states.get(player(2))), entry(1, states.get(player(1)))],
       settings,
-      {
-        record: {
-          seed: "one-game",
-          episodes: [
-            {
-              at,
-              participants: [
-                { subjectId: player(1), score: 1 },
-                { subjectId: player(2), score: 0 },
-              ],
-            },
-          ],
-        },
-      },
+      { record: { seed: "one-game", episodes: [game] } },
     );
-    expect(rows.map((r) => r.score)).toEqual([1516, 1484]);
+    expect(rows.map((r) => [r.player_id, r.rank, r.form])).toEqual([
+      [player(1), 1, 1516],
+      [player(2), 2, 1484],
+    ]);
+    const [winner, loser] = rows;
+    // The fit's strengths, centred where the online ratings are (1500), on Elo's slope.
+    expect(((winner?.score ?? 0) + (loser?.score ?? 0)) / 2).toBeCloseTo(1500, 6);
+    expect(winner?.score).toBeGreaterThan(1500);
     for (const r of rows) {
-      expect(r.score).toBeGreaterThanOrEqual(r.score_interval?.low ?? Infinity);
-      expect(r.score).toBeLessThanOrEqual(r.score_interval?.high ?? -Infinity);
+      const interval = r.score_interval;
+      if (!interval) throw new Error("no interval");
+      expect(r.score).toBeCloseTo((interval.low + interval.high) / 2, 6);
+      expect(r.score).not.toBe(r.form);
     }
   });
 });

@@ -12,13 +12,7 @@ import type {
 } from "@gauntlet/core";
 
 import { laplaceStrengths } from "./confidence/laplace.ts";
-import {
-  intervalOf,
-  rowCertainty,
-  scaleOf,
-  within,
-  type RowCertainty,
-} from "./confidence/row-figures.ts";
+import { rowCertainty, scaleOf, type RowCertainty } from "./confidence/row-figures.ts";
 import { reordered } from "./confidence/strength-summary.ts";
 import {
   displayRating,
@@ -105,33 +99,31 @@ function recent(entry: StandingEntry, options: StandingsOptions): LeaderboardRec
 const subjectOf = (r: Ranked): string => r.entry.subjectId ?? r.entry.playerId;
 
 /**
- * The rows with their certainty figures. The published value is the online rating held within
- * the fit's 95% interval: while the record is thin the interval is wide and the rating moves by
- * one game's worth (never the fit's jump after a single game), and once the fit is sure the
- * value it publishes is one the fit allows. Rows are placed again by that value.
+ * The rows with their certainty figures. A row the record knows publishes the fit's strength on
+ * the league's scale, with the fit's 95% interval around it, and the rows are placed by it: the
+ * score, its interval and the order are one reading of the whole record. A row the record says
+ * nothing about keeps its online rating. Every row keeps the online rating as its `form`.
  */
 function certainty(
   online: readonly Ranked[],
   settings: LadderSettings,
   record: StandingsRecord,
-): { ranked: readonly Ranked[]; rows: RowCertainty[]; episodes: number } {
+): { ranked: readonly (Ranked & { form: number })[]; rows: RowCertainty[]; episodes: number } {
   const summary = laplaceStrengths(record.episodes, online.map(subjectOf), {
     seed: record.seed,
     draws: record.draws,
   });
   const scale = scaleOf(settings.ranking === "elo" ? "elo" : "regression", online, summary);
-  const intervals = online.map((_, i) => intervalOf(summary.targets[i], scale));
-  const held = online.map((r, i) => ({ ...r, score: within(r.score, intervals[i]), from: i }));
-  const ranked = place(held);
+  const fitted = online.map((r, i) => {
+    const t = summary.targets[i];
+    const score = t?.known && scale ? scale(t.estimate) : r.score;
+    return { ...r, score, form: r.score, from: i };
+  });
+  const ranked = place(fitted);
   const order = ranked.map((r) => r.from);
   return {
     ranked,
-    rows: rowCertainty(
-      ranked,
-      reordered(summary, order),
-      scale,
-      order.map((i) => intervals[i] ?? null),
-    ),
+    rows: rowCertainty(ranked, reordered(summary, order), scale),
     episodes: summary.episodes,
   };
 }
@@ -151,7 +143,9 @@ export function standings(
   const figures = options.record
     ? certainty(rank(entries, settings), settings, options.record)
     : null;
-  const ranked = figures ? figures.ranked : rank(entries, settings);
+  const ranked: readonly (Ranked & { form?: number })[] = figures
+    ? figures.ranked
+    : rank(entries, settings);
   return ranked.map((r, i) => ({
     rank: r.rank,
     player_id: r.entry.playerId,
@@ -161,7 +155,13 @@ export function standings(
     rounds_played: r.entry.roundsPlayed,
     recent_rounds: recent(r.entry, options),
     episodes_played: r.state.episodes,
-    ...(figures ? { ...figures.rows[i], evidence_episodes: figures.episodes } : {}),
+    ...(figures
+      ? {
+          ...figures.rows[i],
+          form: r.form ?? r.score,
+          evidence_episodes: figures.episodes,
+        }
+      : {}),
   }));
 }
 

@@ -17,6 +17,7 @@ const KEYS = {
 const status = document.getElementById("status");
 const scores = document.getElementById("scores");
 const board = document.getElementById("board");
+const legend = document.getElementById("legend");
 const ctx = board.getContext("2d");
 
 const address = new URLSearchParams(location.hash.slice(1)).get("ws");
@@ -31,6 +32,31 @@ let shown = null;
 
 /** How the page calls a seat: "you" for the person's own, else the player's name. */
 const nameOf = (i) => (i === slot ? "you" : (names[i] ?? `seat ${i}`));
+
+/** One entry of the legend: a swatch drawn as on the board (`kind` its class), and what it is. */
+function legendItem(kind, color, text) {
+  const item = document.createElement("li");
+  const mark = document.createElement("span");
+  mark.className = `swatch ${kind}`;
+  if (color) mark.style.background = color;
+  item.append(mark, document.createTextNode(` ${text}`));
+  return item;
+}
+
+/** Which square is whose: yours (outlined in black, as on the board) first, the others, a coin. */
+function drawLegend() {
+  if (slot === null || seats === 0) return;
+  const order = [slot, ...Array.from({ length: seats }, (_, i) => i).filter((i) => i !== slot)];
+  legend.replaceChildren(
+    ...order.map((i) =>
+      i === slot
+        ? legendItem("mine", COLORS[i % COLORS.length], "you (outlined in black)")
+        : legendItem("seat", COLORS[i % COLORS.length], nameOf(i)),
+    ),
+    legendItem("coin", null, "a coin"),
+  );
+  document.body.dataset.legend = legend.textContent.replace(/\s+/g, " ").trim();
+}
 
 function draw(state) {
   shown = state;
@@ -95,6 +121,7 @@ function onMessage(event) {
     slot = message.slot;
     seats = message.players;
     status.textContent = welcomeText();
+    drawLegend();
     // Asked now, not at connect: every seat is taken once the game has started.
     void learnNames();
   } else if (message.type === "turn") {
@@ -146,6 +173,7 @@ async function learnNames() {
   if (seats > 0 && turn === null && document.body.dataset.ended !== "true")
     status.textContent = welcomeText();
   if (shown) draw(shown);
+  drawLegend();
   document.body.dataset.players = names.map((_, i) => nameOf(i)).join(" · ");
 }
 

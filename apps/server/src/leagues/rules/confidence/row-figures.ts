@@ -58,23 +58,16 @@ export function intervalOf(
   return target?.known && scale ? { low: scale(target.low), high: scale(target.high) } : null;
 }
 
-/** The value held within the interval (unchanged without one). */
-export function within(value: number, interval: Interval | null | undefined): number {
-  return interval ? Math.min(interval.high, Math.max(interval.low, value)) : value;
-}
-
 /**
  * Certainty figures for rows ranked best first (`summary.targets` in the same order). A row the
  * record knows nothing about could hold any rank; every other row's worst rank allows for it.
  * The rank range always includes the published rank. A row is settled when its rank range is one
- * rank, or holds only the places of a run of neighbours the fit calls even (`summary.tied`). `intervals` overrides the interval of a row
- * (computed before the rows were placed again).
+ * rank, or holds only the places of a run of neighbours the fit calls even (`summary.tied`).
  */
 export function rowCertainty(
   rows: readonly RankedRow[],
   summary: StrengthSummary,
   scale: ((theta: number) => number) | null,
-  intervals?: readonly (Interval | null)[],
 ): RowCertainty[] {
   const n = rows.length;
   const unknown = summary.targets.filter((t) => !t.known).length;
@@ -88,8 +81,7 @@ export function rowCertainty(
     runEnd[i] = i + 1 < n && summary.tied(i, i + 1) ? (runEnd[i + 1] ?? i) : i;
   return rows.map((row, i) => {
     const t = summary.targets[i];
-    const own = intervals?.[i];
-    const interval = own !== undefined ? own : intervalOf(t, scale);
+    const interval = intervalOf(t, scale);
     const rank_range = t?.known
       ? {
           best: Math.min(row.rank, t.bestRank),
