@@ -14,6 +14,7 @@ const TIERS = [
     "service",
     "home",
     "identity",
+    "audit",
     "games",
     "policies",
     "coworlds",

@@ -160,6 +160,8 @@ export type {
 
 // Identity: users, players, tokens, profiles.
 export {
+  AdminAuditEntry,
+  AdminAuditQuery,
   AuthCodeExchangeRequest,
   AuthCodeExchangeResponse,
   CreatedPlayerCredential,

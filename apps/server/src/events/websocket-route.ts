@@ -61,8 +61,15 @@ export async function installLiveEvents(
         deps.db,
         hub,
         deps.rules,
-        // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation).
-        async () => (token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity),
+        // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation),
+        // elevated again only if the upgrade asked for it and the user still holds the role.
+        async () => {
+          if (!token || !isAuthenticated(identity)) return identity;
+          const fresh = await deps.auth.authenticate(token);
+          return fresh && identity.elevated && fresh.adminRole
+            ? { ...fresh, elevated: true }
+            : fresh;
+        },
       );
       open.add(connection);
       sockets.set(connection, socket);

@@ -56,6 +56,25 @@ function requestToken(request: FastifyRequest): string | null | undefined {
   return /^\S+$/.test(value) ? value : null;
 }
 
+/** The header with which an admin asks for its admin powers on one request (docs/api.md). */
+export const ELEVATION_HEADER = "x-use-elevated-privileges";
+
+/**
+ * The identity a request acts as: an admin's own identity is elevated only when the request
+ * asks for it, so an admin without the header is an ordinary user. Everyone else is unchanged
+ * (the header means nothing without the admin role), and so is the cached identity.
+ */
+function asRequested(
+  request: FastifyRequest,
+  identity: AuthenticatedIdentity,
+): AuthenticatedIdentity {
+  if (!identity.adminRole) return identity;
+  const asked = request.headers[ELEVATION_HEADER];
+  return typeof asked === "string" && asked.trim().toLowerCase() === "true"
+    ? { ...identity, elevated: true }
+    : identity;
+}
+
 export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
 
 function withAbsoluteDocs(body: unknown, request: FastifyRequest, absolute: AbsoluteUrl): unknown {
@@ -144,7 +163,7 @@ export function createRequestGate(
       if (!result || result.rejection) return false;
       setBudgetHeaders(reply, result);
     }
-    setIdentity(request, identity);
+    setIdentity(request, asRequested(request, identity));
     return true;
   }
 
@@ -191,7 +210,7 @@ export function createRequestGate(
           );
         return;
       }
-      if (identity && verdict === "pass") setIdentity(request, identity);
+      if (identity && verdict === "pass") setIdentity(request, asRequested(request, identity));
       else if (identity) {
         setIdentity(request, ANONYMOUS);
         payer = identity;
