@@ -1,4 +1,6 @@
 // A tiny fetch wrapper for tests: JSON in, status + headers + parsed body out.
+import { ELEVATION_HEADER } from "@gauntlet/core";
+
 export interface HttpResult<T = unknown> {
   status: number;
   headers: Headers;
@@ -14,8 +16,6 @@ const adminTokens = new Set<string>();
 export function registerAdminToken(token: string): void {
   adminTokens.add(token);
 }
-
-export const ELEVATION_HEADER = "X-Use-Elevated-Privileges";
 
 export interface HttpOptions {
   token?: string | undefined;
@@ -34,7 +34,7 @@ export async function http<T = unknown>(
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const asked = Object.keys(headers).some(
-    (name) => name.toLowerCase() === "x-use-elevated-privileges",
+    (name) => name.toLowerCase() === ELEVATION_HEADER.toLowerCase(),
   );
   if (
     !asked &&

@@ -16,6 +16,7 @@ export {
   accessOf,
   defineOperation,
   fillPath,
+  ELEVATION_HEADER,
   LEASE_TOKEN_HEADER,
   routerPath,
   tags,

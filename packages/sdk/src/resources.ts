@@ -30,6 +30,7 @@ export const resources = {
   listTokens: ["tokens", "list"],
   createToken: ["tokens", "create"],
   revokeToken: ["tokens", "revoke"],
+  listAdminAudit: ["admin", "audit"],
   // Players
   listPlayers: ["players", "list"],
   createPlayer: ["players", "create"],

@@ -3,7 +3,7 @@
 // address's budget (client-address.ts); failed authentication is answered before any budget.
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
+import { accessOf, BUDGET_HEADER_NAMES, ELEVATION_HEADER, type OperationDef } from "@gauntlet/core";
 
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
@@ -56,8 +56,7 @@ function requestToken(request: FastifyRequest): string | null | undefined {
   return /^\S+$/.test(value) ? value : null;
 }
 
-/** The header with which an admin asks for its admin powers on one request (docs/api.md). */
-export const ELEVATION_HEADER = "x-use-elevated-privileges";
+const ELEVATION = ELEVATION_HEADER.toLowerCase();
 
 /**
  * The identity a request acts as: an admin's own identity is elevated only when the request
@@ -69,7 +68,7 @@ function asRequested(
   identity: AuthenticatedIdentity,
 ): AuthenticatedIdentity {
   if (!identity.adminRole) return identity;
-  const asked = request.headers[ELEVATION_HEADER];
+  const asked = request.headers[ELEVATION];
   return typeof asked === "string" && asked.trim().toLowerCase() === "true"
     ? { ...identity, elevated: true }
     : identity;

@@ -3,8 +3,6 @@ import { z } from "zod";
 
 import { PlayerId, TokenId } from "../../ids.ts";
 import {
-  AdminAuditEntry,
-  AdminAuditQuery,
   AuthCodeExchangeRequest,
   AuthCodeExchangeResponse,
   CreatedPlayerCredential,
@@ -222,20 +220,5 @@ export const identityOperations = {
     params: PlayerParams,
     status: 200,
     response: z.object({ revoked: z.number().int() }).meta({ id: "RevokedCount" }),
-  }),
-  listAdminAudit: defineOperation({
-    id: "listAdminAudit",
-    method: "GET",
-    path: "/v2/admin/audit",
-    tag: "Identity",
-    summary: "The audit trail of elevated admin actions, newest first (admins, elevated)",
-    description:
-      "Every request that changes state (not GET or HEAD) made with `X-Use-Elevated-Privileges: true` by an admin: who, when, the operation, its path and the status answered. Request bodies are never recorded.",
-    auth: "required",
-    access: "admin",
-    complexity: 10,
-    query: AdminAuditQuery,
-    status: 200,
-    response: z.array(AdminAuditEntry),
   }),
 } as const;
