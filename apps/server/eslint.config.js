@@ -30,6 +30,7 @@ const TIERS = [
     "service",
     "home",
     "identity",
+    "audit",
     "games",
     "policies",
     "coworlds",

@@ -11,6 +11,7 @@ import { startSpinner } from "./spinner.ts";
 export interface GlobalOptions {
   server?: string;
   json?: boolean;
+  elevated?: boolean;
 }
 
 export function globals(command: Command): GlobalOptions {
@@ -54,6 +55,8 @@ export async function clientOf(command: Command, choice: ClientChoice = {}): Pro
   return createClient({
     baseUrl,
     onRetry,
+    // An admin's powers are asked for per command line, never by default.
+    elevated: globals(command).elevated === true,
     ...(choice.anonymous
       ? { token: null }
       : choice.token !== undefined

@@ -25,6 +25,10 @@ Server and token:
   --server URL, else GAUNTLET_SERVER, else the server of the last
   \`gauntlet auth login\`; GAUNTLET_TOKEN, else the token saved for that server.
 
+Admins:
+  An admin's powers apply only to a command line with --elevated; each
+  elevated change is kept in the audit trail (\`gauntlet --elevated admin audit\`).
+
 Output:
   Tables for people; --json prints the API's response exactly. Colour only on a
   terminal, never with NO_COLOR.
@@ -59,6 +63,10 @@ export function buildProgram(
       "the Gauntlet server (default: GAUNTLET_SERVER, else the last sign-in)",
     )
     .option("--json", "print the API's response as JSON instead of a table")
+    .option(
+      "--elevated",
+      "act with your admin powers (X-Use-Elevated-Privileges); without it an admin is an ordinary user",
+    )
     .showSuggestionAfterError(true)
     // Wrap descriptions beside a wide column too (`hosted`), so help stays within 80 columns.
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false, minWidthToWrap: 24 })

@@ -1,8 +1,10 @@
 // Runs `gauntlet` inside the test's own process: the real program and parser, memory streams
 // instead of the process's, and an SDK client for a test server instead of the saved sign-in.
+import type { Command } from "commander";
+
 import { createClient } from "@gauntlet/sdk";
 
-import type { ClientChoice } from "../src/context.ts";
+import { globals, type ClientChoice } from "../src/context.ts";
 import { memoryIO } from "../src/io.ts";
 import { run } from "../src/run.ts";
 
@@ -34,13 +36,15 @@ export async function runInProcess(
   const factory = {
     io,
     // A command that asks for no token (sign-in, a reporter's key) gets none, as from the executable.
-    client: (_command: unknown, choice: ClientChoice = {}) =>
+    // --elevated is honoured as the executable's client does.
+    client: (command: Command, choice: ClientChoice = {}) =>
       Promise.resolve(
         createClient({
           env: {},
           useSavedCredentials: false,
           baseUrl: options.url,
           token: choice.anonymous === true ? null : (choice.token ?? options.token),
+          elevated: globals(command).elevated === true,
         }),
       ),
   };

@@ -10,6 +10,8 @@ import Fastify, {
 
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
 
+import { isAuditedMethod, recordElevatedAction } from "./audit/audit-trail.ts";
+import { auditHandlers } from "./audit/routes.ts";
 import { Authenticator } from "./auth/authenticate.ts";
 import { installRequestIdentity } from "./auth/request-identity.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
@@ -234,6 +236,27 @@ export async function buildApp(deps: AppDeps): Promise<{
     closeAfterStrayUpgrade(request, reply);
     done();
   });
+  // An elevated admin's state-changing request is written to the audit trail once answered
+  // (with the status it got). A callback hook: every other request passes with one property read.
+  app.addHook("onResponse", (request, reply, done) => {
+    const identity = request.gauntletIdentity;
+    if (
+      identity &&
+      identity.kind !== "anonymous" &&
+      identity.elevated &&
+      isAuditedMethod(request.method)
+    )
+      recordElevatedAction(context.store.db, {
+        identity,
+        operationId: request.routeOptions.config.op?.id ?? "unknown",
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+      }).catch((error: unknown) => {
+        request.log.error({ err: error }, "audit trail: an elevated action was not recorded");
+      });
+    done();
+  });
   const gateFor = createRequestGate(
     context.auth,
     deps.budgets,
@@ -243,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<{
   const handlers: Handlers = {
     ...serviceHandlers(deps.budgetsInfo),
     ...identityHandlers,
+    ...auditHandlers,
     ...gameHandlers,
     ...leagueHandlers,
     ...policyHandlers,

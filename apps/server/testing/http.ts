@@ -1,4 +1,6 @@
 // A tiny fetch wrapper for tests: JSON in, status + headers + parsed body out.
+import { ELEVATION_HEADER } from "@gauntlet/core";
+
 export interface HttpResult<T = unknown> {
   status: number;
   headers: Headers;
@@ -6,8 +8,19 @@ export interface HttpResult<T = unknown> {
   text: string;
 }
 
+// Tokens of admins (the test server's first admin, newUser({ admin: true })): a test that sends
+// one means to act as admin, so it asks for the powers as an admin's client must (docs/api.md,
+// "Elevated privileges") unless it says `elevated: false`.
+const adminTokens = new Set<string>();
+
+export function registerAdminToken(token: string): void {
+  adminTokens.add(token);
+}
+
 export interface HttpOptions {
   token?: string | undefined;
+  /** Send X-Use-Elevated-Privileges: true; by default for an admin's token (see above). */
+  elevated?: boolean;
   body?: unknown;
   headers?: Record<string, string>;
   redirect?: "manual" | "follow" | "error";
@@ -20,6 +33,14 @@ export async function http<T = unknown>(
 ): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const asked = Object.keys(headers).some(
+    (name) => name.toLowerCase() === ELEVATION_HEADER.toLowerCase(),
+  );
+  if (
+    !asked &&
+    (options.elevated ?? (options.token !== undefined && adminTokens.has(options.token)))
+  )
+    headers[ELEVATION_HEADER] = "true";
   let body: string | undefined;
   if (options.body !== undefined) {
     if (typeof options.body === "string") body = options.body;

@@ -5,6 +5,7 @@ import { FIRST_ADMIN_EMAIL } from "../src/identity/first-admin.ts";
 import { createApiToken } from "../src/identity/tokens.ts";
 import { createUser } from "../src/identity/users.ts";
 import { startServer, type RunningServer, type StartOptions } from "../src/server.ts";
+import { registerAdminToken } from "./http.ts";
 import { TEST_ANONYMOUS_CAPACITIES } from "./test-capacities.ts";
 import { createTestStore, type TestStore } from "./test-store.ts";
 
@@ -72,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const adminToken = (
     await createApiToken(db, { userId: admin.id, name: "test admin", kind: "user" })
   ).token;
+  registerAdminToken(adminToken);
   const port = new URL(server.url).port;
   return {
     url: server.url,
@@ -89,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       });
       const token = (await createApiToken(db, { userId: user.id, name: "test", kind: "user" }))
         .token;
+      if (opts.admin) registerAdminToken(token);
       return { id: user.id, email, token };
     },
     async machineToken(name: string, ownerUserId?: string) {

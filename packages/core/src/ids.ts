@@ -38,6 +38,7 @@ export const idPrefixes = {
   machine: "mach_",
   token: "tok_",
   credential: "pcred_",
+  adminAudit: "audit_",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -16,6 +16,7 @@ export {
   accessOf,
   defineOperation,
   fillPath,
+  ELEVATION_HEADER,
   LEASE_TOKEN_HEADER,
   routerPath,
   tags,
@@ -160,6 +161,8 @@ export type {
 
 // Identity: users, players, tokens, profiles.
 export {
+  AdminAuditEntry,
+  AdminAuditQuery,
   AuthCodeExchangeRequest,
   AuthCodeExchangeResponse,
   CreatedPlayerCredential,

@@ -1,5 +1,10 @@
 // One call of one operation: encode, try, retry as retry.ts decides, decode.
-import { readBudgetSnapshot, type BudgetSnapshot, type OperationDef } from "@gauntlet/core";
+import {
+  ELEVATION_HEADER,
+  readBudgetSnapshot,
+  type BudgetSnapshot,
+  type OperationDef,
+} from "@gauntlet/core";
 
 import { decodeReply, parseErrorBody } from "./decode.ts";
 import { encodeRequest } from "./encode.ts";
@@ -56,8 +61,10 @@ export async function callOperation(
   headers.set("accept", ACCEPT[op.responseKind ?? "json"] ?? "*/*");
   if (encoded.contentType) headers.set("content-type", encoded.contentType);
   for (const [name, value] of Object.entries(encoded.headers)) headers.set(name, value);
-  if (config.token !== null && op.auth !== "none")
+  if (config.token !== null && op.auth !== "none") {
     headers.set("authorization", `Bearer ${config.token}`);
+    if (config.elevated) headers.set(ELEVATION_HEADER, "true");
+  }
   // One key per call, the same on every retry, so the server does the write at most once.
   const idempotencyKey =
     options.idempotencyKey ?? (op.idempotent ? newIdempotencyKey() : undefined);

@@ -253,6 +253,21 @@ describe("configuration", () => {
     }
   });
 
+  it("asks for admin powers only when elevated, and only with a token", async () => {
+    const sent: (string | null)[] = [];
+    const fetch = async (input: Request | string | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      sent.push(request.headers.get("x-use-elevated-privileges"));
+      return new Response(JSON.stringify([]), { headers: { "content-type": "application/json" } });
+    };
+    const base = { ...noEnv, baseUrl: "http://gauntlet.invalid", fetch };
+    await createClient({ ...base, token: "t" }).tokens.list();
+    await createClient({ ...base, token: "t", elevated: true }).tokens.list();
+    await createClient({ ...base, token: "t" }).tokens.list(undefined, { elevated: true });
+    await createClient({ ...base, token: null, elevated: true }).tokens.list();
+    expect(sent).toEqual([null, "true", "true", null]);
+  });
+
   it("uses a custom fetch", async () => {
     const seen: string[] = [];
     const client = createClient({

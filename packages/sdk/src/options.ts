@@ -65,6 +65,11 @@ interface CommonOptions {
   /** Sent with every request. */
   headers?: Record<string, string>;
   onRetry?: OnRetry;
+  /**
+   * Act with your admin powers: sends `X-Use-Elevated-Privileges: true` with the token. Without
+   * it an admin's requests are an ordinary user's (default false).
+   */
+  elevated?: boolean;
 }
 
 export interface ClientOptions extends CommonOptions {
@@ -95,6 +100,7 @@ export interface ClientConfig {
   readonly fetch: FetchLike | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly onRetry: OnRetry | undefined;
+  readonly elevated: boolean;
   readonly lookup: { env?: Env; path?: string; useSavedCredentials?: boolean };
 }
 
@@ -107,6 +113,7 @@ export interface RequestConfig {
   readonly fetch: FetchLike | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly onRetry: OnRetry | undefined;
+  readonly elevated: boolean;
 }
 
 function checkMs(name: string, value: number): number {
@@ -162,6 +169,7 @@ export function resolveClientConfig(options: ClientOptions): ClientConfig {
       fetch: options.fetch,
       headers: { ...options.headers },
       onRetry: options.onRetry,
+      elevated: options.elevated ?? false,
       lookup,
     };
   } catch (error) {
@@ -200,5 +208,6 @@ export function resolveRequestConfig(
     fetch: options.fetch ?? client.fetch,
     headers: options.headers ? { ...client.headers, ...options.headers } : client.headers,
     onRetry: options.onRetry ?? client.onRetry,
+    elevated: options.elevated ?? client.elevated,
   };
 }

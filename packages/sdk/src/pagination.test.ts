@@ -61,6 +61,7 @@ function fetcher(op: OperationDef) {
       fetch: undefined,
       headers: {},
       onRetry: undefined,
+      elevated: false,
     };
     return (await callOperation(op, input, { config, options: {}, onBudget: () => undefined }))
       .data;

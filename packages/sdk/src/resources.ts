@@ -38,6 +38,7 @@ export const resources = {
   listTokens: ["tokens", "list"],
   createToken: ["tokens", "create"],
   revokeToken: ["tokens", "revoke"],
+  listAdminAudit: ["admin", "audit"],
   // Players
   listPlayers: ["players", "list"],
   createPlayer: ["players", "create"],

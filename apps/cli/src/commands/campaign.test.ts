@@ -55,15 +55,26 @@ describe("gauntlet campaign", () => {
     expect(stripVTControlCharacters(tty.stdout)).toBe(plain.stdout);
   });
 
-  it("migrate previews unless --apply, and says which it did", async () => {
-    const preview = await gauntlet(["campaign", "migrate", fixture.league.id]);
+  it("migrate previews unless --apply, and says which it did (an admin, with --elevated)", async () => {
+    const unelevated = await gauntlet(["campaign", "migrate", fixture.league.id]);
+    expect(unelevated.code).not.toBe(0);
+    const preview = await gauntlet(["--elevated", "campaign", "migrate", fixture.league.id]);
     expect(preview.code).toBe(0);
     expect(preview.stdout).toMatch(/^from:\s+6×6 \(36 cells\)\nto:\s+6×6 \(36 cells\)\n/);
     expect(preview.stderr).toBe(
       "no territory held\ndry run: nothing changed (use --apply to migrate)\n",
     );
     const applied = JSON.parse(
-      (await gauntlet(["campaign", "migrate", fixture.league.id, "--apply", "--json"])).stdout,
+      (
+        await gauntlet([
+          "--elevated",
+          "campaign",
+          "migrate",
+          fixture.league.id,
+          "--apply",
+          "--json",
+        ])
+      ).stdout,
     ) as { applied: boolean };
     expect(applied.applied).toBe(true);
   });

@@ -1,5 +1,6 @@
 // Every command group, in the order `gauntlet --help` lists them. A new group of the
 // service is one file in this folder exporting a CommandGroup, added to this list.
+import { admin } from "./admin.ts";
 import { auth } from "./auth/index.ts";
 import { campaign } from "./campaign.ts";
 import { completion } from "./completion.ts";
@@ -44,5 +45,6 @@ export const commandGroups: readonly CommandGroup[] = [
   post,
   wiki,
   watch,
+  admin,
   completion,
 ];

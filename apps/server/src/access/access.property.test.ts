@@ -63,12 +63,18 @@ const world = fc.record({
 type World = typeof world extends fc.Arbitrary<infer W> ? W : never;
 
 function identities(userIds: readonly string[]): { name: string; identity: Identity }[] {
-  const person = (userId: string, kind: "user" | "player", isAdmin: boolean): Identity => ({
+  const person = (
+    userId: string,
+    kind: "user" | "player",
+    adminRole: boolean,
+    elevated = adminRole,
+  ): Identity => ({
     kind,
     subjectId: kind === "user" ? userId : `player-of-${userId}`,
     userId,
     email: `${userId}@example.test`,
-    isAdmin,
+    adminRole,
+    elevated,
     scopes: [],
     tokenId: randomUUID(),
     budget: { key: userId, kind: "user" },
@@ -76,6 +82,7 @@ function identities(userIds: readonly string[]): { name: string; identity: Ident
   return [
     { name: "anonymous", identity: ANONYMOUS },
     { name: "admin", identity: person(randomUUID(), "user", true) },
+    { name: "admin, not elevated", identity: person(randomUUID(), "user", true, false) },
     ...userIds.flatMap((id, i) => [
       { name: `user ${i}`, identity: person(id, "user", false) },
       { name: `player of user ${i}`, identity: person(id, "player", false) },

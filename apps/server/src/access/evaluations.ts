@@ -2,12 +2,14 @@
 // follow episodes.ts (the requester, the owners of their seats' policies, admins).
 import { isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { ExperienceRequestsTable } from "../store/schema.ts";
+import { actsAsAdmin } from "./admin.ts";
 
 export function canSeeEvaluation(
   identity: Identity,
   row: Pick<ExperienceRequestsTable, "requester_user_id"> | { requester_user_id: string | null },
 ): boolean {
   return (
-    isAuthenticated(identity) && (identity.isAdmin || identity.userId === row.requester_user_id)
+    isAuthenticated(identity) &&
+    (actsAsAdmin(identity) || identity.userId === row.requester_user_id)
   );
 }

@@ -5,15 +5,12 @@ import type { Kysely } from "kysely";
 
 import { actsAsUser, isAuthenticated, type Identity } from "../auth/identity.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import { actsAsAdmin } from "./admin.ts";
 
 export type LeagueFacts = Pick<
   LeaguesTable,
   "public" | "hidden" | "disabled_at" | "commissioner_user_id"
 >;
-
-export function isAdmin(identity: Identity): boolean {
-  return isAuthenticated(identity) && identity.isAdmin;
-}
 
 /** The signed-in user's id, or null for anonymous callers. */
 export function userIdOf(identity: Identity): string | null {
@@ -24,7 +21,8 @@ export function userIdOf(identity: Identity): string | null {
 export function canSeeLeague(identity: Identity, row: LeagueFacts): boolean {
   if (row.public === 1 && row.hidden === 0 && row.disabled_at === null) return true;
   return (
-    isAuthenticated(identity) && (identity.isAdmin || row.commissioner_user_id === identity.userId)
+    isAuthenticated(identity) &&
+    (actsAsAdmin(identity) || row.commissioner_user_id === identity.userId)
   );
 }
 
@@ -35,7 +33,8 @@ export function isCommissioner(
 ): boolean {
   return (
     isAuthenticated(identity) &&
-    (identity.isAdmin || (actsAsUser(identity) && row.commissioner_user_id === identity.userId))
+    (actsAsAdmin(identity) ||
+      (actsAsUser(identity) && row.commissioner_user_id === identity.userId))
   );
 }
 
@@ -54,7 +53,7 @@ export function canSeeDivision(
 export function visibleLeagueIds(db: Kysely<Database>, identity: Identity) {
   const me = userIdOf(identity);
   const q = db.selectFrom("leagues").select("id");
-  if (isAdmin(identity)) return q;
+  if (actsAsAdmin(identity)) return q;
   return q.where((eb) =>
     eb.or([
       eb.and([eb("public", "=", 1), eb("hidden", "=", 0), eb("disabled_at", "is", null)]),
@@ -66,7 +65,7 @@ export function visibleLeagueIds(db: Kysely<Database>, identity: Identity) {
 /** The ids of the divisions the caller may see (canSeeDivision as SQL). */
 export function visibleDivisionIds(db: Kysely<Database>, identity: Identity) {
   const q = db.selectFrom("divisions as d").innerJoin("leagues as l", "l.id", "d.league_id");
-  if (isAdmin(identity)) return q.select("d.id");
+  if (actsAsAdmin(identity)) return q.select("d.id");
   // The commissioner's hidden divisions count only while they act as a user (isCommissioner).
   const commissioner = actsAsUser(identity) ? identity.userId : null;
   const me = userIdOf(identity);

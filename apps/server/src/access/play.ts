@@ -3,6 +3,7 @@
 // A play session is seen by its creator, the people seated in it, and admins; only its creator
 // (or an admin) reads it whole or ends it.
 import { actsAsUser, isAuthenticated, type Identity } from "../auth/identity.ts";
+import { actsAsAdmin } from "./admin.ts";
 import { isCommissioner, type LeagueFacts } from "./leagues.ts";
 import { ownsOrAdmin } from "./ownership.ts";
 
@@ -24,7 +25,7 @@ export function canSeePlaySession(
 ): boolean {
   if (!isAuthenticated(identity)) return false;
   return (
-    identity.isAdmin ||
+    actsAsAdmin(identity) ||
     session.user_id === identity.userId ||
     seats.some((s) => s.user_id === identity.userId)
   );

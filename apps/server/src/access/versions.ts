@@ -7,7 +7,8 @@ import type { Kysely } from "kysely";
 
 import { type Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
-import { canSeeLeague, isAdmin, userIdOf, visibleLeagueIds, type LeagueFacts } from "./leagues.ts";
+import { actsAsAdmin } from "./admin.ts";
+import { canSeeLeague, userIdOf, visibleLeagueIds, type LeagueFacts } from "./leagues.ts";
 
 export interface VersionFacts {
   owner_user_id: string;
@@ -16,7 +17,7 @@ export interface VersionFacts {
 }
 
 export function canSeeVersion(identity: Identity, version: VersionFacts): boolean {
-  if (isAdmin(identity) || userIdOf(identity) === version.owner_user_id) return true;
+  if (actsAsAdmin(identity) || userIdOf(identity) === version.owner_user_id) return true;
   return version.leagues.some((league) => canSeeLeague(identity, league));
 }
 
@@ -25,7 +26,7 @@ export function canInspectVersion(
   identity: Identity,
   version: Pick<VersionFacts, "owner_user_id">,
 ): boolean {
-  return isAdmin(identity) || userIdOf(identity) === version.owner_user_id;
+  return actsAsAdmin(identity) || userIdOf(identity) === version.owner_user_id;
 }
 
 /** The ids of the versions the caller may see (canSeeVersion as SQL). */
@@ -33,7 +34,7 @@ export function visibleVersionIds(db: Kysely<Database>, identity: Identity) {
   const q = db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id");
-  if (isAdmin(identity)) return q.select("pv.id");
+  if (actsAsAdmin(identity)) return q.select("pv.id");
   const me = userIdOf(identity);
   return q
     .select("pv.id")

@@ -122,7 +122,8 @@ export class Authenticator {
           ...base,
           kind: "machine",
           subjectId: row.machine_id,
-          isAdmin: false,
+          adminRole: false,
+          elevated: false,
           scopes: ["runner"],
           budget: { key: row.machine_id, kind: "machine" },
         };
@@ -131,7 +132,8 @@ export class Authenticator {
           ...base,
           kind: "player",
           subjectId: row.player_id,
-          isAdmin: false,
+          adminRole: false,
+          elevated: false,
           scopes: ["player"],
           budget: { key: row.user_id, kind: "user" },
         };
@@ -140,7 +142,9 @@ export class Authenticator {
           ...base,
           kind: "user",
           subjectId: row.user_id,
-          isAdmin,
+          adminRole: isAdmin,
+          // Elevated per request by the gate, when the request asks (access/admin.ts).
+          elevated: false,
           scopes: isAdmin ? ["user", "admin"] : ["user"],
           budget: { key: row.user_id, kind: "user" },
         };
@@ -180,7 +184,8 @@ export class Authenticator {
       subjectId: row.reporter_id,
       userId: row.user_id,
       email: row.email,
-      isAdmin: false,
+      adminRole: false,
+      elevated: false,
       scopes: ["reporter"],
       tokenId: row.reporter_id,
       budget: { key: row.user_id, kind: "user" },

@@ -7,7 +7,16 @@ export interface AuthenticatedIdentity {
   /** The user that owns the subject (the user itself for a user token). */
   readonly userId: string;
   readonly email: string;
-  readonly isAdmin: boolean;
+  /**
+   * Holds the admin role. Its powers apply only when `elevated` too: read both through
+   * access/admin.ts (actsAsAdmin), never this flag alone.
+   */
+  readonly adminRole: boolean;
+  /**
+   * The request asked for its admin powers (`X-Use-Elevated-Privileges: true`), or the server
+   * acts on its own behalf. Without it an admin is an ordinary user.
+   */
+  readonly elevated: boolean;
   readonly scopes: readonly string[];
   readonly tokenId: string;
   /** Players and reporter runs draw on their owner's budget; machines on their own. */

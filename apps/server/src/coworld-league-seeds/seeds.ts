@@ -20,6 +20,7 @@ import { createLeague, updateLeague } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { CoworldLeagueSeedsTable, Database } from "../store/schema.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 type Overrides = Record<string, unknown>;
 
@@ -118,7 +119,7 @@ export async function createSeed(
   const overrides = input.overrides ?? {};
   const { league: fields, config } = split(overrides);
   checkRunnable(coworld.manifest, config);
-  if (fields.is_game_of_week !== undefined && !identity.isAdmin)
+  if (fields.is_game_of_week !== undefined && !actsAsAdmin(identity))
     throw forbidden("Only admins choose the game of the week.");
   const taken = await db
     .selectFrom("coworld_league_seeds")
@@ -182,7 +183,7 @@ export async function updateSeed(
   const coworld = await canonicalOf(db, name);
   const { league: fields, config } = split(input.overrides);
   checkRunnable(coworld.manifest, config);
-  if (fields.is_game_of_week !== undefined && !identity.isAdmin)
+  if (fields.is_game_of_week !== undefined && !actsAsAdmin(identity))
     throw forbidden("Only admins choose the game of the week.");
   if (row.league_id) {
     // Replaces the commissioner_config whole, as the overrides are replaced whole.
@@ -209,7 +210,7 @@ export async function listSeeds(
   identity: AuthenticatedIdentity,
 ): Promise<CoworldLeagueSeed[]> {
   let q = db.selectFrom("coworld_league_seeds").selectAll();
-  if (!identity.isAdmin)
+  if (!actsAsAdmin(identity))
     q = q.where((eb) =>
       eb(
         "coworld_name",

@@ -9,14 +9,15 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden } from "../shared/errors.ts";
 import type { CertificationsTable, Database } from "../store/schema.ts";
 import { getCoworldRow, toCertification } from "./coworlds.ts";
+import { actsAsAdmin, type AdminActor } from "../access/admin.ts";
 
 export async function certify(
   db: Kysely<Database>,
-  actor: { userId: string; isAdmin: boolean },
+  actor: { userId: string } & AdminActor,
   coworldId: string,
 ): Promise<Certification> {
   const coworld = await getCoworldRow(db, coworldId);
-  if (coworld.owner_user_id !== actor.userId && !actor.isAdmin)
+  if (coworld.owner_user_id !== actor.userId && !actsAsAdmin(actor))
     throw forbidden("Only the coworld's owner or an admin certifies it.");
   const manifest = CoworldManifest.parse(parseJson(coworld.manifest));
   return db.transaction().execute(async (trx) => {

@@ -22,6 +22,7 @@ import { findUpload } from "../policies/policies.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { CertificationsTable, CoworldsTable, Database } from "../store/schema.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 function canonicalIds(rows: Pick<CoworldsTable, "id" | "name" | "version">[]): Set<string> {
   const best = new Map<string, Pick<CoworldsTable, "id" | "version">>();
@@ -67,7 +68,7 @@ export interface UploadInput {
 
 export async function uploadCoworld(
   db: Kysely<Database>,
-  identity: Pick<AuthenticatedIdentity, "userId" | "isAdmin" | "kind" | "subjectId">,
+  identity: Pick<AuthenticatedIdentity, "userId" | "adminRole" | "elevated" | "kind" | "subjectId">,
   input: UploadInput,
 ): Promise<Coworld> {
   const parsed = CoworldManifest.safeParse(input.manifest);
@@ -119,7 +120,7 @@ export async function uploadCoworld(
         .select(["id", "owner_user_id"])
         .where("name", "=", name)
         .executeTakeFirst();
-      if (game && game.owner_user_id !== (owner ?? identity.userId) && !identity.isAdmin)
+      if (game && game.owner_user_id !== (owner ?? identity.userId) && !actsAsAdmin(identity))
         throw forbidden(`a game named ${name} belongs to another user`);
       gameId = game?.id ?? newId("game");
       if (!game) {

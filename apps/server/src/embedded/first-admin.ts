@@ -20,7 +20,9 @@ export async function firstAdminIdentity(
     subjectId: admin.id,
     userId: admin.id,
     email: admin.email,
-    isAdmin: true,
+    adminRole: true,
+    // The server acting on its own behalf, not a request: its admin powers apply.
+    elevated: true,
     scopes: ["user", "admin"],
     tokenId: "server-start",
     budget: { key: admin.id, kind: "user" },

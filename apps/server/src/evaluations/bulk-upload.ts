@@ -29,6 +29,7 @@ import type {
 } from "../store/schema.ts";
 import { invalidUpload, type UploadedEpisode } from "./duckdb-episodes.ts";
 import { readEpisodeFileBoxed } from "./duckdb-sandbox.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export const UPLOAD_URL_SECONDS = 3600;
 const duckdbFileKey = (upload: { id: string; user_id: string }) =>
@@ -95,7 +96,7 @@ const seatedVersions = (episodes: UploadedEpisode[]) => [
  */
 async function checkVersions(
   db: Kysely<Database>,
-  uploader: { userId: string; isAdmin: boolean },
+  uploader: { userId: string; admin: boolean },
   versions: string[],
 ): Promise<void> {
   const allowed = new Set<string>();
@@ -105,7 +106,7 @@ async function checkVersions(
       .innerJoin("policies as p", "p.id", "pv.policy_id")
       .select("pv.id")
       .where("pv.id", "in", versions.slice(i, i + EPISODE_BATCH));
-    if (!uploader.isAdmin) q = q.where("p.owner_user_id", "=", uploader.userId);
+    if (!uploader.admin) q = q.where("p.owner_user_id", "=", uploader.userId);
     for (const r of await q.execute()) allowed.add(r.id);
   }
   const refused = versions.find((v) => !allowed.has(v));
@@ -340,7 +341,7 @@ export async function completeBulkUpload(
     .selectAll()
     .where("id", "=", uploadId)
     .executeTakeFirst();
-  if (!row || (row.user_id !== identity.userId && !identity.isAdmin))
+  if (!row || (row.user_id !== identity.userId && !actsAsAdmin(identity)))
     throw notFound("bulk upload", uploadId);
   if (row.status === "completed")
     return { episodes_created: row.episodes_created ?? 0, duckdb_s3_uri: row.duckdb_uri ?? "" };
@@ -369,7 +370,7 @@ export async function completeBulkUpload(
   }
   await checkVersions(
     db,
-    { userId: row.user_id, isAdmin: row.user_id === identity.userId && identity.isAdmin },
+    { userId: row.user_id, admin: row.user_id === identity.userId && actsAsAdmin(identity) },
     seatedVersions(episodes),
   );
   await resolveCoworlds(db, episodes);

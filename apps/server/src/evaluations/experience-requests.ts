@@ -22,6 +22,7 @@ import { nowIso } from "../shared/clock.ts";
 import { conflict, notFound } from "../shared/errors.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
 import { resolveRequest, type Seat } from "./roster.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
@@ -265,7 +266,7 @@ export async function listExperienceRequests(
   identity: AuthenticatedIdentity,
   query: { mine?: boolean | undefined; limit: number; offset: number },
 ) {
-  const own = query.mine === true || !identity.isAdmin;
+  const own = query.mine === true || !actsAsAdmin(identity);
   let q = db.selectFrom("experience_requests");
   if (own) q = q.where("requester_user_id", "=", identity.userId);
   const total = await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();

@@ -101,9 +101,15 @@ export async function installLiveEvents(
         fanOut,
         rules,
         stream: request.raw.socket,
-        // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation).
-        authorise: async () =>
-          token && isAuthenticated(identity) ? deps.auth.authenticate(token) : identity,
+        // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation),
+        // elevated again only if the upgrade asked for it and the user still holds the role.
+        authorise: async () => {
+          if (!token || !isAuthenticated(identity)) return identity;
+          const fresh = await deps.auth.authenticate(token);
+          return fresh && identity.elevated && fresh.adminRole
+            ? { ...fresh, elevated: true }
+            : fresh;
+        },
         ...(deps.maxBufferedBytes !== undefined ? { maxBufferedBytes: deps.maxBufferedBytes } : {}),
       });
       const watcher: Watcher = { socket, alive: true };

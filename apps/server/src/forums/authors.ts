@@ -1,6 +1,7 @@
 // Who may write in forums and wikis, and who may change what was written.
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { forbidden } from "../shared/errors.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 /** People write (a user, a player acting for its owner, a reporter); runner tokens do not. */
 export function requireWriter(identity: AuthenticatedIdentity, what: string): void {
@@ -14,7 +15,7 @@ export function requireAuthorOrAdmin(
   authorUserId: string,
   what: string,
 ): void {
-  if (identity.kind === "machine" || (identity.userId !== authorUserId && !identity.isAdmin)) {
+  if (identity.kind === "machine" || (identity.userId !== authorUserId && !actsAsAdmin(identity))) {
     throw forbidden(`Only the author of this ${what} or an admin may change it.`);
   }
 }

@@ -1,12 +1,13 @@
 import { defineHandlers } from "../http/handler.ts";
 import { forbidden } from "../shared/errors.ts";
 import { createGame, createMod, getGame, getMod, listGames, listMods } from "./games.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export const gameHandlers = defineHandlers({
   listGames: async ({ app }) => listGames(app.store.db),
   getGame: async ({ params, app }) => getGame(app.store.db, params.game_id),
   createGame: async ({ identity, body, app }) => {
-    if (!identity.isAdmin)
+    if (!actsAsAdmin(identity))
       throw forbidden("Only admins register games by hand; uploading a coworld creates its game.");
     return createGame(app.store.db, {
       ownerUserId: identity.userId,

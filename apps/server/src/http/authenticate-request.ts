@@ -3,7 +3,7 @@
 // address's budget (client-address.ts); failed authentication is answered before any budget.
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-import { accessOf, BUDGET_HEADER_NAMES, type OperationDef } from "@gauntlet/core";
+import { accessOf, BUDGET_HEADER_NAMES, ELEVATION_HEADER, type OperationDef } from "@gauntlet/core";
 
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
@@ -54,6 +54,24 @@ function requestToken(request: FastifyRequest): string | null | undefined {
   if (alt === undefined) return undefined;
   const value = typeof alt === "string" ? alt.trim() : "";
   return /^\S+$/.test(value) ? value : null;
+}
+
+const ELEVATION = ELEVATION_HEADER.toLowerCase();
+
+/**
+ * The identity a request acts as: an admin's own identity is elevated only when the request
+ * asks for it, so an admin without the header is an ordinary user. Everyone else is unchanged
+ * (the header means nothing without the admin role), and so is the cached identity.
+ */
+function asRequested(
+  request: FastifyRequest,
+  identity: AuthenticatedIdentity,
+): AuthenticatedIdentity {
+  if (!identity.adminRole) return identity;
+  const asked = request.headers[ELEVATION];
+  return typeof asked === "string" && asked.trim().toLowerCase() === "true"
+    ? { ...identity, elevated: true }
+    : identity;
 }
 
 export type AbsoluteUrl = (request: FastifyRequest, path: string) => string;
@@ -144,7 +162,7 @@ export function createRequestGate(
       if (!result || result.rejection) return false;
       setBudgetHeaders(reply, result);
     }
-    setIdentity(request, identity);
+    setIdentity(request, asRequested(request, identity));
     return true;
   }
 
@@ -191,7 +209,7 @@ export function createRequestGate(
           );
         return;
       }
-      if (identity && verdict === "pass") setIdentity(request, identity);
+      if (identity && verdict === "pass") setIdentity(request, asRequested(request, identity));
       else if (identity) {
         setIdentity(request, ANONYMOUS);
         payer = identity;

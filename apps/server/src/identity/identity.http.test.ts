@@ -18,6 +18,7 @@ const ANONYMOUS = {
   owner_user_id: null,
   scopes: [],
   is_admin: false,
+  elevated: false,
 };
 
 describe("GET /whoami", () => {
@@ -47,6 +48,7 @@ describe("GET /whoami", () => {
       owner_user_id: user.id,
       scopes: ["user"],
       is_admin: false,
+      elevated: false,
     });
     expect(res.headers.get("x-complexity")).toBe("1");
   });
@@ -225,6 +227,7 @@ describe("players", () => {
       owner_user_id: user.id,
       scopes: ["player"],
       is_admin: false,
+      elevated: false,
     });
   });
 

@@ -7,6 +7,7 @@ import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export function toPlayer(row: PlayersTable, isDefault: boolean): Player {
   return {
@@ -87,7 +88,7 @@ export async function getOwnedPlayer(
     .executeTakeFirst();
   const mayAct =
     row &&
-    (row.owner_user_id === identity.userId || identity.isAdmin) &&
+    (row.owner_user_id === identity.userId || actsAsAdmin(identity)) &&
     (identity.kind !== "player" || identity.subjectId === playerId);
   if (!row || !mayAct) throw notFound("player", playerId);
   return row;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 import { idPrefixes, type BodyOf, type QueryOf } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { tokenPrefixes } from "../auth/secrets.ts";
 import { hostnameOf } from "../http/base-path.ts";
@@ -152,7 +153,8 @@ export const identityHandlers = defineHandlers({
           user_email: identity.email,
           owner_user_id: identity.userId,
           scopes: [...identity.scopes],
-          is_admin: identity.isAdmin,
+          is_admin: identity.adminRole,
+          elevated: actsAsAdmin(identity),
         }
       : {
           subject_type: "anonymous",
@@ -161,6 +163,7 @@ export const identityHandlers = defineHandlers({
           owner_user_id: null,
           scopes: [],
           is_admin: false,
+          elevated: false,
         },
 
   cliLoginPage: async ({ query, app, request, reply }) =>

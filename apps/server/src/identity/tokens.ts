@@ -9,6 +9,7 @@ import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
 import { nowIso } from "../shared/clock.ts";
 import { badRequest, forbidden, gone, notFound } from "../shared/errors.ts";
 import type { Database, TokensTable } from "../store/schema.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 const PLAYER_LOGIN_TTL_MS = 24 * 3600_000;
 const AUTH_CODE_TTL_MS = 5 * 60_000;
@@ -111,7 +112,7 @@ export async function revokeToken(
     .where("tokens.id", "=", tokenId)
     .where("tokens.revoked_at", "is", null)
     .executeTakeFirst();
-  if (!row || (row.user_id !== identity.userId && !identity.isAdmin))
+  if (!row || (row.user_id !== identity.userId && !actsAsAdmin(identity)))
     throw notFound("token", tokenId);
   const revokedAt = nowIso();
   await db.updateTable("tokens").set({ revoked_at: revokedAt }).where("id", "=", tokenId).execute();
@@ -190,7 +191,7 @@ export async function exchangeAuthCode(db: Kysely<Database>, code: string): Prom
 }
 
 export function assertCanCreateMachineToken(identity: AuthenticatedIdentity): void {
-  if (!identity.isAdmin)
+  if (!actsAsAdmin(identity))
     throw forbidden(
       "Only admins create machine tokens: machine identities get the service budget.",
     );

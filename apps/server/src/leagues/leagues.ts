@@ -11,6 +11,7 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
 import { insertDivisions } from "./division-rows.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export async function leagueViews(db: Kysely<Database>, rows: LeaguesTable[]): Promise<League[]> {
   if (rows.length === 0) return [];
@@ -108,7 +109,7 @@ export async function listLeagues(
   const visible = rows.filter(
     (r) =>
       canSeeLeague(identity, r) &&
-      (r.hidden === 0 || filter.mine || (isAuthenticated(identity) && identity.isAdmin)),
+      (r.hidden === 0 || filter.mine || (isAuthenticated(identity) && actsAsAdmin(identity))),
   );
   return leagueViews(db, visible);
 }
@@ -209,7 +210,7 @@ export async function updateLeague(
   patch: LeaguePatch,
 ): Promise<League> {
   const row = await getCommissionedLeagueRow(db, identity, leagueId);
-  if (patch.is_game_of_week !== undefined && !identity.isAdmin)
+  if (patch.is_game_of_week !== undefined && !actsAsAdmin(identity))
     throw forbidden("Only admins choose the game of the week.");
   const set: Partial<LeaguesTable> = { updated_at: nowIso() };
   if (patch.name !== undefined) set.name = patch.name;

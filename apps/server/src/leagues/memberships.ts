@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
 
-import { canSeeDivision, isAdmin, isCommissioner, visibleDivisionIds } from "../access/leagues.ts";
+import { canSeeDivision, isCommissioner, visibleDivisionIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents } from "../events/record.ts";
@@ -16,6 +16,7 @@ import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export async function membershipViews(
   db: Kysely<Database>,
@@ -61,7 +62,7 @@ export async function listMemberships(
       db.selectFrom("players").select("id").where("owner_user_id", "=", identity.userId),
     );
   }
-  if (!isAdmin(identity)) q = q.where("division_id", "in", visibleDivisionIds(db, identity));
+  if (!actsAsAdmin(identity)) q = q.where("division_id", "in", visibleDivisionIds(db, identity));
   const rows = await q
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")

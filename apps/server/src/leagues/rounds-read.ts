@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 
 import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
 
-import { isAdmin, visibleDivisionIds } from "../access/leagues.ts";
+import { visibleDivisionIds } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { DEFAULT_QUEUE_SHARES, type QueueShares } from "../episodes/queue-shares.ts";
 import { parseJson } from "../shared/clock.ts";
@@ -12,6 +12,7 @@ import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { roundWaiting } from "./round-waiting.ts";
 import { visibleDivision } from "./visibility.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 export async function roundViews(
   db: Kysely<Database>,
@@ -67,7 +68,7 @@ export async function listRounds(
       "in",
       db.selectFrom("divisions").select("id").where("type", "=", filter.division_type),
     );
-  if (!isAdmin(identity)) q = q.where("division_id", "in", visibleDivisionIds(db, identity));
+  if (!actsAsAdmin(identity)) q = q.where("division_id", "in", visibleDivisionIds(db, identity));
   const total = await q.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
   const rows = await q
     .selectAll()

@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
 
-import { canSeeLeague, isAdmin, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
+import { canSeeLeague, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
 import { ownsOrAdmin } from "../access/ownership.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
@@ -31,6 +31,7 @@ import { writeRating } from "./rating-rows.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 import { assertDailySubmissions, assertPlayersPerUser } from "./submission-limits.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 
@@ -381,7 +382,7 @@ export async function listSubmissions(
     if (!isAuthenticated(identity)) return [];
     q = q.where("submitted_by_user_id", "=", identity.userId);
   }
-  if (!isAdmin(identity)) q = q.where("league_id", "in", visibleLeagueIds(db, identity));
+  if (!actsAsAdmin(identity)) q = q.where("league_id", "in", visibleLeagueIds(db, identity));
   const rows = await q
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")

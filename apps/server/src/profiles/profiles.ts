@@ -5,13 +5,14 @@ import type { Kysely } from "kysely";
 
 import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 
-import { isAdmin, visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
+import { visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
 import { visibleVersionIds } from "../access/versions.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { membershipViews } from "../leagues/memberships.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 async function playerRow(db: Kysely<Database>, playerId: string): Promise<PlayersTable> {
   const row = await db
@@ -54,7 +55,7 @@ export async function getPlayerProfile(
     .selectFrom("league_policy_memberships as m")
     .selectAll("m")
     .where("m.player_id", "=", playerId);
-  if (!isAdmin(identity))
+  if (!actsAsAdmin(identity))
     memberships = memberships
       .where("m.league_id", "in", visibleLeagueIds(db, identity))
       .where("m.division_id", "in", visibleDivisionIds(db, identity));
@@ -80,7 +81,7 @@ export async function updatePlayerProfile(
   const player = await playerRow(db, playerId);
   const mayEdit =
     identity.kind !== "machine" &&
-    (identity.isAdmin ||
+    (actsAsAdmin(identity) ||
       (player.owner_user_id === identity.userId &&
         (identity.kind !== "player" || identity.subjectId === playerId)));
   if (!mayEdit)

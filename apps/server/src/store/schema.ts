@@ -787,6 +787,18 @@ export interface LobbySeatsTable {
   claimed_at: string | null;
 }
 
+/** One state-changing request an admin made with elevated privileges; never its body. */
+export interface AdminAuditTable {
+  id: string;
+  at: string;
+  user_id: string;
+  token_id: string;
+  operation_id: string;
+  method: string;
+  path: string;
+  status: number;
+}
+
 export interface Database {
   users: UsersTable;
   machines: MachinesTable;
@@ -832,6 +844,8 @@ export interface Database {
   // cogames client: policy uploads and assay runs
   policy_submit_uploads: PolicySubmitUploadsTable;
   assay_runs: AssayRunsTable;
+  // The audit trail of elevated admin actions
+  admin_audit: AdminAuditTable;
   // Forums, wikis and player profiles
   forums: ForumsTable;
   posts: PostsTable;

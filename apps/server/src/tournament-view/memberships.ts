@@ -10,7 +10,7 @@ import type {
   SeasonPolicySummary,
 } from "@gauntlet/core";
 
-import { isAdmin, visibleDivisionIds } from "../access/leagues.ts";
+import { visibleDivisionIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
 import { ACTIVE_STATUSES } from "../leagues/champions.ts";
@@ -19,6 +19,7 @@ import { createSubmission } from "../leagues/submissions.ts";
 import { conflict } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { refOf, seasonLeague, seasonPolicyRefs } from "./refs.ts";
+import { actsAsAdmin } from "../access/admin.ts";
 
 const active: readonly string[] = ACTIVE_STATUSES;
 
@@ -36,7 +37,7 @@ export async function seasonPolicies(
     .innerJoin("policies as p", "p.id", "pv.policy_id")
     .select(["m.policy_version_id", "m.division_id", "m.status", "m.created_at", "d.name"])
     .where("m.league_id", "=", league.id);
-  if (!isAdmin(identity)) q = q.where("m.division_id", "in", visibleDivisionIds(db, identity));
+  if (!actsAsAdmin(identity)) q = q.where("m.division_id", "in", visibleDivisionIds(db, identity));
   if (query.mine) {
     if (!isAuthenticated(identity)) return [];
     q = q.where("p.owner_user_id", "=", identity.userId);

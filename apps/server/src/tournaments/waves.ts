@@ -46,7 +46,9 @@ export async function actorOf(
     subjectId: user.id,
     userId: user.id,
     email: user.email,
-    isAdmin,
+    adminRole: isAdmin,
+    // A wave is the server acting for the tournament, not a request: it keeps the creator's role.
+    elevated: isAdmin,
     scopes: isAdmin ? ["user", "admin"] : ["user"],
     tokenId: "tournament",
     budget: { key: user.id, kind: "user" },

@@ -8,6 +8,7 @@ import type { z } from "zod";
 
 import {
   accessOf,
+  ELEVATION_HEADER,
   operations as contractOperations,
   type Access,
   type OperationDef,
@@ -298,7 +299,13 @@ describe("authorization matrix", () => {
         const token = tokens[subject];
         const res = await fetch(`${t.url}${path}`, {
           method: op.method,
-          headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          headers: {
+            ...headers,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            // The admin acts with its powers (an unelevated admin is an ordinary user:
+            // src/access/elevation.http.test.ts).
+            ...(subject === "admin" ? { [ELEVATION_HEADER]: "true" } : {}),
+          },
           body,
           redirect: "manual",
         });

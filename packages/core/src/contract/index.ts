@@ -6,6 +6,7 @@ import type {
   OperationQuery,
   OperationResponse,
 } from "./operation.ts";
+import { adminOperations } from "./operations/admin.ts";
 import { bulkUploadOperations } from "./operations/bulk-upload.ts";
 import { campaignOperations } from "./operations/campaign.ts";
 import { cogamesStatsOperations } from "./operations/cogames-stats.ts";
@@ -68,6 +69,7 @@ export const contract = {
   ...hostedClientViewOperations,
   ...homePageOperations,
   ...coworldLeagueSeedOperations,
+  ...adminOperations,
 } as const satisfies Record<string, OperationDef>;
 
 export type Contract = typeof contract;

@@ -47,6 +47,12 @@ export type AuthMode = "none" | "optional" | "required";
  */
 export type Access = "public" | "signed_in" | "user" | "owner" | "admin" | "runner" | "credential";
 
+/**
+ * The header with which an admin asks for its admin powers on one request (`true`); without it
+ * an admin is an ordinary user (docs/api.md, "Elevated privileges").
+ */
+export const ELEVATION_HEADER = "X-Use-Elevated-Privileges";
+
 /** The header that carries a job lease's secret (`lease_token` of a leased job). */
 export const LEASE_TOKEN_HEADER = "X-Lease-Token";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { PlayerId, TokenId, Uuid } from "../ids.ts";
-import { Timestamp } from "./common.ts";
+import { queryInt, Timestamp } from "./common.ts";
 
 export const SubjectType = z.enum(["anonymous", "user", "player", "machine", "reporter"]);
 
@@ -13,7 +13,14 @@ export const WhoAmI = z
     user_email: z.string(),
     owner_user_id: z.string().nullable(),
     scopes: z.array(z.string()),
-    is_admin: z.boolean(),
+    is_admin: z.boolean().meta({
+      description:
+        "The user holds the admin role: its powers are available to requests that send `X-Use-Elevated-Privileges: true`.",
+    }),
+    elevated: z.boolean().meta({
+      description:
+        "This request acts with admin powers: an admin sent `X-Use-Elevated-Privileges: true`.",
+    }),
   })
   .meta({
     id: "WhoAmI",
@@ -125,3 +132,27 @@ export type WhoAmI = z.infer<typeof WhoAmI>;
 export type SubjectType = z.infer<typeof SubjectType>;
 export type Token = z.infer<typeof Token>;
 export type Player = z.infer<typeof Player>;
+
+export const AdminAuditEntry = z
+  .object({
+    id: z.string(),
+    at: Timestamp,
+    user_id: z.string(),
+    user_email: z.string(),
+    token_id: z.string(),
+    operation_id: z.string(),
+    method: z.string(),
+    path: z.string().meta({ description: "The request's path, without its query string." }),
+    status: z.number().int().meta({ description: "The status the server answered with." }),
+  })
+  .meta({
+    id: "AdminAuditEntry",
+    description:
+      "One state-changing request an admin made with elevated privileges. Request bodies are never recorded.",
+  });
+
+export const AdminAuditQuery = z.object({
+  limit: queryInt(1, 500).default(100),
+  user_id: z.string().max(100).optional().meta({ description: "Only this admin's actions." }),
+});
+export type AdminAuditEntry = z.infer<typeof AdminAuditEntry>;

@@ -35,7 +35,7 @@ export async function runStatus(options: StatusOptions, deps: AuthDeps): Promise
     ["server", server],
     ["signed in as", me.user_email],
     ["subject", `${me.subject_type} ${me.subject_id ?? ""}`.trim()],
-    ["admin", me.is_admin ? "yes" : "no"],
+    ["admin", me.is_admin ? (me.elevated ? "yes (elevated)" : "yes (use --elevated)") : "no"],
     ["token from", TOKEN_SOURCES[resolved.source]],
     ...(budget
       ? Object.entries(budget.buckets).map(
