@@ -65,6 +65,14 @@ export interface NewEpisode {
   poolId?: string | null;
   experienceRequestId?: string | null;
   runtime?: "process" | "docker";
+  /** What a league's coworld commissioner asked for: its request id, tags and config overrides. */
+  commissioner?: {
+    requestId: string;
+    tags: Record<string, string>;
+    gameConfigOverrides: Record<string, unknown>;
+  };
+  /** The seed the requester chose; a random one otherwise. */
+  seed?: number;
   deadlineMs?: number;
   maxAttempts?: number;
   /** The class of work the job is leased under; by default the purpose's (queue-shares.ts). */
@@ -110,7 +118,7 @@ export async function createEpisode(
       pool_id: input.poolId ?? null,
       experience_request_id: input.experienceRequestId ?? null,
       game_config: JSON.stringify(input.gameConfig),
-      seed: randomInt(0, 2 ** 31 - 1),
+      seed: input.seed ?? randomInt(0, 2 ** 31 - 1),
       max_steps: null,
       status: "submitted",
       job_id: jobId,
@@ -122,6 +130,13 @@ export async function createEpisode(
       change_seq: await nextValue(trx, EPISODE_CHANGES),
       created_at: now,
       updated_at: now,
+      ...(input.commissioner
+        ? {
+            commissioner_request_id: input.commissioner.requestId,
+            tags: JSON.stringify(input.commissioner.tags),
+            game_config_overrides: JSON.stringify(input.commissioner.gameConfigOverrides),
+          }
+        : {}),
     })
     .execute();
   await trx

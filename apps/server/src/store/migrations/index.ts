@@ -24,6 +24,7 @@ import { fairQueue } from "./021-fair-queue.ts";
 import { episodeCpu } from "./022-episode-cpu.ts";
 import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 import { shareWindow } from "./024-share-window.ts";
+import { commissionerRounds } from "./025-commissioner-rounds.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "022-episode-cpu": episodeCpu,
   "023-open-to-scrimmage": openToScrimmage,
   "024-share-window": shareWindow,
+  "025-commissioner-rounds": commissionerRounds,
 };
 
 export const migrationProvider: MigrationProvider = {
