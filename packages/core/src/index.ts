@@ -397,6 +397,7 @@ export {
   ReplaceSeedPoliciesRequest,
   RetireMembershipRequest,
   Round,
+  RoundCommissioner,
   RoundDetail,
   RoundId,
   RoundIdParams,

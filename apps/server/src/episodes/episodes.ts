@@ -316,6 +316,8 @@ export async function episodeViews(
         score,
         policy_version_id: parts[position]?.policy_version_id ?? null,
       })),
+      tags: parseJson<Record<string, string>>(row.tags ?? "{}"),
+      game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides ?? "{}"),
       created_at: row.created_at,
       updated_at: row.updated_at,
       artifacts_expired_at: row.artifacts_expired_at,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
   Division,
+  EpisodeRequest,
   LeaderboardRow,
   LeaguePolicyMembership,
   RoundDetail,
@@ -113,6 +114,7 @@ describe("a coworld commissioner runs its league", () => {
     const byRank = [...round.results].sort((a, b) => a.rank - b.rank).map((r) => r.player?.name);
     expect(byRank).toEqual(["Cy", "Bo", "Ada"]);
     expect(round.division.id).toBe(open?.id);
+    expect(round.commissioner).toMatchObject({ kind: "coworld", runnable_id: "reverse" });
 
     // The winner of the ranking moved to Pro; the standings of Open follow the ranking.
     const memberships = (
@@ -137,9 +139,16 @@ describe("a coworld commissioner runs its league", () => {
       .where("round_id", "=", round.id)
       .execute();
     expect(episodes).toHaveLength(3);
-    for (const e of episodes) {
-      expect(JSON.parse(e.tags ?? "{}")).toMatchObject({ stage: "reverse" });
-      expect(JSON.parse(e.game_config)).toMatchObject({ turns: 5 });
+    for (const e of episodes) expect(JSON.parse(e.game_config)).toMatchObject({ turns: 5 });
+    const page = (
+      await client(t.url, tl.commissioner.token).get<{ entries: EpisodeRequest[] }>(
+        `/v2/episode-requests?round_id=${round.id}`,
+      )
+    ).body;
+    expect(page.entries).toHaveLength(3);
+    for (const e of page.entries) {
+      expect(e.tags).toMatchObject({ stage: "reverse" });
+      expect(e.game_config_overrides).toEqual({ turns: 5, width: 5, height: 5 });
     }
 
     // The state handed back comes back in the next round_start.
@@ -165,6 +174,14 @@ describe("a coworld commissioner runs its league", () => {
       const failed = await untilRound(tl, "failed");
       expect(failed.error).toMatch(reason);
       expect(failed.results).toEqual([]);
+      if (mode === "throws") {
+        // The league's owner reads what the commissioner printed; the public does not.
+        const owned = (
+          await client(t.url, tl.commissioner.token).get<RoundDetail>(`/v2/rounds/${failed.id}`)
+        ).body;
+        expect(owned.commissioner_log).toMatch(/fell over/);
+        expect(failed.commissioner_log ?? null).toBeNull();
+      }
       launcher.mode = "fair";
       const next = await untilRound(tl, "completed");
       expect(next.results.length).toBeGreaterThan(0);
