@@ -155,7 +155,7 @@ describe("output", () => {
 
   it("update, lock, pause and trigger-round as the commissioner", async () => {
     const updated = await gauntlet(["league", "update", leagueId, "--description", "from a test"]);
-    expect(updated.stdout).toMatch(/\ndescription:  from a test\n$/);
+    expect(updated.stdout).toMatch(/\ndescription: {2}from a test\n$/);
 
     const locked = await gauntlet(["league", "lock", leagueId]);
     expect(locked.stdout).toMatch(/^submissions_locked:\s+true$/m);
