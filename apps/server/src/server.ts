@@ -17,6 +17,7 @@ import { RedisSignalChannel } from "./events/redis-signals.ts";
 import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import type { AppContext } from "./http/handler.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
+import type { CommissionerLauncher } from "./leagues/commissioner/channel.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { RedisAttemptStore } from "./limiter/attempts-redis.ts";
 import { MemoryAttemptStore } from "./limiter/attempts.ts";
@@ -54,6 +55,8 @@ export interface StartOptions {
   store?: Store;
   /** Routes outside the contract, added before listening: benchmarks compare against a bare route. */
   extraRoutes?: (app: FastifyInstance) => void;
+  /** Starts leagues' coworld commissioners (a runner's sandbox); tests give a scripted one. */
+  commissionerLauncher?: CommissionerLauncher;
 }
 
 export const BUDGETS_DOC_PATH = "/docs/rate-limits";
@@ -106,6 +109,16 @@ export async function startServer(
       schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
       eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
       standingsRevalidateMs: positiveMs(env, "GAUNTLET_STANDINGS_REVALIDATE_MS"),
+      ...(options.commissionerLauncher
+        ? { commissionerLauncher: options.commissionerLauncher }
+        : {}),
+      commissioner: {
+        scheduleEveryMs: positiveMs(env, "GAUNTLET_COMMISSIONER_SCHEDULE_MS"),
+        replyTimeoutMs: positiveMs(env, "GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS"),
+        lifetimeMs: positiveMs(env, "GAUNTLET_COMMISSIONER_LIFETIME_MS"),
+        pollMs: positiveMs(env, "GAUNTLET_COMMISSIONER_POLL_MS"),
+        leaseMs: positiveMs(env, "GAUNTLET_COMMISSIONER_LEASE_MS"),
+      },
       onError: (error, context) =>
         process.stderr.write(
           `gauntlet-server: ${context}: ${error instanceof Error ? error.message : String(error)}\n`,

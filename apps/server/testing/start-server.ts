@@ -35,6 +35,8 @@ export interface TestServerOptions {
   testStore?: TestStore;
   /** Routes outside the contract (benchmarks' bare baseline route). */
   extraRoutes?: StartOptions["extraRoutes"];
+  /** Starts leagues' coworld commissioners (tests give a scripted one). */
+  commissionerLauncher?: StartOptions["commissionerLauncher"];
 }
 
 let userCounter = 0;
@@ -63,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: false,
     store: testStore.store,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    ...(options.commissionerLauncher ? { commissionerLauncher: options.commissionerLauncher } : {}),
   });
   const db = server.store.db;
   const admin = await db

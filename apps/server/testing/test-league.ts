@@ -81,6 +81,8 @@ export interface TestLeagueOptions {
   adminCommissioner?: boolean;
   /** Top-level manifest fields over the example's (`players_per_user`, `episode_timeout_minutes`). */
   manifest?: Record<string, unknown>;
+  /** The league's commissioner_config (e.g. a coworld commissioner's `commissioner_runnable_id`). */
+  commissionerConfig?: Record<string, unknown>;
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
@@ -118,6 +120,7 @@ export async function createTestLeague(
     game_id: coworld.body.game_id,
     public: options.public ?? true,
     settings: { ladder: { ...FAST_LADDER, ...options.settings } },
+    ...(options.commissionerConfig ? { commissioner_config: options.commissionerConfig } : {}),
     divisions,
   });
   if (created.status !== 201) throw new Error(`league: ${created.status} ${created.text}`);

@@ -400,6 +400,7 @@ export {
   ReplaceSeedPoliciesRequest,
   RetireMembershipRequest,
   Round,
+  RoundCommissioner,
   RoundDetail,
   RoundId,
   RoundIdParams,
@@ -621,3 +622,48 @@ export {
 
 // Dropping a promise's failure on purpose, with the reason in the name (see the lint rule).
 export { bestEffort, settled, unlessGone } from "./best-effort.ts";
+
+// The commissioner protocol of the hosted service: the messages a league's commissioner and the
+// platform exchange, and their bounds.
+export {
+  COMMISSIONER_IDLE_TIMEOUT_MS,
+  COMMISSIONER_MAX_LIFETIME_MS,
+  COMMISSIONER_MESSAGE_MAX_BYTES,
+  COMMISSIONER_STARTUP_TIMEOUT_MS,
+  COMMISSIONER_STATE_MAX_BYTES,
+  jsonBytes,
+  MEMBERSHIP_STATUS_COMPETING,
+  MEMBERSHIP_SUBSTATUS_ACTIVE,
+  MEMBERSHIP_SUBSTATUS_BENCHED,
+} from "./commissioner/limits.ts";
+export {
+  CommissionerDivisionInfo,
+  CommissionerEpisodeRequest,
+  CommissionerMembershipEvent,
+  CommissionerMembershipInfo,
+  commissionerMessageSchemas,
+  CommissionerRoundSpec,
+  CommissionerToPlatform,
+  EpisodeFailed,
+  EpisodeResult,
+  EpisodesAccepted,
+  EpisodesRejected,
+  LeagueMigrationConfigRequest,
+  LeagueMigrationConfigResponse,
+  LeagueMigrationRequest,
+  LeagueMigrationResponse,
+  PlatformToCommissioner,
+  RoundAbort,
+  RoundComplete,
+  RoundStart,
+  ScheduleEpisodes,
+  ScheduleRoundsRequest,
+  ScheduleRoundsResponse,
+} from "./commissioner/protocol.ts";
+export type {
+  CommissionerDivisionConfig,
+  CommissionerMessageType,
+  CommissionerRecentResult,
+  CommissionerRoundInfo,
+  CommissionerVariantInfo,
+} from "./commissioner/protocol.ts";

@@ -56,7 +56,7 @@ describe("gauntlet round", () => {
     const list = await gauntlet(["round", "list", "--league", fixture.league.id]);
     expect(list.stdout).toMatch(
       new RegExp(
-        `^ID\\s+DIVISION\\s+NUMBER\\s+STATUS\\s+STARTED\\s+COMPLETED\\n${roundId}\\s+Premier\\s+1\\s`,
+        `^ID\\s+DIVISION\\s+NUMBER\\s+COMMISSIONER\\s+STATUS\\s+STARTED\\s+COMPLETED\\n${roundId}\\s+Premier\\s+1\\s+ladder\\s`,
       ),
     );
     const tty = await gauntlet(["round", "list", "--league", fixture.league.id], true);
@@ -65,7 +65,9 @@ describe("gauntlet round", () => {
 
     const show = await gauntlet(["round", "show", roundId]);
     expect(show.stdout).toMatch(
-      new RegExp(`^id:\\s+${roundId}\\ndivision:\\s+Premier \\(${divisionId}\\)\\nnumber:\\s+1\\n`),
+      new RegExp(
+        `^id:\\s+${roundId}\\ndivision:\\s+Premier \\(${divisionId}\\)\\nnumber:\\s+1\\ncommissioner:\\s+ladder \\(built-in\\)\\n`,
+      ),
     );
   });
 });

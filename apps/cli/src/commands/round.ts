@@ -2,6 +2,7 @@
 // options -> run(options, {io, client}).
 import type { Command } from "commander";
 
+import type { RoundCommissioner } from "@gauntlet/core";
 import type { InputOf } from "@gauntlet/sdk";
 
 import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
@@ -21,11 +22,12 @@ export async function runRoundList(options: RoundListOptions, { io, client }: De
   if (options.json) return writeJson(io, page);
   writeTable(
     io,
-    ["id", "division", "number", "status", "started", "completed"],
+    ["id", "division", "number", "commissioner", "status", "started", "completed"],
     page.entries.map((r) => [
       r.id,
       r.division.name,
       r.round_number,
+      r.commissioner.kind === "builtin" ? r.commissioner.key : r.commissioner.runnable_id,
       r.status,
       shortTime(r.started_at),
       shortTime(r.completed_at),
@@ -90,11 +92,19 @@ export async function runRoundShow(options: RoundShowOptions, { io, client }: De
     ["id", r.id],
     ["division", `${r.division.name} (${r.division.id})`],
     ["number", r.round_number],
+    ["commissioner", commissionerLabel(r.commissioner)],
     ["status", r.status],
     ["started", shortTime(r.started_at)],
     ["completed", shortTime(r.completed_at)],
     ["error", r.error],
   ]);
+}
+
+/** Who ran a round: a built-in key, or a coworld's commissioner runnable and version. */
+export function commissionerLabel(c: RoundCommissioner): string {
+  return c.kind === "builtin"
+    ? `${c.key} (built-in)`
+    : `${c.runnable_id} (coworld ${c.coworld_id}${c.coworld_version ? ` v${c.coworld_version}` : ""})`;
 }
 
 export function roundShowCommand(

@@ -66,6 +66,14 @@ export interface NewEpisode {
   poolId?: string | null;
   experienceRequestId?: string | null;
   runtime?: "process" | "docker";
+  /** What a league's coworld commissioner asked for: its request id, tags and config overrides. */
+  commissioner?: {
+    requestId: string;
+    tags: Record<string, string>;
+    gameConfigOverrides: Record<string, unknown>;
+  };
+  /** The seed the requester chose; a random one otherwise. */
+  seed?: number;
   deadlineMs?: number;
   maxAttempts?: number;
   /** The class of work the job is leased under; by default the purpose's (queue-shares.ts). */
@@ -94,7 +102,12 @@ export async function createEpisode(
     .where("id", "=", input.coworld.id)
     .executeTakeFirst();
   const manifest = coworld ? parseJson<Record<string, unknown>>(coworld.manifest) : null;
-  const { seed, gameConfig } = seededGameConfig(manifest, input.gameConfig);
+  const chosen = input.seed;
+  const { seed, gameConfig } = seededGameConfig(
+    manifest,
+    input.gameConfig,
+    chosen === undefined ? undefined : () => chosen,
+  );
   await trx
     .insertInto("episode_requests")
     .values({
@@ -120,6 +133,13 @@ export async function createEpisode(
       change_seq: await nextValue(trx, EPISODE_CHANGES),
       created_at: now,
       updated_at: now,
+      ...(input.commissioner
+        ? {
+            commissioner_request_id: input.commissioner.requestId,
+            tags: JSON.stringify(input.commissioner.tags),
+            game_config_overrides: JSON.stringify(input.commissioner.gameConfigOverrides),
+          }
+        : {}),
     })
     .execute();
   await trx
@@ -299,6 +319,8 @@ export async function episodeViews(
         score,
         policy_version_id: parts[position]?.policy_version_id ?? null,
       })),
+      tags: parseJson<Record<string, string>>(row.tags ?? "{}"),
+      game_config_overrides: parseJson<Record<string, unknown>>(row.game_config_overrides ?? "{}"),
       created_at: row.created_at,
       updated_at: row.updated_at,
       artifacts_expired_at: row.artifacts_expired_at,

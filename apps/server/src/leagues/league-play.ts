@@ -9,6 +9,12 @@ import type { EpisodeSettledEvent } from "../events/episode-settled.ts";
 import { EventHub } from "../events/hub.ts";
 import { RedisEventBus } from "../events/redis-bus.ts";
 import type { Database } from "../store/schema.ts";
+import type { CommissionerLauncher } from "./commissioner/channel.ts";
+import {
+  CommissionerDriver,
+  noCommissionerRuntime,
+  type DriverOptions,
+} from "./commissioner/driver.ts";
 import { recordEpisodeSettled } from "./episode-events.ts";
 import { renderCompetitionEvents } from "./feed.ts";
 import { settleRound } from "./round-settle.ts";
@@ -26,6 +32,10 @@ export interface LeaguePlayOptions {
   /** How long a division's cached standings are served before they are checked again. */
   standingsRevalidateMs?: number;
   onError?: (error: unknown, context: string) => void;
+  /** Starts coworld commissioners (a runner's sandbox); without it, such leagues' sessions are refused. */
+  commissionerLauncher?: CommissionerLauncher;
+  /** The commissioner driver's timings (tests shorten them). */
+  commissioner?: Omit<DriverOptions, "onError">;
 }
 
 /** The same error again within a minute is not reported again (a reconnecting client repeats itself). */
@@ -85,9 +95,16 @@ export class LeaguePlay {
         pollMs: options.eventsPollMs,
         onError: (e) => onError(e, "events: hub"),
       });
+      const commissioners = new CommissionerDriver(
+        db,
+        bus,
+        options.commissionerLauncher ?? noCommissionerRuntime,
+        { ...options.commissioner, onError },
+      );
       const scheduler = new LeagueScheduler(db, bus, {
         tickMs: options.schedulerTickMs,
         onError: (e) => onError(e, "scheduler"),
+        commissioners,
       });
       const play = new LeaguePlay(db, bus, hub, scheduler, onError, options.standingsRevalidateMs);
       bus.subscribe((rows) => play.standings.forget(rows));

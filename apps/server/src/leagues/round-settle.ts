@@ -1,11 +1,9 @@
 // Settling a round once all its episodes are final: round results, ratings, standings and
 // promotion, in one transaction that begins with a conditional status change — so a round
 // settles once, whichever replica or delivery gets there first, and a result counts once.
-import { randomUUID } from "node:crypto";
-
 import type { Kysely, Transaction } from "kysely";
 
-import type { EpisodeRequest, LadderSettings, LeaderboardRecentRound } from "@gauntlet/core";
+import type { EpisodeRequest, LadderSettings } from "@gauntlet/core";
 
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
@@ -15,20 +13,11 @@ import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { recordedEpisodes, scoredEpisodes } from "./ledger/scored-episodes.ts";
 import { applyPromotion } from "./promotion-moves.ts";
-import { writeRating } from "./rating-rows.ts";
-import {
-  applyRound,
-  displayRating,
-  initialRatingState,
-  roundResults,
-  type RatingState,
-  type SettledEpisode,
-} from "./rules/index.ts";
-import { RECENT_ROUNDS, refreshStandings } from "./standings-write.ts";
+import { recordRatedResults } from "./round-rating.ts";
+import { roundResults, type SettledEpisode } from "./rules/index.ts";
+import { refreshStandings } from "./standings-write.ts";
 
 const FINAL: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
-/** Recent rounds kept per rating row (the leaderboard shows RECENT_ROUNDS of them). */
-const KEPT_RECENT = RECENT_ROUNDS * 2;
 
 export type SettleOutcome =
   { settled: false } | { settled: true; round: RoundsTable; status: "completed" | "failed" };
@@ -79,73 +68,17 @@ async function rateRound(
 ): Promise<number> {
   const results = roundResults(episodes, settings);
   if (results.length === 0) return 0;
-  const playerIds = results.map((r) => r.subjectId);
-  const rows = await trx
-    .selectFrom("ladder_ratings")
-    .selectAll()
-    .where("league_id", "=", league.id)
-    .where("player_id", "in", playerIds)
-    .execute();
-  const rowOf = new Map(rows.map((r) => [r.player_id, r]));
-  const states = new Map<string, RatingState>();
-  for (const row of rows)
-    if (row.state !== null) states.set(row.player_id, parseJson<RatingState>(row.state));
-  const updated = applyRound(states, episodes, settings);
   const champions = await championsOf(trx, round.id);
-  const initial = initialRatingState(settings);
-  const rating = (state: RatingState | undefined) =>
-    displayRating(state && state.kind === settings.ranking ? state : initial, settings);
-  for (const result of results) {
-    const before = states.get(result.subjectId);
-    const after = updated.get(result.subjectId) ?? before;
-    await trx
-      .insertInto("round_results")
-      .values({
-        id: randomUUID(),
-        round_id: round.id,
-        division_id: round.division_id,
-        player_id: result.subjectId,
-        policy_version_id: champions.get(result.subjectId) ?? null,
-        rank: result.rank,
-        score: result.score,
-        result_metadata: JSON.stringify({
-          episodes: result.episodes,
-          rating_before: rating(before),
-          rating_after: rating(after),
-        }),
-        created_at: completedAt,
-      })
-      .execute();
-    const recent: LeaderboardRecentRound = {
-      id: round.id,
-      round_number: round.round_number,
-      status: "completed",
-      rank: result.rank,
-      score: result.score,
-      started_at: round.started_at,
-      completed_at: completedAt,
-    };
-    const row = rowOf.get(result.subjectId);
-    const recentRounds = [
-      recent,
-      ...(row ? parseJson<LeaderboardRecentRound[]>(row.recent_rounds) : []),
-    ].slice(0, KEPT_RECENT);
-    const values = {
-      state: after ? JSON.stringify(after) : null,
-      rounds_played: (row?.rounds_played ?? 0) + 1,
-      recent_rounds: JSON.stringify(recentRounds),
-      updated_at: completedAt,
-    };
-    // No row: retired and gone from every division meanwhile; keep the rating for a return, out
-    // of the standings.
-    await writeRating(
-      trx,
-      { league_id: league.id, player_id: result.subjectId },
-      row !== undefined,
-      values,
-      { division_id: round.division_id, active: 0, ...values },
-    );
-  }
+  await recordRatedResults(trx, {
+    league,
+    round,
+    divisionId: round.division_id,
+    settings,
+    episodes,
+    results,
+    champions,
+    completedAt,
+  });
   return results.length;
 }
 
@@ -245,6 +178,8 @@ export async function settleRound(
     .executeTakeFirst();
   if (!round || (round.status !== "running" && round.status !== "pending"))
     return { settled: false };
+  // A coworld commissioner's round ends with its round_complete (leagues/commissioner).
+  if (round.commissioner_runnable_id != null) return { settled: false };
   return withEvents(db, bus, (trx, emit) => settle(trx, emit, round));
 }
 
@@ -254,6 +189,7 @@ export async function settleableRounds(db: Kysely<Database>): Promise<string[]> 
     .selectFrom("rounds as r")
     .select("r.id")
     .where("r.status", "in", ["pending", "running"])
+    .where("r.commissioner_runnable_id", "is", null)
     .where((eb) =>
       eb.not(
         eb.exists(

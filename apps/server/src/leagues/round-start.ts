@@ -26,6 +26,7 @@ import type {
   RoundsTable,
 } from "../store/schema.ts";
 import { competingChampions } from "./champions.ts";
+import { selectedRunnable } from "./commissioner/resolve.ts";
 import { divisionWithLeague } from "./divisions.ts";
 import { ladderOf } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
@@ -88,6 +89,11 @@ async function prepare(
     .executeTakeFirst();
   if (active)
     return skip("round_running", `round ${active.id} is still running in division ${division.id}`);
+  if (selectedRunnable(league) !== null)
+    return skip(
+      "commissioner",
+      `league ${league.id} is run by its coworld's commissioner, which makes its rounds`,
+    );
   const ladder = ladderOf(league);
   if (!ladder.ok) return skip("invalid_settings", ladder.message);
   const settings = ladder.settings;

@@ -3,7 +3,8 @@ import type { Kysely } from "kysely";
 
 import type { Pool, QueryOf, Round, RoundDetail } from "@gauntlet/core";
 
-import { visibleDivisionIds } from "../access/leagues.ts";
+import { actsAsAdmin } from "../access/admin.ts";
+import { isCommissioner, visibleDivisionIds } from "../access/leagues.ts";
 import type { Identity } from "../auth/identity.ts";
 import { DEFAULT_QUEUE_SHARES, type QueueShares } from "../episodes/queue-shares.ts";
 import { parseJson } from "../shared/clock.ts";
@@ -12,7 +13,6 @@ import type { Database, PoolsTable, RoundsTable } from "../store/schema.ts";
 import { divisionsById, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { roundWaiting } from "./round-waiting.ts";
 import { visibleDivision } from "./visibility.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export async function roundViews(
   db: Kysely<Database>,
@@ -36,6 +36,15 @@ export async function roundViews(
     id: r.id,
     round_number: r.round_number,
     commissioner_key: r.commissioner_key,
+    commissioner:
+      r.commissioner_runnable_id != null
+        ? {
+            kind: "coworld" as const,
+            runnable_id: r.commissioner_runnable_id,
+            coworld_id: r.coworld_id,
+            coworld_version: r.commissioner_version ?? null,
+          }
+        : { kind: "builtin" as const, key: r.commissioner_key },
     execution_backend: r.execution_backend,
     round_config: parseJson<Record<string, unknown>>(r.round_config),
     round_display: parseJson<Record<string, unknown>>(r.round_display),
@@ -128,8 +137,16 @@ export async function getRound(
       results.map((r) => r.policy_version_id),
     ),
   ]);
+  const league = await db
+    .selectFrom("leagues")
+    .select("commissioner_user_id")
+    .where("id", "=", row.league_id)
+    .executeTakeFirst();
   return {
     ...view,
+    // The commissioner's own output may name what only its league's owner should read.
+    commissioner_log:
+      league && isCommissioner(identity, league) ? (row.commissioner_log ?? null) : null,
     results: results.map((r) => ({
       id: r.id,
       rank: r.rank,

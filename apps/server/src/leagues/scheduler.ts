@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
+import type { CommissionerDriver } from "./commissioner/driver.ts";
 import { noteQuiet } from "./quiet-divisions.ts";
 import { settleableRounds, settleRound } from "./round-settle.ts";
 import { startRound } from "./round-start.ts";
@@ -16,6 +17,8 @@ export interface SchedulerOptions {
   /** Between ticks. Default 1000 ms; tests use a few tens. */
   tickMs?: number;
   onError?: (error: unknown) => void;
+  /** Runs the leagues whose coworld's own commissioner makes their rounds. */
+  commissioners?: CommissionerDriver;
 }
 
 export interface TickReport {
@@ -30,6 +33,7 @@ export class LeagueScheduler {
   readonly #bus: Pick<EventBus, "publish">;
   readonly #tickMs: number;
   readonly #onError: (error: unknown) => void;
+  readonly #commissioners: CommissionerDriver | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<TickReport> | null = null;
   #again = false;
@@ -46,6 +50,7 @@ export class LeagueScheduler {
     this.#bus = bus;
     this.#tickMs = options.tickMs ?? 1000;
     this.#onError = options.onError ?? (() => undefined);
+    this.#commissioners = options.commissioners;
   }
 
   start(): void {
@@ -84,6 +89,7 @@ export class LeagueScheduler {
     this.#stopped = true;
     clearTimeout(this.#timer);
     await this.#running;
+    await this.#commissioners?.stop();
   }
 
   /** One pass: settle what can settle, then start what is due. */
@@ -99,7 +105,8 @@ export class LeagueScheduler {
     }
     const settledNow = new Set<string>();
     let newlySettled = false;
-    for (const divisionId of await this.#idleDivisions()) {
+    const commissioned = (await this.#commissioners?.commissionedLeagueIds()) ?? new Set<string>();
+    for (const divisionId of await this.#idleDivisions(commissioned)) {
       try {
         const outcome = await startRound(this.#db, this.#bus, divisionId, { now });
         if (outcome.kind === "started") {
@@ -127,15 +134,16 @@ export class LeagueScheduler {
         this.#onError(error);
       }
     }
+    await this.#commissioners?.tick();
     return report;
   }
 
-  /** Open competition divisions of running leagues with no unsettled round. */
-  async #idleDivisions(): Promise<string[]> {
+  /** Open competition divisions of running leagues with no unsettled round, but those of `commissioned` leagues. */
+  async #idleDivisions(commissioned: ReadonlySet<string>): Promise<string[]> {
     const rows = await this.#db
       .selectFrom("divisions as d")
       .innerJoin("leagues as l", "l.id", "d.league_id")
-      .select("d.id")
+      .select(["d.id", "d.league_id"])
       .where("d.archived_at", "is", null)
       .where("d.type", "=", "competition")
       .where("l.rounds_paused_at", "is", null)
@@ -153,6 +161,6 @@ export class LeagueScheduler {
       )
       .orderBy("d.id")
       .execute();
-    return rows.map((r) => r.id);
+    return rows.filter((r) => !commissioned.has(r.league_id)).map((r) => r.id);
   }
 }

@@ -285,6 +285,12 @@ export interface EpisodeRequestsTable {
   artifacts_expired_at: string | null;
   /** EpisodeCpu (JSON) from the runner's last report (migration 022); null before or unmeasured. */
   cpu: string | null;
+  /** The `request_id` a league's coworld commissioner gave it (migration 025); null otherwise. */
+  commissioner_request_id?: string | null;
+  /** JSON: the commissioner's string tags of the episode (`{}` when none). */
+  tags?: string;
+  /** JSON: the public overrides the commissioner merged onto the variant (`{}` when none). */
+  game_config_overrides?: string;
 }
 
 /** An episode struck from the rating record (migration 013). */
@@ -377,6 +383,19 @@ export interface RoundsTable {
   started_at: string | null;
   completed_at: string | null;
   created_at: string;
+  /** The coworld commissioner runnable that ran it (migration 025); null for a built-in. */
+  commissioner_runnable_id?: string | null;
+  /** The version of the coworld whose commissioner ran it; null for a built-in. */
+  commissioner_version?: string | null;
+  /** JSON: the state its round_complete handed back, for the next round_start. */
+  commissioner_state?: string | null;
+  /** The commissioner's log (capped) when the round failed, for the league's owner. */
+  commissioner_log?: string | null;
+  /** The RoundSpec's idempotency_key: one round per key and league. */
+  idempotency_key?: string | null;
+  /** The replica running the round's commissioner session, until `lease_expires_at`. */
+  lease_owner?: string | null;
+  lease_expires_at?: string | null;
 }
 
 export interface PoolsTable {

@@ -65,6 +65,14 @@ export const EpisodeRequest = z
         score: z.number(),
       }),
     ),
+    tags: z.record(z.string(), z.string()).default({}).meta({
+      description:
+        "The tags the league's coworld commissioner gave the episode when it scheduled it (`{}` otherwise).",
+    }),
+    game_config_overrides: z.record(z.string(), z.unknown()).default({}).meta({
+      description:
+        "The public values the commissioner merged onto the variant's config for this episode (already in `game_config`); `{}` otherwise.",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
     artifacts_expired_at: Timestamp.nullable().default(null).meta({

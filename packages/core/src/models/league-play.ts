@@ -151,11 +151,29 @@ export const RoundWaiting = z
   })
   .meta({ id: "RoundWaiting" });
 
+export const RoundCommissioner = z
+  .discriminatedUnion("kind", [
+    z.object({
+      kind: z.literal("builtin"),
+      key: z.string().meta({ description: "The server's own commissioner (`commissioner_key`)." }),
+    }),
+    z.object({
+      kind: z.literal("coworld"),
+      runnable_id: z
+        .string()
+        .meta({ description: "The coworld manifest's `commissioner[].id` that ran the round." }),
+      coworld_id: z.string(),
+      coworld_version: z.string().nullable(),
+    }),
+  ])
+  .meta({ id: "RoundCommissioner", description: "Who made the round and decided its results." });
+
 export const Round = z
   .object({
     id: RoundId,
     round_number: z.number().int().min(1),
     commissioner_key: z.string(),
+    commissioner: RoundCommissioner,
     execution_backend: z.string(),
     round_config: FreeForm.meta({
       description: "The ladder settings, coworld and game config the round was planned with.",
@@ -191,7 +209,13 @@ export const RoundResult = z
   })
   .meta({ id: "RoundResult" });
 
-export const RoundDetail = Round.extend({ results: z.array(RoundResult) }).meta({
+export const RoundDetail = Round.extend({
+  results: z.array(RoundResult),
+  commissioner_log: z.string().nullable().optional().meta({
+    description:
+      "What the league's coworld commissioner printed, capped, when its round failed. Shown to the league's commissioner and admins only.",
+  }),
+}).meta({
   id: "RoundDetail",
 });
 
@@ -347,6 +371,7 @@ export type AutoChampion = z.infer<typeof AutoChampion>;
 export type LeagueSubmission = z.infer<typeof LeagueSubmission>;
 export type LeaguePolicyMembership = z.infer<typeof LeaguePolicyMembership>;
 export type Round = z.infer<typeof Round>;
+export type RoundCommissioner = z.infer<typeof RoundCommissioner>;
 export type RoundWaiting = z.infer<typeof RoundWaiting>;
 export type RoundResult = z.infer<typeof RoundResult>;
 export type RoundDetail = z.infer<typeof RoundDetail>;

@@ -118,12 +118,13 @@ describe("output", () => {
     expect(stripVTControlCharacters(tty.stdout)).toBe(list.stdout);
 
     const show = await gauntlet(["league", "show", leagueId]);
-    expect(show.stdout.split("\n").slice(0, 5)).toEqual([
-      `id:          ${leagueId}`,
-      `name:        ${fixture.league.name}`,
-      `game:        ${fixture.league.game.name} (${gameId})`,
-      "public:      true",
-      "rounds:      running",
+    expect(show.stdout.split("\n").slice(0, 6)).toEqual([
+      `id:           ${leagueId}`,
+      `name:         ${fixture.league.name}`,
+      `game:         ${fixture.league.game.name} (${gameId})`,
+      "public:       true",
+      "commissioner: ladder (built-in)",
+      "rounds:       running",
     ]);
     const showTty = await gauntlet(["league", "show", leagueId], { isTTY: true });
     expect(showTty.stdout.startsWith("\u001b[1mid:\u001b[22m")).toBe(true);
@@ -154,7 +155,7 @@ describe("output", () => {
 
   it("update, lock, pause and trigger-round as the commissioner", async () => {
     const updated = await gauntlet(["league", "update", leagueId, "--description", "from a test"]);
-    expect(updated.stdout).toMatch(/\ndescription: from a test\n$/);
+    expect(updated.stdout).toMatch(/\ndescription: {2}from a test\n$/);
 
     const locked = await gauntlet(["league", "lock", leagueId]);
     expect(locked.stdout).toMatch(/^submissions_locked:\s+true$/m);

@@ -24,6 +24,7 @@ import { fairQueue } from "./021-fair-queue.ts";
 import { episodeCpu } from "./022-episode-cpu.ts";
 import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 import { shareWindow } from "./024-share-window.ts";
+import { commissionerRounds } from "./025-commissioner-rounds.ts";
 import { adminAudit } from "./027-admin-audit.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "022-episode-cpu": episodeCpu,
   "023-open-to-scrimmage": openToScrimmage,
   "024-share-window": shareWindow,
+  "025-commissioner-rounds": commissionerRounds,
   "027-admin-audit": adminAudit,
 };
 
