@@ -27,7 +27,8 @@ Server and token:
 
 Admins:
   An admin's powers apply only to a command line with --elevated; each
-  elevated change is kept in the audit trail (\`gauntlet --elevated admin audit\`).
+  elevated change is kept in the audit trail
+  (\`gauntlet --elevated admin audit\`).
 
 Output:
   Tables for people; --json prints the API's response exactly. Colour only on a

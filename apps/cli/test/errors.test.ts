@@ -139,6 +139,7 @@ describe("failures", () => {
       useSavedCredentials: false,
       baseUrl: server.url,
       token: server.adminToken,
+      elevated: true,
     });
     const game = await admin.games.create({ body: { name: "Forbidden" } });
     const league = await admin.leagues.create({

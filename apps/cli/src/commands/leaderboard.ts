@@ -52,7 +52,7 @@ export function leaderboardCommand(
     .option("--league <league>", "the league whose division it is (name or id)")
     .addHelpText(
       "after",
-      "\nSCORE is the strength a fit of the division's whole record gives the row, on the\ndivision's scale (Elo, score or OpenSkill), and 95% INTERVAL the interval around it;\nrows are ranked by it. COULD RANK lists the ranks a row could hold at 95%, or says\n'settled' (or 'tied 2–3') once its rank is. P>NEXT is the chance it is truly above the\nnext row. FORM is the online rating, which moves a game at a time. RECENT RANKS lists\nthe player's rank in its latest rounds, newest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
+      "\nSCORE is the strength a fit of the division's whole record gives the row, on\nthe division's scale (Elo, score or OpenSkill), and 95% INTERVAL the interval\naround it; rows are ranked by it. COULD RANK lists the ranks a row could hold\nat 95%, or says 'settled' (or 'tied 2–3') once its rank is. P>NEXT is the\nchance it is truly above the next row. FORM is the online rating, which moves\na game at a time. RECENT RANKS lists the player's rank in its latest rounds,\nnewest first.\n\nExample:\n  $ gauntlet leaderboard div_… --json | jq '.[] | {rank, player_name, score}'",
     )
     .action(async (id: string | undefined, opts: { league?: string }, cmd: Command) => {
       const deps = await depsOf(factory, cmd);

@@ -194,8 +194,8 @@ describe("the scheduler", () => {
       ["Ada", 1, 1],
       ["Bo", 1, 1],
     ]);
-    // One Elo episode at K 32 between equals: exactly ±16.
-    expect(rows?.map((r) => r.score)).toEqual([1516, 1484]);
+    // One Elo episode at K 32 between equals: exactly ±16 on the online rating.
+    expect(rows?.map((r) => r.form)).toEqual([1516, 1484]);
   });
 
   it("starts no round in a paused league, and resumes when unpaused", async () => {

@@ -55,7 +55,7 @@ export function logsCommand(
     .option("--seat <n>", "a seat's policy log instead (0 first)")
     .addHelpText(
       "after",
-      "\nThe game's log is readable by the coworld's owner, whoever requested the episode and\nadmins; a seat's log by its policy's owner, the requester and admins.\n\nExamples:\n  $ gauntlet episode logs ereq_…\n  $ gauntlet episode logs ereq_… --seat 0",
+      "\nThe game's log is readable by the coworld's owner, whoever requested the\nepisode and admins; a seat's log by its policy's owner, the requester and\nadmins.\n\nExamples:\n  $ gauntlet episode logs ereq_…\n  $ gauntlet episode logs ereq_… --seat 0",
     )
     .action(async (id: string, opts: { seat?: string }, cmd: Command) => {
       const options = {

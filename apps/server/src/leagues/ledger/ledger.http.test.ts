@@ -60,7 +60,8 @@ async function ratings(tl: TestLeague, division: string): Promise<Map<string, nu
   const rows = await client(t.url).get<LeaderboardRow[] | null>(
     `/v2/divisions/${division}/leaderboard`,
   );
-  return new Map((rows.body ?? []).map((r) => [r.player_name, r.score]));
+  // The online ratings (`form`): a void changes exactly its players' (the fit moves every row).
+  return new Map((rows.body ?? []).map((r) => [r.player_name, r.form ?? r.score]));
 }
 
 async function recompute(tl: TestLeague, division: string, dryRun: boolean) {
