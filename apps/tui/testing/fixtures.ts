@@ -93,6 +93,7 @@ export function round(
     id: newId("round"),
     round_number: roundNumber,
     commissioner_key: "ladder",
+    commissioner: { kind: "builtin", key: "ladder" },
     execution_backend: "runner",
     round_config: {},
     round_display: { episodes: 3 },
