@@ -75,6 +75,8 @@ function clientFor(token: string | null, extra: ClientOptions = {}) {
     token,
     fetch: recordingFetch(""),
     retries: { maxRetries: 1, backoffBaseMs: 10 },
+    // An admin's token acts as an admin only when elevated; other callers' header is ignored.
+    elevated: true,
     ...extra,
   });
 }
@@ -96,8 +98,22 @@ describe("service", () => {
     expect(await admin.service.docs()).toMatch(/<html/i);
     expect((await admin.service.docsScript()).length).toBeGreaterThan(100);
     expect(await admin.service.rateLimitDocs()).toMatch(/<html/i);
-    expect(await admin.service.homePage()).toMatch(/<script src="\/home\.js">/);
+    expect(await admin.service.homePage()).toMatch(/<script src="\/web\.js">/);
     expect(await admin.service.homePageScript()).toContain("/v2/competition-events");
+    // The web view's pages are one HTML shell each, whatever the id; its script reads the API.
+    for (const page of [
+      admin.webView.leaguePage({ id: "lg_x" }),
+      admin.webView.divisionPage({ id: "div_x" }),
+      admin.webView.roundPage({ id: "round_x" }),
+      admin.webView.episodePage({ id: "ereq_x" }),
+      admin.webView.playerPage({ id: "player_x" }),
+      admin.webView.policyVersionPage({ id: "pv_x" }),
+    ])
+      expect(await page).toMatch(/<script src="[^"]*\/web\.js">/);
+    // Redirected (302) to the home page: no detail names a page.
+    expect(await admin.webView.openObservatoryLink({ tab: "leagues" })).toBe("/");
+    expect((await admin.service.webScript()).length).toBeGreaterThan(100);
+    expect(Array.isArray(await admin.admin.audit({}))).toBe(true);
     expect(await admin.service.health()).toEqual({ status: "ok" });
     expect((await admin.service.ready()).status).toBe("ready");
   });
@@ -1429,6 +1445,7 @@ describe("shared budgets of the real server", () => {
         useSavedCredentials: false,
         baseUrl: limited.url,
         token: limited.adminToken,
+        elevated: true,
         retries: 0,
       });
       await Promise.all(Array.from({ length: 60 }, () => c.whoami()));
@@ -1447,6 +1464,7 @@ describe("shared budgets of the real server", () => {
         useSavedCredentials: false,
         baseUrl: limited.url,
         token: limited.adminToken,
+        elevated: true,
         retries: { maxJitterMs: 200 },
         onRetry: (e) => void events.push(e),
       });
