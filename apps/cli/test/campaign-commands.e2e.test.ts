@@ -25,6 +25,7 @@ beforeAll(async () => {
     useSavedCredentials: false,
     baseUrl: server.url,
     token: server.adminToken,
+    elevated: true,
   });
   const game = await admin.games.create({ body: { name: "campaign-cli" } });
   leagueId = (

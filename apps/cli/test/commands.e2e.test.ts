@@ -19,8 +19,15 @@ let user: { id: string; email: string; token: string };
 let admin: ReturnType<typeof createClient>;
 let sdk: ReturnType<typeof createClient>;
 
+/** An admin's token acts as an admin only when elevated; the header means nothing to others. */
 function client(token: string | null) {
-  return createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url, token });
+  return createClient({
+    env: {},
+    useSavedCredentials: false,
+    baseUrl: server.url,
+    token,
+    elevated: true,
+  });
 }
 
 /** gauntlet as the user (or as `token`), against the test server. */
