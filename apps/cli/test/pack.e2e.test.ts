@@ -75,6 +75,7 @@ it("installs from packed tarballs into an empty npm project and runs", async () 
     useSavedCredentials: false,
     baseUrl: server.url,
     token: server.adminToken,
+    elevated: true,
   });
   const game = await sdk.games.create({ body: { name: "Packed" } });
   await sdk.leagues.create({ body: { name: "Packed league", game_id: game.id, public: true } });

@@ -139,6 +139,7 @@ it("signs in through the browser, uploads a policy, submits it and sees it on th
     useSavedCredentials: false,
     baseUrl: server.url,
     token: server.adminToken,
+    elevated: true,
   });
   const runner = createClient({
     env: {},
