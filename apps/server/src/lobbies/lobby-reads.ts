@@ -6,7 +6,8 @@ import type { Lobby, LobbyAccess } from "@gauntlet/core";
 
 import type { Identity } from "../auth/identity.ts";
 import { getVisibleLeagueRow } from "../leagues/leagues.ts";
-import { currentSession, isFinal } from "../play/sessions.ts";
+import { isFinal } from "../play/session-status.ts";
+import { currentSession } from "../play/sessions.ts";
 import { nowIso } from "../shared/clock.ts";
 import type { Database, LobbiesTable } from "../store/schema.ts";
 import { whyNot } from "./lobby-guards.ts";

@@ -2,7 +2,8 @@
 // the coworld's player client on it) and `lobby_url` (the slots and the game's state, refreshed
 // every few seconds). No script: a form post and a meta refresh are enough.
 import { escapeHtml, page } from "../http/html.ts";
-import { isFinal, type SessionState } from "./sessions.ts";
+import { isFinal } from "./session-status.ts";
+import type { SessionState } from "./sessions.ts";
 
 const STATE_TEXT: Record<string, string> = {
   waiting: "Waiting for players",

@@ -12,7 +12,8 @@ import { parseJson } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 import { playModuleOf } from "./play-modules.ts";
 import { replayPaths, type ReplayPaths } from "./replays.ts";
-import { currentSession, isFinal } from "./sessions.ts";
+import { isFinal } from "./session-status.ts";
+import { currentSession } from "./sessions.ts";
 
 export type SeatView = NonNullable<PlaySessionSocketInfo["session"]>;
 

@@ -5,10 +5,10 @@ import type { Transaction } from "kysely";
 
 import { ServiceError } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
+import { FINAL } from "./session-status.ts";
 
 /** The sessions one person may have open (waiting or playing) at once. */
 export const OPEN_SESSIONS_PER_USER = 8;
-const FINAL = ["completed", "failed", "cancelled"] as const;
 
 /** 429 `play_sessions_open` when the user already has OPEN_SESSIONS_PER_USER sessions open. */
 export async function assertRoomForSession(

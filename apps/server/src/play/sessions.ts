@@ -28,13 +28,10 @@ import type {
   PlaySessionsTable,
 } from "../store/schema.ts";
 import { assertRoomForSession } from "./session-limits.ts";
+import { FINAL, isFinal } from "./session-status.ts";
 
 /** A person needs longer than a policy: the episode's deadline (its job) is an hour. */
 const PLAY_DEADLINE_MS = 60 * 60 * 1000;
-const FINAL = ["completed", "failed", "cancelled"] as const;
-/** A status both an episode and a session end in. */
-export const isFinal = (status: string): status is (typeof FINAL)[number] =>
-  (FINAL as readonly string[]).includes(status);
 
 /** A joined seat's socket, with the join token that opens it (made absolute by the routes). */
 export const playerSocketPath = (sessionId: string, joinToken: string) =>
