@@ -13,6 +13,7 @@ import {
   type CoworldLeagueSeed,
 } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { managesCoworldName } from "../access/coworld-names.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { listCoworlds } from "../coworlds/coworlds.ts";
@@ -20,7 +21,6 @@ import { createLeague, updateLeague } from "../leagues/leagues.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { CoworldLeagueSeedsTable, Database } from "../store/schema.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 type Overrides = Record<string, unknown>;
 

@@ -4,12 +4,12 @@ import type { Kysely } from "kysely";
 
 import { CoworldManifest, type Certification } from "@gauntlet/core";
 
+import { actsAsAdmin, type AdminActor } from "../access/admin.ts";
 import { createEpisode } from "../episodes/episodes.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden } from "../shared/errors.ts";
 import type { CertificationsTable, Database } from "../store/schema.ts";
 import { getCoworldRow, toCertification } from "./coworlds.ts";
-import { actsAsAdmin, type AdminActor } from "../access/admin.ts";
 
 export async function certify(
   db: Kysely<Database>,

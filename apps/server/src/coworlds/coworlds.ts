@@ -14,6 +14,7 @@ import {
   type GameSecretRecord,
 } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
@@ -22,7 +23,6 @@ import { findUpload } from "../policies/policies.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { conflict, forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { CertificationsTable, CoworldsTable, Database } from "../store/schema.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 function canonicalIds(rows: Pick<CoworldsTable, "id" | "name" | "version">[]): Set<string> {
   const best = new Map<string, Pick<CoworldsTable, "id" | "version">>();

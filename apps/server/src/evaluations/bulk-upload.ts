@@ -9,6 +9,7 @@ import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 
 import { newId, type BulkUploadCompleted, type BulkUploadStarted } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import {
@@ -29,7 +30,6 @@ import type {
 } from "../store/schema.ts";
 import { invalidUpload, type UploadedEpisode } from "./duckdb-episodes.ts";
 import { readEpisodeFileBoxed } from "./duckdb-sandbox.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export const UPLOAD_URL_SECONDS = 3600;
 const duckdbFileKey = (upload: { id: string; user_id: string }) =>

@@ -12,6 +12,7 @@ import {
   type ExperienceRequestStatus,
 } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeEvaluation } from "../access/evaluations.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
@@ -22,7 +23,6 @@ import { nowIso } from "../shared/clock.ts";
 import { conflict, notFound } from "../shared/errors.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
 import { resolveRequest, type Seat } from "./roster.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];

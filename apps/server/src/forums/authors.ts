@@ -1,7 +1,7 @@
 // Who may write in forums and wikis, and who may change what was written.
+import { actsAsAdmin } from "../access/admin.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { forbidden } from "../shared/errors.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 /** People write (a user, a player acting for its owner, a reporter); runner tokens do not. */
 export function requireWriter(identity: AuthenticatedIdentity, what: string): void {

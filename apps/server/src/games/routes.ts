@@ -1,7 +1,7 @@
+import { actsAsAdmin } from "../access/admin.ts";
 import { defineHandlers } from "../http/handler.ts";
 import { forbidden } from "../shared/errors.ts";
 import { createGame, createMod, getGame, getMod, listGames, listMods } from "./games.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export const gameHandlers = defineHandlers({
   listGames: async ({ app }) => listGames(app.store.db),

@@ -3,11 +3,11 @@ import type { Kysely } from "kysely";
 
 import { newId, type Player } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export function toPlayer(row: PlayersTable, isDefault: boolean): Player {
   return {

@@ -4,12 +4,12 @@ import type { Kysely } from "kysely";
 
 import { newId, type Token } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { hashToken, newSecret, tokenPrefixes } from "../auth/secrets.ts";
 import { nowIso } from "../shared/clock.ts";
 import { badRequest, forbidden, gone, notFound } from "../shared/errors.ts";
 import type { Database, TokensTable } from "../store/schema.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 const PLAYER_LOGIN_TTL_MS = 24 * 3600_000;
 const AUTH_CODE_TTL_MS = 5 * 60_000;

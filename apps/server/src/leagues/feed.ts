@@ -5,8 +5,8 @@ import type { Kysely } from "kysely";
 
 import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 
-import { visibleEventIds } from "../access/events.ts";
 import { actsAsAdmin } from "../access/admin.ts";
+import { visibleEventIds } from "../access/events.ts";
 import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 
 import { LadderSettings, newId, toValidationItems, type BodyOf, type League } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import { toGame, toMod } from "../games/games.ts";
@@ -11,7 +12,6 @@ import { nowIso, parseJson } from "../shared/clock.ts";
 import { forbidden, InputError, invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, GamesTable, LeaguesTable, ModsTable } from "../store/schema.ts";
 import { insertDivisions } from "./division-rows.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export async function leagueViews(db: Kysely<Database>, rows: LeaguesTable[]): Promise<League[]> {
   if (rows.length === 0) return [];

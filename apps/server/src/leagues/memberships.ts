@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import type { LeaguePolicyMembership, QueryOf } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeDivision, isCommissioner, visibleDivisionIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
@@ -16,7 +17,6 @@ import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 export async function membershipViews(
   db: Kysely<Database>,

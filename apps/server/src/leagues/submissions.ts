@@ -5,6 +5,7 @@ import type { Kysely, Transaction } from "kysely";
 
 import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeLeague, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
 import { ownsOrAdmin } from "../access/ownership.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
@@ -31,7 +32,6 @@ import { writeRating } from "./rating-rows.ts";
 import { embeddedRefs, must, playerRefs, policyVersionRefs } from "./refs.ts";
 import { refreshStandings } from "./standings-write.ts";
 import { assertDailySubmissions, assertPlayersPerUser } from "./submission-limits.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
 

@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 
 import type { PlayerProfile, UpdatePlayerProfile } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { visibleDivisionIds, visibleLeagueIds } from "../access/leagues.ts";
 import { visibleVersionIds } from "../access/versions.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
@@ -12,7 +13,6 @@ import { membershipViews } from "../leagues/memberships.ts";
 import { nowIso } from "../shared/clock.ts";
 import { forbidden, notFound } from "../shared/errors.ts";
 import type { Database, PlayersTable } from "../store/schema.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 async function playerRow(db: Kysely<Database>, playerId: string): Promise<PlayersTable> {
   const row = await db

@@ -10,6 +10,7 @@ import type {
   SeasonPolicySummary,
 } from "@gauntlet/core";
 
+import { actsAsAdmin } from "../access/admin.ts";
 import { visibleDivisionIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import type { EventBus } from "../events/bus.ts";
@@ -19,7 +20,6 @@ import { createSubmission } from "../leagues/submissions.ts";
 import { conflict } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { refOf, seasonLeague, seasonPolicyRefs } from "./refs.ts";
-import { actsAsAdmin } from "../access/admin.ts";
 
 const active: readonly string[] = ACTIVE_STATUSES;
 

@@ -8,8 +8,8 @@ import type { z } from "zod";
 
 import {
   accessOf,
-  ELEVATION_HEADER,
   operations as contractOperations,
+  ELEVATION_HEADER,
   type Access,
   type OperationDef,
 } from "@gauntlet/core";
