@@ -28,6 +28,9 @@ const DROP_GRACE_MS = 10_000;
 /** Close code for a connection whose token was revoked or expired: terminal (clients do not retry 44xx). */
 export const CLOSE_TOKEN_REVOKED = 4401;
 
+/** What a connection reads from the hub: where the log stands, and deliveries for replayed rows. */
+export type ConnectionHub = Pick<EventHub, "lastSeq" | "deliveries">;
+
 /** The TCP socket under the WebSocket. */
 interface Stream {
   write(bytes: Buffer): boolean;
@@ -43,7 +46,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   /** The caller's identity as it stands now (null: its token was revoked or expired). */
   readonly #authorise: () => Promise<Identity | null>;
   readonly #db: Kysely<Database>;
-  readonly #hub: EventHub;
+  readonly #hub: ConnectionHub;
   readonly #fanOut: TopicFanOut;
   readonly #rules: TopicRules<T>;
   readonly #maxBufferedBytes: number;
@@ -59,7 +62,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     socket: WebSocket;
     identity: Identity;
     db: Kysely<Database>;
-    hub: EventHub;
+    hub: ConnectionHub;
     fanOut: TopicFanOut;
     rules: TopicRules<T>;
     authorise?: () => Promise<Identity | null>;
@@ -179,6 +182,10 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       return;
     }
     this.#identity = current;
+    // A resuming subscribe holds live deliveries from before its first topic joins the fan-out:
+    // one delivered while a later topic is checked would move the replay's start past events.
+    const replaying = parsed.data.since_seq !== undefined;
+    if (replaying) this.#pending ??= [];
     const accepted: string[] = [];
     for (const name of parsed.data.topics) {
       const topic = this.#rules.parse(name);
@@ -195,6 +202,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     }
     if (parsed.data.since_seq !== undefined && this.#topics.size > 0)
       await this.#replay(parsed.data.since_seq);
+    else if (replaying) this.#flushPending();
     this.#control({
       type: "subscribed",
       topics: [...this.#topics.keys()],
@@ -202,8 +210,15 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     });
   }
 
+  /** Writes what live delivery held back during a replay, and delivers directly again. */
+  #flushPending(): void {
+    const waiting = this.#pending;
+    this.#pending = null;
+    if (waiting) this.#write(waiting);
+  }
+
   async #replay(since: number): Promise<void> {
-    this.#pending = [];
+    this.#pending ??= [];
     try {
       let after = Math.max(since, this.#lastSent);
       let sent = 0;
@@ -237,9 +252,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
         }
       }
     } finally {
-      const waiting = this.#pending;
-      this.#pending = null;
-      this.#write(waiting);
+      this.#flushPending();
     }
   }
 }

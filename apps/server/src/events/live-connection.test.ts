@@ -1,0 +1,133 @@
+// One live connection over a real WebSocket, with topic rules the test paces: a resuming
+// subscribe to two topics gets every event after its seq once and in order, even when a live
+// event arrives on the first topic while the second is still being checked.
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+
+import { afterEach, describe, expect, it } from "vitest";
+import WebSocket, { WebSocketServer } from "ws";
+
+import { createTestStore, type TestStore } from "../../testing/test-store.ts";
+import { ANONYMOUS } from "../auth/identity.ts";
+import type { CompetitionEventsTable } from "../store/schema.ts";
+import { textFrame, type Delivery } from "./delivery.ts";
+import { TopicFanOut } from "./fan-out.ts";
+import { LiveConnection } from "./live-connection.ts";
+import type { LiveTopic, TopicRules } from "./topic-rules.ts";
+
+const row = (seq: number, topic: string): CompetitionEventsTable => ({
+  id: `e${seq}`,
+  seq,
+  event_type: "division_quiet",
+  audience: "public",
+  user_id: null,
+  league_id: null,
+  division_id: topic,
+  round_id: null,
+  episode_request_id: null,
+  player_id: null,
+  policy_version_id: null,
+  experience_request_id: null,
+  refs: "{}",
+  headline: "",
+  summary: "",
+  payload: "{}",
+  created_at: "2026-01-01T00:00:00.000Z",
+});
+
+const delivery = (r: CompetitionEventsTable): Delivery => ({
+  row: r,
+  scope: { league: undefined, division: undefined },
+  frame: (topic) => textFrame(JSON.stringify({ seq: r.seq, topic, type: r.event_type })),
+});
+
+let store: TestStore | undefined;
+let server: Server | undefined;
+const clients: WebSocket[] = [];
+afterEach(async () => {
+  for (const c of clients) c.terminate();
+  clients.length = 0;
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await store?.cleanup();
+});
+
+describe("a resuming subscribe", () => {
+  it("replays every event after its seq when a live one arrives while a later topic is checked", async () => {
+    store = await createTestStore();
+    const log = [1, 2, 3, 4, 5].map((seq) => row(seq, seq % 2 ? "a" : "b"));
+    let releaseB: () => void = () => undefined;
+    const bChecked = new Promise<void>((resolve) => (releaseB = resolve));
+    let bAsked: () => void = () => undefined;
+    const bAsking = new Promise<void>((resolve) => (bAsked = resolve));
+    const rules: TopicRules<LiveTopic> = {
+      parse: (name) => (name === "a" || name === "b" ? { name } : null),
+      patterns: ["a", "b"],
+      async refuse(_db, _identity, topic) {
+        if (topic.name === "b") {
+          bAsked();
+          await bChecked;
+        }
+        return null;
+      },
+      mayReceive: () => true,
+      topicOf: (_identity, topics, r) => {
+        for (const t of topics) if (t.name === r.division_id) return t.name;
+        return null;
+      },
+      routes: (r) => (r.division_id ? [r.division_id] : []),
+      backlog: async (_db, _identity, topics, after, limit) =>
+        log
+          .filter((r) => r.seq > after && topics.some((t) => t.name === r.division_id))
+          .slice(0, limit),
+    };
+    const fanOut = new TopicFanOut((d) => rules.routes(d.row));
+    const hub = {
+      lastSeq: 5,
+      deliveries: async (rows: readonly CompetitionEventsTable[]) => rows.map(delivery),
+    };
+    const db = store.store.db;
+    server = createServer();
+    const wss = new WebSocketServer({ server });
+    wss.on("connection", (socket, request) => {
+      const connection = new LiveConnection({
+        socket,
+        identity: ANONYMOUS,
+        db,
+        hub,
+        fanOut,
+        rules,
+        stream: request.socket as Socket,
+      });
+      socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}`);
+    clients.push(ws);
+    const seqs: number[] = [];
+    const subscribed = new Promise<void>((resolve) =>
+      ws.on("message", (data: Buffer) => {
+        const m = JSON.parse(data.toString("utf8")) as { type?: string; seq?: number };
+        if (m.type === "subscribed") resolve();
+        else if (typeof m.seq === "number") seqs.push(m.seq);
+      }),
+    );
+    await once(ws, "open");
+    // The client last read seq 1; 2..5 are in the log. While "b" is being checked, seq 5 (on
+    // "a") arrives live.
+    ws.send(JSON.stringify({ type: "subscribe", topics: ["a", "b"], since_seq: 1 }));
+    await bAsking;
+    const live = log[4];
+    if (!live) throw new Error("no seq 5");
+    fanOut.deliver([delivery(live)]);
+    releaseB();
+    await subscribed;
+
+    expect(seqs).toEqual([2, 3, 4, 5]);
+  });
+});
