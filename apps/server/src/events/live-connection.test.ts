@@ -3,7 +3,6 @@
 // event arrives on the first topic while the second is still being checked.
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import type { Socket } from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
@@ -98,7 +97,7 @@ describe("a resuming subscribe", () => {
         hub,
         fanOut,
         rules,
-        stream: request.socket as Socket,
+        stream: request.socket,
       });
       socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
     });
