@@ -33,6 +33,7 @@ const cli = useCliServer(async (server) => {
     useSavedCredentials: false,
     baseUrl: server.url,
     token: server.adminToken,
+    elevated: true,
   });
   await admin.playModules.upload({
     coworld_id: tl.coworldId,
