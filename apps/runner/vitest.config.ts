@@ -1,3 +1,3 @@
 import { preset } from "@gauntlet/vitest-config";
 
-export default preset(import.meta.dirname);
+export default preset(import.meta.dirname, { globalSetup: ["./testing/sandbox-setup.ts"] });
