@@ -36,7 +36,7 @@ export function gridrushManifest(name: string): Record<string, unknown> {
   return { ...manifest, game: { ...manifest.game, name } };
 }
 
-async function postBytes<T>(url: string, token: string, bytes: Buffer): Promise<T> {
+export async function postBytes<T>(url: string, token: string, bytes: Buffer): Promise<T> {
   const res = await fetch(url, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },

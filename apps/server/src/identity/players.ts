@@ -49,12 +49,18 @@ export async function createPlayer(
 }
 
 /**
- * The user's default player — their first — made for them (named after their email's local
- * part) when they have none yet, so that a submission or a client that never heard of players
- * (the hosted service's coworld and cogames) competes as someone. Two racing first calls may
- * both insert; the oldest row stays the default for both, so neither answer is wrong.
+ * The user's default player — their first — made for them when they have none yet, so that a
+ * submission or a client that never heard of players (the hosted service's coworld and cogames)
+ * competes as someone. It is named `nameIfMade` (a first submission gives its policy's name: the
+ * standings then show the bot, not the account) or else after their email's local part. Two
+ * racing first calls may both insert; the oldest row stays the default for both, so neither
+ * answer is wrong.
  */
-export async function defaultPlayer(db: Kysely<Database>, ownerUserId: string): Promise<Player> {
+export async function defaultPlayer(
+  db: Kysely<Database>,
+  ownerUserId: string,
+  nameIfMade?: string,
+): Promise<Player> {
   const first = await playersOf(db, ownerUserId).executeTakeFirst();
   if (first) return toPlayer(first, true);
   const user = await db
@@ -63,7 +69,7 @@ export async function defaultPlayer(db: Kysely<Database>, ownerUserId: string): 
     .where("id", "=", ownerUserId)
     .executeTakeFirst();
   if (!user) throw notFound("user", ownerUserId);
-  await createPlayer(db, ownerUserId, user.email.split("@")[0] || "player");
+  await createPlayer(db, ownerUserId, nameIfMade || user.email.split("@")[0] || "player");
   const made = await playersOf(db, ownerUserId).executeTakeFirstOrThrow();
   return toPlayer(made, true);
 }

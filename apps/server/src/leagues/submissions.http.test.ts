@@ -5,7 +5,13 @@ import type { DivisionLadderEntry, LeaguePolicyMembership, LeagueSubmission } fr
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, scriptedRunner, type TestLeague } from "../../testing/test-league.ts";
+import {
+  createTestLeague,
+  gridrushBundle,
+  postBytes,
+  scriptedRunner,
+  type TestLeague,
+} from "../../testing/test-league.ts";
 
 type Invalid = { detail: { loc: (string | number)[]; msg: string; type: string }[] };
 type Failure = { detail: { type: string; message: string } };
@@ -206,6 +212,43 @@ describe("POST /v2/league-submissions", () => {
       "body.league_id",
       "body.policy_version_id",
     ]);
+  });
+
+  it("names a newcomer's default player after the first policy they submit, not after their account", async () => {
+    const newcomer = await t.newUser();
+    const api = client(t.url, newcomer.token);
+    const bundle = await postBytes<{ id: string }>(
+      `${t.url}/v2/policy-bundles/upload`,
+      newcomer.token,
+      await gridrushBundle(),
+    );
+    const upload = (name: string) =>
+      api.post<{ id: string }>("/stats/policies/docker-img/complete", {
+        name,
+        policy_bundle_id: bundle.id,
+        run: ["node", "players/greedy.ts"],
+      });
+    const first = await upload("my-bot");
+    expect(first.status).toBe(200);
+    const res = await api.post<LeagueSubmission>("/v2/league-submissions", {
+      league_id: tl.league.id,
+      policy_version_id: first.body.id,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.player?.name).toBe("my-bot");
+    const names = (
+      await Promise.all(tl.divisions.map(async (d) => (await tl.leaderboard(d.id)) ?? []))
+    ).flatMap((rows) => rows.map((r) => r.player_name));
+    expect(names).toContain("my-bot");
+    expect(names).not.toContain(newcomer.email.split("@")[0]);
+    // A later policy competes as the same player: the name stays the persona's.
+    const second = await upload("my-other-bot");
+    const again = await api.post<LeagueSubmission>("/v2/league-submissions", {
+      league_id: tl.league.id,
+      policy_version_id: second.body.id,
+    });
+    expect(again.status).toBe(201);
+    expect(again.body.player).toMatchObject({ id: res.body.player?.id, name: "my-bot" });
   });
 
   it("competes as the owner's default player when none is given and none is on the policy version", async () => {

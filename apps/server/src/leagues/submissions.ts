@@ -244,7 +244,7 @@ export async function createSubmission(
   const version = await db
     .selectFrom("policy_versions as pv")
     .innerJoin("policies as p", "p.id", "pv.policy_id")
-    .select(["pv.id", "pv.policy_id", "pv.player_id", "p.owner_user_id"])
+    .select(["pv.id", "pv.policy_id", "pv.player_id", "p.owner_user_id", "p.name as policy_name"])
     .where("pv.id", "=", input.policy_version_id)
     .executeTakeFirst();
   if (!version || !ownsOrAdmin(identity, version.owner_user_id)) {
@@ -257,11 +257,11 @@ export async function createSubmission(
   }
 
   // Without a player_id the version's owner competes as their default player, made for them if
-  // need be: the hosted service's clients (coworld submit) never send one.
+  // need be (named after this policy): the hosted service's clients (coworld submit) never send one.
   const playerId =
     input.player_id ??
     (identity.kind === "player" ? identity.subjectId : version.player_id) ??
-    (await defaultPlayer(db, version.owner_user_id)).id;
+    (await defaultPlayer(db, version.owner_user_id, version.policy_name)).id;
   const player = await db
     .selectFrom("players")
     .select(["id", "owner_user_id"])

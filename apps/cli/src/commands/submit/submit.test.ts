@@ -100,7 +100,7 @@ describe("output", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
-      `submitted ${POLICY} to ${fixture.league.name} (${leagueId}): placed in the ${fixture.divisions[0]?.name ?? "?"} division\n`,
+      `submitted ${POLICY} to ${fixture.league.name} (${leagueId}) as Alpha: placed in the ${fixture.divisions[0]?.name ?? "?"} division\n`,
     );
 
     const mine = await sdk().leagueSubmissions.list({ league_id: leagueId, mine: true });

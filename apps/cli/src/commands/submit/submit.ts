@@ -25,7 +25,10 @@ export async function runSubmit(options: SubmitOptions, { io, client }: Deps): P
     },
   });
   if (options.json) return writeJson(io, submission);
-  const to = `${submission.league.name} (${submission.league.id})`;
+  // Who competes: the player the standings will show (a first submission makes one named after
+  // the policy).
+  const as = submission.player ? ` as ${submission.player.name}` : "";
+  const to = `${submission.league.name} (${submission.league.id})${as}`;
   const division = await placedIn(client, submission.league_policy_membership_id, {
     league_id: submission.league.id,
     policy_version_id,
