@@ -88,8 +88,6 @@ export class LadderSimulation {
         interval: row?.score_interval ?? null,
         settled: row?.settled ?? false,
         episodes: row?.episodes_played ?? 0,
-        rank: row?.rank,
-        pAboveNext: row?.p_above_next,
       };
     });
     const plan = planRound({

@@ -148,8 +148,6 @@ async function prepare(
         interval: row?.score_interval ?? null,
         settled: row?.settled ?? false,
         episodes: row?.episodes_played ?? 0,
-        rank: row?.rank,
-        pAboveNext: row?.p_above_next,
       },
     ];
   });

@@ -16,38 +16,43 @@ function entrant(id: string, over: Partial<CertainEntrant> = {}): CertainEntrant
 describe("adaptive seating", () => {
   it("weighs overlapping intervals over clear ones, and the top over the bottom", () => {
     const w = pairWeights([
-      entrant("a", { interval: { low: 1600, high: 1700 } }),
-      entrant("b", { interval: { low: 1590, high: 1690 } }),
-      entrant("c", { interval: { low: 1300, high: 1400 } }),
-      entrant("d", { interval: { low: 1290, high: 1390 } }),
+      entrant("a", { rating: 1650, interval: { low: 1600, high: 1700 } }),
+      entrant("b", { rating: 1640, interval: { low: 1590, high: 1690 } }),
+      entrant("c", { rating: 1350, interval: { low: 1300, high: 1400 } }),
+      entrant("d", { rating: 1340, interval: { low: 1290, high: 1390 } }),
     ]);
     const [ab, ac, cd] = [w[0]?.[1] ?? 0, w[0]?.[2] ?? 0, w[2]?.[3] ?? 0];
     expect(ab).toBeGreaterThan(10 * ac);
     expect(ab).toBeGreaterThan(cd);
   });
 
-  it("judges neighbours by the fit's chance they are in order, not by their two intervals", () => {
-    // a and b overlap as intervals, but share opponents: the fit is sure a is better (0.999).
-    // b and c are apart as intervals' midpoints go, yet the fit cannot tell them apart (0.55).
-    const w = pairWeights(
-      [
-        entrant("a", { rank: 1, pAboveNext: 0.999, interval: { low: 1580, high: 1720 } }),
-        entrant("b", { rank: 2, pAboveNext: 0.55, interval: { low: 1560, high: 1700 } }),
-        entrant("c", { rank: 3, pAboveNext: 0.999, interval: { low: 1500, high: 1640 } }),
-        entrant("d", { rank: 4, pAboveNext: null, interval: { low: 1200, high: 1340 } }),
-      ],
-      Math.LN10 / 400,
-    );
-    const [ab, bc] = [w[0]?.[1] ?? 0, w[1]?.[2] ?? 0];
-    expect(bc).toBeGreaterThan(3 * ab);
+  it("plays across a row whose form the fit contradicts: the boundaries around it cancel", () => {
+    // x > y > z by the fit, each boundary alike. With z's form above y's, the pair x–y spans
+    // z in the form's order, and the two boundaries it crosses (one each way) leave it unsure.
+    const fit = {
+      x: { low: 1640, high: 1760 },
+      y: { low: 1560, high: 1680 },
+      z: { low: 1480, high: 1600 },
+    };
+    const weights = (form: { x: number; y: number; z: number }) => {
+      const w = pairWeights(
+        (["x", "y", "z"] as const).map((id) =>
+          entrant(id, { rating: form[id], interval: fit[id] }),
+        ),
+        Math.LN10 / 400,
+      );
+      return { xy: w[0]?.[1] ?? 0, yz: w[1]?.[2] ?? 0 };
+    };
+    const agree = weights({ x: 1700, y: 1620, z: 1540 });
+    const contradicted = weights({ x: 1700, y: 1540, z: 1620 });
+    expect(contradicted.xy / contradicted.yz).toBeGreaterThan(1.5 * (agree.xy / agree.yz));
   });
 
   it("keeps every pair possible: a tenth of the weight is spread over all of them", () => {
     const w = pairWeights(
       Array.from({ length: 6 }, (_, i) =>
         entrant(`p${i}`, {
-          rank: i + 1,
-          pAboveNext: i < 5 ? 0.9999 : null,
+          rating: 1810 - 100 * i,
           interval: { low: 1800 - 100 * i, high: 1820 - 100 * i },
         }),
       ),
