@@ -34,6 +34,8 @@ export class EventHub {
   readonly #timer: ReturnType<typeof setInterval>;
   #lastSeq: number;
   #chain: Promise<void> = Promise.resolve();
+  /** Rows the bus brought that no step has taken yet (one step takes them all). */
+  #incoming: CompetitionEventsTable[] = [];
   #stopped = false;
 
   private constructor(
@@ -46,8 +48,7 @@ export class EventHub {
     this.#lastSeq = lastSeq;
     this.#onError = options.onError ?? (() => undefined);
     this.#render = options.render;
-    // #enqueue never rejects (each step's error goes to onError), so its promise is left on purpose.
-    this.#unsubscribe = bus.subscribe((rows) => void this.#enqueue(() => this.#ingest(rows)));
+    this.#unsubscribe = bus.subscribe((rows) => this.#arrived(rows));
     this.#timer = setInterval(
       () => void this.#enqueue(() => this.#catchUp()),
       options.pollMs ?? 1000,
@@ -110,18 +111,36 @@ export class EventHub {
     return next;
   }
 
+  // Rows that arrive while a delivery runs wait for one step that takes them all: under load a
+  // subscriber then gets them in one write, not one write per transaction that made them.
+  #arrived(rows: readonly CompetitionEventsTable[]): void {
+    const waiting = this.#incoming.length > 0;
+    this.#incoming.push(...rows);
+    // #enqueue never rejects (each step's error goes to onError), so its promise is left on purpose.
+    if (!waiting) void this.#enqueue(() => this.#ingest(this.#incoming.splice(0)));
+  }
+
   async #ingest(rows: readonly CompetitionEventsTable[]): Promise<void> {
     const fresh = [...rows].filter((r) => r.seq > this.#lastSeq).sort((a, b) => a.seq - b.seq);
+    // Consecutive rows go out as one batch; a gap is filled from the log first.
+    let run: CompetitionEventsTable[] = [];
     for (const row of fresh) {
-      if (row.seq <= this.#lastSeq) continue;
-      // Events between the last delivered and this one were committed before it: read them.
-      while (row.seq > this.#lastSeq + 1) {
-        const missing = await eventsAfter(this.#db, this.#lastSeq, BATCH, row.seq);
-        if (missing.length === 0) break;
-        await this.#deliver(missing);
+      const next = (run[run.length - 1]?.seq ?? this.#lastSeq) + 1;
+      if (row.seq < next) continue;
+      if (row.seq > next) {
+        await this.#deliver(run);
+        run = [];
+        // Events between the last delivered and this one were committed before it: read them.
+        while (row.seq > this.#lastSeq + 1) {
+          const missing = await eventsAfter(this.#db, this.#lastSeq, BATCH, row.seq);
+          if (missing.length === 0) break;
+          await this.#deliver(missing);
+        }
+        if (row.seq <= this.#lastSeq) continue;
       }
-      await this.#deliver([row]);
+      run.push(row);
     }
+    await this.#deliver(run);
   }
 
   async #catchUp(): Promise<void> {
