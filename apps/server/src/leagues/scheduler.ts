@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import type { EventBus } from "../events/bus.ts";
 import type { Database } from "../store/schema.ts";
 import type { CommissionerDriver } from "./commissioner/driver.ts";
+import { idleDivisions } from "./idle-divisions.ts";
 import { noteQuiet } from "./quiet-divisions.ts";
 import { settleableRounds, settleRound } from "./round-settle.ts";
 import { startRound } from "./round-start.ts";
@@ -140,25 +141,12 @@ export class LeagueScheduler {
 
   /** Open competition divisions of running leagues with no unsettled round, but those of `commissioned` leagues. */
   async #idleDivisions(commissioned: ReadonlySet<string>): Promise<string[]> {
-    const rows = await this.#db
-      .selectFrom("divisions as d")
+    const rows = await idleDivisions(this.#db)
       .innerJoin("leagues as l", "l.id", "d.league_id")
       .select(["d.id", "d.league_id"])
-      .where("d.archived_at", "is", null)
       .where("d.type", "=", "competition")
       .where("l.rounds_paused_at", "is", null)
       .where("l.disabled_at", "is", null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("rounds as r")
-              .select("r.id")
-              .whereRef("r.division_id", "=", "d.id")
-              .where("r.active", "=", 1),
-          ),
-        ),
-      )
       .orderBy("d.id")
       .execute();
     return rows.filter((r) => !commissioned.has(r.league_id)).map((r) => r.id);

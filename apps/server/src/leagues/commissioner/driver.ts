@@ -12,6 +12,7 @@ import { bestEffort, COMMISSIONER_MAX_LIFETIME_MS } from "@gauntlet/core";
 
 import type { EventBus } from "../../events/bus.ts";
 import type { Database, LeaguesTable } from "../../store/schema.ts";
+import { idleDivisions } from "../idle-divisions.ts";
 import {
   CommissionerFailure,
   type CommissionerLauncher,
@@ -153,22 +154,9 @@ export class CommissionerDriver {
 
   /** Whether an open division of the league has no unsettled round. */
   async #freeDivision(leagueId: string): Promise<boolean> {
-    const free = await this.#db
-      .selectFrom("divisions as d")
+    const free = await idleDivisions(this.#db)
       .select("d.id")
       .where("d.league_id", "=", leagueId)
-      .where("d.archived_at", "is", null)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom("rounds as r")
-              .select("r.id")
-              .whereRef("r.division_id", "=", "d.id")
-              .where("r.active", "=", 1),
-          ),
-        ),
-      )
       .executeTakeFirst();
     return free !== undefined;
   }
