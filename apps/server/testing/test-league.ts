@@ -83,6 +83,8 @@ export interface TestLeagueOptions {
   manifest?: Record<string, unknown>;
   /** The league's commissioner_config (e.g. a coworld commissioner's `commissioner_runnable_id`). */
   commissionerConfig?: Record<string, unknown>;
+  /** An existing user as the commissioner (a new one unless given). */
+  commissioner?: { id: string; token: string };
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
@@ -97,7 +99,8 @@ export async function createTestLeague(
   t: TestServer,
   options: TestLeagueOptions = {},
 ): Promise<TestLeague> {
-  const commissioner = await t.newUser({ admin: options.adminCommissioner ?? false });
+  const commissioner =
+    options.commissioner ?? (await t.newUser({ admin: options.adminCommissioner ?? false }));
   const api = client(t.url, commissioner.token);
   const name = `gridrush-${randomBytes(4).toString("hex")}`;
   const upload = await postBytes<{ upload_id: string }>(

@@ -19,10 +19,15 @@ export function clientUrl(base: string, access: SeatAccess): string | null {
   return `${absoluteTo(base, playModuleEntryPath(access.client))}#ws=${encodeURIComponent(socket)}`;
 }
 
-/** The replay viewer's page on a capability (in the fragment: never in logs or a Referer). */
+/**
+ * The replay viewer's page on a capability: in the fragment (never in logs or a Referer), or in
+ * `?replay=` for a static viewer, whose contract reads it there (the capability is short-lived
+ * and the module's pages send no Referer).
+ */
 export function viewerUrl(base: string, paths: ReplayPaths): string {
-  const replay = absoluteTo(base, paths.replayPath);
-  return `${absoluteTo(base, paths.viewerPath)}#replay=${encodeURIComponent(replay)}`;
+  const replay = encodeURIComponent(absoluteTo(base, paths.replayPath));
+  const viewer = absoluteTo(base, paths.viewerPath);
+  return paths.replayInQuery ? `${viewer}?replay=${replay}` : `${viewer}#replay=${replay}`;
 }
 
 /** A joined hosted slot as the hosted service's clients read it. */

@@ -38,7 +38,7 @@ export function contentTypeOf(path: string): string {
 export const PLAY_MODULE_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "content-security-policy":
-    "sandbox allow-scripts allow-pointer-lock allow-popups allow-downloads; default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
+    "sandbox allow-scripts allow-pointer-lock allow-popups allow-downloads; default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'",
   "access-control-allow-origin": "*",
   "cross-origin-resource-policy": "cross-origin",
   "referrer-policy": "no-referrer",

@@ -1,5 +1,6 @@
 // Play modules over real HTTP: upload by the coworld's owner, list and get, files served with
 // safe headers, and no way out of a module's own files (SQLite, or PostgreSQL when set).
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
+import { strToU8, zipSync } from "fflate";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -14,7 +16,12 @@ import type { PlayModule } from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, GRIDRUSH_DIR, type TestLeague } from "../../testing/test-league.ts";
+import {
+  createTestLeague,
+  GRIDRUSH_DIR,
+  gridrushManifest,
+  type TestLeague,
+} from "../../testing/test-league.ts";
 import { packDirectory } from "../blobs/tarball.ts";
 
 let t: TestServer;
@@ -179,5 +186,72 @@ describe("play modules", () => {
     );
     expect(escaping.status).toBe(422);
     expect(JSON.stringify(escaping.body)).toContain("climbs out of the bundle");
+  });
+});
+
+describe("a static replay viewer the manifest names", () => {
+  /** Uploads `bytes` as `token`'s replay viewer bundle; answers its `sha256:` name. */
+  async function uploadViewerBundle(token: string, bytes: Uint8Array): Promise<string> {
+    const api = client(t.url, token);
+    const body = {
+      content_hash: createHash("sha256").update(bytes).digest("hex"),
+      size_bytes: bytes.byteLength,
+    };
+    const started = await api.post<{ bundle: string; upload_url: string | null }>(
+      "/v2/coworlds/replay-viewer-bundles/upload",
+      body,
+    );
+    if (started.body.upload_url)
+      expect((await fetch(started.body.upload_url, { method: "PUT", body: bytes })).status).toBe(
+        200,
+      );
+    expect(
+      (await api.post("/v2/coworlds/replay-viewer-bundles/upload/complete", body)).status,
+    ).toBe(200);
+    return started.body.bundle;
+  }
+
+  async function leagueNaming(bundle: string, commissioner: { id: string; token: string }) {
+    const name = `gridrush-static-${randomBytes(4).toString("hex")}`;
+    const manifest = gridrushManifest(name) as { game: Record<string, unknown> };
+    return createTestLeague(t, {
+      commissioner,
+      manifest: { game: { ...manifest.game, replay_viewer: { bundle } } },
+    });
+  }
+
+  const session = (league: TestLeague) =>
+    client(t.url, league.commissioner.token).post<{ detail: { loc: string[]; msg: string }[] }>(
+      "/v2/coworlds/replays/session",
+      {
+        coworld_id: league.coworldId,
+        replay_uri: `${t.url}/v2/episode-requests/ereq_none/artifacts/replay`,
+      },
+    );
+
+  it("is not taken from another user's upload: a manifest cannot name someone else's bytes", async () => {
+    const rival = await t.newUser();
+    const bundle = await uploadViewerBundle(
+      rival.token,
+      zipSync({ "index.html": strToU8("<p>rival</p>") }),
+    );
+    const league = await leagueNaming(bundle, await t.newUser());
+    const res = await session(league);
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]?.msg).toMatch(/has no replay_viewer play module/);
+  });
+
+  it("that is not a usable bundle is a 422 saying why", async () => {
+    const owner = await t.newUser();
+    const noIndex = await uploadViewerBundle(
+      owner.token,
+      zipSync({ "viewer.js": strToU8("void 0") }),
+    );
+    const res = await session(await leagueNaming(noIndex, owner));
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({
+      loc: ["body", "coworld_id"],
+      msg: "the coworld's static replay viewer bundle cannot be used: it has no index.html at its root",
+    });
   });
 });

@@ -77,12 +77,8 @@ export async function uploadPlayModule(
     );
   const read = await readTarGzFiles(bytes, LIMITS);
   if (!read.ok) throw invalidInput(["body"], read.error);
-  const unsafe = read.files.find((f) => !SAFE_PATH.test(f.path));
-  if (unsafe)
-    throw invalidInput(
-      ["body"],
-      `file names may hold only letters, digits, . _ - and /: ${JSON.stringify(unsafe.path)}`,
-    );
+  const unsafe = unsafePath(read.files);
+  if (unsafe) throw invalidInput(["body"], unsafe);
   if (!read.files.some((f) => f.path === input.entry))
     throw invalidInput(
       ["query", "entry"],
@@ -90,18 +86,52 @@ export async function uploadPlayModule(
       "value_error",
       input.entry,
     );
-  const bundle = await blobs.put(bytes);
+  return storePlayModule(db, blobs, {
+    coworldId: coworld.id,
+    kind: input.kind,
+    entry: input.entry,
+    bundle: bytes,
+    files: read.files,
+    uploaderUserId: identity.userId,
+  });
+}
+
+/** Why a file name cannot be served as a module's path; null when every one can. */
+export function unsafePath(files: readonly { path: string }[]): string | null {
+  const unsafe = files.find((f) => !SAFE_PATH.test(f.path));
+  return unsafe
+    ? `file names may hold only letters, digits, . _ - and /: ${JSON.stringify(unsafe.path)}`
+    : null;
+}
+
+/**
+ * Stores a coworld version's module of a kind from its checked files (each a blob; `bundle`, the
+ * archive they came from, names it by its SHA-256), replacing the one it had in one transaction.
+ */
+export async function storePlayModule(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  input: {
+    coworldId: string;
+    kind: PlayModuleKind;
+    entry: string;
+    bundle: Uint8Array;
+    files: readonly { path: string; bytes: Uint8Array }[];
+    uploaderUserId: string;
+  },
+): Promise<PlayModule> {
+  const bundle = await blobs.put(input.bundle);
   const stored = await Promise.all(
-    read.files.map(async (f) => ({ path: f.path, blob: await blobs.put(f.bytes) })),
+    input.files.map(async (f) => ({ path: f.path, blob: await blobs.put(f.bytes) })),
   );
   const row: PlayModulesTable = {
     id: newId("playModule"),
-    coworld_id: coworld.id,
+    coworld_id: input.coworldId,
     kind: input.kind,
     entry: input.entry,
     sha256: bundle.sha256,
-    size_bytes: bytes.byteLength,
-    uploader_user_id: identity.userId,
+    size_bytes: input.bundle.byteLength,
+    uploader_user_id: input.uploaderUserId,
     created_at: nowIso(),
   };
   const files: PlayModuleFilesTable[] = stored
@@ -117,7 +147,7 @@ export async function uploadPlayModule(
     const old = await trx
       .selectFrom("play_modules")
       .select("id")
-      .where("coworld_id", "=", coworld.id)
+      .where("coworld_id", "=", input.coworldId)
       .where("kind", "=", input.kind)
       .execute();
     for (const o of old) {

@@ -19,9 +19,10 @@ import {
   ServiceError,
 } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
-import { playModuleEntryPath, playModuleOf } from "./play-modules.ts";
+import { playModuleEntryPath } from "./play-modules.ts";
 import type { ReplayUnavailable } from "./replay-unavailable-page.ts";
 import { coworldOfBody } from "./sessions.ts";
+import { replayViewerOf, StaticViewerError, type ReplayViewer } from "./static-replay-viewer.ts";
 
 export const REPLAY_CAPABILITY_TTL_MS = 15 * 60_000;
 
@@ -71,12 +72,13 @@ function mismatch(body: ReplaySessionCreate, fromUri: string) {
 export async function openReplaySession(
   db: Kysely<Database>,
   box: SecretBox,
+  blobs: BlobStore,
   identity: Identity,
   body: ReplaySessionCreate,
   now = Date.now(),
 ): Promise<ReplayPaths> {
   const coworld = await coworldOfBody(db, body.coworld_id);
-  const viewer = await playModuleOf(db, coworld.id, "replay_viewer");
+  const viewer = await viewerOf(db, blobs, coworld.id, ["body", "coworld_id"]);
   if (!viewer)
     throw invalidInput(
       ["body", "coworld_id"],
@@ -103,19 +105,37 @@ export async function openReplaySession(
 export interface ReplayPaths {
   viewerPath: string;
   replayPath: string;
+  /** A static viewer reads the replay's address from `?replay=`; ours, from the fragment. */
+  replayInQuery: boolean;
 }
 
 export function replayPaths(
   box: SecretBox,
-  viewer: { id: string; entry: string },
+  viewer: ReplayViewer,
   episodeId: string,
   now = Date.now(),
 ): ReplayPaths {
   const granted = `${episodeId}.${(now + REPLAY_CAPABILITY_TTL_MS).toString(36)}`;
   return {
-    viewerPath: playModuleEntryPath(viewer),
+    viewerPath: playModuleEntryPath(viewer.module),
     replayPath: `/v2/replays/${granted}.${box.sign(PURPOSE, granted)}`,
+    replayInQuery: viewer.replayInQuery,
   };
+}
+
+/** The coworld version's replay viewer; a static bundle that cannot be used is a 422 at `loc`. */
+export async function viewerOf(
+  db: Kysely<Database>,
+  blobs: BlobStore,
+  coworldId: string,
+  loc: (string | number)[],
+): Promise<ReplayViewer | undefined> {
+  try {
+    return await replayViewerOf(db, blobs, coworldId);
+  } catch (error) {
+    if (error instanceof StaticViewerError) throw invalidInput(loc, error.message);
+    throw error;
+  }
 }
 
 /**
@@ -125,6 +145,7 @@ export function replayPaths(
 export async function openEpisodeReplay(
   db: Kysely<Database>,
   box: SecretBox,
+  blobs: BlobStore,
   identity: Identity,
   episodeId: string,
   now = Date.now(),
@@ -145,7 +166,7 @@ export async function openEpisodeReplay(
       episode.id,
     );
   }
-  const viewer = await playModuleOf(db, episode.coworld_id, "replay_viewer");
+  const viewer = await viewerOf(db, blobs, episode.coworld_id, ["path", "episode_request_id"]);
   if (!viewer)
     throw invalidInput(
       ["path", "episode_request_id"],

@@ -86,7 +86,13 @@ export const playSessionHandlers = defineHandlers({
   playSessionSocket: async ({ params, query, app, request, reply }) => {
     // Read by the seat's page, which runs in an opaque origin: the join token is the credential.
     reply.header("access-control-allow-origin", "*");
-    const seat = await seatView(app.store.db, app.secrets, params.play_session_id, query.token);
+    const seat = await seatView(
+      app.store.db,
+      app.secrets,
+      app.blobs,
+      params.play_session_id,
+      query.token,
+    );
     if (seat === undefined) return SOCKET_INFO;
     const replay = seat.replay === null ? null : viewerUrl(app.baseUrl(request), seat.replay);
     return { ...SOCKET_INFO, session: { ...seat.view, replay_url: replay } };
@@ -149,14 +155,14 @@ export const hostedGameHandlers = defineHandlers({
     return lobbyPage(state, absoluteTo(app.baseUrl(request), joinPagePath(state.row.id)));
   },
   createReplaySession: async ({ identity, body, app, request }) => {
-    const paths = await openReplaySession(app.store.db, app.secrets, identity, body);
+    const paths = await openReplaySession(app.store.db, app.secrets, app.blobs, identity, body);
     return { viewer_url: viewerUrl(app.baseUrl(request), paths), ready: true };
   },
   openEpisodeReplay: async ({ identity, params, app, request, reply }) => {
     const id = params.episode_request_id;
     let paths: ReplayPaths;
     try {
-      paths = await openEpisodeReplay(app.store.db, app.secrets, identity, id);
+      paths = await openEpisodeReplay(app.store.db, app.secrets, app.blobs, identity, id);
     } catch (error) {
       // A person following a page's link reads a page that says why there is no replay; API
       // clients (no Accept, or JSON first) keep the JSON error.

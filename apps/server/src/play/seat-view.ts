@@ -8,12 +8,13 @@ import type { PlaySessionSocketInfo } from "@gauntlet/core";
 
 import type { SecretBox } from "../auth/secret-box.ts";
 import { hashToken } from "../auth/secrets.ts";
+import type { BlobStore } from "../blobs/blob-store.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
-import { playModuleOf } from "./play-modules.ts";
 import { replayPaths, type ReplayPaths } from "./replays.ts";
 import { isFinal } from "./session-status.ts";
 import { currentSession } from "./sessions.ts";
+import { replayViewerOf, StaticViewerError } from "./static-replay-viewer.ts";
 
 export type SeatView = NonNullable<PlaySessionSocketInfo["session"]>;
 
@@ -24,6 +25,7 @@ export type SeatView = NonNullable<PlaySessionSocketInfo["session"]>;
 export async function seatView(
   db: Kysely<Database>,
   box: SecretBox,
+  blobs: BlobStore,
   id: string,
   token: string,
 ): Promise<{ view: SeatView; replay: ReplayPaths | null } | undefined> {
@@ -65,6 +67,12 @@ export async function seatView(
     .where("episode_request_id", "=", episode.id)
     .where("name", "=", "replay")
     .executeTakeFirst();
-  const viewer = await playModuleOf(db, row.coworld_id, "replay_viewer");
+  // A static viewer the manifest names but that cannot be used leaves the page without a replay.
+  const viewer = replay
+    ? await replayViewerOf(db, blobs, row.coworld_id).catch((error: unknown) => {
+        if (error instanceof StaticViewerError) return undefined;
+        throw error;
+      })
+    : undefined;
   return { view, replay: replay && viewer ? replayPaths(box, viewer, episode.id) : null };
 }
