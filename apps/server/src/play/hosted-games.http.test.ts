@@ -469,4 +469,22 @@ describe("hosted games", () => {
     await failSession(t.server.store.db, first.id, "player_left", "left");
     expect((await create()).status).toBe(200);
   });
+
+  it("holds the cap when one person opens many sessions at once", async () => {
+    const frank = await t.newUser();
+    const host = client(t.url, frank.token);
+    const answers = await Promise.all(
+      Array.from({ length: 3 * OPEN_SESSIONS_PER_USER }, () =>
+        host.post<HostedGameCreateResponse>("/v2/coworlds/play/session", {
+          coworld_id: tl.coworldId,
+          variant_id: null,
+          allow_spectators: false,
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(OPEN_SESSIONS_PER_USER);
+    expect(answers.filter((a) => a.status !== 200).map((a) => a.status)).toEqual(
+      Array.from({ length: 2 * OPEN_SESSIONS_PER_USER }, () => 429),
+    );
+  });
 });

@@ -3,6 +3,7 @@
 // once started, a runner's slot until it ends.
 import type { Transaction } from "kysely";
 
+import { nextValue } from "../shared/counters.ts";
 import { ServiceError } from "../shared/errors.ts";
 import type { Database } from "../store/schema.ts";
 import { FINAL } from "./session-status.ts";
@@ -15,6 +16,10 @@ export async function assertRoomForSession(
   trx: Transaction<Database>,
   userId: string,
 ): Promise<void> {
+  // Counted under a lock of the user's own counter row, held until the caller's transaction ends:
+  // concurrent openings by one person take turns, so each counts the others' (without it,
+  // PostgreSQL let 12 of 24 simultaneous openings through a cap of 8).
+  await nextValue(trx, `play_sessions_opened:${userId}`);
   const open = await trx
     .selectFrom("play_sessions")
     .select((eb) => eb.fn.countAll<string | number>().as("n"))
