@@ -59,8 +59,35 @@ export async function replayViewerOf(
     .executeTakeFirst();
   const zip = uploaded ? await blobs.get(hash) : null;
   if (!zip) return installed && { module: installed, replayInQuery: false };
-  const module = await installStaticViewer(db, blobs, coworld.id, coworld.owner_user_id, zip);
-  return { module, replayInQuery: true };
+  const refusal = refused.get(hash);
+  if (refusal !== undefined) throw new StaticViewerError(refusal);
+  // One unpacking per version at a time, whoever opens its replays meanwhile.
+  let install = installing.get(coworld.id);
+  if (!install) {
+    install = installStaticViewer(db, blobs, coworld.id, coworld.owner_user_id, zip).finally(() =>
+      installing.delete(coworld.id),
+    );
+    installing.set(coworld.id, install);
+  }
+  try {
+    return { module: await install, replayInQuery: true };
+  } catch (error) {
+    if (error instanceof StaticViewerError) remember(hash, error.why);
+    throw error;
+  }
+}
+
+const installing = new Map<string, Promise<Pick<PlayModulesTable, "id" | "entry">>>();
+/** Bundles that could not be used, and why: the same bytes are not unpacked again on every replay opened. */
+const refused = new Map<string, string>();
+const REFUSALS_KEPT = 1000;
+
+function remember(hash: string, why: string): void {
+  if (refused.size >= REFUSALS_KEPT) {
+    const oldest = refused.keys().next();
+    if (!oldest.done) refused.delete(oldest.value);
+  }
+  refused.set(hash, why);
 }
 
 async function installStaticViewer(
@@ -96,7 +123,9 @@ async function installStaticViewer(
 
 /** The manifest's static viewer bundle cannot be served; the message says why. */
 export class StaticViewerError extends Error {
+  readonly why: string;
   constructor(why: string) {
     super(`the coworld's static replay viewer bundle cannot be used: ${why}`);
+    this.why = why;
   }
 }
