@@ -4,7 +4,8 @@
 export { createDemoLeague, DEMO_EMAIL } from "../src/embedded/demo.ts";
 export { registerExampleCoworld } from "../src/embedded/example-coworld.ts";
 export { createEpisode } from "../src/episodes/episodes.ts";
-export { complete, lease } from "../src/episodes/work-queue.ts";
+export { complete } from "../src/episodes/job-completion.ts";
+export { lease } from "../src/episodes/work-queue.ts";
 export { ingestRows } from "../src/evaluations/bulk-upload.ts";
 export { readEpisodeFile } from "../src/evaluations/duckdb-episodes.ts";
 export { withEvents } from "../src/events/record.ts";

@@ -7,18 +7,13 @@ import { defineHandlers, type AppContext } from "../http/handler.ts";
 import { webSocketTo } from "../http/public-address.ts";
 import { notFound } from "../shared/errors.ts";
 import { scrubPaths } from "../shared/scrub-paths.ts";
-import {
-  assertRunner,
-  complete,
-  fail,
-  heartbeat,
-  lease,
-  leaseHoldsBlob,
-  leaseSeconds,
-  storeArtifact,
-  type LeaseProof,
-  type QueueDeps,
-} from "./work-queue.ts";
+import { heartbeat } from "./heartbeat.ts";
+import { complete, storeArtifact } from "./job-completion.ts";
+import { fail } from "./job-failure.ts";
+import { assertRunner, type LeaseProof } from "./job-lease-proof.ts";
+import type { QueueDeps } from "./queue-deps.ts";
+import { leaseSeconds } from "./queue-settings.ts";
+import { lease, leaseHoldsBlob } from "./work-queue.ts";
 
 const LEASE_HEADER = LEASE_TOKEN_HEADER.toLowerCase();
 

@@ -28,7 +28,7 @@ import {
 import { createTestStore } from "../../testing/test-store.ts";
 import { loadSecretBox } from "../auth/secret-box.ts";
 import { DirectoryBlobStore } from "../blobs/blob-store.ts";
-import { complete } from "../episodes/work-queue.ts";
+import { complete } from "../episodes/job-completion.ts";
 import { openStore } from "../store/database.ts";
 import { startRound } from "./round-start.ts";
 
