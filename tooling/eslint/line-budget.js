@@ -11,8 +11,6 @@ export const OVER_BUDGET = {
     "only table types (one interface per table and the Database map), read as one map of the schema",
   "packages/core/src/index.ts":
     "only the package's public export list, grouped; a name not here is internal",
-  "apps/server/src/episodes/episodes.ts":
-    "episodes' creation and cancellation, reads and lists, and artifact and log reads; to split by job once the parallel work on it lands",
   "apps/runner/src/episode/run-episode.ts":
     "an episode's run and the verdicts on how it ended (halts, overtime, breaches, health); to split by job once the parallel work on it lands",
   "apps/runner/src/episode/runtimes/sandbox.ts":

@@ -16,7 +16,7 @@ import {
 
 import { ownsOrAdmin } from "../access/ownership.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
-import { episodeStats } from "../episodes/episodes.ts";
+import { episodeStats } from "../episodes/episode-files.ts";
 import { coworldsOfVersions } from "../evaluations/bulk-upload.ts";
 import { createExperienceRequest } from "../evaluations/experience-requests.ts";
 import type { EventBus } from "../events/bus.ts";

@@ -14,7 +14,8 @@ import {
 
 import { visibleEpisodeIds } from "../access/episodes.ts";
 import type { Identity } from "../auth/identity.ts";
-import { episodeStats, getEpisodeRow } from "../episodes/episodes.ts";
+import { episodeStats } from "../episodes/episode-files.ts";
+import { getEpisodeRow } from "../episodes/episode-reads.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 

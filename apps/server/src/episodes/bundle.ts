@@ -15,7 +15,7 @@ import { canReadSeat } from "../access/episodes.ts";
 import type { Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
-import { canReadGameLog, derivedArtifact } from "./episodes.ts";
+import { canReadGameLog, derivedArtifact } from "./episode-files.ts";
 
 /** One part under both its names: ours (the artifact endpoints') and the hosted service's. */
 type Part =

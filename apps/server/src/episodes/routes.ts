@@ -11,16 +11,18 @@ import {
   assertGameLogReader,
   derivedArtifact,
   episodeStats,
+  policyArtifact,
+  policyArtifacts,
+  policyLog,
+  readArtifact,
+} from "./episode-files.ts";
+import {
   episodeViews,
   getEpisodeRow,
   getEpisodeRowByJob,
   listEpisodeChanges,
   listEpisodes,
-  policyArtifact,
-  policyArtifacts,
-  policyLog,
-  readArtifact,
-} from "./episodes.ts";
+} from "./episode-reads.ts";
 import { withQueuePlaces } from "./queue-position.ts";
 
 /** An episode's artifact, derived or stored, with a file name for downloads. */

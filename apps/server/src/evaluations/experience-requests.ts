@@ -15,7 +15,8 @@ import {
 import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeEvaluation } from "../access/evaluations.ts";
 import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
-import { createEpisode, episodeViews, touchEpisode } from "../episodes/episodes.ts";
+import { episodeViews } from "../episodes/episode-reads.ts";
+import { createEpisode, touchEpisode } from "../episodes/episodes.ts";
 import type { ShareClass } from "../episodes/queue-shares.ts";
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";

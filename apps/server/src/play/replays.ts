@@ -10,7 +10,8 @@ import { uuidPattern, type ReplaySessionCreate } from "@gauntlet/core";
 import type { Identity } from "../auth/identity.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
-import { getEpisodeRow, readArtifact } from "../episodes/episodes.ts";
+import { readArtifact } from "../episodes/episode-files.ts";
+import { getEpisodeRow } from "../episodes/episode-reads.ts";
 import {
   artifactsExpired,
   InputError,

@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { newId, type OpenReporterRunRequest, type ReporterRun } from "@gauntlet/core";
 
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
-import { getEpisodeRow } from "../episodes/episodes.ts";
+import { getEpisodeRow } from "../episodes/episode-reads.ts";
 import { getDivision } from "../leagues/divisions.ts";
 import { getRound } from "../leagues/rounds-read.ts";
 import { nowIso } from "../shared/clock.ts";

@@ -15,12 +15,11 @@ import type { Identity } from "../auth/identity.ts";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import {
   derivedArtifact,
-  episodeViews,
-  getEpisodeRow,
   policyArtifact,
   policyLog,
   readArtifact,
-} from "../episodes/episodes.ts";
+} from "../episodes/episode-files.ts";
+import { episodeViews, getEpisodeRow } from "../episodes/episode-reads.ts";
 import { notFound } from "../shared/errors.ts";
 import type { Database, EpisodeRequestsTable } from "../store/schema.ts";
 import { bareId, episodeRequestIdOf, refOf, seasonLeague, seasonPolicyRefs } from "./refs.ts";
