@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-import { sandboxProblem } from "../episode/runtimes/sandbox.ts";
+import { sandboxProblem } from "../episode/runtimes/sandbox-probe.ts";
 
 const ENSURE = fileURLToPath(
   new URL("../../../../tooling/scripts/ensure-system-packages.sh", import.meta.url),

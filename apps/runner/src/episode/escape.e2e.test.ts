@@ -29,7 +29,7 @@ import { claimInstance, type Instance } from "../worker/instance-dir.ts";
 import { runEpisode } from "./run-episode.ts";
 import type { SandboxLimits } from "./runtimes/limits.ts";
 import type { RuntimeKind } from "./runtimes/runtime.ts";
-import { sandboxProblem } from "./runtimes/sandbox.ts";
+import { sandboxProblem } from "./runtimes/sandbox-probe.ts";
 import type { EpisodeOutcome, EpisodePlayer, RunEpisodeInput } from "./types.ts";
 
 interface RuntimeUnderTest {

@@ -13,7 +13,7 @@ import {
 } from "../../../testing/episodes.ts";
 import { runEpisode } from "../run-episode.ts";
 import { createCgroups, DEFAULT_LIMITS } from "./limits.ts";
-import { sandboxProblem } from "./sandbox.ts";
+import { sandboxProblem } from "./sandbox-probe.ts";
 
 /** Why no capped CPU group can be made here, or null. */
 async function cpuGroupProblem(): Promise<string | null> {

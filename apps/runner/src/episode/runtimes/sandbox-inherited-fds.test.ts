@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { sandboxProblem } from "./sandbox.ts";
+import { sandboxProblem } from "./sandbox-probe.ts";
 
 const problem = process.geteuid?.() !== 0 ? "not root" : await sandboxProblem();
 if (problem !== null) console.warn(`sandbox inherited-fd test skipped: ${problem}`);

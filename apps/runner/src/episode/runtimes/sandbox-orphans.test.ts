@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 import { allProcesses, procInfo } from "../../worker/proc.ts";
-import { sandboxProblem } from "./sandbox.ts";
+import { sandboxProblem } from "./sandbox-probe.ts";
 
 const problem = process.geteuid?.() !== 0 ? "not root" : await sandboxProblem();
 if (problem !== null) console.warn(`sandbox orphan test skipped: ${problem}`);

@@ -18,23 +18,14 @@
 // without following links (tree-usage.ts, episode-files.ts), and they are removed only once
 // every process of the sandbox has ended, by a walk that follows no link (remove-tree.ts).
 // bubblewrap's options, host paths among them, reach it on a pipe (`--args`): the sandbox's
-// first process shows its command line to everything inside.
-import { spawn } from "node:child_process";
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-} from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+// first process shows its command line to everything inside. The command line is
+// sandbox-command.ts, the first process's script sandbox-init.ts, the runner's looks into a
+// sandbox's namespace sandbox-namespace.ts, the ways out sandbox-relay.ts, and whether a sandbox
+// can start here sandbox-probe.ts.
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-
-import { unlessGone } from "@gauntlet/core";
 
 import { makeTempDir } from "../temp-root.ts";
 import { CACHE_INSIDE, compileCacheFor, type CompileCacheMount } from "./compile-cache.ts";
@@ -50,132 +41,22 @@ import type {
   RuntimeOptions,
   StartedRunnable,
 } from "./runtime.ts";
-import { hostSeccompArch, seccompProgram } from "./seccomp.ts";
+import {
+  ARGS_FD,
+  baseBwrapArgs,
+  HOLD_FD,
+  INSIDE,
+  launcher,
+  nulSeparated,
+  READ_ONLY_AT_LAST,
+  SECCOMP,
+} from "./sandbox-command.ts";
+import { INIT_SHELL, initScript, type Forward } from "./sandbox-init.ts";
+import { insidePid, listensIn } from "./sandbox-namespace.ts";
+import { listenOn, pipeBoth } from "./sandbox-relay.ts";
 import { treeUsage } from "./tree-usage.ts";
 
 export const GAME_PORT = 8080;
-const SANDBOX_ID = 65534;
-const INSIDE = {
-  node: "/run/gauntlet/bin/node",
-  path: "/run/gauntlet/bin:/usr/local/bin:/usr/bin:/bin",
-  net: "/run/gauntlet/net",
-  seat: "/run/gauntlet/seat",
-  files: "/bundle",
-  episode: "/episode",
-};
-
-/** One way out of a sandbox: where it accepts inside, and where each connection goes. */
-interface Forward {
-  listen: { port: number } | { path: string };
-  to: { port: number } | { path: string };
-}
-
-/**
- * The sandbox's first process: a shell that starts a socat per forward (trusted, but with the
- * runnable's rights: a runnable that kills one only cuts its own connections), waits until each
- * TCP one listens, then becomes the runnable (`exec`), so its exit and signals are the runnable's.
- * The wait counts the namespace's listening TCP sockets in /proc/net/sockstat — nothing but the
- * socats makes one before the runnable starts — with shell builtins, and sleeps 5 ms after a
- * look that fails: no busy loop and no process but that `sleep`, so the CPU goes to socat and the
- * runnable. (Not /proc/net/tcp: a read of it walks the host's whole TCP hash, ~4 ms of CPU.)
- */
-export function initScript(forwards: Forward[], holdFd: number | null = null): string {
-  // Every descriptor above 2 but the hold pipe is closed first: the runner's pipes to bubblewrap,
-  // and any the runner itself inherited without close-on-exec (Node's spawn and bubblewrap close
-  // none), which would reach socat and the runnable. bash, not dash: dash cannot close a
-  // descriptor of two digits. /proc/self is bash itself while it expands the glob.
-  const keep = holdFd === null ? "" : ` && [ "$fd" != ${holdFd} ]`;
-  const lines = [
-    "set -e",
-    `for fd in /proc/self/fd/*; do fd=\${fd##*/}; if [ "$fd" -gt 2 ]${keep}; then exec {fd}<&-; fi; done`,
-  ];
-  let ports = 0;
-  for (const forward of forwards) {
-    const listen =
-      "port" in forward.listen
-        ? `TCP-LISTEN:${forward.listen.port},bind=127.0.0.1,fork,reuseaddr`
-        : `UNIX-LISTEN:${forward.listen.path},fork`;
-    const to =
-      "port" in forward.to ? `TCP:127.0.0.1:${forward.to.port}` : `UNIX-CONNECT:${forward.to.path}`;
-    // The hold pipe is the shell's alone.
-    const closeHold = holdFd === null ? "" : ` ${holdFd}<&-`;
-    lines.push(`socat ${listen} ${to} 2>/dev/null${closeHold} &`);
-    if ("port" in forward.listen) ports += 1;
-  }
-  if (ports > 0)
-    lines.push(
-      'up() { while read -r k _ n _; do [ "$k" = TCP: ] && { [ "$n" -ge "$1" ]; return; }; done </proc/net/sockstat; return 1; }',
-      `i=0; until up ${ports}; do i=$((i+1)); [ $i -lt 2000 ] || exit 126; sleep 0.005; done`,
-    );
-  // Held: the box is ready; the runnable starts on the runner's word ("go"), else never.
-  if (holdFd !== null)
-    lines.push(`read -r go <&${holdFd} || :`, `exec ${holdFd}<&-`, '[ "$go" = go ] || exit 0');
-  lines.push('exec "$@"');
-  return lines.join("\n");
-}
-/**
- * How many TCP sockets (v4 and v6) are hashed — listening or connected — in the network
- * namespace of `pid`; null when its counters cannot be read. A look costs a few counters; read
- * synchronously (a /proc file never blocks): asked every 5 ms while a game boots, a promise and a
- * thread-pool trip per read cost the runner more than the read itself.
- */
-function tcpInUse(pid: number): number | null {
-  let total: number | null = null;
-  for (const [file, key] of [
-    ["sockstat", "TCP:"],
-    ["sockstat6", "TCP6:"],
-  ] as const) {
-    let text: string;
-    try {
-      text = readFileSync(`/proc/${pid}/net/${file}`, "utf8");
-    } catch {
-      continue;
-    }
-    const line = text.split("\n").find((l) => l.startsWith(`${key} inuse `));
-    if (line === undefined) continue;
-    total = (total ?? 0) + (Number(line.split(" ")[2]) || 0);
-  }
-  return total;
-}
-
-/**
- * Whether a TCP socket listens on `port` (any address) in the network namespace of `pid`; null
- * when its tables are gone (the process has exited; then the runner cannot tell). Any other
- * failure to read them rejects.
- */
-async function listensIn(pid: number, port: number): Promise<boolean | null> {
-  // The tables cost a walk of the host's whole TCP hash (~4 ms of CPU each, every namespace
-  // alike): read them only once the namespace has a TCP socket at all, which the game's
-  // listen() is the first to make.
-  if (tcpInUse(pid) === 0) return false;
-  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-  let read = false;
-  for (const table of ["tcp", "tcp6"]) {
-    const text = await unlessGone(readFile(`/proc/${pid}/net/${table}`, "utf8"));
-    if (text === null) continue;
-    read = true;
-    for (const line of text.split("\n")) {
-      const [, local = "", , state] = line.trim().split(/\s+/);
-      if (state === "0A" && local.endsWith(hex)) return true;
-    }
-  }
-  return read ? false : null;
-}
-
-/**
- * A process inside the sandbox that `pid` (bubblewrap, outside) made: its first child; null
- * before it has one, undefined where the kernel does not list children (then nobody can tell).
- */
-async function insidePid(pid: number): Promise<number | null | undefined> {
-  // ENOENT both where the process has gone and where the kernel keeps no list of children.
-  const children = await unlessGone(readFile(`/proc/${pid}/task/${pid}/children`, "utf8"));
-  if (children === null) return undefined;
-  const first = Number(children.trim().split(/\s+/)[0]);
-  return Number.isInteger(first) && first > 0 ? first : null;
-}
-
-/** The sandbox's first process: bash, which can close any descriptor (initScript). */
-const INIT_SHELL = "/bin/bash";
 
 /** O_PATH: a handle on the game's socket file that a later rename or symlink cannot redirect. */
 const O_PATH = 0o10000000;
@@ -185,187 +66,6 @@ const SOCKET_DIR_MAX = { bytes: 1024 * 1024, entries: 16 };
 
 export interface SandboxOptions extends RuntimeOptions {
   limits: SandboxLimits;
-}
-
-function isRoot(): boolean {
-  return process.geteuid?.() === 0;
-}
-
-/** The host's top-level directories a dynamically linked program needs, as they are here. */
-function systemView(): string[] {
-  const args = ["--ro-bind", "/usr", "/usr"];
-  for (const top of ["bin", "sbin", "lib", "lib32", "lib64", "libx32"]) {
-    const path = `/${top}`;
-    // Absent on this machine: nothing to bind. Any other failure is the runner's to report.
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) continue;
-    if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(path).replace(/^\//, ""), path);
-    else if (stat.isDirectory()) args.push("--ro-bind", path, path);
-  }
-  // What the dynamic linker and time zone look up; nothing else of /etc.
-  for (const file of ["/etc/ld.so.cache", "/etc/localtime"])
-    if (existsSync(file)) args.push("--ro-bind", file, file);
-  return args;
-}
-
-/** The seccomp filter of this machine's architecture (seccomp.ts); null where none is known. */
-const arch = hostSeccompArch();
-const SECCOMP: Buffer | null = arch === null ? null : seccompProgram(arch);
-/** The descriptor bubblewrap reads the filter from: spawn's first extra pipe. */
-const SECCOMP_FD = 3;
-/** The descriptor bubblewrap reads its options from (`--args`): spawn's second extra pipe. */
-const ARGS_FD = 4;
-/** The descriptor a held sandbox's first shell reads "go" from: spawn's third extra pipe. */
-const HOLD_FD = 5;
-
-/** The last options: bubblewrap's own tmpfs (the root, /dev) read-only, all mounts made. */
-const READ_ONLY_AT_LAST = ["--remount-ro", "/dev", "--remount-ro", "/"];
-
-/** Options as `--args` reads them: each ended by a NUL. */
-function nulSeparated(args: string[]): Buffer {
-  return Buffer.from(args.map((arg) => `${arg}\0`).join(""));
-}
-
-/**
- * bubblewrap's arguments common to every sandbox: namespaces, the seccomp filter (read from
- * file descriptor 3, which the caller fills with SECCOMP), the system, /proc, /dev, /tmp.
- */
-export function baseBwrapArgs(limits: SandboxLimits): string[] {
-  return [
-    "--seccomp",
-    String(SECCOMP_FD),
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--uid",
-    String(SANDBOX_ID),
-    "--gid",
-    String(SANDBOX_ID),
-    ...(isRoot() ? ["--cap-drop", "ALL"] : []),
-    "--hostname",
-    "sandbox",
-    "--die-with-parent",
-    "--new-session",
-    ...systemView(),
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    // The box's writable places are tmpfs of a known size: /tmp and /dev/shm. The root and /dev
-    // (tmpfs bubblewrap makes, of no size) are made read-only once everything is mounted.
-    "--size",
-    String(limits.scratchBytes),
-    "--tmpfs",
-    "/dev/shm",
-    "--size",
-    String(limits.scratchBytes),
-    "--tmpfs",
-    "/tmp",
-    "--ro-bind",
-    realpathSync(process.execPath),
-    INSIDE.node,
-  ];
-}
-
-/**
- * What runs before bubblewrap: one shell that joins the runnable's cgroups and sets the rlimits
- * of every process in the sandbox with its builtins (no prlimit or other process of its own),
- * then becomes bubblewrap. RLIMIT_NPROC only where no pids cgroup counts. Arguments: the
- * `cgroup.procs` files, `--`, bubblewrap's argv.
- */
-export function launcher(limits: SandboxLimits, cgroups: Cgroups | null): string[] {
-  // dash counts file sizes in 512-byte blocks; the hard CPU limit leaves 5 s past SIGXCPU.
-  const blocks = Math.max(1, Math.floor(limits.scratchBytes / 512));
-  const script = [
-    'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift',
-    `ulimit -n ${limits.openFiles}`,
-    `ulimit -t ${limits.cpuSeconds + 5}`,
-    `ulimit -S -t ${limits.cpuSeconds}`,
-    `ulimit -f ${blocks}`,
-    "ulimit -c 0",
-    ...(cgroups === null && !isRoot() ? [`ulimit -p ${limits.pids}`] : []),
-    'exec "$@"',
-  ].join("\n");
-  return ["/bin/sh", "-c", script, "sh", ...(cgroups?.procsFiles ?? []), "--"];
-}
-
-let probe: Promise<string | null> | null = null;
-
-/**
- * Why no sandbox can start on this machine (bubblewrap missing, user namespaces off), in one
- * line, or null when one can. Asked once per process.
- */
-export function sandboxProblem(options: { fresh?: boolean } = {}): Promise<string | null> {
-  if (options.fresh === true) probe = null;
-  probe ??= new Promise((resolve) => {
-    if (SECCOMP === null)
-      return resolve(
-        `the sandbox cannot start here: no seccomp filter for the ${process.arch} architecture`,
-      );
-    const child = spawn(
-      "bwrap",
-      [
-        ...baseBwrapArgs({ ...defaultProbeLimits }),
-        "/bin/sh",
-        "-c",
-        `[ -x ${INIT_SHELL} ] || { echo "bash is not installed" >&2; exit 1; }; command -v socat >/dev/null || { echo "socat is not installed" >&2; exit 1; }; ${INSIDE.node} -e ""`,
-      ],
-      { env: {}, timeout: 20_000, stdio: ["ignore", "ignore", "pipe", "pipe"] },
-    );
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const filter = child.stdio[SECCOMP_FD];
-    if (filter !== null && filter !== undefined && "end" in filter) {
-      filter.on("error", () => undefined);
-      filter.end(SECCOMP);
-    }
-    child.once("error", (error: NodeJS.ErrnoException) =>
-      resolve(
-        `the sandbox cannot start here: ${error.code === "ENOENT" ? "bubblewrap (bwrap) is not installed" : error.message}`,
-      ),
-    );
-    child.once("close", (code, signal) => {
-      if (code === 0) return resolve(null);
-      const why = stderr.trim().split("\n")[0] || `bwrap exited with ${code ?? signal}`;
-      resolve(`the sandbox cannot start here: ${why}`);
-    });
-  });
-  return probe;
-}
-
-const defaultProbeLimits: SandboxLimits = {
-  memoryBytes: 0,
-  pids: 0,
-  cpuSeconds: 0,
-  openFiles: 0,
-  scratchBytes: 1024 * 1024,
-  outputBytes: 0,
-};
-
-/** Pipes two connections into each other; `open` holds both until either ends. */
-function pipeBoth(a: Socket, b: Socket, open: Set<Socket>): void {
-  open.add(a).add(b);
-  a.pipe(b);
-  b.pipe(a);
-  const fail = () => {
-    a.destroy();
-    b.destroy();
-  };
-  // One side gone: the other is ended gracefully, so what was already sent still arrives.
-  const closed = (other: Socket, self: Socket) => () => {
-    open.delete(self);
-    other.end();
-  };
-  a.on("error", fail).on("close", closed(b, a));
-  b.on("error", fail).on("close", closed(a, b));
-}
-
-async function listenOn(server: Server, where: string | number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    if (typeof where === "number") server.listen(where, "127.0.0.1", resolve);
-    else server.listen(where, resolve);
-  });
 }
 
 export function sandboxRuntime(options: SandboxOptions): Runtime {
