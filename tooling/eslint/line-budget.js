@@ -11,8 +11,6 @@ export const OVER_BUDGET = {
     "only table types (one interface per table and the Database map), read as one map of the schema",
   "packages/core/src/index.ts":
     "only the package's public export list, grouped; a name not here is internal",
-  "apps/runner/src/episode/run-episode.ts":
-    "an episode's run and the verdicts on how it ended (halts, overtime, breaches, health); to split by job once the parallel work on it lands",
   // Tests.
   "packages/sdk/test/server.integration.test.ts":
     "the SDK against a real server, one describe per group of the contract; to split by that group",
