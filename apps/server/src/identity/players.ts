@@ -69,7 +69,9 @@ export async function defaultPlayer(
     .where("id", "=", ownerUserId)
     .executeTakeFirst();
   if (!user) throw notFound("user", ownerUserId);
-  await createPlayer(db, ownerUserId, nameIfMade || user.email.split("@")[0] || "player");
+  // A player's name is at most 100 characters, whatever named the policy.
+  const name = nameIfMade?.trim().slice(0, 100) || user.email.split("@")[0] || "player";
+  await createPlayer(db, ownerUserId, name);
   const made = await playersOf(db, ownerUserId).executeTakeFirstOrThrow();
   return toPlayer(made, true);
 }
