@@ -361,8 +361,12 @@ describe("seating and rankings", () => {
     );
     // Round 2's windows start at 0: two tables of neighbours, everyone at one of them.
     expect(pools.body).toHaveLength(2);
+    // Seated by form (the online rating), which the published fit need not order alike.
     const rating = new Map(
-      (await tl.leaderboard(tl.divisions[0]?.id ?? ""))?.map((r) => [r.player_id, r.score]),
+      (await tl.leaderboard(tl.divisions[0]?.id ?? ""))?.map((r) => [
+        r.player_id,
+        r.form ?? r.score,
+      ]),
     );
     const ratings = pools.body.map((p) =>
       p.members.map((m) => rating.get(m.player_id ?? "") ?? Number.NaN),
