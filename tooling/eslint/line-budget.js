@@ -18,8 +18,6 @@ export const OVER_BUDGET = {
     "reporters' keys, runs, outputs and budgets in one suite; to split by those four",
   "apps/cli/test/commands.e2e.test.ts":
     "the CLI's commands end to end in one suite; to split by its describe groups (auth, league play, reporters, the rest)",
-  "apps/server/src/tournaments/tournaments.http.test.ts":
-    "tournaments' states, seeding, permissions and bad input in one suite; to split by those four",
   "apps/runner/src/episode/escape.e2e.test.ts":
     "every escape attempt on every runtime in one suite; to split by what the attempt targets (files, network, resources, links)",
 };

@@ -1,83 +1,23 @@
 // Tournaments over real HTTP with a scripted runner (SQLite, or PostgreSQL when DATABASE_URL is
-// set): the states and their 409s, who may change one, unknown formats refused, a whole bracket
-// with byes played wave by wave, a void match that the higher seed wins, a round robin and a
-// double elimination.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// set): the states and their 409s, a whole bracket with byes played wave by wave, a void match
+// that the higher seed wins, a round robin and a double elimination.
+import { beforeAll, describe, expect, it } from "vitest";
 
-import type {
-  CompetitionEvent,
-  ExperienceRequestDetail,
-  LeasedJob,
-  Tournament,
-} from "@gauntlet/core";
+import type { ExperienceRequestDetail, Tournament } from "@gauntlet/core";
 
-import { client, http } from "../../testing/http.ts";
-import { startTestServer, type TestServer } from "../../testing/start-server.ts";
-import {
-  byStrength,
-  createTestLeague,
-  eventually,
-  scriptedRunner,
-  type ScriptedRunner,
-  type TestLeague,
-  type TestPlayer,
-} from "../../testing/test-league.ts";
+import { client } from "../../testing/http.ts";
+import { type TestServer } from "../../testing/start-server.ts";
+import { byStrength, type ScriptedRunner, type TestLeague } from "../../testing/test-league.ts";
+import { useTournamentFixture, type ErrorBody } from "../../testing/tournaments.ts";
 
-type ValidationBody = { detail: { loc: (string | number)[]; msg: string }[] };
-type ErrorBody = { detail: { type: string; message: string } };
-
+const fixture = useTournamentFixture();
+const { api, versions, create, tournamentEvents, act, playOut } = fixture;
 let t: TestServer;
 let tl: TestLeague;
-let players: TestPlayer[];
 let runner: ScriptedRunner;
-const RUNNER = "cup-runner";
-
-beforeAll(async () => {
-  t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
-  tl = await createTestLeague(t);
-  players = [];
-  for (const name of ["Ann", "Bob", "Cid", "Dee", "Eve"]) players.push(await tl.addPlayer(name));
-  runner = await scriptedRunner(t, RUNNER);
-}, 60_000);
-afterAll(async () => {
-  await t.close();
+beforeAll(() => {
+  ({ t, tl, runner } = fixture.current());
 });
-
-const api = () => client(t.url, tl.commissioner.token);
-const versions = (n: number) => players.slice(0, n).map((p) => p.policyVersionId);
-
-async function create(
-  body: Record<string, unknown>,
-  token = tl.commissioner.token,
-  leagueId = tl.league.id,
-) {
-  return client(t.url, token).post<Tournament & ValidationBody & ErrorBody>(
-    `/v2/leagues/${leagueId}/tournaments`,
-    body,
-  );
-}
-
-/** The league feed's events of one tournament, oldest first. */
-const tournamentEvents = async (id: string) => {
-  const feed = await client(t.url).get<CompetitionEvent[]>(
-    `/v2/competition-events?league_id=${tl.league.id}&limit=200`,
-  );
-  return feed.body.filter((e) => e.payload.tournament_id === id).sort((a, b) => a.seq - b.seq);
-};
-const act = (id: string, action: string, token = tl.commissioner.token) =>
-  client(t.url, token).post<Tournament & ErrorBody>(`/v2/tournaments/${id}:${action}`);
-
-/** Plays what the runner finds queued until the tournament leaves `running`. */
-async function playOut(
-  id: string,
-  scorer: (names: string[], job: LeasedJob) => number[],
-): Promise<Tournament> {
-  return eventually(`tournament ${id} to end`, async () => {
-    await runner.runQueued(scorer);
-    const now = (await api().get<Tournament>(`/v2/tournaments/${id}`)).body;
-    return now.status === "running" ? null : now;
-  });
-}
 
 describe("tournament states", () => {
   it("moves draft → locked → running → completed, each action refused (409) in the wrong state", async () => {
@@ -411,133 +351,4 @@ describe("tournament states", () => {
       ).body.status,
     ).toBe("cancelled");
   }, 60_000);
-});
-
-describe("seeding from the standings", () => {
-  it("enters the league's competing champions when no policy versions are given", async () => {
-    const fresh = await createTestLeague(t);
-    const members = [
-      await fresh.addPlayer("Hal"),
-      await fresh.addPlayer("Ivy"),
-      await fresh.addPlayer("Jon"),
-    ];
-    for (const m of members) await fresh.submit(m);
-    const res = await client(t.url, fresh.commissioner.token).post<Tournament>(
-      `/v2/leagues/${fresh.league.id}/tournaments`,
-      { name: "Seeded", format: "single_elimination" },
-    );
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.seeding).toBe("standings");
-    expect(res.body.entrants.map((e) => e.seed)).toEqual([1, 2, 3]);
-    expect(res.body.entrants.map((e) => e.policy_version_id).sort()).toEqual(
-      members.map((m) => m.policyVersionId).sort(),
-    );
-  }, 60_000);
-});
-
-describe("who may change a tournament", () => {
-  it("refuses others with 403, hides a private league's with 404, lets an admin act", async () => {
-    const other = await t.newUser();
-    const cup = (
-      await create({
-        name: "Guarded",
-        format: "single_elimination",
-        policy_version_ids: versions(2),
-      })
-    ).body;
-    expect(
-      (
-        await create(
-          { name: "Mine", format: "single_elimination", policy_version_ids: versions(2) },
-          other.token,
-        )
-      ).status,
-    ).toBe(403);
-    for (const action of ["lock", "start", "advance", "cancel"])
-      expect((await act(cup.id, action, other.token)).status, action).toBe(403);
-    expect(
-      (await client(t.url, other.token).patch(`/v2/tournaments/${cup.id}`, { name: "x" })).status,
-    ).toBe(403);
-    expect((await client(t.url, other.token).get(`/v2/tournaments/${cup.id}`)).status).toBe(200);
-    expect((await http("POST", `${t.url}/v2/tournaments/${cup.id}:lock`)).status).toBe(401);
-    expect((await act(cup.id, "lock", t.adminToken)).body.status).toBe("locked");
-
-    const hidden = await createTestLeague(t, { public: false });
-    const p1 = await hidden.addPlayer("Fay");
-    const p2 = await hidden.addPlayer("Gus");
-    const secret = await client(t.url, hidden.commissioner.token).post<Tournament>(
-      `/v2/leagues/${hidden.league.id}/tournaments`,
-      {
-        name: "Secret",
-        format: "single_elimination",
-        policy_version_ids: [p1.policyVersionId, p2.policyVersionId],
-      },
-    );
-    expect(secret.status, secret.text).toBe(201);
-    expect((await client(t.url, other.token).get(`/v2/tournaments/${secret.body.id}`)).status).toBe(
-      404,
-    );
-    expect((await client(t.url).get(`/v2/leagues/${hidden.league.id}/tournaments`)).status).toBe(
-      404,
-    );
-    expect((await act(secret.body.id, "lock", other.token)).status).toBe(404);
-    expect(
-      (
-        await create(
-          { name: "x", format: "single_elimination", policy_version_ids: versions(2) },
-          other.token,
-          hidden.league.id,
-        )
-      ).status,
-    ).toBe(404);
-  }, 60_000);
-});
-
-describe("bad input", () => {
-  it("refuses unknown formats, naming body.format, in a create and in a change", async () => {
-    const res = await create({ name: "Cup", format: "swiss", policy_version_ids: versions(2) });
-    expect(res.status).toBe(422);
-    expect(
-      res.body.detail.some((d) => d.loc.join(".") === "body.format"),
-      res.text,
-    ).toBe(true);
-    const draft = (
-      await create({ name: "Cup", format: "single_elimination", policy_version_ids: versions(2) })
-    ).body;
-    const patched = await api().patch<ValidationBody>(`/v2/tournaments/${draft.id}`, {
-      format: "knockout",
-    });
-    expect(patched.status).toBe(422);
-    expect(patched.body.detail[0]?.loc).toEqual(["body", "format"]);
-    const changed = await api().patch<Tournament>(`/v2/tournaments/${draft.id}`, {
-      format: "double_elimination",
-    });
-    expect(changed.status, changed.text).toBe(200);
-    expect(changed.body.format).toBe("double_elimination");
-  });
-
-  it("names the entrants that are wrong, and a wave too big for one experience request", async () => {
-    const unknown = await create({
-      name: "Cup",
-      format: "single_elimination",
-      policy_version_ids: [versions(1)[0], "00000000-0000-4000-8000-000000000000"],
-    });
-    expect(unknown.status).toBe(422);
-    expect(unknown.body.detail[0]?.loc).toEqual(["body", "policy_version_ids", 1]);
-    const twice = await create({
-      name: "Cup",
-      format: "single_elimination",
-      policy_version_ids: [versions(1)[0], versions(1)[0]],
-    });
-    expect(twice.status).toBe(422);
-    expect(twice.body.detail[0]?.loc.slice(0, 2)).toEqual(["body", "policy_version_ids"]);
-    // No competing champions in the standings: entrants must be given.
-    const seeded = await create({ name: "Cup", format: "single_elimination" });
-    expect(seeded.status).toBe(422);
-    expect(seeded.body.detail[0]?.loc).toEqual(["body", "policy_version_ids"]);
-    expect(
-      (await api().get(`/v2/tournaments/tour_00000000-0000-4000-8000-000000000000`)).status,
-    ).toBe(404);
-    expect((await api().get(`/v2/tournaments/nope`)).status).toBe(422);
-  });
 });
