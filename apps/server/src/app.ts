@@ -10,7 +10,7 @@ import Fastify, {
 
 import { buildOpenApi, contract, operations } from "@gauntlet/core";
 
-import { isAuditedMethod, recordElevatedAction } from "./audit/audit-trail.ts";
+import { CLIENT_CLOSED, isAuditedMethod, recordElevatedAction } from "./audit/audit-trail.ts";
 import { auditHandlers } from "./audit/routes.ts";
 import { Authenticator } from "./auth/authenticate.ts";
 import { installRequestIdentity } from "./auth/request-identity.ts";
@@ -237,24 +237,42 @@ export async function buildApp(deps: AppDeps): Promise<{
     done();
   });
   // An elevated admin's state-changing request is written to the audit trail once answered
-  // (with the status it got). A callback hook: every other request passes with one property read.
-  app.addHook("onResponse", (request, reply, done) => {
+  // (with the status it got), or — when its client left before the answer, which does not stop
+  // the handler — with 499 once the connection closes: every such request that reached its
+  // handler leaves one row. Callback hooks: every other request passes with one property read.
+  const audited = new WeakSet<FastifyRequest>();
+  const elevatedAction = (request: FastifyRequest) => {
     const identity = request.gauntletIdentity;
-    if (
-      identity &&
+    return identity &&
       identity.kind !== "anonymous" &&
       identity.elevated &&
       isAuditedMethod(request.method)
-    )
-      recordElevatedAction(context.store.db, {
-        identity,
-        operationId: request.routeOptions.config.op?.id ?? "unknown",
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-      }).catch((error: unknown) => {
-        request.log.error({ err: error }, "audit trail: an elevated action was not recorded");
+      ? identity
+      : null;
+  };
+  const audit = (request: FastifyRequest, status: number) => {
+    const identity = elevatedAction(request);
+    if (identity === null || audited.has(request)) return;
+    audited.add(request);
+    recordElevatedAction(context.store.db, {
+      identity,
+      operationId: request.routeOptions.config.op?.id ?? "unknown",
+      method: request.method,
+      url: request.url,
+      status,
+    }).catch((error: unknown) => {
+      request.log.error({ err: error }, "audit trail: an elevated action was not recorded");
+    });
+  };
+  app.addHook("preHandler", (request, reply, done) => {
+    if (elevatedAction(request) !== null)
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) audit(request, CLIENT_CLOSED);
       });
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    audit(request, reply.statusCode);
     done();
   });
   const gateFor = createRequestGate(

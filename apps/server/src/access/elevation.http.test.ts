@@ -1,9 +1,12 @@
 // An admin's powers apply only on a request that asks for them (X-Use-Elevated-Privileges: true);
 // without it an admin is an ordinary user. Elevated state-changing requests leave an audit row.
+import { createConnection } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { client, http } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
+import { eventually } from "../../testing/test-league.ts";
 
 type WhoAmI = { is_admin: boolean; elevated: boolean; subject_type: string };
 type AuditEntry = {
@@ -126,5 +129,53 @@ describe("the audit trail", () => {
 
     expect((await audit(asAdmin(false))).status).toBe(403);
     expect((await audit({ token: user.token, elevated: true })).status).toBe(403);
+  });
+
+  // A client that resets its connection right after sending does not stop the handler: the
+  // change was made, and the trail once missed it (only onResponse wrote rows).
+  it("records an elevated change whose client left before the answer", async () => {
+    const game = await http<{ id: string }>("POST", `${t.url}/v2/games`, {
+      ...asAdmin(true),
+      body: { name: `left-${Date.now()}` },
+    });
+    const league = await client(t.url, user.token).post<{ id: string }>("/v2/leagues", {
+      name: "Someone else's league",
+      game_id: game.body.id,
+    });
+    expect(league.status).toBe(201);
+    const path = `/v2/leagues/${league.body.id}`;
+    const { port } = new URL(t.url);
+    for (let i = 0; i < 5; i += 1) {
+      const body = JSON.stringify({ notes: `left ${i}` });
+      await new Promise<void>((resolve, reject) => {
+        const socket = createConnection({ host: "127.0.0.1", port: Number(port) }, () => {
+          socket.write(
+            `PATCH ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin.token}\r\nX-Use-Elevated-Privileges: true\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            () => {
+              socket.resetAndDestroy();
+              resolve();
+            },
+          );
+        });
+        socket.on("error", reject);
+      });
+      // The change is made though nobody waits for its answer.
+      await eventually(`change ${i}`, async () => {
+        const got = await http<{ notes: string | null }>("GET", `${t.url}${path}`, {
+          token: user.token,
+        });
+        return got.body.notes === `left ${i}`;
+      });
+    }
+    const rows = await eventually("a row for every change", async () => {
+      const listed = await http<AuditEntry[]>(
+        "GET",
+        `${t.url}/v2/admin/audit?limit=100`,
+        asAdmin(true),
+      );
+      const mine = listed.body.filter((r) => r.path === path && r.method === "PATCH");
+      return mine.length >= 5 ? mine : null;
+    });
+    expect(rows).toHaveLength(5);
   });
 });

@@ -9,6 +9,9 @@ import type { AuthenticatedIdentity } from "../auth/identity.ts";
 import { nowIso } from "../shared/clock.ts";
 import type { Database } from "../store/schema.ts";
 
+/** The status recorded for an elevated request whose client left before it was answered (as nginx names it). */
+export const CLIENT_CLOSED = 499;
+
 /** Reads leave no trace: only a method that may change state is an action. */
 export function isAuditedMethod(method: string): boolean {
   return method !== "GET" && method !== "HEAD" && method !== "OPTIONS";

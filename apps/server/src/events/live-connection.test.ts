@@ -129,4 +129,65 @@ describe("a resuming subscribe", () => {
 
     expect(seqs).toEqual([2, 3, 4, 5]);
   });
+
+  it("leaves nothing in the fan-out when the socket closes while a topic is checked", async () => {
+    store = await createTestStore();
+    let releaseB: () => void = () => undefined;
+    const bChecked = new Promise<void>((resolve) => (releaseB = resolve));
+    let bAsked: () => void = () => undefined;
+    const bAsking = new Promise<void>((resolve) => (bAsked = resolve));
+    const rules: TopicRules<LiveTopic> = {
+      parse: (name) => (name === "a" || name === "b" ? { name } : null),
+      patterns: ["a", "b"],
+      async refuse(_db, _identity, topic) {
+        if (topic.name === "b") {
+          bAsked();
+          await bChecked;
+        }
+        return null;
+      },
+      mayReceive: () => true,
+      topicOf: () => null,
+      routes: (r) => (r.division_id ? [r.division_id] : []),
+      backlog: async () => [],
+    };
+    const fanOut = new TopicFanOut((d) => rules.routes(d.row));
+    const hub = { lastSeq: 0, deliveries: async () => [] };
+    const db = store.store.db;
+    server = createServer();
+    const wss = new WebSocketServer({ server });
+    let closed: () => void = () => undefined;
+    const serverClosed = new Promise<void>((resolve) => (closed = resolve));
+    wss.on("connection", (socket, request) => {
+      const connection = new LiveConnection({
+        socket,
+        identity: ANONYMOUS,
+        db,
+        hub,
+        fanOut,
+        rules,
+        stream: request.socket,
+      });
+      socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
+      // As the route does: a closed socket leaves the fan-out.
+      socket.on("close", () => {
+        fanOut.remove(connection);
+        closed();
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("no port");
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}`);
+    clients.push(ws);
+    await once(ws, "open");
+    ws.send(JSON.stringify({ type: "subscribe", topics: ["a", "b"] }));
+    await bAsking;
+    ws.terminate();
+    await serverClosed;
+    releaseB();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fanOut.size).toBe(0);
+  });
 });

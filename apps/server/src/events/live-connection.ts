@@ -153,6 +153,10 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     setTimeout(() => socket.terminate(), DROP_GRACE_MS).unref();
   }
 
+  #open(): boolean {
+    return this.#socket.readyState === this.#socket.OPEN;
+  }
+
   #control(message: LiveControl): void {
     this.#socket.send(JSON.stringify(message));
   }
@@ -195,7 +199,9 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
         accepted.push(topic.name);
-        if (!this.#dropped) this.#fanOut.add(this, topic.name);
+        // Not once the socket has closed: its close removed it from the fan-out already, and
+        // a topic added after that would hold the dead connection for good.
+        if (!this.#dropped && this.#open()) this.#fanOut.add(this, topic.name);
       } else {
         this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
       }
@@ -203,6 +209,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     if (parsed.data.since_seq !== undefined && this.#topics.size > 0)
       await this.#replay(parsed.data.since_seq);
     else if (replaying) this.#flushPending();
+    // Closed while this subscribe awaited: nothing of it may stay in the fan-out.
+    if (!this.#open()) {
+      this.#fanOut.remove(this);
+      return;
+    }
     this.#control({
       type: "subscribed",
       topics: [...this.#topics.keys()],

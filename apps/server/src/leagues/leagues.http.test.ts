@@ -111,6 +111,26 @@ describe("leagues", () => {
     expect(got.body).toEqual(league);
   });
 
+  // A league's config is read back by everyone who lists leagues: megabytes of it made every
+  // listing (and the web view's front page) megabytes long.
+  it("refuses a commissioner_config, settings or rules over 16 KiB with a 422 naming the field", async () => {
+    const big = { blob: "x".repeat(17 * 1024) };
+    for (const field of ["commissioner_config", "settings", "rules"]) {
+      const res = await client(t.url, owner.token).post<ValidationBody>("/v2/leagues", {
+        name: "Too big",
+        game_id: gameId,
+        public: true,
+        [field]: big,
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]?.loc).toEqual(["body", field]);
+      expect(res.body.detail[0]?.msg).toMatch(/at most 16384 bytes as JSON/);
+    }
+    const listed = await client(t.url).get<League[]>("/v2/leagues");
+    expect(listed.body.map((l) => l.name)).not.toContain("Too big");
+    expect(await newLeague({ commissioner_config: { blob: "x".repeat(15 * 1024) } })).toBeTruthy();
+  });
+
   it("keeps a private league invisible (404) to others and anonymous callers", async () => {
     const league = await newLeague({ public: false });
     expect((await client(t.url).get(`/v2/leagues/${league.id}`)).status).toBe(404);

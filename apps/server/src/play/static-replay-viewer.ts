@@ -72,7 +72,9 @@ export async function replayViewerOf(
   try {
     return { module: await install, replayInQuery: true };
   } catch (error) {
-    if (error instanceof StaticViewerError) remember(hash, error.why);
+    // A refusal of the bytes is kept; running out of time on a busy machine is not.
+    if (error instanceof StaticViewerError && !/time budget/.test(error.why))
+      remember(hash, error.why);
     throw error;
   }
 }
@@ -101,8 +103,8 @@ async function installStaticViewer(
   const repacked = await zipToTarGz(zip, {
     ...DEFAULT_TAR_BUDGETS,
     maxBytes,
-    // Files and the folders they sit in.
-    maxEntries: 2 * maxFiles,
+    // Files and folders alike: a directory past it is refused before anything unpacks.
+    maxEntries: maxFiles,
   });
   if (!repacked.ok) throw new StaticViewerError(repacked.error);
   const read = await readTarGzFiles(repacked.tarGz, STATIC_VIEWER_LIMITS);

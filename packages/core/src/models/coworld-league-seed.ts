@@ -5,13 +5,13 @@
 import { z } from "zod";
 
 import { idSchema } from "../ids.ts";
-import { Timestamp } from "./common.ts";
+import { StoredFreeForm, Timestamp } from "./common.ts";
 
 export const LeagueSeedId = idSchema("leagueSeed");
 
 const CoworldName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/);
 
-const Overrides = z.record(z.string(), z.unknown()).meta({
+const Overrides = StoredFreeForm.meta({
   description:
     "League fields (`name`, `description`, `public`, `hidden`; `is_game_of_week` for admins) and, for every other key, the league's `commissioner_config` (`commissioner_runnable_id` must name a `manifest.commissioner[].id` of the canonical version).",
 });

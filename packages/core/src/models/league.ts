@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { DivisionId, GameId, LeagueId, ModId } from "../ids.ts";
-import { FreeForm, Timestamp } from "./common.ts";
+import { FreeForm, StoredFreeForm, Timestamp } from "./common.ts";
 import { Game, Mod } from "./game.ts";
 
 export const League = z
@@ -82,8 +82,8 @@ export const DivisionInput = z
     type: DivisionType.default("competition"),
     description: Text.nullable().optional(),
     hidden: z.boolean().optional(),
-    leaderboard_config: FreeForm.optional(),
-    round_schedule: FreeForm.optional(),
+    leaderboard_config: StoredFreeForm.optional(),
+    round_schedule: StoredFreeForm.optional(),
     notes: Text.nullable().optional(),
     commissioner_description: CommissionerDescription.optional(),
   })
@@ -104,9 +104,9 @@ export const CreateLeagueRequest = z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,63}$/)
       .default("ladder"),
-    commissioner_config: FreeForm.optional(),
-    settings: FreeForm.optional(),
-    rules: FreeForm.optional(),
+    commissioner_config: StoredFreeForm.optional(),
+    settings: StoredFreeForm.optional(),
+    rules: StoredFreeForm.optional(),
     public: z.boolean().default(false),
     hidden: z.boolean().default(false),
     notes: Text.nullable().optional(),
