@@ -2,7 +2,8 @@
 // standard error and an exit code.
 import { Command, CommanderError } from "commander";
 
-import { commandGroups } from "./commands/index.ts";
+import { commandEntries } from "./commands/index.ts";
+import { addStandIns, entriesFor, loadGroups } from "./commands/select.ts";
 import { globals } from "./context.ts";
 import { explain } from "./errors.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -51,10 +52,15 @@ function oneLine(message: string): string {
     .join(" ");
 }
 
-export function buildProgram(
+/**
+ * The program for one command line: the root, and the command groups `argv` needs
+ * (commands/select.ts); every group when `argv` is not given (tests walking the whole tree).
+ */
+export async function buildProgram(
   state: { exitCode: number },
   factory: Factory = systemFactory(),
-): Command {
+  argv?: readonly string[],
+): Promise<Command> {
   const { io } = factory;
   const program = new Command("gauntlet")
     .description("The command line for Gauntlet, the tournament service for AI policies.")
@@ -78,7 +84,9 @@ export function buildProgram(
       outputError: (message, write) => write(`gauntlet: ${red(oneLine(message), io.err)}\n`),
     })
     .addHelpText("after", ROOT_HELP);
-  for (const group of commandGroups) group.register(program, state, factory);
+  const entries = argv === undefined ? commandEntries : entriesFor(argv, program);
+  if (entries.length === 0) addStandIns(program);
+  for (const group of await loadGroups(entries)) group.register(program, state, factory);
   return program;
 }
 
@@ -88,7 +96,7 @@ export async function run(
   factory: Factory = systemFactory(),
 ): Promise<number> {
   const state = { exitCode: EXIT.ok as number, command: null as Command | null };
-  const program = buildProgram(state, factory);
+  const program = await buildProgram(state, factory, argv);
   // Any action reports its command here, so errors know which --server it used.
   program.hook("preAction", (_root, action) => {
     state.command = action;

@@ -7,7 +7,7 @@
 import { Box, Text, useApp, useInput } from "ink";
 import { createElement as h, useCallback, useEffect, useState, type ReactNode } from "react";
 
-import type { CompetitionEvent, Division } from "@gauntlet/core";
+import type { CompetitionEvent, Division, DivisionStandingsView } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { ErrorBoundary } from "./components/error-boundary.ts";
@@ -17,7 +17,7 @@ import { StatusBar } from "./components/status-bar.ts";
 import { useTheme } from "./components/theme.ts";
 import { describeError } from "./data/describe-error.ts";
 import type { Notices } from "./data/notices.ts";
-import { resolveTarget, type TargetFlags } from "./data/resolve-target.ts";
+import { openTarget, type TargetFlags } from "./data/resolve-target.ts";
 import { useDivisionWatch } from "./hooks/use-division-watch.ts";
 import { useNotice } from "./hooks/use-notice.ts";
 import { useNow } from "./hooks/use-now.ts";
@@ -41,6 +41,8 @@ export interface AppProps {
   /** The server as the header shows it. */
   server: string;
   flags: TargetFlags;
+  /** The first screen's one request, already under way (runWatch starts it before Ink loads). */
+  opening?: Promise<DivisionStandingsView> | null;
   /** Called with the exit code just before the app unmounts. */
   onExit: (code: number) => void;
 }
@@ -71,7 +73,7 @@ function crumbsOf(stack: readonly Route[]): string[] {
   return crumbs;
 }
 
-export function App({ client, notices, server, flags, onExit }: AppProps) {
+export function App({ client, notices, server, flags, opening = null, onExit }: AppProps) {
   const { exit } = useApp();
   const theme = useTheme();
   const { columns, rows } = useTerminalSize();
@@ -90,7 +92,7 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
   useEffect(() => {
     if (!narrowed) return;
     const abort = new AbortController();
-    resolveTarget(client, flags, abort.signal).then(
+    openTarget(client, flags, opening, abort.signal).then(
       (target) => {
         if (abort.signal.aborted) return;
         if (target.found)
@@ -101,6 +103,7 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
               league: target.league,
               division: target.division,
               divisions: target.divisions,
+              ...(target.standings !== undefined ? { standings: target.standings } : {}),
             },
           ]);
         else {
@@ -156,7 +159,14 @@ export function App({ client, notices, server, flags, onExit }: AppProps) {
   const openOnly = useCallback((route: WatchRoute) => setStack([{ kind: "picker" }, route]), []);
   const switchDivision = useCallback(
     (route: WatchRoute, division: Division) =>
-      setStack((s) => replaceTop(s, { ...route, division })),
+      setStack((s) =>
+        replaceTop(s, {
+          kind: "watch",
+          league: route.league,
+          division,
+          divisions: route.divisions,
+        }),
+      ),
     [],
   );
 

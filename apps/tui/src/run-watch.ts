@@ -40,15 +40,12 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
 
   // React picks its build when first loaded: the production one unless told otherwise.
   if (env === process.env) process.env.NODE_ENV ??= "production";
-  const [
-    { createClient, isGauntletConfigError },
-    { themeFor },
-    { mountWatch },
-    { connectionNotices },
-  ] = await Promise.all([
+  // The UI (React, Ink, the screens) loads while the client is made and the first screen's
+  // one request is in flight: its answer is there, or nearly, when the first frame is drawn.
+  const ui = Promise.all([import("./components/theme.ts"), import("./start-watch.ts")]);
+  void Promise.allSettled([ui]); // awaited below, where a failure is thrown
+  const [{ createClient, isGauntletConfigError }, { connectionNotices }] = await Promise.all([
     import("@gauntlet/sdk"),
-    import("./components/theme.ts"),
-    import("./start-watch.ts"),
     import("./data/connection-notices.ts"),
   ]);
 
@@ -67,10 +64,21 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
   }
   if (client.baseUrl === null) return fail(NO_SERVER_MESSAGE_HINT);
 
+  const named = options.league !== undefined || options.division !== undefined;
+  const opening = named
+    ? client.divisions.standingsView({
+        ...(options.league !== undefined ? { league: options.league } : {}),
+        ...(options.division !== undefined ? { division: options.division } : {}),
+      })
+    : null;
+  // The app awaits it and falls back to resolving the names itself when it failed.
+  if (opening) void Promise.allSettled([opening]);
+  const [{ themeFor }, { mountWatch }] = await ui;
   const { exited } = mountWatch({
     client,
     notices,
     flags: { league: options.league, division: options.division },
+    opening,
     theme: themeFor(env),
     stdin,
     stdout,

@@ -3,6 +3,7 @@
 import { render, type Instance, type RenderOptions } from "ink";
 import { createElement as h } from "react";
 
+import type { DivisionStandingsView } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { App } from "./app.ts";
@@ -16,6 +17,8 @@ export interface MountOptions {
   client: Gauntlet;
   notices: Notices;
   flags: TargetFlags;
+  /** The first screen's one request, already under way. */
+  opening?: Promise<DivisionStandingsView> | null;
   theme: Theme;
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
@@ -42,7 +45,7 @@ export function inkOptions(stdout: NodeJS.WritableStream): Partial<RenderOptions
 
 export function mountWatch(options: MountOptions): MountedWatch {
   let code = 0;
-  const { client, notices, flags, theme } = options;
+  const { client, notices, flags, theme, opening = null } = options;
   const server = client.baseUrl ?? "";
   const restoreConsole = routeConsole(notices);
   // Whatever escapes the app's own handling ends up in the status line, not over the screen.
@@ -53,7 +56,7 @@ export function mountWatch(options: MountOptions): MountedWatch {
     h(
       ThemeContext.Provider,
       { value: theme },
-      h(App, { client, notices, server, flags, onExit: (c: number) => (code = c) }),
+      h(App, { client, notices, server, flags, opening, onExit: (c: number) => (code = c) }),
     ),
     {
       stdin: options.stdin,

@@ -42,6 +42,7 @@ export type { InputSource } from "./contract/validation.ts";
 export { buildOpenApi } from "./contract/openapi.ts";
 export type { OpenApiOptions } from "./contract/openapi.ts";
 export { HealthStatus } from "./contract/operations/service.ts";
+export { DivisionStandingsView } from "./contract/operations/standings.ts";
 export { CliLoginForm, CliLoginQuery } from "./contract/operations/identity.ts";
 
 // Ids: one branded, prefixed string schema per kind of resource.

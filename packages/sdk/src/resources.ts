@@ -130,6 +130,7 @@ export const resources = {
   triggerRound: ["leagues", "triggerRound"],
   getSeedPolicies: ["leagues", "getSeedPolicies"],
   replaceSeedPolicies: ["leagues", "replaceSeedPolicies"],
+  getDivisionStandingsView: ["divisions", "standingsView"],
   getDivisionLeaderboard: ["divisions", "leaderboard"],
   getDivisionLeaderboards: ["divisions", "leaderboards"],
   recomputeDivisionRatings: ["divisions", "recomputeRatings"],

@@ -755,6 +755,9 @@ describe("league play", () => {
     expect((await admin.rounds.get({ round_id: round.id })).status).toBe("completed");
     const board = await admin.divisions.leaderboard({ division_id: division.id });
     expect(board?.map((row) => row.rounds_played)).toEqual([1, 1]);
+    // The same standings with the division named by id, in one read (`gauntlet watch`).
+    const view = await admin.divisions.standingsView({ division: division.id });
+    expect([view.division.id, view.leaderboard?.length]).toEqual([division.id, 2]);
     // The ledger: the ratings are what the record gives; what beats what; a void with a reason.
     const recomputed = await admin.divisions.recomputeRatings({
       division_id: division.id,

@@ -1,10 +1,13 @@
 import { defineHandlers } from "../http/handler.ts";
 import { divisionPairwise, recomputeRatings, voidEpisode } from "./ledger/ledger.ts";
 import { readLeaderboard, readLeaderboardViews, type StandingsCache } from "./standings-read.ts";
+import { readStandingsView } from "./standings-view.ts";
 
 /** The standings reads, served from this replica's cache of parsed standings. */
 export const standingsHandlers = (cache: StandingsCache) =>
   defineHandlers({
+    getDivisionStandingsView: async ({ identity, query, app }) =>
+      readStandingsView(app.store.db, cache, identity, query),
     getDivisionLeaderboard: async ({ identity, params, query, app }) =>
       readLeaderboard(
         app.store.db,

@@ -70,4 +70,36 @@ describe("a division watch", () => {
       watch.stop();
     }
   });
+
+  it("shows standings given at the start at once, and then reads only the pairwise results", async () => {
+    const paths: string[] = [];
+    const client = createClient({
+      env: {},
+      useSavedCredentials: false,
+      baseUrl: server.url,
+      token: tl.commissioner.token,
+      fetch: (input, init) => {
+        paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const division = tl.divisions[0];
+    if (!division) throw new Error("the test league has a division");
+    const watch = new DivisionWatch({
+      client,
+      league: tl.league,
+      division,
+      notices: new Notices(),
+      standings: null,
+    });
+    expect(watch.getSnapshot().standings?.rows).toEqual([]);
+    watch.start();
+    try {
+      await until("the pairwise results", () => watch.getSnapshot().pairwise !== null);
+      expect(paths).toContain(`/v2/divisions/${division.id}/pairwise`);
+      expect(paths).not.toContain(`/v2/divisions/${division.id}/leaderboard`);
+    } finally {
+      watch.stop();
+    }
+  });
 });

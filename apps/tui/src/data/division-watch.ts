@@ -6,6 +6,7 @@
 import {
   CompetitionEvent,
   type Division,
+  type DivisionLeaderboard,
   type DivisionPairwise,
   type League,
   type LiveEvent,
@@ -60,6 +61,8 @@ export interface DivisionWatchOptions {
   league: League;
   division: Division;
   notices: Notices;
+  /** Standings already read (with the route, in the first screen's one request): shown at once. */
+  standings?: DivisionLeaderboard;
   /** How many feed entries to load at the start. Default 200. */
   feedLoad?: number;
   pollPace?: PollPace;
@@ -105,6 +108,8 @@ export class DivisionWatch {
   readonly #roundLoads = new Map<string, Map<string, boolean>>();
   readonly #isEpisode: (event: CompetitionEvent) => boolean;
   #started = false;
+  /** Standings given at the start: the first load reads only the pairwise results. */
+  #seeded: boolean;
 
   constructor(options: DivisionWatchOptions) {
     this.#client = options.client;
@@ -113,6 +118,9 @@ export class DivisionWatch {
     this.#notices = options.notices;
     this.#options = options;
     this.#isEpisode = isEpisodeOf(options.division.id);
+    this.#seeded = options.standings !== undefined;
+    if (options.standings !== undefined)
+      this.#snapshot = { ...this.#snapshot, standings: nextStandings(null, options.standings) };
   }
 
   get divisionId(): string {
@@ -205,18 +213,25 @@ export class DivisionWatch {
   }
 
   async #loadStandings(): Promise<void> {
+    const seeded = this.#seeded;
+    this.#seeded = false;
     const [rows, pairwise] = await Promise.all([
-      this.#client.divisions.leaderboard(
-        { division_id: this.#division.id, include_recent_rounds: true },
-        { signal: this.#abort.signal },
-      ),
+      seeded
+        ? null
+        : this.#client.divisions.leaderboard(
+            { division_id: this.#division.id, include_recent_rounds: true },
+            { signal: this.#abort.signal },
+          ),
       this.#client.divisions.pairwise(
         { division_id: this.#division.id },
         { signal: this.#abort.signal },
       ),
     ]);
     if (this.#stopped) return;
-    this.#update({ standings: nextStandings(this.#snapshot.standings, rows), pairwise });
+    this.#update({
+      ...(seeded ? {} : { standings: nextStandings(this.#snapshot.standings, rows) }),
+      pairwise,
+    });
   }
 
   /** Loads the standings again; refreshes asked for while one is under way are folded into one more. */

@@ -1,6 +1,13 @@
 // `--league` and `--division` to the division to watch: by id (one or two requests) or by name
 // (through the catalogue). Names match case-insensitively, whole first, then as a prefix.
-import { DivisionId, LeagueId, type Division, type League } from "@gauntlet/core";
+import {
+  DivisionId,
+  LeagueId,
+  type Division,
+  type DivisionLeaderboard,
+  type DivisionStandingsView,
+  type League,
+} from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { loadCatalog, loadDivisions, type CatalogEntry } from "./catalog.ts";
@@ -11,8 +18,43 @@ export interface TargetFlags {
 }
 
 export type Target =
-  | { found: true; league: League; division: Division; divisions: readonly Division[] }
+  | {
+      found: true;
+      league: League;
+      division: Division;
+      divisions: readonly Division[];
+      /** Read with the target (the server's one-request view), when it was. */
+      standings?: DivisionLeaderboard;
+    }
   | { found: false; message: string };
+
+/**
+ * The target from the first screen's one request (`GET /v2/standings`, started before the UI
+ * loads), with its standings; when that request fails (no match, or a server without it), the
+ * target resolved request by request, whose messages say what did not match.
+ */
+export async function openTarget(
+  client: Gauntlet,
+  flags: TargetFlags,
+  opening: Promise<DivisionStandingsView> | null,
+  signal?: AbortSignal,
+): Promise<Target> {
+  if (opening) {
+    try {
+      const view = await opening;
+      return {
+        found: true,
+        league: view.league,
+        division: view.division,
+        divisions: view.divisions,
+        standings: view.leaderboard,
+      };
+    } catch {
+      // resolved again below, one request at a time, to say which name did not match
+    }
+  }
+  return resolveTarget(client, flags, signal);
+}
 
 function byName<T extends { name: string }>(items: readonly T[], wanted: string): T | undefined {
   const lower = wanted.trim().toLowerCase();

@@ -2,7 +2,7 @@
 // is shown and stopped when another division (or none) is.
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 
-import type { Division, League } from "@gauntlet/core";
+import type { Division, DivisionLeaderboard, League } from "@gauntlet/core";
 import type { Gauntlet } from "@gauntlet/sdk";
 
 import { DivisionWatch, type WatchSnapshot } from "../data/division-watch.ts";
@@ -24,6 +24,8 @@ const idleSnapshot = () => IDLE;
 export interface WatchTarget {
   readonly league: League;
   readonly division: Division;
+  /** Standings already read (the first screen's one request): shown at once. */
+  readonly standings?: DivisionLeaderboard | undefined;
 }
 
 export function useDivisionWatch(
@@ -36,8 +38,18 @@ export function useDivisionWatch(
   // Keyed by ids: a new route object naming the same division keeps the same watch.
   const leagueId = league?.id;
   const divisionId = division?.id;
+  const standings = target?.standings;
   const watch = useMemo(
-    () => (league && division ? new DivisionWatch({ client, league, division, notices }) : null),
+    () =>
+      league && division
+        ? new DivisionWatch({
+            client,
+            league,
+            division,
+            notices,
+            ...(standings !== undefined ? { standings } : {}),
+          })
+        : null,
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, notices, leagueId, divisionId],
   );

@@ -1,10 +1,17 @@
 // Where the user is: a stack of screens, the top one shown. Esc pops it.
-import type { Division, LeaderboardRow, League } from "@gauntlet/core";
+import type { Division, DivisionLeaderboard, LeaderboardRow, League } from "@gauntlet/core";
 
 export type Route =
   /** openOnly: at start, a catalog of one league opens that league instead. */
   | { kind: "picker"; openOnly?: boolean }
-  | { kind: "watch"; league: League; division: Division; divisions: readonly Division[] }
+  | {
+      kind: "watch";
+      league: League;
+      division: Division;
+      divisions: readonly Division[];
+      /** The standings read with the route at start: drawn before the watch's own load. */
+      standings?: DivisionLeaderboard;
+    }
   | { kind: "player"; row: LeaderboardRow; division: Division }
   | { kind: "round"; roundId: string }
   | { kind: "episode"; episodeId: string };

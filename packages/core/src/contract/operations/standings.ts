@@ -4,7 +4,7 @@ import { z } from "zod";
 import { QueryBoolean } from "../../models/common.ts";
 import { EpisodeRequestId } from "../../models/episode.ts";
 import { DivisionLeaderboard, DivisionLeaderboards } from "../../models/leaderboard.ts";
-import { DivisionIdParams } from "../../models/league.ts";
+import { Division, DivisionIdParams, League } from "../../models/league.ts";
 import {
   DivisionPairwise,
   EpisodeVoid,
@@ -14,7 +14,36 @@ import {
 } from "../../models/ledger.ts";
 import { defineOperation } from "../operation.ts";
 
+/** A division named by its league's and its own name or id, with its standings: one read. */
+export const DivisionStandingsView = z
+  .object({
+    league: League,
+    division: Division,
+    /** The league's divisions as a picker lists them: competition by level, then staging. */
+    divisions: z.array(Division),
+    leaderboard: DivisionLeaderboard,
+  })
+  .meta({ id: "DivisionStandingsView" });
+export type DivisionStandingsView = z.infer<typeof DivisionStandingsView>;
+
 export const standingsOperations = {
+  getDivisionStandingsView: defineOperation({
+    id: "getDivisionStandingsView",
+    method: "GET",
+    path: "/v2/standings",
+    tag: "Leagues",
+    summary: "A division by name or id, its league, the league's divisions and its standings",
+    description:
+      "What a viewer's first screen needs, in one read. `league` and `division` are each an id or a name (case-insensitive, the whole name first, then a prefix), among the leagues the caller can see that are not disabled (game of the week first, then by name) and their divisions that are neither hidden nor archived. `league` alone gives its top competition division; `division` alone the first league's division that matches. `leaderboard` is as `…/leaderboard?include_recent_rounds=true` answers. 404 when nothing matches; 422 without either.",
+    auth: "optional",
+    complexity: 20,
+    query: z.object({
+      league: z.string().trim().min(1).max(200).optional(),
+      division: z.string().trim().min(1).max(200).optional(),
+    }),
+    status: 200,
+    response: DivisionStandingsView,
+  }),
   getDivisionLeaderboard: defineOperation({
     id: "getDivisionLeaderboard",
     method: "GET",
