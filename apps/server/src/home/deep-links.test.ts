@@ -22,5 +22,7 @@ describe("webPathOf", () => {
     expect(webPathOf({ tab: "leagues" })).toBe("/");
     expect(webPathOf({ detail: "secrets:1" })).toBe("/");
     expect(webPathOf({ detail: "league:" })).toBe("/");
+    expect(webPathOf({ detail: "constructor:x" })).toBe("/");
+    expect(webPathOf({ detail: "__proto__:x" })).toBe("/");
   });
 });

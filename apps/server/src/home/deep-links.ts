@@ -18,7 +18,9 @@ export function webPathOf(query: {
 }): string {
   const detail = query.detail ?? "";
   const colon = detail.indexOf(":");
-  const page = colon > 0 ? DETAIL_PAGES[detail.slice(0, colon)] : undefined;
+  const kind = detail.slice(0, colon);
+  // Own keys only: `constructor:x` names no page.
+  const page = colon > 0 && Object.hasOwn(DETAIL_PAGES, kind) ? DETAIL_PAGES[kind] : undefined;
   const id = detail.slice(colon + 1);
   if (page && id) return `/web/${page}/${encodeURIComponent(id)}`;
   return "/";
