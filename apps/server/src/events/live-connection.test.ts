@@ -1,6 +1,7 @@
 // One live connection over a real WebSocket, with topic rules the test paces: a resuming
 // subscribe to two topics gets every event after its seq once and in order, even when a live
-// event arrives on the first topic while the second is still being checked.
+// event arrives on the first topic while the second is still being checked; and a socket that
+// closes during that check leaves nothing behind in the fan-out.
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 
@@ -52,62 +53,77 @@ afterEach(async () => {
   await store?.cleanup();
 });
 
+/**
+ * Rules over `log` whose check of topic "b" waits for the test (`releaseB`), after saying it
+ * started (`bAsking`), and a real WebSocket server whose connections use them; a closed socket
+ * leaves the fan-out, as the route does.
+ */
+async function pacedServer(log: readonly CompetitionEventsTable[], lastSeq: number) {
+  store = await createTestStore();
+  let releaseB: () => void = () => undefined;
+  const bChecked = new Promise<void>((resolve) => (releaseB = resolve));
+  let bAsked: () => void = () => undefined;
+  const bAsking = new Promise<void>((resolve) => (bAsked = resolve));
+  const rules: TopicRules<LiveTopic> = {
+    parse: (name) => (name === "a" || name === "b" ? { name } : null),
+    patterns: ["a", "b"],
+    async refuse(_db, _identity, topic) {
+      if (topic.name === "b") {
+        bAsked();
+        await bChecked;
+      }
+      return null;
+    },
+    mayReceive: () => true,
+    topicOf: (_identity, topics, r) => {
+      for (const t of topics) if (t.name === r.division_id) return t.name;
+      return null;
+    },
+    routes: (r) => (r.division_id ? [r.division_id] : []),
+    backlog: async (_db, _identity, topics, after, limit) =>
+      log
+        .filter((r) => r.seq > after && topics.some((t) => t.name === r.division_id))
+        .slice(0, limit),
+  };
+  const fanOut = new TopicFanOut((d) => rules.routes(d.row));
+  const hub = {
+    lastSeq,
+    deliveries: async (rows: readonly CompetitionEventsTable[]) => rows.map(delivery),
+  };
+  const db = store.store.db;
+  let closed: () => void = () => undefined;
+  const serverClosed = new Promise<void>((resolve) => (closed = resolve));
+  server = createServer();
+  const wss = new WebSocketServer({ server });
+  wss.on("connection", (socket, request) => {
+    const connection = new LiveConnection({
+      socket,
+      identity: ANONYMOUS,
+      db,
+      hub,
+      fanOut,
+      rules,
+      stream: request.socket,
+    });
+    socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
+    socket.on("close", () => {
+      fanOut.remove(connection);
+      closed();
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  const ws = new WebSocket(`ws://127.0.0.1:${address.port}`);
+  clients.push(ws);
+  return { ws, fanOut, bAsking, releaseB, serverClosed };
+}
+
 describe("a resuming subscribe", () => {
   it("replays every event after its seq when a live one arrives while a later topic is checked", async () => {
-    store = await createTestStore();
     const log = [1, 2, 3, 4, 5].map((seq) => row(seq, seq % 2 ? "a" : "b"));
-    let releaseB: () => void = () => undefined;
-    const bChecked = new Promise<void>((resolve) => (releaseB = resolve));
-    let bAsked: () => void = () => undefined;
-    const bAsking = new Promise<void>((resolve) => (bAsked = resolve));
-    const rules: TopicRules<LiveTopic> = {
-      parse: (name) => (name === "a" || name === "b" ? { name } : null),
-      patterns: ["a", "b"],
-      async refuse(_db, _identity, topic) {
-        if (topic.name === "b") {
-          bAsked();
-          await bChecked;
-        }
-        return null;
-      },
-      mayReceive: () => true,
-      topicOf: (_identity, topics, r) => {
-        for (const t of topics) if (t.name === r.division_id) return t.name;
-        return null;
-      },
-      routes: (r) => (r.division_id ? [r.division_id] : []),
-      backlog: async (_db, _identity, topics, after, limit) =>
-        log
-          .filter((r) => r.seq > after && topics.some((t) => t.name === r.division_id))
-          .slice(0, limit),
-    };
-    const fanOut = new TopicFanOut((d) => rules.routes(d.row));
-    const hub = {
-      lastSeq: 5,
-      deliveries: async (rows: readonly CompetitionEventsTable[]) => rows.map(delivery),
-    };
-    const db = store.store.db;
-    server = createServer();
-    const wss = new WebSocketServer({ server });
-    wss.on("connection", (socket, request) => {
-      const connection = new LiveConnection({
-        socket,
-        identity: ANONYMOUS,
-        db,
-        hub,
-        fanOut,
-        rules,
-        stream: request.socket,
-      });
-      socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
-    });
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    const address = server.address();
-    if (address === null || typeof address === "string") throw new Error("no port");
-
-    const ws = new WebSocket(`ws://127.0.0.1:${address.port}`);
-    clients.push(ws);
+    const { ws, fanOut, bAsking, releaseB } = await pacedServer(log, 5);
     const seqs: number[] = [];
     const subscribed = new Promise<void>((resolve) =>
       ws.on("message", (data: Buffer) => {
@@ -131,56 +147,7 @@ describe("a resuming subscribe", () => {
   });
 
   it("leaves nothing in the fan-out when the socket closes while a topic is checked", async () => {
-    store = await createTestStore();
-    let releaseB: () => void = () => undefined;
-    const bChecked = new Promise<void>((resolve) => (releaseB = resolve));
-    let bAsked: () => void = () => undefined;
-    const bAsking = new Promise<void>((resolve) => (bAsked = resolve));
-    const rules: TopicRules<LiveTopic> = {
-      parse: (name) => (name === "a" || name === "b" ? { name } : null),
-      patterns: ["a", "b"],
-      async refuse(_db, _identity, topic) {
-        if (topic.name === "b") {
-          bAsked();
-          await bChecked;
-        }
-        return null;
-      },
-      mayReceive: () => true,
-      topicOf: () => null,
-      routes: (r) => (r.division_id ? [r.division_id] : []),
-      backlog: async () => [],
-    };
-    const fanOut = new TopicFanOut((d) => rules.routes(d.row));
-    const hub = { lastSeq: 0, deliveries: async () => [] };
-    const db = store.store.db;
-    server = createServer();
-    const wss = new WebSocketServer({ server });
-    let closed: () => void = () => undefined;
-    const serverClosed = new Promise<void>((resolve) => (closed = resolve));
-    wss.on("connection", (socket, request) => {
-      const connection = new LiveConnection({
-        socket,
-        identity: ANONYMOUS,
-        db,
-        hub,
-        fanOut,
-        rules,
-        stream: request.socket,
-      });
-      socket.on("message", (data: Buffer) => void connection.receive(data.toString("utf8")));
-      // As the route does: a closed socket leaves the fan-out.
-      socket.on("close", () => {
-        fanOut.remove(connection);
-        closed();
-      });
-    });
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    const address = server.address();
-    if (address === null || typeof address === "string") throw new Error("no port");
-    const ws = new WebSocket(`ws://127.0.0.1:${address.port}`);
-    clients.push(ws);
+    const { ws, fanOut, bAsking, releaseB, serverClosed } = await pacedServer([], 0);
     await once(ws, "open");
     ws.send(JSON.stringify({ type: "subscribe", topics: ["a", "b"] }));
     await bAsking;
