@@ -214,17 +214,30 @@ export class ReverseCommissioner implements CommissionerProgram {
   }
 }
 
-/** A launcher whose every session is a fresh ReverseCommissioner; `mode` applies to new sessions and live ones. */
+/**
+ * A launcher whose every session is a fresh ReverseCommissioner; `mode` applies to new sessions
+ * and live ones. `sent` keeps every message the platform sent, as it crossed the channel (tests
+ * check them against upstream's own models).
+ */
 export function scriptedLauncher(): CommissionerLauncher & {
   mode: ScriptedMode;
   opened: CommissionerTarget[];
+  sent: object[];
 } {
   const launcher = {
     mode: "fair" as ScriptedMode,
     opened: [] as CommissionerTarget[],
+    sent: [] as object[],
     open(target: CommissionerTarget) {
       launcher.opened.push(target);
-      return Promise.resolve(memoryChannel(new ReverseCommissioner(() => launcher.mode)));
+      const channel = memoryChannel(new ReverseCommissioner(() => launcher.mode));
+      return Promise.resolve({
+        ...channel,
+        send(message: object) {
+          launcher.sent.push(message);
+          return channel.send(message);
+        },
+      });
     },
   };
   return launcher;

@@ -12,15 +12,16 @@ import type {
   LeaderboardRow,
   LeaguePolicyMembership,
   RoundDetail,
-  RoundPage,
 } from "@gauntlet/core";
 
+import {
+  commissionedLeague as newLeague,
+  untilRound as playUntil,
+} from "../../../testing/commissioned-league.ts";
 import { client } from "../../../testing/http.ts";
 import { scriptedLauncher, type ScriptedMode } from "../../../testing/scripted-commissioner.ts";
 import { startTestServer, type TestServer } from "../../../testing/start-server.ts";
 import {
-  byStrength,
-  createTestLeague,
   eventually,
   scriptedRunner,
   type ScriptedRunner,
@@ -48,45 +49,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const STRENGTH = byStrength({ Ada: 3, Bo: 2, Cy: 1 });
-
-async function commissionedLeague(): Promise<TestLeague> {
-  const tl = await createTestLeague(t, {
-    manifest: {
-      commissioner: [
-        { type: "commissioner", id: "reverse", name: "Reverse", image: "reverse:latest" },
-      ],
-    },
-    commissionerConfig: { commissioner_runnable_id: "reverse" },
-  });
-  const api = client(t.url, tl.commissioner.token);
-  await api.post(`/v2/leagues/${tl.league.id}/rounds-paused`, { paused: true });
-  for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
-  await api.post(`/v2/leagues/${tl.league.id}/rounds-paused`, { paused: false });
-  return tl;
-}
-
-async function rounds(tl: TestLeague): Promise<RoundPage["entries"]> {
-  return (await client(t.url).get<RoundPage>(`/v2/rounds?league_id=${tl.league.id}&limit=100`)).body
-    .entries;
-}
-
-/** Plays whatever is queued until a round of the league reaches `status` (and matches `where`). */
-async function untilRound(
+const commissionedLeague = () => newLeague(t);
+const untilRound = (
   tl: TestLeague,
   status: "completed" | "failed",
-  where: (r: RoundDetail) => boolean = () => true,
-): Promise<RoundDetail> {
-  return eventually(`a ${status} round`, async () => {
-    await runner.runQueued(STRENGTH);
-    for (const r of await rounds(tl)) {
-      if (r.status !== status) continue;
-      const detail = (await client(t.url).get<RoundDetail>(`/v2/rounds/${r.id}`)).body;
-      if (where(detail)) return detail;
-    }
-    return null;
-  });
-}
+  where?: (r: RoundDetail) => boolean,
+) => playUntil(t, runner, tl, status, where);
 
 describe("a coworld commissioner runs its league", () => {
   it("makes the divisions, ranks the round its own way, and the standings and memberships follow", async () => {
