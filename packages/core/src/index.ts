@@ -660,6 +660,7 @@ export {
   ScheduleEpisodes,
   ScheduleRoundsRequest,
   ScheduleRoundsResponse,
+  stateToKeep,
 } from "./commissioner/protocol.ts";
 export type {
   CommissionerDivisionConfig,

@@ -7,7 +7,12 @@ import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 import { COMMISSIONER_STATE_MAX_BYTES } from "./limits.ts";
-import { commissionerMessageSchemas, RoundComplete, ScheduleEpisodes } from "./protocol.ts";
+import {
+  commissionerMessageSchemas,
+  RoundComplete,
+  ScheduleEpisodes,
+  stateToKeep,
+} from "./protocol.ts";
 
 const repo = process.env.COWORLD_REPO ?? "/work/.mirror/Metta-AI+coworld/repo";
 const DOC = "src/coworld/docs/roles/COMMISSIONER.md";
@@ -56,12 +61,15 @@ describe.skipIf(doc === null)("COMMISSIONER.md examples", () => {
 });
 
 describe("commissioner messages", () => {
-  it("refuses a round_complete whose state is past the limit", () => {
+  it("takes a round_complete whose state is past the limit, and keeps only a state within it", () => {
     const state = { blob: "x".repeat(COMMISSIONER_STATE_MAX_BYTES) };
-    expect(RoundComplete.safeParse({ type: "round_complete", state }).success).toBe(false);
-    expect(RoundComplete.safeParse({ type: "round_complete", state: { ok: 1 } }).success).toBe(
-      true,
-    );
+    expect(RoundComplete.safeParse({ type: "round_complete", state }).success).toBe(true);
+    expect(stateToKeep(state)).toMatchObject({
+      json: null,
+      dropped: expect.stringMatching(/not kept/),
+    });
+    expect(stateToKeep({ ok: 1 })).toEqual({ json: '{"ok":1}', dropped: null });
+    expect(stateToKeep(null)).toEqual({ json: null, dropped: null });
   });
 
   it("fills the upstream defaults of an episode request", () => {

@@ -159,13 +159,23 @@ export const CommissionerEpisodeResultBody = z.object({
   game_results: FreeForm.nullable().optional(),
 });
 
-const stateWithinLimit = z
-  .unknown()
-  .refine(
-    (value) =>
-      value === undefined || value === null || jsonBytes(value) <= COMMISSIONER_STATE_MAX_BYTES,
-    { message: `state must not exceed ${COMMISSIONER_STATE_MAX_BYTES} bytes of JSON` },
-  );
+/**
+ * The JSON of a round's state as the platform keeps it, or why it is not kept: a state past
+ * COMMISSIONER_STATE_MAX_BYTES is dropped (the round still counts, the next round_start gets the
+ * last state kept), as COMMISSIONER.md specifies.
+ */
+export function stateToKeep(
+  state: unknown,
+): { json: string | null; dropped: null } | { json: null; dropped: string } {
+  if (state === undefined || state === null) return { json: null, dropped: null };
+  const bytes = jsonBytes(state);
+  if (bytes > COMMISSIONER_STATE_MAX_BYTES)
+    return {
+      json: null,
+      dropped: `the round's state (${bytes} bytes of JSON) is past the limit of ${COMMISSIONER_STATE_MAX_BYTES} bytes and was not kept; the next round starts from the last state kept`,
+    };
+  return { json: JSON.stringify(state), dropped: null };
+}
 
 // Platform → commissioner.
 
@@ -273,7 +283,9 @@ export const RoundComplete = z.object({
   policy_membership_events: z.array(CommissionerMembershipEvent).default([]),
   membership_changes: z.array(CommissionerMembershipChange).default([]),
   round_display: FreeForm.nullable().optional(),
-  state: stateWithinLimit.optional(),
+  // Any size: COMMISSIONER.md has a state past COMMISSIONER_STATE_MAX_BYTES dropped, not the
+  // round (the platform keeps it only when within the limit, see stateToKeep).
+  state: z.unknown().optional(),
   observability: FreeForm.nullable().optional(),
 });
 

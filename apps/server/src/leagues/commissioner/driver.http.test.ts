@@ -136,7 +136,6 @@ describe("a coworld commissioner runs its league", () => {
     ["throws", /crashed/],
     ["hangs", /timeout/],
     ["garbage", /malformed/],
-    ["oversized_state", /malformed.*state/],
     ["unknown_version", /malformed.*not a policy version/],
   ];
   for (const [mode, reason] of failures) {
@@ -159,4 +158,21 @@ describe("a coworld commissioner runs its league", () => {
       expect(next.results.length).toBeGreaterThan(0);
     });
   }
+
+  it("a commissioner whose state is past 10 MiB still completes its round; the state is not kept", async () => {
+    launcher.mode = "oversized_state";
+    const tl = await commissionedLeague();
+    const round = await untilRound(tl, "completed");
+    expect(round.results.length).toBeGreaterThan(0);
+    const owned = (
+      await client(t.url, tl.commissioner.token).get<RoundDetail>(`/v2/rounds/${round.id}`)
+    ).body;
+    expect(owned.commissioner_log).toMatch(/past the limit .* not kept/);
+    const stored = await t.server.store.db
+      .selectFrom("rounds")
+      .select("commissioner_state")
+      .where("id", "=", round.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.commissioner_state).toBeNull();
+  });
 });

@@ -2,10 +2,11 @@
 // still this replica's): the rankings become the round's results and the players' ratings follow
 // them under the league's rating rule (each division's ranking read as one game whose placings
 // are the ranks), the membership events are applied, the standings of every touched division are
-// refreshed, and the state is kept for the next round_start.
+// refreshed, and the state is kept for the next round_start (a state past the limit is dropped
+// with a note in the round's commissioner log, as COMMISSIONER.md has it).
 import type { Kysely } from "kysely";
 
-import type { RoundComplete } from "@gauntlet/core";
+import { stateToKeep, type RoundComplete } from "@gauntlet/core";
 
 import { cancelEpisode } from "../../episodes/episodes.ts";
 import type { EventBus } from "../../events/bus.ts";
@@ -34,16 +35,16 @@ export async function recordRoundComplete(
     const league = await lockLeague(trx, round.league_id);
     if (!league) return false;
     const completedAt = nowIso();
+    const state = stateToKeep(message.state);
     const claimed = await trx
       .updateTable("rounds")
       .set({
         status: "completed",
         active: null,
         completed_at: completedAt,
-        commissioner_state:
-          message.state === undefined || message.state === null
-            ? null
-            : JSON.stringify(message.state),
+        commissioner_state: state.json,
+        // Why the state was not kept, for the league's owner (as a failed round's log is).
+        ...(state.dropped ? { commissioner_log: state.dropped } : {}),
         round_display: JSON.stringify({
           ...(message.round_display ?? {}),
           ...(message.observability ? { observability: message.observability } : {}),
