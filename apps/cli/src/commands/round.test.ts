@@ -4,16 +4,25 @@ import { stripVTControlCharacters } from "node:util";
 
 import { describe, expect, it, vi } from "vitest";
 
-import { createTestLeague, type TestLeague } from "@gauntlet/server/testing";
+import {
+  byStrength,
+  createTestLeague,
+  eventually,
+  scriptedRunner,
+  type ScriptedRunner,
+  type TestLeague,
+} from "@gauntlet/server/testing";
 
 import { useCliServer } from "../../test/cli-server.ts";
 
 let fixture: TestLeague;
+let runner: ScriptedRunner;
 let roundId = "";
 let divisionId = "";
 
 const cli = useCliServer(async (server) => {
   fixture = await createTestLeague(server);
+  runner = await scriptedRunner(server);
   divisionId = fixture.divisions[0]?.id ?? "";
   await fixture.submit(await fixture.addPlayer("Alpha"));
   await fixture.submit(await fixture.addPlayer("Beta", { baseline: "wanderer" }));
@@ -69,5 +78,21 @@ describe("gauntlet round", () => {
         `^id:\\s+${roundId}\\ndivision:\\s+Premier \\(${divisionId}\\)\\nnumber:\\s+1\\ncommissioner:\\s+ladder \\(built-in\\)\\n`,
       ),
     );
+  });
+
+  it("show lists the round's results and its episodes as they were scheduled", async () => {
+    const round = await eventually("the round settled", async () => {
+      await runner.runQueued(byStrength({ Alpha: 2, Beta: 1 }));
+      const r = await sdk().rounds.get({ round_id: roundId });
+      return r.status === "completed" ? r : null;
+    });
+    const show = (await gauntlet(["round", "show", roundId])).stdout;
+    const [, results = "", episodes = ""] = show.split(/\n(?:Results|Episodes)\n/);
+    expect(results).toMatch(/^RANK\s+PLAYER\s+VERSION\s+SCORE\n1\s+(Alpha|Beta)\s+\S+:v1\s+/);
+    expect(results.trim().split("\n")).toHaveLength(1 + round.results.length);
+    const listed = await sdk().episodeRequests.list({ round_id: roundId, limit: 50 });
+    expect(episodes.trim().split("\n")).toHaveLength(1 + listed.entries.length);
+    for (const e of listed.entries)
+      expect(episodes).toMatch(new RegExp(`${e.id}\\s+completed\\s+`));
   });
 });

@@ -85,9 +85,16 @@ export interface RoundShowOptions {
   json: boolean;
 }
 
+/** A round's episodes shown at most (a round of a large division has hundreds). */
+const EPISODES_SHOWN = 50;
+
 export async function runRoundShow(options: RoundShowOptions, { io, client }: Deps) {
   const r = await client.rounds.get({ round_id: options.roundId });
   if (options.json) return writeJson(io, r);
+  const episodes = await client.episodeRequests.list({
+    round_id: r.id,
+    limit: EPISODES_SHOWN,
+  });
   writeFields(io, [
     ["id", r.id],
     ["division", `${r.division.name} (${r.division.id})`],
@@ -96,8 +103,46 @@ export async function runRoundShow(options: RoundShowOptions, { io, client }: De
     ["status", r.status],
     ["started", shortTime(r.started_at)],
     ["completed", shortTime(r.completed_at)],
+    [
+      "episodes",
+      episodes.next_cursor
+        ? `the first ${episodes.entries.length} below (more: gauntlet episode list --round ${r.id})`
+        : episodes.entries.length,
+    ],
     ["error", r.error],
   ]);
+  if (r.results.length > 0) {
+    io.out.write("\nResults\n");
+    writeTable(
+      io,
+      ["rank", "player", "version", "score"],
+      [...r.results]
+        .sort((a, b) => a.rank - b.rank)
+        .map((x) => [x.rank, x.player?.name, versionLabel(x.policy_version), x.score]),
+    );
+  }
+  if (episodes.entries.length > 0) {
+    // As the round's commissioner asked for them: its tags name each episode's part in the round.
+    io.out.write("\nEpisodes\n");
+    writeTable(
+      io,
+      ["episode", "status", "players", "scores", "tags"],
+      episodes.entries.map((e) => [
+        e.id,
+        e.status,
+        e.participants.map((p) => p.player_name ?? p.policy_name).join(" v "),
+        e.scores.map((s) => s.score).join(" "),
+        Object.entries(e.tags)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" "),
+      ]),
+    );
+  }
+  if (r.commissioner_log) io.out.write(`\nCommissioner log\n${r.commissioner_log.trimEnd()}\n`);
+}
+
+function versionLabel(v: { name: string; version: number } | null): string {
+  return v ? `${v.name}:v${v.version}` : "-";
 }
 
 /** Who ran a round: a built-in key, or a coworld's commissioner runnable and version. */

@@ -213,7 +213,7 @@ export const RoundDetail = Round.extend({
   results: z.array(RoundResult),
   commissioner_log: z.string().nullable().optional().meta({
     description:
-      "What the league's coworld commissioner printed, capped, when its round failed. Shown to the league's commissioner and admins only.",
+      "What the league's coworld commissioner printed, capped, when its round failed, or why the state its round_complete handed back was not kept (past 10 MiB). Shown to the league's commissioner and admins only.",
   }),
 }).meta({
   id: "RoundDetail",
