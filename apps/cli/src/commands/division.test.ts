@@ -56,3 +56,30 @@ describe("gauntlet division list", () => {
     expect(stripVTControlCharacters(tty.stdout)).toBe(plain.stdout);
   });
 });
+
+describe("gauntlet division show", () => {
+  it("shows a division by name and how its rounds, standings and scoring work", async () => {
+    const league = fixture.league.id;
+    const out = await gauntlet(["division", "show", "Challenger", "--league", league]);
+    expect(out.code).toBe(0);
+    const [, challenger] = fixture.divisions;
+    expect(out.stdout).toMatch(new RegExp(`^id:\\s+${challenger?.id}\\nname:\\s+Challenger\\n`));
+    expect(out.stdout).toMatch(
+      /\nrounds:\s+A new round starts as soon as the previous one settles\./,
+    );
+    expect(out.stdout).toMatch(/\nstructure:\s+Round robin: /);
+    expect(out.stdout).toMatch(/\nscoring:\s+Elo \(start 1500, K 32\)/);
+    const json = JSON.parse(
+      (await gauntlet(["division", "show", challenger?.id ?? "", "--json"])).stdout,
+    ) as { id: string };
+    expect(json.id).toBe(challenger?.id);
+  });
+
+  it("says in one line that a division name is unknown", async () => {
+    const out = await gauntlet(["division", "show", "Nowhere", "--league", fixture.league.id]);
+    expect(out.code).not.toBe(0);
+    expect(out.stdout).toBe("");
+    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    expect(out.stderr).toMatch(/^gauntlet: DIVISION: .*Nowhere/);
+  });
+});

@@ -8,7 +8,10 @@ import type { AuthenticatedIdentity, Identity } from "../auth/identity.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import { invalidInput, notFound } from "../shared/errors.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
+import { resolveCommissioner, selectedRunnable } from "./commissioner/resolve.ts";
+import { describeDivision } from "./division-description.ts";
 import { assertUniqueNames, rowFromSpec } from "./division-rows.ts";
+import { ladderOrDefault } from "./ladder.ts";
 import { getCommissionedLeagueRow, getVisibleLeagueRow, leagueViews } from "./leagues.ts";
 
 /**
@@ -76,9 +79,22 @@ export async function divisionViews(
   leagues: ReadonlyMap<string, LeaguesTable>,
 ): Promise<Division[]> {
   const views = new Map((await leagueViews(db, [...leagues.values()])).map((l) => [l.id, l]));
+  const described = new Map<string, (stored: CommissionerDescription) => CommissionerDescription>();
+  for (const league of leagues.values()) {
+    // Only a league run by its coworld's commissioner reads anything more (its manifest entry).
+    const commissioner =
+      selectedRunnable(league) === null
+        ? ({ kind: "builtin", key: league.commissioner_key } as const)
+        : await resolveCommissioner(db, league);
+    const ladder = ladderOrDefault(league);
+    described.set(league.id, (stored) =>
+      commissioner.kind === "invalid" ? stored : describeDivision(stored, ladder, commissioner),
+    );
+  }
   return rows.flatMap((row) => {
     const league = views.get(row.league_id);
     if (!league) return [];
+    const stored = parseJson<CommissionerDescription>(row.commissioner_description);
     return [
       {
         id: row.id,
@@ -93,7 +109,7 @@ export async function divisionViews(
         leaderboard_config: parseJson(row.leaderboard_config),
         round_schedule: parseJson(row.round_schedule),
         notes: row.notes,
-        commissioner_description: parseJson<CommissionerDescription>(row.commissioner_description),
+        commissioner_description: described.get(league.id)?.(stored) ?? stored,
       },
     ];
   });
