@@ -165,4 +165,15 @@ describe("a message it cannot understand", () => {
       expect(talk.pending).toBe(0);
       expect(commissioner.output()).toContain(`malformed message (${line}); ending the session`);
     });
+
+  it("refuses a message past the protocol's 16 MiB, saying so", async () => {
+    const commissioner = await startCommissioner();
+    const talk = await Conversation.open(commissioner);
+    talk.sendRaw(JSON.stringify({ type: "round_abort", reason: "x".repeat(16 * 1024 * 1024) }));
+    await talk.closed;
+    expect(await commissioner.exit).toBe(1);
+    expect(commissioner.output()).toContain(
+      `refused a message past ${16 * 1024 * 1024} bytes; ending the session`,
+    );
+  });
 });

@@ -219,8 +219,9 @@ describe("a round of king of the hill", () => {
     );
   });
 
-  it("ignores a state blob it did not write, and crowns a lone contender without a duel", async () => {
-    const complete = await round(4, [C], { rounds: 3 }, []);
+  it("ignores a (large) state blob it did not write, and crowns a lone contender without a duel", async () => {
+    // Another commissioner's 2 MiB of state: past a player message's 1 MiB, within the protocol.
+    const complete = await round(4, [C], { rounds: 3, notes: "x".repeat(2 * 1024 * 1024) }, []);
     expect(ranking(complete)).toEqual([
       expect.objectContaining({
         policy_version_id: C.version,

@@ -3,7 +3,7 @@
 // protocol's 0.0.0.0:8080 when unset), answers GET /healthz and serves one session on
 // WEBSOCKET /round; when that session ends it exits: 0 when it ended as the protocol allows
 // (the platform closed it, round_complete was sent, or the round was aborted), 1 when a message
-// it could not understand ended it, 2 before listening on a bad environment. Its memory of past
+// it could not understand (or one past the protocol's 16 MiB) ended it, 2 before listening on a bad environment. Its memory of past
 // rounds is the state blob only, as upstream's one-container-per-round lifecycle wants.
 import { createServer } from "node:http";
 
@@ -68,11 +68,16 @@ server.on("upgrade", (request, socket, head) => {
     },
     log,
   });
+  let refused = false;
   connection.onMessage = (text) => session.receive(text);
+  connection.onRefused = (why) => {
+    refused = true;
+    log(`refused ${why}; ending the session`);
+  };
   connection.onClose = () => {
     if (session.ended) return;
-    log("the platform closed the session");
-    exit(0);
+    if (!refused) log("the platform closed the session");
+    exit(refused ? 1 : 0);
   };
 });
 

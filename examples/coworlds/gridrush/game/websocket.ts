@@ -24,6 +24,8 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string): v
 export class WebSocketConnection {
   onMessage: (text: string) => void = () => {};
   onClose: () => void = () => {};
+  /** Called when the peer breaks the framing or sends a message past the limit (then closed). */
+  onRefused: (why: string) => void = () => {};
 
   private readonly socket: Duplex;
   private readonly maxMessageBytes: number;
@@ -99,10 +101,17 @@ export class WebSocketConnection {
   private receive(chunk: Buffer): void {
     this.pending = Buffer.concat([this.pending, chunk]);
     for (;;) {
+      // Once closing, nothing more is read: the socket is ending.
+      if (this.closeSent) return;
       const parsed = parseFrame(this.pending, this.maxMessageBytes);
       if (parsed === "incomplete") return;
-      if (parsed === "invalid") {
-        this.close(1002);
+      if (parsed === "invalid" || parsed === "oversized") {
+        this.onRefused(
+          parsed === "oversized"
+            ? `a message past ${this.maxMessageBytes} bytes`
+            : "a frame that breaks RFC 6455",
+        );
+        this.close(parsed === "oversized" ? 1009 : 1002);
         this.socket.destroy();
         return;
       }
@@ -119,6 +128,7 @@ export class WebSocketConnection {
     } else if (opcode === OP_TEXT || opcode === OP_BINARY || opcode === OP_CONTINUATION) {
       this.fragments.push(payload);
       if (this.fragments.reduce((n, f) => n + f.length, 0) > this.maxMessageBytes) {
+        this.onRefused(`a message past ${this.maxMessageBytes} bytes`);
         this.close(1009);
         return;
       }
@@ -149,7 +159,10 @@ function frame(opcode: number, payload: Buffer): Buffer {
 }
 
 type Parsed =
-  { fin: boolean; opcode: number; payload: Buffer; size: number } | "incomplete" | "invalid";
+  | { fin: boolean; opcode: number; payload: Buffer; size: number }
+  | "incomplete"
+  | "invalid"
+  | "oversized";
 
 function parseFrame(buffer: Buffer, maxBytes: number): Parsed {
   const [first, second] = buffer;
@@ -166,7 +179,7 @@ function parseFrame(buffer: Buffer, maxBytes: number): Parsed {
   } else if (length === 127) {
     if (buffer.length < 10) return "incomplete";
     const big = buffer.readBigUInt64BE(2);
-    if (big > BigInt(maxBytes)) return "invalid";
+    if (big > BigInt(maxBytes)) return "oversized";
     length = Number(big);
     offset = 10;
   }
