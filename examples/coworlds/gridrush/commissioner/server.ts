@@ -3,8 +3,9 @@
 // protocol's 0.0.0.0:8080 when unset), answers GET /healthz and serves one session on
 // WEBSOCKET /round; when that session ends it exits: 0 when it ended as the protocol allows
 // (the platform closed it, round_complete was sent, or the round was aborted), 1 when a message
-// it could not understand (or one past the protocol's 16 MiB) ended it, 2 before listening on a bad environment. Its memory of past
-// rounds is the state blob only, as upstream's one-container-per-round lifecycle wants.
+// it could not understand (or one past the protocol's 16 MiB) ended it, 2 before listening on a
+// bad environment. Its memory of past rounds is the state blob only, as upstream's
+// one-container-per-round lifecycle wants.
 import { createServer } from "node:http";
 
 import { refuseUpgrade, WebSocketConnection } from "../game/websocket.ts";
