@@ -50,7 +50,7 @@ export function migrationConfig(divisions: readonly Division[]): object {
 export function migrationEvents(
   divisions: readonly Division[],
   memberships: readonly Membership[],
-): object {
+): { type: string; policy_membership_events: object[] } {
   const hill = divisions.find((d) => d.name === HILL);
   const events = hill
     ? memberships

@@ -95,7 +95,9 @@ export class Session {
         break;
       case "league_migration_request": {
         const response = migrationEvents(message.divisions, message.memberships);
-        this.#io.log("migration: every live membership onto the hill");
+        this.#io.log(
+          `migration: ${response.policy_membership_events.length} membership(s) moved onto the hill`,
+        );
         this.#io.send(response);
         break;
       }
