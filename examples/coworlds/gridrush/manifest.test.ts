@@ -22,10 +22,21 @@ describe("gridrush's coworld_manifest.json", () => {
   });
 
   it("runs every runnable from a file of this package", () => {
-    const scripts = [manifest.game.runnable, ...manifest.player].map(
-      (runnable) => runnable.run?.[1] ?? "",
-    );
+    const scripts = [manifest.game.runnable, ...manifest.player, ...(manifest.commissioner ?? [])]
+      .map((runnable) => runnable.run)
+      .map((run) => (Array.isArray(run) && typeof run[1] === "string" ? run[1] : ""));
     for (const script of scripts)
       expect(() => readFileSync(join(import.meta.dirname, script))).not.toThrow();
+  });
+
+  it("declares its king-of-the-hill commissioner, run with the game's image", () => {
+    expect(manifest.commissioner).toEqual([
+      expect.objectContaining({
+        type: "commissioner",
+        id: "king-of-the-hill",
+        image: manifest.game.runnable.image,
+        run: ["node", "commissioner/server.ts"],
+      }),
+    ]);
   });
 });

@@ -6,7 +6,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 
 const HANDSHAKE_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-const MAX_MESSAGE_BYTES = 1 << 20;
+/** A player's messages are small; a commissioner's may carry 16 MiB (accept's `maxMessageBytes`). */
+const DEFAULT_MAX_MESSAGE_BYTES = 1 << 20;
 
 const OP_CONTINUATION = 0x0;
 const OP_TEXT = 0x1;
@@ -23,8 +24,11 @@ export function refuseUpgrade(socket: Duplex, status: number, reason: string): v
 export class WebSocketConnection {
   onMessage: (text: string) => void = () => {};
   onClose: () => void = () => {};
+  /** Called when the peer breaks the framing or sends a message past the limit (then closed). */
+  onRefused: (why: string) => void = () => {};
 
   private readonly socket: Duplex;
+  private readonly maxMessageBytes: number;
   private pending = Buffer.alloc(0);
   private fragments: Buffer[] = [];
   private closed = false;
@@ -35,6 +39,7 @@ export class WebSocketConnection {
     request: IncomingMessage,
     socket: Duplex,
     head: Buffer,
+    maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   ): WebSocketConnection | null {
     const key = request.headers["sec-websocket-key"];
     if (
@@ -51,13 +56,14 @@ export class WebSocketConnection {
     socket.write(
       `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
     );
-    const connection = new WebSocketConnection(socket);
+    const connection = new WebSocketConnection(socket, maxMessageBytes);
     if (head.length > 0) connection.receive(head);
     return connection;
   }
 
-  private constructor(socket: Duplex) {
+  private constructor(socket: Duplex, maxMessageBytes: number) {
     this.socket = socket;
+    this.maxMessageBytes = maxMessageBytes;
     socket.on("data", (chunk: Buffer) => this.receive(chunk));
     // The HTTP server keeps upgraded sockets half-open: the peer's FIN arrives as "end" only.
     socket.on("end", () => {
@@ -95,10 +101,17 @@ export class WebSocketConnection {
   private receive(chunk: Buffer): void {
     this.pending = Buffer.concat([this.pending, chunk]);
     for (;;) {
-      const parsed = parseFrame(this.pending);
+      // Once closing, nothing more is read: the socket is ending.
+      if (this.closeSent) return;
+      const parsed = parseFrame(this.pending, this.maxMessageBytes);
       if (parsed === "incomplete") return;
-      if (parsed === "invalid") {
-        this.close(1002);
+      if (parsed === "invalid" || parsed === "oversized") {
+        this.onRefused(
+          parsed === "oversized"
+            ? `a message past ${this.maxMessageBytes} bytes`
+            : "a frame that breaks RFC 6455",
+        );
+        this.close(parsed === "oversized" ? 1009 : 1002);
         this.socket.destroy();
         return;
       }
@@ -114,7 +127,8 @@ export class WebSocketConnection {
       this.close(payload.length >= 2 ? payload.readUInt16BE(0) : 1000);
     } else if (opcode === OP_TEXT || opcode === OP_BINARY || opcode === OP_CONTINUATION) {
       this.fragments.push(payload);
-      if (this.fragments.reduce((n, f) => n + f.length, 0) > MAX_MESSAGE_BYTES) {
+      if (this.fragments.reduce((n, f) => n + f.length, 0) > this.maxMessageBytes) {
+        this.onRefused(`a message past ${this.maxMessageBytes} bytes`);
         this.close(1009);
         return;
       }
@@ -145,9 +159,12 @@ function frame(opcode: number, payload: Buffer): Buffer {
 }
 
 type Parsed =
-  { fin: boolean; opcode: number; payload: Buffer; size: number } | "incomplete" | "invalid";
+  | { fin: boolean; opcode: number; payload: Buffer; size: number }
+  | "incomplete"
+  | "invalid"
+  | "oversized";
 
-function parseFrame(buffer: Buffer): Parsed {
+function parseFrame(buffer: Buffer, maxBytes: number): Parsed {
   const [first, second] = buffer;
   if (first === undefined || second === undefined) return "incomplete";
   const masked = (second & 0x80) !== 0;
@@ -162,7 +179,7 @@ function parseFrame(buffer: Buffer): Parsed {
   } else if (length === 127) {
     if (buffer.length < 10) return "incomplete";
     const big = buffer.readBigUInt64BE(2);
-    if (big > BigInt(MAX_MESSAGE_BYTES)) return "invalid";
+    if (big > BigInt(maxBytes)) return "oversized";
     length = Number(big);
     offset = 10;
   }
