@@ -8,6 +8,7 @@ import { accessOf, BUDGET_HEADER_NAMES, ELEVATION_HEADER, type OperationDef } fr
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
+import { webSessionToken } from "../auth/web-session.ts";
 import type { BudgetGate, BudgetGateResult } from "./budget-gate.ts";
 import { clientBudgetKeyOf } from "./client-address.ts";
 import { errorBody } from "./errors.ts";
@@ -42,7 +43,8 @@ function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
  * The caller's token: `Authorization: Bearer <token>`, or the same token in `X-Auth-Token` (the
  * header the hosted service's cogames client sends). Undefined when neither is sent, null when
  * the one sent is malformed. Authorization wins when both are sent, so a second header can never
- * swap the identity a request runs as.
+ * swap the identity a request runs as; the web view's session cookie (auth/web-session.ts) comes
+ * last.
  */
 function requestToken(request: FastifyRequest): string | null | undefined {
   const header = request.headers.authorization;
@@ -51,7 +53,8 @@ function requestToken(request: FastifyRequest): string | null | undefined {
     return match?.[1] ?? null;
   }
   const alt = request.headers["x-auth-token"];
-  if (alt === undefined) return undefined;
+  // The web view's pages: their session cookie, counted only beside its CSRF header.
+  if (alt === undefined) return webSessionToken(request.headers);
   const value = typeof alt === "string" ? alt.trim() : "";
   return /^\S+$/.test(value) ? value : null;
 }
