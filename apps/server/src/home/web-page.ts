@@ -40,6 +40,10 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margi
 .chart{margin:.4rem 0;min-height:1rem}
 iframe.replay{width:100%;aspect-ratio:4/3;max-height:80vh;border:1px solid var(--line);border-radius:4px;background:var(--card)}
 .u-legend{font-size:.8rem}
+button,select{font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-radius:4px;padding:.2rem .6rem}
+select{max-width:100%}.account{font-size:.9rem}
+form.submit{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}
+pre.log{max-height:20rem;overflow:auto;background:var(--card);padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;border-radius:4px}
 `;
 
 /** The shell of one page: `kind` and `subject` (the id in its address) tell the script what to draw. */
@@ -56,7 +60,7 @@ export function webPage(
 <style>${chartStyles}${WEB_STYLES}</style>
 </head><body>
 <header><h1><a href="${b}/">Gauntlet</a></h1>
-<nav><a href="${b}/docs">API reference</a><a href="${b}/cli-login" id="sign-in">Sign in</a></nav>
+<nav><a href="${b}/docs">API reference</a><a href="${b}/web/sign-in" id="sign-in">Sign in</a></nav>
 <span id="status" role="status" aria-live="polite">loading…</span></header>
 <p class="crumbs" id="crumbs"></p>
 <main id="page"><p class="muted">Loading…</p></main>
