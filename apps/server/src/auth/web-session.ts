@@ -48,3 +48,22 @@ export function sessionCookie(token: string | null, secure: boolean): string {
     ? `${WEB_SESSION_COOKIE}=; Max-Age=0; ${attributes}`
     : `${WEB_SESSION_COOKIE}=${token}; Max-Age=${WEB_SESSION_DAYS * 86400}; ${attributes}`;
 }
+
+/**
+ * A browser's WebSocket carries no header of the page's, but always its `Origin`: the cookie
+ * counts for a socket that this service's own page opens (`own`: its origins), never for one
+ * another site's page — or a sandboxed, opaque-origin upload (`Origin: null`) — opens.
+ */
+export function webSocketSessionToken(
+  headers: {
+    upgrade?: string | undefined;
+    origin?: string | undefined;
+    cookie?: string | undefined;
+  },
+  own: () => readonly string[],
+): string | undefined {
+  if (headers.upgrade?.toLowerCase() !== "websocket" || headers.origin === undefined)
+    return undefined;
+  const token = sessionCookieOf(headers.cookie);
+  return token !== undefined && own().includes(headers.origin.toLowerCase()) ? token : undefined;
+}

@@ -60,7 +60,12 @@ export const webSessionHandlers = defineHandlers({
     if (site !== undefined && site !== "same-origin") return SIGNED_OUT;
     const token = sessionCookieOf(request.headers.cookie);
     const identity = token === undefined ? null : await app.auth.authenticate(token);
-    if (!identity || identity.kind !== "user") return SIGNED_OUT;
+    if (!identity || identity.kind !== "user") {
+      // A cookie whose token was revoked (with the CLI) or expired goes, before the page uses it.
+      if (token !== undefined)
+        reply.header("set-cookie", sessionCookie(null, secure(request, app.baseUrl(request))));
+      return SIGNED_OUT;
+    }
     return {
       signed_in: true,
       user_id: identity.userId,

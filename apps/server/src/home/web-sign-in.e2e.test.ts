@@ -25,6 +25,7 @@ import {
   type TestLeague,
   type TestPlayer,
 } from "../../testing/test-league.ts";
+import { openSocket } from "../../testing/test-socket.ts";
 
 const SCREENSHOTS = join(
   process.env.GAUNTLET_TEST_REPORT_DIR ?? join(import.meta.dirname, "../../test-artifacts"),
@@ -40,6 +41,33 @@ let secret: TestLeague;
 let sam: TestPlayer;
 let laterVersion = "";
 let episodeId = "";
+let runner: Awaited<ReturnType<typeof scriptedRunner>>;
+
+/** Plays a round of the private league: each episode's seat 0 scores `first`. */
+async function playRound(first: number): Promise<string[]> {
+  const triggered = await client(t.url, owner.token).post<TriggerRoundResponse>(
+    `/v2/leagues/${secret.league.id}/trigger-round`,
+    {},
+  );
+  expect(triggered.status, triggered.text).toBe(200);
+  const jobs = await eventually("the round's jobs", async () => {
+    const leased = await runner.lease();
+    return leased.length ? leased : null;
+  });
+  for (const job of jobs) {
+    expect(await runner.upload(job, "replay", '{"turns":[]}\n')).toBe(200);
+    expect(await runner.upload(job, "policy-log-0", `${LOG_MARKER}\n`)).toBe(200);
+    expect(await runner.complete(job, [first, 1 - first])).toBe(200);
+  }
+  const ids = jobs.map((j) => j.episode_request_id);
+  await eventually("the round's episodes to complete", async () => {
+    const all = await Promise.all(
+      ids.map((id) => client(t.url, owner.token).get<EpisodeRequest>(`/v2/episode-requests/${id}`)),
+    );
+    return all.every((e) => e.body.status === "completed");
+  });
+  return ids;
+}
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
@@ -51,28 +79,8 @@ beforeAll(async () => {
   await secret.submit(sam);
   await secret.submit(sue);
   laterVersion = await secret.addVersion(sam, "sam-later");
-  const triggered = await client(t.url, owner.token).post<TriggerRoundResponse>(
-    `/v2/leagues/${secret.league.id}/trigger-round`,
-    {},
-  );
-  expect(triggered.status, triggered.text).toBe(200);
-  const runner = await scriptedRunner(t);
-  const jobs = await eventually("the round's jobs", async () => {
-    const leased = await runner.lease();
-    return leased.length ? leased : null;
-  });
-  for (const job of jobs) {
-    expect(await runner.upload(job, "replay", '{"turns":[]}\n')).toBe(200);
-    expect(await runner.upload(job, "policy-log-0", `${LOG_MARKER}\n`)).toBe(200);
-    expect(await runner.complete(job, [1, 0])).toBe(200);
-  }
-  episodeId = jobs[0]?.episode_request_id ?? "";
-  await eventually("the episode to complete", async () => {
-    const e = await client(t.url, owner.token).get<EpisodeRequest>(
-      `/v2/episode-requests/${episodeId}`,
-    );
-    return e.body.status === "completed";
-  });
+  runner = await scriptedRunner(t);
+  episodeId = (await playRound(1))[0] ?? "";
   browser = await launchTestBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
 }, 180_000);
@@ -188,6 +196,45 @@ describe("the web view signed in", () => {
     expect(await page.locator("main").innerText()).not.toContain(secret.league.name);
     expect((await asked({ "x-gauntlet-csrf": session.body.csrf })).status).toBe(401);
     await context.close();
+  });
+
+  it("follows a private division live when signed in: it says live and its standings move", async () => {
+    const context = await browser.newContext();
+    await signIn(context);
+    const division = secret.divisions[0]?.id ?? "";
+    const page = await visit(context, `/web/divisions/${division}`);
+    await page.locator("#status", { hasText: "live" }).waitFor({ timeout: PATIENCE_MS });
+    await page.evaluate("window.sameDocument = true");
+    const standings = () => page.locator("main table").first().innerText();
+    const before = await standings();
+    await playRound(0);
+    await eventually(
+      "the private standings to move on the open page",
+      async () => (await standings()) !== before,
+    );
+    expect(await page.evaluate("window.sameDocument")).toBe(true);
+    await context.close();
+  }, 120_000);
+
+  it("takes the cookie on a live socket only from this site's own page", async () => {
+    const context = await browser.newContext();
+    await signIn(context);
+    const cookie = (await context.cookies()).find((c) => c.name === "gauntlet_web");
+    await context.close();
+    const topic = `league:${secret.league.id}`;
+    const accepted = async (headers: Record<string, string>) => {
+      const socket = openSocket(t.url, undefined, {
+        cookie: `gauntlet_web=${cookie?.value ?? ""}`,
+        ...headers,
+      });
+      const { topics } = await socket.subscribe([topic]);
+      socket.close();
+      return topics;
+    };
+    expect(await accepted({ origin: t.url })).toEqual([topic]);
+    expect(await accepted({ origin: "http://localhost:9" })).toEqual([]);
+    expect(await accepted({ origin: "null" })).toEqual([]);
+    expect(await accepted({})).toEqual([]);
   });
 
   it("writes each signed-in page at 375 and 1440 px, readable, in light and dark", async () => {
