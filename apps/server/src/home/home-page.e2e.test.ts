@@ -134,7 +134,7 @@ describe("the web view at /", () => {
       "/docs",
     );
     expect(await page.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
-      "/cli-login",
+      "/web/sign-in",
     );
     await page.close();
   });
