@@ -163,6 +163,28 @@ describe("the web view signed in", () => {
     await context.close();
   });
 
+  it("works with the keyboard alone: Tab reaches sign-out and the submit form, with a visible focus, and Enter submits", async () => {
+    const context = await browser.newContext();
+    await signIn(context);
+    const page = await visit(context, `/web/leagues/${secret.league.id}`);
+    const focusedId = () => page.evaluate<string>("document.activeElement?.id ?? ''");
+    const reached = new Set<string>();
+    for (let i = 0; i < 40 && !reached.has("submit-version"); i++) {
+      await page.keyboard.press("Tab");
+      reached.add(await focusedId());
+    }
+    expect([...reached]).toEqual(expect.arrayContaining(["sign-out", "submit-version"]));
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle"),
+    ).not.toBe("none");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page
+      .locator("#submit-said", { hasText: /Submitted|Not submitted/ })
+      .waitFor({ timeout: PATIENCE_MS });
+    await context.close();
+  });
+
   it("counts the cookie only beside its CSRF header, tells no other site the CSRF value, and signs out", async () => {
     const context = await browser.newContext();
     await signIn(context);
