@@ -259,6 +259,43 @@ describe("the web view signed in", () => {
     expect(await accepted({})).toEqual([]);
   });
 
+  it("says on a failed episode's page why it failed and whose seat failed, with no replay frame", async () => {
+    const triggered = await client(t.url, owner.token).post<TriggerRoundResponse>(
+      `/v2/leagues/${secret.league.id}/trigger-round`,
+      {},
+    );
+    expect(triggered.status, triggered.text).toBe(200);
+    const jobs = await eventually("the round's jobs", async () => {
+      const leased = await runner.lease();
+      return leased.length ? leased : null;
+    });
+    const [failing, ...rest] = jobs;
+    if (!failing) throw new Error("no job");
+    const failed = await runner.fail(failing, {
+      error_type: "out_of_memory",
+      error: "seat over its memory limit",
+      failed_policy_index: 1,
+    });
+    expect(failed.status, failed.text).toBe(200);
+    for (const job of rest) expect(await runner.complete(job, [1, 0])).toBe(200);
+    const context = await browser.newContext();
+    await signIn(context);
+    const page = await visit(context, `/web/episodes/${failing.episode_request_id}`);
+    const text = await page.locator("main").innerText();
+    expect(text).toMatch(/status\s+failed/);
+    expect(text).toMatch(/why it failed\s+out_of_memory: seat over its memory limit/);
+    expect(text).toContain("(failed)");
+    expect(await page.locator("iframe.replay").count()).toBe(0);
+    for (const width of [375, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({
+        path: join(SCREENSHOTS, `signed-in-episode-failed-${width}.png`),
+        fullPage: true,
+      });
+    }
+    await context.close();
+  });
+
   it("writes each signed-in page at 375 and 1440 px, readable, in light and dark", async () => {
     const pages: Record<string, string> = {
       "signed-in-home": "/",
