@@ -48,8 +48,9 @@ export const webSessionOperations = {
     tag: "Service",
     summary: "Who the web view's cookie signs in, and the CSRF value its pages send",
     description:
-      "Read by the pages' own script (same origin). Without a valid cookie, or asked from another site's page (`Sec-Fetch-Site`), `signed_in` is false and every other field null.",
-    auth: "none",
+      "Read by the pages' own script (same origin). Without a valid cookie, or asked from another site's page (`Sec-Fetch-Site`), `signed_in` is false and every other field null. It reads the cookie itself; the request draws on the anonymous budget of its address, so guessing cookies costs what any read costs.",
+    auth: "optional",
+    access: "public",
     complexity: 1,
     status: 200,
     response: WebSession,
