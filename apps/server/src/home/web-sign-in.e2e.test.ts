@@ -146,6 +146,21 @@ describe("the web view signed in", () => {
     await context.close();
   });
 
+  it("signs in the same under the data host's prefix, and lands on its front page", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.dataUrl}/`);
+    await page.getByRole("link", { name: "Sign in" }).click();
+    expect(new URL(page.url()).pathname).toBe("/observatory/web/sign-in");
+    await page.getByLabel("Email").fill(owner.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${t.dataUrl}/`);
+    await page.locator("main", { hasText: secret.league.name }).waitFor({ timeout: PATIENCE_MS });
+    await page.locator("#status", { hasText: "live" }).waitFor({ timeout: PATIENCE_MS });
+    await context.close();
+  });
+
   it("submits a policy version from the league page and shows the submission", async () => {
     const context = await browser.newContext();
     await signIn(context);
