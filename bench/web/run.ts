@@ -7,6 +7,8 @@
 //  2. first paint with standings: from `page.goto` to every player's row in the standings table
 //     (a new page each run; the browser's cache is warm after the first, as a returning visitor's);
 //  3. the same for `/`;
+//  4. the division's page again for a visitor signed in to the web view (its script first asks
+//     `/web/session`, then sends the CSRF header with every read);
 //  and, once, the first request's cost of bundling the pages' script (esbuild, at first serve).
 //
 //   node bench/web/run.ts          BENCH_RUNS=30 node bench/web/run.ts
@@ -37,7 +39,8 @@ const t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
 const browser = await launchTestBrowser();
 try {
   const runner = await scriptedRunner(t);
-  const tl = await createTestLeague(t);
+  const owner = await t.newUser();
+  const tl = await createTestLeague(t, { commissioner: owner });
   for (const name of PLAYERS) await tl.submit(await tl.addPlayer(name));
   const triggered = await client(t.url, tl.commissioner.token).post<TriggerRoundResponse>(
     `/v2/leagues/${tl.league.id}/trigger-round`,
@@ -73,9 +76,18 @@ try {
     json.push(performance.now() - start);
   }
 
-  async function firstPaint(path: string, rows: string): Promise<number[]> {
+  async function firstPaint(path: string, rows: string, signedIn = false): Promise<number[]> {
     const times: number[] = [];
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    if (signedIn) {
+      const page = await context.newPage();
+      await page.goto(`${t.url}/web/sign-in`);
+      await page.getByLabel("Email").fill(owner.email);
+      await page.getByLabel("Password").fill("correct horse battery");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${t.url}/`);
+      await page.close();
+    }
     for (let i = 0; i < RUNS; i++) {
       const page = await context.newPage();
       const start = performance.now();
@@ -93,11 +105,13 @@ try {
   }
   const divisionPage = await firstPaint(`/web/divisions/${division}`, "main table tbody tr");
   const home = await firstPaint("/", `section[data-league] .division table tbody tr`);
+  const signedIn = await firstPaint(`/web/divisions/${division}`, "main table tbody tr", true);
 
   console.log(`bench web: ${PLAYERS.length} players, ${RUNS} runs each\n`);
   console.log(`  JSON read of the standings          ${summary(json)}`);
   console.log(`  division page, standings painted    ${summary(divisionPage)}`);
   console.log(`  home page, standings painted        ${summary(home)}`);
+  console.log(`  division page, signed in            ${summary(signedIn)}`);
   console.log(
     `  first /web.js (esbuild bundle)      ${bundleMs.toFixed(1).padStart(7)} ms (once per process)`,
   );

@@ -35,6 +35,7 @@ import { EVENTS_OPERATION_ID, installLiveEvents } from "./events/websocket-route
 import { forumHandlers } from "./forums/routes.ts";
 import { gameHandlers } from "./games/routes.ts";
 import { homePageHandlers } from "./home/routes.ts";
+import { webSessionHandlers } from "./home/session-routes.ts";
 import { setAnswerHeaders } from "./http/answer-headers.ts";
 import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter } from "./http/base-path.ts";
@@ -311,6 +312,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     ...tournamentViewHandlers(deps.leaguePlay.standings),
     ...cogamesStatsHandlers,
     ...homePageHandlers,
+    ...webSessionHandlers,
     ...coworldLeagueSeedHandlers,
     getOpenApi: async ({ request }) => {
       // The server of the document is the public address (configured, never the Host header).

@@ -26,10 +26,16 @@ export function eventsUrl(base: string): string {
   return `${base.replace(/^http/, "ws")}/v2/events`;
 }
 
-export function openSocket(base: string, token?: string): TestSocket {
+/** `headers`: more of the upgrade's headers (a browser's `Origin` and `Cookie`). */
+export function openSocket(
+  base: string,
+  token?: string,
+  headers?: Record<string, string>,
+): TestSocket {
+  const sent = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers };
   const ws = new WebSocket(
     eventsUrl(base),
-    token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+    Object.keys(sent).length > 0 ? { headers: sent } : undefined,
   );
   const messages: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();

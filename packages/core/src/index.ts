@@ -44,6 +44,7 @@ export type { OpenApiOptions } from "./contract/openapi.ts";
 export { HealthStatus } from "./contract/operations/service.ts";
 export { DivisionStandingsView } from "./contract/operations/standings.ts";
 export { CliLoginForm, CliLoginQuery } from "./contract/operations/identity.ts";
+export { WebSignInForm } from "./contract/operations/web-session.ts";
 
 // Ids: one branded, prefixed string schema per kind of resource.
 export {
@@ -177,6 +178,7 @@ export {
   SubjectType,
   Token,
   TokenKind,
+  WebSession,
   WhoAmI,
 } from "./models/identity.ts";
 export { PlayerIdParams, PlayerProfile, UpdatePlayerProfile } from "./models/profile.ts";

@@ -25,6 +25,10 @@ export const resources = {
   getWebPlayerPage: ["webView", "playerPage"],
   getWebPolicyVersionPage: ["webView", "policyVersionPage"],
   openObservatoryLink: ["webView", "openObservatoryLink"],
+  webSignInPage: ["webView", "signInPage"],
+  webSignIn: ["webView", "signIn"],
+  getWebSession: ["webView", "session"],
+  webSignOut: ["webView", "signOut"],
   healthz: ["service", "health"],
   readyz: ["service", "ready"],
   // Identity and sign-in

@@ -167,6 +167,20 @@ describe("identity", () => {
     expect((await clientFor(token).whoami()).user_email).toBe(user.email);
   });
 
+  it("signs in to the web view: its page, the form post (a redirect to /), its session and sign-out", async () => {
+    const anonymous = clientFor(null);
+    expect(await anonymous.webView.signInPage()).toMatch(/<form/i);
+    expect(
+      await anonymous.webView.signIn({
+        body: { email: user.email, password: "correct horse battery" },
+      }),
+    ).toBe("/");
+    // Without the browser's cookie, nobody is signed in; a bearer token's sign-out revokes nothing.
+    expect(await anonymous.webView.session()).toMatchObject({ signed_in: false, csrf: null });
+    expect(await userClient.webView.signOut()).toMatchObject({ signed_in: false });
+    expect((await userClient.whoami()).user_email).toBe(user.email);
+  });
+
   it("creates, lists and revokes tokens", async () => {
     const created = await userClient.tokens.create({ body: { name: "ci" } });
     expect(created.token.length).toBeGreaterThan(10);

@@ -9,6 +9,7 @@ import type { RawData, WebSocket } from "ws";
 import { isRevoked, type Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
+import { sessionCookieOf } from "../auth/web-session.ts";
 import type { Database } from "../store/schema.ts";
 import { TopicFanOut } from "./fan-out.ts";
 import type { EventHub } from "./hub.ts";
@@ -90,7 +91,13 @@ export async function installLiveEvents(
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
       const identity = identityOf(request);
-      const token = bearerToken(request.headers.authorization);
+      // The token to check again: the bearer's, else — authenticated without one or X-Auth-Token —
+      // the web view's session cookie (the only other credential a socket is opened with).
+      const token =
+        bearerToken(request.headers.authorization) ??
+        (isAuthenticated(identity) && request.headers["x-auth-token"] === undefined
+          ? (sessionCookieOf(request.headers.cookie) ?? null)
+          : null);
       // Only the logger is kept: the request itself is not held for the socket's life.
       const log = request.log;
       const connection = new LiveConnection({

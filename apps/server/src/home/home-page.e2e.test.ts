@@ -134,7 +134,7 @@ describe("the web view at /", () => {
       "/docs",
     );
     expect(await page.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
-      "/cli-login",
+      "/web/sign-in",
     );
     await page.close();
   });
@@ -171,7 +171,7 @@ describe("the web view at /", () => {
     expect(apiReads.length).toBeGreaterThan(0);
     expect(apiReads.every((u) => new URL(u).pathname.startsWith("/observatory/v2/"))).toBe(true);
     expect(await page.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
-      "/observatory/cli-login",
+      "/observatory/web/sign-in",
     );
     await page.close();
   });

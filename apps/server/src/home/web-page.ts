@@ -18,7 +18,7 @@ export const WEB_STYLES = `
 :root{color-scheme:light dark;--fg:#1b1b1b;--muted:#666;--line:#e4e4e4;--bg:#fff;--card:#f6f6f6;--accent:#0b62c4;--bar:#0b62c4;--warn:#7a4f00;--err:#b00020;--ok:#1a7f37}
 @media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--muted:#9a9a9a;--line:#333;--bg:#121212;--card:#1d1d1d;--accent:#6cb2ff;--bar:#6cb2ff;--warn:#e0b35a;--err:#ff7a8a;--ok:#5fd17a}}
 body{font:15px/1.45 system-ui,sans-serif;max-width:72rem;margin:1rem auto;padding:0 .8rem;color:var(--fg);background:var(--bg)}
-a{color:var(--accent)}a:focus-visible,button:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+a{color:var(--accent)}a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 header{display:flex;flex-wrap:wrap;align-items:baseline;gap:.4rem 1.2rem;border-bottom:1px solid var(--line);padding-bottom:.6rem}
 header h1{margin:0;font-size:1.3rem}header h1 a{color:inherit;text-decoration:none}nav a{margin-right:1rem}
 #status{color:var(--muted);font-size:.85rem;margin-left:auto}#status.live{color:var(--ok)}#status.error{color:var(--err)}
@@ -40,6 +40,10 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margi
 .chart{margin:.4rem 0;min-height:1rem}
 iframe.replay{width:100%;aspect-ratio:4/3;max-height:80vh;border:1px solid var(--line);border-radius:4px;background:var(--card)}
 .u-legend{font-size:.8rem}
+button,select{font:inherit;color:inherit;background:var(--card);border:1px solid var(--line);border-radius:4px;padding:.2rem .6rem}
+select{max-width:100%}.account{font-size:.9rem}
+form.submit{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.4rem 0}
+pre.log{max-height:20rem;overflow:auto;background:var(--card);padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem;border-radius:4px}
 `;
 
 /** The shell of one page: `kind` and `subject` (the id in its address) tell the script what to draw. */
@@ -56,7 +60,7 @@ export function webPage(
 <style>${chartStyles}${WEB_STYLES}</style>
 </head><body>
 <header><h1><a href="${b}/">Gauntlet</a></h1>
-<nav><a href="${b}/docs">API reference</a><a href="${b}/cli-login" id="sign-in">Sign in</a></nav>
+<nav><a href="${b}/docs">API reference</a><a href="${b}/web/sign-in" id="sign-in">Sign in</a></nav>
 <span id="status" role="status" aria-live="polite">loading…</span></header>
 <p class="crumbs" id="crumbs"></p>
 <main id="page"><p class="muted">Loading…</p></main>

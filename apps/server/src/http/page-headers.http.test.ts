@@ -47,7 +47,14 @@ describe("HTML pages", () => {
       password: "wrong",
       callback: "http://127.0.0.1:9/cb",
     }).toString();
-    const forms: Record<string, string> = { "/cli-login": signIn, "/cli-auth": signIn };
+    const forms: Record<string, string> = {
+      "/cli-login": signIn,
+      "/cli-auth": signIn,
+      "/web/sign-in": new URLSearchParams({
+        email: "nobody@example.test",
+        password: "wrong",
+      }).toString(),
+    };
     // A join of a full session answers its page again (409) rather than a redirect: fill it.
     for (let i = 0; i < 2; i += 1)
       await client(t.url).post(`/v2/coworlds/play/session/${created.body.session_id}/join`);

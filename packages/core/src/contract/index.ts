@@ -36,6 +36,7 @@ import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
 import { tournamentViewOperations } from "./operations/tournament-view.ts";
 import { tournamentOperations } from "./operations/tournaments.ts";
+import { webSessionOperations } from "./operations/web-session.ts";
 import { wikiOperations } from "./operations/wikis.ts";
 
 export const contract = {
@@ -68,6 +69,7 @@ export const contract = {
   ...cogamesStatsOperations,
   ...hostedClientViewOperations,
   ...homePageOperations,
+  ...webSessionOperations,
   ...coworldLeagueSeedOperations,
   ...adminOperations,
 } as const satisfies Record<string, OperationDef>;

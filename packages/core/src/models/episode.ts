@@ -236,3 +236,4 @@ export const PolicyArtifactEntry = z
 
 export type EpisodeRequest = z.infer<typeof EpisodeRequest>;
 export type EpisodeParticipant = z.infer<typeof EpisodeParticipant>;
+export type PolicyArtifactEntry = z.infer<typeof PolicyArtifactEntry>;

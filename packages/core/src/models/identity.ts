@@ -156,3 +156,17 @@ export const AdminAuditQuery = z.object({
   user_id: z.string().max(100).optional().meta({ description: "Only this admin's actions." }),
 });
 export type AdminAuditEntry = z.infer<typeof AdminAuditEntry>;
+
+/** The web view's own sign-in, as its pages' script reads it (`GET /web/session`). */
+export const WebSession = z
+  .object({
+    signed_in: z.boolean(),
+    user_id: z.string().nullable(),
+    user_email: z.string().nullable(),
+    csrf: z.string().nullable().meta({
+      description:
+        "Sent back as `X-Gauntlet-CSRF` on every API request the page makes: the session cookie counts only with it.",
+    }),
+  })
+  .meta({ id: "WebSession" });
+export type WebSession = z.infer<typeof WebSession>;

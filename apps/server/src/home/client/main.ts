@@ -1,5 +1,6 @@
 // The web view's script: draws the page the address names, then reads it again whenever a live
 // event arrives on one of its topics, and says in the status line whether it is live.
+import { showAccount } from "./account.ts";
 import { NotFound } from "./api.ts";
 import { el } from "./dom.ts";
 import { follow, type LiveState } from "./live.ts";
@@ -111,6 +112,8 @@ async function draw(): Promise<void> {
     drawing = false;
     if (again) {
       again = false;
+      document.addEventListener("gauntlet:redraw", () => schedule());
+      void showAccount();
       void draw();
     }
   }
@@ -122,4 +125,6 @@ function schedule() {
   timer = setTimeout(() => void draw(), SETTLE_MS);
 }
 
+document.addEventListener("gauntlet:redraw", () => schedule());
+void showAccount();
 void draw();

@@ -2,7 +2,7 @@
 // round-waiting line, and the division's quiet notice.
 import type { CompetitionEvent, EpisodeRequest, LeaderboardRow, Round } from "@gauntlet/core";
 
-import { get, q } from "./api.ts";
+import { get, q, signedIn } from "./api.ts";
 import { ago, el, muted, round2, table, text, type Child } from "./dom.ts";
 import { href, link, maybeLink } from "./links.ts";
 
@@ -126,7 +126,10 @@ export function participantsLine(e: EpisodeRequest): HTMLElement {
 
 export function replayCell(e: EpisodeRequest): Child {
   if (e.artifacts_expired_at) return el("span", { class: "muted", text: "expired" });
-  return e.replay_url ? link(href.replay(e.id), "replay") : "";
+  // Signed in, the bare link would open as nobody (it carries no CSRF value): the episode's page
+  // plays the replay as the visitor.
+  if (!e.replay_url) return "";
+  return signedIn() ? link(href.episode(e.id), "replay") : link(href.replay(e.id), "replay");
 }
 
 export function episodesTable(list: readonly EpisodeRequest[]): HTMLElement {

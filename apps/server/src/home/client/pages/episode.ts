@@ -1,37 +1,17 @@
 // An episode: its players and scores, its status and why it failed, and its replay playing in
 // the page through the coworld's replay viewer (the same link the tables offer, framed; the
-// viewer runs sandboxed by its own headers).
+// viewer runs sandboxed by its own headers), and — signed in — the logs and artifacts the API
+// lets the visitor read.
 import type { EpisodeRequest, RoundDetail } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
-import { ago, el, facts, muted, round2, table } from "../dom.ts";
+import { ago, el, facts, round2, table } from "../dom.ts";
 import { href, link, maybeLink } from "../links.ts";
 import type { Drawn } from "../page.ts";
+import { replay } from "./replay.ts";
+import { seatFiles } from "./seat-files.ts";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
-
-function replay(e: EpisodeRequest): HTMLElement {
-  if (e.artifacts_expired_at)
-    return muted(
-      `This replay was removed by the server's retention policy on ${e.artifacts_expired_at.slice(0, 10)}.`,
-    );
-  if (!e.replay_url)
-    return muted(
-      ENDED.has(e.status)
-        ? "This episode left no replay."
-        : "The replay comes when the episode ends.",
-    );
-  return el("div", null, [
-    el("iframe", {
-      class: "replay",
-      src: href.replay(e.id),
-      title: "replay",
-      sandbox: "allow-scripts",
-      referrerpolicy: "no-referrer",
-    }),
-    el("p", null, [link(href.replay(e.id), "open the replay on its own page")]),
-  ]);
-}
 
 export async function drawEpisode(id: string): Promise<Drawn> {
   const e = await get<EpisodeRequest>(`/v2/episode-requests/${q(id)}`);
@@ -75,11 +55,9 @@ export async function drawEpisode(id: string): Promise<Drawn> {
           [0, 3],
         ),
         el("h3", { text: "Replay" }),
-        replay(e),
+        await replay(e),
         el("h3", { text: "Logs and artifacts" }),
-        muted(
-          "A seat's logs and artifacts are for the policy's owner, the league's commissioner and admins: they read them with the CLI (`gauntlet episode logs <episode> --seat <n>`).",
-        ),
+        ...(await seatFiles(e)),
       ]),
     ],
     topics: ENDED.has(e.status) || !d ? [] : [`division:${d.id}`],

@@ -1,4 +1,5 @@
-// `/`: the leagues anyone may see, each division's standings, recent rounds and episodes.
+// `/`: the leagues the visitor may see (anyone's public ones; signed in, their private ones too),
+// each division's standings, recent rounds and episodes, and — signed in — their evaluations.
 import type { Division, EpisodeRequest, LeaderboardRow, League, RoundPage } from "@gauntlet/core";
 
 import { LISTED_EPISODES, LISTED_ROUNDS } from "../../listed.ts";
@@ -7,6 +8,7 @@ import { ago, el, muted } from "../dom.ts";
 import { href, link } from "../links.ts";
 import type { Drawn } from "../page.ts";
 import { episodesTable, roundsTable, standingsTable, waitingLine } from "../parts.ts";
+import { evaluationsSection } from "./evaluations.ts";
 
 export const shownDivisions = (divisions: readonly Division[]) =>
   divisions.filter((d) => !d.hidden && !d.archived_at).sort((a, b) => a.level - b.level);
@@ -44,6 +46,7 @@ async function division(d: Division, pulse: Pulse): Promise<HTMLElement> {
 
 export async function drawHome(): Promise<Drawn> {
   const leagues = await get<League[]>("/v2/leagues");
+  const evaluations = evaluationsSection();
   const pulse: Pulse = { playing: false, lastRoundAt: null };
   const sections = await Promise.all(
     leagues.map(async (l) => {
@@ -59,7 +62,10 @@ export async function drawHome(): Promise<Drawn> {
   return {
     title: "Gauntlet",
     crumbs: [],
-    body: sections.length ? sections : [muted("No public leagues yet.")],
+    body: [
+      ...(sections.length ? sections : [muted("No leagues you may see yet.")]),
+      await evaluations,
+    ].filter((n) => n !== null),
     topics: leagues.map((l) => `league:${l.id}`),
     note: pulse.playing
       ? "rounds running"

@@ -1,4 +1,5 @@
-// A league: what it is, and each division with its leaders and a link to the whole division.
+// A league: what it is, each division with its leaders and a link to the whole division, and —
+// signed in — a form to submit a policy version to it.
 import type { Division, LeaderboardRow, League } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
@@ -7,10 +8,12 @@ import { href, link } from "../links.ts";
 import type { Drawn } from "../page.ts";
 import { quietNote, standingsTable } from "../parts.ts";
 import { shownDivisions } from "./home.ts";
+import { submitSection } from "./submit.ts";
 
 export async function drawLeague(id: string): Promise<Drawn> {
   const league = await get<League>(`/v2/leagues/${q(id)}`);
   const divisions = shownDivisions(await get<Division[]>(`/v2/divisions?league_id=${q(id)}`));
+  const submit = submitSection(league.id);
   const blocks = await Promise.all(
     divisions.map(async (d) => {
       const rows = await get<LeaderboardRow[] | null>(`/v2/divisions/${q(d.id)}/leaderboard`);
@@ -39,6 +42,7 @@ export async function drawLeague(id: string): Promise<Drawn> {
           ["divisions", String(divisions.length)],
         ]),
         ...(blocks.length ? blocks : [muted("No divisions yet.")]),
+        await submit,
       ]),
     ],
     topics: [`league:${league.id}`],
