@@ -292,6 +292,12 @@ export {
   RosterSlot,
 } from "./models/experience-request.ts";
 export {
+  CONFIG_OVERLAY_TAG,
+  GAME_CONFIG_OVERLAY_FORMAT,
+  GameConfigOverlayDocument,
+  GameConfigOverlaySecretName,
+} from "./models/config-overlay.ts";
+export {
   CampaignBoard,
   CampaignCell,
   CampaignGeometry,

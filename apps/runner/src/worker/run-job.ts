@@ -49,10 +49,19 @@ export interface JobDeps {
 
 const ms = (from: number, to: number) => Math.max(0, Math.round(to - from));
 
+/** Every string inside a value: a private config overlay is redacted leaf by leaf. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}
+
 function secretValues(job: LeasedJob): string[] {
   return [
     ...Object.values(job.secrets),
     ...job.players.flatMap((p) => Object.values(p.secret_env)),
+    ...strings(job.game_config_overlay),
   ];
 }
 

@@ -247,6 +247,7 @@ export async function createExperienceRequest(
           displayName: seat.displayName,
         })),
         experienceRequestId: row.id,
+        configOverlaySecret: body.game_config_overlay_secret ?? null,
         runtime: plan.runtime,
         shareClass,
       });

@@ -291,6 +291,9 @@ export interface EpisodeRequestsTable {
   tags?: string;
   /** JSON: the public overrides the commissioner merged onto the variant (`{}` when none). */
   game_config_overrides?: string;
+  /** The coworld secret holding the episode's private config overlay (migration 028); resolved
+   * only when a runner takes the job, never stored resolved. */
+  config_overlay_secret?: string | null;
 }
 
 /** An episode struck from the rating record (migration 013). */
