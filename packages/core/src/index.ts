@@ -298,6 +298,16 @@ export {
   GameConfigOverlaySecretName,
 } from "./models/config-overlay.ts";
 export {
+  CreateStateSnapshot,
+  EpisodeStateRequest,
+  MAX_PLAYER_STATE_BYTES,
+  PLAYER_STATE_QUOTA_BYTES,
+  PlayerState,
+  PlayerStateRecord,
+  StateSnapshot,
+  StateSnapshotId,
+} from "./models/player-state.ts";
+export {
   CampaignBoard,
   CampaignCell,
   CampaignGeometry,

@@ -121,6 +121,14 @@ export async function prepareEpisode(
     gameConfig: { ...job.game_config, ...job.game_config_overlay },
     players,
     secrets: job.secrets,
+    playerState: job.player_state?.map((seat) =>
+      seat === null
+        ? null
+        : {
+            start: seat.content_base64 === null ? null : Buffer.from(seat.content_base64, "base64"),
+            keep: seat.keep,
+          },
+    ),
     workDir,
     deadlineMs: job.deadline_ms,
     runtime: options.runtime,

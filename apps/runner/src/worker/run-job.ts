@@ -249,6 +249,11 @@ async function uploadArtifacts(
     if (bytes !== null) artifacts.push([`policy-artifact-${slot}`, bytes]);
   });
   if (outcome.replay !== null) artifacts.push(["replay", outcome.replay]);
+  // A kept seat's new state counts only when the episode completed (docs/runtime.md).
+  if (outcome.status === "completed")
+    outcome.playerStates.forEach((bytes, slot) => {
+      if (bytes !== null) artifacts.push([`state-${slot}`, bytes]);
+    });
   if (outcome.status === "completed")
     artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
   await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(job, name, bytes)));

@@ -46,6 +46,8 @@ export interface NewEpisode {
   };
   /** The coworld secret holding the episode's private config overlay (config-overlay.ts). */
   configOverlaySecret?: string | null;
+  /** JSON EpisodeState (player-state.ts): whose state each seat plays with. */
+  state?: string | null;
   /** The seed the requester chose; a random one otherwise. */
   seed?: number;
   deadlineMs?: number;
@@ -96,6 +98,7 @@ export async function createEpisode(
       experience_request_id: input.experienceRequestId ?? null,
       game_config: JSON.stringify(gameConfig),
       config_overlay_secret: input.configOverlaySecret ?? null,
+      state: input.state ?? null,
       seed,
       max_steps: null,
       status: "submitted",

@@ -21,6 +21,7 @@ import { endedSince, queuedCandidates, runningCounts, type LeaseLane } from "./f
 import { contentionSince, FairOrder } from "./fair-order.ts";
 import { secretsForGame } from "./game-secrets.ts";
 import { errorInfo, putArtifactRow, setCertification } from "./job-records.ts";
+import { stateForLease } from "./player-state.ts";
 import type { QueueDeps } from "./queue-deps.ts";
 import { leaseSeconds } from "./queue-settings.ts";
 import { DEFAULT_QUEUE_SHARES } from "./queue-shares.ts";
@@ -166,6 +167,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
   const overlay = episode.config_overlay_secret
     ? await resolveOverlay(db, deps.box, coworld.name, episode.config_overlay_secret)
     : null;
+  const playerState = await stateForLease(db, deps.box, episode);
   return {
     job_id: job.id,
     attempt: job.attempts,
@@ -184,6 +186,7 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
     ...(overlay && "overrides" in overlay ? { game_config_overlay: overlay.overrides } : {}),
     ...(overlay && "error" in overlay ? { game_config_overlay_error: overlay.error } : {}),
     deadline_ms: job.deadline_ms,
+    ...(playerState ? { player_state: playerState } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { FreeForm, QueryBoolean, queryInt, Timestamp } from "./common.ts";
 import { GameConfigOverlaySecretName } from "./config-overlay.ts";
 import { CoworldId } from "./coworld.ts";
 import { EpisodeRequest } from "./episode.ts";
+import { EpisodeStateRequest } from "./player-state.ts";
 
 export const ExperienceRequestId = idSchema("experienceRequest");
 
@@ -70,6 +71,7 @@ export const CreateExperienceRequest = z
       description:
         "A private episode input: the name of a secret of the coworld (its owner's) holding a `coworld.game_config_overlay.v1` document. Its `game_config_overrides` are merged onto the game's config only, when a runner takes the episode, its `secret://coworld/<coworld>/<name>` values replaced by `data:` URLs of those secrets; neither the document nor its values appear in any answer, log or replay of Gauntlet's.",
     }),
+    state: EpisodeStateRequest.optional(),
     notes: z.string().max(2000).optional(),
   })
   .meta({ id: "CreateExperienceRequest" });

@@ -94,6 +94,14 @@ export const LeasedJob = z
      * runner fails the episode with it instead of playing without the input. */
     game_config_overlay_error: z.string().optional(),
     deadline_ms: z.number().int(),
+    /**
+     * Player state (a stateful coworld's `state`): one entry per seat, in seat order. A seat with
+     * `keep` has its game's new state uploaded as artifact `state-{slot}`; `content_base64` is
+     * its start (null: a new state). Null for a seat that has no state in this episode.
+     */
+    player_state: z
+      .array(z.object({ content_base64: z.string().nullable(), keep: z.boolean() }).nullable())
+      .optional(),
   })
   .meta({ id: "LeasedJob" });
 
