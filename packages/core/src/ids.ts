@@ -20,6 +20,7 @@ export const idPrefixes = {
   membership: "lpm_",
   episodeRequest: "ereq_",
   experienceRequest: "xreq_",
+  stateSnapshot: "snap_",
   tournament: "tour_",
   lobby: "lby_",
   playSession: "ps_",

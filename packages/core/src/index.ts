@@ -294,6 +294,22 @@ export {
   RosterSlot,
 } from "./models/experience-request.ts";
 export {
+  CONFIG_OVERLAY_TAG,
+  GAME_CONFIG_OVERLAY_FORMAT,
+  GameConfigOverlayDocument,
+  GameConfigOverlaySecretName,
+} from "./models/config-overlay.ts";
+export {
+  CreateStateSnapshot,
+  EpisodeStateRequest,
+  MAX_PLAYER_STATE_BYTES,
+  PLAYER_STATE_QUOTA_BYTES,
+  PlayerState,
+  PlayerStateRecord,
+  StateSnapshot,
+  StateSnapshotId,
+} from "./models/player-state.ts";
+export {
   CampaignBoard,
   CampaignCell,
   CampaignGeometry,

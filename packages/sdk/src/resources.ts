@@ -149,6 +149,8 @@ export const resources = {
   getExperienceRequest: ["experienceRequests", "get"],
   listExperienceRequestEpisodes: ["experienceRequests", "episodes"],
   cancelExperienceRequest: ["experienceRequests", "cancel"],
+  getPlayerState: ["experienceRequests", "playerState"],
+  createStateSnapshot: ["experienceRequests", "snapshotState"],
   // Bulk episode upload
   startBulkUpload: ["bulkUploads", "start"],
   putBulkUploadFile: ["bulkUploads", "putFile"],

@@ -40,7 +40,7 @@ type Contents = { found: false } | { found: true; size: number; bytes: Buffer | 
  * (in a container, where it writes the work directory) could leave a symbolic link to a file of
  * the runner's host, or a FIFO that never ends; neither is followed. `bytes` is null over `maxBytes`.
  */
-async function readOutput(path: string, maxBytes: number): Promise<Contents> {
+export async function readOutput(path: string, maxBytes: number): Promise<Contents> {
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

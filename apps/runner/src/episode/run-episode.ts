@@ -33,6 +33,7 @@ import {
 import { buildGameConfig } from "./game-config.ts";
 import { waitHealthy } from "./game-health.ts";
 import { compileSchema } from "./json-schema.ts";
+import { readStateOutputs, writeStateInputs } from "./player-state-files.ts";
 import { dockerRuntime } from "./runtimes/docker.ts";
 import { DEFAULT_CPUS, DEFAULT_LIMITS } from "./runtimes/limits.ts";
 import { delay, processRuntime, within } from "./runtimes/process.ts";
@@ -182,6 +183,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
       COGAME_RESULTS_URI: uri(FILE_NAMES.results),
       COGAME_SAVE_REPLAY_URI: uri(FILE_NAMES.replay),
       COGAME_PLAYER_FAILURE_URI: uri(FILE_NAMES.failure),
+      ...(await writeStateInputs(input.workDir, input.playerState, uri)),
     };
     const receiver =
       artifactMaxBytes > 0 && (input.runtime !== "docker" || layout.artifacts)
@@ -427,6 +429,7 @@ export async function runEpisode(input: RunEpisodeInput): Promise<EpisodeOutcome
     gameLog: game.runnable?.log() ?? "",
     playerLogs: players.map((p) => p?.log() ?? ""),
     playerArtifacts: uploads.kept,
+    playerStates: await readStateOutputs(input.workDir, input.playerState, input.players.length),
     timings,
     cpu,
   };

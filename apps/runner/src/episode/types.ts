@@ -36,6 +36,11 @@ export interface EpisodePlayer {
   query?: Record<string, string | number | boolean> | undefined;
 }
 
+export interface SeatState {
+  start: Buffer | null;
+  keep: boolean;
+}
+
 export interface RunEpisodeInput {
   /** The coworld's extracted files; the game runs with this as its working directory. */
   coworldDir: string;
@@ -48,6 +53,9 @@ export interface RunEpisodeInput {
   players: EpisodePlayer[];
   /** The coworld's secrets: environment of the game only. */
   secrets: Record<string, string>;
+  /** Player state (stateful coworlds), one per slot: its start (null: new) and whether the
+   * game's new state is taken back (player-state-files.ts). Null: the seat has none. */
+  playerState?: (SeatState | null)[] | undefined;
   /** An existing directory for this episode's files; the caller removes it afterwards. */
   workDir: string;
   /** Budget for the whole episode, in milliseconds from the call. */
@@ -86,6 +94,8 @@ interface Artifacts {
   playerLogs: string[];
   /** One per slot: what the player uploaded to its artifact address, or null. */
   playerArtifacts: (Buffer | null)[];
+  /** One per slot: the new state the game left for a seat whose state is kept, or null. */
+  playerStates: (Buffer | null)[];
   timings: EpisodeTimings;
   /** CPU seconds of each runnable and the runner's load over the episode. */
   cpu: EpisodeCpu;

@@ -46,6 +46,8 @@ export async function prepareEpisode(
   job: LeasedJob,
   options: { cache: BundleCache; jobDir: string; runtime: RuntimeKind },
 ): Promise<PreparedEpisode> {
+  if (job.game_config_overlay_error !== undefined)
+    throw new EpisodeInputError(job.game_config_overlay_error);
   const parsed = CoworldManifest.safeParse(job.manifest);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -115,9 +117,18 @@ export async function prepareEpisode(
     coworldDir,
     gameIdentity: `${coworld} game`,
     manifest: parsed.data,
-    gameConfig: job.game_config,
+    // The private input goes into the game's config alone (docs/runtime.md, "Private inputs").
+    gameConfig: { ...job.game_config, ...job.game_config_overlay },
     players,
     secrets: job.secrets,
+    playerState: job.player_state?.map((seat) =>
+      seat === null
+        ? null
+        : {
+            start: seat.content_base64 === null ? null : Buffer.from(seat.content_base64, "base64"),
+            keep: seat.keep,
+          },
+    ),
     workDir,
     deadlineMs: job.deadline_ms,
     runtime: options.runtime,

@@ -49,10 +49,19 @@ export interface JobDeps {
 
 const ms = (from: number, to: number) => Math.max(0, Math.round(to - from));
 
+/** Every string inside a value: a private config overlay is redacted leaf by leaf. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}
+
 function secretValues(job: LeasedJob): string[] {
   return [
     ...Object.values(job.secrets),
     ...job.players.flatMap((p) => Object.values(p.secret_env)),
+    ...strings(job.game_config_overlay),
   ];
 }
 
@@ -240,6 +249,11 @@ async function uploadArtifacts(
     if (bytes !== null) artifacts.push([`policy-artifact-${slot}`, bytes]);
   });
   if (outcome.replay !== null) artifacts.push(["replay", outcome.replay]);
+  // A kept seat's new state counts only when the episode completed (docs/runtime.md).
+  if (outcome.status === "completed")
+    outcome.playerStates.forEach((bytes, slot) => {
+      if (bytes !== null) artifacts.push([`state-${slot}`, bytes]);
+    });
   if (outcome.status === "completed")
     artifacts.push(["results", Buffer.from(JSON.stringify(outcome.results, null, 2))]);
   await Promise.all(artifacts.map(([name, bytes]) => deps.queue.upload(job, name, bytes)));

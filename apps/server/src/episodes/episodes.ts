@@ -44,6 +44,10 @@ export interface NewEpisode {
     tags: Record<string, string>;
     gameConfigOverrides: Record<string, unknown>;
   };
+  /** The coworld secret holding the episode's private config overlay (config-overlay.ts). */
+  configOverlaySecret?: string | null;
+  /** JSON EpisodeState (player-state.ts): whose state each seat plays with. */
+  state?: string | null;
   /** The seed the requester chose; a random one otherwise. */
   seed?: number;
   deadlineMs?: number;
@@ -93,6 +97,8 @@ export async function createEpisode(
       pool_id: input.poolId ?? null,
       experience_request_id: input.experienceRequestId ?? null,
       game_config: JSON.stringify(gameConfig),
+      config_overlay_secret: input.configOverlaySecret ?? null,
+      state: input.state ?? null,
       seed,
       max_steps: null,
       status: "submitted",

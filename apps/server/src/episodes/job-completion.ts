@@ -7,6 +7,7 @@ import { conflict, invalidInput } from "../shared/errors.ts";
 import { touchEpisode } from "./episodes.ts";
 import { assertLease, jobRow, jobState, type LeaseProof } from "./job-lease-proof.ts";
 import { cpuColumn, MEDIA_TYPES, putArtifactRow, setCertification } from "./job-records.ts";
+import { keepStates } from "./player-state.ts";
 import type { QueueDeps } from "./queue-deps.ts";
 
 export async function storeArtifact(
@@ -98,6 +99,8 @@ export async function complete(
     await putArtifactRow(trx, job.episode_request_id, "results", resultsBlob, false);
     return true;
   });
+  // A stateful episode's new states become its players' heads before anyone hears it ended.
+  if (done) await keepStates(deps.db, deps.box, deps.blobs, job.episode_request_id);
   if (done)
     deps.onSettled?.({
       episodeRequestId: job.episode_request_id,

@@ -15,11 +15,13 @@ import { CoworldManifest, type Isolation, type LeasedJob } from "@gauntlet/core"
 import { hashToken } from "../auth/secrets.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
+import { resolveOverlay } from "./config-overlay.ts";
 import { touchEpisode } from "./episodes.ts";
 import { endedSince, queuedCandidates, runningCounts, type LeaseLane } from "./fair-lease.ts";
 import { contentionSince, FairOrder } from "./fair-order.ts";
 import { secretsForGame } from "./game-secrets.ts";
 import { errorInfo, putArtifactRow, setCertification } from "./job-records.ts";
+import { stateForLease } from "./player-state.ts";
 import type { QueueDeps } from "./queue-deps.ts";
 import { leaseSeconds } from "./queue-settings.ts";
 import { DEFAULT_QUEUE_SHARES } from "./queue-shares.ts";
@@ -161,6 +163,11 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
         : {},
     };
   });
+  // A private input is resolved now, for this lease only; the episode keeps its name alone.
+  const overlay = episode.config_overlay_secret
+    ? await resolveOverlay(db, deps.box, coworld.name, episode.config_overlay_secret)
+    : null;
+  const playerState = await stateForLease(db, deps.box, episode);
   return {
     job_id: job.id,
     attempt: job.attempts,
@@ -176,7 +183,10 @@ async function leasedJob(deps: QueueDeps, job: JobsTable): Promise<Omit<LeasedJo
     game_config: parseJson(episode.game_config),
     players,
     secrets: await secretsForGame(db, deps.box, coworld.name),
+    ...(overlay && "overrides" in overlay ? { game_config_overlay: overlay.overrides } : {}),
+    ...(overlay && "error" in overlay ? { game_config_overlay_error: overlay.error } : {}),
     deadline_ms: job.deadline_ms,
+    ...(playerState ? { player_state: playerState } : {}),
   };
 }
 

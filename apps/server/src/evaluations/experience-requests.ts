@@ -24,6 +24,7 @@ import { nowIso } from "../shared/clock.ts";
 import { conflict, notFound } from "../shared/errors.ts";
 import type { CompetitionEventsTable, Database, ExperienceRequestsTable } from "../store/schema.ts";
 import { resolveRequest, type Seat } from "./roster.ts";
+import { planState } from "./state-request.ts";
 
 const FINAL_EPISODE: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
 const FINAL_REQUEST: ExperienceRequestStatus[] = ["completed", "failed", "cancelled"];
@@ -204,6 +205,7 @@ export async function createExperienceRequest(
   shareClass: ShareClass = "evaluation",
 ): Promise<ExperienceRequestDetail> {
   const plan = await resolveRequest(db, identity, body, preauthorised);
+  const state = await planState(db, identity, body, plan.coworld.name, plan.seats);
   if (
     episodeSeats &&
     (episodeSeats.length !== body.num_episodes ||
@@ -247,6 +249,8 @@ export async function createExperienceRequest(
           displayName: seat.displayName,
         })),
         experienceRequestId: row.id,
+        configOverlaySecret: body.game_config_overlay_secret ?? null,
+        state,
         runtime: plan.runtime,
         shareClass,
       });

@@ -10,6 +10,7 @@ import { CoworldManifest, rosterBounds, type CreateExperienceRequest } from "@ga
 import { canSeeLeague } from "../access/leagues.ts";
 import { assertSeatable, canSeatVersion, seatFacts, type SeatingPlace } from "../access/seating.ts";
 import type { AuthenticatedIdentity } from "../auth/identity.ts";
+import { overlaySecretExists } from "../episodes/config-overlay.ts";
 import { gameCoworld } from "../games/games.ts";
 import { competingChampions } from "../leagues/champions.ts";
 import { divisionWithLeague, topCompetitionDivision } from "../leagues/divisions.ts";
@@ -362,6 +363,13 @@ export async function resolveRequest(
         );
     }
   }
+  const overlay = body.game_config_overlay_secret;
+  if (overlay !== undefined && !(await overlaySecretExists(db, coworld.name, overlay)))
+    throw invalidInput(
+      ["body", "game_config_overlay_secret"],
+      `coworld ${coworld.name} has no secret ${overlay}`,
+      "value_error",
+    );
   const leagueConfig = ladder?.ok ? ladder.settings.game_config : {};
   return {
     coworld,

@@ -15,6 +15,7 @@ import {
   listExperienceRequestEpisodes,
   listExperienceRequests,
 } from "./experience-requests.ts";
+import { createStateSnapshot, getPlayerState } from "./state-request.ts";
 
 /**
  * The request with its queued episodes placed on the work queue (queue-position.ts) and its
@@ -31,6 +32,10 @@ async function shown(
 }
 
 export const experienceRequestHandlers = defineHandlers({
+  getPlayerState: async ({ identity, params, app }) =>
+    getPlayerState(app.store.db, app.secrets, identity, params.coworld_name, params.player_id),
+  createStateSnapshot: async ({ identity, params, body, app }) =>
+    createStateSnapshot(app.store.db, identity, params.coworld_name, body.player_ids),
   createExperienceRequest: async ({ identity, body, app, request }) =>
     shown(
       app,

@@ -291,6 +291,33 @@ export interface EpisodeRequestsTable {
   tags?: string;
   /** JSON: the public overrides the commissioner merged onto the variant (`{}` when none). */
   game_config_overrides?: string;
+  /** The coworld secret holding the episode's private config overlay (migration 028); resolved
+   * only when a runner takes the job, never stored resolved. */
+  config_overlay_secret?: string | null;
+  /** JSON EpisodeState (episodes/player-state.ts, migration 029); null for a stateless episode. */
+  state?: string | null;
+}
+
+/** A player's live state in a coworld name (migration 029): sealed base64 of its bytes. */
+export interface PlayerStatesTable {
+  coworld_name: string;
+  player_id: string;
+  owner_user_id: string;
+  ciphertext: string;
+  sha256: string;
+  size_bytes: number;
+  updated_at: string;
+}
+
+/** An immutable copy of some players' states (migration 029). */
+export interface StateSnapshotsTable {
+  id: string;
+  coworld_name: string;
+  owner_user_id: string;
+  /** JSON: [{player_id, sha256, size_bytes, ciphertext}] */
+  players: string;
+  size_bytes: number;
+  created_at: string;
 }
 
 /** An episode struck from the rating record (migration 013). */
@@ -819,6 +846,8 @@ export interface AdminAuditTable {
 }
 
 export interface Database {
+  player_states: PlayerStatesTable;
+  state_snapshots: StateSnapshotsTable;
   users: UsersTable;
   machines: MachinesTable;
   players: PlayersTable;

@@ -1,6 +1,7 @@
 // GridRush's game server: the coworld runtime contract (docs/runtime.md) around one Episode.
 // In: COGAME_HOST, COGAME_PORT, COGAME_CONFIG_URI. Out (file: URIs): COGAME_RESULTS_URI,
-// COGAME_SAVE_REPLAY_URI, COGAME_PLAYER_FAILURE_URI. It exits 0 when the episode has ended,
+// COGAME_SAVE_REPLAY_URI, COGAME_PLAYER_FAILURE_URI; COGAME_PLAYER_STATE when its players keep
+// a record across episodes (player-stats.ts). It exits 0 when the episode has ended,
 // whether with results or with a player-failure declaration; 2 on a bad environment or config.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -8,6 +9,7 @@ import { fileURLToPath } from "node:url";
 
 import { parseConfig, type GameConfig } from "./config.ts";
 import { Episode } from "./episode.ts";
+import { keepStats, startStats } from "./player-stats.ts";
 import { refuseUpgrade, WebSocketConnection } from "./websocket.ts";
 
 function log(line: string): void {
@@ -50,6 +52,11 @@ function loadConfig(): GameConfig {
 }
 
 const config = loadConfig();
+// The stateful mode: each seat's record across episodes, when the runner hands one over.
+const stats = startStats(process.env.COGAME_PLAYER_STATE);
+stats.forEach((s, slot) => {
+  if (s) log(`slot ${slot} starts with ${s.games_played} games played, ${s.coins_total} coins`);
+});
 
 const server = createServer((request, response) => {
   if (request.method === "GET" && request.url === "/healthz") {
@@ -64,8 +71,10 @@ const episode = new Episode(config, {
   finish(outcome) {
     // The replay first: the results file is the signal that the episode completed.
     writeFileSync(replayPath, outcome.replay);
-    if ("results" in outcome) writeFileSync(resultsPath, JSON.stringify(outcome.results));
-    else writeFileSync(failurePath, JSON.stringify(outcome.failure));
+    if ("results" in outcome) {
+      keepStats(process.env.COGAME_PLAYER_STATE, stats, outcome.results.scores);
+      writeFileSync(resultsPath, JSON.stringify(outcome.results));
+    } else writeFileSync(failurePath, JSON.stringify(outcome.failure));
     server.close();
     process.exit(0);
   },

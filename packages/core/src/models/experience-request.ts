@@ -4,8 +4,10 @@ import { z } from "zod";
 
 import { DivisionId, idSchema, LeagueId } from "../ids.ts";
 import { FreeForm, QueryBoolean, queryInt, Timestamp } from "./common.ts";
+import { GameConfigOverlaySecretName } from "./config-overlay.ts";
 import { CoworldId } from "./coworld.ts";
 import { EpisodeRequest } from "./episode.ts";
+import { EpisodeStateRequest } from "./player-state.ts";
 
 export const ExperienceRequestId = idSchema("experienceRequest");
 
@@ -65,6 +67,11 @@ export const CreateExperienceRequest = z
     num_episodes: z.number().int().min(1).max(MAX_EXPERIENCE_EPISODES),
     execution_backend: z.enum(["process", "docker"]).optional(),
     game_config_overrides: FreeForm.optional(),
+    game_config_overlay_secret: GameConfigOverlaySecretName.optional().meta({
+      description:
+        "A private episode input: the name of a secret of the coworld (its owner's) holding a `coworld.game_config_overlay.v1` document. Its `game_config_overrides` are merged onto the game's config only, when a runner takes the episode, its `secret://coworld/<coworld>/<name>` values replaced by `data:` URLs of those secrets; neither the document nor its values appear in any answer, log or replay of Gauntlet's.",
+    }),
+    state: EpisodeStateRequest.optional(),
     notes: z.string().max(2000).optional(),
   })
   .meta({ id: "CreateExperienceRequest" });

@@ -85,7 +85,23 @@ export const LeasedJob = z
     players: z.array(JobPlayer),
     /** The coworld's secrets (decrypted): for the game process's environment only. */
     secrets: z.record(z.string(), z.string()),
+    /**
+     * A private episode input, resolved (its `secret://` values as `data:` URLs): merged onto
+     * `game_config` for the game's config only, and redacted from every log like a secret.
+     */
+    game_config_overlay: z.record(z.string(), z.unknown()).optional(),
+    /** Why the episode's private input could not be resolved (its secret was deleted): the
+     * runner fails the episode with it instead of playing without the input. */
+    game_config_overlay_error: z.string().optional(),
     deadline_ms: z.number().int(),
+    /**
+     * Player state (a stateful coworld's `state`): one entry per seat, in seat order. A seat with
+     * `keep` has its game's new state uploaded as artifact `state-{slot}`; `content_base64` is
+     * its start (null: a new state). Null for a seat that has no state in this episode.
+     */
+    player_state: z
+      .array(z.object({ content_base64: z.string().nullable(), keep: z.boolean() }).nullable())
+      .optional(),
   })
   .meta({ id: "LeasedJob" });
 

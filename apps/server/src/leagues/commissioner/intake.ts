@@ -1,16 +1,21 @@
 // A commissioner's schedule_episodes, checked and queued: each request must name a variant of the
 // coworld, a roster the game seats and only policy versions that play in the league; its
-// overrides are public values (no runner-managed `tokens`, no `secret://`). Accepted requests
+// overrides are public values (no runner-managed `tokens`, no `secret://`); private input comes
+// by the reserved tag `coworld_config_overlay_secret`, the name of a secret of the coworld
+// (episodes/config-overlay.ts, resolved only when a runner takes the job). Accepted requests
 // become episodes on the work queue exactly as a round's episodes do, with the commissioner's
 // request id, tags and overrides kept on the episode.
 import type { Kysely } from "kysely";
 
 import {
+  CONFIG_OVERLAY_TAG,
+  GameConfigOverlaySecretName,
   rosterBounds,
   type CommissionerEpisodeRequest,
   type CoworldManifest,
 } from "@gauntlet/core";
 
+import { overlaySecretExists } from "../../episodes/config-overlay.ts";
 import { createEpisode } from "../../episodes/episodes.ts";
 import { parseJson } from "../../shared/clock.ts";
 import type { CoworldsTable, Database, LeaguesTable, RoundsTable } from "../../store/schema.ts";
@@ -50,8 +55,9 @@ function refusal(
     return "game_config_overrides may not set tokens (the runner manages them)";
   if (hasSecret(request.game_config_overrides))
     return "game_config_overrides may not hold secret:// values";
-  if ("coworld_config_overlay_secret" in request.tags)
-    return "private config overlays (coworld_config_overlay_secret) are not supported";
+  const overlay = request.tags[CONFIG_OVERLAY_TAG];
+  if (overlay !== undefined && !GameConfigOverlaySecretName.safeParse(overlay).success)
+    return `tags.${CONFIG_OVERLAY_TAG} must name a coworld secret`;
   if (request.seed != null && (request.seed < 0 || request.seed > MAX_SEED))
     return `seed must be between 0 and ${MAX_SEED}`;
   return null;
@@ -89,7 +95,12 @@ export async function takeEpisodes(
   const intake: Intake = { accepted: [], errors: {} };
   const ok: CommissionerEpisodeRequest[] = [];
   for (const request of requests) {
-    const why = refusal(request, manifest, seatable, used);
+    const overlay = request.tags[CONFIG_OVERLAY_TAG];
+    const why =
+      refusal(request, manifest, seatable, used) ??
+      (overlay !== undefined && !(await overlaySecretExists(db, coworld.name, overlay))
+        ? `tags.${CONFIG_OVERLAY_TAG}: coworld ${coworld.name} has no secret ${overlay}`
+        : null);
     if (why) intake.errors[request.request_id] = why;
     else {
       ok.push(request);
@@ -120,6 +131,7 @@ export async function takeEpisodes(
             displayName: seat?.name ?? `seat ${position}`,
           };
         }),
+        configOverlaySecret: request.tags[CONFIG_OVERLAY_TAG] ?? null,
         leagueId: league.id,
         divisionId: round.division_id,
         roundId: round.id,

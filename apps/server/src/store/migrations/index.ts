@@ -26,6 +26,8 @@ import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 import { shareWindow } from "./024-share-window.ts";
 import { commissionerRounds } from "./025-commissioner-rounds.ts";
 import { adminAudit } from "./027-admin-audit.ts";
+import { privateEpisodeInputs } from "./028-private-episode-inputs.ts";
+import { playerState } from "./029-player-state.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -55,6 +57,8 @@ const migrations: Record<string, Migration> = {
   "024-share-window": shareWindow,
   "025-commissioner-rounds": commissionerRounds,
   "027-admin-audit": adminAudit,
+  "028-private-episode-inputs": privateEpisodeInputs,
+  "029-player-state": playerState,
 };
 
 export const migrationProvider: MigrationProvider = {

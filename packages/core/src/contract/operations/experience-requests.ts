@@ -9,9 +9,45 @@ import {
   ExperienceRequestPage,
   ListExperienceRequestsQuery,
 } from "../../models/experience-request.ts";
+import {
+  CoworldNameParams,
+  CreateStateSnapshot,
+  PlayerState,
+  PlayerStateParams,
+  StateSnapshot,
+} from "../../models/player-state.ts";
 import { defineOperation } from "../operation.ts";
 
 export const experienceRequestOperations = {
+  getPlayerState: defineOperation({
+    id: "getPlayerState",
+    method: "GET",
+    path: "/v2/player-states/{coworld_name}/{player_id}",
+    tag: "Experience Requests",
+    summary: "A player's live state in a stateful coworld (its owner or an admin)",
+    description:
+      "The state the player's last `head` episode on a version of this coworld left; 404 when there is none, or to anyone but the player's owner and admins.",
+    auth: "required",
+    complexity: 5,
+    params: PlayerStateParams,
+    status: 200,
+    response: PlayerState,
+  }),
+  createStateSnapshot: defineOperation({
+    id: "createStateSnapshot",
+    method: "POST",
+    path: "/v2/player-states/{coworld_name}/snapshots",
+    tag: "Experience Requests",
+    summary: "Freeze your players' live states in a coworld as an immutable snapshot",
+    description:
+      "Every player named must be the caller's and have a state; an experience request with `state: {type: snapshot}` starts each seat's player from it, every time the same bytes. Counted in the caller's state quota.",
+    auth: "required",
+    complexity: 10,
+    params: CoworldNameParams,
+    body: CreateStateSnapshot,
+    status: 201,
+    response: StateSnapshot,
+  }),
   createExperienceRequest: defineOperation({
     id: "createExperienceRequest",
     method: "POST",

@@ -21,7 +21,7 @@ const JobParams = z.object({ job_id: Uuid });
 export const ArtifactName = z
   .string()
   .regex(
-    /^(game-config|logs|error-info|results|replay|policy-log-\d{1,3}|policy-artifact-\d{1,3})$/,
+    /^(game-config|logs|error-info|results|replay|policy-log-\d{1,3}|policy-artifact-\d{1,3}|state-\d{1,3})$/,
   );
 
 export const runnerOperations = {
