@@ -26,6 +26,7 @@ import { openToScrimmage } from "./023-open-to-scrimmage.ts";
 import { shareWindow } from "./024-share-window.ts";
 import { commissionerRounds } from "./025-commissioner-rounds.ts";
 import { adminAudit } from "./027-admin-audit.ts";
+import { commissionerJobs } from "./028-commissioner-jobs.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "024-share-window": shareWindow,
   "025-commissioner-rounds": commissionerRounds,
   "027-admin-audit": adminAudit,
+  "028-commissioner-jobs": commissionerJobs,
 };
 
 export const migrationProvider: MigrationProvider = {
