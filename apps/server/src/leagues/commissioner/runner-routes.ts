@@ -97,10 +97,11 @@ export function installCommissionerRelay(
       socket.pause();
       admitRelay(deps.db, id, token)
         .then((admitted) => {
+          // Read again either way: a refused socket must read the client's close to end at once.
+          socket.resume();
           if (admitted === "unknown") return socket.close(4401, "unknown job or wrong token");
           if (admitted === "ended") return socket.close(4410, "the session is over");
           deps.relay.attach(id, socket);
-          socket.resume();
         })
         .catch((error: unknown) => {
           request.log.error({ err: error }, "commissioner relay: admitting a socket failed");
