@@ -8,6 +8,10 @@
 // ("+" before each piece but the last, "." before the last), so no socket may send this server a
 // large frame; the pieces are joined here up to the protocol's 16 MiB, past which the socket is
 // closed as oversized.
+//
+// A replica that dies says nothing: so the replica holding a runner's socket says every second
+// that it still does, and the driver's side counts the session disconnected after a few silent
+// seconds (the runner does not reconnect: its session is over, and the round fails).
 import type { RawData, WebSocket } from "ws";
 
 import { COMMISSIONER_MESSAGE_MAX_BYTES } from "@gauntlet/core";
@@ -24,6 +28,8 @@ export const RELAY_CLOSE = {
 /** What the replicas say about a session (`j` the job's id). */
 type Message =
   | { t: "cj-attach"; j: string }
+  /** The replica holding the runner's socket still does. */
+  | { t: "cj-beat"; j: string }
   | { t: "cj-up"; j: string; m: string }
   | { t: "cj-down"; j: string; m: string }
   | { t: "cj-end"; j: string; kind: CommissionerFailureKind; why: string }
@@ -47,29 +53,65 @@ function text(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString("utf8");
 }
 
+export interface RelayBeat {
+  /** How often a replica says that it still holds a runner's socket. */
+  beatMs: number;
+  /** The silence after which the driver's side counts the socket gone. */
+  absentMs: number;
+}
+
+interface Listening {
+  end: SessionEnd;
+  /** When the socket's replica was last heard from (Date.now()); null before the attach. */
+  heardAt: number | null;
+}
+
 export class CommissionerRelay {
   readonly #bus: MessageBus;
+  readonly #timing: RelayBeat;
   /** Sessions whose driver runs here. */
-  readonly #sessions = new Map<string, SessionEnd>();
+  readonly #sessions = new Map<string, Listening>();
   /** Runner sockets attached here. */
   readonly #sockets = new Map<string, WebSocket>();
   readonly #unsubscribe: () => void;
+  readonly #beat: ReturnType<typeof setInterval>;
 
-  constructor(bus: MessageBus) {
+  constructor(bus: MessageBus, timing: RelayBeat = { beatMs: 1_000, absentMs: 5_000 }) {
     this.#bus = bus;
+    this.#timing = timing;
     this.#unsubscribe = bus.subscribe((raw) => {
       if (isMessage(raw)) this.#hear(raw);
     });
+    this.#beat = setInterval(() => this.#pulse(), timing.beatMs);
+    this.#beat.unref();
+  }
+
+  #pulse(): void {
+    for (const j of this.#sockets.keys()) this.#bus.publish({ t: "cj-beat", j } satisfies Message);
+    const now = Date.now();
+    for (const [j, session] of this.#sessions)
+      if (session.heardAt !== null && now - session.heardAt > this.#timing.absentMs) {
+        this.#sessions.delete(j);
+        session.end.ended(
+          "disconnected",
+          `the replica holding the runner's relay was silent for ${this.#timing.absentMs} ms`,
+        );
+      }
   }
 
   #hear(message: Message): void {
+    const session = this.#sessions.get(message.j);
+    if (session && message.t !== "cj-down" && message.t !== "cj-close")
+      session.heardAt = Date.now();
     switch (message.t) {
       case "cj-attach":
-        return this.#sessions.get(message.j)?.attached();
+        return session?.end.attached();
+      case "cj-beat":
+        return;
       case "cj-up":
-        return this.#sessions.get(message.j)?.message(message.m);
+        return session?.end.message(message.m);
       case "cj-end":
-        return this.#sessions.get(message.j)?.ended(message.kind, message.why);
+        return session?.end.ended(message.kind, message.why);
       case "cj-down": {
         const socket = this.#sockets.get(message.j);
         if (socket && socket.readyState === socket.OPEN) socket.send(message.m);
@@ -83,7 +125,7 @@ export class CommissionerRelay {
 
   /** The driver's side: hears the session `jobId` until the returned function is called. */
   listen(jobId: string, end: SessionEnd): () => void {
-    this.#sessions.set(jobId, end);
+    this.#sessions.set(jobId, { end, heardAt: null });
     return () => this.#sessions.delete(jobId);
   }
 
@@ -152,6 +194,7 @@ export class CommissionerRelay {
 
   /** This replica stops: its runner sockets are closed (their sessions fail as disconnected). */
   shutdown(): void {
+    clearInterval(this.#beat);
     this.#unsubscribe();
     for (const socket of this.#sockets.values()) socket.close(1001, "server shutting down");
   }
