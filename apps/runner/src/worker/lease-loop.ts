@@ -66,6 +66,7 @@ export class RunnerRefusedError extends Error {
 }
 
 const DEFAULT_IDLE = { minMs: 200, maxMs: 2_000 };
+const COMMISSIONER_LEASE_PAUSE_MS = 60_000;
 
 export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const { queue, log } = options;
@@ -195,16 +196,22 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       });
     jobs.add(running);
   };
+  /** After a failed commissioner lease (a server without them, say), none is asked for a while. */
+  let commissionersPausedUntil = 0;
   /** One commissioner job, when a batch slot is free and one waits; whether one was leased. */
   const leaseCommissioner = async (): Promise<boolean> => {
-    if (!options.commissioners || leasingStopped()) return false;
+    if (!options.commissioners || leasingStopped() || Date.now() < commissionersPausedUntil)
+      return false;
     try {
       const job = await options.commissioners.lease();
       if (job === null) return false;
       launchCommissioner(job);
       return true;
     } catch (error) {
-      log.warn("could not lease a commissioner job", { error: (error as Error).message });
+      commissionersPausedUntil = Date.now() + COMMISSIONER_LEASE_PAUSE_MS;
+      log.warn("could not lease a commissioner job; asking again in a minute", {
+        error: (error as Error).message,
+      });
       return false;
     }
   };
