@@ -31,6 +31,8 @@ import { relayFrames } from "./relay-frames.ts";
 const CLOSE_CRASHED = 4500;
 const CLOSE_OVERSIZED = 4413;
 const HEALTH_POLL_MS = 50;
+/** How long a closed /round waits for the box's exit before it counts as closed, not crashed. */
+const CRASH_LOOK_MS = 3_000;
 
 export interface CommissionerDeps {
   queue: CommissionerQueue;
@@ -220,8 +222,10 @@ async function bridge(
       else early.push(event.data);
     });
     commissioner.addEventListener("close", () => {
-      // Its process gone too (looked at briefly) is a crash; a socket closed by a live one is not.
-      void Promise.race([box.exited.then(() => true), delay(300).then(() => false)]).then(
+      // Its process gone too is a crash; a socket closed by a live one is not. The box's exit is
+      // seen a little after its program's (the sandbox's first process ends after it): a busy
+      // host may take a while.
+      void Promise.race([box.exited.then(() => true), delay(CRASH_LOOK_MS).then(() => false)]).then(
         (crashed) =>
           finish(
             crashed
