@@ -40,7 +40,7 @@ async function twoReplicas() {
   await new Promise((resolve) => server.once("listening", resolve));
   server.on("connection", (socket: ServerSocket) => b.attach("job-1", socket));
   const address = server.address();
-  const port = typeof address === "object" ? address.port : 0;
+  const port = typeof address === "object" && address !== null ? address.port : 0;
   const heard: string[] = [];
   const ends: { kind: string; why: string }[] = [];
   let attached = false;
