@@ -6,6 +6,7 @@ import { createClient } from "@gauntlet/sdk";
 
 import { ensureSandbox } from "./cli/ensure-sandbox.ts";
 import { HelpShown, parseRunnerArgs, UsageError, type RunnerSettings } from "./cli/options.ts";
+import { commissionerQueueOver } from "./commissioner/commissioner-queue.ts";
 import { RunnerRefusedError, startRunner, type Runner } from "./worker/lease-loop.ts";
 import { createLog } from "./worker/log.ts";
 import { queueOver } from "./worker/queue.ts";
@@ -86,6 +87,7 @@ if (settings.runtime === "process")
 try {
   runner = await startRunner({
     queue: queueOver(servers, settings.runnerId, settings.runtime),
+    commissioners: commissionerQueueOver(servers, settings.runnerId, settings.runtime),
     trustedCode: settings.trustedCode,
     workDir: settings.workDir,
     concurrency: settings.concurrency,

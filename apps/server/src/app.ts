@@ -54,6 +54,12 @@ import { requestIdOf } from "./http/request-id.ts";
 import { JSON_TYPE, serialiserOf } from "./http/response-serialiser.ts";
 import { closeAfterStrayUpgrade } from "./http/stray-upgrades.ts";
 import { identityHandlers } from "./identity/routes.ts";
+import { CommissionerRelay } from "./leagues/commissioner/runner-relay.ts";
+import {
+  COMMISSIONER_RELAY_OPERATION_IDS,
+  commissionerJobHandlers,
+  installCommissionerRelay,
+} from "./leagues/commissioner/runner-routes.ts";
 import { leagueTopicRules } from "./leagues/event-topics.ts";
 import { competitionEventHandlers } from "./leagues/feed-routes.ts";
 import type { LeaguePlay } from "./leagues/league-play.ts";
@@ -90,6 +96,8 @@ export interface AppDeps {
   signals?: SignalChannel | undefined;
   /** Where the two sockets of a human seat meet (Redis when configured); this process when absent. */
   playBus?: MessageBus | undefined;
+  /** Where coworld commissioner sessions meet their runners (shared with the launcher); made over `playBus` when absent. */
+  commissionerRelay?: CommissionerRelay | undefined;
   /** Failed sign-ins (Redis when configured); this process's memory when absent. */
   attempts?: AttemptStore | undefined;
   /** A live-events socket holding more unread bytes than this is dropped (default 1 MiB). */
@@ -97,7 +105,11 @@ export interface AppDeps {
 }
 
 // The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
-const UPGRADE_OPERATIONS = new Set([EVENTS_OPERATION_ID, ...PLAY_RELAY_OPERATION_IDS]);
+const UPGRADE_OPERATIONS = new Set([
+  EVENTS_OPERATION_ID,
+  ...PLAY_RELAY_OPERATION_IDS,
+  ...COMMISSIONER_RELAY_OPERATION_IDS,
+]);
 const QUIETER_THAN_INFO = new Set(["warn", "error", "fatal", "silent"]);
 
 export async function buildApp(deps: AppDeps): Promise<{
@@ -213,6 +225,9 @@ export async function buildApp(deps: AppDeps): Promise<{
     onError: (error) => app.log.error({ err: error }, "play relay: failing a lost seat failed"),
   });
   app.addHook("onClose", async () => playRelay.close());
+  const commissionerRelay =
+    deps.commissionerRelay ?? new CommissionerRelay(deps.playBus ?? new LocalMessageBus());
+  app.addHook("onClose", async () => commissionerRelay.shutdown());
   const context: AppContext = {
     config,
     store,
@@ -223,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     events: { bus: deps.leaguePlay.bus, hub: deps.leaguePlay.hub },
     onEpisodeSettled: deps.onEpisodeSettled,
     play: { relay: playRelay },
+    commissioners: commissionerRelay,
     attempts: deps.attempts ?? new MemoryAttemptStore(),
     openApi: () => base,
     baseUrl: publicBase,
@@ -292,6 +308,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     ...coworldHandlers,
     ...episodeHandlers,
     ...runnerHandlers,
+    ...commissionerJobHandlers,
     ...leagueSubmissionHandlers,
     ...roundHandlers,
     ...standingsHandlers(deps.leaguePlay.standings),
@@ -343,6 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<{
   await app.register(async (upgrades) => {
     // Both attach their wsHandler as the routes are added; the plugin reads it.
     installPlayRelay(upgrades, { db: store.db, relay: playRelay });
+    installCommissionerRelay(upgrades, { db: store.db, relay: commissionerRelay });
     fanOut = await installLiveEvents(upgrades, {
       db: store.db,
       hub: deps.leaguePlay.hub,

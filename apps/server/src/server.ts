@@ -18,6 +18,9 @@ import { LocalSignalChannel, type SignalChannel } from "./events/signals.ts";
 import type { AppContext } from "./http/handler.ts";
 import { ensureFirstAdmin, type FirstAdmin } from "./identity/first-admin.ts";
 import type { CommissionerLauncher } from "./leagues/commissioner/channel.ts";
+import { noCommissionerRuntime } from "./leagues/commissioner/driver.ts";
+import { runnerCommissionerLauncher } from "./leagues/commissioner/runner-launcher.ts";
+import { CommissionerRelay } from "./leagues/commissioner/runner-relay.ts";
 import { LeaguePlay } from "./leagues/league-play.ts";
 import { RedisAttemptStore } from "./limiter/attempts-redis.ts";
 import { MemoryAttemptStore } from "./limiter/attempts.ts";
@@ -101,6 +104,26 @@ export async function startServer(
     await store.migrate();
     const firstAdmin = await ensureFirstAdmin(store, config.dataDir);
     const limiter = createLimiterFromEnv(env, BUDGETS_DOC_PATH);
+    // The two sockets of a human seat, and a commissioner's session and its runner, meet on this
+    // channel, whichever replicas they reached.
+    playBus = config.redisUrl
+      ? new RedisMessageBus({
+          url: config.redisUrl,
+          channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:play`,
+          onError: (error) =>
+            process.stderr.write(`gauntlet-server: play relay: redis: ${error.message}\n`),
+        })
+      : new LocalMessageBus();
+    const relayBus = playBus;
+    const commissionerRelay = new CommissionerRelay(relayBus);
+    // Coworld commissioners run on the runners unless this server is told it has none.
+    const commissionerLauncher =
+      options.commissionerLauncher ??
+      (env.GAUNTLET_COMMISSIONER_RUNTIME === "off"
+        ? noCommissionerRuntime
+        : runnerCommissionerLauncher(store.db, commissionerRelay, {
+            startupMs: positiveMs(env, "GAUNTLET_COMMISSIONER_STARTUP_MS"),
+          }));
     // GAUNTLET_SCHEDULER=off: rounds start only by trigger-round (tests, a replica kept for reads).
     const play = await LeaguePlay.start(store.db, {
       redisUrl: config.redisUrl,
@@ -109,9 +132,7 @@ export async function startServer(
       schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
       eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
       standingsRevalidateMs: positiveMs(env, "GAUNTLET_STANDINGS_REVALIDATE_MS"),
-      ...(options.commissionerLauncher
-        ? { commissionerLauncher: options.commissionerLauncher }
-        : {}),
+      commissionerLauncher,
       commissioner: {
         scheduleEveryMs: positiveMs(env, "GAUNTLET_COMMISSIONER_SCHEDULE_MS"),
         replyTimeoutMs: positiveMs(env, "GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS"),
@@ -135,16 +156,6 @@ export async function startServer(
         })
       : new LocalSignalChannel();
     const channel = signals;
-    // The two sockets of a human seat meet on this channel, whichever replicas they reached.
-    playBus = config.redisUrl
-      ? new RedisMessageBus({
-          url: config.redisUrl,
-          channel: `${env.GAUNTLET_EVENTS_CHANNEL || "gauntlet:events"}:play`,
-          onError: (error) =>
-            process.stderr.write(`gauntlet-server: play relay: redis: ${error.message}\n`),
-        })
-      : new LocalMessageBus();
-    const relayBus = playBus;
     const attempts = config.redisUrl
       ? new RedisAttemptStore({
           url: config.redisUrl,
@@ -194,6 +205,7 @@ export async function startServer(
       liveEventsMaxBufferedBytes: positiveMs(env, "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES", "bytes"),
       signals: channel,
       playBus: relayBus,
+      commissionerRelay,
       attempts,
       logger: options.logger ?? true,
       // Redis is optional to serving: without it the replica is degraded, not unready.

@@ -85,6 +85,8 @@ export interface TestLeagueOptions {
   commissionerConfig?: Record<string, unknown>;
   /** An existing user as the commissioner (a new one unless given). */
   commissioner?: { id: string; token: string };
+  /** The coworld's files (the example's unless given): e.g. with a commissioner program. */
+  bundle?: Buffer;
 }
 
 /** The ladder used unless a test says otherwise: two-player round robin, Elo, quick episodes. */
@@ -106,7 +108,7 @@ export async function createTestLeague(
   const upload = await postBytes<{ upload_id: string }>(
     `${t.url}/v2/coworlds/bundles`,
     commissioner.token,
-    await gridrushBundle(),
+    options.bundle ?? (await gridrushBundle()),
   );
   const coworld = await api.post<{ id: string; game_id: string }>("/v2/coworlds/upload", {
     manifest: { ...gridrushManifest(name), ...options.manifest },

@@ -340,6 +340,15 @@ export {
   RunnerRef,
   Runtime,
 } from "./models/runner-job.ts";
+export {
+  COMMISSIONER_LOG_MAX_BYTES,
+  COMMISSIONER_RELAY_FRAME_BYTES,
+  CommissionerJob,
+  CommissionerJobEnd,
+  CommissionerJobState,
+  CommissionerLeaseRequest,
+  CommissionerLeaseResponse,
+} from "./models/commissioner-job.ts";
 
 // Leagues: divisions, rules, standings, the rating ledger, rounds and their live events.
 export {

@@ -121,6 +121,9 @@ export const resources = {
   completeJob: ["runner", "complete"],
   failJob: ["runner", "fail"],
   downloadBlob: ["runner", "downloadBlob"],
+  leaseCommissionerJob: ["runner", "leaseCommissioner"],
+  endCommissionerJob: ["runner", "endCommissioner"],
+  commissionerJobRelay: ["runner", "commissionerRelayInfo"],
   // League play
   createLeagueSubmission: ["leagueSubmissions", "create"],
   listLeagueSubmissions: ["leagueSubmissions", "list"],

@@ -4,11 +4,14 @@
 import { chmod, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 
-import { settled as settledWork } from "@gauntlet/core";
+import { bestEffort, settled as settledWork } from "@gauntlet/core";
 import { isAuthenticationError, isPermissionDeniedError } from "@gauntlet/sdk";
 
+import type { CommissionerQueue } from "../commissioner/commissioner-queue.ts";
+import { runCommissioner } from "../commissioner/run-commissioner.ts";
 import { joinRunnerGroup } from "../episode/runtimes/cpu-share.ts";
 import { cgroupsProblem, sweepCgroups } from "../episode/runtimes/limits.ts";
+import { removeTree } from "../episode/runtimes/remove-tree.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
 import { sweepTempRoots } from "../episode/temp-root.ts";
 import { BundleCache } from "./bundle-cache.ts";
@@ -42,6 +45,8 @@ export interface RunnerOptions {
   /** The pause after the server could not be reached. */
   errorPauseMs?: number;
   episode?: EpisodeSettings;
+  /** Coworld commissioners to lease and run, each in a batch slot (absent: none). */
+  commissioners?: CommissionerQueue;
   /** Told when each job leaves the runner (tests, the benchmark). */
   onJobEnd?: (jobId: string, end: JobEnd) => void;
 }
@@ -61,6 +66,7 @@ export class RunnerRefusedError extends Error {
 }
 
 const DEFAULT_IDLE = { minMs: 200, maxMs: 2_000 };
+const COMMISSIONER_LEASE_PAUSE_MS = 60_000;
 
 export async function startRunner(options: RunnerOptions): Promise<Runner> {
   const { queue, log } = options;
@@ -153,6 +159,62 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     jobs.add(running);
     if (isLive(job)) interactive.add(running);
   };
+  /** A commissioner session, in a batch slot while it lives. */
+  const launchCommissioner = (
+    job: NonNullable<Awaited<ReturnType<CommissionerQueue["lease"]>>>,
+  ) => {
+    const commissioners = options.commissioners;
+    if (!commissioners) return;
+    const running: Promise<void> = (async () => {
+      const jobDir = await instance.jobDir();
+      try {
+        await runCommissioner(
+          {
+            queue: commissioners,
+            cache,
+            jobDir,
+            runtime: options.runtime,
+            log,
+            redactor: options.redactor,
+          },
+          job,
+          abortJobs.signal,
+        );
+      } finally {
+        await bestEffort(removeTree(jobDir));
+      }
+    })()
+      .catch((error: unknown) =>
+        log.error("commissioner job crashed the runner's handler", {
+          commissioner_job: job.job_id,
+          error: (error as Error).message,
+        }),
+      )
+      .finally(() => {
+        jobs.delete(running);
+        wake();
+      });
+    jobs.add(running);
+  };
+  /** After a failed commissioner lease (a server without them, say), none is asked for a while. */
+  let commissionersPausedUntil = 0;
+  /** One commissioner job, when a batch slot is free and one waits; whether one was leased. */
+  const leaseCommissioner = async (): Promise<boolean> => {
+    if (!options.commissioners || leasingStopped() || Date.now() < commissionersPausedUntil)
+      return false;
+    try {
+      const job = await options.commissioners.lease();
+      if (job === null) return false;
+      launchCommissioner(job);
+      return true;
+    } catch (error) {
+      commissionersPausedUntil = Date.now() + COMMISSIONER_LEASE_PAUSE_MS;
+      log.warn("could not lease a commissioner job; asking again in a minute", {
+        error: (error as Error).message,
+      });
+      return false;
+    }
+  };
   const loop = async (): Promise<void> => {
     let idleMs = idle.minMs;
     let failures = 0;
@@ -217,7 +279,9 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       // so its short answer must not grow the pause: a busy runner would then look for the next
       // round's episodes only every `idle.maxMs`.
       const leasedBatch = leased.filter((job) => !isLive(job)).length;
-      if (leasedBatch < free) {
+      // A slot the episodes left free may run a commissioner session (a league's round waits on it).
+      const leasedCommissioner = leasedBatch < free && (await leaseCommissioner());
+      if (leasedBatch + (leasedCommissioner ? 1 : 0) < free) {
         await pause(idleMs);
         idleMs = Math.min(idleMs * 2, idle.maxMs);
       } else {

@@ -301,6 +301,17 @@ export async function leaseHoldsBlob(
     .limit(1)
     .executeTakeFirst();
   if (coworld) return true;
+  // A commissioner job runs its coworld's files too.
+  const commissioner = await db
+    .selectFrom("commissioner_jobs as j")
+    .innerJoin("coworlds as c", "c.id", "j.coworld_id")
+    .select("j.id")
+    .where("j.status", "=", "leased")
+    .where("j.lease_machine_id", "=", machineId)
+    .where("c.bundle_sha256", "=", sha256)
+    .limit(1)
+    .executeTakeFirst();
+  if (commissioner) return true;
   const policy = await db
     .selectFrom("jobs as j")
     .innerJoin("episode_participants as ep", "ep.episode_request_id", "j.episode_request_id")

@@ -46,6 +46,9 @@ export interface HandlerSettings {
   readonly validateResponses: boolean;
 }
 
+/** How a runner's report ends a commissioner session (the commissioner channel's failure kinds). */
+export type CommissionerEndKind = "startup_timeout" | "crashed" | "disconnected" | "oversized";
+
 export interface AppContext {
   readonly config: HandlerSettings;
   readonly store: Store;
@@ -59,6 +62,10 @@ export interface AppContext {
   readonly onEpisodeSettled: ((event: EpisodeSettledEvent) => void) | undefined;
   /** The sockets of the play sessions this replica relays (play/relay.ts), closed when one is ended. */
   readonly play: { readonly relay: { closeSession(id: string, reason: string): void } };
+  /** Coworld commissioner sessions (leagues/commissioner/runner-relay.ts): a runner's report reaches the session's driver. */
+  readonly commissioners: {
+    reported(jobId: string, kind: CommissionerEndKind, why: string): void;
+  };
   /** Failed attempts with backoff (sign-in), shared by replicas through Redis when configured. */
   readonly attempts: AttemptStore;
   openApi(): Record<string, unknown>;

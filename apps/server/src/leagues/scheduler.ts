@@ -89,8 +89,10 @@ export class LeagueScheduler {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    // Told first: a tick waiting on a commissioner's start (a runner's lease) ends at once.
+    const commissioners = this.#commissioners?.stop();
     await this.#running;
-    await this.#commissioners?.stop();
+    await commissioners;
   }
 
   /** One pass: settle what can settle, then start what is due. */

@@ -845,6 +845,31 @@ export interface AdminAuditTable {
   status: number;
 }
 
+/** A coworld commissioner's session as runner work (leagues/commissioner/runner-jobs.ts). */
+export interface CommissionerJobsTable {
+  id: string;
+  league_id: string;
+  coworld_id: string;
+  runnable_id: string;
+  purpose: string;
+  round_id: string | null;
+  /** queued, leased, ended */
+  status: string;
+  relay_token_hash: string;
+  lease_token_hash: string | null;
+  lease_machine_id: string | null;
+  runner_id: string | null;
+  created_at: string;
+  /** A queued job not leased by then is past its startup and is never leased. */
+  lease_by: string;
+  leased_at: string | null;
+  ended_at: string | null;
+  /** The runner's report (CommissionerJobEnd.outcome), or `abandoned` when the server gave up. */
+  outcome: string | null;
+  error: string | null;
+  log: string | null;
+}
+
 export interface Database {
   player_states: PlayerStatesTable;
   state_snapshots: StateSnapshotsTable;
@@ -894,6 +919,7 @@ export interface Database {
   assay_runs: AssayRunsTable;
   // The audit trail of elevated admin actions
   admin_audit: AdminAuditTable;
+  commissioner_jobs: CommissionerJobsTable;
   // Forums, wikis and player profiles
   forums: ForumsTable;
   posts: PostsTable;

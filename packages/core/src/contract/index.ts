@@ -31,7 +31,7 @@ import { policyOperations } from "./operations/policies.ts";
 import { profileOperations } from "./operations/profiles.ts";
 import { reporterOperations } from "./operations/reporters.ts";
 import { roundOperations } from "./operations/rounds.ts";
-import { runnerOperations } from "./operations/runners.ts";
+import { commissionerJobOperations, runnerOperations } from "./operations/runners.ts";
 import { serviceOperations } from "./operations/service.ts";
 import { standingsOperations } from "./operations/standings.ts";
 import { tournamentViewOperations } from "./operations/tournament-view.ts";
@@ -48,6 +48,7 @@ export const contract = {
   ...coworldOperations,
   ...episodeOperations,
   ...runnerOperations,
+  ...commissionerJobOperations,
   ...leagueSubmissionOperations,
   ...roundOperations,
   ...standingsOperations,

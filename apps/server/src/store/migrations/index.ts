@@ -28,6 +28,7 @@ import { commissionerRounds } from "./025-commissioner-rounds.ts";
 import { adminAudit } from "./027-admin-audit.ts";
 import { privateEpisodeInputs } from "./028-private-episode-inputs.ts";
 import { playerState } from "./029-player-state.ts";
+import { commissionerJobs } from "./030-commissioner-jobs.ts";
 
 // Migrations are code, not files read at run time, so they ship inside the package.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "027-admin-audit": adminAudit,
   "028-private-episode-inputs": privateEpisodeInputs,
   "029-player-state": playerState,
+  "030-commissioner-jobs": commissionerJobs,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,41 @@
+// A test coworld with a commissioner of its own: the example's files plus the commissioner
+// fixture program (commissioner-fixture.ts), and the manifest entry that runs it.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+import { packDirectory } from "../src/blobs/tarball.ts";
+import { GRIDRUSH_DIR } from "./test-league.ts";
+
+export const FIXTURE_RUNNABLE_ID = "fixture";
+
+/** The example's files with the fixture at `commissioner/fixture.ts`. */
+export async function commissionerBundle(): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), "gauntlet-commissioner-coworld-"));
+  try {
+    cpSync(GRIDRUSH_DIR, dir, {
+      recursive: true,
+      filter: (source) => !source.includes("node_modules"),
+    });
+    cpSync(
+      join(import.meta.dirname, "commissioner-fixture.ts"),
+      join(dir, "commissioner", "fixture.ts"),
+    );
+    return await packDirectory(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The manifest's `commissioner[]`: the fixture, told how many rounds to play and which to spoil. */
+export function fixtureCommissioner(rounds: number, misbehave: Record<number, string>) {
+  return [
+    {
+      type: "commissioner",
+      id: FIXTURE_RUNNABLE_ID,
+      name: "Fixture",
+      run: ["node", "commissioner/fixture.ts"],
+      env: { FIXTURE_ROUNDS: String(rounds), FIXTURE_MISBEHAVE: JSON.stringify(misbehave) },
+    },
+  ];
+}
