@@ -88,6 +88,25 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     return this.#work;
   }
 
+  /**
+   * Looks the token up again between subscribes (the heartbeat's turn): a token revoked where
+   * this replica did not hear of it ends the connection, so its private deliveries stop too.
+   */
+  recheck(): Promise<void> {
+    this.#work = this.#work.then(async () => {
+      if (!this.#open()) return;
+      const current = await this.#authorise();
+      if (current === null) this.#revoked();
+      else this.#identity = current;
+    });
+    return this.#work;
+  }
+
+  #revoked(): void {
+    this.#fanOut.remove(this);
+    this.#socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked or has expired");
+  }
+
   /** The identity the connection acts as (for closing it when its token is revoked). */
   get identity(): Identity {
     return this.#identity;
@@ -182,7 +201,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     // the connection, and a changed identity (an admin no more) sees what it may see now.
     const current = await this.#authorise();
     if (current === null) {
-      this.#socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked or has expired");
+      this.#revoked();
       return;
     }
     this.#identity = current;

@@ -9,6 +9,7 @@ import type { RawData, WebSocket } from "ws";
 import { isRevoked, type Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
+import { requestToken } from "../auth/request-token.ts";
 import type { Database } from "../store/schema.ts";
 import { TopicFanOut } from "./fan-out.ts";
 import type { EventHub } from "./hub.ts";
@@ -20,10 +21,6 @@ const PING_MS = 30_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** "Going away" (RFC 6455 7.4.1): a client knows to reconnect, to another replica or later. */
 const CLOSE_GOING_AWAY = 1001;
-
-function bearerToken(header: string | undefined): string | null {
-  return header ? (/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
-}
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
@@ -78,6 +75,13 @@ export async function installLiveEvents(
       watcher.alive = false;
       watcher.socket.ping();
     }
+    // A token revoked unheard (another replica's revocation, a lost signal) is found here within
+    // a ping, not only at the connection's next subscribe.
+    for (const connection of open.keys())
+      if (isAuthenticated(connection.identity))
+        connection.recheck().catch((error: unknown) => {
+          app.log.error({ err: error }, "live events: a subscriber's token was not looked up");
+        });
   }, deps.pingMs ?? PING_MS);
   heartbeat.unref();
   app.addHook("onClose", (_instance, done) => {
@@ -90,7 +94,8 @@ export async function installLiveEvents(
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
       const identity = identityOf(request);
-      const token = bearerToken(request.headers.authorization);
+      // Either header the gate read it from (a token sent as X-Auth-Token is looked up again too).
+      const token = requestToken(request.headers);
       // Only the logger is kept: the request itself is not held for the socket's life.
       const log = request.log;
       const connection = new LiveConnection({

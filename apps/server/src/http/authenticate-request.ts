@@ -8,6 +8,7 @@ import { accessOf, BUDGET_HEADER_NAMES, ELEVATION_HEADER, type OperationDef } fr
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
+import { requestToken } from "../auth/request-token.ts";
 import type { BudgetGate, BudgetGateResult } from "./budget-gate.ts";
 import { clientBudgetKeyOf } from "./client-address.ts";
 import { errorBody } from "./errors.ts";
@@ -36,24 +37,6 @@ function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
   }
   const headers = result.headers;
   for (const name in headers) reply.header(LOWER_CASE_BUDGET_HEADERS[name] ?? name, headers[name]);
-}
-
-/**
- * The caller's token: `Authorization: Bearer <token>`, or the same token in `X-Auth-Token` (the
- * header the hosted service's cogames client sends). Undefined when neither is sent, null when
- * the one sent is malformed. Authorization wins when both are sent, so a second header can never
- * swap the identity a request runs as.
- */
-function requestToken(request: FastifyRequest): string | null | undefined {
-  const header = request.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1] ?? null;
-  }
-  const alt = request.headers["x-auth-token"];
-  if (alt === undefined) return undefined;
-  const value = typeof alt === "string" ? alt.trim() : "";
-  return /^\S+$/.test(value) ? value : null;
 }
 
 const ELEVATION = ELEVATION_HEADER.toLowerCase();
@@ -139,7 +122,7 @@ export function createRequestGate(
   /** True when the request passes the gate without waiting; false leaves everything to `gate`. */
   function passes(op: OperationDef, request: FastifyRequest, reply: FastifyReply): boolean {
     if (op.credentialHeader) return false;
-    const token = requestToken(request);
+    const token = requestToken(request.headers);
     if (token === undefined) {
       if (op.auth === "required") return false;
       if (budgets && !op.budgetExempt) {
@@ -189,7 +172,7 @@ export function createRequestGate(
       }
       setIdentity(request, identity);
     }
-    const token = op.credentialHeader ? undefined : requestToken(request);
+    const token = op.credentialHeader ? undefined : requestToken(request.headers);
     // A machine token on a public read runs as anonymous but still draws on the machine's budget.
     let payer: AuthenticatedIdentity | undefined;
     if (token !== undefined) {
