@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { GameId, LeagueId } from "../../ids.ts";
-import { FreeForm, QueryBoolean, queryInt } from "../../models/common.ts";
+import { FreeForm, QueryBoolean, queryInt, StoredFreeForm } from "../../models/common.ts";
 import {
   CreateLeagueRequest,
   Division,
@@ -113,7 +113,8 @@ export const leagueOperations = {
     access: "owner",
     complexity: 10,
     params: LeagueIdParams,
-    body: FreeForm,
+    // Held to the same bound as the create's settings: every route that writes them.
+    body: StoredFreeForm,
     status: 200,
     response: FreeForm,
   }),
