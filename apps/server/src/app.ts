@@ -41,6 +41,7 @@ import { createRequestGate } from "./http/authenticate-request.ts";
 import { createUrlRewriter } from "./http/base-path.ts";
 import { jsonDepth, JsonTooDeepError, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./http/body-bounds.ts";
 import type { BudgetGate } from "./http/budget-gate.ts";
+import { clientBudgetKeyOf } from "./http/client-address.ts";
 import { clientErrorHandler } from "./http/client-errors.ts";
 import { corsHeaders, installPreflight } from "./http/cors.ts";
 import { errorBody, installErrorHandling } from "./http/errors.ts";
@@ -102,6 +103,8 @@ export interface AppDeps {
   attempts?: AttemptStore | undefined;
   /** A live-events socket holding more unread bytes than this is dropped (default 1 MiB). */
   liveEventsMaxBufferedBytes?: number | undefined;
+  /** Open live-events sockets per client address and per user (events/websocket-route.ts). */
+  liveEventsSocketCaps?: { perAddress?: number | undefined; perUser?: number | undefined };
 }
 
 // The operations answered as WebSocket upgrades (events/websocket-route.ts, play/relay.ts).
@@ -366,6 +369,13 @@ export async function buildApp(deps: AppDeps): Promise<{
       hub: deps.leaguePlay.hub,
       rules: combineTopicRules(leagueTopicRules, experienceTopicRules),
       auth: context.auth,
+      clientKey: clientBudgetKeyOf,
+      ...(deps.liveEventsSocketCaps?.perAddress !== undefined
+        ? { maxSocketsPerAddress: deps.liveEventsSocketCaps.perAddress }
+        : {}),
+      ...(deps.liveEventsSocketCaps?.perUser !== undefined
+        ? { maxSocketsPerUser: deps.liveEventsSocketCaps.perUser }
+        : {}),
       ...(deps.liveEventsMaxBufferedBytes !== undefined
         ? { maxBufferedBytes: deps.liveEventsMaxBufferedBytes }
         : {}),

@@ -203,6 +203,11 @@ export async function startServer(
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       // Bytes a watcher's socket may hold unread before it is dropped (docs/events.md).
       liveEventsMaxBufferedBytes: positiveMs(env, "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES", "bytes"),
+      // Open live-events sockets a replica holds per client address and per user (docs/api.md).
+      liveEventsSocketCaps: {
+        perAddress: positiveMs(env, "GAUNTLET_EVENTS_MAX_SOCKETS_PER_ADDRESS", "sockets"),
+        perUser: positiveMs(env, "GAUNTLET_EVENTS_MAX_SOCKETS_PER_USER", "sockets"),
+      },
       signals: channel,
       playBus: relayBus,
       commissionerRelay,

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 import { PATIENCE_MS } from "./patience.ts";
-import { TEST_ANONYMOUS_CAPACITIES } from "./test-capacities.ts";
+import { TEST_ANONYMOUS_CAPACITIES, TEST_SOCKETS_PER_HOLDER } from "./test-capacities.ts";
 import type { TestStore } from "./test-store.ts";
 
 const REPLICA_MAIN = join(import.meta.dirname, "replica-main.ts");
@@ -33,7 +33,12 @@ export async function startReplicaProcess(
   given: Record<string, string> = {},
   placement: ReplicaPlacement = {},
 ): Promise<ReplicaProcess> {
-  const env = { GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES, ...given };
+  const env = {
+    GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES,
+    GAUNTLET_EVENTS_MAX_SOCKETS_PER_ADDRESS: TEST_SOCKETS_PER_HOLDER,
+    GAUNTLET_EVENTS_MAX_SOCKETS_PER_USER: TEST_SOCKETS_PER_HOLDER,
+    ...given,
+  };
   const node = [process.execPath, REPLICA_MAIN];
   const [command = "", ...args] = placement.netns
     ? ["nsenter", `--net=/run/netns/${placement.netns}`, "--", ...node]

@@ -6,7 +6,7 @@ import { createApiToken } from "../src/identity/tokens.ts";
 import { createUser } from "../src/identity/users.ts";
 import { startServer, type RunningServer, type StartOptions } from "../src/server.ts";
 import { registerAdminToken } from "./http.ts";
-import { TEST_ANONYMOUS_CAPACITIES } from "./test-capacities.ts";
+import { TEST_ANONYMOUS_CAPACITIES, TEST_SOCKETS_PER_HOLDER } from "./test-capacities.ts";
 import { createTestStore, type TestStore } from "./test-store.ts";
 
 export interface TestServer {
@@ -46,6 +46,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const env: Env = {
     GAUNTLET_RATE_LIMIT_MODE: "enforced",
     GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES,
+    // Every test socket comes from 127.0.0.1: the caps on open live-events sockets are a machine's
+    // (a test of the caps sets its own).
+    GAUNTLET_EVENTS_MAX_SOCKETS_PER_ADDRESS: TEST_SOCKETS_PER_HOLDER,
+    GAUNTLET_EVENTS_MAX_SOCKETS_PER_USER: TEST_SOCKETS_PER_HOLDER,
     ...options.env,
   };
   const config = resolveConfig(

@@ -5,3 +5,6 @@
 import { SERVICE_CAPACITIES } from "@gauntlet/core";
 
 export const TEST_ANONYMOUS_CAPACITIES = JSON.stringify(SERVICE_CAPACITIES);
+
+/** Open live-events sockets per address and per user on a test server (every test socket is local). */
+export const TEST_SOCKETS_PER_HOLDER = "100000";

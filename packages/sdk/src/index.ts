@@ -20,7 +20,7 @@ export type {
   RetryPolicy,
   RetryReason,
 } from "./options.ts";
-export { pageShapeOf } from "./pagination.ts";
+export { allItems, pageShapeOf } from "./pagination.ts";
 export type { PageShape } from "./pagination.ts";
 export { resources } from "./resources.ts";
 export type { ResourceName, Resources } from "./resources.ts";

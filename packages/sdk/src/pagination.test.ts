@@ -76,7 +76,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 describe("list shapes", () => {
   it("are read from the response schema", () => {
-    expect(pageShapeOf(contract.listLeagues)).toBe("array");
+    expect(pageShapeOf(contract.listLeagues)).toBe("array-offset");
     expect(pageShapeOf(contract.listDivisions)).toBe("array");
     expect(pageShapeOf(contract.getLeague)).toBeNull();
     expect(pageShapeOf(contract.getLeagueSettings)).toBeNull();
@@ -150,6 +150,26 @@ describe("iteration", () => {
     ]);
   });
 
+  it("walks a bare-array list that takes offset (the leagues) until a page shorter than its limit", async () => {
+    const all = Array.from({ length: 5 }, (_, n) =>
+      sampleLeague({ id: `league_00000000-0000-4000-8000-00000000000${n}` }),
+    );
+    server.setScript((req) => {
+      const url = new URL(req.url, "http://x");
+      const offset = Number(url.searchParams.get("offset"));
+      return { json: all.slice(offset, offset + Number(url.searchParams.get("limit"))) };
+    });
+    const client = createClient({ env: {}, useSavedCredentials: false, baseUrl: server.url });
+    const ids: string[] = [];
+    for await (const league of client.leagues.list.iterate({ limit: 2 })) ids.push(league.id);
+    expect(ids).toEqual(all.map((l) => l.id));
+    expect(server.requests.map((r) => r.url)).toEqual([
+      "/v2/leagues?limit=2&offset=0",
+      "/v2/leagues?limit=2&offset=2",
+      "/v2/leagues?limit=2&offset=4",
+    ]);
+  });
+
   it("yields the items of a bare-array list through the client", async () => {
     server.setScript(() => ({
       json: [sampleLeague(), sampleLeague({ id: "league_00000000-0000-4000-8000-000000000002" })],
@@ -158,7 +178,7 @@ describe("iteration", () => {
     const ids: string[] = [];
     for await (const league of client.leagues.list.iterate({ mine: true })) ids.push(league.id);
     expect(ids).toHaveLength(2);
-    expect(server.requests[0]?.url).toBe("/v2/leagues?mine=true");
+    expect(server.requests[0]?.url).toBe("/v2/leagues?mine=true&limit=100&offset=0");
     expect(await collect(client.iterate("listLeagues"))).toHaveLength(2);
   });
 });

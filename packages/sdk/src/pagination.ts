@@ -1,11 +1,15 @@
 // The list shapes of docs/api.md ("Conventions"), recognised from an operation's response schema
-// (never listed by hand): a bare array; an offset page `{entries, total_count, …}` (the rounds'
+// (never listed by hand): a bare array (walked by `offset` when the operation takes it: the
+// leagues' listing); an offset page `{entries, total_count, …}` (the rounds'
 // `{entries, total_count, limit, offset}` and the `{entries, total_count}` of
 // `/stats/policy-versions`); a cursor page `{entries, next_cursor}`. An offset or cursor page is
 // only walked when the operation takes `offset` or `cursor` in its query.
 import type { OperationDef } from "@gauntlet/core";
 
-export type PageShape = "array" | "offset" | "cursor";
+export type PageShape = "array" | "array-offset" | "offset" | "cursor";
+
+/** The page a bare-array list is walked by when the caller names no `limit`. */
+const ARRAY_PAGE = 100;
 
 interface SchemaDef {
   type: string;
@@ -36,9 +40,10 @@ function typeOf(schema: SchemaLike | undefined): string | undefined {
 export function pageShapeOf(op: OperationDef): PageShape | null {
   const response = unwrap(op.response);
   const def = response._zod.def;
-  if (def.type === "array") return "array";
-  if (def.type !== "object" || !def.shape || typeOf(def.shape.entries) !== "array") return null;
   const query = op.query ? Object.keys(op.query.shape) : [];
+  if (def.type === "array")
+    return query.includes("offset") && query.includes("limit") ? "array-offset" : "array";
+  if (def.type !== "object" || !def.shape || typeOf(def.shape.entries) !== "array") return null;
   const has = (key: string) => key in (def.shape ?? {});
   if (has("total_count") && query.includes("offset")) return "offset";
   if (has("next_cursor") && query.includes("cursor")) return "cursor";
@@ -71,6 +76,19 @@ export async function* iterateItems(
     if (Array.isArray(list)) yield* list;
     return;
   }
+  if (shape === "array-offset") {
+    // Pages of `limit` items until a shorter one (the last); the limit is always sent, so the
+    // server's default never decides where the walk stops.
+    const limit = typeof input?.limit === "number" ? input.limit : ARRAY_PAGE;
+    let offset = typeof input?.offset === "number" ? input.offset : 0;
+    for (;;) {
+      const list = await fetchPage({ ...input, limit, offset });
+      const items = Array.isArray(list) ? list : [];
+      yield* items;
+      offset += items.length;
+      if (items.length < limit) return;
+    }
+  }
   if (shape === "offset") {
     let offset = typeof input?.offset === "number" ? input.offset : 0;
     for (;;) {
@@ -94,4 +112,11 @@ export async function* iterateItems(
     if (next === null || next === undefined || next === "" || next === cursor) return;
     cursor = next;
   }
+}
+
+/** Every item of a list, every page fetched (`allItems(client.leagues.list.iterate())`). */
+export async function allItems<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }

@@ -1,6 +1,6 @@
 // Every place a command takes a league, division, policy or player: an id passes as it is
 // (checked), anything else is a name looked up on the server (see pick.ts for the rule).
-import type { Gauntlet } from "@gauntlet/sdk";
+import { allItems, type Gauntlet } from "@gauntlet/sdk";
 
 import { checkId } from "../context.ts";
 import { CliError, EXIT } from "../exit-codes.ts";
@@ -21,7 +21,8 @@ export function serverKey(client: Gauntlet): string {
 export async function leagueIdOf(client: Gauntlet, value: string, label: string): Promise<string> {
   const typed = value.trim();
   if (typed.startsWith("league_")) return checkId("league", typed, label);
-  const leagues = await client.leagues.list();
+  // Every page: a name may be on any of them.
+  const leagues = await allItems(client.leagues.list.iterate());
   return pickByName(leagues, typed, "league", label).id;
 }
 

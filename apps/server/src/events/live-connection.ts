@@ -3,6 +3,8 @@
 // delivers meanwhile wait in a buffer, so the client sees one ordered stream without repeats.
 // A client that does not read what it is sent is dropped (CLOSE_TOO_SLOW) once its socket holds
 // more than a bound, and resumes with `since_seq`: nothing is buffered for it without bound.
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 import type { Kysely } from "kysely";
 import type { WebSocket } from "ws";
 
@@ -13,10 +15,18 @@ import type { Database } from "../store/schema.ts";
 import type { Delivery } from "./delivery.ts";
 import type { TopicFanOut } from "./fan-out.ts";
 import type { EventHub, LiveSubscriber } from "./hub.ts";
+import type { ReplayTurns } from "./replay-turns.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
-/** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`). */
+/** Replays stop after this many events; older ones are for the feed (`/v2/competition-events`).
+ * It is also all one connection replays over its life: subscribing again does not start afresh
+ * (a new connection does, and is charged to the caller's budget). */
 export const MAX_REPLAY = 10_000;
+/** Rows a replay reads at a time; it gives the event loop back between pages. */
+const REPLAY_PAGE = 500;
+/** Live deliveries held back while a replay runs; a connection whose replay falls this far behind
+ * the live stream is dropped (4008) rather than hold them without bound. */
+export const MAX_PENDING = 5_000;
 /** A client this far behind is dropped (it reconnects and resumes from its last seq). Ten
  * thousand watchers at this bound could hold 10 GiB only if all stalled at once; one holds 1 MiB. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -51,9 +61,12 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #rules: TopicRules<T>;
   readonly #maxBufferedBytes: number;
   readonly #stream: Stream;
+  readonly #turns: ReplayTurns | undefined;
   #dropped = false;
   readonly #topics = new Map<string, T>();
   #lastSent = 0;
+  /** Events replayed on this connection so far (bounded by MAX_REPLAY). */
+  #replayed = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
   #pending: Delivery[] | null = null;
   #work: Promise<void> = Promise.resolve();
@@ -69,7 +82,10 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     maxBufferedBytes?: number;
     /** The TCP socket under the WebSocket: a batch of events is written to it in one go. */
     stream: Stream;
+    /** The replica's replays' turns (pages read a few at a time); none: no waiting. */
+    turns?: ReplayTurns;
   }) {
+    this.#turns = options.turns;
     this.#stream = options.stream;
     const { identity } = options;
     this.#authorise = options.authorise ?? (async () => identity);
@@ -88,6 +104,25 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     return this.#work;
   }
 
+  /**
+   * Looks the token up again between subscribes (the heartbeat's turn): a token revoked where
+   * this replica did not hear of it ends the connection, so its private deliveries stop too.
+   */
+  recheck(): Promise<void> {
+    this.#work = this.#work.then(async () => {
+      if (!this.#open()) return;
+      const current = await this.#authorise();
+      if (current === null) this.#revoked();
+      else this.#identity = current;
+    });
+    return this.#work;
+  }
+
+  #revoked(): void {
+    this.#fanOut.remove(this);
+    this.#socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked or has expired");
+  }
+
   /** The identity the connection acts as (for closing it when its token is revoked). */
   get identity(): Identity {
     return this.#identity;
@@ -95,6 +130,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
 
   deliver(deliveries: readonly Delivery[]): void {
     if (this.#pending) {
+      if (this.#pending.length + deliveries.length > MAX_PENDING) {
+        this.#pending = [];
+        this.#drop();
+        return;
+      }
       this.#pending.push(...deliveries);
       return;
     }
@@ -153,6 +193,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     setTimeout(() => socket.terminate(), DROP_GRACE_MS).unref();
   }
 
+  /** Dropped or closed: a replay that waited stops here. */
+  #gone(): boolean {
+    return this.#dropped || !this.#open();
+  }
+
   #open(): boolean {
     return this.#socket.readyState === this.#socket.OPEN;
   }
@@ -182,7 +227,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     // the connection, and a changed identity (an admin no more) sees what it may see now.
     const current = await this.#authorise();
     if (current === null) {
-      this.#socket.close(CLOSE_TOKEN_REVOKED, "the token was revoked or has expired");
+      this.#revoked();
       return;
     }
     this.#identity = current;
@@ -232,35 +277,44 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
     this.#pending ??= [];
     try {
       let after = Math.max(since, this.#lastSent);
-      let sent = 0;
       for (;;) {
-        const rows = await this.#rules.backlog(
-          this.#db,
-          this.#identity,
-          [...this.#topics.values()],
-          after,
-          500,
-        );
+        if (this.#replayed >= MAX_REPLAY) {
+          this.#control({
+            type: "error",
+            message: `replay stopped after ${MAX_REPLAY} events on this connection; read older ones from /v2/competition-events`,
+          });
+          break;
+        }
+        // Another turn of the event loop before each page: many replaying sockets take turns with
+        // every other request (and with each other) instead of running page after page.
+        await nextTurn();
+        if (this.#gone()) return;
+        const read = async () => {
+          const rows = await this.#rules.backlog(
+            this.#db,
+            this.#identity,
+            [...this.#topics.values()],
+            after,
+            Math.min(REPLAY_PAGE, MAX_REPLAY - this.#replayed),
+          );
+          return { rows, deliveries: await this.#hub.deliveries(rows) };
+        };
+        // The page is read in its turn; writing it (which may wait for the client) is not.
+        const { rows, deliveries } = await (this.#turns ? this.#turns.run(read) : read());
+        if (this.#gone()) return;
         // A replay is written as fast as the client reads it (a fresh socket's kernel buffer is
         // small, so a page of large events would pass the bound before the client could read).
-        for (const delivery of await this.#hub.deliveries(rows)) {
+        for (const delivery of deliveries) {
           if (!(await this.#drained())) {
             this.#drop();
             return;
           }
           this.#send(delivery, false);
         }
-        sent += rows.length;
+        this.#replayed += rows.length;
         const last = rows[rows.length - 1];
-        if (!last || rows.length < 500) break;
+        if (!last || rows.length < REPLAY_PAGE) break;
         after = last.seq;
-        if (sent >= MAX_REPLAY) {
-          this.#control({
-            type: "error",
-            message: `replay stopped after ${MAX_REPLAY} events; read older ones from /v2/competition-events`,
-          });
-          break;
-        }
       }
     } finally {
       this.#flushPending();

@@ -1,5 +1,6 @@
 // GET /v2/events over a real WebSocket: subscribing, what each subscriber may see, resuming
-// with since_seq, the budgets it is exempt from, and Redis fan-out between two replicas.
+// with since_seq, the budgets (the upgrade is charged, its messages are not), and Redis fan-out
+// between two replicas.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
@@ -235,17 +236,24 @@ describe("resuming", () => {
 });
 
 describe("budgets", () => {
-  it("are not drawn by the WebSocket: it opens and delivers after the HTTP budget is spent", async () => {
+  it("charge the upgrade, not the messages: an open socket delivers after the budget is spent, a new one is refused", async () => {
     const user = await t.newUser();
     const api = client(t.url, user.token);
-    let status = 200;
-    for (let i = 0; i < 400 && status !== 429; i += 1) status = (await api.get("/whoami")).status;
-    expect(status).toBe(429);
     const tl = await createTestLeague(t);
     const s = socket(t.url, user.token);
     await s.subscribe([`league:${tl.league.id}`]);
+    let status = 200;
+    for (let i = 0; i < 400 && status !== 429; i += 1) status = (await api.get("/whoami")).status;
+    expect(status).toBe(429);
+    await s.subscribe([`league:${tl.league.id}`]);
     await tl.submit(await tl.addPlayer("Ada"));
     await s.next(isEvent("submission_placed"));
+    // The upgrade is a request like any other: refused (429) once the budget is spent (spent
+    // again here: it refills while the event is on its way).
+    status = 200;
+    for (let i = 0; i < 400 && status !== 429; i += 1) status = (await api.get("/whoami")).status;
+    expect(status).toBe(429);
+    await expect(socket(t.url, user.token).opened).rejects.toThrow();
   });
 });
 

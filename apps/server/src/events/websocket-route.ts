@@ -1,30 +1,36 @@
 // `GET /v2/events` as a WebSocket. The route is the contract's `subscribeEvents` operation,
 // registered like every other; this attaches the upgrade handler to it, so an upgrade passes
-// the same request gate (bearer token → identity; exempt from budgets) before it is accepted.
+// the same request gate (bearer token → identity; the upgrade drawn on the caller's budget) before
+// it is accepted. Each client address (anonymous) and each user holds at most a few open sockets.
 import fastifyWebsocket from "@fastify/websocket";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { RawData, WebSocket } from "ws";
 
 import { isRevoked, type Authenticator } from "../auth/authenticate.ts";
 import { isAuthenticated } from "../auth/identity.ts";
 import { identityOf } from "../auth/request-identity.ts";
+import { requestToken } from "../auth/request-token.ts";
 import { sessionCookieOf } from "../auth/web-session.ts";
 import type { Database } from "../store/schema.ts";
 import { TopicFanOut } from "./fan-out.ts";
 import type { EventHub } from "./hub.ts";
 import { CLOSE_TOKEN_REVOKED, LiveConnection } from "./live-connection.ts";
+import { ReplayTurns } from "./replay-turns.ts";
 import type { TopicRules } from "./topic-rules.ts";
 
 export const EVENTS_OPERATION_ID = "subscribeEvents";
 const PING_MS = 30_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Replay pages of this replica read and rendered at once (events/replay-turns.ts). */
+const REPLAY_TURNS = 2;
+/** Open sockets a replica holds per client address (anonymous callers) and per user, by default. */
+export const MAX_SOCKETS_PER_ADDRESS = 20;
+export const MAX_SOCKETS_PER_USER = 20;
+/** Close code for a socket over its address's or user's cap (as 429 says it for a request). */
+export const CLOSE_TOO_MANY = 4029;
 /** "Going away" (RFC 6455 7.4.1): a client knows to reconnect, to another replica or later. */
 const CLOSE_GOING_AWAY = 1001;
-
-function bearerToken(header: string | undefined): string | null {
-  return header ? (/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
-}
 
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
@@ -49,15 +55,26 @@ export async function installLiveEvents(
     maxBufferedBytes?: number;
     /** Tests: a shorter ping interval. */
     pingMs?: number;
+    /** The budget key of an anonymous request's client address (http/client-address.ts). */
+    clientKey: (request: FastifyRequest) => string;
+    maxSocketsPerAddress?: number;
+    maxSocketsPerUser?: number;
   },
 ): Promise<TopicFanOut> {
   const { hub, rules } = deps;
   // This replica's subscribers by topic; the hub hands it each event once.
   const fanOut = new TopicFanOut((delivery) => rules.routes(delivery.row));
+  const turns = new ReplayTurns(REPLAY_TURNS);
   hub.add(fanOut);
   // This replica's open connections: a revocation heard here (its own, or another replica's over
   // the signal channel) closes the revoked tokens' sockets at once.
   const open = new Map<LiveConnection, Watcher>();
+  // Open sockets by holder: `user:<id>` for a token's, `address:<key>` for an anonymous one's.
+  const held = new Map<string, number>();
+  const caps = {
+    user: deps.maxSocketsPerUser ?? MAX_SOCKETS_PER_USER,
+    address: deps.maxSocketsPerAddress ?? MAX_SOCKETS_PER_ADDRESS,
+  };
   const stopListening = deps.auth.onRevocation((revocation) => {
     for (const [connection, { socket }] of open) {
       const identity = connection.identity;
@@ -79,6 +96,13 @@ export async function installLiveEvents(
       watcher.alive = false;
       watcher.socket.ping();
     }
+    // A token revoked unheard (another replica's revocation, a lost signal) is found here within
+    // a ping, not only at the connection's next subscribe.
+    for (const connection of open.keys())
+      if (isAuthenticated(connection.identity))
+        connection.recheck().catch((error: unknown) => {
+          app.log.error({ err: error }, "live events: a subscriber's token was not looked up");
+        });
   }, deps.pingMs ?? PING_MS);
   heartbeat.unref();
   app.addHook("onClose", (_instance, done) => {
@@ -91,13 +115,30 @@ export async function installLiveEvents(
     if (route.config?.op?.id !== EVENTS_OPERATION_ID) return;
     route.wsHandler = (socket, request) => {
       const identity = identityOf(request);
-      // The token to check again: the bearer's, else — authenticated without one or X-Auth-Token —
-      // the web view's session cookie (the only other credential a socket is opened with).
+      const kind = isAuthenticated(identity) ? "user" : "address";
+      const holder = isAuthenticated(identity)
+        ? `user:${identity.userId}`
+        : `address:${deps.clientKey(request)}`;
+      const count = held.get(holder) ?? 0;
+      if (count >= caps[kind]) {
+        socket.close(
+          CLOSE_TOO_MANY,
+          `over the cap of ${caps[kind]} open live-events sockets per ${kind}`,
+        );
+        return;
+      }
+      held.set(holder, count + 1);
+      socket.once("close", () => {
+        const left = (held.get(holder) ?? 1) - 1;
+        if (left > 0) held.set(holder, left);
+        else held.delete(holder);
+      });
+      // The token to check again: either header the gate read it from (a token sent as
+      // X-Auth-Token is looked up again too), else — authenticated without one — the web view's
+      // session cookie (the only other credential a socket is opened with).
       const token =
-        bearerToken(request.headers.authorization) ??
-        (isAuthenticated(identity) && request.headers["x-auth-token"] === undefined
-          ? (sessionCookieOf(request.headers.cookie) ?? null)
-          : null);
+        requestToken(request.headers) ??
+        (isAuthenticated(identity) ? (sessionCookieOf(request.headers.cookie) ?? null) : null);
       // Only the logger is kept: the request itself is not held for the socket's life.
       const log = request.log;
       const connection = new LiveConnection({
@@ -108,6 +149,7 @@ export async function installLiveEvents(
         fanOut,
         rules,
         stream: request.raw.socket,
+        turns,
         // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation),
         // elevated again only if the upgrade asked for it and the user still holds the role.
         authorise: async () => {

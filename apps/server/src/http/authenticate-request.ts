@@ -8,6 +8,7 @@ import { accessOf, BUDGET_HEADER_NAMES, ELEVATION_HEADER, type OperationDef } fr
 import type { Authenticator } from "../auth/authenticate.ts";
 import { ANONYMOUS, isAuthenticated, type AuthenticatedIdentity } from "../auth/identity.ts";
 import { identityOf, setIdentity } from "../auth/request-identity.ts";
+import { requestToken } from "../auth/request-token.ts";
 import { webSessionToken, webSocketSessionToken } from "../auth/web-session.ts";
 import type { BudgetGate, BudgetGateResult } from "./budget-gate.ts";
 import { clientBudgetKeyOf } from "./client-address.ts";
@@ -40,28 +41,17 @@ function setBudgetHeaders(reply: FastifyReply, result: BudgetGateResult): void {
 }
 
 /**
- * The caller's token: `Authorization: Bearer <token>`, or the same token in `X-Auth-Token` (the
- * header the hosted service's cogames client sends). Undefined when neither is sent, null when
- * the one sent is malformed. Authorization wins when both are sent, so a second header can never
- * swap the identity a request runs as; the web view's session cookie (auth/web-session.ts) comes
- * last.
+ * The caller's token: a header's (auth/request-token.ts; undefined when none is sent, null when
+ * malformed), else the web view's session cookie (auth/web-session.ts), counted only beside its
+ * CSRF header or on a WebSocket the view's own page opens.
  */
-function requestToken(request: FastifyRequest, absolute: AbsoluteUrl): string | null | undefined {
-  const header = request.headers.authorization;
-  if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1] ?? null;
-  }
-  const alt = request.headers["x-auth-token"];
-  // The web view's pages: their session cookie, counted only beside its CSRF header, or on a
-  // WebSocket their own page opens.
-  if (alt === undefined)
-    return (
-      webSessionToken(request.headers) ??
-      webSocketSessionToken(request.headers, () => ownOrigins(request, absolute))
-    );
-  const value = typeof alt === "string" ? alt.trim() : "";
-  return /^\S+$/.test(value) ? value : null;
+function credentialOf(request: FastifyRequest, absolute: AbsoluteUrl): string | null | undefined {
+  const token = requestToken(request.headers);
+  if (token !== undefined) return token;
+  return (
+    webSessionToken(request.headers) ??
+    webSocketSessionToken(request.headers, () => ownOrigins(request, absolute))
+  );
 }
 
 /** This service's origins for a request: its public address, and the address the browser used. */
@@ -155,7 +145,7 @@ export function createRequestGate(
   /** True when the request passes the gate without waiting; false leaves everything to `gate`. */
   function passes(op: OperationDef, request: FastifyRequest, reply: FastifyReply): boolean {
     if (op.credentialHeader) return false;
-    const token = requestToken(request, absolute);
+    const token = credentialOf(request, absolute);
     if (token === undefined) {
       if (op.auth === "required") return false;
       if (budgets && !op.budgetExempt) {
@@ -205,7 +195,7 @@ export function createRequestGate(
       }
       setIdentity(request, identity);
     }
-    const token = op.credentialHeader ? undefined : requestToken(request, absolute);
+    const token = op.credentialHeader ? undefined : credentialOf(request, absolute);
     // A machine token on a public read runs as anonymous but still draws on the machine's budget.
     let payer: AuthenticatedIdentity | undefined;
     if (token !== undefined) {

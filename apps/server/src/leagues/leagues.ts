@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
 import { LadderSettings, newId, toValidationItems, type BodyOf, type League } from "@gauntlet/core";
 
 import { actsAsAdmin } from "../access/admin.ts";
-import { canSeeLeague, isCommissioner } from "../access/leagues.ts";
+import { canSeeLeague, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
 import { isAuthenticated, type AuthenticatedIdentity, type Identity } from "../auth/identity.ts";
 import { toGame, toMod } from "../games/games.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
@@ -97,21 +97,23 @@ export async function listLeagues(
   db: Kysely<Database>,
   identity: Identity,
   filter: { gameId?: string | undefined; mine?: boolean | undefined },
+  /** A page of the listing (the route's); every league when absent (views that pick one). */
+  page?: { limit: number; offset: number },
 ): Promise<League[]> {
-  let q = db.selectFrom("leagues").selectAll();
+  // Filtered and paged in SQL: a listing reads one page, however many leagues there are.
+  let q = db.selectFrom("leagues").selectAll().where("id", "in", visibleLeagueIds(db, identity));
   if (filter.gameId) q = q.where("game_id", "=", filter.gameId);
   if (filter.mine) {
     if (!isAuthenticated(identity)) return [];
     q = q.where("commissioner_user_id", "=", identity.userId);
   }
-  const rows = await q.orderBy("created_at").orderBy("id").execute();
   // Listing leaves hidden leagues out even for those who may open them by id, except admins.
-  const visible = rows.filter(
-    (r) =>
-      canSeeLeague(identity, r) &&
-      (r.hidden === 0 || filter.mine || (isAuthenticated(identity) && actsAsAdmin(identity))),
-  );
-  return leagueViews(db, visible);
+  if (!filter.mine && !(isAuthenticated(identity) && actsAsAdmin(identity)))
+    q = q.where("hidden", "=", 0);
+  q = q.orderBy("created_at").orderBy("id");
+  if (page) q = q.limit(page.limit).offset(page.offset);
+  const rows = await q.execute();
+  return leagueViews(db, rows);
 }
 
 /**

@@ -18,7 +18,12 @@ import {
 
 export const leagueHandlers = defineHandlers({
   listLeagues: async ({ identity, query, app }) =>
-    listLeagues(app.store.db, identity, { gameId: query.game_id, mine: query.mine }),
+    listLeagues(
+      app.store.db,
+      identity,
+      { gameId: query.game_id, mine: query.mine },
+      { limit: query.limit, offset: query.offset },
+    ),
   createLeague: async ({ identity, body, app }) => {
     if (!actsAsUser(identity)) throw forbidden("Leagues are created with a user token.");
     return createLeague(app.store.db, identity, body);

@@ -4,7 +4,7 @@ import { defineHandlers, REPLIED } from "../http/handler.ts";
 import { wantsHtml } from "../http/not-found-page.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "../http/page-headers.ts";
 import { absoluteTo } from "../http/public-address.ts";
-import { ServiceError } from "../shared/errors.ts";
+import { notFound, ServiceError } from "../shared/errors.ts";
 import {
   clientUrl,
   joinedAt,
@@ -23,6 +23,7 @@ import {
   terminateHostedGame,
 } from "./hosted-games.ts";
 import { joinPage, lobbyPage } from "./hosted-pages.ts";
+import { openToStrangers } from "./joinable.ts";
 import {
   getPlayModule,
   listPlayModules,
@@ -127,7 +128,10 @@ export const hostedGameHandlers = defineHandlers({
       await terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id),
     ),
   hostedGameJoinPage: async ({ params, app, request }) => {
+    // The page joins as nobody in particular: a session nobody may join through it (solo, full,
+    // ended) is the 404 of one that does not exist, as the join itself answers.
     const state = await currentSession(app.store.db, params.session_id);
+    if (!openToStrangers(state)) throw notFound("play session", params.session_id);
     return joinPage(state, absoluteTo(app.baseUrl(request), lobbyPagePath(state.row.id)));
   },
   hostedGameJoinSubmit: async ({ params, app, request, reply }) => {
@@ -152,6 +156,8 @@ export const hostedGameHandlers = defineHandlers({
   },
   hostedGameLobbyPage: async ({ params, app, request }) => {
     const state = await currentSession(app.store.db, params.session_id);
+    // A solo session has no lobby: its id tells a stranger nothing.
+    if (state.row.kind === "solo") throw notFound("play session", params.session_id);
     return lobbyPage(state, absoluteTo(app.baseUrl(request), joinPagePath(state.row.id)));
   },
   createReplaySession: async ({ identity, body, app, request }) => {

@@ -312,7 +312,7 @@ function guestLabel(position: number): string {
 /**
  * Joins a human slot: a signed-in person gets the slot they hold or were given (again, with a
  * new address that replaces the old one), else the first open slot; an anonymous caller always
- * gets the first open slot. 409 when the session has ended or no slot is left.
+ * gets the first open slot. 409 when it has ended or no slot is left (404 unless one may see it).
  */
 export async function joinSeat(
   db: Kysely<Database>,
@@ -325,14 +325,17 @@ export async function joinSeat(
   // Two tries: a slot can be taken between the read and the conditional update.
   for (let attempt = 0; attempt < 2; attempt++) {
     const state = await currentSession(db, id);
-    if (isFinal(state.row.status))
-      throw conflict(`play session ${id} has ended (${state.row.status})`, "session_ended", {
-        status: state.row.status,
-      });
     const humans = state.seats.filter((s) => s.kind === "human");
     const held = person ? humans.find((s) => s.user_id === person.userId) : undefined;
     const open = humans.find((s) => s.user_id === null && s.joined_at === null);
     const seat = held ?? open;
+    // Not joinable: "not found" (an id tells a stranger nothing) unless the caller may see it.
+    if ((!seat || isFinal(state.row.status)) && !maySee(identity, state))
+      throw notFound("play session", id);
+    if (isFinal(state.row.status))
+      throw conflict(`play session ${id} has ended (${state.row.status})`, "session_ended", {
+        status: state.row.status,
+      });
     if (!seat) {
       const reserved = humans.some((s) => s.joined_at === null);
       throw conflict(
@@ -368,10 +371,8 @@ export async function joinSeat(
     const joined = now2.seats.find((s) => s.position === seat.position) ?? seat;
     return { seat: joined, token };
   }
-  throw conflict(
-    `the slots of play session ${id} were taken while you joined; try again`,
-    "session_full",
-  );
+  if (!maySee(identity, await currentSession(db, id))) throw notFound("play session", id);
+  throw conflict(`the slots of play session ${id} were taken; try again`, "session_full");
 }
 
 export type SocketSide = "browser" | "game";

@@ -1,7 +1,7 @@
 // What the picker offers: the leagues the caller can see (public ones, and their own when
 // signed in) with their divisions, top division first.
 import type { Division, League } from "@gauntlet/core";
-import type { Gauntlet } from "@gauntlet/sdk";
+import { allItems, type Gauntlet } from "@gauntlet/sdk";
 
 export interface CatalogEntry {
   readonly league: League;
@@ -25,7 +25,8 @@ export async function loadDivisions(
 }
 
 export async function loadCatalog(client: Gauntlet, signal?: AbortSignal): Promise<CatalogEntry[]> {
-  const leagues = (await client.leagues.list(undefined, { signal })).filter(
+  // Every page of the listing (the server answers a page at a time).
+  const leagues = (await allItems(client.leagues.list.iterate(undefined, { signal }))).filter(
     (l) => l.disabled_at === null,
   );
   leagues.sort(

@@ -1,6 +1,8 @@
 // gauntlet league list [--game G] [--mine]
 import type { Command } from "commander";
 
+import { allItems } from "@gauntlet/sdk";
+
 import { checkId, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
 import { writeJson, writeTable } from "../../output.ts";
@@ -12,10 +14,13 @@ export interface ListOptions {
 }
 
 export async function runList(options: ListOptions, { io, client }: Deps): Promise<void> {
-  const leagues = await client.leagues.list({
-    ...(options.gameId ? { game_id: options.gameId } : {}),
-    ...(options.mine ? { mine: true } : {}),
-  });
+  // Every page of the listing (the server answers a page at a time).
+  const leagues = await allItems(
+    client.leagues.list.iterate({
+      ...(options.gameId ? { game_id: options.gameId } : {}),
+      ...(options.mine ? { mine: true } : {}),
+    }),
+  );
   if (options.json) return writeJson(io, leagues);
   writeTable(
     io,

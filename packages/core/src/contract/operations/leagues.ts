@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { GameId, LeagueId } from "../../ids.ts";
-import { FreeForm, QueryBoolean } from "../../models/common.ts";
+import { FreeForm, QueryBoolean, queryInt, StoredFreeForm } from "../../models/common.ts";
 import {
   CreateLeagueRequest,
   Division,
@@ -26,10 +26,15 @@ export const leagueOperations = {
     tag: "Leagues",
     summary: "List the leagues you can see",
     description:
-      "Public leagues for everyone; with a token also the leagues you commission (admins: all).",
+      "Public leagues for everyone; with a token also the leagues you commission (admins: all). Oldest first, a page at a time: `limit` 1–500 (100 unless given) from `offset`; a page shorter than `limit` is the last.",
     auth: "optional",
     complexity: 10,
-    query: z.object({ game_id: GameId.optional(), mine: QueryBoolean.optional() }),
+    query: z.object({
+      game_id: GameId.optional(),
+      mine: QueryBoolean.optional(),
+      limit: queryInt(1, 500).default(100),
+      offset: queryInt(0, 1_000_000).default(0),
+    }),
     status: 200,
     response: z.array(League),
   }),
@@ -108,7 +113,8 @@ export const leagueOperations = {
     access: "owner",
     complexity: 10,
     params: LeagueIdParams,
-    body: FreeForm,
+    // Held to the same bound as the create's settings: every route that writes them.
+    body: StoredFreeForm,
     status: 200,
     response: FreeForm,
   }),
