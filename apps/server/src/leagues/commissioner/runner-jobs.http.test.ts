@@ -56,6 +56,28 @@ describe("commissioner jobs", () => {
     );
     expect(byPerson.status).toBe(403);
 
+    // A competitor's commissioner is code to isolate: once its job waits, a runner that does not
+    // say it isolates what it runs (or says `process`) is given none.
+    await eventually("a queued commissioner job", async () =>
+      t.server.store.db
+        .selectFrom("commissioner_jobs")
+        .select("id")
+        .where("league_id", "=", tl.league.id)
+        .where("status", "=", "queued")
+        .executeTakeFirst(),
+    );
+    for (const isolation of [undefined, "process"])
+      expect(
+        (
+          await runner.post<{ job: CommissionerJob | null }>("/v2/runner/commissioner-jobs/lease", {
+            runner_id: "r0",
+            runtimes: ["process"],
+            ...(isolation ? { isolation } : {}),
+          })
+        ).body.job,
+        `a runner leasing with isolation ${String(isolation)}`,
+      ).toBeNull();
+
     const job = await eventually("a commissioner job", async () => {
       const res = await runner.post<{ job: CommissionerJob | null }>(
         "/v2/runner/commissioner-jobs/lease",

@@ -11,8 +11,10 @@ import {
   CoworldManifest,
   type CommissionerJob,
   type CommissionerJobEnd,
+  type Isolation,
 } from "@gauntlet/core";
 
+import { runsUntrustedCode } from "../../access/code-trust.ts";
 import { hashToken, newSecret } from "../../auth/secrets.ts";
 import { nowIso, parseJson } from "../../shared/clock.ts";
 import { conflict, forbidden, notFound, ServiceError } from "../../shared/errors.ts";
@@ -80,6 +82,7 @@ export async function leaseCommissionerJob(
   machineId: string,
   runnerId: string,
   runtimes: readonly ("process" | "docker")[],
+  isolation: Isolation | null,
 ): Promise<{
   job: Omit<CommissionerJob, "relay_url" | "startup_timeout_ms" | "deadline_ms">;
   relayToken: string;
@@ -101,6 +104,11 @@ export async function leaseCommissionerJob(
     ])
     .where("j.status", "=", "queued")
     .where("j.lease_by", ">", now)
+    // A commissioner is code like a game: a competitor's goes only to a runner that isolates it
+    // (access/code-trust.ts); a `process` runner, or one that does not say, gets admins' only.
+    .$if(!runsUntrustedCode(isolation), (q) =>
+      q.innerJoin("users as owner", "owner.id", "c.owner_user_id").where("owner.is_admin", "=", 1),
+    )
     .orderBy("j.created_at")
     .limit(20)
     .execute();

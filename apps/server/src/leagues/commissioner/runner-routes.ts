@@ -46,6 +46,7 @@ export const commissionerJobHandlers = defineHandlers({
       identity.subjectId,
       body.runner_id,
       body.runtimes,
+      body.isolation ?? null,
     );
     if (!leased) return { job: null };
     const path = `/v2/runner/commissioner-jobs/${leased.job.job_id}/relay?token=${encodeURIComponent(leased.relayToken)}`;
