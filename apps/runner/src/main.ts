@@ -87,7 +87,12 @@ if (settings.runtime === "process")
 try {
   runner = await startRunner({
     queue: queueOver(servers, settings.runnerId, settings.runtime),
-    commissioners: commissionerQueueOver(servers, settings.runnerId, settings.runtime),
+    ...(settings.commissionerCapacity > 0
+      ? {
+          commissioners: commissionerQueueOver(servers, settings.runnerId, settings.runtime),
+          commissionerCapacity: settings.commissionerCapacity,
+        }
+      : {}),
     trustedCode: settings.trustedCode,
     workDir: settings.workDir,
     concurrency: settings.concurrency,
@@ -111,6 +116,7 @@ log.info("runner started", {
   runner_id: settings.runnerId,
   capacity: settings.concurrency,
   interactive_capacity: settings.interactiveCapacity,
+  commissioner_capacity: settings.commissionerCapacity,
   runtime: settings.runtime,
   trusted_code: settings.trustedCode,
   work_dir: settings.workDir,

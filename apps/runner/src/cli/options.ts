@@ -33,6 +33,8 @@ export interface RunnerSettings {
   concurrency: number;
   /** Episodes with a seat a person plays run at once, besides the batch ones (their own lane). */
   interactiveCapacity: number;
+  /** Coworld commissioner sessions run at once, besides the batch ones (their own lane). */
+  commissionerCapacity: number;
   runtime: RuntimeKind;
   /** Every coworld and policy this runner runs is trusted: the only way to the process runtime. */
   trustedCode: boolean;
@@ -72,6 +74,8 @@ export function defaultCapacity(cores = availableParallelism()): number {
 
 /** Live games a runner plays at once beside its batch episodes. */
 export const DEFAULT_INTERACTIVE_CAPACITY = 4;
+/** Commissioner sessions mostly wait on their rounds' episodes: a lane of their own, not a batch slot. */
+export const DEFAULT_COMMISSIONER_CAPACITY = 2;
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -110,6 +114,7 @@ interface Flags {
   capacity?: number;
   concurrency?: number;
   interactiveCapacity: number;
+  commissionerCapacity: number;
   runtime: RuntimeKind;
   trustedCode?: boolean;
   sandboxMemoryMb: number;
@@ -165,6 +170,12 @@ function command(writeOut: (text: string) => void): Command {
       "live games (a seat a person plays) run at once besides --capacity, in a lane of their own; 0 plays none",
       integer(0, 64),
       DEFAULT_INTERACTIVE_CAPACITY,
+    )
+    .option(
+      "--commissioner-capacity <n>",
+      "coworld commissioner sessions (each in its own sandbox; they mostly wait on their rounds) run at once besides --capacity, in a lane of their own; 0 runs none",
+      integer(0, 64),
+      DEFAULT_COMMISSIONER_CAPACITY,
     )
     .addOption(
       new Option(
@@ -356,6 +367,7 @@ export function parseRunnerArgs(
     token: token.token,
     concurrency: flags.capacity ?? flags.concurrency ?? defaultCapacity(),
     interactiveCapacity: flags.interactiveCapacity,
+    commissionerCapacity: flags.commissionerCapacity,
     runtime: flags.runtime,
     trustedCode,
     limits: {

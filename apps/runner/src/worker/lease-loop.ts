@@ -45,8 +45,13 @@ export interface RunnerOptions {
   /** The pause after the server could not be reached. */
   errorPauseMs?: number;
   episode?: EpisodeSettings;
-  /** Coworld commissioners to lease and run, each in a batch slot (absent: none). */
+  /** Coworld commissioners to lease and run (absent: none). */
   commissioners?: CommissionerQueue;
+  /**
+   * Commissioner sessions at once, in a lane of their own besides the batch slots (default 2): a
+   * session waits on its round's episodes, so in a batch slot it would hold the slot they need.
+   */
+  commissionerCapacity?: number;
   /** Told when each job leaves the runner (tests, the benchmark). */
   onJobEnd?: (jobId: string, end: JobEnd) => void;
 }
@@ -159,7 +164,10 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     jobs.add(running);
     if (isLive(job)) interactive.add(running);
   };
-  /** A commissioner session, in a batch slot while it lives. */
+  /** Commissioner sessions running (their own lane). */
+  const commissionerSessions = new Set<Promise<void>>();
+  const commissionerCapacity = options.commissioners ? (options.commissionerCapacity ?? 2) : 0;
+  /** A commissioner session, in the commissioner lane while it lives. */
   const launchCommissioner = (
     job: NonNullable<Awaited<ReturnType<CommissionerQueue["lease"]>>>,
   ) => {
@@ -192,15 +200,22 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       )
       .finally(() => {
         jobs.delete(running);
+        commissionerSessions.delete(running);
         wake();
       });
     jobs.add(running);
+    commissionerSessions.add(running);
   };
   /** After a failed commissioner lease (a server without them, say), none is asked for a while. */
   let commissionersPausedUntil = 0;
-  /** One commissioner job, when a batch slot is free and one waits; whether one was leased. */
+  /** One commissioner job, when the commissioner lane has room and one waits; whether one was leased. */
   const leaseCommissioner = async (): Promise<boolean> => {
-    if (!options.commissioners || leasingStopped() || Date.now() < commissionersPausedUntil)
+    if (
+      !options.commissioners ||
+      commissionerSessions.size >= commissionerCapacity ||
+      leasingStopped() ||
+      Date.now() < commissionersPausedUntil
+    )
       return false;
     try {
       const job = await options.commissioners.lease();
@@ -219,13 +234,25 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
     let idleMs = idle.minMs;
     let failures = 0;
     while (!stopLeasing.signal.aborted) {
-      const free = Math.max(0, options.concurrency - (jobs.size - interactive.size));
+      // A waiting commissioner session first: its lane is its own, so full batch slots do not
+      // starve the league whose round waits on it.
+      const leasedCommissioner = await leaseCommissioner();
+      const free = Math.max(
+        0,
+        options.concurrency - (jobs.size - interactive.size - commissionerSessions.size),
+      );
       const freeInteractive = lanes
         ? Math.max(0, (options.interactiveCapacity ?? 0) - interactive.size)
         : 0;
       if (free + freeInteractive <= 0) {
-        // A finishing job wakes the loop.
-        await pause(60_000);
+        // A finishing job wakes the loop; a commissioner lane with room looks again meanwhile.
+        await pause(
+          commissionerSessions.size < commissionerCapacity
+            ? leasedCommissioner
+              ? idle.minMs
+              : idle.maxMs
+            : 60_000,
+        );
         continue;
       }
       let leased: Awaited<ReturnType<Queue["lease"]>>["jobs"];
@@ -279,9 +306,7 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
       // so its short answer must not grow the pause: a busy runner would then look for the next
       // round's episodes only every `idle.maxMs`.
       const leasedBatch = leased.filter((job) => !isLive(job)).length;
-      // A slot the episodes left free may run a commissioner session (a league's round waits on it).
-      const leasedCommissioner = leasedBatch < free && (await leaseCommissioner());
-      if (leasedBatch + (leasedCommissioner ? 1 : 0) < free) {
+      if (leasedBatch < free && !leasedCommissioner) {
         await pause(idleMs);
         idleMs = Math.min(idleMs * 2, idle.maxMs);
       } else {

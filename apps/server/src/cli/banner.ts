@@ -60,6 +60,10 @@ export function bannerLines(b: BannerInput): string[] {
     );
     if (b.commands.cli)
       lines.push(`  Watch it in the terminal: ${b.commands.cli} watch --server ${b.url}`);
+    if (b.demo.hill)
+      lines.push(
+        `And ${b.demo.hill.name} (${b.demo.hill.id}): run by the coworld's own commissioner, sandboxed on the runner.`,
+      );
   }
   lines.push(
     "",

@@ -8,12 +8,21 @@ import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Coworld, LeaderboardRow, League, LeaguePolicyMembership } from "@gauntlet/core";
+import type {
+  Coworld,
+  EpisodeRequest,
+  LeaderboardRow,
+  League,
+  LeaguePolicyMembership,
+  RoundDetail,
+  RoundPage,
+} from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { TEST_ANONYMOUS_CAPACITIES } from "../../testing/test-capacities.ts";
 import { eventually } from "../../testing/test-league.ts";
+import { HILL_LEAGUE_NAME } from "./demo-hill.ts";
 import { createDemoLeague, DEMO_LEAGUE_NAME, findDemoLeague } from "./demo.ts";
 import { registerExampleCoworld } from "./example-coworld.ts";
 
@@ -71,6 +80,13 @@ describe("createDemoLeague", () => {
         .then((r) => r.body),
       divisions: demo.divisions,
       players: 6,
+      hill: demo.hill,
+    });
+    // The A team also enters the hill league, run by the coworld's own commissioner.
+    expect(demo.hill).toMatchObject({
+      name: HILL_LEAGUE_NAME,
+      public: true,
+      commissioner_config: { commissioner_runnable_id: "king-of-the-hill" },
     });
   });
 });
@@ -84,6 +100,8 @@ function start(args: string[]) {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "",
     GAUNTLET_ANONYMOUS_CAPACITIES: TEST_ANONYMOUS_CAPACITIES,
+    // The hill league's commissioner is asked for its next round within a second, not a minute.
+    GAUNTLET_COMMISSIONER_SCHEDULE_MS: "1000",
   };
   const child = spawn(
     process.execPath,
@@ -129,6 +147,40 @@ describe.skipIf(process.env.DATABASE_URL)("gauntlet-server start", () => {
     );
     expect(moved).toHaveLength(3);
     expect(moved.map((r) => r.player_name).sort()).toEqual(["Greedy A", "Random A", "Wanderer A"]);
+
+    // The second demo league: GridRush's own commissioner, sandboxed on the embedded runner, makes
+    // its Hill and plays a round of duels with its tags; its ranking puts its king first.
+    const hill = await eventually(`the hill league in:\n${server.output()}`, async () =>
+      (await client(url).get<League[]>("/v2/leagues")).body.find(
+        (l) => l.name === HILL_LEAGUE_NAME,
+      ),
+    );
+    const round = await eventually(
+      `a completed hill round (server output:\n${server.output().slice(-3000)})`,
+      async () => {
+        const rounds = (
+          await client(url).get<RoundPage>(`/v2/rounds?league_id=${hill.id}&status=completed`)
+        ).body.entries;
+        return rounds[0]
+          ? (await client(url).get<RoundDetail>(`/v2/rounds/${rounds[0].id}`)).body
+          : null;
+      },
+      120_000,
+    );
+    expect(round.division.name).toBe("Hill");
+    expect(round.commissioner).toMatchObject({ kind: "coworld", runnable_id: "king-of-the-hill" });
+    expect(round.results.map((r) => r.player?.name).sort()).toEqual([
+      "Greedy A",
+      "Random A",
+      "Wanderer A",
+    ]);
+    const duels = (
+      await client(url).get<{ entries: EpisodeRequest[] }>(
+        `/v2/episode-requests?round_id=${round.id}`,
+      )
+    ).body.entries;
+    expect(duels.length).toBeGreaterThanOrEqual(2);
+    for (const duel of duels) expect(duel.tags).toMatchObject({ commissioner: "king-of-the-hill" });
     await server.stop();
     // Quiet by default: the banner, then nothing from the runner while episodes play, and the server's own last line.
     expect(server.output()).not.toMatch(/\[runner\]|"level":/);

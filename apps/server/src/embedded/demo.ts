@@ -18,6 +18,7 @@ import { createSubmission } from "../leagues/submissions.ts";
 import { createPolicyVersion, storeUpload } from "../policies/policies.ts";
 import { updatePolicyVersion } from "../policies/version-settings.ts";
 import type { Database } from "../store/schema.ts";
+import { createHillLeague, findHillLeague, type HillEntrant } from "./demo-hill.ts";
 
 export const DEMO_EMAIL = "demo@localhost";
 export const DEMO_LEAGUE_NAME = "GridRush demo league";
@@ -41,6 +42,8 @@ export interface DemoLeague {
   league: League;
   divisions: { id: string; name: string; level: number }[];
   players: number;
+  /** The second demo league, run by the coworld's own commissioner (demo-hill.ts); null without one. */
+  hill: League | null;
 }
 
 function demoIdentity(user: { id: string; email: string }): AuthenticatedIdentity {
@@ -115,6 +118,7 @@ export async function createDemoLeague(
     .execute();
 
   let players = 0;
+  const teamA: HillEntrant[] = [];
   for (const [team, division] of divisions.entries()) {
     for (const baseline of baselines) {
       const player = await createPlayer(
@@ -138,10 +142,12 @@ export async function createDemoLeague(
         auto_champion: "always",
         preferences: { division_id: division.id },
       });
+      if (team === 0) teamA.push({ policyVersionId: version.id, playerId: player.id });
       players += 1;
     }
   }
-  return { league, divisions, players };
+  const hill = await createHillLeague(db, bus, identity, coworld, teamA);
+  return { league, divisions, players, hill };
 }
 
 /** The demo league a first start made, for a restart's banner; null when there is none. */
@@ -166,5 +172,10 @@ export async function findDemoLeague(db: Kysely<Database>): Promise<DemoLeague |
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("league_id", "=", row.id)
     .executeTakeFirst();
-  return { league: await leagueView(db, row), divisions, players: Number(entered?.n ?? 0) };
+  return {
+    league: await leagueView(db, row),
+    divisions,
+    players: Number(entered?.n ?? 0),
+    hill: await findHillLeague(db, user.id),
+  };
 }

@@ -115,6 +115,8 @@ export class CommissionerDriver {
       try {
         await this.#tickLeague(league);
       } catch (error) {
+        // A session cut short by the server's own shutdown is no fault to report.
+        if (this.#stop.signal.aborted) return;
         this.#onError(error, `commissioner of ${league.id}`);
       }
     }
