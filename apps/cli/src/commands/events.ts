@@ -7,7 +7,7 @@ import type { LiveEvent } from "@gauntlet/core";
 import { parsePositiveInt, wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
 import { leagueOrCurrent } from "../names/resolve.ts";
-import { shortTime, writeJson, writeNote } from "../output.ts";
+import { shortTime, visible, writeJson, writeNote } from "../output.ts";
 import { bold, dim } from "../terminal.ts";
 import type { CommandGroup } from "./group.ts";
 
@@ -56,7 +56,9 @@ export async function runEvents(options: EventsOptions, { io, client }: Deps): P
     // Oldest first (the API answers newest first), as live events then follow.
     io.out.write(`${bold(feedLine("TIME", "EVENT", "HEADLINE", eventWidth), io.out)}\n`);
     for (const e of [...feed].reverse())
-      io.out.write(`${feedLine(shortTime(e.created_at), e.event_type, e.headline, eventWidth)}\n`);
+      io.out.write(
+        `${feedLine(shortTime(e.created_at), e.event_type, visible(e.headline), eventWidth)}\n`,
+      );
   }
   if (!info) return;
   if (!json) writeNote(io, dim(`following live events of ${league_id} (Ctrl-C to stop)`, io.err));

@@ -8,7 +8,7 @@ import type { InputOf } from "@gauntlet/sdk";
 import { checkId, parsePositiveInt, wantsJson } from "../context.ts";
 import { depsOf, type Deps, type Factory } from "../factory.ts";
 import { divisionIdOf, leagueOrCurrent } from "../names/resolve.ts";
-import { shortTime, writeFields, writeJson, writeTable } from "../output.ts";
+import { shortTime, visible, writeFields, writeJson, writeTable } from "../output.ts";
 import type { CommandGroup } from "./group.ts";
 import { idVerbCommand } from "./id-verb.ts";
 
@@ -138,7 +138,8 @@ export async function runRoundShow(options: RoundShowOptions, { io, client }: De
       ]),
     );
   }
-  if (r.commissioner_log) io.out.write(`\nCommissioner log\n${r.commissioner_log.trimEnd()}\n`);
+  if (r.commissioner_log)
+    io.out.write(`\nCommissioner log\n${visible(r.commissioner_log.trimEnd())}\n`);
 }
 
 function versionLabel(v: { name: string; version: number } | null): string {

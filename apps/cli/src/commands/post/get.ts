@@ -3,7 +3,7 @@ import type { Command } from "commander";
 
 import { checkId, wantsJson } from "../../context.ts";
 import { depsOf, type Deps, type Factory } from "../../factory.ts";
-import { shortTime, writeFields, writeJson } from "../../output.ts";
+import { shortTime, visible, writeFields, writeJson } from "../../output.ts";
 
 export interface GetOptions {
   postId: string;
@@ -25,7 +25,7 @@ export async function runGet(options: GetOptions, { io, client }: Deps): Promise
     ["score", p.score],
     ["created", shortTime(p.created_at)],
   ]);
-  io.out.write(`\n${p.body}\n`);
+  io.out.write(`\n${visible(p.body)}\n`);
   for (const c of p.comments)
     io.out.write(
       `\n— ${c.author.user_id} (${c.score}) ${shortTime(c.created_at)} ${c.id}\n${c.body}\n`,
