@@ -8,6 +8,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 
+import { WebSocket as WsSocket } from "ws";
+
 import {
   bestEffort,
   COMMISSIONER_LOG_MAX_BYTES,
@@ -174,7 +176,11 @@ async function bridge(
   deadline: number,
   shutdown: AbortSignal,
 ): Promise<Outcome> {
-  const commissioner = new WebSocket(`${boxUrl.replace(/^http/, "ws")}/round`);
+  // The `ws` client, not Node's: it refuses a message past the protocol's 16 MiB as it arrives
+  // (Node's own would gather up to 128 MiB of a fragmented one before anything could check it).
+  const commissioner = new WsSocket(`${boxUrl.replace(/^http/, "ws")}/round`, {
+    maxPayload: COMMISSIONER_MESSAGE_MAX_BYTES,
+  });
   const opened = await new Promise<boolean>((resolve) => {
     commissioner.addEventListener("open", () => resolve(true), { once: true });
     commissioner.addEventListener("error", () => resolve(false), { once: true });
@@ -191,7 +197,7 @@ async function bridge(
       shutdown.removeEventListener("abort", onShutdown);
       if (relay.readyState === WebSocket.OPEN || relay.readyState === WebSocket.CONNECTING)
         relay.close(relayCode, reason.slice(0, 100));
-      if (commissioner.readyState === WebSocket.OPEN) commissioner.close(1000, "session over");
+      if (commissioner.readyState === WsSocket.OPEN) commissioner.close(1000, "session over");
       resolve(outcome);
     };
     const timer = setTimeout(
@@ -202,8 +208,16 @@ async function bridge(
     const onShutdown = () =>
       finish({ outcome: "runner_error", error: "the runner shut down" }, 4001, "runner stopping");
     shutdown.addEventListener("abort", onShutdown, { once: true });
+    commissioner.on("error", (error: Error & { code?: string }) => {
+      if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH")
+        finish(
+          { outcome: "oversized", error: "the commissioner sent a message past 16 MiB" },
+          CLOSE_OVERSIZED,
+          "a message past 16 MiB",
+        );
+    });
     const early: string[] = [];
-    commissioner.addEventListener("message", (event: MessageEvent) => {
+    commissioner.addEventListener("message", (event) => {
       if (typeof event.data !== "string") {
         // Not a protocol message: the server fails the session as malformed.
         if (relay.readyState === WebSocket.OPEN) relay.send(".<binary frame>");
@@ -240,7 +254,7 @@ async function bridge(
       for (const text of early.splice(0)) for (const frame of relayFrames(text)) relay.send(frame);
     });
     relay.addEventListener("message", (event: MessageEvent) => {
-      if (typeof event.data === "string" && commissioner.readyState === WebSocket.OPEN)
+      if (typeof event.data === "string" && commissioner.readyState === WsSocket.OPEN)
         commissioner.send(event.data);
     });
     relay.addEventListener("close", (event: CloseEvent) =>
