@@ -1498,6 +1498,41 @@ describe("shared budgets of the real server", () => {
   });
 });
 
+describe("commissioner jobs and player states", () => {
+  it("a runner leases no commissioner job while none waits; an unknown job is 404; states are the owner's", async () => {
+    const runner = clientFor(await server.machineToken("sdk-commissioners"));
+    const leased = await runner.runner.leaseCommissioner({
+      body: { runner_id: "sdk", runtimes: ["process"], isolation: "sandbox" },
+    });
+    expect(leased.job).toBeNull();
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    await expect(
+      runner.runner.endCommissioner({
+        job_id: unknown,
+        lease_token: "glse_nothing",
+        body: { runner_id: "sdk", outcome: "ended", log: "" },
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect((await runner.runner.commissionerRelayInfo({ job_id: unknown })).description).toMatch(
+      /WebSocket/i,
+    );
+
+    await expect(
+      userClient.experienceRequests.playerState({
+        coworld_name: "no-such-coworld",
+        player_id: "player_00000000-0000-4000-8000-000000000000",
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    const snapshot = await userClient.experienceRequests
+      .snapshotState({
+        coworld_name: "no-such-coworld",
+        body: { player_ids: ["player_00000000-0000-4000-8000-000000000000"] },
+      })
+      .catch((e: unknown) => e);
+    expect(snapshot instanceof NotFoundError || isUnprocessableEntityError(snapshot)).toBe(true);
+  });
+});
+
 describe("coverage", () => {
   it("called every operation of the contract", () => {
     const missing = (Object.keys(contract) as OperationId[]).filter((id) => !covered.has(id));

@@ -154,7 +154,7 @@ async function keepHeads(
       player_id: playerId,
       owner_user_id: state.owner_user_id,
       ciphertext: box.seal(bytes.toString("base64")),
-      sha256: sha256Of(bytes),
+      digest: sha256Of(bytes),
       size_bytes: bytes.length,
       updated_at: nowIso(),
     };
@@ -164,7 +164,7 @@ async function keepHeads(
       .onConflict((oc) =>
         oc.columns(["coworld_name", "player_id"]).doUpdateSet({
           ciphertext: row.ciphertext,
-          sha256: row.sha256,
+          digest: row.digest,
           size_bytes: row.size_bytes,
           updated_at: row.updated_at,
         }),

@@ -106,7 +106,7 @@ export async function getPlayerState(
     coworld_name: row.coworld_name,
     player_id: row.player_id,
     size_bytes: row.size_bytes,
-    sha256: row.sha256,
+    sha256: row.digest,
     updated_at: row.updated_at,
     content_base64: box.open(row.ciphertext),
   };
@@ -136,7 +136,7 @@ export async function createStateSnapshot(
       );
     players.push({
       player_id: id,
-      sha256: row.sha256,
+      sha256: row.digest,
       size_bytes: row.size_bytes,
       ciphertext: row.ciphertext,
     });

@@ -55,7 +55,7 @@ describe("HTML pages", () => {
         password: "wrong",
       }).toString(),
     };
-    // A join of a full session answers its page again (409) rather than a redirect: fill it.
+    // A join of a full session answers a page (the 404 of a missing game) rather than a redirect: fill it.
     for (let i = 0; i < 2; i += 1)
       await client(t.url).post(`/v2/coworlds/play/session/${created.body.session_id}/join`);
     const callback = `?callback=${encodeURIComponent("http://127.0.0.1:9/cb")}`;

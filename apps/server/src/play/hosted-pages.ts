@@ -67,3 +67,15 @@ ${!ended && open > 0 ? `<p><a href="${escapeHtml(joinUrl)}">Join a slot</a></p>`
 ${state.row.episode_request_id ? `<p>Episode <code>${escapeHtml(state.row.episode_request_id)}</code></p>` : ""}`,
   );
 }
+
+/**
+ * A browser's answer for a game it cannot join through a page: missing, solo, full or ended read
+ * alike (the join's own 404), so the page tells a stranger nothing about a session.
+ */
+export function noGamePage(sessionId: string): string {
+  return page(
+    "No such game · Gauntlet",
+    `<h1>No such game to join</h1>
+<p>There is no game <code>${escapeHtml(sessionId)}</code> here with an open slot for you.</p>`,
+  );
+}

@@ -22,7 +22,7 @@ import {
   lobbyPagePath,
   terminateHostedGame,
 } from "./hosted-games.ts";
-import { joinPage, lobbyPage } from "./hosted-pages.ts";
+import { joinPage, lobbyPage, noGamePage } from "./hosted-pages.ts";
 import { openToStrangers } from "./joinable.ts";
 import {
   getPlayModule,
@@ -127,11 +127,17 @@ export const hostedGameHandlers = defineHandlers({
       app.baseUrl(request),
       await terminateHostedGame(app.store.db, app.play.relay, identity, params.session_id),
     ),
-  hostedGameJoinPage: async ({ params, app, request }) => {
+  hostedGameJoinPage: async ({ params, app, request, reply }) => {
     // The page joins as nobody in particular: a session nobody may join through it (solo, full,
-    // ended) is the 404 of one that does not exist, as the join itself answers.
-    const state = await currentSession(app.store.db, params.session_id);
-    if (!openToStrangers(state)) throw notFound("play session", params.session_id);
+    // ended) is the 404 of one that does not exist, as the join itself answers — as a page.
+    const state = await currentSession(app.store.db, params.session_id).catch((error: unknown) => {
+      if (error instanceof ServiceError && error.status === 404) return null;
+      throw error;
+    });
+    if (state === null || !openToStrangers(state)) {
+      reply.code(404);
+      return noGamePage(params.session_id);
+    }
     return joinPage(state, absoluteTo(app.baseUrl(request), lobbyPagePath(state.row.id)));
   },
   hostedGameJoinSubmit: async ({ params, app, request, reply }) => {
@@ -148,6 +154,10 @@ export const hostedGameHandlers = defineHandlers({
       await reply.redirect(clientUrl(base, joined.access) ?? lobby, 302);
       return REPLIED;
     } catch (error) {
+      if (error instanceof ServiceError && error.status === 404) {
+        reply.code(404);
+        return noGamePage(params.session_id);
+      }
       if (!(error instanceof ServiceError) || error.status !== 409) throw error;
       const state = await currentSession(app.store.db, params.session_id);
       reply.code(409);

@@ -304,7 +304,8 @@ export interface PlayerStatesTable {
   player_id: string;
   owner_user_id: string;
   ciphertext: string;
-  sha256: string;
+  /** sha256 of the content (kept inline above; no blob). */
+  digest: string;
   size_bytes: number;
   updated_at: string;
 }

@@ -12,7 +12,8 @@ export const playerState: Migration = {
       .addColumn("player_id", "text", (c) => c.notNull())
       .addColumn("owner_user_id", "text", (c) => c.notNull())
       .addColumn("ciphertext", "text", (c) => c.notNull())
-      .addColumn("sha256", "text", (c) => c.notNull())
+      // A digest of the content kept inline (not a blob's hash: nothing in the blob store).
+      .addColumn("digest", "text", (c) => c.notNull())
       .addColumn("size_bytes", "integer", (c) => c.notNull())
       .addColumn("updated_at", "text", (c) => c.notNull())
       .addPrimaryKeyConstraint("player_states_pk", ["coworld_name", "player_id"])
