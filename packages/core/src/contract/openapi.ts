@@ -166,7 +166,9 @@ export function buildOpenApi(
     }
     if (op.auth === "required" && op.method !== "GET")
       responses["403"] = json(error, "Not allowed");
-    if (op.params) responses["404"] = json(error, "Not found, or not visible to the caller");
+    // An operation whose page answers its 404 (pageStatuses) keeps the page.
+    if (op.params && !responses["404"])
+      responses["404"] = json(error, "Not found, or not visible to the caller");
     if (op.maxBodyBytes !== undefined)
       responses["413"] = json(
         error,

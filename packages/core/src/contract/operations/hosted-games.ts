@@ -94,6 +94,8 @@ export const hostedGameOperations = {
     path: "/v2/coworlds/play/session/{session_id}/play",
     tag: "Coworlds",
     summary: "The page behind join_url: a button that takes the next open slot in the browser",
+    description:
+      "A game a stranger cannot join (missing, solo, full or ended) answers a page saying so, 404 alike.",
     auth: "none",
     access: "public",
     complexity: 1,
@@ -101,6 +103,7 @@ export const hostedGameOperations = {
     status: 200,
     response: z.string(),
     responseKind: "html",
+    pageStatuses: [404],
   }),
   hostedGameJoinSubmit: defineOperation({
     id: "hostedGameJoinSubmit",
@@ -109,7 +112,7 @@ export const hostedGameOperations = {
     tag: "Coworlds",
     summary: "Take the next open slot and go to the coworld's player client on it (302)",
     description:
-      "The join page's form. Answers the page again with the reason when no slot can be taken.",
+      "The join page's form. Answers the page again with the reason when no slot can be taken (409), and a page saying there is no such game to a stranger (404, as for a missing one).",
     auth: "none",
     access: "public",
     complexity: 10,
@@ -119,6 +122,7 @@ export const hostedGameOperations = {
     status: 302,
     response: z.string(),
     responseKind: "html",
+    pageStatuses: [404, 409],
   }),
   hostedGameLobbyPage: defineOperation({
     id: "hostedGameLobbyPage",
