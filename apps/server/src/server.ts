@@ -270,7 +270,11 @@ export async function startServer(
         await play.scheduler.stop();
         await retention.stop();
         // Let requests in flight finish, but never wait forever on a connection that sends nothing.
-        const force = setTimeout(() => app.server.closeAllConnections(), 5_000);
+        // Upgraded sockets (live events, relays) are not the HTTP server's to close: ended too.
+        const force = setTimeout(() => {
+          app.server.closeAllConnections();
+          for (const socket of app.websocketServer.clients) socket.terminate();
+        }, 5_000);
         try {
           await app.close();
         } finally {

@@ -3,7 +3,8 @@
 // plays every pair of the round's champions once, ranks them in REVERSE of their summed scores
 // (a ranking no rating rule would give) and moves the winner of its ranking up to "Pro"; it asks
 // for rounds until one has completed. `mode`
-// makes it misbehave in one way, to show that only its round fails.
+// makes it misbehave in one way, to show that only its round fails (or, silent, that a server
+// stops without waiting out its replies).
 import type {
   CommissionerLauncher,
   CommissionerTarget,
@@ -14,7 +15,14 @@ import {
 } from "../src/leagues/commissioner/memory-channel.ts";
 
 export type ScriptedMode =
-  "fair" | "throws" | "hangs" | "garbage" | "oversized_state" | "unknown_version";
+  | "fair"
+  | "throws"
+  | "hangs"
+  | "garbage"
+  | "oversized_state"
+  | "unknown_version"
+  /** Answers nothing at all, not even the migration or scheduling requests. */
+  | "silent";
 
 interface Membership {
   id: string;
@@ -42,6 +50,7 @@ export class ReverseCommissioner implements CommissionerProgram {
 
   onMessage(message: Message, reply: (m: unknown) => void): void {
     const mode = this.#mode();
+    if (mode === "silent") return;
     switch (message.type) {
       case "league_migration_config_request": {
         const divisions = message.divisions as { name: string; level: number }[];

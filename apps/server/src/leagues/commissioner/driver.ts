@@ -181,9 +181,14 @@ export class CommissionerDriver {
       this.#stop.signal,
     );
     const session = new CommissionerSession(channel, this.#tap);
+    // A server that stops does not wait out a reply (up to replyTimeoutMs): closing the session
+    // ends the wait at once.
+    const onStop = () => void bestEffort(session.close("the server is stopping"));
+    this.#stop.signal.addEventListener("abort", onStop, { once: true });
     try {
       return await work(session);
     } finally {
+      this.#stop.signal.removeEventListener("abort", onStop);
       await session.close(`${purpose} done`);
     }
   }
@@ -229,16 +234,34 @@ export class CommissionerDriver {
           this.#bus,
           roundId,
           `commissioner aborted: ${end.reason}`,
-          await session.log(),
+          await this.#logOf(session),
         );
     } catch (error) {
       const reason =
         error instanceof CommissionerFailure
           ? `commissioner ${error.kind}: ${error.message}`
           : `commissioner session failed: ${error instanceof Error ? error.message : String(error)}`;
-      await failRound(this.#db, this.#bus, roundId, reason, session ? await logOf(session) : "");
+      await failRound(
+        this.#db,
+        this.#bus,
+        roundId,
+        reason,
+        session ? await this.#logOf(session) : "",
+      );
     } finally {
       if (session) await bestEffort(session.close("round over"));
+    }
+  }
+
+  /** The log for a failed round; while the server stops, only what arrives within a second. */
+  async #logOf(session: CommissionerSession): Promise<string> {
+    if (!this.#stop.signal.aborted) return logOf(session);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(""), 1_000)));
+    try {
+      return await Promise.race([logOf(session), late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

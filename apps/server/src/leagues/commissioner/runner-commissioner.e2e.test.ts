@@ -40,13 +40,21 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function roundsOf(tl: TestLeague): Promise<RoundDetail[]> {
-  const page = (
-    await client(t.url).get<RoundPage>(`/v2/rounds?league_id=${tl.league.id}&limit=100`)
-  ).body;
+/** The league's settled rounds in detail, once there are `count` of them (one listing a poll). */
+async function settledRounds(tl: TestLeague, count: number): Promise<RoundDetail[] | null> {
+  const page = await client(t.url).get<RoundPage>(`/v2/rounds?league_id=${tl.league.id}&limit=100`);
+  expect(page.status).toBe(200);
+  const settled = page.body.entries.filter(
+    (r) => r.status === "completed" || r.status === "failed",
+  );
+  if (settled.length < count) return null;
   const owner = client(t.url, tl.commissioner.token);
   const details = await Promise.all(
-    page.entries.map(async (r) => (await owner.get<RoundDetail>(`/v2/rounds/${r.id}`)).body),
+    settled.map(async (r) => {
+      const detail = await owner.get<RoundDetail>(`/v2/rounds/${r.id}`);
+      expect(detail.status, detail.text).toBe(200);
+      return detail.body;
+    }),
   );
   return details.sort((a, b) => a.round_number - b.round_number);
 }
@@ -77,11 +85,7 @@ describe("a coworld commissioner on a runner's sandbox", () => {
 
     const settled = await eventually(
       "six settled rounds",
-      async () => {
-        const rounds = await roundsOf(tl);
-        const done = rounds.filter((r) => r.status === "completed" || r.status === "failed");
-        return done.length >= 6 ? done : null;
-      },
+      () => settledRounds(tl, 6),
       180_000,
     ).catch((error: unknown) => {
       throw new Error(
