@@ -1,26 +1,14 @@
 // What commands print: `--json` prints the API's response exactly (pretty, one document);
 // otherwise aligned tables and key/value blocks for people. The `write*` functions print to the
 // IOStreams a command was given.
+import { visible } from "@gauntlet/core";
+
 import type { IOStreams } from "./io.ts";
 import { bold, type MaybeTerminal } from "./terminal.ts";
 
 export type Cell = string | number | boolean | null | undefined;
 
-// Control characters a terminal acts on (C0 but tab and newline, DEL, C1) and bidirectional
-// overrides: server text is a rival's (a league's name, a commissioner's description), and on a
-// terminal such characters could rewrite or hide lines, set its title or write its clipboard.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with every control character shown as a visible escape (`\x1b`, `\u202e`). */
-export function visible(text: string): string {
-  return text.replace(CONTROLS, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, "0")}`
-      : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
-}
+export { visible };
 
 function text(cell: Cell): string {
   if (cell === null || cell === undefined || cell === "") return "-";

@@ -44,10 +44,12 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
   // one request is in flight: its answer is there, or nearly, when the first frame is drawn.
   const ui = Promise.all([import("./components/theme.ts"), import("./start-watch.ts")]);
   void Promise.allSettled([ui]); // awaited below, where a failure is thrown
-  const [{ createClient, isGauntletConfigError }, { connectionNotices }] = await Promise.all([
-    import("@gauntlet/sdk"),
-    import("./data/connection-notices.ts"),
-  ]);
+  const [{ createClient, isGauntletConfigError }, { connectionNotices }, { visibleFetch }] =
+    await Promise.all([
+      import("@gauntlet/sdk"),
+      import("./data/connection-notices.ts"),
+      import("./data/visible-fetch.ts"),
+    ]);
 
   const notices = new Notices();
   let client;
@@ -56,7 +58,8 @@ export async function runWatch(options: WatchOptions = {}, io: WatchIO = {}): Pr
       ...(options.server !== undefined ? { baseUrl: options.server } : {}),
       ...(options.token !== undefined ? { token: options.token } : {}),
       env,
-      ...connectionNotices(notices),
+      // Server text reaches the screens with its control characters made visible.
+      ...connectionNotices(notices, visibleFetch()),
     });
   } catch (error) {
     if (isGauntletConfigError(error)) return fail(error.message);

@@ -650,6 +650,7 @@ export {
 
 // Dropping a promise's failure on purpose, with the reason in the name (see the lint rule).
 export { bestEffort, settled, unlessGone } from "./best-effort.ts";
+export { visible, visibleDeep } from "./terminal-text.ts";
 
 // The commissioner protocol of the hosted service: the messages a league's commissioner and the
 // platform exchange, and their bounds.

@@ -5,6 +5,7 @@
 // becomes a notice for the status line; nothing here throws at the screen.
 import {
   CompetitionEvent,
+  visibleDeep,
   type Division,
   type DivisionLeaderboard,
   type DivisionPairwise,
@@ -315,7 +316,7 @@ export class DivisionWatch {
 
   /** A live event from the socket. */
   receive(live: LiveEvent): void {
-    const parsed = CompetitionEvent.safeParse(live.data);
+    const parsed = CompetitionEvent.safeParse(visibleDeep(live.data));
     if (!parsed.success) {
       this.#skipSeq(live.seq);
       const issue = parsed.error.issues[0];
