@@ -32,6 +32,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 const PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
 const MODES = (process.env.BENCH_MODES ?? "one,two").split(",");
+/** The replica's GAUNTLET_EVENTS_LINGER_MS, each value a row of its own (side by side). */
+const LINGERS = (process.env.BENCH_LINGER_MS ?? "").split(",").filter((v) => v !== "");
 const PG_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WARM_UP_ROUNDS = 3;
@@ -90,6 +92,7 @@ function waitFor<T extends FromClients["type"]>(
 
 interface Figures {
   mode: string;
+  linger: string;
   watchers: number;
   events: number;
   deliveries: number;
@@ -108,7 +111,7 @@ interface Figures {
   roundsPerSecond: number;
 }
 
-async function measure(mode: "one" | "two", watchers: number): Promise<Figures> {
+async function measure(mode: "one" | "two", watchers: number, linger: string): Promise<Figures> {
   const testStore = await createTestStore(mode === "two" ? PG_URL : undefined);
   // Builds the league over the API; idle afterwards (its scheduler is off, it has no watchers).
   const setup = await startTestServer({
@@ -121,14 +124,13 @@ async function measure(mode: "one" | "two", watchers: number): Promise<Figures> 
     const tl = await createTestLeague(setup);
     for (const name of ["Ada", "Bo"]) await tl.submit(await tl.addPlayer(name));
     const division = tl.divisions[0]?.id ?? "";
-    const env: Record<string, string> =
-      mode === "two"
-        ? {
-            ...BASE_ENV,
-            REDIS_URL,
-            GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${randomBytes(4).toString("hex")}`,
-          }
-        : BASE_ENV;
+    const env: Record<string, string> = {
+      ...BASE_ENV,
+      ...(linger === "" ? {} : { GAUNTLET_EVENTS_LINGER_MS: linger }),
+      ...(mode === "two"
+        ? { REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${randomBytes(4).toString("hex")}` }
+        : {}),
+    };
     for (let i = 0; i < (mode === "two" ? 2 : 1); i += 1)
       replicas.push(await startReplicaProcess(testStore, env));
     const [writer] = replicas;
@@ -256,6 +258,7 @@ async function measure(mode: "one" | "two", watchers: number): Promise<Figures> 
     lasts.sort((a, b) => a - b);
     return {
       mode,
+      linger,
       watchers,
       events: timesOf.size,
       deliveries,
@@ -313,6 +316,7 @@ async function main(): Promise<void> {
   const figures: Figures[] = [];
   const header = [
     "replicas",
+    "linger ms",
     "watchers",
     "events",
     "deliveries",
@@ -328,6 +332,7 @@ async function main(): Promise<void> {
   ];
   const row = (f: Figures) => [
     f.mode === "one" ? "1 (SQLite)" : "2 (PG+Redis)",
+    f.linger === "" ? "default" : f.linger,
     String(f.watchers),
     String(f.events),
     String(f.deliveries),
@@ -342,16 +347,18 @@ async function main(): Promise<void> {
     f.roundsPerSecond.toFixed(2),
   ];
   for (const mode of MODES)
-    for (const n of SIZES) {
-      if (mode !== "one" && mode !== "two") throw new Error(`BENCH_MODES: one or two, not ${mode}`);
-      const f = await measure(mode, n);
-      figures.push(f);
-      console.log(
-        row(f)
-          .map((cell, i) => `${header[i]} ${cell}`)
-          .join(", "),
-      );
-    }
+    for (const n of SIZES)
+      for (const linger of LINGERS.length > 0 ? LINGERS : [""]) {
+        if (mode !== "one" && mode !== "two")
+          throw new Error(`BENCH_MODES: one or two, not ${mode}`);
+        const f = await measure(mode, n, linger);
+        figures.push(f);
+        console.log(
+          row(f)
+            .map((cell, i) => `${header[i]} ${cell}`)
+            .join(", "),
+        );
+      }
   console.log(`\n${table(header, figures.map(row))}\n`);
   const top = figures.filter((f) => f.mode === "one").sort((a, b) => b.watchers - a.watchers)[0];
   if (top)

@@ -73,6 +73,17 @@ function positiveMs(env: Env, name: string, unit = "milliseconds"): number | und
   return value;
 }
 
+function nonNegativeMs(env: Env, name: string): number | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(
+      `${name} must be 0 or a positive number of milliseconds, not ${JSON.stringify(text)}`,
+    );
+  return value;
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
@@ -131,6 +142,7 @@ export async function startServer(
       scheduler: env.GAUNTLET_SCHEDULER !== "off",
       schedulerTickMs: positiveMs(env, "GAUNTLET_SCHEDULER_TICK_MS"),
       eventsPollMs: positiveMs(env, "GAUNTLET_EVENTS_POLL_MS"),
+      eventsLingerMs: nonNegativeMs(env, "GAUNTLET_EVENTS_LINGER_MS"),
       standingsRevalidateMs: positiveMs(env, "GAUNTLET_STANDINGS_REVALIDATE_MS"),
       commissionerLauncher,
       commissioner: {
@@ -270,11 +282,7 @@ export async function startServer(
         await play.scheduler.stop();
         await retention.stop();
         // Let requests in flight finish, but never wait forever on a connection that sends nothing.
-        // Upgraded sockets (live events, relays) are not the HTTP server's to close: ended too.
-        const force = setTimeout(() => {
-          app.server.closeAllConnections();
-          for (const socket of app.websocketServer.clients) socket.terminate();
-        }, 5_000);
+        const force = setTimeout(() => app.server.closeAllConnections(), 5_000);
         try {
           await app.close();
         } finally {

@@ -189,9 +189,14 @@ export async function installLiveEvents(
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
     // The plugin's own shutdown closes sockets with no code (1005); say why instead.
     preClose(done) {
-      for (const client of app.websocketServer.clients)
-        client.close(CLOSE_GOING_AWAY, "server shutting down");
+      const clients = [...app.websocketServer.clients];
+      for (const client of clients) client.close(CLOSE_GOING_AWAY, "server shutting down");
       app.websocketServer.close(() => undefined);
+      // A peer that never answers the close would hold the server's close for ws's 30 s: a
+      // socket still open after the 5 s the HTTP connections get is ended.
+      setTimeout(() => {
+        for (const client of clients) client.terminate();
+      }, 5_000).unref();
       done();
     },
   });

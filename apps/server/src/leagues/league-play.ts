@@ -29,6 +29,8 @@ export interface LeaguePlayOptions {
   scheduler?: boolean;
   schedulerTickMs?: number;
   eventsPollMs?: number;
+  /** How long a burst of events waits for the rest before it goes to watchers (events/hub.ts). */
+  eventsLingerMs?: number;
   /** How long a division's cached standings are served before they are checked again. */
   standingsRevalidateMs?: number;
   onError?: (error: unknown, context: string) => void;
@@ -93,6 +95,7 @@ export class LeaguePlay {
       const hub = await EventHub.start(db, bus, {
         render: renderCompetitionEvents,
         pollMs: options.eventsPollMs,
+        lingerMs: options.eventsLingerMs,
         onError: (e) => onError(e, "events: hub"),
       });
       const commissioners = new CommissionerDriver(

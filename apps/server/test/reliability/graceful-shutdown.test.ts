@@ -72,7 +72,7 @@ describe("SIGTERM", () => {
     const closed = await socket.closed;
     expect(closed.code).toBe(1001);
     const started = Date.now();
-    expect(await exited).toBe(0);
+    expect(await exited, output).toBe(0);
     process.stdout.write(
       `graceful shutdown: in-flight request answered ${status}, WebSocket closed with ${closed.code}, exit 0 (${Date.now() - started} ms after the answer)\n`,
     );
