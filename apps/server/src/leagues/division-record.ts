@@ -2,6 +2,9 @@
 // seat as the policy version that played it. A player's past champions are subjects of their
 // own, so a new champion starts with no evidence while its predecessor's games still inform
 // about everyone else. Failed, cancelled and voided episodes are no evidence about anyone.
+// A round a coworld's commissioner ranked is one game of the record instead, its placings the
+// commissioner's ranks: the standings then follow the commissioner, as its ratings do, not the
+// episodes' own scores (which it may have read some other way).
 import type { Kysely, Transaction } from "kysely";
 
 import { parseJson } from "../shared/clock.ts";
@@ -39,6 +42,7 @@ export async function divisionRecord(
         .innerJoin("episode_requests as re", "re.round_id", "r.id")
         .select("re.id")
         .where("r.division_id", "=", divisionId)
+        .where("r.commissioner_runnable_id", "is", null)
         .where("re.status", "=", "completed")
         // A voided episode is no evidence either (ledger/).
         .where((eb) =>
@@ -72,11 +76,61 @@ export async function divisionRecord(
     }
     episode.seats.push(row);
   }
-  return [...episodes.values()].map((e) => ({
+  const played: SettledEpisode[] = [...episodes.values()].map((e) => ({
     at: e.at,
     participants: e.seats.map((s) => ({
       subjectId: recordSubject(s.player_id, s.policy_version_id),
       score: e.scores[s.position] ?? 0,
     })),
   }));
+  const ranked = await commissionerRankings(db, divisionId);
+  return ranked.length === 0
+    ? played
+    : [...played, ...ranked].sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** The division's rounds ranked by a coworld's commissioner, each as one game of placings. */
+async function commissionerRankings(
+  db: Kysely<Database> | Transaction<Database>,
+  divisionId: string,
+): Promise<SettledEpisode[]> {
+  const rows = await db
+    .selectFrom("round_results as rr")
+    .innerJoin("rounds as r", "r.id", "rr.round_id")
+    .select(["r.id", "r.completed_at", "rr.player_id", "rr.policy_version_id", "rr.rank"])
+    .where("rr.division_id", "=", divisionId)
+    .where("r.commissioner_runnable_id", "is not", null)
+    .where("r.status", "=", "completed")
+    .where("r.id", "in", (qb) =>
+      qb
+        .selectFrom("rounds as lr")
+        .select("lr.id")
+        .where("lr.division_id", "=", divisionId)
+        .where("lr.commissioner_runnable_id", "is not", null)
+        .where("lr.status", "=", "completed")
+        .orderBy("lr.completed_at", "desc")
+        .orderBy("lr.id", "desc")
+        .limit(RECORD_LIMIT),
+    )
+    .orderBy("r.completed_at")
+    .orderBy("r.id")
+    .orderBy("rr.rank")
+    .execute();
+  const rounds = new Map<string, { at: Date; rows: typeof rows }>();
+  for (const row of rows) {
+    const round = rounds.get(row.id) ?? { at: new Date(row.completed_at ?? 0), rows: [] };
+    round.rows.push(row);
+    rounds.set(row.id, round);
+  }
+  return [...rounds.values()].map(({ at, rows: ranks }) => {
+    const worst = Math.max(...ranks.map((r) => r.rank));
+    return {
+      at,
+      participants: ranks.map((r) => ({
+        subjectId: recordSubject(r.player_id, r.policy_version_id),
+        // A better rank is a higher score, as the round's rating read it (round-record.ts).
+        score: worst + 1 - r.rank,
+      })),
+    };
+  });
 }

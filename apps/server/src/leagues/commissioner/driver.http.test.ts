@@ -98,11 +98,15 @@ describe("a coworld commissioner runs its league", () => {
       ).body;
       return rows && rows.length >= 2 ? rows : null;
     });
-    // The ratings follow the commissioner's ranks (Bo above Ada, against the game's scores).
-    // The published score is the fit of the episodes' own scores, which does not yet read a
-    // commissioner's rankings: `form` is the rating the rankings moved.
+    // The standings follow the commissioner's ranks (Bo above Ada, against the game's scores):
+    // the rating they moved (`form`), the published score fitted to the record, and the order.
     const form = new Map(board.map((r) => [r.player_name, r.form ?? r.score]));
     expect(form.get("Bo") ?? 0).toBeGreaterThan(form.get("Ada") ?? 0);
+    const score = new Map(board.map((r) => [r.player_name, r.score]));
+    expect(score.get("Bo") ?? 0).toBeGreaterThan(score.get("Ada") ?? 0);
+    expect(board.map((r) => r.player_name).indexOf("Bo")).toBeLessThan(
+      board.map((r) => r.player_name).indexOf("Ada"),
+    );
 
     // The episodes carry the commissioner's tags and overrides.
     const episodes = await t.server.store.db
