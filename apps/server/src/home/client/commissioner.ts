@@ -10,18 +10,21 @@ import type {
   RoundCommissioner,
 } from "@gauntlet/core";
 
-import { get, q } from "./api.ts";
+import { get, NotFound, q, Refused } from "./api.ts";
 import { el, facts, muted, round2, table, type Child } from "./dom.ts";
 import { href, link } from "./links.ts";
 import { participantsLine, replayCell } from "./parts.ts";
 
 const coworlds = new Map<string, Promise<Coworld | null>>();
 
-/** A coworld version by id, read once per page; null when it cannot be read. */
+/** A coworld version by id, read once per page; null when the API will not show it. */
 function coworld(id: string): Promise<Coworld | null> {
   let read = coworlds.get(id);
   if (!read) {
-    read = get<Coworld>(`/v2/coworlds/${q(id)}`).catch(() => null);
+    read = get<Coworld>(`/v2/coworlds/${q(id)}`).catch((error: unknown) => {
+      if (error instanceof NotFound || error instanceof Refused) return null;
+      throw error;
+    });
     coworlds.set(id, read);
   }
   return read;
