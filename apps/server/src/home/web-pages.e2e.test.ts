@@ -279,8 +279,10 @@ describe("a league run by its coworld's own commissioner", () => {
   }, 240_000);
 
   /** The page's main text; nothing of the author's markup ran or became an element. */
-  async function drawnAsText(url: string): Promise<string> {
+  async function drawnAsText(url: string, screenshot?: string): Promise<string> {
     const { page, problems } = await visit(url);
+    if (screenshot)
+      await page.screenshot({ path: join(SCREENSHOTS, `${screenshot}-1440.png`), fullPage: true });
     const text = await page.locator("main").innerText();
     expect(await page.evaluate("window.pwned")).toBeUndefined();
     expect(await page.locator("main img, main script").count()).toBe(0);
@@ -295,8 +297,13 @@ describe("a league run by its coworld's own commissioner", () => {
   );
 
   it("names the coworld's commissioner on the league and division pages, with its description as text", async () => {
-    expect(await drawnAsText(`${t.url}/web/leagues/${tl.league.id}`)).toMatch(byCoworld);
-    const division = await drawnAsText(`${t.url}/web/divisions/${round.division.id}`);
+    expect(
+      await drawnAsText(`${t.url}/web/leagues/${tl.league.id}`, "commissioned-league"),
+    ).toMatch(byCoworld);
+    const division = await drawnAsText(
+      `${t.url}/web/divisions/${round.division.id}`,
+      "commissioned-division",
+    );
     expect(division).toMatch(byCoworld);
     // How it works, as the commissioner's manifest entry describes the round's structure.
     expect(division).toMatch(/How it works[\s\S]*rounds\s+The coworld's commissioner is asked/);
@@ -315,7 +322,7 @@ describe("a league run by its coworld's own commissioner", () => {
   }, 120_000);
 
   it("shows who ran a round, and its episodes as the commissioner asked for them, tags and all", async () => {
-    const text = await drawnAsText(`${t.url}/web/rounds/${round.id}`);
+    const text = await drawnAsText(`${t.url}/web/rounds/${round.id}`, "commissioned-round");
     expect(text).toMatch(byCoworld);
     // The fixture ranks Z to A whatever the scores.
     expect(text).toMatch(/Results[\s\S]*1\s+Zed[\s\S]*2\s+Ada/);
