@@ -27,15 +27,28 @@ export async function commissionerBundle(): Promise<Buffer> {
   }
 }
 
-/** The manifest's `commissioner[]`: the fixture, told how many rounds to play and which to spoil. */
-export function fixtureCommissioner(rounds: number, misbehave: Record<number, string>) {
+/**
+ * The manifest's `commissioner[]`: the fixture, told how many rounds to play and which to spoil;
+ * `description` (the division's round structure) and `note` (a tag on each episode) are the
+ * author's words, for the pages that show them.
+ */
+export function fixtureCommissioner(
+  rounds: number,
+  misbehave: Record<number, string>,
+  words: { description?: string; note?: string } = {},
+) {
   return [
     {
       type: "commissioner",
       id: FIXTURE_RUNNABLE_ID,
       name: "Fixture",
       run: ["node", "commissioner/fixture.ts"],
-      env: { FIXTURE_ROUNDS: String(rounds), FIXTURE_MISBEHAVE: JSON.stringify(misbehave) },
+      ...(words.description ? { description: words.description } : {}),
+      env: {
+        FIXTURE_ROUNDS: String(rounds),
+        FIXTURE_MISBEHAVE: JSON.stringify(misbehave),
+        ...(words.note ? { FIXTURE_NOTE: words.note } : {}),
+      },
     },
   ];
 }

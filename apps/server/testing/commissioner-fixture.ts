@@ -3,7 +3,7 @@
 // 8080 (`GET /healthz`, `WEBSOCKET /round`; a minimal RFC 6455 server, for Node has no WebSocket
 // server) and speaks the hosted service's commissioner protocol: it keeps the league's divisions,
 // asks for a round in each division until FIXTURE_ROUNDS rounds have completed, pairs the round's
-// champions, tags each episode, and ranks the entrants by player name from Z to A whatever they
+// champions, tags each episode (FIXTURE_NOTE adds a `note` tag), and ranks the entrants by player name from Z to A whatever they
 // scored (a ranking no rating rule would give). FIXTURE_MISBEHAVE ({"<round number>": how})
 // makes a round's session crash, hang, send garbage or send a message past 16 MiB.
 // Node built-ins only: it runs as `node commissioner-fixture.ts` in the coworld's files.
@@ -24,6 +24,8 @@ interface Membership {
 const GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 const misbehave = JSON.parse(process.env.FIXTURE_MISBEHAVE ?? "{}") as Record<string, string>;
 const roundsWanted = Number(process.env.FIXTURE_ROUNDS ?? "1");
+/** A tag of the author's choosing on each episode (the web view's test: markup shown as text). */
+const note = process.env.FIXTURE_NOTE ?? "";
 
 function frame(text: string): Buffer {
   const payload = Buffer.from(text, "utf8");
@@ -169,7 +171,11 @@ function session(socket: Duplex): void {
               variant_id: variant,
               policy_version_ids: [a.policy_version_id, b.policy_version_id],
               seed: 11,
-              tags: { stage: "fixture", round: String(message.round_number) },
+              tags: {
+                stage: "fixture",
+                round: String(message.round_number),
+                ...(note ? { note } : {}),
+              },
               game_config_overrides: { turns: 5, width: 5, height: 5 },
             },
           ],

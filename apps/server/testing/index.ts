@@ -17,3 +17,4 @@ export * from "./redis-process.ts";
 export * from "./replica-process.ts";
 export * from "./browser.ts";
 export * from "./demo-league.ts";
+export * from "./commissioner-coworld.ts";

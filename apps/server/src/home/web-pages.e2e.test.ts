@@ -3,21 +3,28 @@
 // from the API, every link on the home page answers a page, an episode's replay plays in its
 // page, a division's standings move without a reload when a round's episodes complete, an
 // anonymous visitor never sees a private league, and the hosted service's links land on their
-// page. Each page is screenshot at 375 and 1440 px into the test reports (CI keeps them).
+// page. A league run by its coworld's own commissioner (the fixture, sandboxed on the runner)
+// shows that commissioner on its league, division and round pages, how it describes the
+// division, and the round's episodes with the tags it gave them: the author's markup as text. Each page is screenshot at 375 and 1440 px into the test reports (CI keeps them).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { RoundPage, TriggerRoundResponse } from "@gauntlet/core";
+import type { RoundDetail, RoundPage, TriggerRoundResponse } from "@gauntlet/core";
 
 import { startBrowserPlay, type BrowserPlay } from "../../testing/browser-play.ts";
+import {
+  commissionerBundle,
+  FIXTURE_RUNNABLE_ID,
+  fixtureCommissioner,
+} from "../../testing/commissioner-coworld.ts";
 import { seedDemoLeague } from "../../testing/demo-league.ts";
 import { client } from "../../testing/http.ts";
 import { PATIENCE_MS } from "../../testing/patience.ts";
 import type { TestServer } from "../../testing/start-server.ts";
-import { createTestLeague, eventually } from "../../testing/test-league.ts";
+import { createTestLeague, eventually, type TestLeague } from "../../testing/test-league.ts";
 
 const SCREENSHOTS = join(
   process.env.GAUNTLET_TEST_REPORT_DIR ?? join(import.meta.dirname, "../../test-artifacts"),
@@ -29,6 +36,7 @@ let play: BrowserPlay;
 let t: TestServer;
 let browser: Browser;
 let leagueId: string;
+let hillId: string | null;
 let secretLeague: { id: string; name: string };
 
 async function playRound(): Promise<string> {
@@ -54,6 +62,7 @@ beforeAll(async () => {
   ({ t, browser } = play);
   const demo = await seedDemoLeague(t);
   leagueId = demo.league.id;
+  hillId = demo.hill?.id ?? null;
   await playRound();
   const secret = await createTestLeague(t, { public: false });
   await secret.submit(await secret.addPlayer(SECRET_PLAYER));
@@ -221,4 +230,114 @@ describe("the web view's pages", () => {
     );
     await upload.page.close();
   });
+});
+
+describe("a league run by its coworld's own commissioner", () => {
+  const HOSTILE = `<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>`;
+  let tl: TestLeague;
+  let round: RoundDetail;
+
+  beforeAll(async () => {
+    // Only this league plays: the others are paused, so the scheduler ticks below (the server's
+    // scheduler is off) start nothing else.
+    const db = t.server.store.db;
+    await db.updateTable("leagues").set({ rounds_paused_at: new Date().toISOString() }).execute();
+    tl = await createTestLeague(t, {
+      bundle: await commissionerBundle(),
+      manifest: {
+        commissioner: fixtureCommissioner(1, {}, { description: HOSTILE, note: HOSTILE }),
+      },
+      commissionerConfig: { commissioner_runnable_id: FIXTURE_RUNNABLE_ID },
+    });
+    await db
+      .updateTable("leagues")
+      .set({ rounds_paused_at: new Date().toISOString() })
+      .where("id", "=", tl.league.id)
+      .execute();
+    for (const [name, baseline] of [
+      ["Ada", "greedy"],
+      ["Zed", "random"],
+    ] as const)
+      await tl.submit(await tl.addPlayer(name, { baseline }));
+    await db
+      .updateTable("leagues")
+      .set({ rounds_paused_at: null })
+      .where("id", "=", tl.league.id)
+      .execute();
+    round = await eventually(
+      `the commissioner's round to complete (runner: ${play.runner.output().slice(-1500)})`,
+      async () => {
+        await t.server.leaguePlay.scheduler.tick();
+        const page = (await client(t.url).get<RoundPage>(`/v2/rounds?league_id=${tl.league.id}`))
+          .body;
+        const done = page.entries.find((r) => r.status === "completed" || r.status === "failed");
+        return done ? (await client(t.url).get<RoundDetail>(`/v2/rounds/${done.id}`)).body : null;
+      },
+      180_000,
+    );
+    expect(round.status, round.error ?? "").toBe("completed");
+  }, 240_000);
+
+  /** The page's main text; nothing of the author's markup ran or became an element. */
+  async function drawnAsText(url: string, screenshot?: string): Promise<string> {
+    const { page, problems } = await visit(url);
+    if (screenshot)
+      await page.screenshot({ path: join(SCREENSHOTS, `${screenshot}-1440.png`), fullPage: true });
+    const text = await page.locator("main").innerText();
+    expect(await page.evaluate("window.pwned")).toBeUndefined();
+    expect(await page.locator("main img, main script").count()).toBe(0);
+    expect(await page.evaluate("window.cspViolations ?? []")).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+    return text;
+  }
+
+  const byCoworld = new RegExp(
+    `commissioner\\s+${FIXTURE_RUNNABLE_ID} — the coworld's own commissioner \\(gridrush-[0-9a-f]+ v\\S+\\)`,
+  );
+
+  it("names the coworld's commissioner on the league and division pages, with its description as text", async () => {
+    expect(
+      await drawnAsText(`${t.url}/web/leagues/${tl.league.id}`, "commissioned-league"),
+    ).toMatch(byCoworld);
+    const division = await drawnAsText(
+      `${t.url}/web/divisions/${round.division.id}`,
+      "commissioned-division",
+    );
+    expect(division).toMatch(byCoworld);
+    // How it works, as the commissioner's manifest entry describes the round's structure.
+    expect(division).toMatch(/How it works[\s\S]*rounds\s+The coworld's commissioner is asked/);
+    expect(division).toMatch(
+      new RegExp(`structure\\s+${HOSTILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    );
+
+    // The demo's leagues: the built-in ladder, and GridRush's own king of the hill.
+    expect(await drawnAsText(`${t.url}/web/leagues/${leagueId}`)).toMatch(
+      /commissioner\s+ladder \(built-in\)/,
+    );
+    if (hillId) {
+      const hill = await drawnAsText(`${t.url}/web/leagues/${hillId}`);
+      expect(hill).toMatch(/commissioner\s+king-of-the-hill — the coworld's own commissioner/);
+    }
+  }, 120_000);
+
+  it("shows who ran a round, and its episodes as the commissioner asked for them, tags and all", async () => {
+    const text = await drawnAsText(`${t.url}/web/rounds/${round.id}`, "commissioned-round");
+    expect(text).toMatch(byCoworld);
+    // The fixture ranks Z to A whatever the scores.
+    expect(text).toMatch(/Results[\s\S]*1\s+Zed[\s\S]*2\s+Ada/);
+    expect(text).toMatch(/Episodes \(1\)\s+tags\s+players\s+scores\s+status/);
+    const row = text.split("\n").find((line) => line.startsWith("stage=fixture"));
+    expect(row).toBeDefined();
+    expect(row).toContain(`stage=fixture round=1 note=${HOSTILE}`);
+    expect(row).toMatch(/Ada vs Zed|Zed vs Ada/);
+    expect(row).toMatch(/\d+(\.\d+)? – \d+(\.\d+)?\s+completed/);
+
+    // A round of the built-in scheduler says so.
+    const demoRounds = (await client(t.url).get<RoundPage>(`/v2/rounds?league_id=${leagueId}`)).body
+      .entries;
+    expect(await drawnAsText(`${t.url}/web/rounds/${demoRounds[0]?.id ?? ""}`)).toMatch(
+      /commissioner\s+ladder \(built-in\)/,
+    );
+  }, 120_000);
 });

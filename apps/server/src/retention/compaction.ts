@@ -1,5 +1,6 @@
 // The compaction the server runs by itself (every GAUNTLET_RETENTION_INTERVAL_MS): expire the
-// files of old round episodes, delete blobs no row names, and give SQLite's freed pages and
+// files of old round episodes, delete old finished commissioner jobs with their logs, delete
+// blobs no row names, and give SQLite's freed pages and
 // write-ahead log back to the file system.
 import { sql, type Kysely } from "kysely";
 
@@ -7,11 +8,13 @@ import type { BlobStore } from "../blobs/blob-store.ts";
 import type { Engine } from "../store/database.ts";
 import type { Database } from "../store/schema.ts";
 import { expireRoundArtifacts } from "./expire-artifacts.ts";
+import { expireCommissionerJobs } from "./expire-commissioner-jobs.ts";
 import { referencedBlobs } from "./referenced-blobs.ts";
 import type { RetentionSettings } from "./settings.ts";
 
 export interface CompactionReport {
   episodesExpired: number;
+  commissionerJobsDeleted: number;
   blobsDeleted: number;
   bytesFreed: number;
   vacuumed: boolean;
@@ -65,8 +68,18 @@ export async function compact(
     settings.keepRoundEpisodes === null
       ? 0
       : await expireRoundArtifacts(deps.db, settings.keepRoundEpisodes);
+  const commissionerJobsDeleted =
+    settings.commissionerJobsMs === null
+      ? 0
+      : await expireCommissionerJobs(deps.db, settings.commissionerJobsMs);
   const swept = await sweepBlobs(deps.db, deps.blobs, settings.blobGraceMs);
   // PostgreSQL's autovacuum does this work on its own.
   const vacuumed = deps.engine === "sqlite" ? await compactSqlite(deps.db) : false;
-  return { episodesExpired, blobsDeleted: swept.deleted, bytesFreed: swept.bytes, vacuumed };
+  return {
+    episodesExpired,
+    commissionerJobsDeleted,
+    blobsDeleted: swept.deleted,
+    bytesFreed: swept.bytes,
+    vacuumed,
+  };
 }

@@ -2,7 +2,8 @@
 // newest round episodes of a division — never fewer than the web view lists, whose replay links
 // must work — and every evaluation keep their files, older round episodes lose them and say so
 // (410, `artifacts_expired_at`), their results stay, blobs no row names go, and the blobs still
-// named stay.
+// named stay; commissioner jobs that ended (or were left queued) long ago go with their logs, and
+// a job a session may still use never does.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,9 @@ import {
   type TestLeague,
 } from "../../testing/test-league.ts";
 import { LISTED_EPISODES } from "../home/listed.ts";
+import { COMMISSIONER_JOB_FLOOR_MS, expireCommissionerJobs } from "./expire-commissioner-jobs.ts";
 import { HASH_COLUMNS } from "./referenced-blobs.ts";
+import { retentionSettingsFrom } from "./settings.ts";
 
 interface EpisodeList {
   entries: EpisodeRequest[];
@@ -36,6 +39,9 @@ const PER_ROUND = 2;
 /** Fewer than the web view lists: the policy keeps what the page lists all the same. */
 const KEEP = 2;
 const KEPT = Math.max(KEEP, LISTED_EPISODES);
+const HOUR = 60 * 60_000;
+/** Finished commissioner jobs are kept this long. */
+const JOBS_KEPT_MS = 2 * HOUR;
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -70,6 +76,7 @@ beforeAll(async () => {
       GAUNTLET_SCHEDULER: "off",
       GAUNTLET_RETENTION_EPISODES: String(KEEP),
       GAUNTLET_RETENTION_BLOB_GRACE_MS: "0",
+      GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS: String(JOBS_KEPT_MS),
     },
   });
   runner = await scriptedRunner(t);
@@ -205,6 +212,71 @@ describe("the retention policy", () => {
     expect(await blobs().has(stray.sha256)).toBe(true);
     await t.server.retention.run();
     expect(await blobs().has(stray.sha256)).toBe(false);
+  });
+
+  it("deletes commissioner jobs, logs and all, that ended or were left queued before the setting's age, and never a live session's", async () => {
+    const db = t.server.store.db;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    /** A job queued `created` ago, ended `ended` ago (never, when null). */
+    const job = (id: string, created: number, ended: number | null) => ({
+      id: `cj-${id}-${tl.league.id}`,
+      league_id: tl.league.id,
+      coworld_id: tl.coworldId,
+      runnable_id: "fixture",
+      purpose: "round",
+      round_id: null,
+      status: ended === null ? (created > HOUR ? "queued" : "leased") : "ended",
+      relay_token_hash: "x",
+      lease_token_hash: null,
+      lease_machine_id: null,
+      runner_id: null,
+      created_at: ago(created),
+      lease_by: ago(created - 30_000),
+      leased_at: null,
+      ended_at: ended === null ? null : ago(ended),
+      outcome: ended === null ? null : "ended",
+      error: null,
+      log: ended === null ? null : `the commissioner's log of ${id}\n`.repeat(1000),
+    });
+    await db
+      .insertInto("commissioner_jobs")
+      .values([
+        job("last-month", 30 * 24 * HOUR, 30 * 24 * HOUR - 60_000),
+        job("past-the-age", 3 * HOUR, 2.5 * HOUR),
+        job("within-the-age", 3 * HOUR, HOUR),
+        job("left-queued", 3 * HOUR, null),
+        job("live", 20 * 60_000, null),
+        job("just-ended", 10 * 60_000, 5 * 60_000),
+      ])
+      .execute();
+    const left = async () =>
+      (
+        await db
+          .selectFrom("commissioner_jobs")
+          .select("id")
+          .where("league_id", "=", tl.league.id)
+          .execute()
+      )
+        .map((r) => r.id.slice("cj-".length, -`-${tl.league.id}`.length))
+        .sort();
+
+    const report = await t.server.retention.run();
+    expect(report.commissionerJobsDeleted).toBe(3);
+    expect(await left()).toEqual(["just-ended", "live", "within-the-age"]);
+
+    // However short the setting, a job younger than a session's life stays.
+    expect(await expireCommissionerJobs(db, 0)).toBe(1);
+    expect(await left()).toEqual(["just-ended", "live"]);
+    expect(COMMISSIONER_JOB_FLOOR_MS).toBeGreaterThan(10 * 60_000);
+
+    // The setting: an age in milliseconds, `all` keeps every job, a week by default.
+    expect(
+      retentionSettingsFrom({ GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS: "all" }).commissionerJobsMs,
+    ).toBeNull();
+    expect(retentionSettingsFrom({}).commissionerJobsMs).toBe(7 * 24 * HOUR);
+    expect(() =>
+      retentionSettingsFrom({ GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS: "soon" }),
+    ).toThrow(/GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS/);
   });
 
   it("reads every column of the schema that holds a blob's hash", () => {

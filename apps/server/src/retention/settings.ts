@@ -14,12 +14,18 @@ export interface RetentionSettings {
    * row that names them, and a sweep must not take them in between.
    */
   blobGraceMs: number;
+  /**
+   * How long a finished commissioner job (with its log) is kept after it ended; null keeps all.
+   * Never less than a session's life (expire-commissioner-jobs.ts).
+   */
+  commissionerJobsMs: number | null;
 }
 
 export const DEFAULT_RETENTION: RetentionSettings = {
   keepRoundEpisodes: 100,
   intervalMs: 5 * 60_000,
   blobGraceMs: 60 * 60_000,
+  commissionerJobsMs: 7 * 24 * 60 * 60_000,
 };
 
 function count(env: Env, name: string): number | null | undefined {
@@ -43,14 +49,24 @@ function ms(env: Env, name: string): number | undefined {
   return value;
 }
 
-/** GAUNTLET_RETENTION_EPISODES, GAUNTLET_RETENTION_INTERVAL_MS, GAUNTLET_RETENTION_BLOB_GRACE_MS. */
+/** A number of milliseconds, or "all" (keep everything: null). */
+function age(env: Env, name: string): number | null | undefined {
+  return env[name]?.trim() === "all" ? null : ms(env, name);
+}
+
+/**
+ * GAUNTLET_RETENTION_EPISODES, GAUNTLET_RETENTION_INTERVAL_MS, GAUNTLET_RETENTION_BLOB_GRACE_MS,
+ * GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS.
+ */
 export function retentionSettingsFrom(env: Env): RetentionSettings {
   const keep = count(env, "GAUNTLET_RETENTION_EPISODES");
   const interval = ms(env, "GAUNTLET_RETENTION_INTERVAL_MS");
   if (interval === 0) throw new Error("GAUNTLET_RETENTION_INTERVAL_MS must be more than 0");
+  const jobs = age(env, "GAUNTLET_RETENTION_COMMISSIONER_JOBS_MS");
   return {
     keepRoundEpisodes: keep === undefined ? DEFAULT_RETENTION.keepRoundEpisodes : keep,
     intervalMs: interval ?? DEFAULT_RETENTION.intervalMs,
     blobGraceMs: ms(env, "GAUNTLET_RETENTION_BLOB_GRACE_MS") ?? DEFAULT_RETENTION.blobGraceMs,
+    commissionerJobsMs: jobs === undefined ? DEFAULT_RETENTION.commissionerJobsMs : jobs,
   };
 }

@@ -1,5 +1,5 @@
 // A division: standings with their certainty (interval bars, could-rank, P(above next), settled
-// marks), its rating history as a chart, the pairwise record as a heat map, rounds and episodes.
+// marks), which commissioner runs it and how it works as that one describes it, its rating history as a chart, the pairwise record as a heat map, rounds and episodes.
 import type {
   Division,
   DivisionPairwise,
@@ -10,7 +10,8 @@ import type {
 
 import { get, q } from "../api.ts";
 import { divisionHistory, historyChart } from "../charts.ts";
-import { el, muted } from "../dom.ts";
+import { howItWorks, leagueCommissioner } from "../commissioner.ts";
+import { el, facts, muted } from "../dom.ts";
 import { href, link } from "../links.ts";
 import type { Drawn } from "../page.ts";
 import { episodesTable, quietNote, roundsTable, standingsTable, waitingLine } from "../parts.ts";
@@ -68,6 +69,7 @@ export async function drawDivision(id: string): Promise<Drawn> {
   const rounds = get<RoundPage>(`/v2/rounds?division_id=${d}&limit=10`);
   const pairwise = get<DivisionPairwise>(`/v2/divisions/${d}/pairwise`);
   const evidence = rows?.[0]?.evidence_episodes;
+  const commissioner = await leagueCommissioner(division.league);
   return {
     title: `${division.name} · ${division.league.name}`,
     crumbs: [
@@ -78,6 +80,7 @@ export async function drawDivision(id: string): Promise<Drawn> {
       el("section", { class: "division-page", "data-division": division.id }, [
         el("h2", { text: division.name }),
         division.description ? muted(division.description) : null,
+        facts([["commissioner", commissioner]]),
         el("h3", { text: "Standings" }),
         standingsTable(rows),
         evidence === undefined
@@ -106,6 +109,8 @@ export async function drawDivision(id: string): Promise<Drawn> {
             ]),
           ),
         ),
+        el("h3", { text: "How it works" }),
+        howItWorks(division.commissioner_description),
         el("div", { class: "division" }, [
           el("div", null, [
             el("h3", { text: "Recent rounds" }),

@@ -5,6 +5,7 @@
 import type { EpisodeRequest, RoundDetail } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
+import { tagsCell } from "../commissioner.ts";
 import { ago, el, facts, round2, table } from "../dom.ts";
 import { href, link, maybeLink } from "../links.ts";
 import type { Drawn } from "../page.ts";
@@ -38,6 +39,8 @@ export async function drawEpisode(id: string): Promise<Drawn> {
             ? [["why it failed", [e.error_type, e.error].filter(Boolean).join(": ")] as const]
             : []),
           ["round", round ? link(href.round(round.id), `#${round.round_number}`) : "—"],
+          // The tags the round's coworld commissioner gave the episode when it asked for it.
+          ...(Object.keys(e.tags).length ? [["tags", tagsCell(e.tags)] as const] : []),
           ["created", `${e.created_at} (${ago(e.created_at)})`],
         ]),
         el("h3", { text: "Players" }),

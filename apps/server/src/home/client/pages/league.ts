@@ -1,8 +1,9 @@
-// A league: what it is, each division with its leaders and a link to the whole division, and —
+// A league: what it is and which commissioner runs it, each division with its leaders and a link to the whole division, and —
 // signed in — a form to submit a policy version to it.
 import type { Division, LeaderboardRow, League } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
+import { leagueCommissioner } from "../commissioner.ts";
 import { el, facts, muted } from "../dom.ts";
 import { href, link } from "../links.ts";
 import type { Drawn } from "../page.ts";
@@ -14,6 +15,7 @@ export async function drawLeague(id: string): Promise<Drawn> {
   const league = await get<League>(`/v2/leagues/${q(id)}`);
   const divisions = shownDivisions(await get<Division[]>(`/v2/divisions?league_id=${q(id)}`));
   const submit = submitSection(league.id);
+  const commissioner = leagueCommissioner(league);
   const blocks = await Promise.all(
     divisions.map(async (d) => {
       const rows = await get<LeaderboardRow[] | null>(`/v2/divisions/${q(d.id)}/leaderboard`);
@@ -39,6 +41,7 @@ export async function drawLeague(id: string): Promise<Drawn> {
         league.description ? muted(league.description) : null,
         facts([
           ["game", league.game.name],
+          ["commissioner", await commissioner],
           ["divisions", String(divisions.length)],
         ]),
         ...(blocks.length ? blocks : [muted("No divisions yet.")]),

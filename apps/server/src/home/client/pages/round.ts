@@ -1,11 +1,13 @@
-// A round: where it belongs, its status, its results and its episodes as scheduled.
+// A round: where it belongs, which commissioner ran it, its status, its results and its episodes
+// as the commissioner asked for them (with the tags it gave each).
 import type { EpisodeRequest, RoundDetail } from "@gauntlet/core";
 
 import { get, q } from "../api.ts";
+import { commissionerLabel, roundEpisodesTable } from "../commissioner.ts";
 import { ago, el, facts, muted, round2, table } from "../dom.ts";
 import { href, link, maybeLink } from "../links.ts";
 import type { Drawn } from "../page.ts";
-import { episodesTable, waitingLine } from "../parts.ts";
+import { waitingLine } from "../parts.ts";
 
 export async function drawRound(id: string): Promise<Drawn> {
   const [round, episodes] = await Promise.all([
@@ -13,6 +15,7 @@ export async function drawRound(id: string): Promise<Drawn> {
     get<{ entries: EpisodeRequest[] }>(`/v2/episode-requests?round_id=${q(id)}&limit=200`),
   ]);
   const d = round.division;
+  const commissioner = await commissionerLabel(round.commissioner);
   const ended = round.status === "completed" || round.status === "failed";
   return {
     title: `Round #${round.round_number} · ${d.name}`,
@@ -26,6 +29,7 @@ export async function drawRound(id: string): Promise<Drawn> {
         el("h2", { text: `Round #${round.round_number}` }),
         facts([
           ["division", link(href.division(d.id), d.name)],
+          ["commissioner", commissioner],
           ["status", round.status + (round.error ? ` (${round.error})` : "")],
           [
             "started",
@@ -51,7 +55,7 @@ export async function drawRound(id: string): Promise<Drawn> {
             )
           : muted(ended ? "No results." : "Results come when the round settles."),
         el("h3", { text: `Episodes (${episodes.entries.length})` }),
-        episodesTable(episodes.entries),
+        roundEpisodesTable(episodes.entries),
       ]),
     ],
     topics: ended ? [] : [`division:${d.id}`],
