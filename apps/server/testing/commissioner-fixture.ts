@@ -5,7 +5,9 @@
 // asks for a round in each division until FIXTURE_ROUNDS rounds have completed, pairs the round's
 // champions, tags each episode (FIXTURE_NOTE adds a `note` tag), and ranks the entrants by player name from Z to A whatever they
 // scored (a ranking no rating rule would give). FIXTURE_MISBEHAVE ({"<round number>": how})
-// makes a round's session crash, hang, send garbage or send a message past 16 MiB.
+// makes a round's session crash, hang, send garbage, send a message past 16 MiB, flood the relay
+// with messages (flood), hand back a display of megabytes (big_display) or ask for more episodes
+// than the league allows (many_episodes).
 // Node built-ins only: it runs as `node commissioner-fixture.ts` in the coworld's files.
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -97,6 +99,7 @@ function session(socket: Duplex): void {
   let memberships: Membership[] = [];
   let division = "";
   const pending = new Set<string>();
+  let ending = false;
   readFrames(socket, (text) => {
     const message = JSON.parse(text) as Message;
     switch (message.type) {
@@ -150,6 +153,49 @@ function session(socket: Duplex): void {
           socket.write(frame("this is not a protocol message"));
           return;
         }
+        if (how === "flood") {
+          // Message after message, each well within 16 MiB, as fast as the runner reads them.
+          const junk = JSON.stringify({
+            type: "schedule_episodes",
+            episodes: [],
+            padding: "x".repeat(1024 * 1024),
+          });
+          const bytes = frame(junk);
+          const pump = () => {
+            while (!socket.destroyed && socket.write(bytes));
+            if (!socket.destroyed) socket.once("drain", pump);
+          };
+          pump();
+          return;
+        }
+        if (how === "big_display") {
+          send({
+            type: "round_complete",
+            results: [],
+            round_display: { padding: "x".repeat(12 * 1024 * 1024) },
+            round_config: {},
+          });
+          return;
+        }
+        if (how === "many_episodes") {
+          // More episodes than the league's max_episodes_per_round, in one message; the round
+          // then ends as soon as the platform answers.
+          const champions = (message.memberships as Membership[]).filter((m) => m.is_champion);
+          const variant = (message.variants as { id: string }[])[0]?.id ?? "";
+          const [a, b] = champions;
+          if (!a || !b) return;
+          ending = true;
+          send({
+            type: "schedule_episodes",
+            episodes: Array.from({ length: 10 }, (_, i) => ({
+              request_id: `many-${i}`,
+              variant_id: variant,
+              policy_version_ids: [a.policy_version_id, b.policy_version_id],
+              game_config_overrides: { turns: 5, width: 5, height: 5 },
+            })),
+          });
+          return;
+        }
         if (how === "oversized") {
           send({ type: "schedule_episodes", episodes: [], padding: "x".repeat(17 * 1024 * 1024) });
           return;
@@ -182,6 +228,13 @@ function session(socket: Duplex): void {
         });
         return;
       }
+      case "episodes_accepted":
+      case "episodes_rejected":
+        if (ending) {
+          ending = false;
+          send({ type: "round_complete", results: [], state: { fixture: true } });
+        }
+        return;
       case "episode_result":
       case "episode_failed": {
         pending.delete(message.request_id as string);

@@ -12,6 +12,8 @@ const RUNNER_MAIN = join(import.meta.dirname, "../../runner/src/main.ts");
 export interface RunnerProcess {
   /** What the runner printed so far (stdout and stderr). */
   output(): string;
+  /** The runner's process id (memory probes). */
+  pid: number | undefined;
   /** Sends the runner process a signal (fault tests: SIGKILL, SIGSTOP, SIGCONT). */
   signal(signal: NodeJS.Signals): void;
   /** Ends the runner (SIGTERM, then SIGKILL after 5 s) and removes its work directory. */
@@ -62,6 +64,7 @@ export async function startRunnerProcess(
   runner.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {
     output: () => output,
+    pid: runner.pid,
     signal(signal) {
       runner.kill(signal);
     },

@@ -35,6 +35,13 @@ const CLOSE_OVERSIZED = 4413;
 const HEALTH_POLL_MS = 50;
 /** How long a closed /round waits for the box's exit before it counts as closed, not crashed. */
 const CRASH_LOOK_MS = 3_000;
+/**
+ * What the runner holds of a commissioner's messages not yet sent on to the server, at most,
+ * before it stops reading the commissioner's socket (and its writes back up in the box): without
+ * it a commissioner that writes faster than the relay sends grew the runner's memory without end.
+ */
+const RELAY_BACKLOG_MAX_BYTES = 2 * COMMISSIONER_MESSAGE_MAX_BYTES;
+const BACKLOG_LOOK_MS = 20;
 
 export interface CommissionerDeps {
   queue: CommissionerQueue;
@@ -194,11 +201,29 @@ async function bridge(
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearInterval(drain);
       shutdown.removeEventListener("abort", onShutdown);
       if (relay.readyState === WebSocket.OPEN || relay.readyState === WebSocket.CONNECTING)
         relay.close(relayCode, reason.slice(0, 100));
       if (commissioner.readyState === WsSocket.OPEN) commissioner.close(1000, "session over");
       resolve(outcome);
+    };
+    // Held back from the relay: before it opens (early), then in its send buffer.
+    let earlyBytes = 0;
+    const backlog = () => earlyBytes + relay.bufferedAmount;
+    let reading = true;
+    let drain: ReturnType<typeof setInterval> | undefined;
+    const throttle = () => {
+      if (!reading || backlog() <= RELAY_BACKLOG_MAX_BYTES) return;
+      reading = false;
+      commissioner.pause();
+      drain = setInterval(() => {
+        if (done) return clearInterval(drain);
+        if (backlog() > RELAY_BACKLOG_MAX_BYTES / 2) return;
+        clearInterval(drain);
+        reading = true;
+        commissioner.resume();
+      }, BACKLOG_LOOK_MS);
     };
     const timer = setTimeout(
       () =>
@@ -233,7 +258,11 @@ async function bridge(
       }
       if (relay.readyState === WebSocket.OPEN)
         for (const frame of relayFrames(event.data)) relay.send(frame);
-      else early.push(event.data);
+      else {
+        early.push(event.data);
+        earlyBytes += Buffer.byteLength(event.data);
+      }
+      throttle();
     });
     commissioner.addEventListener("close", () => {
       // Its process gone too is a crash; a socket closed by a live one is not. The box's exit is
@@ -252,6 +281,7 @@ async function bridge(
     });
     relay.addEventListener("open", () => {
       for (const text of early.splice(0)) for (const frame of relayFrames(text)) relay.send(frame);
+      earlyBytes = 0;
     });
     relay.addEventListener("message", (event: MessageEvent) => {
       if (typeof event.data === "string" && commissioner.readyState === WsSocket.OPEN)

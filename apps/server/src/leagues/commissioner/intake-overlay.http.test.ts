@@ -100,11 +100,16 @@ describe("schedule_episodes with coworld_config_overlay_secret", () => {
           coworld_config_overlay_secret: "qualifying_roster_42",
         }),
         request("unknown", { coworld_config_overlay_secret: "nope" }),
+        // Tags every episodes listing would serve: megabytes of them are refused.
+        request("huge", { stage: "x".repeat(1024 * 1024) }),
       ],
       new Set(),
     );
     expect(intake.accepted).toEqual(["with-overlay"]);
     expect(intake.errors.unknown).toMatch(/has no secret nope/);
+    expect(intake.errors.huge).toMatch(
+      /tags and game_config_overrides are \d+ bytes of JSON, past/,
+    );
 
     const episode = await db
       .selectFrom("episode_requests")

@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import {
   CONFIG_OVERLAY_TAG,
   GameConfigOverlaySecretName,
+  jsonBytes,
   rosterBounds,
   type CommissionerEpisodeRequest,
   type CoworldManifest,
@@ -20,6 +21,8 @@ import { createEpisode } from "../../episodes/episodes.ts";
 import { parseJson } from "../../shared/clock.ts";
 import type { CoworldsTable, Database, LeaguesTable, RoundsTable } from "../../store/schema.ts";
 import { ACTIVE_STATUSES } from "../champions.ts";
+import { ladderOrDefault } from "../ladder.ts";
+import { COMMISSIONER_STORED_MAX_BYTES } from "./round-record.ts";
 
 export interface Intake {
   accepted: string[];
@@ -55,6 +58,10 @@ function refusal(
     return "game_config_overrides may not set tokens (the runner manages them)";
   if (hasSecret(request.game_config_overrides))
     return "game_config_overrides may not hold secret:// values";
+  // Kept on the episode, which every episodes listing serves.
+  const kept = jsonBytes({ tags: request.tags, overrides: request.game_config_overrides });
+  if (kept > COMMISSIONER_STORED_MAX_BYTES)
+    return `tags and game_config_overrides are ${kept} bytes of JSON, past ${COMMISSIONER_STORED_MAX_BYTES}`;
   const overlay = request.tags[CONFIG_OVERLAY_TAG];
   if (overlay !== undefined && !GameConfigOverlaySecretName.safeParse(overlay).success)
     return `tags.${CONFIG_OVERLAY_TAG} must name a coworld secret`;
@@ -94,10 +101,19 @@ export async function takeEpisodes(
   const seatable = await seatableVersions(db, league);
   const intake: Intake = { accepted: [], errors: {} };
   const ok: CommissionerEpisodeRequest[] = [];
+  // A round's episodes stay within the league's max_episodes_per_round, as a built-in round's do.
+  const cap = ladderOrDefault(league).max_episodes_per_round;
+  const queued = await db
+    .selectFrom("rounds")
+    .select("episode_count")
+    .where("id", "=", round.id)
+    .executeTakeFirst();
+  let room = cap - (queued?.episode_count ?? round.episode_count);
   for (const request of requests) {
     const overlay = request.tags[CONFIG_OVERLAY_TAG];
     const why =
       refusal(request, manifest, seatable, used) ??
+      (room <= 0 ? `the round has its max_episodes_per_round (${cap}) episodes` : null) ??
       (overlay !== undefined && !(await overlaySecretExists(db, coworld.name, overlay))
         ? `tags.${CONFIG_OVERLAY_TAG}: coworld ${coworld.name} has no secret ${overlay}`
         : null);
@@ -105,6 +121,7 @@ export async function takeEpisodes(
     else {
       ok.push(request);
       used.add(request.request_id);
+      room -= 1;
     }
   }
   if (ok.length === 0) return intake;

@@ -24,7 +24,39 @@ interface PlannedDivision {
   existing: DivisionsTable | undefined;
 }
 
+/**
+ * A declaration's bounds, a league's own (its create's, @gauntlet/core models/league.ts): every
+ * league page and listing serves its divisions.
+ */
+const MAX_DIVISIONS = 100;
+const MAX_NAME = 200;
+const MAX_DESCRIPTION = 20_000;
+const MAX_LEVEL = 1000;
+
 function plan(current: DivisionsTable[], configs: CommissionerDivisionConfig[]): PlannedDivision[] {
+  if (configs.length > MAX_DIVISIONS)
+    throw new CommissionerFailure(
+      "malformed",
+      `${configs.length} divisions declared; a league has at most ${MAX_DIVISIONS}`,
+    );
+  for (const config of configs) {
+    const name = config.name.trim();
+    if (name.length === 0 || name.length > MAX_NAME)
+      throw new CommissionerFailure(
+        "malformed",
+        `a division name of ${config.name.length} characters (1 to ${MAX_NAME})`,
+      );
+    if ((config.description?.length ?? 0) > MAX_DESCRIPTION)
+      throw new CommissionerFailure(
+        "malformed",
+        `division ${name}: a description past ${MAX_DESCRIPTION} characters`,
+      );
+    if (config.level < 0 || config.level > MAX_LEVEL)
+      throw new CommissionerFailure(
+        "malformed",
+        `division ${name}: level ${config.level} (0 to ${MAX_LEVEL})`,
+      );
+  }
   const open = current.filter((d) => d.archived_at === null);
   const byName = new Map(current.map((d) => [d.name, d]));
   const claimed = new Set<string>();

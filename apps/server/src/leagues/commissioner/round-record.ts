@@ -6,7 +6,7 @@
 // with a note in the round's commissioner log, as COMMISSIONER.md has it).
 import type { Kysely } from "kysely";
 
-import { stateToKeep, type RoundComplete } from "@gauntlet/core";
+import { jsonBytes, stateToKeep, type RoundComplete } from "@gauntlet/core";
 
 import { cancelEpisode } from "../../episodes/episodes.ts";
 import type { EventBus } from "../../events/bus.ts";
@@ -24,6 +24,29 @@ import { fromWire } from "./wire-ids.ts";
 
 const refuse = (message: string) => new CommissionerFailure("malformed", message);
 
+/**
+ * What a commissioner may have kept in one place that others' reads serve, at most, as JSON: a
+ * round's display (with its observability) and its config, an episode's tags and overrides, a
+ * ranking's result_metadata. Every rounds or episodes listing carries them, public ones too, so a
+ * commissioner's megabytes would be served with every page. A display past it is not kept (the
+ * round counts; its log says why, as for a state past its limit); the others are refused.
+ */
+export const COMMISSIONER_STORED_MAX_BYTES = 64 * 1024;
+
+function displayToKeep(message: RoundComplete): { json: string; dropped: string | null } {
+  const display = {
+    ...(message.round_display ?? {}),
+    ...(message.observability ? { observability: message.observability } : {}),
+  };
+  const bytes = jsonBytes(display);
+  if (bytes <= COMMISSIONER_STORED_MAX_BYTES)
+    return { json: JSON.stringify(display), dropped: null };
+  return {
+    json: JSON.stringify({}),
+    dropped: `the round's round_display and observability (${bytes} bytes of JSON) are past the limit of ${COMMISSIONER_STORED_MAX_BYTES} bytes and were not kept`,
+  };
+}
+
 export async function recordRoundComplete(
   db: Kysely<Database>,
   bus: Pick<EventBus, "publish">,
@@ -36,6 +59,9 @@ export async function recordRoundComplete(
     if (!league) return false;
     const completedAt = nowIso();
     const state = stateToKeep(message.state);
+    const display = displayToKeep(message);
+    // Why the state or the display was not kept, for the league's owner (as a failed round's log is).
+    const notes = [state.dropped, display.dropped].filter((n) => n !== null);
     const claimed = await trx
       .updateTable("rounds")
       .set({
@@ -43,12 +69,8 @@ export async function recordRoundComplete(
         active: null,
         completed_at: completedAt,
         commissioner_state: state.json,
-        // Why the state was not kept, for the league's owner (as a failed round's log is).
-        ...(state.dropped ? { commissioner_log: state.dropped } : {}),
-        round_display: JSON.stringify({
-          ...(message.round_display ?? {}),
-          ...(message.observability ? { observability: message.observability } : {}),
-        }),
+        ...(notes.length > 0 ? { commissioner_log: notes.join("\n") } : {}),
+        round_display: display.json,
         lease_owner: null,
         lease_expires_at: null,
       })
@@ -99,6 +121,10 @@ export async function recordRoundComplete(
           );
         if (entry.rank < 1)
           throw refuse(`rank ${entry.rank} of ${entry.policy_version_id} is below 1`);
+        if (jsonBytes(entry.result_metadata) > COMMISSIONER_STORED_MAX_BYTES)
+          throw refuse(
+            `result_metadata of ${entry.policy_version_id} is past ${COMMISSIONER_STORED_MAX_BYTES} bytes of JSON`,
+          );
         results.push({ subjectId: playerId, rank: entry.rank, score: entry.score, episodes: 1 });
         champions.set(playerId, entry.policy_version_id);
         metadata.set(playerId, { commissioner: entry.result_metadata });

@@ -4,12 +4,13 @@
 // idempotency key it has not seen, and persists them as pending rounds for a session to run.
 import type { Kysely } from "kysely";
 
-import { newId, type CommissionerRoundSpec } from "@gauntlet/core";
+import { jsonBytes, newId, type CommissionerRoundSpec } from "@gauntlet/core";
 
 import { nowIso } from "../../shared/clock.ts";
 import type { Database, LeaguesTable } from "../../store/schema.ts";
 import { divisionInfos, leagueInfo, membershipInfos, recentRounds } from "./context.ts";
 import type { ResolvedCommissioner } from "./resolve.ts";
+import { COMMISSIONER_STORED_MAX_BYTES } from "./round-record.ts";
 import type { CommissionerSession } from "./session.ts";
 import { fromWire } from "./wire-ids.ts";
 
@@ -43,6 +44,14 @@ export async function scheduleRounds(
     if (spec.recorded_episodes.length > 0) {
       outcome.refused.push(
         `division ${spec.division_id}: recorded-episode rounds are not supported`,
+      );
+      continue;
+    }
+    // Kept on the round, which every rounds listing serves.
+    const configBytes = jsonBytes({ round_config: spec.round_config, notes: spec.notes ?? null });
+    if (configBytes > COMMISSIONER_STORED_MAX_BYTES) {
+      outcome.refused.push(
+        `division ${spec.division_id}: round_config and notes are ${configBytes} bytes of JSON, past ${COMMISSIONER_STORED_MAX_BYTES}`,
       );
       continue;
     }
