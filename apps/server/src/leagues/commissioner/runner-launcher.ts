@@ -113,9 +113,16 @@ export function runnerCommissionerLauncher(
   };
 }
 
+/**
+ * What a session holds unread, at most: the runner throttles a commissioner that writes faster
+ * than its relay sends, and this bounds what reaches the driver faster than it reads.
+ */
+export const INBOX_MAX_CHARS = 4 * COMMISSIONER_MESSAGE_MAX_BYTES;
+
 /** Whole messages as they arrive, read one at a time, until the session ends. */
-class Inbox {
+export class Inbox {
   readonly #queue: string[] = [];
+  #held = 0;
   #waiter: ((item: string | CommissionerFailure) => void) | null = null;
   failure: CommissionerFailure | null = null;
   #onEnd: (failure: CommissionerFailure) => void = () => undefined;
@@ -125,8 +132,16 @@ class Inbox {
     if (this.failure) return;
     const waiter = this.#waiter;
     this.#waiter = null;
-    if (waiter) waiter(text);
-    else this.#queue.push(text);
+    if (waiter) return waiter(text);
+    this.#held += text.length;
+    if (this.#held > INBOX_MAX_CHARS) {
+      this.#queue.length = 0;
+      this.end(
+        new CommissionerFailure("oversized", "more unread messages than the platform holds"),
+      );
+      return;
+    }
+    this.#queue.push(text);
   }
 
   end(failure: CommissionerFailure): void {
@@ -140,7 +155,10 @@ class Inbox {
 
   next(timeoutMs: number): Promise<unknown> {
     const queued = this.#queue.shift();
-    if (queued !== undefined) return Promise.resolve().then(() => parse(queued));
+    if (queued !== undefined) {
+      this.#held -= queued.length;
+      return Promise.resolve().then(() => parse(queued));
+    }
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
