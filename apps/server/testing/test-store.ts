@@ -31,7 +31,7 @@ export async function createTestStore(
     await client.query(`CREATE SCHEMA ${pgSchema}`);
     await client.end();
   }
-  const store = openStore({ dataDir, databaseUrl, pgSchema });
+  const store = openStore({ dataDir, databaseUrl, pgSchema, pgFastCommits: true });
   return {
     store,
     dataDir,
