@@ -1,6 +1,8 @@
 // For the docker runtime's tests: an engine that answers (tooling/scripts/ensure-docker.sh
 // installs and starts one where it can), the offline base image, and GridRush's image from it.
 import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { buildScript } from "../src/episode/runtimes/docker-base-image.ts";
@@ -24,14 +26,57 @@ export function dockerSync(args: string[]): string {
   return result.stdout;
 }
 
-/** The base image for the Node running the tests, and GridRush's image built FROM it. */
-export function buildGridrushImage(): string {
+/** The base image for the Node running the tests; its tag. */
+function buildBaseImage(): string {
   const built = spawnSync(buildScript, [process.execPath], { encoding: "utf8" });
   if (built.status !== 0) throw new Error(`the base image did not build: ${built.stderr}`);
-  const base = built.stdout.trim();
+  return built.stdout.trim();
+}
+
+/** The base image for the Node running the tests, and GridRush's image built FROM it. */
+export function buildGridrushImage(): string {
+  const base = buildBaseImage();
   const tag = gridrushManifest().game.runnable.image ?? "";
   dockerSync(["build", "-q", "--build-arg", `BASE_IMAGE=${base}`, "-t", tag, gridrushDir]);
   return tag;
+}
+
+export const COMMISSIONER_IMAGE = "gauntlet/test-commissioner:latest";
+/** The server's tests' commissioner fixture (Node built-ins only): by path, as the server's
+ * testing index would bring the whole server into a unit test. */
+const COMMISSIONER_FIXTURE = join(
+  import.meta.dirname,
+  "../../server/testing/commissioner-fixture.ts",
+);
+
+/** The commissioner fixture (apps/server/testing/commissioner-fixture.ts) as an image that runs it. */
+export function buildCommissionerImage(): string {
+  const dir = mkdtempSync(join(tmpdir(), "gauntlet-commissioner-image-"));
+  try {
+    copyFileSync(COMMISSIONER_FIXTURE, join(dir, "fixture.ts"));
+    writeFileSync(
+      join(dir, "Dockerfile"),
+      [
+        "ARG BASE_IMAGE",
+        "FROM ${BASE_IMAGE}",
+        "COPY fixture.ts /commissioner/fixture.ts",
+        'CMD ["node", "/commissioner/fixture.ts"]',
+        "",
+      ].join("\n"),
+    );
+    dockerSync([
+      "build",
+      "-q",
+      "--build-arg",
+      `BASE_IMAGE=${buildBaseImage()}`,
+      "-t",
+      COMMISSIONER_IMAGE,
+      dir,
+    ]);
+    return COMMISSIONER_IMAGE;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export const HOSTILE_IMAGE = "gauntlet/test-hostile:latest";

@@ -9,6 +9,15 @@ import { GRIDRUSH_DIR } from "./test-league.ts";
 
 export const FIXTURE_RUNNABLE_ID = "fixture";
 
+/** How the fixture spoils a round, and what the round's error then says. */
+export const MISBEHAVIOURS = {
+  crash: /commissioner crashed/,
+  garbage: /commissioner malformed/,
+  oversized: /commissioner oversized/,
+  hang: /commissioner timeout/,
+} as const;
+export type Misbehaviour = keyof typeof MISBEHAVIOURS;
+
 /** The example's files with the fixture at `commissioner/fixture.ts`. */
 export async function commissionerBundle(): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), "gauntlet-commissioner-coworld-"));
@@ -30,24 +39,25 @@ export async function commissionerBundle(): Promise<Buffer> {
 /**
  * The manifest's `commissioner[]`: the fixture, told how many rounds to play and which to spoil;
  * `description` (the division's round structure) and `note` (a tag on each episode) are the
- * author's words, for the pages that show them.
+ * author's words, for the pages that show them. `image`: an image that runs the fixture (its
+ * command), given instead of `run`, so that only a docker runner leases the commissioner.
  */
 export function fixtureCommissioner(
   rounds: number,
-  misbehave: Record<number, string>,
-  words: { description?: string; note?: string } = {},
+  misbehave: Record<number, Misbehaviour>,
+  options: { description?: string; note?: string; image?: string } = {},
 ) {
   return [
     {
       type: "commissioner",
       id: FIXTURE_RUNNABLE_ID,
       name: "Fixture",
-      run: ["node", "commissioner/fixture.ts"],
-      ...(words.description ? { description: words.description } : {}),
+      ...(options.image ? { image: options.image } : { run: ["node", "commissioner/fixture.ts"] }),
+      ...(options.description ? { description: options.description } : {}),
       env: {
         FIXTURE_ROUNDS: String(rounds),
         FIXTURE_MISBEHAVE: JSON.stringify(misbehave),
-        ...(words.note ? { FIXTURE_NOTE: words.note } : {}),
+        ...(options.note ? { FIXTURE_NOTE: options.note } : {}),
       },
     },
   ];

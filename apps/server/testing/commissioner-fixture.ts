@@ -1,5 +1,6 @@
-// A coworld commissioner as a program, for the tests of the sandboxed commissioner runtime: it
-// is packed into a test coworld's files and run by a real runner in its sandbox. It listens on
+// A coworld commissioner as a program, for the tests of the commissioner runtime: it is packed
+// into a test coworld's files and run by a real runner in its sandbox (or built into an image for
+// the docker runtime's: apps/runner/testing/docker.ts). It listens on
 // 8080 (`GET /healthz`, `WEBSOCKET /round`; a minimal RFC 6455 server, for Node has no WebSocket
 // server) and speaks the hosted service's commissioner protocol: it keeps the league's divisions,
 // asks for a round in each division until FIXTURE_ROUNDS rounds have completed, pairs the round's

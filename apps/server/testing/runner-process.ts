@@ -10,6 +10,8 @@ import type { TestServer } from "./start-server.ts";
 const RUNNER_MAIN = join(import.meta.dirname, "../../runner/src/main.ts");
 
 export interface RunnerProcess {
+  /** Its `--work-dir`, removed by stop(). */
+  workDir: string;
   /** What the runner printed so far (stdout and stderr). */
   output(): string;
   /** The runner's process id (memory probes). */
@@ -26,8 +28,9 @@ export async function startRunnerProcess(
   concurrency = 1,
   /** The runner's server addresses, tried in turn (failover tests); `t` alone by default. */
   servers: readonly string[] = [t.url],
-  /** A network namespace to run in (nsenter --net), and more environment (a CA to trust). */
-  placement: { netns?: string; env?: Record<string, string> } = {},
+  /** A network namespace to run in (nsenter --net), more environment (a CA to trust), and more
+   * options (`--runtime docker`). */
+  placement: { netns?: string; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<RunnerProcess> {
   const workDir = mkdtempSync(join(tmpdir(), `gauntlet-${runnerId}-`));
   let output = "";
@@ -50,6 +53,7 @@ export async function startRunnerProcess(
       String(concurrency),
       "--grace-seconds",
       "1",
+      ...(placement.args ?? []),
     ],
     {
       env: {
@@ -63,6 +67,7 @@ export async function startRunnerProcess(
   runner.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   runner.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   return {
+    workDir,
     output: () => output,
     pid: runner.pid,
     signal(signal) {

@@ -17,8 +17,8 @@ import {
   type CommissionerJob,
 } from "@gauntlet/core";
 
-import { dockerRuntime } from "../episode/runtimes/docker.ts";
-import { DEFAULT_CPUS, DEFAULT_LIMITS } from "../episode/runtimes/limits.ts";
+import { dockerRuntime, type ContainerLimits } from "../episode/runtimes/docker.ts";
+import { DEFAULT_CPUS, DEFAULT_LIMITS, type SandboxLimits } from "../episode/runtimes/limits.ts";
 import { delay, processRuntime } from "../episode/runtimes/process.ts";
 import type { Runtime, RuntimeKind, StartedRunnable } from "../episode/runtimes/runtime.ts";
 import { sandboxRuntime } from "../episode/runtimes/sandbox.ts";
@@ -49,11 +49,21 @@ export interface CommissionerDeps {
   /** A fresh directory of this job's own, removed by the caller. */
   jobDir: string;
   runtime: RuntimeKind;
+  /** The runner's limits of a runnable (`--sandbox-*`, `--container-*`): a commissioner gets a
+   * game's. The defaults unless given. */
+  limits?: SandboxLimits | undefined;
+  containerLimits?: Partial<ContainerLimits> | undefined;
   log: RunnerLog;
   redactor: Redactor;
 }
 
 type Outcome = Pick<CommissionerReport, "outcome" | "error">;
+
+/** The box's own directory in its job's: what the docker runtime labels the box's containers
+ * with, so that the sweep after a killed runner finds them (instance-dir.ts). */
+export function commissionerDir(jobDir: string): string {
+  return join(jobDir, "commissioner");
+}
 
 export async function runCommissioner(
   deps: CommissionerDeps,
@@ -67,10 +77,13 @@ export async function runCommissioner(
   const options = { logCapBytes: COMMISSIONER_LOG_MAX_BYTES, killGraceMs: 500 };
   const runtime: Runtime =
     deps.runtime === "docker"
-      ? dockerRuntime(options)
+      ? dockerRuntime({ ...options, limits: deps.containerLimits })
       : deps.runtime === "process"
         ? processRuntime(options)
-        : sandboxRuntime({ ...options, limits: { ...DEFAULT_LIMITS, cpus: DEFAULT_CPUS } });
+        : sandboxRuntime({
+            ...options,
+            limits: { ...(deps.limits ?? DEFAULT_LIMITS), cpus: deps.limits?.cpus ?? DEFAULT_CPUS },
+          });
   let started: StartedRunnable | null = null;
   let outcome: Outcome;
   try {
@@ -87,7 +100,7 @@ export async function runCommissioner(
       } else
         return { outcome: "runner_error", error: "the commissioner has no files: docker only" };
       // The box's own directory: nothing in it is shared with any other program or job.
-      const boxDir = join(deps.jobDir, "commissioner");
+      const boxDir = commissionerDir(deps.jobDir);
       await mkdir(boxDir, { mode: 0o700 });
       await runtime.layout(boxDir);
       started = await runtime.start({

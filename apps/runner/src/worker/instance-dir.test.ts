@@ -157,7 +157,7 @@ describe("sweepDeadRunners", () => {
       expect(report.runners).toBe(0);
       expect(report.problems).toHaveLength(1);
       expect(report.problems[0]).toMatch(
-        /^the containers of the episode in .*dead-3.* may still run \(the next start tries again\): docker ps failed: Cannot connect to the Docker daemon/,
+        /^the containers of the job in .*dead-3.* may still run \(the next start tries again\): docker ps failed: Cannot connect to the Docker daemon/,
       );
       expect(existsSync(dir)).toBe(true);
     } finally {

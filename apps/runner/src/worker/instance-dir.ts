@@ -10,6 +10,7 @@ import { join } from "node:path";
 
 import { unlessGone } from "@gauntlet/core";
 
+import { commissionerDir } from "../commissioner/run-commissioner.ts";
 import { removeEpisodeLeftovers } from "../episode/runtimes/docker.ts";
 import { removeTree } from "../episode/runtimes/remove-tree.ts";
 import type { RuntimeKind } from "../episode/runtimes/runtime.ts";
@@ -147,14 +148,16 @@ async function endRecordedGroups(
   let ended = 0;
   const problems: string[] = [];
   for (const job of jobs) {
-    // Containers of the docker runtime outlive their clients' process groups.
-    const episode = episodeDir(join(dir, "jobs", job));
+    // Containers of the docker runtime outlive their clients' process groups: an episode's, or
+    // a commissioner's (which, hanging, would never end).
+    const jobDir = join(dir, "jobs", job);
     if (containers)
       try {
-        await removeEpisodeLeftovers(episode);
+        for (const box of [episodeDir(jobDir), commissionerDir(jobDir)])
+          await removeEpisodeLeftovers(box);
       } catch (error) {
         problems.push(
-          `the containers of the episode in ${episode} may still run (the next start tries again): ${error instanceof Error ? error.message : String(error)}`,
+          `the containers of the job in ${jobDir} may still run (the next start tries again): ${error instanceof Error ? error.message : String(error)}`,
         );
       }
     const pids = await unlessGone(readFile(join(dir, "jobs", job, PIDS_FILE), "utf8"));

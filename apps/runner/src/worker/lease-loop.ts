@@ -182,6 +182,8 @@ export async function startRunner(options: RunnerOptions): Promise<Runner> {
             cache,
             jobDir,
             runtime: options.runtime,
+            limits: options.episode?.limits,
+            containerLimits: options.episode?.containerLimits,
             log,
             redactor: options.redactor,
           },

@@ -1,9 +1,9 @@
-// The docker runtime's escape suite, against a real engine: hostile runnables (a player, a game)
-// try to read the host's files, reach the host, the server and any other address, gain
+// The docker runtime's escape suite, against a real engine: hostile runnables (a player, a game,
+// a coworld's commissioner) try to read the host's files, reach the host, the server and any other address, gain
 // privileges, fork-bomb, fill their scratch, exceed their memory and outlive their time. Each
 // attempt fails — the fixture prints what it managed — the episode ends with the documented
 // reason, nothing of it is left behind, and the runtime keeps working.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { networkInterfaces } from "node:os";
@@ -27,6 +27,11 @@ import {
   newWorkDir,
   removeWorkDirs,
 } from "../../../testing/episodes.ts";
+import type { CommissionerReport } from "../../commissioner/commissioner-queue.ts";
+import { commissionerDir, runCommissioner } from "../../commissioner/run-commissioner.ts";
+import { BundleCache } from "../../worker/bundle-cache.ts";
+import { createLog } from "../../worker/log.ts";
+import { Redactor } from "../../worker/redactor.ts";
 import { runEpisode } from "../run-episode.ts";
 
 const problem = dockerEngineProblem();
@@ -165,6 +170,49 @@ describe.skipIf(problem !== null)("the docker runtime against hostile runnables"
       expect(outcome.replay).toBeNull();
       expect(connections).toBe(0);
       expect(leftovers(input.workDir)).toEqual([]);
+    },
+  );
+
+  it(
+    "a hostile commissioner reaches nothing, within the runner's limits, and nothing of it is left",
+    { timeout: 180_000 },
+    async () => {
+      const jobDir = newWorkDir();
+      const redactor = new Redactor();
+      const reports: CommissionerReport[] = [];
+      const outcome = await runCommissioner(
+        {
+          queue: { lease: async () => null, end: async (_, report) => void reports.push(report) },
+          cache: new BundleCache(join(jobDir, "bundles"), () => Promise.reject(new Error("none"))),
+          jobDir,
+          runtime: "docker",
+          // The runner's own limits (--container-*), not the defaults: what the checks expect.
+          containerLimits: limits,
+          log: createLog({ format: "text", redactor, write: () => {} }),
+          redactor,
+        },
+        {
+          job_id: randomUUID(),
+          lease_token: "lease",
+          purpose: "round",
+          league_id: "league",
+          coworld: { id: "coworld", name: "hostile", version: "0.1.0", bundle_sha256: null },
+          runnable_id: "hostile",
+          runnable: hostile("commissioner"),
+          // Never reached: the commissioner has no /round.
+          relay_url: "ws://127.0.0.1:9/relay",
+          startup_timeout_ms: 60_000,
+          deadline_ms: 60_000,
+        },
+        new AbortController().signal,
+      );
+      const log = reports[0]?.log ?? "";
+      expect(outcome, log).toBe("crashed");
+      const tried = attempts(log);
+      expectEverythingRefused(tried);
+      expect(tried.get("upload")).toBe("no address");
+      expect(connections).toBe(0);
+      expect(leftovers(commissionerDir(jobDir))).toEqual([]);
     },
   );
 

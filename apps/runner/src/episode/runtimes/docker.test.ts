@@ -20,6 +20,7 @@ import {
   newWorkDir,
   removeWorkDirs,
 } from "../../../testing/episodes.ts";
+import { commissionerDir } from "../../commissioner/run-commissioner.ts";
 import { episodeDir } from "../../worker/episode-input.ts";
 import { sweepDeadRunners } from "../../worker/instance-dir.ts";
 import { runEpisode } from "../run-episode.ts";
@@ -78,6 +79,18 @@ describe("dockerRunArgs", () => {
     const networks = args.flatMap((arg, i) => (arg === "--network" ? [args[i + 1]] : []));
     expect(networks).toEqual(["gauntlet-ep1-player-1-net"]);
     expect(args).not.toContain("--network-alias");
+  });
+
+  it("puts a commissioner (`game` without the work dir) on the episode's network by the name `game`", () => {
+    const args = dockerRunArgs(
+      { name: "game", image: "example/c:1", cwd: "/", env: {}, mountsWorkDir: false },
+      names,
+      "/tmp/commissioner",
+    );
+    const networks = args.flatMap((arg, i) => (arg === "--network" ? [args[i + 1]] : []));
+    expect(networks).toEqual(["gauntlet-ep1"]);
+    expect(args.join(" ")).toContain("--network-alias game");
+    expect(args.join(" ")).not.toMatch(/--volume|--publish/);
   });
 
   it("gives a player neither the work dir nor a published port, and takes limits from the caller", () => {
@@ -145,14 +158,19 @@ describe.skipIf(problem !== null)("the docker runtime with an engine", () => {
     },
   );
 
-  it(
-    "a killed runner's containers and network are removed by the next runner's sweep",
+  // A commissioner's box is labelled with a directory of its own in its job's: one the sweep
+  // did not look for, so a hanging commissioner of a killed runner ran on forever.
+  it.each([
+    ["an episode's", episodeDir],
+    ["a commissioner's", commissionerDir],
+  ])(
+    "a killed runner's containers and network (%s) are removed by the next runner's sweep",
     { timeout: 120_000 },
-    async () => {
+    async (_, boxDir) => {
       const workDir = newWorkDir();
       const runnerDir = join(workDir, "runners", "dead");
       const jobDir = join(runnerDir, "jobs", "job-1-1");
-      const episode = episodeDir(jobDir);
+      const episode = boxDir(jobDir);
       await mkdir(episode, { recursive: true });
       const dead = spawn("true");
       await new Promise((resolve) => dead.once("exit", resolve));

@@ -1,8 +1,9 @@
 // The docker runtime: each runnable's `image` (its `run` argv as the command), one container per
 // runnable, on internal networks on which the host has no address (so no container reaches the
-// host, the server or anything else): the game and the relay on the episode's network, and each
-// player on a network of its seat's own that only the game and the relay join (so players
-// reach the game, not each other). The runner reaches the episode only
+// host, the server or anything else): the game (or a coworld's commissioner, which runs as the
+// game without the work directory) and the relay on the episode's network, and each player on a
+// network of its seat's own that only the game and the relay join (so players reach the game,
+// not each other). The runner reaches the episode only
 // through its relay (docker-relay.ts) and the Unix sockets it shares with it. It reuses the
 // process machinery: the `docker run` client is the started process, its output the container's log.
 import { randomBytes } from "node:crypto";
@@ -147,10 +148,13 @@ export function dockerRunArgs(
   limits: ContainerLimits = DEFAULT_CONTAINER_LIMITS,
 ): string[] {
   const args = ["run", "--init", "--name", names.container(spec.name)];
-  // A player is alone on its seat's network with the game and the relay.
-  const network = spec.mountsWorkDir ? names.network : names.seatNetwork(spec.name);
+  // The listener (an episode's game, or a commissioner: `game` without the work directory) is on
+  // the episode's network with the relay; a player is alone on its seat's network with the game
+  // and the relay.
+  const listener = spec.name === "game";
+  const network = listener ? names.network : names.seatNetwork(spec.name);
   args.push("--network", network, ...confinement(limits, workDir));
-  if (spec.mountsWorkDir) args.push("--network-alias", "game");
+  if (listener) args.push("--network-alias", "game");
   if (spec.mountsWorkDir) args.push("--volume", `${workDir}:${WORK_DIR_IN_CONTAINER}`);
   for (const name of Object.keys(spec.env).sort())
     args.push("--env", CLIENT_ENV.includes(name) ? `${name}=${spec.env[name] ?? ""}` : name);
@@ -409,7 +413,7 @@ export function dockerRuntime(
     },
     async start(spec): Promise<StartedRunnable> {
       const user = spec.mountsWorkDir ? gameUser : limits.user;
-      if (!spec.mountsWorkDir) {
+      if (spec.name !== "game") {
         // The seat's own network, joined by the game (started and healthy by now) and the relay
         // (its artifact uploads) under the names players know them by.
         const network = names.seatNetwork(spec.name);

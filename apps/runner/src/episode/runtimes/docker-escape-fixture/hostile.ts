@@ -7,7 +7,8 @@
 // - `memory`: allocates until its memory limit ends it;
 // - `hang`: a game that answers /healthz and never ends;
 // - `inodes`: a game that answers /healthz and makes empty files in /episode until it is ended;
-// - `spin`: a player that burns CPU until its CPU time limit ends it.
+// - `spin`: a player that burns CPU until its CPU time limit ends it;
+// - `commissioner`: every attempt, then a commissioner that answers /healthz and has no /round.
 // A player also listens on PEER_PORT and looks for other players there (`peers`).
 // Targets come from HOSTILE_TARGETS: {read: [paths], connect: ["host:port"]}.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -209,6 +210,9 @@ if (role === "memory") {
     if (i % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await new Promise((resolve) => setTimeout(resolve, 60_000));
+} else if (role === "commissioner") {
+  await everything();
+  healthz();
 } else if (role === "game") {
   healthz();
   const episode = statSync("/episode");
