@@ -17,6 +17,8 @@ export const MISBEHAVIOURS = {
   hang: /commissioner timeout/,
 } as const;
 export type Misbehaviour = keyof typeof MISBEHAVIOURS;
+/** Ways past the protocol's limits that the attack tests use: each test says what it expects. */
+export type Abuse = "flood" | "big_display" | "many_episodes";
 
 /** The example's files with the fixture at `commissioner/fixture.ts`. */
 export async function commissionerBundle(): Promise<Buffer> {
@@ -44,7 +46,7 @@ export async function commissionerBundle(): Promise<Buffer> {
  */
 export function fixtureCommissioner(
   rounds: number,
-  misbehave: Record<number, Misbehaviour>,
+  misbehave: Record<number, Misbehaviour | Abuse>,
   options: { description?: string; note?: string; image?: string } = {},
 ) {
   return [
