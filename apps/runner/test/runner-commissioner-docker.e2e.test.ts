@@ -16,6 +16,7 @@ import {
 } from "@gauntlet/server/testing";
 import {
   commissionerLeague,
+  commissionerServerEnv,
   expectCommissionerRounds,
   settledRounds,
 } from "@gauntlet/server/testing/commissioner-league";
@@ -33,18 +34,7 @@ let sandbox: RunnerProcess | undefined;
 describe.skipIf(problem !== null)("a coworld commissioner on a runner's docker runtime", () => {
   beforeAll(async () => {
     image = buildCommissionerImage();
-    t = await startTestServer({
-      env: {
-        GAUNTLET_SCHEDULER_TICK_MS: "50",
-        GAUNTLET_COMMISSIONER_SCHEDULE_MS: "100",
-        GAUNTLET_COMMISSIONER_POLL_MS: "50",
-        // A hanging commissioner fails its round after this; a fair round (one short episode on
-        // the sandbox runner) ends well within it.
-        GAUNTLET_COMMISSIONER_LIFETIME_MS: "8000",
-        GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "8000",
-        GAUNTLET_COMMISSIONER_STARTUP_MS: "30000",
-      },
-    });
+    t = await startTestServer({ env: commissionerServerEnv() });
     docker = await startRunnerProcess(t, "commissioner-docker-e2e", 1, [t.url], {
       args: ["--runtime", "docker"],
     });

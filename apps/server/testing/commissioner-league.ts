@@ -6,6 +6,7 @@ import { expect } from "vitest";
 
 import type { EpisodeRequest, RoundDetail, RoundPage } from "@gauntlet/core";
 
+import type { Env } from "../src/config.ts";
 import {
   FIXTURE_RUNNABLE_ID,
   MISBEHAVIOURS,
@@ -17,6 +18,22 @@ import type { TestServer } from "./start-server.ts";
 import { createTestLeague, eventually, type TestLeague } from "./test-league.ts";
 
 /**
+ * A server's settings for these runs: the scheduler and the commissioner's sessions quick, and a
+ * session's whole life `lifetimeMs` (a hanging commissioner fails its round after it; a fair round,
+ * one short episode, ends well within it).
+ */
+export function commissionerServerEnv(lifetimeMs = 8_000): Env {
+  return {
+    GAUNTLET_SCHEDULER_TICK_MS: "50",
+    GAUNTLET_COMMISSIONER_SCHEDULE_MS: "100",
+    GAUNTLET_COMMISSIONER_POLL_MS: "50",
+    GAUNTLET_COMMISSIONER_LIFETIME_MS: String(lifetimeMs),
+    GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: String(lifetimeMs),
+    GAUNTLET_COMMISSIONER_STARTUP_MS: "30000",
+  };
+}
+
+/**
  * A league run by `commissioner` (the manifest's `commissioner[]`), with Ada playing the greedy
  * baseline and Zed the random one, both submitted before its first round.
  */
@@ -24,9 +41,11 @@ export async function commissionerLeague(
   t: TestServer,
   commissioner: ReturnType<typeof fixtureCommissioner>,
   bundle?: Buffer,
+  settings?: Record<string, unknown>,
 ): Promise<TestLeague> {
   const tl = await createTestLeague(t, {
     ...(bundle ? { bundle } : {}),
+    ...(settings ? { settings } : {}),
     manifest: { commissioner },
     commissionerConfig: { commissioner_runnable_id: FIXTURE_RUNNABLE_ID },
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { commissionerBundle, fixtureCommissioner } from "../../../testing/commissioner-coworld.ts";
 import {
   commissionerLeague,
+  commissionerServerEnv,
   expectCommissionerRounds,
   settledRounds,
 } from "../../../testing/commissioner-league.ts";
@@ -18,17 +19,7 @@ let t: TestServer;
 let runner: RunnerProcess | undefined;
 
 beforeAll(async () => {
-  t = await startTestServer({
-    env: {
-      GAUNTLET_SCHEDULER_TICK_MS: "50",
-      GAUNTLET_COMMISSIONER_SCHEDULE_MS: "100",
-      GAUNTLET_COMMISSIONER_POLL_MS: "50",
-      // A hanging commissioner fails its round after this; a fair round ends well within it.
-      GAUNTLET_COMMISSIONER_LIFETIME_MS: "20000",
-      GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "15000",
-      GAUNTLET_COMMISSIONER_STARTUP_MS: "30000",
-    },
-  });
+  t = await startTestServer({ env: commissionerServerEnv() });
   runner = await startRunnerProcess(t, "commissioner-e2e", 2);
 });
 
