@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import type { CompetitionEvent } from "@gauntlet/core";
 
+import { eventRow } from "../../testing/event-row.ts";
 import { createTestStore, type TestStore } from "../../testing/test-store.ts";
-import type { CompetitionEventsTable } from "../store/schema.ts";
 import { LocalEventBus } from "./bus.ts";
 import type { Delivery } from "./delivery.ts";
 import { EventHub } from "./hub.ts";
@@ -16,28 +16,6 @@ afterEach(async () => {
   await hub?.stop();
   await store?.cleanup();
 });
-
-function row(seq: number): CompetitionEventsTable {
-  return {
-    id: `e${seq}`,
-    seq,
-    event_type: "round_started",
-    audience: "public",
-    user_id: null,
-    league_id: null,
-    division_id: null,
-    round_id: null,
-    episode_request_id: null,
-    player_id: null,
-    policy_version_id: null,
-    experience_request_id: null,
-    refs: "{}",
-    headline: "",
-    summary: "",
-    payload: "{}",
-    created_at: new Date(0).toISOString(),
-  };
-}
 
 /** Two rows 5 ms apart through the bus; the batches a subscriber was handed. */
 async function burst(lingerMs: number): Promise<number[][]> {
@@ -53,9 +31,9 @@ async function burst(lingerMs: number): Promise<number[][]> {
   const batches: number[][] = [];
   hub.add({ deliver: (d: readonly Delivery[]) => batches.push(d.map((x) => x.row.seq)) });
   const first = hub.lastSeq + 1;
-  bus.publish([row(first)]);
+  bus.publish([eventRow(first)]);
   await new Promise((resolve) => setTimeout(resolve, 5));
-  bus.publish([row(first + 1)]);
+  bus.publish([eventRow(first + 1)]);
   await new Promise((resolve) => setTimeout(resolve, lingerMs + 50));
   return batches.map((b) => b.map((seq) => seq - first));
 }

@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 
+import { eventRow } from "../../testing/event-row.ts";
 import { createTestStore, type TestStore } from "../../testing/test-store.ts";
 import { ANONYMOUS } from "../auth/identity.ts";
 import type { CompetitionEventsTable } from "../store/schema.ts";
@@ -16,25 +17,8 @@ import { TopicFanOut } from "./fan-out.ts";
 import { LiveConnection } from "./live-connection.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
-const row = (seq: number, topic: string): CompetitionEventsTable => ({
-  id: `e${seq}`,
-  seq,
-  event_type: "division_quiet",
-  audience: "public",
-  user_id: null,
-  league_id: null,
-  division_id: topic,
-  round_id: null,
-  episode_request_id: null,
-  player_id: null,
-  policy_version_id: null,
-  experience_request_id: null,
-  refs: "{}",
-  headline: "",
-  summary: "",
-  payload: "{}",
-  created_at: "2026-01-01T00:00:00.000Z",
-});
+const row = (seq: number, topic: string): CompetitionEventsTable =>
+  eventRow(seq, { division_id: topic });
 
 const delivery = (r: CompetitionEventsTable): Delivery => ({
   row: r,
