@@ -23,4 +23,12 @@ describe("a commissioner session's inbox", () => {
     expect(failure.kind).toBe("oversized");
     await expect(inbox.next(100)).rejects.toThrow(/unread/);
   });
+
+  // An empty message (a bare "." frame from the runner) has no characters: counted by its length
+  // alone, a flood of them queued without end, a slot and a string each.
+  it("counts each message, not only its characters: a flood of empty ones ends the session", async () => {
+    const inbox = new Inbox();
+    for (let i = 0; i < 2_000_000 && inbox.failure === null; i += 1) inbox.put("");
+    expect(inbox.failure?.kind).toBe("oversized");
+  });
 });

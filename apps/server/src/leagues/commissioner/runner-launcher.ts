@@ -119,6 +119,14 @@ export function runnerCommissionerLauncher(
  */
 export const INBOX_MAX_CHARS = 4 * COMMISSIONER_MESSAGE_MAX_BYTES;
 
+/** What each message held costs beyond its characters (its slot and string): counted by length
+ * alone, a flood of empty messages queued without end. */
+const INBOX_MESSAGE_COST_CHARS = 64;
+
+function cost(text: string): number {
+  return text.length + INBOX_MESSAGE_COST_CHARS;
+}
+
 /** Whole messages as they arrive, read one at a time, until the session ends. */
 export class Inbox {
   readonly #queue: string[] = [];
@@ -133,7 +141,7 @@ export class Inbox {
     const waiter = this.#waiter;
     this.#waiter = null;
     if (waiter) return waiter(text);
-    this.#held += text.length;
+    this.#held += cost(text);
     if (this.#held > INBOX_MAX_CHARS) {
       this.#queue.length = 0;
       this.end(
@@ -156,7 +164,7 @@ export class Inbox {
   next(timeoutMs: number): Promise<unknown> {
     const queued = this.#queue.shift();
     if (queued !== undefined) {
-      this.#held -= queued.length;
+      this.#held -= cost(queued);
       return Promise.resolve().then(() => parse(queued));
     }
     if (this.failure) return Promise.reject(this.failure);
