@@ -1,4 +1,5 @@
-"""Checks messages a platform sent a commissioner against the hosted service's own models.
+"""Checks messages a platform sent a commissioner, and a built-in commissioner's answers, against
+the hosted service's own models.
 
 Usage: upstream-commissioner-models.py PROTOCOL_PY MESSAGES_JSON
 PROTOCOL_PY is Metta-AI/coworld's src/coworld/commissioner/protocol.py, read from a fetched
@@ -30,6 +31,9 @@ MODELS = {
     "schedule_rounds_request": protocol.ScheduleRoundsRequest,
     "league_migration_config_request": protocol.LeagueMigrationConfigRequest,
     "league_migration_request": protocol.LeagueMigrationRequest,
+    # A commissioner's own messages, for the built-in commissioners' answers.
+    "schedule_episodes": protocol.ScheduleEpisodes,
+    "round_complete": protocol.RoundComplete,
 }
 
 with open(sys.argv[2], encoding="utf8") as f:

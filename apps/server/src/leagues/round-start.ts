@@ -26,6 +26,12 @@ import type {
   RoundsTable,
 } from "../store/schema.ts";
 import { competingChampions } from "./champions.ts";
+import {
+  askBuiltin,
+  type BuiltinSchedule,
+  type BuiltinTap,
+} from "./commissioner/builtin/builtin-round.ts";
+import { ladderPlan, type LadderInput } from "./commissioner/builtin/ladder-commissioner.ts";
 import { selectedRunnable } from "./commissioner/resolve.ts";
 import { divisionWithLeague } from "./divisions.ts";
 import { ladderOf } from "./ladder.ts";
@@ -34,10 +40,8 @@ import { policyVersionRefs } from "./refs.ts";
 import {
   displayRating,
   initialRatingState,
-  planRound,
   type CertainEntrant,
   type RatingState,
-  type RoundPlan,
 } from "./rules/index.ts";
 import { storedStandingRows } from "./standings-read.ts";
 
@@ -50,7 +54,7 @@ interface Setup {
   variant: CoworldVariant;
   gameConfig: Record<string, unknown>;
   names: Map<string, string>;
-  plan: Extract<RoundPlan, { kind: "run" }>;
+  schedule: Extract<BuiltinSchedule, { kind: "run" }>;
   roundId: string;
   roundNumber: number;
   runtime: "process" | "docker";
@@ -70,13 +74,26 @@ async function standingRows(
   return new Map((await storedStandingRows(db, divisionId)).map((r) => [r.player_id, r]));
 }
 
-/** Everything a round needs, read (not written); or why no round can start. */
-async function prepare(
+/** What the platform knows before it asks the commissioner: the league's rules and its champions. */
+interface Facts {
+  league: LeaguesTable;
+  settings: LadderSettings;
+  coworld: CoworldsTable;
+  manifest: CoworldManifest;
+  variant: CoworldVariant;
+  champions: Awaited<ReturnType<typeof competingChampions>>;
+  input: LadderInput;
+  roundId: string;
+  roundNumber: number;
+}
+
+/** The platform's own rules for whether a round may start, and what it is played with. */
+async function readFacts(
   db: Kysely<Database>,
   league: LeaguesTable,
   division: DivisionsTable,
   options: { force: boolean; now: Date },
-): Promise<Setup | StartOutcome> {
+): Promise<Facts | StartOutcome> {
   if (division.archived_at !== null || division.type !== "competition")
     return skip("not_competing", `division ${division.id} is not an open competition division`);
   if (!options.force && (league.rounds_paused_at !== null || league.disabled_at !== null))
@@ -154,17 +171,40 @@ async function prepare(
   const roundId = newId("round");
   const roundNumber = (last?.round_number ?? 0) + 1;
   const fillers = parseJson<string[]>(league.filler_policy_version_ids);
-  const plan = planRound({
-    entrants,
+  return {
+    league,
     settings,
-    seed: roundId,
+    coworld,
+    manifest: manifest.data,
+    variant,
+    champions,
+    input: { entrants, settings, fillerPolicyVersionIds: fillers, variantId: variant.id },
+    roundId,
     roundNumber,
-    fillerPolicyVersionIds: fillers,
+  };
+}
+
+/** The round as the built-in commissioner schedules it, with the names and runtime it plays with. */
+async function prepare(
+  db: Kysely<Database>,
+  facts: Facts,
+  tap: BuiltinTap | undefined,
+): Promise<Setup | StartOutcome> {
+  const { settings, coworld, variant, champions, roundId, roundNumber } = facts;
+  // The round's schedule is the built-in commissioner's answer to round_start (the protocol a
+  // coworld's commissioner speaks), made from the champions and their standings.
+  const schedule = await askBuiltin(db, {
+    league: facts.league,
+    roundId,
+    roundNumber,
+    manifest: facts.manifest,
+    input: facts.input,
+    tap,
   });
-  if (plan.kind === "skip") return skip(plan.reason, plan.message);
+  if (schedule.kind === "skip") return skip(schedule.reason, schedule.message);
 
   const seated = new Set(
-    plan.pools.flatMap((p) => p.episodes.flatMap((e) => e.seats.map((s) => s.policyVersionId))),
+    schedule.pools.flatMap((p) => p.episodes.flatMap((e) => e.seats.map((s) => s.policyVersionId))),
   );
   const versions = await db
     .selectFrom("policy_versions")
@@ -182,7 +222,7 @@ async function prepare(
     variant,
     gameConfig: { ...variant.game_config, ...settings.game_config },
     names,
-    plan,
+    schedule,
     roundId,
     roundNumber,
     runtime: versions.every((v) => v.bundle_upload_id !== null) ? "process" : "docker",
@@ -190,6 +230,10 @@ async function prepare(
 }
 
 function isSetup(value: Setup | StartOutcome): value is Setup {
+  return !("kind" in value);
+}
+
+function isFacts(value: Facts | StartOutcome): value is Facts {
   return !("kind" in value);
 }
 
@@ -208,7 +252,7 @@ async function create(
   setup: Setup,
 ): Promise<RoundsTable> {
   const now = nowIso();
-  const { plan } = setup;
+  const plan = setup.schedule;
   const round: RoundsTable = {
     id: setup.roundId,
     league_id: league.id,
@@ -292,6 +336,7 @@ async function create(
         roundId: round.id,
         poolId,
         runtime: setup.runtime,
+        commissioner: { requestId: episode.requestId, tags: episode.tags, gameConfigOverrides: {} },
       });
     }
   }
@@ -306,37 +351,50 @@ export async function startRound(
   db: Kysely<Database>,
   bus: Pick<EventBus, "publish">,
   divisionId: string,
-  options: { force?: boolean; now?: Date } = {},
+  options: { force?: boolean; now?: Date; tap?: BuiltinTap } = {},
 ): Promise<StartOutcome> {
-  const opts = { force: options.force ?? false, now: options.now ?? new Date() };
+  const opts = { force: options.force ?? false, now: options.now ?? new Date(), tap: options.tap };
   const found = await divisionWithLeague(db, divisionId);
   if (!found) return skip("not_found", `division ${divisionId} was not found`);
   const { division, league } = found;
-  // A cheap look first, without the lock: most idle divisions stop here.
-  const precheck = await prepare(db, league, division, opts);
-  if (!isSetup(precheck)) return precheck;
+  // A cheap look first, without the lock or a session: most idle divisions stop here, at the
+  // platform's rules or at the plan the ladder would answer with. Under the lock, the
+  // commissioner is asked.
+  const look = await readFacts(db, league, division, opts);
+  if (!isFacts(look)) return look;
+  const preview = ladderPlan(look.input, look.roundId, look.roundNumber);
+  if (preview.kind === "skip") return skip(preview.reason, preview.message);
+  // The schedule the transaction made its round of: told it was accepted once that commits.
+  const made: { schedule: Setup["schedule"] | null } = { schedule: null };
   try {
-    return await withEvents(db, bus, async (trx, emit) => {
+    const outcome = await withEvents(db, bus, async (trx, emit): Promise<StartOutcome> => {
       const locked = await lockLeague(trx, league.id);
       if (!locked) return skip("not_found", `league ${league.id} was not found`);
-      const setup = await prepare(trx, locked, division, opts);
+      const facts = await readFacts(trx, locked, division, opts);
+      if (!isFacts(facts)) return facts;
+      const setup = await prepare(trx, facts, opts.tap);
       if (!isSetup(setup)) return setup;
+      made.schedule = setup.schedule;
       const round = await create(trx, locked, division, setup);
       emit({
         type: "round_started",
         refs: { league: locked, division: division },
         roundId: round.id,
-        headline: `${division.name}: round ${round.round_number} started (${setup.plan.episodeCount} episodes, ${setup.plan.seating})`,
+        headline: `${division.name}: round ${round.round_number} started (${setup.schedule.episodeCount} episodes, ${setup.schedule.seating})`,
         payload: {
           round_id: round.id,
           round_number: round.round_number,
-          episodes: setup.plan.episodeCount,
-          seating: setup.plan.seating,
+          episodes: setup.schedule.episodeCount,
+          seating: setup.schedule.seating,
         },
       });
       return { kind: "started", round };
     });
+    if (outcome.kind === "started") await made.schedule?.accepted();
+    else await made.schedule?.discard(outcome.message);
+    return outcome;
   } catch (error) {
+    await made.schedule?.discard("the round could not be stored");
     if (isUniqueViolation(error))
       return skip(
         "round_running",

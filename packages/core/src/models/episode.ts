@@ -67,7 +67,7 @@ export const EpisodeRequest = z
     ),
     tags: z.record(z.string(), z.string()).default({}).meta({
       description:
-        "The tags the league's coworld commissioner gave the episode when it scheduled it (`{}` otherwise).",
+        "The tags the league's commissioner gave the episode when it scheduled it: a coworld's own, or the built-in ladder's `pool` and `seating` (`{}` outside leagues).",
     }),
     game_config_overrides: z.record(z.string(), z.unknown()).default({}).meta({
       description:

@@ -3,11 +3,14 @@
 // rounds and results, and the state the last round handed back.
 import type { Kysely, Transaction } from "kysely";
 
-import type {
-  CommissionerDivisionInfo,
-  CommissionerMembershipInfo,
-  CommissionerRecentResult,
-  CommissionerRoundInfo,
+import {
+  rosterBounds,
+  type CommissionerDivisionInfo,
+  type CommissionerMembershipInfo,
+  type CommissionerRecentResult,
+  type CommissionerRoundInfo,
+  type CommissionerVariantInfo,
+  type CoworldManifest,
 } from "@gauntlet/core";
 
 import { parseJson } from "../../shared/clock.ts";
@@ -26,6 +29,17 @@ export function leagueInfo(league: LeaguesTable) {
     commissioner_key: league.commissioner_key,
     commissioner_config: parseJson<Record<string, unknown>>(league.commissioner_config),
   };
+}
+
+/** The coworld's variants, each seating as many agents as the game can. */
+export function variantInfos(manifest: CoworldManifest): CommissionerVariantInfo[] {
+  const players = rosterBounds(manifest).max;
+  return manifest.variants.map((v) => ({
+    id: v.id,
+    name: v.name,
+    game_config: v.game_config,
+    num_agents: players,
+  }));
 }
 
 export async function divisionInfos(db: Db, leagueId: string): Promise<CommissionerDivisionInfo[]> {

@@ -38,7 +38,8 @@ function hasSecret(value: unknown): boolean {
   return false;
 }
 
-function refusal(
+/** Why a requested episode cannot be queued, or null: the rule for every commissioner's requests. */
+export function requestRefusal(
   request: CommissionerEpisodeRequest,
   manifest: CoworldManifest,
   seatable: ReadonlyMap<string, unknown>,
@@ -71,7 +72,7 @@ function refusal(
 }
 
 /** The league's seatable versions: its live memberships' (with their player) and its fillers. */
-async function seatableVersions(
+export async function seatableVersions(
   db: Kysely<Database>,
   league: LeaguesTable,
 ): Promise<Map<string, { playerId: string | null; name: string | null }>> {
@@ -112,7 +113,7 @@ export async function takeEpisodes(
   for (const request of requests) {
     const overlay = request.tags[CONFIG_OVERLAY_TAG];
     const why =
-      refusal(request, manifest, seatable, used) ??
+      requestRefusal(request, manifest, seatable, used) ??
       (room <= 0 ? `the round has its max_episodes_per_round (${cap}) episodes` : null) ??
       (overlay !== undefined && !(await overlaySecretExists(db, coworld.name, overlay))
         ? `tags.${CONFIG_OVERLAY_TAG}: coworld ${coworld.name} has no secret ${overlay}`

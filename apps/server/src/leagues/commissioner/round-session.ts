@@ -5,8 +5,6 @@
 // the round while it lives; any failure of the commissioner fails the round (round-fail.ts).
 import type { Kysely } from "kysely";
 
-import { rosterBounds } from "@gauntlet/core";
-
 import type { EventBus } from "../../events/bus.ts";
 import type { Database, LeaguesTable, RoundsTable } from "../../store/schema.ts";
 import { CommissionerFailure } from "./channel.ts";
@@ -16,6 +14,7 @@ import {
   membershipInfos,
   previousState,
   recentResults,
+  variantInfos,
 } from "./context.ts";
 import { takeEpisodes } from "./intake.ts";
 import { endedEpisodes } from "./outcomes.ts";
@@ -51,7 +50,6 @@ export type RoundEnd =
 export async function runRound(run: RoundRun): Promise<RoundEnd> {
   const { db, session, league, round, commissioner, timing } = run;
   const deadline = Date.now() + timing.lifetimeMs;
-  const players = rosterBounds(commissioner.manifest).max;
   await session.send({
     type: "round_start",
     round_id: toWire(round.id),
@@ -60,12 +58,7 @@ export async function runRound(run: RoundRun): Promise<RoundEnd> {
     divisions: await divisionInfos(db, league.id),
     memberships: await membershipInfos(db, league.id),
     recent_results: await recentResults(db, league.id),
-    variants: commissioner.manifest.variants.map((v) => ({
-      id: v.id,
-      name: v.name,
-      game_config: v.game_config,
-      num_agents: players,
-    })),
+    variants: variantInfos(commissioner.manifest),
     completed_episodes: [],
     state: await previousState(db, league.id, commissioner.runnableId),
   });

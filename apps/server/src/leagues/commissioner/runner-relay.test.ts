@@ -31,11 +31,11 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function twoReplicas() {
+async function twoReplicas(timing = TIMING) {
   const shared = new LocalMessageBus();
   const toB = partitionable(shared);
-  const a = new CommissionerRelay(shared, TIMING);
-  const b = new CommissionerRelay(toB, TIMING);
+  const a = new CommissionerRelay(shared, timing);
+  const b = new CommissionerRelay(toB, timing);
   const server = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   await new Promise((resolve) => server.once("listening", resolve));
   server.on("connection", (socket: ServerSocket) => b.attach("job-1", socket));
@@ -104,6 +104,20 @@ describe("a commissioner session across replicas", () => {
     await until("the session's end", () => r.ends.length > 0);
     expect(r.ends[0]?.kind).toBe("oversized");
     expect(r.heard).toEqual([]);
+  });
+
+  it("ends a message of endless empty pieces as oversized instead of holding its pieces", async () => {
+    // Both replicas share this process: while it reads 20,000 frames the socket's replica cannot
+    // say it is alive, so the other one is told to wait longer before counting it gone.
+    const r = await twoReplicas({ beatMs: 50, absentMs: 30_000 });
+    const closed = new Promise<number>((resolve) =>
+      r.runner.addEventListener("close", (e) => resolve(e.code), { once: true }),
+    );
+    // A hostile runner: pieces of nothing, never a last one. Each costs the server a slot.
+    for (let i = 0; i < 20_000; i += 1) r.runner.send("+");
+    expect(await closed).toBe(4413);
+    await until("the session's end", () => r.ends.length > 0);
+    expect(r.ends[0]?.kind).toBe("oversized");
   });
 
   it("fails a session whose runner sends a frame outside the framing", async () => {

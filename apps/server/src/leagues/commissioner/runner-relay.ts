@@ -66,6 +66,9 @@ interface Listening {
   heardAt: number | null;
 }
 
+/** What a piece costs at least toward a message's 16 MiB (the runner's pieces are 32 KiB but the last). */
+const PIECE_FLOOR_BYTES = 1024;
+
 export class CommissionerRelay {
   readonly #bus: MessageBus;
   readonly #timing: RelayBeat;
@@ -164,7 +167,9 @@ export class CommissionerRelay {
         return;
       }
       const piece = frame.slice(1);
-      size += Buffer.byteLength(piece);
+      // A piece counts at least PIECE_FLOOR_BYTES: a relay sending empty pieces would otherwise
+      // grow the message's list of pieces without ever reaching the limit.
+      size += Math.max(Buffer.byteLength(piece), PIECE_FLOOR_BYTES);
       if (size > COMMISSIONER_MESSAGE_MAX_BYTES) {
         end("oversized", `a message past ${COMMISSIONER_MESSAGE_MAX_BYTES} bytes`);
         socket.close(RELAY_CLOSE.oversized, "a message past 16 MiB");

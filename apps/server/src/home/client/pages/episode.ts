@@ -39,7 +39,7 @@ export async function drawEpisode(id: string): Promise<Drawn> {
             ? [["why it failed", [e.error_type, e.error].filter(Boolean).join(": ")] as const]
             : []),
           ["round", round ? link(href.round(round.id), `#${round.round_number}`) : "—"],
-          // The tags the round's coworld commissioner gave the episode when it asked for it.
+          // The tags the round's commissioner (a coworld's, or the built-in ladder) gave it.
           ...(Object.keys(e.tags).length ? [["tags", tagsCell(e.tags)] as const] : []),
           ["created", `${e.created_at} (${ago(e.created_at)})`],
         ]),
