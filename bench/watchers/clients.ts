@@ -2,6 +2,8 @@
 // each subscribed to one topic, keeping the time each event reached it. A watcher dropped by
 // the server (4008, or a broken socket) reconnects at once and resumes from the last seq it read.
 // Messages are not parsed: the seq is read from the head of the frame the server builds.
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+
 import WebSocket from "ws";
 
 export interface ClientsTask {
@@ -25,6 +27,8 @@ export type FromClients =
       missed: number;
       drops: number;
       resumes: number;
+      /** This process's event loop's busy share since its watchers were all subscribed. */
+      elu: number;
     };
 
 interface Watcher {
@@ -48,6 +52,7 @@ function run(task: ClientsTask): void {
   let resumes = 0;
   let stopping = false;
   const sockets = new Set<WebSocket>();
+  let idle: EventLoopUtilization | undefined;
 
   const connect = (w: Watcher, onSubscribed: () => void) => {
     const ws = new WebSocket(`${w.url.replace(/^http/, "ws")}/v2/events`, {
@@ -117,7 +122,10 @@ function run(task: ClientsTask): void {
     next += 1;
     connect(w, () => {
       subscribed += 1;
-      if (subscribed === task.count) send({ type: "subscribed", count: subscribed });
+      if (subscribed === task.count) {
+        idle = performance.eventLoopUtilization();
+        send({ type: "subscribed", count: subscribed });
+      }
       openNext();
     });
   };
@@ -132,7 +140,8 @@ function run(task: ClientsTask): void {
     let missed = 0;
     for (const w of watchers)
       for (const seq of message.expected) if (seq > (w.from ?? 0) && !w.seen.has(seq)) missed += 1;
-    send({ type: "result", times: [...times], missed, drops, resumes });
+    const elu = idle ? performance.eventLoopUtilization(idle).utilization : Number.NaN;
+    send({ type: "result", times: [...times], missed, drops, resumes, elu });
   });
 }
 

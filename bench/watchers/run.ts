@@ -25,15 +25,19 @@ import {
   type ReplicaProcess,
 } from "@gauntlet/server/testing";
 
+import { percentile, spread, stageHeader, stageRow, traceTimes, type Stage } from "./breakdown.ts";
 import type { ClientsTask, FromClients, ToClients } from "./clients.ts";
 
 const SIZES = (process.env.BENCH_WATCHERS ?? "1000,5000,10000").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
-const PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
+/** Client processes, each value a row of its own (side by side). */
+const PROCESS_COUNTS = (process.env.BENCH_CLIENT_PROCESSES ?? "4").split(",").map(Number);
 const MODES = (process.env.BENCH_MODES ?? "one,two").split(",");
 /** The replica's GAUNTLET_EVENTS_LINGER_MS, each value a row of its own (side by side). */
 const LINGERS = (process.env.BENCH_LINGER_MS ?? "").split(",").filter((v) => v !== "");
+/** The replica's GAUNTLET_EVENTS_FANOUT_CHUNK, each value a row of its own (side by side). */
+const CHUNKS = (process.env.BENCH_FANOUT_CHUNK ?? "").split(",").filter((v) => v !== "");
 const PG_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WARM_UP_ROUNDS = 3;
@@ -63,10 +67,6 @@ function cpuSeconds(pid: number, systemOnly = false): number {
   return ((systemOnly ? 0 : Number(fields[11])) + Number(fields[12])) / CLK_TCK;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function waitFor<T extends FromClients["type"]>(
@@ -93,6 +93,7 @@ function waitFor<T extends FromClients["type"]>(
 interface Figures {
   mode: string;
   linger: string;
+  chunk: string;
   watchers: number;
   events: number;
   deliveries: number;
@@ -109,9 +110,21 @@ interface Figures {
   drops: number;
   resumes: number;
   roundsPerSecond: number;
+  stages: Stage[];
+  /** Socket writes of the fan-out a round (one a watcher a batch of events). */
+  writesPerRound: number;
+  processes: number;
+  /** The client processes' event loops' busy share over the rounds (each, mean). */
+  clientElu: number;
 }
 
-async function measure(mode: "one" | "two", watchers: number, linger: string): Promise<Figures> {
+async function measure(
+  mode: "one" | "two",
+  watchers: number,
+  linger: string,
+  chunk: string,
+  PROCESSES: number,
+): Promise<Figures> {
   const testStore = await createTestStore(mode === "two" ? PG_URL : undefined);
   // Builds the league over the API; idle afterwards (its scheduler is off, it has no watchers).
   const setup = await startTestServer({
@@ -127,6 +140,8 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
     const env: Record<string, string> = {
       ...BASE_ENV,
       ...(linger === "" ? {} : { GAUNTLET_EVENTS_LINGER_MS: linger }),
+      ...(chunk === "" ? {} : { GAUNTLET_EVENTS_FANOUT_CHUNK: chunk }),
+      GAUNTLET_BENCH_TRACE_EVENTS: "1",
       ...(mode === "two"
         ? { REDIS_URL, GAUNTLET_EVENTS_CHANNEL: `gauntlet:bench:${randomBytes(4).toString("hex")}` }
         : {}),
@@ -139,12 +154,15 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
     const commissioner = client(writer.url, tl.commissioner.token);
     const episodeT0 = new Map<string, number>();
     const roundT0 = new Map<string, number>();
+    const triggerT0 = new Map<string, number>();
     const playRound = async (i: number) => {
+      const triggered = performance.timeOrigin + performance.now();
       const started = await commissioner.post<TriggerRoundResponse>(
         `/v2/leagues/${tl.league.id}/trigger-round`,
         {},
       );
       const roundId = started.body.rounds[0]?.id ?? "";
+      triggerT0.set(roundId, triggered);
       const jobs: LeasedJob[] = await runner.lease(8);
       if (jobs.length === 0) throw new Error(`round ${i}: nothing to lease`);
       for (const job of jobs) {
@@ -216,7 +234,7 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
 
     const rows = await testStore.store.db
       .selectFrom("competition_events")
-      .select(["seq", "event_type", "episode_request_id", "round_id"])
+      .select(["seq", "event_type", "episode_request_id", "round_id", "created_at"])
       .where("division_id", "=", division)
       .orderBy("seq")
       .execute();
@@ -228,6 +246,7 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
         return answer;
       }),
     );
+    const clientElu = results.reduce((s, r) => s + r.elu, 0) / Math.max(1, results.length);
     const timesOf = new Map<number, number[]>();
     for (const result of results)
       for (const [seq, times] of result.times)
@@ -237,6 +256,8 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
     const latencies: number[] = [];
     const lasts: number[] = [];
     let deliveries = 0;
+    const { times: trace, writes } = traceTimes(replicas.map((r) => r.output()).join("\n"));
+    const byType = new Map<string, { rows: typeof rows; latencies: number[] }>();
     for (const row of rows) {
       const times = timesOf.get(Number(row.seq)) ?? [];
       deliveries += times.length;
@@ -246,6 +267,20 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
           : row.event_type === "standings_changed" && row.round_id
             ? roundT0.get(row.round_id)
             : undefined;
+      // Every type in the breakdown, from the request that caused it.
+      const cause =
+        t0 ??
+        (row.round_id
+          ? row.event_type === "round_started"
+            ? triggerT0.get(row.round_id)
+            : roundT0.get(row.round_id)
+          : undefined);
+      if (cause !== undefined && times.length > 0) {
+        let kind = byType.get(row.event_type);
+        if (!kind) byType.set(row.event_type, (kind = { rows: [], latencies: [] }));
+        kind.rows.push(row);
+        for (const t of times) kind.latencies.push(t - cause);
+      }
       if (t0 === undefined || times.length === 0) continue;
       let last = 0;
       for (const t of times) {
@@ -254,11 +289,40 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
       }
       lasts.push(last);
     }
+    const stageOf = (seq: number, stage: string) => trace.get(stage)?.get(seq) ?? Number.NaN;
+    const stages: Stage[] = [...byType].map(([type, kind]) => {
+      const sorted = [...kind.latencies].sort((a, b) => a - b);
+      const causeOf = (row: (typeof rows)[number]) =>
+        (row.event_type === "episode_completed"
+          ? episodeT0.get(row.episode_request_id ?? "")
+          : row.event_type === "round_started"
+            ? triggerT0.get(row.round_id ?? "")
+            : roundT0.get(row.round_id ?? "")) ?? Number.NaN;
+      const seqs = kind.rows.map((r) => Number(r.seq));
+      const afterWrite = seqs
+        .flatMap((seq) => (timesOf.get(seq) ?? []).map((t) => t - stageOf(seq, "written")))
+        .sort((a, b) => a - b);
+      return {
+        type,
+        events: kind.rows.length,
+        deliveries: kind.latencies.length,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        committed: spread(kind.rows.map((r) => stageOf(Number(r.seq), "published") - causeOf(r))),
+        waited: spread(seqs.map((seq) => stageOf(seq, "taken") - stageOf(seq, "published"))),
+        fannedOut: spread(seqs.map((seq) => stageOf(seq, "written") - stageOf(seq, "taken"))),
+        span: spread(
+          seqs.map((seq) => stageOf(seq, "written") - Math.min(...(timesOf.get(seq) ?? []))),
+        ),
+        afterWrite: [percentile(afterWrite, 50), percentile(afterWrite, 99)],
+      };
+    });
     latencies.sort((a, b) => a - b);
     lasts.sort((a, b) => a - b);
     return {
       mode,
       linger,
+      chunk,
       watchers,
       events: timesOf.size,
       deliveries,
@@ -274,6 +338,10 @@ async function measure(mode: "one" | "two", watchers: number, linger: string): P
       drops: results.reduce((s, r) => s + r.drops, 0),
       resumes: results.reduce((s, r) => s + r.resumes, 0),
       roundsPerSecond: (ROUNDS - 1) / ((lastStart - first) / 1000),
+      stages,
+      clientElu,
+      writesPerRound: writes / ROUNDS,
+      processes: PROCESSES,
     };
   } finally {
     for (const c of children) {
@@ -311,12 +379,14 @@ async function main(): Promise<void> {
       `open files limit ${limit} is below ${largest + 500}: run through \`npx -y pnpm@10 bench watchers\` (it raises it) or \`ulimit -n\` first`,
     );
   console.log(
-    `Watchers — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; a round every ${ROUND_MS} ms, ${ROUNDS} rounds; clients in ${PROCESSES} processes (ws, messages not parsed)\n`,
+    `Watchers — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}; a round every ${ROUND_MS} ms, ${ROUNDS} rounds; clients in ${PROCESS_COUNTS.join(" / ")} processes (ws, messages not parsed)\n`,
   );
   const figures: Figures[] = [];
   const header = [
     "replicas",
     "linger ms",
+    "fan-out chunk",
+    "client procs",
     "watchers",
     "events",
     "deliveries",
@@ -329,10 +399,13 @@ async function main(): Promise<void> {
     "missed",
     "drops/resumes",
     "rounds/s",
+    "writes/round",
   ];
   const row = (f: Figures) => [
     f.mode === "one" ? "1 (SQLite)" : "2 (PG+Redis)",
     f.linger === "" ? "default" : f.linger,
+    f.chunk === "" ? "default" : f.chunk,
+    String(f.processes),
     String(f.watchers),
     String(f.events),
     String(f.deliveries),
@@ -345,20 +418,30 @@ async function main(): Promise<void> {
     String(f.missed),
     `${f.drops}/${f.resumes}`,
     f.roundsPerSecond.toFixed(2),
+    f.writesPerRound.toFixed(0),
   ];
   for (const mode of MODES)
     for (const n of SIZES)
-      for (const linger of LINGERS.length > 0 ? LINGERS : [""]) {
-        if (mode !== "one" && mode !== "two")
-          throw new Error(`BENCH_MODES: one or two, not ${mode}`);
-        const f = await measure(mode, n, linger);
-        figures.push(f);
-        console.log(
-          row(f)
-            .map((cell, i) => `${header[i]} ${cell}`)
-            .join(", "),
-        );
-      }
+      for (const linger of LINGERS.length > 0 ? LINGERS : [""])
+        for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""]) {
+          if (mode !== "one" && mode !== "two")
+            throw new Error(`BENCH_MODES: one or two, not ${mode}`);
+          for (const processes of PROCESS_COUNTS) {
+            const f = await measure(mode, n, linger, chunk, processes);
+            figures.push(f);
+            console.log(
+              row(f)
+                .map((cell, i) => `${header[i]} ${cell}`)
+                .join(", "),
+            );
+            console.log(
+              `\n${table(
+                stageHeader,
+                f.stages.map((s) => stageRow(s)),
+              )}\n(clients' event loops busy ${(f.clientElu * 100).toFixed(0)}% of the rounds, each)\n`,
+            );
+          }
+        }
   console.log(`\n${table(header, figures.map(row))}\n`);
   const top = figures.filter((f) => f.mode === "one").sort((a, b) => b.watchers - a.watchers)[0];
   if (top)

@@ -103,6 +103,8 @@ export interface AppDeps {
   attempts?: AttemptStore | undefined;
   /** A live-events socket holding more unread bytes than this is dropped (default 1 MiB). */
   liveEventsMaxBufferedBytes?: number | undefined;
+  /** Live-event subscribers written per turn of the event loop (0: all at once; events/fan-out.ts). */
+  liveEventsFanOutChunk?: number | undefined;
   /** Open live-events sockets per client address and per user (events/websocket-route.ts). */
   liveEventsSocketCaps?: { perAddress?: number | undefined; perUser?: number | undefined };
 }
@@ -378,6 +380,9 @@ export async function buildApp(deps: AppDeps): Promise<{
         : {}),
       ...(deps.liveEventsMaxBufferedBytes !== undefined
         ? { maxBufferedBytes: deps.liveEventsMaxBufferedBytes }
+        : {}),
+      ...(deps.liveEventsFanOutChunk !== undefined
+        ? { fanOutChunk: deps.liveEventsFanOutChunk }
         : {}),
     });
     registerOperations(upgrades, context, upgradeOperations, handlers, gateFor);

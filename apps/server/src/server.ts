@@ -73,13 +73,13 @@ function positiveMs(env: Env, name: string, unit = "milliseconds"): number | und
   return value;
 }
 
-function nonNegativeMs(env: Env, name: string): number | undefined {
+function nonNegativeMs(env: Env, name: string, unit = "milliseconds"): number | undefined {
   const text = env[name];
   if (!text) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value) || value < 0)
     throw new Error(
-      `${name} must be 0 or a positive number of milliseconds, not ${JSON.stringify(text)}`,
+      `${name} must be 0 or a positive number of ${unit}, not ${JSON.stringify(text)}`,
     );
   return value;
 }
@@ -217,6 +217,8 @@ export async function startServer(
       budgetsInfo: () => budgetsInfoFromEnv(env, limiter.mode),
       // Bytes a watcher's socket may hold unread before it is dropped (docs/events.md).
       liveEventsMaxBufferedBytes: positiveMs(env, "GAUNTLET_EVENTS_MAX_BUFFERED_BYTES", "bytes"),
+      // Watchers written per turn of the event loop, so requests are served during a fan-out.
+      liveEventsFanOutChunk: nonNegativeMs(env, "GAUNTLET_EVENTS_FANOUT_CHUNK", "subscribers"),
       // Open live-events sockets a replica holds per client address and per user (docs/api.md).
       liveEventsSocketCaps: {
         perAddress: positiveMs(env, "GAUNTLET_EVENTS_MAX_SOCKETS_PER_ADDRESS", "sockets"),

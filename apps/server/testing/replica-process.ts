@@ -13,6 +13,8 @@ export interface ReplicaProcess {
   url: string;
   /** Its process id (benchmarks read its memory and CPU time from /proc). */
   pid: number;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
   /** SIGKILL: the replica dies at once, mid-request. */
   kill(): Promise<void>;
 }
@@ -84,6 +86,7 @@ export async function startReplicaProcess(
   return {
     url,
     pid: child.pid ?? 0,
+    output: () => output,
     async kill() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGKILL");

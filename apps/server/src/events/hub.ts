@@ -12,6 +12,8 @@ export interface LiveSubscriber {
   /** The events of one write (one transaction's, in seq order), handed on together so that a
    * subscriber can send them in one write. */
   deliver(deliveries: readonly Delivery[]): void;
+  /** Settles once what it was handed has gone out (a subscriber that writes later). */
+  written?(): Promise<void>;
 }
 
 export interface EventHubOptions {
@@ -93,9 +95,11 @@ export class EventHub {
     return makeDeliveries(this.#db, rows, this.#render);
   }
 
-  /** Reads the log now (tests; and a replica that knows it just wrote). */
-  catchUp(): Promise<void> {
-    return this.#enqueue(() => this.#catchUp());
+  /** Reads the log now (tests; and a replica that knows it just wrote); settles once what it
+   * read has gone out to the subscribers. */
+  async catchUp(): Promise<void> {
+    await this.#enqueue(() => this.#catchUp());
+    for (const subscriber of this.#subscribers) if (subscriber.written) await subscriber.written();
   }
 
   async stop(): Promise<void> {

@@ -142,6 +142,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   }
 
   #write(deliveries: readonly Delivery[]): void {
+    const [only] = deliveries;
+    if (deliveries.length === 1 && only) {
+      this.#send(only);
+      return;
+    }
     // One write for the batch: the socket gathers the frames until uncorked.
     this.#stream.cork();
     for (const delivery of deliveries) this.#send(delivery);

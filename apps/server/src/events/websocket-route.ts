@@ -53,6 +53,8 @@ export async function installLiveEvents(
     auth: Authenticator;
     /** Tests: a smaller bound than MAX_BUFFERED_BYTES, to stall a client quickly. */
     maxBufferedBytes?: number;
+    /** Subscribers written per turn of the event loop (0: all at once); FAN_OUT_CHUNK by default. */
+    fanOutChunk?: number;
     /** Tests: a shorter ping interval. */
     pingMs?: number;
     /** The budget key of an anonymous request's client address (http/client-address.ts). */
@@ -63,7 +65,10 @@ export async function installLiveEvents(
 ): Promise<TopicFanOut> {
   const { hub, rules } = deps;
   // This replica's subscribers by topic; the hub hands it each event once.
-  const fanOut = new TopicFanOut((delivery) => rules.routes(delivery.row));
+  const fanOut = new TopicFanOut((delivery) => rules.routes(delivery.row), {
+    ...(deps.fanOutChunk !== undefined ? { chunk: deps.fanOutChunk } : {}),
+    onError: (error) => app.log.error({ err: error }, "live events: a delivery failed"),
+  });
   const turns = new ReplayTurns(REPLAY_TURNS);
   hub.add(fanOut);
   // This replica's open connections: a revocation heard here (its own, or another replica's over
