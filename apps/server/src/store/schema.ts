@@ -285,7 +285,7 @@ export interface EpisodeRequestsTable {
   artifacts_expired_at: string | null;
   /** EpisodeCpu (JSON) from the runner's last report (migration 022); null before or unmeasured. */
   cpu: string | null;
-  /** The `request_id` a league's coworld commissioner gave it (migration 025); null otherwise. */
+  /** The `request_id` the league's commissioner (a coworld's, or the built-in ladder) gave it (migration 025). */
   commissioner_request_id?: string | null;
   /** JSON: the commissioner's string tags of the episode (`{}` when none). */
   tags?: string;
