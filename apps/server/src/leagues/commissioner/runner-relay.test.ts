@@ -1,6 +1,8 @@
 // The meeting of a commissioner session's two ends on two replicas: the runner's socket on one,
 // the driver's side on the other, over one message bus. The socket's replica is cut off from the
 // bus (a partition, as when it dies) to show the driver's side counts the session gone.
+import { connect } from "node:net";
+
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket as ServerSocket } from "ws";
 
@@ -57,7 +59,20 @@ async function twoReplicas(timing = TIMING) {
     b.shutdown();
     server.close();
   });
-  return { toB, a, runner, heard, ends, attached: () => attached };
+  return { toB, a, runner, heard, ends, attached: () => attached, server, port };
+}
+
+/** A runner that opens its relay socket and then reads nothing more the server sends. */
+async function deafRunner(port: number): Promise<() => void> {
+  const socket = connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(
+    "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+  );
+  await new Promise((resolve) => socket.once("data", resolve));
+  socket.pause();
+  return () => socket.destroy();
 }
 
 const until = async (what: string, ok: () => boolean) => {
@@ -125,5 +140,41 @@ describe("a commissioner session across replicas", () => {
     r.runner.send('{"type":"round_complete"}');
     await until("the session's end", () => r.ends.length > 0);
     expect(r.ends[0]?.kind).toBe("malformed");
+  });
+
+  it("ends a session whose runner reads nothing the platform sends, instead of buffering it", async () => {
+    const r = await twoReplicas();
+    // The first socket is the well-behaved runner's; a second job's runner never reads.
+    r.server.removeAllListeners("connection");
+    const ends: string[] = [];
+    const shared = new LocalMessageBus();
+    const driver = new CommissionerRelay(shared, TIMING);
+    const socketSide = new CommissionerRelay(shared, TIMING);
+    const serverSockets: ServerSocket[] = [];
+    r.server.on("connection", (socket: ServerSocket) => {
+      serverSockets.push(socket);
+      socketSide.attach("job-2", socket);
+    });
+    driver.listen("job-2", {
+      attached: () => undefined,
+      message: () => undefined,
+      ended: (kind) => ends.push(kind),
+    });
+    const stop = await deafRunner(r.port);
+    cleanups.push(() => {
+      stop();
+      driver.shutdown();
+      socketSide.shutdown();
+    });
+    await until("the attach", () => serverSockets.length > 0);
+    // Each episodes_rejected can echo the commissioner's request ids: megabytes a message.
+    const message = JSON.stringify({ type: "episodes_rejected", pad: "x".repeat(1024 * 1024) });
+    for (let i = 0; i < 96 && ends.length === 0; i += 1) {
+      driver.send("job-2", message);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await until("the session's end", () => ends.length > 0);
+    expect(ends[0]).toBe("timeout");
+    expect(serverSockets[0]?.bufferedAmount ?? 0).toBeLessThan(80 * 1024 * 1024);
   });
 });

@@ -66,6 +66,11 @@ interface Listening {
   heardAt: number | null;
 }
 
+/** What the platform may have sent a runner's socket that it has not read, at most: the driver's
+ * replies can echo the commissioner's requests, and a runner that stops reading would otherwise
+ * have them buffered here without end. As much as the session's inbox holds the other way. */
+export const RELAY_UNREAD_MAX_BYTES = 4 * COMMISSIONER_MESSAGE_MAX_BYTES;
+
 /** What a piece costs at least toward a message's 16 MiB (the runner's pieces are 32 KiB but the last). */
 const PIECE_FLOOR_BYTES = 1024;
 
@@ -74,8 +79,11 @@ export class CommissionerRelay {
   readonly #timing: RelayBeat;
   /** Sessions whose driver runs here. */
   readonly #sessions = new Map<string, Listening>();
-  /** Runner sockets attached here. */
-  readonly #sockets = new Map<string, WebSocket>();
+  /** Runner sockets attached here, with how their session ends. */
+  readonly #sockets = new Map<
+    string,
+    { socket: WebSocket; end: (kind: CommissionerFailureKind, why: string) => void }
+  >();
   readonly #unsubscribe: () => void;
   readonly #beat: ReturnType<typeof setInterval>;
 
@@ -116,12 +124,21 @@ export class CommissionerRelay {
       case "cj-end":
         return session?.end.ended(message.kind, message.why);
       case "cj-down": {
-        const socket = this.#sockets.get(message.j);
-        if (socket && socket.readyState === socket.OPEN) socket.send(message.m);
+        const held = this.#sockets.get(message.j);
+        if (!held || held.socket.readyState !== held.socket.OPEN) return;
+        if (held.socket.bufferedAmount + message.m.length > RELAY_UNREAD_MAX_BYTES) {
+          held.end(
+            "timeout",
+            `the runner's relay left ${held.socket.bufferedAmount} bytes the platform sent unread`,
+          );
+          held.socket.terminate();
+          return;
+        }
+        held.socket.send(message.m);
         return;
       }
       case "cj-close":
-        this.#sockets.get(message.j)?.close(1000, message.reason.slice(0, 100));
+        this.#sockets.get(message.j)?.socket.close(1000, message.reason.slice(0, 100));
         return;
     }
   }
@@ -148,7 +165,6 @@ export class CommissionerRelay {
       socket.close(4410, "the session already has its commissioner");
       return;
     }
-    this.#sockets.set(jobId, socket);
     let pieces: string[] = [];
     let size = 0;
     let ended = false;
@@ -157,6 +173,7 @@ export class CommissionerRelay {
       ended = true;
       publish({ t: "cj-end", j: jobId, kind, why });
     };
+    this.#sockets.set(jobId, { socket, end });
     socket.on("message", (data, isBinary) => {
       if (ended) return;
       const frame = text(data);
@@ -201,6 +218,6 @@ export class CommissionerRelay {
   shutdown(): void {
     clearInterval(this.#beat);
     this.#unsubscribe();
-    for (const socket of this.#sockets.values()) socket.close(1001, "server shutting down");
+    for (const { socket } of this.#sockets.values()) socket.close(1001, "server shutting down");
   }
 }
