@@ -18,7 +18,7 @@ export const MISBEHAVIOURS = {
 } as const;
 export type Misbehaviour = keyof typeof MISBEHAVIOURS;
 /** Ways past the protocol's limits that the attack tests use: each test says what it expects. */
-export type Abuse = "flood" | "big_display" | "many_episodes";
+export type Abuse = "flood" | "deaf" | "big_display" | "many_episodes";
 
 /** The example's files with the fixture at `commissioner/fixture.ts`. */
 export async function commissionerBundle(): Promise<Buffer> {

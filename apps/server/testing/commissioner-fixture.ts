@@ -7,7 +7,7 @@
 // champions, tags each episode (FIXTURE_NOTE adds a `note` tag), and ranks the entrants by player name from Z to A whatever they
 // scored (a ranking no rating rule would give). FIXTURE_MISBEHAVE ({"<round number>": how})
 // makes a round's session crash, hang, send garbage, send a message past 16 MiB, flood the relay
-// with messages (flood), hand back a display of megabytes (big_display) or ask for more episodes
+// with messages (flood), leave the platform's answers unread (deaf), hand back a display of megabytes (big_display) or ask for more episodes
 // than the league allows (many_episodes).
 // Node built-ins only: it runs as `node commissioner-fixture.ts` in the coworld's files.
 import { createHash } from "node:crypto";
@@ -164,6 +164,30 @@ function session(socket: Duplex): void {
           const bytes = frame(junk);
           const pump = () => {
             while (!socket.destroyed && socket.write(bytes));
+            if (!socket.destroyed) socket.once("drain", pump);
+          };
+          pump();
+          return;
+        }
+        if (how === "deaf") {
+          // Stops reading its socket, and asks for episodes the platform refuses, each refusal
+          // echoing the request's long id back: the platform's answers pile up unread.
+          socket.pause();
+          let n = 0;
+          const pump = () => {
+            while (!socket.destroyed) {
+              const bytes = frame(
+                JSON.stringify({
+                  type: "schedule_episodes",
+                  episodes: Array.from({ length: 1000 }, () => ({
+                    request_id: `${(n += 1)}-${"r".repeat(1000)}`,
+                    variant_id: "no-such-variant",
+                    policy_version_ids: [],
+                  })),
+                }),
+              );
+              if (!socket.write(bytes)) break;
+            }
             if (!socket.destroyed) socket.once("drain", pump);
           };
           pump();

@@ -41,6 +41,7 @@ const CRASH_LOOK_MS = 3_000;
  * it a commissioner that writes faster than the relay sends grew the runner's memory without end.
  */
 const RELAY_BACKLOG_MAX_BYTES = 2 * COMMISSIONER_MESSAGE_MAX_BYTES;
+// The same bound holds the other way: what the platform sent that the commissioner has not read.
 const BACKLOG_LOOK_MS = 20;
 
 export interface CommissionerDeps {
@@ -297,8 +298,21 @@ async function bridge(
       earlyBytes = 0;
     });
     relay.addEventListener("message", (event: MessageEvent) => {
-      if (typeof event.data === "string" && commissioner.readyState === WsSocket.OPEN)
-        commissioner.send(event.data);
+      if (typeof event.data !== "string" || commissioner.readyState !== WsSocket.OPEN) return;
+      // A commissioner that does not read would have the platform's answers held here without
+      // end (each refusal of a request echoes it back): past the bound its session ends.
+      if (commissioner.bufferedAmount > RELAY_BACKLOG_MAX_BYTES) {
+        finish(
+          {
+            outcome: "oversized",
+            error: `the commissioner left ${commissioner.bufferedAmount} bytes the platform sent unread`,
+          },
+          CLOSE_OVERSIZED,
+          "the commissioner reads nothing",
+        );
+        return;
+      }
+      commissioner.send(event.data);
     });
     relay.addEventListener("close", (event: CloseEvent) =>
       finish(

@@ -2,6 +2,8 @@
 // and the league, and what it cannot:
 // - flooding its session does not grow the runner's memory with what the relay has not sent yet
 //   (the runner stops reading the commissioner past 32 MiB held; it grew ~100 MiB a second before);
+// - nor does leaving the platform's answers unread (the runner ends the session past 32 MiB of
+//   them held for the commissioner);
 // - a round_display of megabytes is not kept (every rounds listing, public ones too, would carry
 //   it; the round's log says why), and a round's episodes stay within the league's
 //   max_episodes_per_round as the built-in rounds' do (the rest are rejected to the commissioner).
@@ -63,6 +65,28 @@ describe("a commissioner that floods its session", () => {
       expect(rounds.get(1)?.error).toMatch(/commissioner (timeout|oversized)/);
       // Unthrottled, the runner held some 100 MiB more each second (1.9 GB after 8 s); throttled,
       // what it holds is the backlog and the garbage not yet collected, whatever the session's length.
+      expect(peak - before).toBeLessThan(768 * 1024 * 1024);
+    } finally {
+      clearInterval(sampler);
+    }
+  }, 120_000);
+});
+
+describe("a commissioner that reads nothing the platform sends", () => {
+  it("does not grow the runner's memory with the platform's answers it left unread", async () => {
+    const pid = runner?.pid;
+    if (pid === undefined) throw new Error("no runner process");
+    const before = rss(pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rss(pid))), 200);
+    try {
+      const tl = await commissionerLeague(
+        t,
+        fixtureCommissioner(1, { 1: "deaf" }),
+        await commissionerBundle(),
+      );
+      const rounds = await settledRounds(t, tl, 1, 90_000, output);
+      expect(rounds.get(1)?.error).toMatch(/commissioner (timeout|oversized)/);
       expect(peak - before).toBeLessThan(768 * 1024 * 1024);
     } finally {
       clearInterval(sampler);
