@@ -3,12 +3,6 @@
 // contract's schemas and, where a fetched Metta-AI/coworld and python3 with pydantic 2 are here,
 // against the hosted service's own models (protocol.py read from the mirror at test time). What
 // the built-in asked for is what the round plays: its request ids and tags are on the episodes.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import {
@@ -17,48 +11,25 @@ import {
   newId,
   PlatformToCommissioner,
   type EpisodeRequest,
+  type Pool,
 } from "@gauntlet/core";
 
 import { client } from "../../../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../../../testing/start-server.ts";
 import { createTestLeague, type TestLeague } from "../../../../testing/test-league.ts";
+import { checkWithUpstream, upstreamMissing } from "../../../../testing/upstream-protocol.ts";
 import { gameCoworld } from "../../../games/games.ts";
 import { ladderOrDefault } from "../../ladder.ts";
 import { startRound } from "../../round-start.ts";
 import { askBuiltin, type BuiltinTap } from "./builtin-round.ts";
 
-const repo = process.env.COWORLD_REPO ?? "/work/.mirror/Metta-AI+coworld/repo";
-const validator = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "../../../../testing/upstream-commissioner-models.py",
-);
-
-function run(command: string, args: string[]): string | null {
-  try {
-    return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch {
-    return null;
-  }
-}
-
-const upstream = run("git", ["-C", repo, "show", "HEAD:src/coworld/commissioner/protocol.py"]);
-const pydantic = run("python3", ["-c", "import pydantic; print(pydantic.VERSION)"]);
-const upstreamMissing =
-  upstream === null
-    ? `no Metta-AI/coworld at ${repo} (set COWORLD_REPO)`
-    : pydantic === null || !pydantic.startsWith("2.")
-      ? "python3 with pydantic 2 is not installed"
-      : null;
-
 let t: TestServer;
-const scratch = mkdtempSync(join(tmpdir(), "gauntlet-builtin-"));
 
 beforeAll(async () => {
   t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
 });
 afterAll(async () => {
   await t?.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** A round of the league's first division, started as the scheduler starts one, with its session tapped. */
@@ -157,6 +128,30 @@ describe("the built-in commissioners over the protocol", () => {
     },
   );
 
+  it("a filler seat earns nothing even when the filler is the entrant's own version", async () => {
+    const tl = await createTestLeague(t, {
+      settings: { too_few_players: "filler_policy", min_players: 1 },
+    });
+    const ada = await tl.addPlayer("Ada");
+    await tl.submit(ada);
+    const seeded = await client(t.url, tl.commissioner.token).post(
+      `/v2/leagues/${tl.league.id}/seed-policies`,
+      { policy_version_ids: [ada.policyVersionId] },
+    );
+    expect(seeded.status).toBe(200);
+    const { outcome, heard } = await tappedRound(tl);
+    expect(outcome.kind).toBe("started");
+    if (outcome.kind !== "started") return;
+    expect((heard[1]?.message as { episodes: { tags: object }[] }).episodes[0]?.tags).toMatchObject(
+      { filler_seats: expect.stringMatching(/^\d+$/) as unknown },
+    );
+    const pools = await client(t.url).get<Pool[]>(`/v2/pools?round_id=${outcome.round.id}`);
+    expect(pools.body[0]?.members.map((m) => [m.role, m.player_id]).sort()).toEqual([
+      ["champion", ada.id],
+      ["filler", null],
+    ]);
+  });
+
   it("a round the ladder cannot run is a round_complete that schedules nothing, and says why", async () => {
     const tl = await leagueOf({ min_players: 3 }, ["Ada", "Bo"]);
     // The scheduler stops such a division at the ladder's own plan before it takes the lock;
@@ -191,16 +186,7 @@ describe("the built-in commissioners over the protocol", () => {
       }
       const skipped = await leagueOf({ min_players: 5 }, ["Ada", "Bo"]);
       messages.push(...(await askedDirectly(skipped)).heard.map((h) => h.message));
-      const protocol = join(scratch, "protocol.py");
-      const file = join(scratch, "messages.json");
-      writeFileSync(protocol, upstream ?? "");
-      writeFileSync(file, JSON.stringify(messages));
-      const report = JSON.parse(
-        execFileSync("python3", [validator, protocol, file], { encoding: "utf8" }),
-      ) as {
-        checked: Record<string, number>;
-        refused: unknown[];
-      };
+      const report = checkWithUpstream(messages);
       expect(report.refused).toEqual([]);
       for (const type of [
         "round_start",

@@ -21,6 +21,7 @@ import { memoryChannel } from "../memory-channel.ts";
 import { CommissionerSession } from "../session.ts";
 import { toWire } from "../wire-ids.ts";
 import {
+  FILLER_SEATS_TAG,
   ladderCommissioner,
   POOL_TAG,
   SEATING_TAG,
@@ -110,6 +111,7 @@ export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise
     }
     const seatable = await seatableVersions(db, league);
     const players = new Map(ask.input.entrants.map((e) => [e.policyVersionId, e.playerId]));
+    const fillers = new Set(ask.input.fillerPolicyVersionIds ?? []);
     const used = new Set<string>();
     const pools = new Map<string, ScheduledPool>();
     let seating = "";
@@ -123,8 +125,9 @@ export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise
       const pool = pools.get(key) ?? { playerIds: [], episodes: [] };
       pools.set(key, pool);
       const seen = new Set<string>();
-      const seats = request.policy_version_ids.map((id): Seat => {
-        const playerId = players.get(id);
+      const fillerSeats = new Set((request.tags[FILLER_SEATS_TAG] ?? "").split(",").map(Number));
+      const seats = request.policy_version_ids.map((id, at): Seat => {
+        const playerId = fillerSeats.has(at) && fillers.has(id) ? undefined : players.get(id);
         if (playerId === undefined) return { role: "filler", playerId: null, policyVersionId: id };
         const role = seen.has(playerId) ? "duplicate" : "champion";
         seen.add(playerId);

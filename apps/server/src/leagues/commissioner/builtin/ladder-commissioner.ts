@@ -22,6 +22,11 @@ import type { CommissionerProgram } from "../memory-channel.ts";
 export const POOL_TAG = "pool";
 /** The tag naming the seating that placed an episode. */
 export const SEATING_TAG = "seating";
+/**
+ * The seats (positions, comma-separated) a league filler policy fills, when any: a filler earns
+ * no credit even when its version is also an entrant's, which the versions alone cannot say.
+ */
+export const FILLER_SEATS_TAG = "filler_seats";
 
 export type LadderInput = Omit<RoundPlanInput, "seed" | "roundNumber"> & {
   /** The variant to play (the ladder's `variant_id`, else the coworld's first). */
@@ -53,13 +58,20 @@ export function ladderCommissioner(input: LadderInput): CommissionerProgram {
       reply({
         type: "schedule_episodes",
         episodes: plan.pools.flatMap((pool, p) =>
-          pool.episodes.map((episode, i) => ({
-            request_id: `pool-${p}-episode-${i}`,
-            variant_id: input.variantId,
-            policy_version_ids: episode.seats.map((s) => s.policyVersionId),
-            tags: { [POOL_TAG]: String(p), [SEATING_TAG]: plan.seating },
-            game_config_overrides: {},
-          })),
+          pool.episodes.map((episode, i) => {
+            const fillers = episode.seats.flatMap((s, at) => (s.role === "filler" ? [at] : []));
+            return {
+              request_id: `pool-${p}-episode-${i}`,
+              variant_id: input.variantId,
+              policy_version_ids: episode.seats.map((s) => s.policyVersionId),
+              tags: {
+                [POOL_TAG]: String(p),
+                [SEATING_TAG]: plan.seating,
+                ...(fillers.length > 0 ? { [FILLER_SEATS_TAG]: fillers.join(",") } : {}),
+              },
+              game_config_overrides: {},
+            };
+          }),
         ),
       });
     },
