@@ -3,7 +3,21 @@
 // (play/relay.ts). In one process a message is handed on in a microtask; with Redis every
 // replica hears what any replica publishes. A message sent while Redis is down waits in the
 // client's queue until it reconnects (late rather than lost).
+//
+// Over Redis, a large message travels as a key of its own and the channel carries its name:
+// Redis cuts a subscriber off once 32 MB wait for it (pub/sub's output-buffer limit), and two
+// commissioner messages of 16 MiB, sent back to back by any coworld's commissioner, reach that
+// (every replica's subscriber dropped, and what it had not read lost).
+import { randomUUID } from "node:crypto";
+
 import { closeClients, connectChannel, parseMessage, type RedisClient } from "./redis-clients.ts";
+
+/** A message past this many characters of JSON is kept in a key rather than published. */
+export const STASH_OVER_CHARS = 256 * 1024;
+/** How long a kept message waits for every replica to read it. */
+const STASH_TTL_SECONDS = 60;
+/** The field of the small message that names a kept one. */
+const STASH_FIELD = "gauntlet_stashed_message";
 
 export type MessageListener = (message: unknown) => void;
 
@@ -47,6 +61,9 @@ export class RedisMessageBus implements MessageBus {
   readonly #ready: Promise<void>;
   readonly #onError: (error: Error) => void;
   #closed = false;
+  /** Messages read off the channel wait here while a kept one before them is fetched. */
+  #inbound: Promise<void> = Promise.resolve();
+  #fetching = 0;
 
   constructor(options: RedisMessageBusOptions) {
     this.#channel = options.channel;
@@ -55,11 +72,7 @@ export class RedisMessageBus implements MessageBus {
       options.url,
       "gauntlet-messages",
       options.channel,
-      (text) => {
-        const parsed = parseMessage(text, "a message", this.#onError);
-        if (parsed === undefined) return;
-        for (const listener of this.#listeners) listener(parsed);
-      },
+      (text) => this.#heard(text),
       this.#onError,
     );
     this.#publisher = clients.publisher;
@@ -74,9 +87,46 @@ export class RedisMessageBus implements MessageBus {
 
   publish(message: unknown): void {
     if (this.#closed) return;
-    this.#publisher.publish(this.#channel, JSON.stringify(message)).catch((error: unknown) => {
+    const text = JSON.stringify(message);
+    const report = (error: unknown) =>
       this.#onError(error instanceof Error ? error : new Error(String(error)));
+    if (text.length <= STASH_OVER_CHARS) {
+      this.#publisher.publish(this.#channel, text).catch(report);
+      return;
+    }
+    // One connection runs its commands in order: the key exists before its name is heard.
+    const key = `${this.#channel}:stash:${randomUUID()}`;
+    this.#publisher.set(key, text, { EX: STASH_TTL_SECONDS }).catch(report);
+    this.#publisher.publish(this.#channel, JSON.stringify({ [STASH_FIELD]: key })).catch(report);
+  }
+
+  /** A message read off the channel, handed on in the order heard (a kept one fetched first). */
+  #heard(text: string): void {
+    const parsed = parseMessage(text, "a message", this.#onError);
+    if (parsed === undefined) return;
+    const key = stashKey(parsed);
+    if (key === null && this.#fetching === 0) {
+      this.#deliver(parsed);
+      return;
+    }
+    this.#fetching += 1;
+    this.#inbound = this.#inbound.then(async () => {
+      try {
+        if (key === null) return this.#deliver(parsed);
+        const kept = await this.#publisher.get(key);
+        if (kept === null) throw new Error(`a kept message (${key}) expired before it was read`);
+        const message = parseMessage(kept, "a kept message", this.#onError);
+        if (message !== undefined) this.#deliver(message);
+      } catch (error) {
+        if (!this.#closed) this.#onError(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        this.#fetching -= 1;
+      }
     });
+  }
+
+  #deliver(message: unknown): void {
+    for (const listener of this.#listeners) listener(message);
   }
 
   subscribe(listener: MessageListener): () => void {
@@ -90,4 +140,10 @@ export class RedisMessageBus implements MessageBus {
     this.#listeners.clear();
     await closeClients([this.#subscriber, this.#publisher]);
   }
+}
+
+function stashKey(message: unknown): string | null {
+  if (typeof message !== "object" || message === null || !(STASH_FIELD in message)) return null;
+  const key = (message as Record<string, unknown>)[STASH_FIELD];
+  return typeof key === "string" ? key : null;
 }

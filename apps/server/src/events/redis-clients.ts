@@ -9,6 +9,9 @@ export interface RedisClient {
   readonly isReady: boolean;
   readonly isOpen: boolean;
   publish(channel: string, message: string): Promise<unknown>;
+  /** A publisher's keys: where a message too large for pub/sub is kept (message-bus.ts). */
+  set(key: string, value: string, options: { EX: number }): Promise<unknown>;
+  get(key: string): Promise<string | null>;
   /** "ready": (re)connected; a subscriber is subscribed again right after. */
   on(event: "ready", listener: () => void): unknown;
   close(): Promise<unknown>;
