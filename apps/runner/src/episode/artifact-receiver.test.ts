@@ -72,7 +72,10 @@ describe("the artifact receiver", () => {
     // Another of the same slot meanwhile: refused at once, nothing kept.
     const second = await put(receiver.urlFor(0), 10);
     expect(second.status).toBe(429);
-    expect(heldBytes() - before).toBeLessThan(4 * 1024 * 1024);
+    // The 8 MiB sent are on disk: what the process holds is the 1 MiB chunk above, stream buffers
+    // and whatever else it allocated meanwhile (5.3 MiB seen once with other suites running
+    // beside); the unfixed receiver held the whole upload besides, 9 MiB and more.
+    expect(heldBytes() - before).toBeLessThan(7 * 1024 * 1024);
     hanging.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     // The seat hung up: its partial upload is dropped, and the slot may upload again.
