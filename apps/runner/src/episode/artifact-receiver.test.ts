@@ -75,7 +75,13 @@ describe("the artifact receiver", () => {
     // The 8 MiB sent are on disk: what the process holds is the 1 MiB chunk above, stream buffers
     // and whatever else it allocated meanwhile (5.3 MiB seen once with other suites running
     // beside); the unfixed receiver held the whole upload besides, 9 MiB and more.
-    expect(heldBytes() - before).toBeLessThan(7 * 1024 * 1024);
+    // The least of three looks, a moment apart: a buffer only passing through is not held.
+    const held: number[] = [];
+    for (let look = 0; look < 3; look += 1) {
+      held.push(heldBytes() - before);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(Math.min(...held)).toBeLessThan(7 * 1024 * 1024);
     hanging.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     // The seat hung up: its partial upload is dropped, and the slot may upload again.
