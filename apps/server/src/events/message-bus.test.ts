@@ -3,6 +3,7 @@
 // 32 MB pub/sub output-buffer limit), losing what they had not read.
 import { randomUUID } from "node:crypto";
 
+import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { RedisMessageBus, STASH_OVER_CHARS } from "./message-bus.ts";
@@ -64,5 +65,26 @@ describe.runIf(url)("the message bus over Redis", () => {
     a.publish(message);
     await until("the message", () => heard.length === 1);
     expect(heard).toEqual([message]);
+  });
+
+  it("delivers a message that looks like the bus's own pointer as it is, never another key", async () => {
+    const { a, b, errors } = await twoReplicas();
+    // A key the bus has no business reading (a limiter's, say) — a caller's message names it.
+    const other = `gauntlet:test:other:${randomUUID()}`;
+    const redis = createClient({ url: url ?? "" });
+    await redis.connect();
+    try {
+      await redis.set(other, JSON.stringify({ t: "forged" }), { EX: 60 });
+      const heard: unknown[] = [];
+      b.subscribe((message) => heard.push(message));
+      const lookalike = { gauntlet_stashed_message: other };
+      a.publish(lookalike);
+      a.publish({ t: "after" });
+      await until("both messages", () => heard.length === 2);
+      expect(heard).toEqual([lookalike, { t: "after" }]);
+      expect(errors).toEqual([]);
+    } finally {
+      await redis.quit();
+    }
   });
 });

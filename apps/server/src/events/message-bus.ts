@@ -55,6 +55,7 @@ export interface RedisMessageBusOptions {
 
 export class RedisMessageBus implements MessageBus {
   readonly #channel: string;
+  readonly #stashPrefix: string;
   readonly #publisher: RedisClient;
   readonly #subscriber: RedisClient;
   readonly #listeners = new Set<MessageListener>();
@@ -67,6 +68,7 @@ export class RedisMessageBus implements MessageBus {
 
   constructor(options: RedisMessageBusOptions) {
     this.#channel = options.channel;
+    this.#stashPrefix = `${options.channel}:stash:`;
     this.#onError = options.onError ?? (() => undefined);
     const clients = connectChannel(
       options.url,
@@ -90,12 +92,14 @@ export class RedisMessageBus implements MessageBus {
     const text = JSON.stringify(message);
     const report = (error: unknown) =>
       this.#onError(error instanceof Error ? error : new Error(String(error)));
-    if (text.length <= STASH_OVER_CHARS) {
+    // A caller's message shaped like the pointer is kept too, so that the channel only ever
+    // carries pointers this bus made (else a receiver would read whatever key it named).
+    if (text.length <= STASH_OVER_CHARS && stashKey(message, this.#stashPrefix) === null) {
       this.#publisher.publish(this.#channel, text).catch(report);
       return;
     }
     // One connection runs its commands in order: the key exists before its name is heard.
-    const key = `${this.#channel}:stash:${randomUUID()}`;
+    const key = `${this.#stashPrefix}${randomUUID()}`;
     this.#publisher.set(key, text, { EX: STASH_TTL_SECONDS }).catch(report);
     this.#publisher.publish(this.#channel, JSON.stringify({ [STASH_FIELD]: key })).catch(report);
   }
@@ -104,7 +108,7 @@ export class RedisMessageBus implements MessageBus {
   #heard(text: string): void {
     const parsed = parseMessage(text, "a message", this.#onError);
     if (parsed === undefined) return;
-    const key = stashKey(parsed);
+    const key = stashKey(parsed, this.#stashPrefix);
     if (key === null && this.#fetching === 0) {
       this.#deliver(parsed);
       return;
@@ -142,8 +146,11 @@ export class RedisMessageBus implements MessageBus {
   }
 }
 
-function stashKey(message: unknown): string | null {
-  if (typeof message !== "object" || message === null || !(STASH_FIELD in message)) return null;
+/** The key a pointer names: only the exact shape publish makes, under this channel's prefix. */
+function stashKey(message: unknown, prefix: string): string | null {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return null;
+  const fields = Object.keys(message);
+  if (fields.length !== 1 || fields[0] !== STASH_FIELD) return null;
   const key = (message as Record<string, unknown>)[STASH_FIELD];
-  return typeof key === "string" ? key : null;
+  return typeof key === "string" && key.startsWith(prefix) ? key : null;
 }
