@@ -34,6 +34,7 @@ MODELS = {
     # A commissioner's own messages, for the built-in commissioners' answers.
     "schedule_episodes": protocol.ScheduleEpisodes,
     "round_complete": protocol.RoundComplete,
+    "schedule_rounds_response": protocol.ScheduleRoundsResponse,
 }
 
 with open(sys.argv[2], encoding="utf8") as f:

@@ -1,8 +1,9 @@
 // Promotion and relegation between a division and the one below it (league/promotion decides
 // who moves). A boundary is decided by the upper division's rounds: after every `every_rounds`
-// of them, the top of the lower division moves up and the bottom of the upper one moves down;
-// and once more when both divisions are settled (settled-promotion.ts), since a settled upper
-// division plays no rounds to count. A player's memberships and rating move with the player.
+// of them the built-in commissioner's round_complete moves the top of the lower division up and
+// the bottom of the upper one down (commissioner/builtin/ladder-round-end.ts); and once more here
+// when both divisions are settled (settled-promotion.ts), since a settled upper division plays no
+// rounds to count. A player's memberships and rating move with the player.
 import type { Transaction } from "kysely";
 
 import type { LadderSettings } from "@gauntlet/core";
@@ -12,33 +13,8 @@ import { nowIso } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable } from "../store/schema.ts";
 import { moveActiveMemberships } from "./champions.ts";
 import { must, playerRefs } from "./refs.ts";
-import { planMoves, promotionDue } from "./rules/index.ts";
+import { planMoves } from "./rules/index.ts";
 import { computeStandings } from "./standings-write.ts";
-
-/** Applies the moves due after a round of `division` settled; returns the divisions whose members changed. */
-export async function applyPromotion(
-  trx: Transaction<Database>,
-  emit: Emit,
-  league: LeaguesTable,
-  settings: LadderSettings,
-  division: DivisionsTable,
-): Promise<DivisionsTable[]> {
-  const rules = settings.promotion;
-  if (rules.promote === 0 && rules.relegate === 0) return [];
-  const roundsCompleted = await completedRounds(trx, division.id);
-  if (!promotionDue(rules, roundsCompleted)) return [];
-  const lower = await trx
-    .selectFrom("divisions")
-    .selectAll()
-    .where("league_id", "=", league.id)
-    .where("type", "=", "competition")
-    .where("archived_at", "is", null)
-    .where("level", ">", division.level)
-    .orderBy("level")
-    .executeTakeFirst();
-  if (!lower) return [];
-  return moveAcross(trx, emit, league, settings, division, lower, "rounds");
-}
 
 /** Completed rounds of the division: the count the promotion period is measured in. */
 export async function completedRounds(
@@ -91,11 +67,6 @@ export async function moveAcross(
     rules,
   );
   if (moves.length === 0) return [];
-  const byId = new Map([upper, lower].map((d) => [d.id, d]));
-  const players = await playerRefs(
-    trx,
-    moves.map((m) => m.playerId),
-  );
   const now = nowIso();
   for (const move of moves) {
     await trx
@@ -105,20 +76,48 @@ export async function moveAcross(
       .where("player_id", "=", move.playerId)
       .execute();
     await moveActiveMemberships(trx, league.id, move.playerId, move.toDivisionId);
+  }
+  await announceMoves(trx, emit, league, [upper, lower], moves, {
+    rule,
+    afterRounds: roundsCompleted,
+  });
+  return [upper, lower];
+}
+
+/**
+ * The feed's word for each player that moved between divisions: promoted when it went to a
+ * higher division (a smaller level), relegated when to a lower one. `rule` says what moved it.
+ */
+export async function announceMoves(
+  trx: Transaction<Database>,
+  emit: Emit,
+  league: LeaguesTable,
+  divisions: readonly DivisionsTable[],
+  moves: readonly { playerId: string; fromDivisionId: string; toDivisionId: string }[],
+  why: { rule: "rounds" | "settled" | "commissioner"; afterRounds: number },
+): Promise<void> {
+  if (moves.length === 0) return;
+  const byId = new Map(divisions.map((d) => [d.id, d]));
+  const players = await playerRefs(
+    trx,
+    moves.map((m) => m.playerId),
+  );
+  for (const move of moves) {
     const from = must(byId, move.fromDivisionId, "division");
     const to = must(byId, move.toDivisionId, "division");
+    if (from.level === to.level) continue;
     const player = must(players, move.playerId, "player");
+    const promoted = to.level < from.level;
     emit({
-      type: move.kind === "promote" ? "player_promoted" : "player_relegated",
+      type: promoted ? "player_promoted" : "player_relegated",
       refs: { league: league, division: to, player },
-      headline: `${player.name} ${move.kind === "promote" ? "promoted" : "relegated"} from ${from.name} to ${to.name}${rule === "settled" ? " (both divisions settled)" : ""}`,
+      headline: `${player.name} ${promoted ? "promoted" : "relegated"} from ${from.name} to ${to.name}${why.rule === "settled" ? " (both divisions settled)" : ""}`,
       payload: {
         from_division_id: from.id,
         to_division_id: to.id,
-        after_rounds: roundsCompleted,
-        rule,
+        after_rounds: why.afterRounds,
+        rule: why.rule,
       },
     });
   }
-  return [upper, lower];
 }

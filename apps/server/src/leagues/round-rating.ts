@@ -1,7 +1,8 @@
 // Writing a settled round's results into the league's record: one round_results row per ranked
 // player (with its rating before and after) and the player's rating row, updated by the league's
-// rating rule over the round's rated episodes. A built-in round's results come from its episodes;
-// a coworld commissioner's from the rankings it reported (leagues/commissioner/round-record.ts).
+// rating rule over the round's rated episodes. A built-in round's results are its commissioner's
+// rankings (round-settle.ts) and its ratings come from its episodes; a coworld commissioner's
+// round is rated on the rankings it reported, read as one game (commissioner/round-record.ts).
 import { randomUUID } from "node:crypto";
 
 import type { Transaction } from "kysely";

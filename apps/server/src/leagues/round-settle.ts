@@ -1,5 +1,6 @@
-// Settling a round once all its episodes are final: round results, ratings, standings and
-// promotion, in one transaction that begins with a conditional status change — so a round
+// Settling a built-in round once all its episodes are final: the built-in commissioner's
+// round_complete (builtin/builtin-round-end.ts) recorded as round results, ratings, membership
+// moves and standings, in one transaction that begins with a conditional status change — so a round
 // settles once, whichever replica or delivery gets there first, and a result counts once.
 import type { Kysely, Transaction } from "kysely";
 
@@ -7,14 +8,19 @@ import type { EpisodeRequest, LadderSettings } from "@gauntlet/core";
 
 import type { EventBus } from "../events/bus.ts";
 import { withEvents, type Emit } from "../events/record.ts";
-import { nowIso, parseJson } from "../shared/clock.ts";
+import { nowIso } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
+import { askBuiltinEnd } from "./commissioner/builtin/builtin-round-end.ts";
+import { CommissionerFailure } from "./commissioner/channel.ts";
+import { applyMembershipEvents, type AppliedEvents } from "./commissioner/membership-events.ts";
+import { failRound } from "./commissioner/round-fail.ts";
+import { fromWire } from "./commissioner/wire-ids.ts";
 import { ladderOrDefault } from "./ladder.ts";
 import { lockLeague } from "./league-lock.ts";
 import { recordedEpisodes, scoredEpisodes } from "./ledger/scored-episodes.ts";
-import { applyPromotion } from "./promotion-moves.ts";
+import { announceMoves, completedRounds } from "./promotion-moves.ts";
 import { recordRatedResults } from "./round-rating.ts";
-import { roundResults, type SettledEpisode } from "./rules/index.ts";
+import type { RoundResult, SettledEpisode } from "./rules/index.ts";
 import { refreshStandings } from "./standings-write.ts";
 
 const FINAL: EpisodeRequest["status"][] = ["completed", "failed", "cancelled"];
@@ -38,48 +44,68 @@ async function settledEpisodes(
   return { all, settled: recorded.flatMap((e) => scoredEpisodes(e, settings)) };
 }
 
-/** The champion each player seated in this round (from its pools). */
-async function championsOf(
+/**
+ * A completed round's end as the built-in commissioner answers it (round_complete): its rankings
+ * become the round's results, with the players' ratings moved by the league's rating rule over
+ * the round's episodes (ratings stay a function of the record: ledger/); its membership events
+ * (promotion) are applied. Returns how many it ranked and the divisions whose members changed.
+ */
+async function recordBuiltinEnd(
   trx: Transaction<Database>,
-  roundId: string,
-): Promise<Map<string, string>> {
-  const pools = await trx
-    .selectFrom("pools")
-    .select(["members"])
-    .where("round_id", "=", roundId)
-    .execute();
-  const out = new Map<string, string>();
-  for (const pool of pools) {
-    for (const m of parseJson<{ player_id: string | null; policy_version_id: string }[]>(
-      pool.members,
-    ))
-      if (m.player_id) out.set(m.player_id, m.policy_version_id);
-  }
-  return out;
-}
-
-async function rateRound(
-  trx: Transaction<Database>,
-  league: LeaguesTable,
-  round: RoundsTable,
-  settings: LadderSettings,
+  ask: {
+    league: LeaguesTable;
+    division: DivisionsTable;
+    round: RoundsTable;
+    settings: LadderSettings;
+  },
   episodes: SettledEpisode[],
   completedAt: string,
-): Promise<number> {
-  const results = roundResults(episodes, settings);
-  if (results.length === 0) return 0;
-  const champions = await championsOf(trx, round.id);
-  await recordRatedResults(trx, {
-    league,
-    round,
-    divisionId: round.division_id,
-    settings,
-    episodes,
-    results,
-    champions,
-    completedAt,
-  });
-  return results.length;
+): Promise<{ ranked: number; moves: AppliedEvents["moves"]; divisions: DivisionsTable[] }> {
+  const { league, division, round, settings } = ask;
+  const complete = await askBuiltinEnd(trx, { ...ask, episodes });
+  const results: RoundResult[] = [];
+  const champions = new Map<string, string>();
+  for (const ranking of complete.results) {
+    // The built-in ranks only its own division; anything else is a bug, not a round.
+    if (fromWire("division", ranking.division_id) !== division.id)
+      throw new CommissionerFailure("malformed", `rankings for ${ranking.division_id}`);
+    for (const entry of ranking.rankings) {
+      const played = entry.result_metadata["episodes"];
+      if (!entry.player_id || typeof played !== "number")
+        throw new CommissionerFailure("malformed", `a ranking of ${entry.policy_version_id}`);
+      results.push({
+        subjectId: entry.player_id,
+        rank: entry.rank,
+        score: entry.score,
+        episodes: played,
+      });
+      champions.set(entry.player_id, entry.policy_version_id);
+    }
+  }
+  if (results.length > 0)
+    await recordRatedResults(trx, {
+      league,
+      round,
+      divisionId: division.id,
+      settings,
+      episodes,
+      results,
+      champions,
+      completedAt,
+    });
+  const divisions = await trx
+    .selectFrom("divisions")
+    .selectAll()
+    .where("league_id", "=", league.id)
+    .execute();
+  const open = new Set(divisions.filter((d) => d.archived_at === null).map((d) => d.id));
+  const applied = await applyMembershipEvents(
+    trx,
+    league.id,
+    complete.policy_membership_events,
+    open,
+  );
+  return { ranked: results.length, moves: applied.moves, divisions };
 }
 
 async function settle(
@@ -108,10 +134,11 @@ async function settle(
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return { settled: false };
 
-  const ranked =
+  const end =
     status === "completed"
-      ? await rateRound(trx, league, round, settings, settled, completedAt)
-      : 0;
+      ? await recordBuiltinEnd(trx, { league, division, round, settings }, settled, completedAt)
+      : { ranked: 0, moves: [], divisions: [division] };
+  const ranked = end.ranked;
   const refs = { league: league, division: division };
   const completedCount = all.filter((e) => e.status === "completed").length;
   const failedCount = all.length - completedCount;
@@ -132,26 +159,16 @@ async function settle(
       failed_episodes: failedCount,
     },
   });
-  await settleStandings(trx, emit, league, settings, division, round, status);
-  return {
-    settled: true,
-    round: { ...round, status, active: null, completed_at: completedAt, error },
-    status,
-  };
-}
-
-async function settleStandings(
-  trx: Transaction<Database>,
-  emit: Emit,
-  league: LeaguesTable,
-  settings: LadderSettings,
-  division: DivisionsTable,
-  round: RoundsTable,
-  status: string,
-): Promise<void> {
-  if (status === "completed") {
-    const moved = await applyPromotion(trx, emit, league, settings, division);
-    for (const d of moved)
+  await announceMoves(trx, emit, league, end.divisions, end.moves, {
+    rule: "rounds",
+    afterRounds: await completedRounds(trx, division.id),
+  });
+  const touched = new Set([
+    division.id,
+    ...end.moves.flatMap((m) => [m.fromDivisionId, m.toDivisionId]),
+  ]);
+  for (const d of end.divisions)
+    if (touched.has(d.id))
       await refreshStandings(
         trx,
         league,
@@ -160,9 +177,11 @@ async function settleStandings(
         d.id === division.id ? round.id : null,
         emit,
       );
-    if (moved.some((d) => d.id === division.id)) return;
-  }
-  await refreshStandings(trx, league, settings, division, round.id, emit);
+  return {
+    settled: true,
+    round: { ...round, status, active: null, completed_at: completedAt, error },
+    status,
+  };
 }
 
 /** Settles the round if all its episodes are final and nobody settled it yet. */
@@ -180,7 +199,21 @@ export async function settleRound(
     return { settled: false };
   // A coworld commissioner's round ends with its round_complete (leagues/commissioner).
   if (round.commissioner_runnable_id != null) return { settled: false };
-  return withEvents(db, bus, (trx, emit) => settle(trx, emit, round));
+  try {
+    return await withEvents(db, bus, (trx, emit) => settle(trx, emit, round));
+  } catch (error) {
+    // A built-in commissioner that cannot end the round (it crashed, or answered what the
+    // platform refuses) fails it, unscored, as a coworld commissioner's would: retried on every
+    // tick instead, the round would hold its division forever.
+    if (!(error instanceof CommissionerFailure)) throw error;
+    const reason = `the built-in commissioner could not end the round: ${error.message}`;
+    if (!(await failRound(db, bus, round.id, reason, ""))) return { settled: false };
+    return {
+      settled: true,
+      round: { ...round, status: "failed", active: null, completed_at: nowIso(), error: reason },
+      status: "failed",
+    };
+  }
 }
 
 /** Rounds whose episodes are all final but which have not settled (after a restart, or a missed wake-up). */

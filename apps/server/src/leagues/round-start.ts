@@ -8,6 +8,7 @@ import {
   CoworldManifest,
   newId,
   rosterBounds,
+  type CommissionerRoundSpec,
   type CoworldVariant,
   type LadderSettings,
   type LeaderboardRow,
@@ -28,10 +29,16 @@ import type {
 import { competingChampions } from "./champions.ts";
 import {
   askBuiltin,
+  askBuiltinSchedule,
   type BuiltinSchedule,
   type BuiltinTap,
 } from "./commissioner/builtin/builtin-round.ts";
-import { ladderPlan, type LadderInput } from "./commissioner/builtin/ladder-commissioner.ts";
+import {
+  ladderPlan,
+  nextRoundDue,
+  type LadderInput,
+  type LadderPace,
+} from "./commissioner/builtin/ladder-commissioner.ts";
 import { selectedRunnable } from "./commissioner/resolve.ts";
 import { divisionWithLeague } from "./divisions.ts";
 import { ladderOf } from "./ladder.ts";
@@ -55,6 +62,8 @@ interface Setup {
   gameConfig: Record<string, unknown>;
   names: Map<string, string>;
   schedule: Extract<BuiltinSchedule, { kind: "run" }>;
+  /** The built-in's RoundSpec for the round (its scheduling phase's answer). */
+  spec: CommissionerRoundSpec;
   roundId: string;
   roundNumber: number;
   runtime: "process" | "docker";
@@ -120,11 +129,6 @@ async function readFacts(
     .where("division_id", "=", division.id)
     .orderBy("round_number", "desc")
     .executeTakeFirst();
-  if (!options.force && settings.round_interval_minutes !== null && last?.started_at) {
-    const due = Date.parse(last.started_at) + settings.round_interval_minutes * 60_000;
-    if (options.now.getTime() < due)
-      return skip("not_due", `the next round is due at ${new Date(due).toISOString()}`);
-  }
 
   const coworld = await gameCoworld(db, league.game_id);
   if (!coworld) return skip("no_coworld", `the league's game has no coworld to play`);
@@ -178,7 +182,19 @@ async function readFacts(
     manifest: manifest.data,
     variant,
     champions,
-    input: { entrants, settings, fillerPolicyVersionIds: fillers, variantId: variant.id },
+    input: {
+      entrants,
+      settings,
+      fillerPolicyVersionIds: fillers,
+      variantId: variant.id,
+      pace: {
+        divisionId: division.id,
+        roundNumber,
+        lastStartedAt: last?.started_at ?? null,
+        now: options.now,
+        force: options.force,
+      },
+    },
     roundId,
     roundNumber,
   };
@@ -188,9 +204,17 @@ async function readFacts(
 async function prepare(
   db: Kysely<Database>,
   facts: Facts,
+  division: DivisionsTable,
   tap: BuiltinTap | undefined,
 ): Promise<Setup | StartOutcome> {
   const { settings, coworld, variant, champions, roundId, roundNumber } = facts;
+  // Whether a round is due is the built-in commissioner's answer to schedule_rounds_request.
+  const spec = await askBuiltinSchedule(
+    db,
+    { league: facts.league, input: facts.input, tap },
+    division.id,
+  );
+  if (!spec) return notDue(facts);
   // The round's schedule is the built-in commissioner's answer to round_start (the protocol a
   // coworld's commissioner speaks), made from the champions and their standings.
   const schedule = await askBuiltin(db, {
@@ -223,10 +247,25 @@ async function prepare(
     gameConfig: { ...variant.game_config, ...settings.game_config },
     names,
     schedule,
+    spec,
     roundId,
     roundNumber,
     runtime: versions.every((v) => v.bundle_upload_id !== null) ? "process" : "docker",
   };
+}
+
+function pace(facts: Facts): LadderPace {
+  if (!facts.input.pace) throw new Error("the ladder's pace is read with its facts");
+  return facts.input.pace;
+}
+
+/** The division's next round is not due yet: when it is. */
+function notDue(facts: Facts): StartOutcome {
+  const due = nextRoundDue(facts.settings, pace(facts));
+  return skip(
+    "not_due",
+    due ? `the next round is due at ${due.toISOString()}` : "the commissioner scheduled no round",
+  );
 }
 
 function isSetup(value: Setup | StartOutcome): value is Setup {
@@ -276,6 +315,7 @@ async function create(
       players: new Set(plan.pools.flatMap((p) => p.playerIds)).size,
     }),
     episode_count: plan.episodeCount,
+    idempotency_key: setup.spec.idempotency_key ?? null,
     error: null,
     started_at: now,
     completed_at: null,
@@ -362,6 +402,7 @@ export async function startRound(
   // commissioner is asked.
   const look = await readFacts(db, league, division, opts);
   if (!isFacts(look)) return look;
+  if (nextRoundDue(look.settings, pace(look)) !== null) return notDue(look);
   const preview = ladderPlan(look.input, look.roundId, look.roundNumber);
   if (preview.kind === "skip") return skip(preview.reason, preview.message);
   // The schedule the transaction made its round of: told it was accepted once that commits.
@@ -372,7 +413,7 @@ export async function startRound(
       if (!locked) return skip("not_found", `league ${league.id} was not found`);
       const facts = await readFacts(trx, locked, division, opts);
       if (!isFacts(facts)) return facts;
-      const setup = await prepare(trx, facts, opts.tap);
+      const setup = await prepare(trx, facts, division, opts.tap);
       if (!isSetup(setup)) return setup;
       made.schedule = setup.schedule;
       const round = await create(trx, locked, division, setup);

@@ -18,6 +18,7 @@ import {
   standings,
   type RatingState,
   type StandingEntry,
+  type StandingsRecord,
 } from "./rules/index.ts";
 
 /** Rows kept per player in `recent_rounds`. */
@@ -28,12 +29,17 @@ export interface ComputedStandings {
   views: DivisionLeaderboards;
 }
 
-/** The standings of a division from its active ratings (one query each for ratings and champions). */
-export async function computeStandings(
+/** What a division's standings are computed from: its active rating rows as entries, and its record. */
+export interface StandingInputs {
+  entries: StandingEntry[];
+  record: StandingsRecord;
+}
+
+/** A division's standing inputs (one query each for ratings, champions and the record). */
+export async function standingInputs(
   trx: Transaction<Database>,
-  settings: LadderSettings,
   division: Pick<DivisionsTable, "id" | "league_id">,
-): Promise<ComputedStandings> {
+): Promise<StandingInputs> {
   const ratings = await trx
     .selectFrom("ladder_ratings as lr")
     .innerJoin("players as p", "p.id", "lr.player_id")
@@ -73,11 +79,27 @@ export async function computeStandings(
     policyVersionIds: championsOf.get(r.player_id) ?? [],
     subjectId: recordSubject(r.player_id, championsOf.get(r.player_id)?.[0] ?? null),
   }));
+  return {
+    entries,
+    record: { episodes: await divisionRecord(trx, division.id), seed: division.id },
+  };
+}
+
+/** The standings from their inputs: the rows as served and their views. */
+export function standingsFrom(inputs: StandingInputs, settings: LadderSettings): ComputedStandings {
   const options = { includeRecentRounds: true, recentRoundsLimit: RECENT_ROUNDS };
   // The bootstrap runs here, once per standings version; reads serve what is stored.
-  const record = { episodes: await divisionRecord(trx, division.id), seed: division.id };
-  const rows = standings(entries, settings, { ...options, record });
-  return { rows, views: leaderboardViews(entries, settings, options, rows) };
+  const rows = standings(inputs.entries, settings, { ...options, record: inputs.record });
+  return { rows, views: leaderboardViews(inputs.entries, settings, options, rows) };
+}
+
+/** The standings of a division from its active ratings. */
+export async function computeStandings(
+  trx: Transaction<Database>,
+  settings: LadderSettings,
+  division: Pick<DivisionsTable, "id" | "league_id">,
+): Promise<ComputedStandings> {
+  return standingsFrom(await standingInputs(trx, division), settings);
 }
 
 /** Stores the standings; when they differ from the stored ones, emits `standings_changed`. Returns whether they changed. */

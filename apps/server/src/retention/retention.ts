@@ -18,6 +18,8 @@ export class Retention {
   readonly #onError: (error: unknown) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<CompactionReport> | undefined;
+  /** The run the callers arriving during `#running` wait for. */
+  #next: Promise<CompactionReport> | undefined;
   #stopped = false;
 
   constructor(
@@ -34,18 +36,35 @@ export class Retention {
     this.#schedule(Math.min(FIRST_RUN_MS, this.#settings.intervalMs));
   }
 
-  /** One compaction now (or the one under way). */
+  /**
+   * One compaction that starts after this call: now, or once the one under way ends (it may have
+   * listed before the caller's change, so joining it would miss that); calls meanwhile share it.
+   */
   run(): Promise<CompactionReport> {
-    this.#running ??= compact(this.#deps, this.#settings).finally(() => {
-      this.#running = undefined;
+    const current = this.#running;
+    if (current === undefined) return this.#start();
+    this.#next ??= settled(current).then(() => {
+      this.#next = undefined;
+      // A stopped server starts nothing more (its store is closing).
+      if (this.#stopped) return current;
+      return this.#running ?? this.#start();
     });
-    return this.#running;
+    return this.#next;
+  }
+
+  #start(): Promise<CompactionReport> {
+    const run = compact(this.#deps, this.#settings).finally(() => {
+      if (this.#running === run) this.#running = undefined;
+    });
+    this.#running = run;
+    return run;
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     if (this.#running) await settled(this.#running);
+    if (this.#next) await settled(this.#next);
   }
 
   #schedule(ms: number): void {

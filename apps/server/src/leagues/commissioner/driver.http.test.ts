@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type {
+  CompetitionEvent,
   Division,
   EpisodeRequest,
   LeaderboardRow,
@@ -92,6 +93,16 @@ describe("a coworld commissioner runs its league", () => {
     ).body;
     const cy = memberships.find((m) => m.player?.name === "Cy");
     expect(cy?.division.id).toBe(pro?.id);
+    // The feed says so, as it does for the built-in's promotions, naming the commissioner's rule.
+    const feed = await client(t.url).get<CompetitionEvent[]>(
+      `/v2/competition-events?league_id=${tl.league.id}`,
+    );
+    const higher = (pro?.level ?? 0) < (open?.level ?? 0);
+    expect(
+      feed.body
+        .filter((e) => e.event_type === "player_promoted" || e.event_type === "player_relegated")
+        .map((e) => [e.event_type, e.player?.name, e.payload["rule"]]),
+    ).toContainEqual([higher ? "player_promoted" : "player_relegated", "Cy", "commissioner"]);
     const board = await eventually("Open's standings", async () => {
       const rows = (
         await client(t.url).get<LeaderboardRow[] | null>(`/v2/divisions/${open?.id}/leaderboard`)

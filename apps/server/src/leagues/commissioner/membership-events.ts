@@ -20,6 +20,8 @@ export interface AppliedEvents {
   /** Divisions whose members changed (for standings to refresh). */
   divisionIds: Set<string>;
   moved: number;
+  /** Each player whose rating row moved to another division, once. */
+  moves: { playerId: string; fromDivisionId: string; toDivisionId: string }[];
 }
 
 const refuse = (message: string) => new CommissionerFailure("malformed", message);
@@ -31,7 +33,7 @@ export async function applyMembershipEvents(
   events: readonly CommissionerMembershipEvent[],
   openDivisionIds: ReadonlySet<string>,
 ): Promise<AppliedEvents> {
-  const applied: AppliedEvents = { divisionIds: new Set(), moved: 0 };
+  const applied: AppliedEvents = { divisionIds: new Set(), moved: 0, moves: [] };
   const now = nowIso();
   for (const event of events) {
     const id = fromWire("membership", event.league_policy_membership_id);
@@ -88,6 +90,12 @@ export async function applyMembershipEvents(
         .where("player_id", "=", membership.player_id)
         .execute();
       applied.moved += 1;
+      if (!applied.moves.some((m) => m.playerId === membership.player_id))
+        applied.moves.push({
+          playerId: membership.player_id,
+          fromDivisionId: membership.division_id,
+          toDivisionId: to,
+        });
     }
     applied.divisionIds.add(membership.division_id);
     applied.divisionIds.add(to);

@@ -15,6 +15,7 @@ import { nowIso } from "../../shared/clock.ts";
 import type { Database, RoundsTable } from "../../store/schema.ts";
 import { ladderOrDefault } from "../ladder.ts";
 import { lockLeague } from "../league-lock.ts";
+import { announceMoves, completedRounds } from "../promotion-moves.ts";
 import { recordRatedResults } from "../round-rating.ts";
 import type { RoundResult, SettledEpisode } from "../rules/index.ts";
 import { refreshStandings } from "../standings-write.ts";
@@ -169,6 +170,10 @@ export async function recordRoundComplete(
           failed_episodes: 0,
         },
       });
+    await announceMoves(trx, emit, league, divisions, applied.moves, {
+      rule: "commissioner",
+      afterRounds: await completedRounds(trx, round.division_id),
+    });
     for (const d of divisions)
       if (touched.has(d.id))
         await refreshStandings(

@@ -21,7 +21,8 @@ import { checkWithUpstream, upstreamMissing } from "../../../../testing/upstream
 import { gameCoworld } from "../../../games/games.ts";
 import { ladderOrDefault } from "../../ladder.ts";
 import { startRound } from "../../round-start.ts";
-import { askBuiltin, type BuiltinTap } from "./builtin-round.ts";
+import { toWire } from "../wire-ids.ts";
+import { askBuiltin, askBuiltinSchedule, type BuiltinTap } from "./builtin-round.ts";
 
 let t: TestServer;
 
@@ -70,6 +71,40 @@ async function askedDirectly(tl: TestLeague) {
   return { schedule, heard };
 }
 
+/** The built-in's scheduling phase asked for the league's first division, its last round 30 minutes ago. */
+async function scheduledDirectly(tl: TestLeague, force: boolean, minutesAgo = 30) {
+  const heard: { direction: "sent" | "received"; message: object }[] = [];
+  const { db } = t.server.store;
+  const league = await db
+    .selectFrom("leagues")
+    .selectAll()
+    .where("id", "=", tl.league.id)
+    .executeTakeFirstOrThrow();
+  const now = new Date();
+  const divisionId = tl.divisions[0]?.id ?? "";
+  const spec = await askBuiltinSchedule(
+    db,
+    {
+      league,
+      input: {
+        entrants: [],
+        settings: ladderOrDefault(league),
+        variantId: "v",
+        pace: {
+          divisionId,
+          roundNumber: 2,
+          lastStartedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
+          now,
+          force,
+        },
+      },
+      tap: (direction, message) => heard.push({ direction, message }),
+    },
+    divisionId,
+  );
+  return { spec, heard };
+}
+
 async function leagueOf(settings: Record<string, unknown>, players: string[]): Promise<TestLeague> {
   const tl = await createTestLeague(t, { settings });
   for (const name of players) await tl.submit(await tl.addPlayer(name));
@@ -95,6 +130,8 @@ describe("the built-in commissioners over the protocol", () => {
 
       const types = heard.map((h) => `${h.direction}:${(h.message as { type: string }).type}`);
       expect(types).toEqual([
+        "sent:schedule_rounds_request",
+        "received:schedule_rounds_response",
         "sent:round_start",
         "received:schedule_episodes",
         "sent:episodes_accepted",
@@ -103,12 +140,14 @@ describe("the built-in commissioners over the protocol", () => {
         const schema = h.direction === "sent" ? PlatformToCommissioner : CommissionerToPlatform;
         expect(schema.safeParse(h.message).success, JSON.stringify(h.message)).toBe(true);
       }
-      const start = heard[0]?.message as { round_id: string; memberships: unknown[] };
+      const spec = (heard[1]?.message as { rounds: { division_id: string }[] }).rounds;
+      expect(spec.map((r) => r.division_id)).toEqual([toWire(tl.divisions[0]?.id ?? "")]);
+      const start = heard[2]?.message as { round_id: string; memberships: unknown[] };
       expect(outcome.round.id.endsWith(start.round_id)).toBe(true);
       expect(start.memberships).toHaveLength(3);
 
       const asked = (
-        heard[1]?.message as { episodes: { request_id: string; tags: Record<string, string> }[] }
+        heard[3]?.message as { episodes: { request_id: string; tags: Record<string, string> }[] }
       ).episodes;
       const episodes = await client(t.url, t.adminToken).get<{ entries: EpisodeRequest[] }>(
         `/v2/episode-requests?round_id=${outcome.round.id}&limit=100`,
@@ -121,7 +160,7 @@ describe("the built-in commissioners over the protocol", () => {
         asked.map((a) => a.tags).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
       );
       expect(asked.every((a) => a.tags.seating === seating)).toBe(true);
-      expect(heard[2]?.message).toEqual({
+      expect(heard[4]?.message).toEqual({
         type: "episodes_accepted",
         request_ids: asked.map((a) => a.request_id),
       });
@@ -142,7 +181,7 @@ describe("the built-in commissioners over the protocol", () => {
     const { outcome, heard } = await tappedRound(tl);
     expect(outcome.kind).toBe("started");
     if (outcome.kind !== "started") return;
-    expect((heard[1]?.message as { episodes: { tags: object }[] }).episodes[0]?.tags).toMatchObject(
+    expect((heard[3]?.message as { episodes: { tags: object }[] }).episodes[0]?.tags).toMatchObject(
       { filler_seats: expect.stringMatching(/^\d+$/) as unknown },
     );
     const pools = await client(t.url).get<Pool[]>(`/v2/pools?round_id=${outcome.round.id}`);
@@ -172,6 +211,23 @@ describe("the built-in commissioners over the protocol", () => {
     });
   });
 
+  it("schedules a round when round_interval_minutes has passed, or when the owner triggers one", async () => {
+    const tl = await leagueOf({ round_interval_minutes: 60 }, ["Ada", "Bo"]);
+    const early = await scheduledDirectly(tl, false);
+    expect(early.spec).toBeNull();
+    expect(early.heard.map((h) => (h.message as { type: string }).type)).toEqual([
+      "schedule_rounds_request",
+      "schedule_rounds_response",
+    ]);
+    expect((await scheduledDirectly(tl, false, 61)).spec).toMatchObject({
+      division_id: toWire(tl.divisions[0]?.id ?? ""),
+      idempotency_key: `${toWire(tl.divisions[0]?.id ?? "")}:round-2`,
+    });
+    expect((await scheduledDirectly(tl, true)).spec).not.toBeNull();
+    // Through the scheduler's door: a round started, the next one waits for the interval.
+    expect((await tappedRound(tl)).outcome.kind).toBe("started");
+  });
+
   it.skipIf(upstreamMissing !== null)(
     "every message validates against upstream's models",
     async () => {
@@ -186,9 +242,12 @@ describe("the built-in commissioners over the protocol", () => {
       }
       const skipped = await leagueOf({ min_players: 5 }, ["Ada", "Bo"]);
       messages.push(...(await askedDirectly(skipped)).heard.map((h) => h.message));
+      messages.push(...(await scheduledDirectly(skipped, true)).heard.map((h) => h.message));
       const report = checkWithUpstream(messages);
       expect(report.refused).toEqual([]);
       for (const type of [
+        "schedule_rounds_request",
+        "schedule_rounds_response",
         "round_start",
         "schedule_episodes",
         "episodes_accepted",

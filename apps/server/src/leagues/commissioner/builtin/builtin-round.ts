@@ -5,7 +5,7 @@
 // them. The answer is grouped back into the round's pools by the requests' pool tag.
 import type { Kysely } from "kysely";
 
-import type { CoworldManifest } from "@gauntlet/core";
+import type { CommissionerRoundSpec, CoworldManifest } from "@gauntlet/core";
 
 import type { Database, LeaguesTable } from "../../../store/schema.ts";
 import type { Seat, SkipReason } from "../../rules/index.ts";
@@ -14,12 +14,14 @@ import {
   leagueInfo,
   membershipInfos,
   recentResults,
+  recentRounds,
   variantInfos,
 } from "../context.ts";
 import { requestRefusal, seatableVersions } from "../intake.ts";
 import { memoryChannel } from "../memory-channel.ts";
 import { CommissionerSession } from "../session.ts";
 import { toWire } from "../wire-ids.ts";
+import { sessionTap, type BuiltinTap } from "./builtin-messages.ts";
 import {
   FILLER_SEATS_TAG,
   ladderCommissioner,
@@ -28,6 +30,8 @@ import {
   type LadderInput,
   type SkippedDisplay,
 } from "./ladder-commissioner.ts";
+
+export type { BuiltinTap } from "./builtin-messages.ts";
 
 /** A built-in commissioner answers at once; this only bounds a bug. */
 const REPLY_MS = 10_000;
@@ -65,8 +69,34 @@ export interface BuiltinAsk {
   tap?: BuiltinTap | undefined;
 }
 
-/** Sees every message of a built-in session, both ways (protocol tests). */
-export type BuiltinTap = (direction: "sent" | "received", message: object) => void;
+/**
+ * The scheduling phase: the built-in is shown its league (`schedule_rounds_request`) and answers
+ * with the RoundSpecs of what is due; the spec for the division, if any, is the round to make.
+ */
+export async function askBuiltinSchedule(
+  db: Kysely<Database>,
+  ask: Pick<BuiltinAsk, "league" | "input" | "tap">,
+  divisionId: string,
+): Promise<CommissionerRoundSpec | null> {
+  const tap = sessionTap(ask.tap);
+  const session = new CommissionerSession(memoryChannel(ladderCommissioner(ask.input)), (m) =>
+    tap("sent", m),
+  );
+  try {
+    await session.send({
+      type: "schedule_rounds_request",
+      league: leagueInfo(ask.league),
+      divisions: await divisionInfos(db, ask.league.id),
+      active_memberships: await membershipInfos(db, ask.league.id),
+      recent_rounds: await recentRounds(db, ask.league.id),
+    });
+    const answer = await session.expect(["schedule_rounds_response"], REPLY_MS);
+    tap("received", answer);
+    return answer.rounds.find((r) => r.division_id === toWire(divisionId)) ?? null;
+  } finally {
+    await session.close("scheduled");
+  }
+}
 
 function isSkipped(display: unknown): display is SkippedDisplay {
   if (typeof display !== "object" || display === null || !("skipped" in display)) return false;
@@ -75,10 +105,9 @@ function isSkipped(display: unknown): display is SkippedDisplay {
 }
 
 export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise<BuiltinSchedule> {
-  const tap = ask.tap;
-  const session = new CommissionerSession(
-    memoryChannel(ladderCommissioner(ask.input)),
-    tap ? (m) => tap("sent", m) : undefined,
+  const tap = sessionTap(ask.tap);
+  const session = new CommissionerSession(memoryChannel(ladderCommissioner(ask.input)), (m) =>
+    tap("sent", m),
   );
   let open = true;
   const end = async (reason: string) => {
@@ -101,7 +130,7 @@ export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise
       state: null,
     });
     const answer = await session.expect(["schedule_episodes", "round_complete"], REPLY_MS);
-    tap?.("received", answer);
+    tap("received", answer);
     if (answer.type === "round_complete") {
       await end("no round");
       const display = answer.round_display;
