@@ -29,6 +29,8 @@ export type FromClients =
       resumes: number;
       /** This process's event loop's busy share since its watchers were all subscribed. */
       elu: number;
+      /** seq → its message's size in bytes (the floor server is given the same sizes). */
+      sizes: [number, number][];
     };
 
 interface Watcher {
@@ -47,6 +49,7 @@ function send(message: FromClients): void {
 
 function run(task: ClientsTask): void {
   const times = new Map<number, number[]>();
+  const sizes = new Map<number, number>();
   let subscribed = 0;
   let drops = 0;
   let resumes = 0;
@@ -78,7 +81,10 @@ function run(task: ClientsTask): void {
         w.seen.add(seq);
         if (seq > w.last) w.last = seq;
         let list = times.get(seq);
-        if (!list) times.set(seq, (list = []));
+        if (!list) {
+          times.set(seq, (list = []));
+          sizes.set(seq, data.length);
+        }
         list.push(now);
         return;
       }
@@ -141,7 +147,7 @@ function run(task: ClientsTask): void {
     for (const w of watchers)
       for (const seq of message.expected) if (seq > (w.from ?? 0) && !w.seen.has(seq)) missed += 1;
     const elu = idle ? performance.eventLoopUtilization(idle).utilization : Number.NaN;
-    send({ type: "result", times: [...times], missed, drops, resumes, elu });
+    send({ type: "result", times: [...times], missed, drops, resumes, elu, sizes: [...sizes] });
   });
 }
 

@@ -4,15 +4,17 @@
 // division of a league that settles a round every BENCH_ROUND_MS; the server is a replica in a
 // process of its own, so its RSS and CPU time are read from /proc. Then the same with two
 // replicas on PostgreSQL + Redis, half the watchers on each, the rounds completed on the first.
+// Beside them, the floor (floor.ts): a bare server writing the same messages to the same clients,
+// what the machine allows at all; BENCH_PIN puts the servers and the clients on cores of their own.
 //
 //   npx -y pnpm@10 bench watchers                    (raises the open-files limit to the hard one)
 //   BENCH_WATCHERS=1000,10000 BENCH_ROUNDS=20 BENCH_MODES=one node bench/watchers/run.ts
 //
 // Not a test: the figures depend on the machine and its other load.
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 
 import type { LeasedJob, TriggerRoundResponse } from "@gauntlet/core";
 import {
@@ -25,15 +27,33 @@ import {
   type ReplicaProcess,
 } from "@gauntlet/server/testing";
 
-import { percentile, spread, stageHeader, stageRow, traceTimes, type Stage } from "./breakdown.ts";
-import type { ClientsTask, FromClients, ToClients } from "./clients.ts";
+import { stageHeader, stageRow } from "./breakdown.ts";
+import { summarise, type Figures, type MadeEvent } from "./figures.ts";
+import { measureFloor } from "./floor.ts";
+import {
+  coreTimes,
+  cpuSeconds,
+  finishClients,
+  machineShares,
+  pin,
+  rssKb,
+  sleep,
+  startClients,
+  stopClients,
+} from "./processes.ts";
 
 const SIZES = (process.env.BENCH_WATCHERS ?? "1000,5000,10000").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 /** Client processes, each value a row of its own (side by side). */
 const PROCESS_COUNTS = (process.env.BENCH_CLIENT_PROCESSES ?? "4").split(",").map(Number);
+/** `one`, `two` (replicas), `floor-raw`, `floor-ws` (floor-server.ts: what the machine allows). */
 const MODES = (process.env.BENCH_MODES ?? "one,two").split(",");
+/** 1: the server(s) on core 0, the clients (and this process) on core 1; `0,1`: both, side by side. */
+const PINS = (process.env.BENCH_PIN ?? "0").split(",").map((v) => v === "1");
+/** 1: the floor sends each round's `round_started` too, before the completion's events. */
+const FLOOR_START = process.env.BENCH_FLOOR_START === "1";
+const ALL_CORES = `0-${cpus().length - 1}`;
 /** The replica's GAUNTLET_EVENTS_LINGER_MS, each value a row of its own (side by side). */
 const LINGERS = (process.env.BENCH_LINGER_MS ?? "").split(",").filter((v) => v !== "");
 /** The replica's GAUNTLET_EVENTS_FANOUT_CHUNK, each value a row of its own (side by side). */
@@ -43,7 +63,6 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const WARM_UP_ROUNDS = 3;
 /** After the last round: time for the last deliveries (and resumes) to land. */
 const DRAIN_MS = 3000;
-const CLK_TCK = 100;
 // Large budgets: the bench's own requests are never refused.
 const BASE_ENV = {
   GAUNTLET_SCHEDULER: "off",
@@ -55,76 +74,15 @@ const BASE_ENV = {
   }),
 };
 
-function rssKb(pid: number): number {
-  const found = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(found?.[1] ?? Number.NaN);
-}
-
-/** User + system CPU seconds of a process so far (system alone with `systemOnly`). */
-function cpuSeconds(pid: number, systemOnly = false): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((systemOnly ? 0 : Number(fields[11])) + Number(fields[12])) / CLK_TCK;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function waitFor<T extends FromClients["type"]>(
-  child: ChildProcess,
-  type: T,
-  timeoutMs: number,
-): Promise<Extract<FromClients, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`a client process sent no ${type} in ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    const listen = (message: FromClients) => {
-      if (message.type !== type) return;
-      clearTimeout(timer);
-      child.off("message", listen);
-      resolve(message as Extract<FromClients, { type: T }>);
-    };
-    child.on("message", listen);
-    child.once("exit", (code) => reject(new Error(`a client process exited (${code})`)));
-  });
-}
-
-interface Figures {
-  mode: string;
-  linger: string;
-  chunk: string;
-  watchers: number;
-  events: number;
-  deliveries: number;
-  p50: number;
-  p99: number;
-  lastP50: number;
-  lastMax: number;
-  kbPerWatcher: number;
-  cpuUsPerDelivery: number;
-  /** The kernel's share of it (on loopback it includes the clients' receiving). */
-  systemShare: number;
-  clientCpuShare: number;
-  missed: number;
-  drops: number;
-  resumes: number;
-  roundsPerSecond: number;
-  stages: Stage[];
-  /** Socket writes of the fan-out a round (one a watcher a batch of events). */
-  writesPerRound: number;
-  processes: number;
-  /** The client processes' event loops' busy share over the rounds (each, mean). */
-  clientElu: number;
-}
-
 async function measure(
   mode: "one" | "two",
   watchers: number,
   linger: string,
   chunk: string,
   PROCESSES: number,
+  pinned: boolean,
 ): Promise<Figures> {
+  if (pinned) pin(process.pid, "1");
   const testStore = await createTestStore(mode === "two" ? PG_URL : undefined);
   // Builds the league over the API; idle afterwards (its scheduler is off, it has no watchers).
   const setup = await startTestServer({
@@ -148,6 +106,7 @@ async function measure(
     };
     for (let i = 0; i < (mode === "two" ? 2 : 1); i += 1)
       replicas.push(await startReplicaProcess(testStore, env));
+    if (pinned) for (const r of replicas) pin(r.pid, "0");
     const [writer] = replicas;
     if (!writer) throw new Error("no replica");
     const runner = await scriptedRunner({ ...setup, url: writer.url });
@@ -187,30 +146,22 @@ async function measure(
     await sleep(500);
     const rss0 = replicas.map((r) => rssKb(r.pid));
 
-    // Clients: PROCESSES processes, each N / PROCESSES watchers alternating over the replicas.
-    const per = Math.ceil(watchers / PROCESSES);
-    for (let p = 0; p < PROCESSES; p += 1) {
-      const count = Math.min(per, watchers - p * per);
-      if (count <= 0) break;
-      const child = fork(new URL("./clients.ts", import.meta.url), [], {
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-      });
-      children.push(child);
-      const task: ClientsTask = {
+    children.push(
+      ...(await startClients({
         urls: replicas.map((r) => r.url),
-        count,
-        offset: p * per,
         topic: `division:${division}`,
-        opening: 64,
-      };
-      child.send(task);
-    }
-    await Promise.all(children.map((c) => waitFor(c, "subscribed", 300_000)));
+        watchers,
+        processes: PROCESSES,
+        core: pinned ? "1" : undefined,
+      })),
+    );
     await sleep(2000);
     const rss1 = replicas.map((r) => rssKb(r.pid));
     const kbPerWatcher =
       (rss1.reduce((a, b) => a + b, 0) - rss0.reduce((a, b) => a + b, 0)) / watchers;
 
+    const cores0 = coreTimes();
+    const self0 = cpuSeconds(process.pid);
     const cpu0 = replicas.map((r) => cpuSeconds(r.pid));
     const sys0 = replicas.map((r) => cpuSeconds(r.pid, true));
     const clientCpu0 = children.map((c) => cpuSeconds(c.pid ?? 0));
@@ -224,7 +175,11 @@ async function measure(
       await playRound(WARM_UP_ROUNDS + i);
     }
     const elapsed = (performance.now() - first) / 1000;
+    const [load = Number.NaN] = loadavg();
     await sleep(DRAIN_MS);
+    const self = cpuSeconds(process.pid) - self0;
+    const cores = coreTimes();
+    const window = (performance.now() - first) / 1000;
     const cpu = replicas.reduce((sum, r, i) => sum + cpuSeconds(r.pid) - (cpu0[i] ?? 0), 0);
     const sys = replicas.reduce((sum, r, i) => sum + cpuSeconds(r.pid, true) - (sys0[i] ?? 0), 0);
     const clientCpu = children.reduce(
@@ -238,125 +193,57 @@ async function measure(
       .where("division_id", "=", division)
       .orderBy("seq")
       .execute();
-    const expected = rows.map((r) => Number(r.seq));
-    const results = await Promise.all(
-      children.map((c) => {
-        const answer = waitFor(c, "result", 60_000);
-        c.send({ type: "finish", expected } satisfies ToClients);
-        return answer;
-      }),
+    const results = await finishClients(
+      children,
+      rows.map((r) => Number(r.seq)),
     );
-    const clientElu = results.reduce((s, r) => s + r.elu, 0) / Math.max(1, results.length);
-    const timesOf = new Map<number, number[]>();
-    for (const result of results)
-      for (const [seq, times] of result.times)
-        timesOf.set(seq, [...(timesOf.get(seq) ?? []), ...times]);
     // Latency from the completion POST being sent, for the events it caused: the episode's
-    // `episode_completed` and the settled round's `standings_changed`.
-    const latencies: number[] = [];
-    const lasts: number[] = [];
-    let deliveries = 0;
-    const { times: trace, writes } = traceTimes(replicas.map((r) => r.output()).join("\n"));
-    const byType = new Map<string, { rows: typeof rows; latencies: number[] }>();
-    for (const row of rows) {
-      const times = timesOf.get(Number(row.seq)) ?? [];
-      deliveries += times.length;
-      const t0 =
-        row.event_type === "episode_completed" && row.episode_request_id
-          ? episodeT0.get(row.episode_request_id)
-          : row.event_type === "standings_changed" && row.round_id
-            ? roundT0.get(row.round_id)
-            : undefined;
-      // Every type in the breakdown, from the request that caused it.
-      const cause =
-        t0 ??
-        (row.round_id
-          ? row.event_type === "round_started"
-            ? triggerT0.get(row.round_id)
-            : roundT0.get(row.round_id)
-          : undefined);
-      if (cause !== undefined && times.length > 0) {
-        let kind = byType.get(row.event_type);
-        if (!kind) byType.set(row.event_type, (kind = { rows: [], latencies: [] }));
-        kind.rows.push(row);
-        for (const t of times) kind.latencies.push(t - cause);
-      }
-      if (t0 === undefined || times.length === 0) continue;
-      let last = 0;
-      for (const t of times) {
-        latencies.push(t - t0);
-        last = Math.max(last, t - t0);
-      }
-      lasts.push(last);
-    }
-    const stageOf = (seq: number, stage: string) => trace.get(stage)?.get(seq) ?? Number.NaN;
-    const stages: Stage[] = [...byType].map(([type, kind]) => {
-      const sorted = [...kind.latencies].sort((a, b) => a - b);
-      const causeOf = (row: (typeof rows)[number]) =>
-        (row.event_type === "episode_completed"
+    // `episode_completed` and the settled round's `standings_changed` (the rest in the breakdown,
+    // from the request that caused each; `round_started` from trigger-round).
+    const made: MadeEvent[] = rows.map((row) => ({
+      seq: Number(row.seq),
+      type: row.event_type,
+      cause:
+        row.event_type === "episode_completed"
           ? episodeT0.get(row.episode_request_id ?? "")
-          : row.event_type === "round_started"
-            ? triggerT0.get(row.round_id ?? "")
-            : roundT0.get(row.round_id ?? "")) ?? Number.NaN;
-      const seqs = kind.rows.map((r) => Number(r.seq));
-      const afterWrite = seqs
-        .flatMap((seq) => (timesOf.get(seq) ?? []).map((t) => t - stageOf(seq, "written")))
-        .sort((a, b) => a - b);
-      return {
-        type,
-        events: kind.rows.length,
-        deliveries: kind.latencies.length,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        committed: spread(kind.rows.map((r) => stageOf(Number(r.seq), "published") - causeOf(r))),
-        waited: spread(seqs.map((seq) => stageOf(seq, "taken") - stageOf(seq, "published"))),
-        fannedOut: spread(seqs.map((seq) => stageOf(seq, "written") - stageOf(seq, "taken"))),
-        span: spread(
-          seqs.map((seq) => stageOf(seq, "written") - Math.min(...(timesOf.get(seq) ?? []))),
-        ),
-        afterWrite: [percentile(afterWrite, 50), percentile(afterWrite, 99)],
-      };
-    });
-    latencies.sort((a, b) => a - b);
-    lasts.sort((a, b) => a - b);
+          : row.round_id
+            ? row.event_type === "round_started"
+              ? triggerT0.get(row.round_id)
+              : roundT0.get(row.round_id)
+            : undefined,
+      counted: row.event_type === "episode_completed" || row.event_type === "standings_changed",
+    }));
+    const { writes, ...summary } = summarise(
+      made,
+      results,
+      replicas.map((r) => r.output()).join("\n"),
+    );
     return {
+      ...summary,
       mode,
+      pinned,
       linger,
       chunk,
       watchers,
-      events: timesOf.size,
-      deliveries,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      lastP50: percentile(lasts, 50),
-      lastMax: lasts[lasts.length - 1] ?? Number.NaN,
       kbPerWatcher,
-      cpuUsPerDelivery: (cpu * 1e6) / Math.max(1, deliveries),
+      cpuUsPerDelivery: (cpu * 1e6) / Math.max(1, summary.deliveries),
+      cpuUsPerWatcherRound: (cpu * 1e6) / (watchers * ROUNDS),
+      // No write traced: the fan-out never finished a pass (it lagged behind to the end).
+      cpuUsPerWrite: writes > 0 ? (cpu * 1e6) / writes : Number.NaN,
+      load,
+      machine: machineShares(cores0, cores, window, cpu + clientCpu + self),
       systemShare: sys / Math.max(cpu, 1e-9),
       clientCpuShare: clientCpu / elapsed,
-      missed: results.reduce((s, r) => s + r.missed, 0),
-      drops: results.reduce((s, r) => s + r.drops, 0),
-      resumes: results.reduce((s, r) => s + r.resumes, 0),
       roundsPerSecond: (ROUNDS - 1) / ((lastStart - first) / 1000),
-      stages,
-      clientElu,
       writesPerRound: writes / ROUNDS,
       processes: PROCESSES,
     };
   } finally {
-    for (const c of children) {
-      if (c.connected) c.send({ type: "stop" } satisfies ToClients);
-    }
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode === null
-          ? new Promise((resolve) => c.once("exit", resolve))
-          : Promise.resolve(c.exitCode),
-      ),
-    );
+    await stopClients(children);
     for (const r of replicas) await r.kill();
     await setup.close();
     await testStore.cleanup();
+    if (pinned) pin(process.pid, ALL_CORES);
   }
 }
 
@@ -383,7 +270,8 @@ async function main(): Promise<void> {
   );
   const figures: Figures[] = [];
   const header = [
-    "replicas",
+    "server",
+    "pinned",
     "linger ms",
     "fan-out chunk",
     "client procs",
@@ -395,16 +283,29 @@ async function main(): Promise<void> {
     "last p50 / max ms",
     "KB/watcher",
     "CPU µs/delivery",
+    "CPU µs/watcher/round",
+    "CPU µs/write",
     "clients CPU",
     "missed",
     "drops/resumes",
     "rounds/s",
     "writes/round",
+    "cores busy",
+    "softirq / steal / others",
+    "load",
   ];
+  const serverName: Record<string, string> = {
+    one: "1 (SQLite)",
+    two: "2 (PG+Redis)",
+    "floor-raw": "floor (raw socket)",
+    "floor-ws": "floor (ws.send)",
+  };
+  const floor = (f: Figures) => f.mode.startsWith("floor-");
   const row = (f: Figures) => [
-    f.mode === "one" ? "1 (SQLite)" : "2 (PG+Redis)",
-    f.linger === "" ? "default" : f.linger,
-    f.chunk === "" ? "default" : f.chunk,
+    serverName[f.mode] ?? f.mode,
+    f.pinned ? "yes" : "no",
+    floor(f) ? "-" : f.linger === "" ? "default" : f.linger,
+    floor(f) ? "-" : f.chunk === "" ? "default" : f.chunk,
     String(f.processes),
     String(f.watchers),
     String(f.events),
@@ -414,35 +315,78 @@ async function main(): Promise<void> {
     `${f.lastP50.toFixed(1)} / ${f.lastMax.toFixed(1)}`,
     f.kbPerWatcher.toFixed(1),
     `${f.cpuUsPerDelivery.toFixed(1)} (${(f.systemShare * 100).toFixed(0)}% kernel)`,
+    f.cpuUsPerWatcherRound.toFixed(1),
+    Number.isNaN(f.cpuUsPerWrite) ? "-" : f.cpuUsPerWrite.toFixed(1),
     `${(f.clientCpuShare * 100).toFixed(0)}% of a core`,
     String(f.missed),
     `${f.drops}/${f.resumes}`,
     f.roundsPerSecond.toFixed(2),
     f.writesPerRound.toFixed(0),
+    f.machine.busy.map((b) => `${(b * 100).toFixed(0)}%`).join(" / "),
+    [f.machine.softirq, f.machine.steal, f.machine.others]
+      .map((v) => `${(v * 100).toFixed(0)}%`)
+      .join(" / "),
+    f.load.toFixed(1),
   ];
   for (const mode of MODES)
     for (const n of SIZES)
-      for (const linger of LINGERS.length > 0 ? LINGERS : [""])
-        for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""]) {
-          if (mode !== "one" && mode !== "two")
-            throw new Error(`BENCH_MODES: one or two, not ${mode}`);
-          for (const processes of PROCESS_COUNTS) {
-            const f = await measure(mode, n, linger, chunk, processes);
-            figures.push(f);
-            console.log(
-              row(f)
-                .map((cell, i) => `${header[i]} ${cell}`)
-                .join(", "),
-            );
-            console.log(
-              `\n${table(
-                stageHeader,
-                f.stages.map((s) => stageRow(s)),
-              )}\n(clients' event loops busy ${(f.clientElu * 100).toFixed(0)}% of the rounds, each)\n`,
-            );
-          }
-        }
+      for (const pinned of PINS)
+        for (const linger of LINGERS.length > 0 ? LINGERS : [""])
+          for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""])
+            for (const processes of PROCESS_COUNTS) {
+              let f: Figures;
+              if (mode === "one" || mode === "two")
+                f = await measure(mode, n, linger, chunk, processes, pinned);
+              else if (mode === "floor-raw" || mode === "floor-ws") {
+                // The floor has no linger nor chunk: one row for all of them.
+                if (linger !== (LINGERS[0] ?? "") || chunk !== (CHUNKS[0] ?? "")) continue;
+                f = await measureFloor({
+                  send: mode === "floor-raw" ? "raw" : "ws",
+                  watchers: n,
+                  processes,
+                  pinned,
+                  withStart: FLOOR_START,
+                  rounds: ROUNDS,
+                  roundMs: ROUND_MS,
+                  warmUpRounds: WARM_UP_ROUNDS,
+                  drainMs: DRAIN_MS,
+                });
+              } else throw new Error(`BENCH_MODES: one, two, floor-raw or floor-ws, not ${mode}`);
+              figures.push(f);
+              console.log(
+                row(f)
+                  .map((cell, i) => `${header[i]} ${cell}`)
+                  .join(", "),
+              );
+              console.log(
+                `\n${table(
+                  stageHeader,
+                  f.stages.map((s) => stageRow(s)),
+                )}\n(clients' event loops busy ${(f.clientElu * 100).toFixed(0)}% of the rounds, each; message bytes ${[...f.bytesByType].map(([type, bytes]) => `${type} ${bytes}`).join(", ")})\n`,
+              );
+            }
   console.log(`\n${table(header, figures.map(row))}\n`);
+  // Gauntlet against the floor measured alike (same watchers, pinning and client processes),
+  // each row against the nearest such floor row of the run (the machine's load drifts).
+  figures.forEach((g, i) => {
+    if (floor(g)) return;
+    for (const mode of ["floor-raw", "floor-ws"]) {
+      const alike = figures
+        .map((f, j) => ({ f, distance: Math.abs(i - j) }))
+        .filter(
+          ({ f }) =>
+            f.mode === mode &&
+            f.watchers === g.watchers &&
+            f.pinned === g.pinned &&
+            f.processes === g.processes,
+        )
+        .sort((a, b) => a.distance - b.distance)[0]?.f;
+      if (alike)
+        console.log(
+          `${serverName[g.mode]}${g.pinned ? " pinned" : ""} (row ${i + 1}) / ${serverName[mode]} (row ${figures.indexOf(alike) + 1}) at ${g.watchers}: p50 ×${(g.p50 / alike.p50).toFixed(2)}, p99 ×${(g.p99 / alike.p99).toFixed(2)}, CPU a watcher a round ×${(g.cpuUsPerWatcherRound / alike.cpuUsPerWatcherRound).toFixed(2)}, CPU a write ×${(g.cpuUsPerWrite / alike.cpuUsPerWrite).toFixed(2)}`,
+        );
+    }
+  });
   const top = figures.filter((f) => f.mode === "one").sort((a, b) => b.watchers - a.watchers)[0];
   if (top)
     console.log(
