@@ -3,6 +3,7 @@
 // they went (the server's trace, breakdown.ts).
 import { percentile, spread, traceTimes, type Stage } from "./breakdown.ts";
 import type { FromClients } from "./clients.ts";
+import { machineShares, type CoreTimes } from "./processes.ts";
 
 export type ClientsResult = Extract<FromClients, { type: "result" }>;
 
@@ -149,5 +150,42 @@ export function summarise(
       ]),
     ),
     writes,
+  };
+}
+
+/** What a row's server and clients used over its rounds, as read off `/proc`. */
+export interface Usage {
+  /** The server's CPU seconds, and the kernel's part of them. */
+  cpu: number;
+  sys: number;
+  clientCpu: number;
+  /** This process's own CPU seconds (it plays the rounds). */
+  self: number;
+  watchers: number;
+  rounds: number;
+  writes: number;
+  deliveries: number;
+  /** Seconds of the rounds, and of the rounds with the drain after them. */
+  elapsed: number;
+  window: number;
+  cores0: CoreTimes;
+  cores: CoreTimes;
+  /** When the first and the last round started (performance.now(), ms). */
+  first: number;
+  lastStart: number;
+}
+
+/** The row's per-unit figures from its usage, the same for every server. */
+export function usageFigures(u: Usage) {
+  return {
+    cpuUsPerDelivery: (u.cpu * 1e6) / Math.max(1, u.deliveries),
+    cpuUsPerWatcherRound: (u.cpu * 1e6) / (u.watchers * u.rounds),
+    // No write traced: the fan-out never finished a pass (it lagged behind to the end).
+    cpuUsPerWrite: u.writes > 0 ? (u.cpu * 1e6) / u.writes : Number.NaN,
+    machine: machineShares(u.cores0, u.cores, u.window, u.cpu + u.clientCpu + u.self),
+    systemShare: u.sys / Math.max(u.cpu, 1e-9),
+    clientCpuShare: u.clientCpu / u.elapsed,
+    roundsPerSecond: (u.rounds - 1) / ((u.lastStart - u.first) / 1000),
+    writesPerRound: u.writes / u.rounds,
   };
 }

@@ -5,12 +5,11 @@
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 
-import { summarise, type Figures, type MadeEvent } from "./figures.ts";
+import { summarise, usageFigures, type Figures, type MadeEvent } from "./figures.ts";
 import {
   coreTimes,
   cpuSeconds,
   finishClients,
-  machineShares,
   pin,
   rssKb,
   sleep,
@@ -145,16 +144,23 @@ export async function measureFloor(options: FloorOptions): Promise<Figures> {
       chunk: "",
       watchers,
       kbPerWatcher,
-      cpuUsPerDelivery: (cpu * 1e6) / Math.max(1, summary.deliveries),
-      cpuUsPerWatcherRound: (cpu * 1e6) / (watchers * rounds),
-      // No write traced: the fan-out never finished a pass (it lagged behind to the end).
-      cpuUsPerWrite: writes > 0 ? (cpu * 1e6) / writes : Number.NaN,
       load,
-      machine: machineShares(cores0, cores, window, cpu + clientCpu + self),
-      systemShare: sys / Math.max(cpu, 1e-9),
-      clientCpuShare: clientCpu / elapsed,
-      roundsPerSecond: (rounds - 1) / ((lastStart - first) / 1000),
-      writesPerRound: writes / rounds,
+      ...usageFigures({
+        cpu,
+        sys,
+        clientCpu,
+        self,
+        watchers,
+        rounds: rounds,
+        writes,
+        deliveries: summary.deliveries,
+        elapsed,
+        window,
+        cores0,
+        cores,
+        first,
+        lastStart,
+      }),
       processes,
     };
   } finally {

@@ -28,13 +28,12 @@ import {
 } from "@gauntlet/server/testing";
 
 import { stageHeader, stageRow } from "./breakdown.ts";
-import { summarise, type Figures, type MadeEvent } from "./figures.ts";
+import { summarise, usageFigures, type Figures, type MadeEvent } from "./figures.ts";
 import { measureFloor } from "./floor.ts";
 import {
   coreTimes,
   cpuSeconds,
   finishClients,
-  machineShares,
   pin,
   rssKb,
   sleep,
@@ -226,16 +225,23 @@ async function measure(
       chunk,
       watchers,
       kbPerWatcher,
-      cpuUsPerDelivery: (cpu * 1e6) / Math.max(1, summary.deliveries),
-      cpuUsPerWatcherRound: (cpu * 1e6) / (watchers * ROUNDS),
-      // No write traced: the fan-out never finished a pass (it lagged behind to the end).
-      cpuUsPerWrite: writes > 0 ? (cpu * 1e6) / writes : Number.NaN,
       load,
-      machine: machineShares(cores0, cores, window, cpu + clientCpu + self),
-      systemShare: sys / Math.max(cpu, 1e-9),
-      clientCpuShare: clientCpu / elapsed,
-      roundsPerSecond: (ROUNDS - 1) / ((lastStart - first) / 1000),
-      writesPerRound: writes / ROUNDS,
+      ...usageFigures({
+        cpu,
+        sys,
+        clientCpu,
+        self,
+        watchers,
+        rounds: ROUNDS,
+        writes,
+        deliveries: summary.deliveries,
+        elapsed,
+        window,
+        cores0,
+        cores,
+        first,
+        lastStart,
+      }),
       processes: PROCESSES,
     };
   } finally {

@@ -12,7 +12,11 @@ import { nowIso } from "../shared/clock.ts";
 import type { Database, DivisionsTable, LeaguesTable, RoundsTable } from "../store/schema.ts";
 import { askBuiltinEnd } from "./commissioner/builtin/builtin-round-end.ts";
 import { CommissionerFailure } from "./commissioner/channel.ts";
-import { applyMembershipEvents, type AppliedEvents } from "./commissioner/membership-events.ts";
+import {
+  applyMembershipEvents,
+  leagueDivisions,
+  type AppliedEvents,
+} from "./commissioner/membership-events.ts";
 import { failRound } from "./commissioner/round-fail.ts";
 import { fromWire } from "./commissioner/wire-ids.ts";
 import { ladderOrDefault } from "./ladder.ts";
@@ -93,12 +97,7 @@ async function recordBuiltinEnd(
       champions,
       completedAt,
     });
-  const divisions = await trx
-    .selectFrom("divisions")
-    .selectAll()
-    .where("league_id", "=", league.id)
-    .execute();
-  const open = new Set(divisions.filter((d) => d.archived_at === null).map((d) => d.id));
+  const { divisions, open } = await leagueDivisions(trx, league.id);
   const applied = await applyMembershipEvents(
     trx,
     league.id,

@@ -11,7 +11,7 @@ import {
 } from "@gauntlet/core";
 
 import { nowIso } from "../../shared/clock.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Database, DivisionsTable } from "../../store/schema.ts";
 import { ACTIVE_STATUSES } from "../champions.ts";
 import { CommissionerFailure } from "./channel.ts";
 import { fromWire } from "./wire-ids.ts";
@@ -25,6 +25,22 @@ export interface AppliedEvents {
 }
 
 const refuse = (message: string) => new CommissionerFailure("malformed", message);
+
+/** The league's divisions, and the ids of those an event may move a membership into (open ones). */
+export async function leagueDivisions(
+  trx: Transaction<Database>,
+  leagueId: string,
+): Promise<{ divisions: DivisionsTable[]; open: Set<string> }> {
+  const divisions = await trx
+    .selectFrom("divisions")
+    .selectAll()
+    .where("league_id", "=", leagueId)
+    .execute();
+  return {
+    divisions,
+    open: new Set(divisions.filter((d) => d.archived_at === null).map((d) => d.id)),
+  };
+}
 
 /** `openDivisionIds`: the divisions an event may move a membership into. */
 export async function applyMembershipEvents(

@@ -20,7 +20,7 @@ import { recordRatedResults } from "../round-rating.ts";
 import type { RoundResult, SettledEpisode } from "../rules/index.ts";
 import { refreshStandings } from "../standings-write.ts";
 import { CommissionerFailure } from "./channel.ts";
-import { applyMembershipEvents, legacyChanges } from "./membership-events.ts";
+import { applyMembershipEvents, leagueDivisions, legacyChanges } from "./membership-events.ts";
 import { fromWire } from "./wire-ids.ts";
 
 const refuse = (message: string) => new CommissionerFailure("malformed", message);
@@ -90,12 +90,7 @@ export async function recordRoundComplete(
     for (const e of unfinished)
       await cancelEpisode(trx, e.id, "the commissioner completed the round");
 
-    const divisions = await trx
-      .selectFrom("divisions")
-      .selectAll()
-      .where("league_id", "=", league.id)
-      .execute();
-    const open = new Set(divisions.filter((d) => d.archived_at === null).map((d) => d.id));
+    const { divisions, open } = await leagueDivisions(trx, league.id);
     const memberships = await trx
       .selectFrom("league_policy_memberships")
       .select(["policy_version_id", "player_id"])
