@@ -3,7 +3,7 @@
 // with the reason.
 import type { Kysely, Transaction } from "kysely";
 
-import { newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
+import { jsonBytes, newId, type BodyOf, type LeagueSubmission, type QueryOf } from "@gauntlet/core";
 
 import { actsAsAdmin } from "../access/admin.ts";
 import { canSeeLeague, isCommissioner, visibleLeagueIds } from "../access/leagues.ts";
@@ -34,6 +34,13 @@ import { refreshStandings } from "./standings-write.ts";
 import { assertDailySubmissions, assertPlayersPerUser } from "./submission-limits.ts";
 
 type SubmissionInput = BodyOf<"createLeagueSubmission">;
+
+/**
+ * A submission's preferences, as JSON, at most: every live membership's are shown to the league's
+ * commissioner in each schedule_rounds_request and round_start (the built-in's run inside a
+ * round's start and settle, under the league lock), so megabytes here would slow every round.
+ */
+export const SUBMISSION_PREFERENCES_MAX_BYTES = 16 * 1024;
 
 function lockedError(league: LeaguesTable) {
   return conflict(
@@ -277,6 +284,12 @@ export async function createSubmission(
       `player ${playerId} does not exist or is not yours`,
       "value_error",
       playerId,
+    );
+  const preferenceBytes = jsonBytes(input.preferences ?? {});
+  if (preferenceBytes > SUBMISSION_PREFERENCES_MAX_BYTES)
+    throw invalidInput(
+      ["body", "preferences"],
+      `preferences are ${preferenceBytes} bytes of JSON, past the limit of ${SUBMISSION_PREFERENCES_MAX_BYTES}`,
     );
   if (input.preferences?.division_id !== undefined && !isCommissioner(identity, league)) {
     throw forbidden(

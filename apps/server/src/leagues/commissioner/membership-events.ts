@@ -20,7 +20,7 @@ export interface AppliedEvents {
   /** Divisions whose members changed (for standings to refresh). */
   divisionIds: Set<string>;
   moved: number;
-  /** Each player whose rating row moved to another division, once. */
+  /** Each player whose rating row ended in another division: once, from where it was to where it is. */
   moves: { playerId: string; fromDivisionId: string; toDivisionId: string }[];
 }
 
@@ -106,7 +106,11 @@ export async function applyMembershipEvents(
         .where("player_id", "=", membership.player_id)
         .execute();
       applied.moved += 1;
-      if (!applied.moves.some((m) => m.playerId === membership.player_id))
+      // Where the player's rating row went, net: from where it was before the first move to
+      // where the last one left it (a move up and back is no move the feed may announce).
+      const seen = applied.moves.find((m) => m.playerId === membership.player_id);
+      if (seen) seen.toDivisionId = to;
+      else
         applied.moves.push({
           playerId: membership.player_id,
           fromDivisionId: membership.division_id,
@@ -116,6 +120,7 @@ export async function applyMembershipEvents(
     applied.divisionIds.add(membership.division_id);
     applied.divisionIds.add(to);
   }
+  applied.moves = applied.moves.filter((m) => m.fromDivisionId !== m.toDivisionId);
   return applied;
 }
 
