@@ -53,9 +53,15 @@ export async function divisionInfos(db: Db, leagueId: string): Promise<Commissio
   return rows.map((d) => ({ id: toWire(d.id), name: d.name, level: d.level, type: d.type }));
 }
 
+/**
+ * The league's live memberships as a commissioner sees them. `withPreferences: false` leaves each
+ * submission's preferences out (`{}`, the protocol's default): the built-in commissioner reads
+ * none, so its sessions inside a round's start and settle do not carry them.
+ */
 export async function membershipInfos(
   db: Db,
   leagueId: string,
+  options: { withPreferences?: boolean } = {},
 ): Promise<CommissionerMembershipInfo[]> {
   const rows = await db
     .selectFrom("league_policy_memberships as m")
@@ -75,10 +81,13 @@ export async function membershipInfos(
     .where("m.status", "in", ACTIVE_STATUSES)
     .orderBy("m.created_at")
     .execute();
-  const preferences = await submissionPreferences(
-    db,
-    rows.flatMap((r) => (r.submission_id ? [r.submission_id] : [])),
-  );
+  const preferences =
+    options.withPreferences === false
+      ? new Map<string, Record<string, unknown>>()
+      : await submissionPreferences(
+          db,
+          rows.flatMap((r) => (r.submission_id ? [r.submission_id] : [])),
+        );
   return rows.map((m) => ({
     id: toWire(m.id),
     league_id: toWire(leagueId),

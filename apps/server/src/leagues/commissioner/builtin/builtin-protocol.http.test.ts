@@ -167,6 +167,22 @@ describe("the built-in commissioners over the protocol", () => {
     },
   );
 
+  it("carries no membership's preferences: the built-in reads none", async () => {
+    const tl = await createTestLeague(t);
+    for (const name of ["Ada", "Bo"])
+      await tl.submit(await tl.addPlayer(name), { preferences: { style: "x".repeat(8000) } });
+    const { outcome, heard } = await tappedRound(tl);
+    expect(outcome.kind).toBe("started");
+    const memberships = heard.flatMap((h) => {
+      const m = h.message as { memberships?: object[]; active_memberships?: object[] };
+      return [...(m.memberships ?? []), ...(m.active_memberships ?? [])];
+    });
+    expect(memberships).toHaveLength(4);
+    expect(
+      memberships.every((m) => JSON.stringify((m as { preferences: object }).preferences) === "{}"),
+    ).toBe(true);
+  });
+
   it("a filler seat earns nothing even when the filler is the entrant's own version", async () => {
     const tl = await createTestLeague(t, {
       settings: { too_few_players: "filler_policy", min_players: 1 },

@@ -150,7 +150,7 @@ export async function askBuiltinEnd(
       round_number: round.round_number,
       league: leagueInfo(league),
       divisions: await divisionInfos(trx, league.id),
-      memberships: await membershipInfos(trx, league.id),
+      memberships: await membershipInfos(trx, league.id, { withPreferences: false }),
       recent_results: await recentResults(trx, league.id),
       variants: manifest.success ? variantInfos(manifest.data) : [],
       completed_episodes: await completedEpisodes(trx, round.id),

@@ -87,7 +87,7 @@ export async function askBuiltinSchedule(
       type: "schedule_rounds_request",
       league: leagueInfo(ask.league),
       divisions: await divisionInfos(db, ask.league.id),
-      active_memberships: await membershipInfos(db, ask.league.id),
+      active_memberships: await membershipInfos(db, ask.league.id, { withPreferences: false }),
       recent_rounds: await recentRounds(db, ask.league.id),
     });
     const answer = await session.expect(["schedule_rounds_response"], REPLY_MS);
@@ -123,7 +123,7 @@ export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise
       round_number: ask.roundNumber,
       league: leagueInfo(league),
       divisions: await divisionInfos(db, league.id),
-      memberships: await membershipInfos(db, league.id),
+      memberships: await membershipInfos(db, league.id, { withPreferences: false }),
       recent_results: await recentResults(db, league.id),
       variants: variantInfos(ask.manifest),
       completed_episodes: [],
