@@ -155,7 +155,9 @@ describe("live-events sockets under a replay flood", () => {
     expect(done).toHaveLength(SOCKETS);
     expect(latencies.length).toBeGreaterThan(0);
     expect(Math.max(...latencies)).toBeLessThan(HEALTHZ_BOUND_MS);
-  }, 180_000);
+    // A million messages to read: 50 s alone on a busy 2-core machine, past 180 s once with a
+    // benchmark beside the suite; what is under test is /healthz meanwhile, not the pace.
+  }, 300_000);
 
   it(`refuses the socket over an address's cap of ${CAP} with ${CLOSE_TOO_MANY}, and one over a user's`, async () => {
     const first = Array.from({ length: CAP }, () => open(capped.url));
