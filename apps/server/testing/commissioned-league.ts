@@ -14,6 +14,15 @@ import {
 
 const STRENGTH = byStrength({ Ada: 3, Bo: 2, Cy: 1 });
 
+/** A test server's settings for a commissioned league that plays fast: short ticks and waits. */
+export const FAST_COMMISSIONER_ENV = {
+  GAUNTLET_SCHEDULER_TICK_MS: "30",
+  GAUNTLET_COMMISSIONER_SCHEDULE_MS: "50",
+  GAUNTLET_COMMISSIONER_POLL_MS: "25",
+  GAUNTLET_COMMISSIONER_LIFETIME_MS: "4000",
+  GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "2000",
+} as const;
+
 /** A league whose coworld ships the commissioner `reverse`, selected, with Ada, Bo and Cy. */
 export async function commissionedLeague(t: TestServer): Promise<TestLeague> {
   const tl = await createTestLeague(t, {

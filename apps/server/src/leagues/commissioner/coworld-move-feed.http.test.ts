@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { CompetitionEvent, Division, LeaguePolicyMembership } from "@gauntlet/core";
 
-import { commissionedLeague, untilRound } from "../../../testing/commissioned-league.ts";
+import {
+  commissionedLeague,
+  FAST_COMMISSIONER_ENV,
+  untilRound,
+} from "../../../testing/commissioned-league.ts";
 import { client } from "../../../testing/http.ts";
 import { ReverseCommissioner } from "../../../testing/scripted-commissioner.ts";
 import { startTestServer, type TestServer } from "../../../testing/start-server.ts";
@@ -48,13 +52,7 @@ let t: TestServer;
 let runner: ScriptedRunner;
 beforeAll(async () => {
   t = await startTestServer({
-    env: {
-      GAUNTLET_SCHEDULER_TICK_MS: "30",
-      GAUNTLET_COMMISSIONER_SCHEDULE_MS: "50",
-      GAUNTLET_COMMISSIONER_POLL_MS: "25",
-      GAUNTLET_COMMISSIONER_LIFETIME_MS: "4000",
-      GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "2000",
-    },
+    env: FAST_COMMISSIONER_ENV,
     commissionerLauncher: bouncing,
   });
   runner = await scriptedRunner(t);

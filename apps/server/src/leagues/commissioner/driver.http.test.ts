@@ -16,6 +16,7 @@ import type {
 } from "@gauntlet/core";
 
 import {
+  FAST_COMMISSIONER_ENV,
   commissionedLeague as newLeague,
   untilRound as playUntil,
 } from "../../../testing/commissioned-league.ts";
@@ -35,13 +36,7 @@ let runner: ScriptedRunner;
 
 beforeAll(async () => {
   t = await startTestServer({
-    env: {
-      GAUNTLET_SCHEDULER_TICK_MS: "30",
-      GAUNTLET_COMMISSIONER_SCHEDULE_MS: "50",
-      GAUNTLET_COMMISSIONER_POLL_MS: "25",
-      GAUNTLET_COMMISSIONER_LIFETIME_MS: "4000",
-      GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "2000",
-    },
+    env: FAST_COMMISSIONER_ENV,
     commissionerLauncher: launcher,
   });
   runner = await scriptedRunner(t);

@@ -4,7 +4,11 @@
 // copied into this repository, and run by python3 with pydantic 2. Skipped where either is absent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { commissionedLeague, untilRound } from "../../../testing/commissioned-league.ts";
+import {
+  commissionedLeague,
+  FAST_COMMISSIONER_ENV,
+  untilRound,
+} from "../../../testing/commissioned-league.ts";
 import { scriptedLauncher } from "../../../testing/scripted-commissioner.ts";
 import { startTestServer, type TestServer } from "../../../testing/start-server.ts";
 import { scriptedRunner, type ScriptedRunner } from "../../../testing/test-league.ts";
@@ -21,13 +25,7 @@ describe.skipIf(upstreamMissing !== null)(
   () => {
     beforeAll(async () => {
       t = await startTestServer({
-        env: {
-          GAUNTLET_SCHEDULER_TICK_MS: "30",
-          GAUNTLET_COMMISSIONER_SCHEDULE_MS: "50",
-          GAUNTLET_COMMISSIONER_POLL_MS: "25",
-          GAUNTLET_COMMISSIONER_LIFETIME_MS: "4000",
-          GAUNTLET_COMMISSIONER_REPLY_TIMEOUT_MS: "2000",
-        },
+        env: FAST_COMMISSIONER_ENV,
         commissionerLauncher: launcher,
       });
       runner = await scriptedRunner(t);
