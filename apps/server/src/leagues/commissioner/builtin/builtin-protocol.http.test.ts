@@ -207,6 +207,34 @@ describe("the built-in commissioners over the protocol", () => {
     ]);
   });
 
+  it("an entrant whose version is also a league filler is seated as the entrant when no filler is needed", async () => {
+    const tl = await createTestLeague(t);
+    const ada = await tl.addPlayer("Ada");
+    const bo = await tl.addPlayer("Bo");
+    await tl.submit(ada);
+    await tl.submit(bo);
+    const seeded = await client(t.url, tl.commissioner.token).post(
+      `/v2/leagues/${tl.league.id}/seed-policies`,
+      { policy_version_ids: [ada.policyVersionId, bo.policyVersionId] },
+    );
+    expect(seeded.status).toBe(200);
+    const { outcome, heard } = await tappedRound(tl);
+    expect(outcome.kind).toBe("started");
+    if (outcome.kind !== "started") return;
+    expect(
+      (heard[3]?.message as { episodes: { tags: Record<string, string> }[] }).episodes.every(
+        (e) => e.tags.filler_seats === undefined,
+      ),
+    ).toBe(true);
+    const pools = await client(t.url).get<Pool[]>(`/v2/pools?round_id=${outcome.round.id}`);
+    expect(pools.body[0]?.members.map((m) => [m.role, m.player_id]).sort()).toEqual(
+      [
+        ["champion", ada.id],
+        ["champion", bo.id],
+      ].sort(),
+    );
+  });
+
   it("a round the ladder cannot run is a round_complete that schedules nothing, and says why", async () => {
     const tl = await leagueOf({ min_players: 3 }, ["Ada", "Bo"]);
     // The scheduler stops such a division at the ladder's own plan before it takes the lock;

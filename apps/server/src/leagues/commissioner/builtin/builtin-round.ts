@@ -154,7 +154,13 @@ export async function askBuiltin(db: Kysely<Database>, ask: BuiltinAsk): Promise
       const pool = pools.get(key) ?? { playerIds: [], episodes: [] };
       pools.set(key, pool);
       const seen = new Set<string>();
-      const fillerSeats = new Set((request.tags[FILLER_SEATS_TAG] ?? "").split(",").map(Number));
+      // No tag, no filler seat ("".split(",") is [""], which is not seat 0).
+      const fillerSeats = new Set(
+        (request.tags[FILLER_SEATS_TAG] ?? "")
+          .split(",")
+          .filter((at) => at !== "")
+          .map(Number),
+      );
       const seats = request.policy_version_ids.map((id, at): Seat => {
         const playerId = fillerSeats.has(at) && fillers.has(id) ? undefined : players.get(id);
         if (playerId === undefined) return { role: "filler", playerId: null, policyVersionId: id };
