@@ -10,6 +10,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+const counts = [];
+const durations = [];
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".json"))
   .sort()) {
@@ -17,8 +19,13 @@ for (const file of readdirSync(dir)
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+  counts.push(`${file.replace(/\.json$/, "")} ${report.numPassedTests}/${report.numFailedTests}`);
   for (const suite of report.testResults ?? []) {
+    if (suite.startTime && suite.endTime)
+      durations.push({
+        file: `${file.replace(/\.json$/, "")}:${(suite.name ?? "").replace(`${process.cwd()}/`, "")}`,
+        seconds: (suite.endTime - suite.startTime) / 1000,
+      });
     for (const test of suite.assertionResults ?? []) {
       if (test.status !== "failed") continue;
       const where = suite.name ? suite.name.replace(`${process.cwd()}/`, "") : file;
@@ -29,6 +36,15 @@ for (const file of readdirSync(dir)
     }
   }
 }
+// One line of counts (passed/failed per report) and the slowest files: where CI's time goes.
+console.log(`reports (passed/failed): ${counts.join(", ")}`);
+durations.sort((a, b) => b.seconds - a.seconds);
+console.log(
+  `slowest files: ${durations
+    .slice(0, 12)
+    .map((d) => `${d.file} ${Math.round(d.seconds)} s`)
+    .join(", ")}`,
+);
 for (const line of failures) console.log(line);
 const stepFailures = Number(failedStepCount);
 if (stepFailures > 0) {

@@ -8,11 +8,12 @@
 // completion and failure have files of their own (heartbeat.ts, job-completion.ts, job-failure.ts).
 import { randomBytes } from "node:crypto";
 
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 
 import { CoworldManifest, type Isolation, type LeasedJob } from "@gauntlet/core";
 
 import { hashToken } from "../auth/secrets.ts";
+import { isStoreConflict } from "../http/store-unavailable.ts";
 import { nowIso, parseJson } from "../shared/clock.ts";
 import type { Database, JobsTable } from "../store/schema.ts";
 import { resolveOverlay } from "./config-overlay.ts";
@@ -248,7 +249,9 @@ async function claimJob(
 ): Promise<LeasedJob | null> {
   const expires = new Date(now.getTime() + leaseSeconds() * 1000).toISOString();
   const token = randomBytes(32).toString("base64url");
-  const claimed = await deps.db.transaction().execute(async (trx) => {
+  // Aborted for a concurrent change (a cancel of the same episode, on PostgreSQL): the job is
+  // left as it was and passed over, as one another lease claimed first.
+  const claimed = await claimTransaction(deps, async (trx) => {
     const res = await trx
       .updateTable("jobs")
       .set({
@@ -279,6 +282,18 @@ async function claimJob(
     };
   });
   return claimed ? { ...(await leasedJob(deps, claimed)), lease_token: token } : null;
+}
+
+async function claimTransaction<T>(
+  deps: QueueDeps,
+  work: (trx: Transaction<Database>) => Promise<T | null>,
+): Promise<T | null> {
+  try {
+    return await deps.db.transaction().execute(work);
+  } catch (error) {
+    if (isStoreConflict(error)) return null;
+    throw error;
+  }
 }
 
 /**

@@ -316,23 +316,27 @@ async function withdrawQueued(trx: Transaction<Database>, id: string): Promise<n
     .where("e.experience_request_id", "=", id)
     .where("j.status", "=", "queued")
     .execute();
-  let withdrawn = 0;
-  for (const job of queued) {
-    const res = await trx
-      .updateTable("jobs")
-      .set({ status: "cancelled", updated_at: nowIso() })
-      .where("id", "=", job.job_id)
-      .where("status", "=", "queued")
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) continue;
-    await touchEpisode(trx, job.episode_id, {
+  if (queued.length === 0) return 0;
+  // Every job in one statement before the first episode takes the change counter (a lease holds
+  // its job's row while it waits for that counter: one job at a time deadlocked with it).
+  const withdrawn = await trx
+    .updateTable("jobs")
+    .set({ status: "cancelled", updated_at: nowIso() })
+    .where(
+      "id",
+      "in",
+      queued.map((job) => job.job_id),
+    )
+    .where("status", "=", "queued")
+    .returning("episode_request_id")
+    .execute();
+  for (const job of withdrawn)
+    await touchEpisode(trx, job.episode_request_id, {
       status: "cancelled",
       error_type: "cancelled",
       error: "the experience request was cancelled",
     });
-    withdrawn += 1;
-  }
-  return withdrawn;
+  return withdrawn.length;
 }
 
 export async function cancelExperienceRequest(

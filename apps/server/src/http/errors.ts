@@ -10,7 +10,11 @@ import { UNROUTABLE } from "./base-path.ts";
 import { boundedEcho, JsonTooDeepError } from "./body-bounds.ts";
 import { notFoundPage, wantsHtml } from "./not-found-page.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "./page-headers.ts";
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store-unavailable.ts";
+import {
+  isStoreConflict,
+  isStoreUnavailable,
+  STORE_RETRY_AFTER_SECONDS,
+} from "./store-unavailable.ts";
 
 export function errorBody(type: string, message: string, extra: Record<string, unknown> = {}) {
   return { detail: { type, message, ...extra } };
@@ -80,6 +84,18 @@ export function installErrorHandling(
           errorBody(
             "service_unavailable",
             "The service's database is unavailable right now; retry after a few seconds.",
+          ),
+        );
+    }
+    if (isStoreConflict(error)) {
+      request.log.warn({ err: error }, "store conflict");
+      return reply
+        .code(503)
+        .header("retry-after", "1")
+        .send(
+          errorBody(
+            "service_unavailable",
+            "A concurrent change to the same records got there first; nothing was changed. Retry.",
           ),
         );
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { isStoreUnavailable } from "./store-unavailable.ts";
+import { isStoreConflict, isStoreUnavailable } from "./store-unavailable.ts";
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -28,5 +28,14 @@ describe("isStoreUnavailable", () => {
     ).toBe(false);
     expect(isStoreUnavailable(new TypeError("undefined is not a function"))).toBe(false);
     expect(isStoreUnavailable("not an error")).toBe(false);
+  });
+});
+
+describe("isStoreConflict", () => {
+  it("recognises a transaction PostgreSQL aborted for a concurrent one (answered 503, retry)", () => {
+    expect(isStoreConflict(withCode("deadlock detected", "40P01"))).toBe(true);
+    expect(isStoreConflict(withCode("could not serialize access", "40001"))).toBe(true);
+    expect(isStoreConflict(withCode("duplicate key value", "23505"))).toBe(false);
+    expect(isStoreConflict("40P01")).toBe(false);
   });
 });

@@ -34,3 +34,12 @@ export function isStoreUnavailable(error: unknown, seen = 0): boolean {
     return true;
   return error.cause !== undefined && isStoreUnavailable(error.cause, seen + 1);
 }
+
+/**
+ * A transaction PostgreSQL aborted for a concurrent one (40001 serialization failure, 40P01
+ * deadlock): nothing was written, and the same request a moment later goes through.
+ */
+export function isStoreConflict(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return code === "40001" || code === "40P01";
+}

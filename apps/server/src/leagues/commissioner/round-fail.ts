@@ -3,7 +3,7 @@
 // never a result: no ranking, no rating, no membership event comes of it.
 import type { Kysely } from "kysely";
 
-import { cancelEpisode } from "../../episodes/episodes.ts";
+import { cancelEpisodes } from "../../episodes/episodes.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { withEvents } from "../../events/record.ts";
 import { nowIso } from "../../shared/clock.ts";
@@ -48,7 +48,11 @@ export async function failRound(
       .where("round_id", "=", roundId)
       .where("status", "not in", ["completed", "failed", "cancelled"])
       .execute();
-    for (const e of open) await cancelEpisode(trx, e.id, `round ${roundId} failed: ${reason}`);
+    await cancelEpisodes(
+      trx,
+      open.map((e) => e.id),
+      `round ${roundId} failed: ${reason}`,
+    );
     const league = await trx
       .selectFrom("leagues")
       .selectAll()

@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 
 import { jsonBytes, stateToKeep, type RoundComplete } from "@gauntlet/core";
 
-import { cancelEpisode } from "../../episodes/episodes.ts";
+import { cancelEpisodes } from "../../episodes/episodes.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { withEvents } from "../../events/record.ts";
 import { nowIso } from "../../shared/clock.ts";
@@ -87,8 +87,11 @@ export async function recordRoundComplete(
       .where("round_id", "=", round.id)
       .where("status", "not in", ["completed", "failed", "cancelled"])
       .execute();
-    for (const e of unfinished)
-      await cancelEpisode(trx, e.id, "the commissioner completed the round");
+    await cancelEpisodes(
+      trx,
+      unfinished.map((e) => e.id),
+      "the commissioner completed the round",
+    );
 
     const { divisions, open } = await leagueDivisions(trx, league.id);
     const memberships = await trx

@@ -1,0 +1,72 @@
+// A round failing while a runner leases one of its jobs (CI's failure on PostgreSQL: the lease
+// answered 500). The lease holds its job's row and then takes the episodes' change counter; a
+// failure that took the counter for its first episode and then waited for that job deadlocked
+// with it, and PostgreSQL aborted one of the two.
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { trigger } from "../../../testing/rounds.ts";
+import { startTestServer, type TestServer } from "../../../testing/start-server.ts";
+import { createTestLeague, eventually } from "../../../testing/test-league.ts";
+import { EPISODE_CHANGES } from "../../episodes/episodes.ts";
+import { nowIso } from "../../shared/clock.ts";
+import { nextValue } from "../../shared/counters.ts";
+import { failRound } from "./round-fail.ts";
+
+const postgres = process.env.GAUNTLET_TEST_SUITE === "postgres" && !!process.env.DATABASE_URL;
+let t: TestServer;
+beforeAll(async () => {
+  if (postgres) t = await startTestServer({ env: { GAUNTLET_SCHEDULER: "off" } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe.runIf(postgres)("a round that fails while a runner leases one of its jobs", () => {
+  it("fails the round and lets the lease finish: neither is aborted", async () => {
+    const tl = await createTestLeague(t);
+    for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
+    const roundId = (await trigger(t, tl)).rounds[0]?.id ?? "";
+    const db = t.server.store.db;
+    const open = await db
+      .selectFrom("episode_requests")
+      .select("id")
+      .where("round_id", "=", roundId)
+      .orderBy("id")
+      .execute();
+    expect(open.length).toBeGreaterThanOrEqual(2);
+    // The last episode's job, the one a cancel that goes episode by episode reaches last.
+    const leasedEpisode = open.at(-1)?.id ?? "";
+
+    let locked = (): void => undefined;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // The lease's steps (work-queue.ts claimJob): the job's row, then the change counter.
+    const lease = db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("jobs")
+        .set({ updated_at: nowIso() })
+        .where("episode_request_id", "=", leasedEpisode)
+        .execute();
+      locked();
+      await eventually("the failure to wait for the leased job", async () => {
+        const waiting = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and datname = current_database()
+            and query ilike 'update "jobs"%'`.execute(db);
+        return (waiting.rows[0]?.n ?? 0) > 0;
+      });
+      return nextValue(trx, EPISODE_CHANGES);
+    });
+    await holding;
+    const failing = failRound(db, { publish: () => undefined }, roundId, "the test failed it", "");
+
+    await expect(lease).resolves.toBeGreaterThan(0);
+    await expect(failing).resolves.toBe(true);
+    const statuses = await db
+      .selectFrom("episode_requests")
+      .select("status")
+      .where("round_id", "=", roundId)
+      .execute();
+    expect(statuses.map((s) => s.status)).toEqual(open.map(() => "cancelled"));
+  });
+});
