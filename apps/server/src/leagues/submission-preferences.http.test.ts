@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../testing/http.ts";
 import { startTestServer, type TestServer } from "../../testing/start-server.ts";
 import { createTestLeague } from "../../testing/test-league.ts";
+import { membershipInfos } from "./commissioner/context.ts";
 
 let t: TestServer;
 beforeAll(async () => {
@@ -42,5 +43,25 @@ describe("a submission's preferences", () => {
     expect(res.text).toMatch(/preferences/);
     const small = await tl.submit(player, { preferences: { style: "aggressive" } }, mallory.token);
     expect(small.status).toBe("placed");
+  });
+
+  it("stored past the bound before it existed, reach no commissioner", async () => {
+    const tl = await createTestLeague(t);
+    const mallory = await t.newUser();
+    const player = await tl.addPlayer("Mallory", { owner: mallory });
+    const old = await tl.submit(player, { preferences: { style: "aggressive" } }, mallory.token);
+    const fair = await tl.submit(await tl.addPlayer("Fair"), { preferences: { style: "calm" } });
+    // As a server before the bound would have stored it.
+    await t.server.store.db
+      .updateTable("league_submissions")
+      .set({ preferences: JSON.stringify(bloated(3 * 1024 * 1024)) })
+      .where("id", "=", old.id)
+      .execute();
+    const infos = await membershipInfos(t.server.store.db, tl.league.id);
+    const prefs = infos.map((m) => m.preferences);
+    expect(prefs).toHaveLength(2);
+    expect(prefs).toContainEqual({});
+    expect(prefs).toContainEqual({ style: "calm" });
+    expect(fair.status).toBe("placed");
   });
 });

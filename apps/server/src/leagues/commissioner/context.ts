@@ -16,6 +16,7 @@ import {
 import { parseJson } from "../../shared/clock.ts";
 import type { Database, LeaguesTable } from "../../store/schema.ts";
 import { ACTIVE_STATUSES } from "../champions.ts";
+import { SUBMISSION_PREFERENCES_MAX_BYTES } from "../submissions.ts";
 import { toWire } from "./wire-ids.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -102,7 +103,11 @@ export async function membershipInfos(
   }));
 }
 
-/** The `preferences` object each submission was made with (empty when it had none). */
+/**
+ * The `preferences` object each submission was made with (empty when it had none, and when it
+ * is past the bound submissions now have: one stored before the bound would reach every
+ * commissioner session of its league whole).
+ */
 async function submissionPreferences(
   db: Db,
   ids: string[],
@@ -115,7 +120,10 @@ async function submissionPreferences(
     .execute();
   return new Map(
     rows.map((r) => {
-      const value = parseJson<unknown>(r.preferences);
+      const value =
+        Buffer.byteLength(r.preferences) <= SUBMISSION_PREFERENCES_MAX_BYTES
+          ? parseJson<unknown>(r.preferences)
+          : null;
       const prefs =
         typeof value === "object" && value !== null && !Array.isArray(value)
           ? (value as Record<string, unknown>)
