@@ -13,8 +13,9 @@
 // Not a test: the figures depend on the machine and its other load.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
 
 import type { LeasedJob, TriggerRoundResponse } from "@gauntlet/core";
 import {
@@ -73,8 +74,18 @@ const BASE_ENV = {
   }),
 };
 
+/** The baseline's replica: the same replica from another checkout (BENCH_BASELINE, its root;
+ * installed, on the same migrations), so a change is measured beside what it changed. */
+function baselineMain(): string {
+  const root = process.env.BENCH_BASELINE;
+  if (!root) throw new Error("BENCH_MODES=baseline needs BENCH_BASELINE: another checkout's root");
+  const main = join(root, "apps/server/testing/replica-main.ts");
+  if (!existsSync(main)) throw new Error(`BENCH_BASELINE: ${main} does not exist`);
+  return main;
+}
+
 async function measure(
-  mode: "one" | "two",
+  mode: "one" | "two" | "baseline",
   watchers: number,
   linger: string,
   chunk: string,
@@ -104,7 +115,13 @@ async function measure(
         : {}),
     };
     for (let i = 0; i < (mode === "two" ? 2 : 1); i += 1)
-      replicas.push(await startReplicaProcess(testStore, env));
+      replicas.push(
+        await startReplicaProcess(
+          testStore,
+          env,
+          mode === "baseline" ? { main: baselineMain() } : {},
+        ),
+      );
     if (pinned) for (const r of replicas) pin(r.pid, "0");
     const [writer] = replicas;
     if (!writer) throw new Error("no replica");
@@ -302,6 +319,7 @@ async function main(): Promise<void> {
   ];
   const serverName: Record<string, string> = {
     one: "1 (SQLite)",
+    baseline: "1 (SQLite), baseline",
     two: "2 (PG+Redis)",
     "floor-raw": "floor (raw socket)",
     "floor-ws": "floor (ws.send)",
@@ -341,7 +359,7 @@ async function main(): Promise<void> {
           for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""])
             for (const processes of PROCESS_COUNTS) {
               let f: Figures;
-              if (mode === "one" || mode === "two")
+              if (mode === "one" || mode === "two" || mode === "baseline")
                 f = await measure(mode, n, linger, chunk, processes, pinned);
               else if (mode === "floor-raw" || mode === "floor-ws") {
                 // The floor has no linger nor chunk: one row for all of them.
@@ -357,7 +375,10 @@ async function main(): Promise<void> {
                   warmUpRounds: WARM_UP_ROUNDS,
                   drainMs: DRAIN_MS,
                 });
-              } else throw new Error(`BENCH_MODES: one, two, floor-raw or floor-ws, not ${mode}`);
+              } else
+                throw new Error(
+                  `BENCH_MODES: one, two, baseline, floor-raw or floor-ws, not ${mode}`,
+                );
               figures.push(f);
               console.log(
                 row(f)
@@ -376,7 +397,7 @@ async function main(): Promise<void> {
   // each row against the nearest such floor row of the run (the machine's load drifts).
   figures.forEach((g, i) => {
     if (floor(g)) return;
-    for (const mode of ["floor-raw", "floor-ws"]) {
+    for (const mode of ["floor-raw", "floor-ws", ...(g.mode === "one" ? ["baseline"] : [])]) {
       const alike = figures
         .map((f, j) => ({ f, distance: Math.abs(i - j) }))
         .filter(

@@ -28,6 +28,9 @@ export interface ReplicaPlacement {
   /** Its own data directory (the store's unless given) and the address of its database. */
   dataDir?: string;
   databaseUrl?: string;
+  /** The replica's entry point when not this checkout's (a benchmark's baseline: another
+   * checkout's `apps/server/testing/replica-main.ts`, on the same store). */
+  main?: string;
 }
 
 export async function startReplicaProcess(
@@ -41,7 +44,7 @@ export async function startReplicaProcess(
     GAUNTLET_EVENTS_MAX_SOCKETS_PER_USER: TEST_SOCKETS_PER_HOLDER,
     ...given,
   };
-  const node = [process.execPath, REPLICA_MAIN];
+  const node = [process.execPath, placement.main ?? REPLICA_MAIN];
   const [command = "", ...args] = placement.netns
     ? ["nsenter", `--net=/run/netns/${placement.netns}`, "--", ...node]
     : node;

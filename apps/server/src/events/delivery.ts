@@ -46,6 +46,25 @@ export function makeDelivery(
   };
 }
 
+/** The joined frames of deliveries handed together, by topic (the fan-out hands one array to
+ * every subscriber of a topic: it is joined once, not once a subscriber). */
+const joined = new WeakMap<readonly Delivery[], Map<string, Buffer>>();
+
+/** The frames of `deliveries` on `topic`, back to back: one write for the whole batch. */
+export function joinedFrames(deliveries: readonly Delivery[], topic: string): Buffer {
+  let byTopic = joined.get(deliveries);
+  if (!byTopic) {
+    byTopic = new Map();
+    joined.set(deliveries, byTopic);
+  }
+  let bytes = byTopic.get(topic);
+  if (!bytes) {
+    bytes = Buffer.concat(deliveries.map((d) => d.frame(topic)));
+    byTopic.set(topic, bytes);
+  }
+  return bytes;
+}
+
 /** One final, unmasked text frame (RFC 6455 5.2) holding `text`. */
 export function textFrame(text: string): Buffer {
   const payload = Buffer.byteLength(text);

@@ -1,12 +1,17 @@
 // This replica's subscribers by topic: the hub hands each event here once, and it goes only to
-// the subscribers of the topics the event is on (not past every open socket). A subscriber of
-// two of an event's topics is handed it twice and sends it once (it keeps the last seq it sent).
+// the subscribers of the topics the event is on (not past every open socket).
 //
-// The writes go out a chunk of subscribers per turn of the event loop: ten thousand socket
-// writes take a few hundred ms of a busy 2-core machine, and meanwhile the replica serves its
-// requests (the completion that makes the next events among them). Each subscriber has one
-// outbox: rows handed in while a fan-out runs join the outboxes of the subscribers not written
-// yet, so those get everything in one write (bench watchers, fourth pass).
+// A batch of events becomes a pass: its deliveries grouped by topic, one array a topic that
+// every subscriber of that topic is handed as is (ten thousand watchers of a division cost the
+// walk of its member set, not ten thousand lists). A subscriber of several topics is handed the
+// batch's events of all of them at once, merged in seq order; each subscriber keeps the last seq
+// it was handed (`handedThrough`), so whatever it meets again is passed over.
+//
+// A pass writes a chunk of subscribers per turn of the event loop: ten thousand socket writes
+// take a few hundred ms of a busy 2-core machine, and meanwhile the replica serves its requests
+// (the completion that makes the next events among them). A batch that arrives while a pass runs
+// joins it, so the subscribers not written yet get both in one write; the next pass hands it to
+// those written before (bench watchers, fourth and sixth passes).
 import { channel } from "node:diagnostics_channel";
 
 import type { Delivery } from "./delivery.ts";
@@ -19,21 +24,37 @@ export const FAN_OUT_CHUNK = 200;
  * once the last of their writes is done, and how many subscribers were handed them (writes). */
 export const writtenChannel = channel("gauntlet:events:written");
 
+/** A subscriber of the fan-out: the highest seq the fan-out handed it is kept on it. */
+export interface FanOutSubscriber extends LiveSubscriber {
+  handedThrough: number;
+}
+
+/** One or more batches on their way to the subscribers of their topics. */
+interface Pass {
+  /** The deliveries of each topic, in seq order; an array is never changed once handed out. */
+  readonly byTopic: Map<string, readonly Delivery[]>;
+  /** The topics to walk, in order (batches that join add theirs at the end). */
+  readonly topics: string[];
+  /** Where the walk is: the topic, and the position in its member set. */
+  topicIndex: number;
+  members: Iterator<FanOutSubscriber> | null;
+  /** The seqs of the batches (only while traced). */
+  readonly seqs: number[];
+  /** Subscribers handed something in this pass (one write each). */
+  handed: number;
+}
+
 export class TopicFanOut implements LiveSubscriber {
   readonly #routes: (delivery: Delivery) => readonly string[];
-  readonly #byTopic = new Map<string, Set<LiveSubscriber>>();
-  readonly #topicsOf = new Map<LiveSubscriber, Set<string>>();
-  /** What each subscriber is owed, in seq order; a Map keeps the order they are written in. */
-  readonly #outbox = new Map<LiveSubscriber, Delivery[]>();
+  readonly #byTopic = new Map<string, Set<FanOutSubscriber>>();
+  readonly #topicsOf = new Map<FanOutSubscriber, Set<string>>();
+  /** The pass being written, then at most one waiting (later batches join that one). */
+  readonly #passes: Pass[] = [];
   readonly #chunk: number;
   readonly #onError: (error: unknown) => void;
   #writing = false;
-  /** Waiting for the outboxes to be all written. */
+  /** Waiting for every pass to be written. */
   #waiting: (() => void)[] = [];
-  /** Seqs handed in since the outboxes were last all written (only while traced). */
-  #owed: number[] = [];
-  /** Subscribers handed their share since then (one socket write each). */
-  #handed = 0;
 
   /** `routes`: the names of the topics an event is on (TopicRules.routes). `chunk`: subscribers
    * written per turn of the event loop (0: all at once). */
@@ -51,7 +72,7 @@ export class TopicFanOut implements LiveSubscriber {
     return this.#topicsOf.size;
   }
 
-  add(subscriber: LiveSubscriber, topic: string): void {
+  add(subscriber: FanOutSubscriber, topic: string): void {
     let members = this.#byTopic.get(topic);
     if (!members) {
       members = new Set();
@@ -66,15 +87,14 @@ export class TopicFanOut implements LiveSubscriber {
     topics.add(topic);
   }
 
-  /** Drops the subscriber from every topic: nothing more is handed to it, nor what it was owed. */
-  remove(subscriber: LiveSubscriber): void {
+  /** Drops the subscriber from every topic: nothing more is handed to it. */
+  remove(subscriber: FanOutSubscriber): void {
     for (const topic of this.#topicsOf.get(subscriber) ?? []) {
       const members = this.#byTopic.get(topic);
       members?.delete(subscriber);
       if (members?.size === 0) this.#byTopic.delete(topic);
     }
     this.#topicsOf.delete(subscriber);
-    this.#outbox.delete(subscriber);
   }
 
   /** Settles once every subscriber was handed what it is owed now. */
@@ -84,18 +104,31 @@ export class TopicFanOut implements LiveSubscriber {
   }
 
   deliver(deliveries: readonly Delivery[]): void {
-    // Each subscriber gets what it is owed in one call (one write on its socket).
+    const byTopic = new Map<string, Delivery[]>();
     for (const delivery of deliveries)
       for (const topic of this.#routes(delivery)) {
-        const members = this.#byTopic.get(topic);
-        if (!members) continue;
-        for (const subscriber of members) {
-          const share = this.#outbox.get(subscriber);
-          if (!share) this.#outbox.set(subscriber, [delivery]);
-          else if (share[share.length - 1] !== delivery) share.push(delivery);
-        }
+        if (!this.#byTopic.has(topic)) continue;
+        const list = byTopic.get(topic);
+        if (!list) byTopic.set(topic, [delivery]);
+        else if (list[list.length - 1] !== delivery) list.push(delivery);
       }
-    if (writtenChannel.hasSubscribers) for (const d of deliveries) this.#owed.push(d.row.seq);
+    const traced = writtenChannel.hasSubscribers;
+    if (byTopic.size === 0 && !traced) return;
+    const seqs = traced ? deliveries.map((d) => d.row.seq) : [];
+    const [running, waiting] = this.#passes;
+    // The pass being written takes the batch too, for the subscribers it has not reached; the
+    // waiting pass (made now if there is none) takes it for those it has.
+    if (running && this.#writing) join(running, byTopic, []);
+    if (waiting) join(waiting, byTopic, seqs);
+    else
+      this.#passes.push({
+        byTopic,
+        topics: [...byTopic.keys()],
+        topicIndex: 0,
+        members: null,
+        seqs,
+        handed: 0,
+      });
     if (!this.#writing) this.#write();
   }
 
@@ -103,29 +136,79 @@ export class TopicFanOut implements LiveSubscriber {
   #write(): void {
     this.#writing = true;
     let written = 0;
-    for (const [subscriber, share] of this.#outbox) {
-      if (this.#chunk > 0 && written >= this.#chunk) {
-        setImmediate(() => this.#write());
-        return;
+    for (let pass = this.#passes[0]; pass; pass = this.#passes[0]) {
+      while (pass.topicIndex < pass.topics.length) {
+        const topic = pass.topics[pass.topicIndex] ?? "";
+        pass.members ??= (this.#byTopic.get(topic) ?? new Set<FanOutSubscriber>()).values();
+        for (;;) {
+          if (this.#chunk > 0 && written >= this.#chunk) {
+            setImmediate(() => this.#write());
+            return;
+          }
+          const next = pass.members.next();
+          if (next.done) break;
+          if (this.#hand(pass, topic, next.value)) {
+            written += 1;
+            pass.handed += 1;
+          }
+        }
+        pass.members = null;
+        pass.topicIndex += 1;
       }
-      this.#outbox.delete(subscriber);
-      written += 1;
-      this.#handed += 1;
-      try {
-        subscriber.deliver(share);
-      } catch (error) {
-        this.#onError(error);
-      }
+      this.#passes.shift();
+      if (pass.seqs.length > 0) writtenChannel.publish({ seqs: pass.seqs, writes: pass.handed });
     }
     this.#writing = false;
-    if (this.#owed.length > 0) {
-      const seqs = this.#owed;
-      this.#owed = [];
-      writtenChannel.publish({ seqs, writes: this.#handed });
-    }
-    this.#handed = 0;
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const resolve of waiting) resolve();
   }
+
+  /** Hands the subscriber what it is owed of the pass; false when it was owed nothing. */
+  #hand(pass: Pass, topic: string, subscriber: FanOutSubscriber): boolean {
+    const topics = this.#topicsOf.get(subscriber);
+    const share =
+      topics === undefined || topics.size <= 1
+        ? owed(pass.byTopic.get(topic) ?? [], subscriber.handedThrough)
+        : merged(pass, topics, subscriber.handedThrough);
+    const last = share[share.length - 1];
+    if (!last) return false;
+    subscriber.handedThrough = last.row.seq;
+    try {
+      subscriber.deliver(share);
+    } catch (error) {
+      this.#onError(error);
+    }
+    return true;
+  }
+}
+
+/** A batch joins a pass: each topic's deliveries after the pass's own (a new array). */
+function join(pass: Pass, byTopic: Map<string, Delivery[]>, seqs: number[]): void {
+  for (const [topic, list] of byTopic) {
+    const before = pass.byTopic.get(topic);
+    if (before) pass.byTopic.set(topic, [...before, ...list]);
+    else {
+      pass.byTopic.set(topic, list);
+      pass.topics.push(topic);
+    }
+  }
+  pass.seqs.push(...seqs);
+}
+
+/** The deliveries after `through`: the array itself when it is all owed (the common case). */
+function owed(list: readonly Delivery[], through: number): readonly Delivery[] {
+  const first = list[0];
+  if (first === undefined || first.row.seq > through) return list;
+  return list.filter((d) => d.row.seq > through);
+}
+
+/** A subscriber of several topics: the pass's deliveries of all of them after `through`, in seq
+ * order, each once. */
+function merged(pass: Pass, topics: Set<string>, through: number): readonly Delivery[] {
+  const out: Delivery[] = [];
+  for (const topic of topics)
+    for (const d of pass.byTopic.get(topic) ?? []) if (d.row.seq > through) out.push(d);
+  out.sort((a, b) => a.row.seq - b.row.seq);
+  return out.filter((d, i) => i === 0 || out[i - 1] !== d);
 }

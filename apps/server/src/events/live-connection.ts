@@ -12,9 +12,9 @@ import { SubscribeMessage, type LiveControl } from "@gauntlet/core";
 
 import type { Identity } from "../auth/identity.ts";
 import type { Database } from "../store/schema.ts";
-import type { Delivery } from "./delivery.ts";
-import type { TopicFanOut } from "./fan-out.ts";
-import type { EventHub, LiveSubscriber } from "./hub.ts";
+import { joinedFrames, type Delivery } from "./delivery.ts";
+import type { FanOutSubscriber, TopicFanOut } from "./fan-out.ts";
+import type { EventHub } from "./hub.ts";
 import type { ReplayTurns } from "./replay-turns.ts";
 import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 
@@ -50,7 +50,7 @@ interface Stream {
   off(event: "drain", listener: () => void): unknown;
 }
 
-export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubscriber {
+export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSubscriber {
   readonly #socket: WebSocket;
   #identity: Identity;
   /** The caller's identity as it stands now (null: its token was revoked or expired). */
@@ -64,7 +64,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
   readonly #turns: ReplayTurns | undefined;
   #dropped = false;
   readonly #topics = new Map<string, T>();
+  /** The topics as one array, made anew when they change (the rules may cache by it). */
+  #topicList: readonly T[] = [];
   #lastSent = 0;
+  /** The fan-out's own mark: the last seq it handed this connection. */
+  handedThrough = 0;
   /** Events replayed on this connection so far (bounded by MAX_REPLAY). */
   #replayed = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
@@ -147,17 +151,48 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
       this.#send(only);
       return;
     }
+    // Most often every event of the batch is on the one topic and may be seen: the batch's frames
+    // of that topic, joined once for every subscriber handed the same batch, in one write.
+    const topic = this.#sameTopic(deliveries);
+    if (topic !== null) {
+      if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+        this.#drop();
+        return;
+      }
+      const last = deliveries[deliveries.length - 1];
+      if (last) this.#lastSent = last.row.seq;
+      if (this.#socket.readyState === this.#socket.OPEN)
+        this.#stream.write(joinedFrames(deliveries, topic));
+      return;
+    }
     // One write for the batch: the socket gathers the frames until uncorked.
     this.#stream.cork();
     for (const delivery of deliveries) this.#send(delivery);
     this.#stream.uncork();
   }
 
+  /** The one topic every delivery is sent on, when each is new to this connection and may be
+   * seen by it; null otherwise (each is then judged on its own). */
+  #sameTopic(deliveries: readonly Delivery[]): string | null {
+    if (this.#dropped) return null;
+    let topic: string | null = null;
+    let after = this.#lastSent;
+    for (const { row, scope } of deliveries) {
+      if (row.seq <= after) return null;
+      after = row.seq;
+      const its = this.#rules.topicOf(this.#identity, this.#topicList, row);
+      if (its === null || (topic !== null && its !== topic)) return null;
+      if (!this.#rules.mayReceive(this.#identity, row, scope)) return null;
+      topic = its;
+    }
+    return topic;
+  }
+
   /** `bounded`: a live delivery drops a client this far behind; a replay waits for it instead. */
   #send(delivery: Delivery, bounded = true): void {
     const { row, scope } = delivery;
     if (this.#dropped || row.seq <= this.#lastSent) return;
-    const topic = this.#rules.topicOf(this.#identity, this.#topics.values(), row);
+    const topic = this.#rules.topicOf(this.#identity, this.#topicList, row);
     if (topic === null || !this.#rules.mayReceive(this.#identity, row, scope)) return;
     if (bounded && this.#socket.bufferedAmount > this.#maxBufferedBytes) {
       this.#drop();
@@ -248,6 +283,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
         : `unknown topic ${name} (${this.#rules.patterns.join(", ")})`;
       if (topic && refusal === null) {
         this.#topics.set(topic.name, topic);
+        this.#topicList = [...this.#topics.values()];
         accepted.push(topic.name);
         // Not once the socket has closed: its close removed it from the fan-out already, and
         // a topic added after that would hold the dead connection for good.
@@ -298,7 +334,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements LiveSubs
           const rows = await this.#rules.backlog(
             this.#db,
             this.#identity,
-            [...this.#topics.values()],
+            this.#topicList,
             after,
             Math.min(REPLAY_PAGE, MAX_REPLAY - this.#replayed),
           );

@@ -56,12 +56,18 @@ interface CombinedTopic extends LiveTopic {
 /** One part of combined rules, working on the topics its own rules parsed. */
 function part<T extends LiveTopic>(index: number, rules: TopicRules<T>) {
   const parsed = new WeakMap<CombinedTopic, T>();
+  // A subscriber's topic list is asked about for every event it is handed: its own part is
+  // found once per list (a list is never changed; a subscriber makes a new one).
+  const owned = new WeakMap<readonly CombinedTopic[], T[]>();
   const own = (topics: Iterable<CombinedTopic>): T[] => {
+    const cached = Array.isArray(topics) ? owned.get(topics) : undefined;
+    if (cached) return cached;
     const out: T[] = [];
     for (const t of topics) {
       const inner = t.rulesIndex === index ? parsed.get(t) : undefined;
       if (inner !== undefined) out.push(inner);
     }
+    if (Array.isArray(topics)) owned.set(topics, out);
     return out;
   };
   return {
@@ -121,7 +127,7 @@ function combineParts(parts: Part[]): TopicRules<LiveTopic> {
     mayReceive: (identity, row, scope) => parts.every((p) => p.mayReceive(identity, row, scope)),
     topicOf: (identity, topics, row) => {
       // Read once: each part looks through the whole list (the caller may pass an iterator).
-      const list = [...topics] as CombinedTopic[];
+      const list = (Array.isArray(topics) ? topics : [...topics]) as CombinedTopic[];
       return parts.reduce<string | null>(
         (found, p) => found ?? p.topicOf(identity, list, row),
         null,
