@@ -201,9 +201,26 @@ export async function cancelEpisodes(
     )
     .where("status", "in", ["queued", "leased"])
     .execute();
-  for (const e of open)
-    await touchEpisode(trx, e.id, { status: "cancelled", error_type: "cancelled", error: reason });
-  return open.length;
+  // An episode a runner completed while the withdrawal waited for its job's row is final by now:
+  // its status is checked again (on PostgreSQL the update reads the row as committed), so the
+  // runner's result is kept, not overwritten with a cancel.
+  let cancelled = 0;
+  for (const e of open) {
+    const res = await trx
+      .updateTable("episode_requests")
+      .set({
+        status: "cancelled",
+        error_type: "cancelled",
+        error: reason,
+        change_seq: await nextValue(trx, EPISODE_CHANGES),
+        updated_at: nowIso(),
+      })
+      .where("id", "=", e.id)
+      .where("status", "not in", ["completed", "failed", "cancelled"])
+      .executeTakeFirst();
+    cancelled += Number(res.numUpdatedRows);
+  }
+  return cancelled;
 }
 
 /** Marks a change of an episode request for the changes feed. */

@@ -1,7 +1,8 @@
 // A round failing while a runner leases one of its jobs (CI's failure on PostgreSQL: the lease
 // answered 500). The lease holds its job's row and then takes the episodes' change counter; a
 // failure that took the counter for its first episode and then waited for that job deadlocked
-// with it, and PostgreSQL aborted one of the two.
+// with it, and PostgreSQL aborted one of the two. And while a runner completes one (an attack's
+// finding): the cancel waited for the job, then overwrote the completed episode with "cancelled".
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -68,5 +69,60 @@ describe.runIf(postgres)("a round that fails while a runner leases one of its jo
       .where("round_id", "=", roundId)
       .execute();
     expect(statuses.map((s) => s.status)).toEqual(open.map(() => "cancelled"));
+  });
+
+  it("keeps the episode a runner completed while the failure waited for its job", async () => {
+    const tl = await createTestLeague(t);
+    for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
+    const roundId = (await trigger(t, tl)).rounds[0]?.id ?? "";
+    const db = t.server.store.db;
+    const open = await db
+      .selectFrom("episode_requests")
+      .select("id")
+      .where("round_id", "=", roundId)
+      .orderBy("id")
+      .execute();
+    const done = open.at(-1)?.id ?? "";
+    let locked = (): void => undefined;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // A runner's completion in its own order (job-completion.ts): the job, then the episode.
+    const completion = db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("jobs")
+        .set({ status: "completed", updated_at: nowIso() })
+        .where("episode_request_id", "=", done)
+        .execute();
+      await trx
+        .updateTable("episode_requests")
+        .set({
+          status: "completed",
+          change_seq: await nextValue(trx, EPISODE_CHANGES),
+          updated_at: nowIso(),
+        })
+        .where("id", "=", done)
+        .execute();
+      locked();
+      await eventually("the failure to wait for the completed job", async () => {
+        const waiting = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and datname = current_database()
+            and query ilike 'update "jobs"%'`.execute(db);
+        return (waiting.rows[0]?.n ?? 0) > 0;
+      });
+    });
+    await holding;
+    const failing = failRound(db, { publish: () => undefined }, roundId, "the test failed it", "");
+    await completion;
+    await expect(failing).resolves.toBe(true);
+    const statuses = await db
+      .selectFrom("episode_requests as e")
+      .innerJoin("jobs as j", "j.episode_request_id", "e.id")
+      .select(["e.id", "e.status as episode", "j.status as job"])
+      .where("e.round_id", "=", roundId)
+      .execute();
+    for (const row of statuses)
+      expect([row.episode, row.job]).toEqual(
+        row.id === done ? ["completed", "completed"] : ["cancelled", "cancelled"],
+      );
   });
 });
