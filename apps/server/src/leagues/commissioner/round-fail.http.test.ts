@@ -23,18 +23,35 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A round of three players' episodes, not leased; `open` in id order. */
+async function roundWithEpisodes() {
+  const tl = await createTestLeague(t);
+  for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
+  const roundId = (await trigger(t, tl)).rounds[0]?.id ?? "";
+  const db = t.server.store.db;
+  const open = await db
+    .selectFrom("episode_requests")
+    .select("id")
+    .where("round_id", "=", roundId)
+    .orderBy("id")
+    .execute();
+  return { db, roundId, open };
+}
+
+/** Until the failure (another connection) waits for a job's row this test holds. */
+function untilWaitingForAJob(): Promise<true> {
+  return eventually("the failure to wait for a job's row", async () => {
+    const waiting = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where wait_event_type = 'Lock' and datname = current_database()
+        and query ilike 'update "jobs"%'`.execute(t.server.store.db);
+    return (waiting.rows[0]?.n ?? 0) > 0;
+  });
+}
+
 describe.runIf(postgres)("a round that fails while a runner leases one of its jobs", () => {
   it("fails the round and lets the lease finish: neither is aborted", async () => {
-    const tl = await createTestLeague(t);
-    for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
-    const roundId = (await trigger(t, tl)).rounds[0]?.id ?? "";
-    const db = t.server.store.db;
-    const open = await db
-      .selectFrom("episode_requests")
-      .select("id")
-      .where("round_id", "=", roundId)
-      .orderBy("id")
-      .execute();
+    const { db, roundId, open } = await roundWithEpisodes();
     expect(open.length).toBeGreaterThanOrEqual(2);
     // The last episode's job, the one a cancel that goes episode by episode reaches last.
     const leasedEpisode = open.at(-1)?.id ?? "";
@@ -49,13 +66,7 @@ describe.runIf(postgres)("a round that fails while a runner leases one of its jo
         .where("episode_request_id", "=", leasedEpisode)
         .execute();
       locked();
-      await eventually("the failure to wait for the leased job", async () => {
-        const waiting = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and datname = current_database()
-            and query ilike 'update "jobs"%'`.execute(db);
-        return (waiting.rows[0]?.n ?? 0) > 0;
-      });
+      await untilWaitingForAJob();
       return nextValue(trx, EPISODE_CHANGES);
     });
     await holding;
@@ -72,16 +83,7 @@ describe.runIf(postgres)("a round that fails while a runner leases one of its jo
   });
 
   it("keeps the episode a runner completed while the failure waited for its job", async () => {
-    const tl = await createTestLeague(t);
-    for (const name of ["Ada", "Bo", "Cy"]) await tl.submit(await tl.addPlayer(name));
-    const roundId = (await trigger(t, tl)).rounds[0]?.id ?? "";
-    const db = t.server.store.db;
-    const open = await db
-      .selectFrom("episode_requests")
-      .select("id")
-      .where("round_id", "=", roundId)
-      .orderBy("id")
-      .execute();
+    const { db, roundId, open } = await roundWithEpisodes();
     const done = open.at(-1)?.id ?? "";
     let locked = (): void => undefined;
     const holding = new Promise<void>((resolve) => (locked = resolve));
@@ -102,13 +104,7 @@ describe.runIf(postgres)("a round that fails while a runner leases one of its jo
         .where("id", "=", done)
         .execute();
       locked();
-      await eventually("the failure to wait for the completed job", async () => {
-        const waiting = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and datname = current_database()
-            and query ilike 'update "jobs"%'`.execute(db);
-        return (waiting.rows[0]?.n ?? 0) > 0;
-      });
+      await untilWaitingForAJob();
     });
     await holding;
     const failing = failRound(db, { publish: () => undefined }, roundId, "the test failed it", "");
