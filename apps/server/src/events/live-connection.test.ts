@@ -142,3 +142,67 @@ describe("a resuming subscribe", () => {
     expect(fanOut.size).toBe(0);
   });
 });
+
+describe("a subscribe while a fan-out pass is being written", () => {
+  it("gets none of that pass's events: nothing older than its subscribed seq arrives after it", async () => {
+    store = await createTestStore();
+    const rules: TopicRules<LiveTopic> = {
+      parse: (name) => ({ name }),
+      patterns: ["a"],
+      refuse: async () => null,
+      mayReceive: () => true,
+      topicOf: (_identity, topics, r) => {
+        for (const t of topics) if (t.name === r.division_id) return t.name;
+        return null;
+      },
+      routes: (r) => (r.division_id ? [r.division_id] : []),
+      backlog: async () => [],
+    };
+    const fanOut = new TopicFanOut((d) => rules.routes(d.row), { chunk: 1 });
+    const others: number[][] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const seqs: number[] = [];
+      others.push(seqs);
+      fanOut.add({ handedThrough: 0, deliver: (d) => seqs.push(...d.map((x) => x.row.seq)) }, "a");
+    }
+    const sent: string[] = [];
+    const socket = {
+      readyState: 1,
+      OPEN: 1,
+      bufferedAmount: 0,
+      send: (message: string) => sent.push(message),
+    } as unknown as WebSocket;
+    const written: Buffer[] = [];
+    const connection = new LiveConnection({
+      socket,
+      identity: ANONYMOUS,
+      db: store.store.db,
+      hub: { lastSeq: 6, deliveries: async () => [] },
+      fanOut,
+      rules,
+      stream: {
+        write: (bytes) => written.push(bytes) > 0,
+        cork: () => undefined,
+        uncork: () => undefined,
+        once: () => undefined,
+        off: () => undefined,
+      },
+    });
+    // Seq 6 is being written: the first subscriber has it, the second waits for the next turn.
+    fanOut.deliver([delivery(row(6, "a"))]);
+    expect(others).toEqual([[6], []]);
+    await connection.receive(JSON.stringify({ type: "subscribe", topics: ["a"] }));
+    await fanOut.written();
+    expect(others).toEqual([[6], [6]]);
+    expect(sent.map((m) => JSON.parse(m) as unknown)).toEqual([
+      { type: "subscribed", topics: ["a"], seq: 6 },
+    ]);
+    expect(written).toEqual([]);
+    // What follows reaches it.
+    fanOut.deliver([delivery(row(7, "a"))]);
+    await fanOut.written();
+    expect(written.map((b) => b.toString("utf8"))).toEqual([
+      expect.stringContaining('"seq":7') as string,
+    ]);
+  });
+});

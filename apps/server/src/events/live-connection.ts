@@ -69,6 +69,8 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
   #lastSent = 0;
   /** The fan-out's own mark: the last seq it handed this connection. */
   handedThrough = 0;
+  /** Whether a topic of it joined the fan-out yet. */
+  #joined = false;
   /** Events replayed on this connection so far (bounded by MAX_REPLAY). */
   #replayed = 0;
   /** Non-null while a replay runs: live deliveries wait here. */
@@ -287,7 +289,14 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
         accepted.push(topic.name);
         // Not once the socket has closed: its close removed it from the fan-out already, and
         // a topic added after that would hold the dead connection for good.
-        if (!this.#dropped && this.#open()) this.#fanOut.add(this, topic.name);
+        if (!this.#dropped && this.#open()) {
+          // Its first topic: what the hub took before now (a pass may be writing it still) is
+          // from before this subscriber, or its replay's; the fan-out hands it only what follows,
+          // so nothing older than its `subscribed` seq arrives after it.
+          if (!this.#joined) this.handedThrough = Math.max(this.handedThrough, this.#hub.lastSeq);
+          this.#joined = true;
+          this.#fanOut.add(this, topic.name);
+        }
       } else {
         this.#control({ type: "error", message: refusal ?? `unknown topic ${name}` });
       }
