@@ -1,12 +1,13 @@
 // Opens the store: SQLite in the data directory by default, PostgreSQL when a URL is given.
 import { join } from "node:path";
 
-import { Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, sql, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 
 import { migrationProvider } from "./migrations/index.ts";
 import { NodeSqliteDatabase } from "./node-sqlite-database.ts";
+import { OwnSchemaPostgresDialect } from "./own-schema-introspector.ts";
 import { ensurePrivateDir, ensurePrivateFile } from "./private-files.ts";
 import type { Database } from "./schema.ts";
 
@@ -62,8 +63,9 @@ export function openStore(options: StoreOptions): Store {
     pool.on("error", (error) =>
       process.stderr.write(`gauntlet-server: database connection lost: ${error.message}\n`),
     );
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return makeStore(db, "postgres", redactUrl(options.databaseUrl), options.pgSchema ?? "public");
+    const schema = options.pgSchema ?? "public";
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }, schema) });
+    return makeStore(db, "postgres", redactUrl(options.databaseUrl), schema);
   }
   ensurePrivateDir(options.dataDir);
   const file = join(options.dataDir, "gauntlet.sqlite");
