@@ -4,7 +4,7 @@ import type { TestServer } from "../../testing/start-server.ts";
 import type { Components } from "./arbitraries.ts";
 import { casesFor, operationsOf, type FuzzRequest } from "./fuzz-cases.ts";
 import { problemsOf } from "./response-checks.ts";
-import { changedTables, tableFingerprints } from "./table-snapshot.ts";
+import { changedTables, openTableSnapshots } from "./table-snapshot.ts";
 
 export interface FuzzFigures {
   operations: number;
@@ -75,39 +75,43 @@ export async function runFuzz(
     atLeast500: 0,
     problems: [],
   };
-  const db = server.server.store.db;
   const privatePaths = [server.testStore.dataDir];
-  let before = await tableFingerprints(db);
-  let overLimitLeft = options.overLimitOperations;
-  for (const [index, op] of ops.entries()) {
-    const overLimit = op.body !== undefined && overLimitLeft > 0;
-    if (overLimit) overLimitLeft -= 1;
-    const cases = casesFor(op, components, {
-      seed: options.seed + index,
-      generated: options.generated,
-      overLimit,
-    });
-    for (const [i, request] of cases.entries()) {
-      const answer = await send(server, request, tokens[i % tokens.length]);
-      options.onAnswer?.(answer.text);
-      figures.cases += 1;
-      figures.byStatus[answer.status] = (figures.byStatus[answer.status] ?? 0) + 1;
-      if (answer.status >= 500) figures.atLeast500 += 1;
-      const where = `${op.id} ${request.method} ${request.path.slice(0, 120)} [${request.label}]`;
-      for (const problem of problemsOf(answer, privatePaths, op.pageStatuses))
-        figures.problems.push(
-          `${where}: ${problem} ${answer.status >= 500 ? answer.text.slice(0, 300) : ""}`,
-        );
-      const after = await tableFingerprints(db);
-      if (answer.status >= 400) {
-        const changed = changedTables(before, after);
-        if (changed.length)
+  const snapshots = await openTableSnapshots(server.testStore);
+  try {
+    let before = await snapshots.take();
+    let overLimitLeft = options.overLimitOperations;
+    for (const [index, op] of ops.entries()) {
+      const overLimit = op.body !== undefined && overLimitLeft > 0;
+      if (overLimit) overLimitLeft -= 1;
+      const cases = casesFor(op, components, {
+        seed: options.seed + index,
+        generated: options.generated,
+        overLimit,
+      });
+      for (const [i, request] of cases.entries()) {
+        const answer = await send(server, request, tokens[i % tokens.length]);
+        options.onAnswer?.(answer.text);
+        figures.cases += 1;
+        figures.byStatus[answer.status] = (figures.byStatus[answer.status] ?? 0) + 1;
+        if (answer.status >= 500) figures.atLeast500 += 1;
+        const where = `${op.id} ${request.method} ${request.path.slice(0, 120)} [${request.label}]`;
+        for (const problem of problemsOf(answer, privatePaths, op.pageStatuses))
           figures.problems.push(
-            `${where}: rejected with ${answer.status} but changed ${changed.join(", ")}`,
+            `${where}: ${problem} ${answer.status >= 500 ? answer.text.slice(0, 300) : ""}`,
           );
+        const after = await snapshots.take();
+        if (answer.status >= 400) {
+          const changed = changedTables(before, after);
+          if (changed.length)
+            figures.problems.push(
+              `${where}: rejected with ${answer.status} but changed ${changed.join(", ")}`,
+            );
+        }
+        before = after;
       }
-      before = after;
     }
+  } finally {
+    await snapshots.close();
   }
   return figures;
 }
