@@ -1,10 +1,12 @@
-// One process of `bench watchers`' clients (run.ts forks several): real WebSocket clients (ws),
-// each subscribed to one topic, keeping the time each event reached it. A watcher dropped by
+// One process of `bench watchers`' clients (run.ts forks several): real WebSocket clients (the
+// ws package's, or raw-socket.ts's lighter ones: BENCH_CLIENT), each subscribed to one topic, keeping the time each event reached it. A watcher dropped by
 // the server (4008, or a broken socket) reconnects at once and resumes from the last seq it read.
 // Messages are not parsed: the seq is read from the head of the frame the server builds.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 import WebSocket from "ws";
+
+import { openRawSocket, type BenchSocket, type BenchSocketEvents } from "./raw-socket.ts";
 
 export interface ClientsTask {
   urls: string[];
@@ -14,6 +16,10 @@ export interface ClientsTask {
   topic: string;
   /** Connections opening at once (the listen backlog is not the thing measured). */
   opening: number;
+  /** Subscribe's `compact` (events without the embedded league and division), as the web view asks. */
+  compact: boolean;
+  /** `ws` (the ws package's client) or `raw` (raw-socket.ts: the same protocol, lighter). */
+  client: "ws" | "raw";
 }
 
 export type ToClients = { type: "finish"; expected: number[] } | { type: "stop" };
@@ -47,6 +53,16 @@ function send(message: FromClients): void {
   process.send?.(message);
 }
 
+/** The ws package's client, as a BenchSocket. */
+function openWsSocket(url: string, on: BenchSocketEvents): BenchSocket {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  ws.on("open", () => on.open());
+  ws.on("message", (data: Buffer) => on.message(data));
+  ws.on("error", () => undefined);
+  ws.on("close", () => on.close());
+  return { send: (text) => ws.send(text), terminate: () => ws.terminate() };
+}
+
 function run(task: ClientsTask): void {
   const times = new Map<number, number[]>();
   const sizes = new Map<number, number>();
@@ -54,64 +70,64 @@ function run(task: ClientsTask): void {
   let drops = 0;
   let resumes = 0;
   let stopping = false;
-  const sockets = new Set<WebSocket>();
+  const sockets = new Set<BenchSocket>();
   let idle: EventLoopUtilization | undefined;
 
   const connect = (w: Watcher, onSubscribed: () => void) => {
-    const ws = new WebSocket(`${w.url.replace(/^http/, "ws")}/v2/events`, {
-      perMessageDeflate: false,
-    });
+    const handlers: BenchSocketEvents = {
+      open: () =>
+        ws.send(
+          JSON.stringify({
+            type: "subscribe",
+            topics: [task.topic],
+            ...(task.compact ? { compact: true } : {}),
+            ...(w.from === null ? {} : { since_seq: w.last }),
+          }),
+        ),
+      message: (data) => {
+        const now = performance.timeOrigin + performance.now();
+        const head = data.subarray(0, 24).toString("latin1");
+        const found = SEQ.exec(head);
+        if (found?.[1]) {
+          const seq = Number(found[1]);
+          if (w.seen.has(seq)) return;
+          w.seen.add(seq);
+          if (seq > w.last) w.last = seq;
+          let list = times.get(seq);
+          if (!list) {
+            times.set(seq, (list = []));
+            sizes.set(seq, data.length);
+          }
+          list.push(now);
+          return;
+        }
+        const control = JSON.parse(data.toString("utf8")) as { type: string; seq?: number };
+        if (control.type === "subscribed") {
+          if (w.from === null) {
+            w.from = control.seq ?? 0;
+            w.last = Math.max(w.last, w.from);
+          }
+          onSubscribed();
+        }
+      },
+      close: () => {
+        sockets.delete(ws);
+        if (stopping) return;
+        drops += 1;
+        // Not yet subscribed: the first subscription is still owed (and opens the next watcher).
+        connect(
+          w,
+          w.from === null
+            ? onSubscribed
+            : () => {
+                resumes += 1;
+              },
+        );
+      },
+    };
+    const url = `${w.url.replace(/^http/, "ws")}/v2/events`;
+    const ws = task.client === "raw" ? openRawSocket(url, handlers) : openWsSocket(url, handlers);
     sockets.add(ws);
-    ws.on("open", () =>
-      ws.send(
-        JSON.stringify({
-          type: "subscribe",
-          topics: [task.topic],
-          ...(w.from === null ? {} : { since_seq: w.last }),
-        }),
-      ),
-    );
-    ws.on("message", (data: Buffer) => {
-      const now = performance.timeOrigin + performance.now();
-      const head = data.subarray(0, 24).toString("latin1");
-      const found = SEQ.exec(head);
-      if (found?.[1]) {
-        const seq = Number(found[1]);
-        if (w.seen.has(seq)) return;
-        w.seen.add(seq);
-        if (seq > w.last) w.last = seq;
-        let list = times.get(seq);
-        if (!list) {
-          times.set(seq, (list = []));
-          sizes.set(seq, data.length);
-        }
-        list.push(now);
-        return;
-      }
-      const control = JSON.parse(data.toString("utf8")) as { type: string; seq?: number };
-      if (control.type === "subscribed") {
-        if (w.from === null) {
-          w.from = control.seq ?? 0;
-          w.last = Math.max(w.last, w.from);
-        }
-        onSubscribed();
-      }
-    });
-    ws.on("error", () => undefined);
-    ws.on("close", () => {
-      sockets.delete(ws);
-      if (stopping) return;
-      drops += 1;
-      // Not yet subscribed: the first subscription is still owed (and opens the next watcher).
-      connect(
-        w,
-        w.from === null
-          ? onSubscribed
-          : () => {
-              resumes += 1;
-            },
-      );
-    });
   };
 
   const watchers: Watcher[] = Array.from({ length: task.count }, (_, i) => ({

@@ -12,6 +12,10 @@ export interface Figures {
   mode: string;
   /** The servers on core 0 and the clients on core 1 (BENCH_PIN). */
   pinned: boolean;
+  /** The watchers asked for the compact form (BENCH_COMPACT). */
+  compact: boolean;
+  /** The watchers' WebSocket client (BENCH_CLIENT). */
+  client: "ws" | "raw";
   linger: string;
   chunk: string;
   watchers: number;

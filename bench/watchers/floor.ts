@@ -17,12 +17,19 @@ import {
   stopClients,
 } from "./processes.ts";
 
-/** The replica's message sizes for one division's events (bytes, measured with clients.ts). */
+/** The replica's message sizes for one division's events (bytes, measured with clients.ts),
+ * in the full form and in the compact one (subscribe's `compact`). */
 const BYTES = {
   round_started: 3334,
   episode_completed: 3866,
   round_completed: 3372,
   standings_changed: 3600,
+};
+const COMPACT_BYTES: typeof BYTES = {
+  round_started: 723,
+  episode_completed: 1255,
+  round_completed: 761,
+  standings_changed: 989,
 };
 const COMPLETION = ["episode_completed", "round_completed", "standings_changed"] as const;
 const COUNTED = new Set(["episode_completed", "standings_changed"]);
@@ -32,6 +39,8 @@ export interface FloorOptions {
   watchers: number;
   processes: number;
   pinned: boolean;
+  compact: boolean;
+  client: "ws" | "raw";
   withStart: boolean;
   rounds: number;
   roundMs: number;
@@ -81,7 +90,10 @@ export async function measureFloor(options: FloorOptions): Promise<Figures> {
       const response = await fetch(`${server.url}/events`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ types, bytes: types.map((t) => BYTES[t]) }),
+        body: JSON.stringify({
+          types,
+          bytes: types.map((t) => (options.compact ? COMPACT_BYTES : BYTES)[t]),
+        }),
       });
       const { seqs } = (await response.json()) as { seqs: number[] };
       seqs.forEach((seq, i) => {
@@ -101,6 +113,8 @@ export async function measureFloor(options: FloorOptions): Promise<Figures> {
       topic: "division:floor",
       watchers,
       processes,
+      compact: options.compact,
+      client: options.client,
       core: pinned ? "1" : undefined,
     });
     await sleep(2000);
@@ -140,6 +154,8 @@ export async function measureFloor(options: FloorOptions): Promise<Figures> {
       ...summary,
       mode: `floor-${options.send}`,
       pinned,
+      compact: options.compact,
+      client: options.client,
       linger: "",
       chunk: "",
       watchers,

@@ -49,15 +49,18 @@ export function waitFor<T extends FromClients["type"]>(
 }
 
 /** `processes` client processes, `watchers` / `processes` watchers each alternating over `urls`,
- * all subscribed to `topic` once this settles. `core`: the core they are pinned to, if any. */
+ * all subscribed to `topic` once this settles (in the compact form with `compact`). `core`: the
+ * core they are pinned to, if any. */
 export async function startClients(options: {
   urls: string[];
   topic: string;
   watchers: number;
   processes: number;
+  compact: boolean;
+  client: ClientsTask["client"];
   core?: string;
 }): Promise<ChildProcess[]> {
-  const { urls, topic, watchers, processes } = options;
+  const { urls, topic, watchers, processes, compact, client } = options;
   const children: ChildProcess[] = [];
   const per = Math.ceil(watchers / processes);
   for (let p = 0; p < processes; p += 1) {
@@ -68,7 +71,7 @@ export async function startClients(options: {
     });
     children.push(child);
     if (options.core !== undefined && child.pid !== undefined) pin(child.pid, options.core);
-    const task: ClientsTask = { urls, count, offset: p * per, topic, opening: 64 };
+    const task: ClientsTask = { urls, count, offset: p * per, topic, opening: 64, compact, client };
     child.send(task);
   }
   await Promise.all(children.map((c) => waitFor(c, "subscribed", 300_000)));

@@ -51,6 +51,15 @@ const PROCESS_COUNTS = (process.env.BENCH_CLIENT_PROCESSES ?? "4").split(",").ma
 const MODES = (process.env.BENCH_MODES ?? "one,two").split(",");
 /** 1: the server(s) on core 0, the clients (and this process) on core 1; `0,1`: both, side by side. */
 const PINS = (process.env.BENCH_PIN ?? "0").split(",").map((v) => v === "1");
+/** 1: the watchers ask for the compact form (as the web view does), 0: the full one; `0,1`: both,
+ * side by side. */
+const FORMS = (process.env.BENCH_COMPACT ?? "1").split(",").map((v) => v === "1");
+/** The watchers' client: `ws` (the ws package) or `raw` (raw-socket.ts, lighter); a list: rows of
+ * each, side by side. */
+const CLIENTS = (process.env.BENCH_CLIENT ?? "ws").split(",").map((v) => {
+  if (v !== "ws" && v !== "raw") throw new Error(`BENCH_CLIENT: ws or raw, not ${v}`);
+  return v;
+});
 /** 1: the floor sends each round's `round_started` too, before the completion's events. */
 const FLOOR_START = process.env.BENCH_FLOOR_START === "1";
 const ALL_CORES = `0-${cpus().length - 1}`;
@@ -91,6 +100,8 @@ async function measure(
   chunk: string,
   PROCESSES: number,
   pinned: boolean,
+  compact: boolean,
+  clientKind: "ws" | "raw",
 ): Promise<Figures> {
   if (pinned) pin(process.pid, "1");
   const testStore = await createTestStore(mode === "two" ? PG_URL : undefined);
@@ -168,6 +179,8 @@ async function measure(
         topic: `division:${division}`,
         watchers,
         processes: PROCESSES,
+        compact,
+        client: clientKind,
         core: pinned ? "1" : undefined,
       })),
     );
@@ -238,6 +251,8 @@ async function measure(
       ...summary,
       mode,
       pinned,
+      compact,
+      client: clientKind,
       linger,
       chunk,
       watchers,
@@ -295,6 +310,8 @@ async function main(): Promise<void> {
   const header = [
     "server",
     "pinned",
+    "form",
+    "client",
     "linger ms",
     "fan-out chunk",
     "client procs",
@@ -328,6 +345,8 @@ async function main(): Promise<void> {
   const row = (f: Figures) => [
     serverName[f.mode] ?? f.mode,
     f.pinned ? "yes" : "no",
+    f.compact ? "compact" : "full",
+    f.client,
     floor(f) ? "-" : f.linger === "" ? "default" : f.linger,
     floor(f) ? "-" : f.chunk === "" ? "default" : f.chunk,
     String(f.processes),
@@ -355,43 +374,56 @@ async function main(): Promise<void> {
   for (const mode of MODES)
     for (const n of SIZES)
       for (const pinned of PINS)
-        for (const linger of LINGERS.length > 0 ? LINGERS : [""])
-          for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""])
-            for (const processes of PROCESS_COUNTS) {
-              let f: Figures;
-              if (mode === "one" || mode === "two" || mode === "baseline")
-                f = await measure(mode, n, linger, chunk, processes, pinned);
-              else if (mode === "floor-raw" || mode === "floor-ws") {
-                // The floor has no linger nor chunk: one row for all of them.
-                if (linger !== (LINGERS[0] ?? "") || chunk !== (CHUNKS[0] ?? "")) continue;
-                f = await measureFloor({
-                  send: mode === "floor-raw" ? "raw" : "ws",
-                  watchers: n,
-                  processes,
-                  pinned,
-                  withStart: FLOOR_START,
-                  rounds: ROUNDS,
-                  roundMs: ROUND_MS,
-                  warmUpRounds: WARM_UP_ROUNDS,
-                  drainMs: DRAIN_MS,
-                });
-              } else
-                throw new Error(
-                  `BENCH_MODES: one, two, baseline, floor-raw or floor-ws, not ${mode}`,
-                );
-              figures.push(f);
-              console.log(
-                row(f)
-                  .map((cell, i) => `${header[i]} ${cell}`)
-                  .join(", "),
-              );
-              console.log(
-                `\n${table(
-                  stageHeader,
-                  f.stages.map((s) => stageRow(s)),
-                )}\n(clients' event loops busy ${(f.clientElu * 100).toFixed(0)}% of the rounds, each; message bytes ${[...f.bytesByType].map(([type, bytes]) => `${type} ${bytes}`).join(", ")})\n`,
-              );
-            }
+        for (const compact of FORMS)
+          for (const clientKind of CLIENTS)
+            for (const linger of LINGERS.length > 0 ? LINGERS : [""])
+              for (const chunk of CHUNKS.length > 0 ? CHUNKS : [""])
+                for (const processes of PROCESS_COUNTS) {
+                  let f: Figures;
+                  if (mode === "one" || mode === "two" || mode === "baseline")
+                    f = await measure(
+                      mode,
+                      n,
+                      linger,
+                      chunk,
+                      processes,
+                      pinned,
+                      compact,
+                      clientKind,
+                    );
+                  else if (mode === "floor-raw" || mode === "floor-ws") {
+                    // The floor has no linger nor chunk: one row for all of them.
+                    if (linger !== (LINGERS[0] ?? "") || chunk !== (CHUNKS[0] ?? "")) continue;
+                    f = await measureFloor({
+                      send: mode === "floor-raw" ? "raw" : "ws",
+                      watchers: n,
+                      processes,
+                      pinned,
+                      compact,
+                      client: clientKind,
+                      withStart: FLOOR_START,
+                      rounds: ROUNDS,
+                      roundMs: ROUND_MS,
+                      warmUpRounds: WARM_UP_ROUNDS,
+                      drainMs: DRAIN_MS,
+                    });
+                  } else
+                    throw new Error(
+                      `BENCH_MODES: one, two, baseline, floor-raw or floor-ws, not ${mode}`,
+                    );
+                  figures.push(f);
+                  console.log(
+                    row(f)
+                      .map((cell, i) => `${header[i]} ${cell}`)
+                      .join(", "),
+                  );
+                  console.log(
+                    `\n${table(
+                      stageHeader,
+                      f.stages.map((s) => stageRow(s)),
+                    )}\n(clients' event loops busy ${(f.clientElu * 100).toFixed(0)}% of the rounds, each; message bytes ${[...f.bytesByType].map(([type, bytes]) => `${type} ${bytes}`).join(", ")})\n`,
+                  );
+                }
   console.log(`\n${table(header, figures.map(row))}\n`);
   // Gauntlet against the floor measured alike (same watchers, pinning and client processes),
   // each row against the nearest such floor row of the run (the machine's load drifts).
@@ -405,20 +437,28 @@ async function main(): Promise<void> {
             f.mode === mode &&
             f.watchers === g.watchers &&
             f.pinned === g.pinned &&
+            f.compact === g.compact &&
+            f.client === g.client &&
             f.processes === g.processes,
         )
         .sort((a, b) => a.distance - b.distance)[0]?.f;
       if (alike)
         console.log(
-          `${serverName[g.mode]}${g.pinned ? " pinned" : ""} (row ${i + 1}) / ${serverName[mode]} (row ${figures.indexOf(alike) + 1}) at ${g.watchers}: p50 ×${(g.p50 / alike.p50).toFixed(2)}, p99 ×${(g.p99 / alike.p99).toFixed(2)}, CPU a watcher a round ×${(g.cpuUsPerWatcherRound / alike.cpuUsPerWatcherRound).toFixed(2)}, CPU a write ×${(g.cpuUsPerWrite / alike.cpuUsPerWrite).toFixed(2)}`,
+          `${serverName[g.mode]}${g.pinned ? " pinned" : ""}${g.compact ? " compact" : " full"}, ${g.client} clients (row ${i + 1}) / ${serverName[mode]} (row ${figures.indexOf(alike) + 1}) at ${g.watchers}: p50 ×${(g.p50 / alike.p50).toFixed(2)}, p99 ×${(g.p99 / alike.p99).toFixed(2)}, CPU a watcher a round ×${(g.cpuUsPerWatcherRound / alike.cpuUsPerWatcherRound).toFixed(2)}, CPU a write ×${(g.cpuUsPerWrite / alike.cpuUsPerWrite).toFixed(2)}`,
         );
     }
   });
-  const top = figures.filter((f) => f.mode === "one").sort((a, b) => b.watchers - a.watchers)[0];
-  if (top)
-    console.log(
-      `watchers: ${top.watchers} on one replica, p99 ${top.p99.toFixed(0)} ms, ${top.kbPerWatcher.toFixed(1)} KB per watcher, ${top.missed} missed`,
-    );
+  // The headline: the largest N on one replica, the full form's first and the compact one's last
+  // (the web view's), so the last line is the form a crowd of spectators gets.
+  for (const compact of [false, true]) {
+    const top = figures
+      .filter((f) => f.mode === "one" && f.compact === compact)
+      .sort((a, b) => b.watchers - a.watchers)[0];
+    if (top)
+      console.log(
+        `watchers: ${top.watchers} on one replica, p99 ${top.p99.toFixed(0)} ms, ${top.kbPerWatcher.toFixed(1)} KB per watcher, ${top.missed} missed${compact ? "" : " (full form)"}`,
+      );
+  }
 }
 
 await main();

@@ -18,7 +18,11 @@ export interface TestSocket {
     timeoutMs?: number,
   ): Promise<Record<string, unknown>>;
   /** Subscribes and waits for the server's `subscribed` answer. */
-  subscribe(topics: string[], sinceSeq?: number): Promise<{ topics: string[]; seq: number }>;
+  subscribe(
+    topics: string[],
+    sinceSeq?: number,
+    options?: { compact?: boolean },
+  ): Promise<{ topics: string[]; seq: number }>;
   close(): void;
 }
 
@@ -81,7 +85,7 @@ export function openSocket(
       }),
     send: (message) => ws.send(JSON.stringify(message)),
     next,
-    async subscribe(topics, sinceSeq) {
+    async subscribe(topics, sinceSeq, options) {
       await opened;
       // The server answers subscribe messages in order: ours is the first answer after those
       // already in (a test waits for the answers of messages it sent raw before calling this).
@@ -92,6 +96,7 @@ export function openSocket(
           type: "subscribe",
           topics,
           ...(sinceSeq === undefined ? {} : { since_seq: sinceSeq }),
+          ...(options?.compact === undefined ? {} : { compact: options.compact }),
         }),
       );
       await next(() => acks().length > before);

@@ -404,6 +404,7 @@ export {
 } from "./models/ledger.ts";
 export {
   AutoChampion,
+  CompactCompetitionEvent,
   CompetitionEvent,
   CompetitionEventType,
   CreateLeagueSubmissionRequest,

@@ -14,7 +14,7 @@ import type { LiveEvent, SubscriptionStatus } from "./events.ts";
 interface Connection {
   socket: ServerSocket;
   request: IncomingMessage;
-  subscribe: Promise<{ type: string; topics: string[]; since_seq?: number }>;
+  subscribe: Promise<{ type: string; topics: string[]; since_seq?: number; compact?: boolean }>;
 }
 
 let wss: WebSocketServer;
@@ -124,6 +124,23 @@ describe("live events", () => {
       sinceSeq: 40,
     });
     expect((await (await connection(0)).subscribe).since_seq).toBe(40);
+    sub.close();
+  });
+
+  it("asks for the compact form when told, and again after a reconnect", async () => {
+    const sub = client().events.subscribe(["division:d1"], {
+      onEvent: () => undefined,
+      compact: true,
+      reconnect: { baseDelayMs: 10 },
+    });
+    const first = await connection(0);
+    expect(await first.subscribe).toEqual({
+      type: "subscribe",
+      topics: ["division:d1"],
+      compact: true,
+    });
+    first.socket.close(1011);
+    expect((await (await connection(1)).subscribe).compact).toBe(true);
     sub.close();
   });
 

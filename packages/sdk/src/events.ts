@@ -33,6 +33,9 @@ export interface SubscribeOptions {
   onStatus?: (status: SubscriptionStatus) => void;
   /** Resume after this sequence number (events with a greater `seq` only). */
   sinceSeq?: number;
+  /** Each event's `data` as a CompactCompetitionEvent: `league_id` and `division_id` in place of
+   * the embedded league and division (about a sixth of the bytes). Default false. */
+  compact?: boolean;
   reconnect?: ReconnectOptions;
   signal?: AbortSignal;
 }
@@ -149,6 +152,7 @@ export function subscribe(
         type: "subscribe",
         topics: [...topics],
         ...(lastSeq !== null ? { since_seq: lastSeq } : {}),
+        ...(options.compact ? { compact: true } : {}),
       };
       ws.send(JSON.stringify(subscribeMessage));
       setStatus("open");

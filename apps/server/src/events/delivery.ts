@@ -3,7 +3,7 @@
 // a topic is sent the same bytes; with ten thousand watchers that is most of the saving).
 import type { Kysely } from "kysely";
 
-import type { CompetitionEvent } from "@gauntlet/core";
+import type { CompactCompetitionEvent, CompetitionEvent } from "@gauntlet/core";
 
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
 import type { EventScope } from "./topic-rules.ts";
@@ -18,8 +18,9 @@ export interface Delivery {
   readonly row: CompetitionEventsTable;
   readonly scope: EventScope;
   /** The `{seq, topic, type, data, at}` message for one topic as a whole WebSocket text frame
-   * (server to client: unmasked), built once per topic and written as is to every subscriber. */
-  frame(topic: string): Buffer;
+   * (server to client: unmasked), built once per topic and form and written as is to every
+   * subscriber. `compact`: `data` is the CompactCompetitionEvent (subscribe's `compact`). */
+  frame(topic: string, compact: boolean): Buffer;
 }
 
 export function makeDelivery(
@@ -27,40 +28,57 @@ export function makeDelivery(
   event: CompetitionEvent,
   scope: EventScope,
 ): Delivery {
-  let data: string | undefined;
+  let full: string | undefined;
+  let compacted: string | undefined;
   // An event belongs to a division and a league (and perhaps `episode-requests:mine`): a few topics.
   const byTopic = new Map<string, Buffer>();
+  const compactByTopic = new Map<string, Buffer>();
   return {
     row,
     scope,
-    frame(topic: string) {
-      const built = byTopic.get(topic);
+    frame(topic: string, compact: boolean) {
+      const frames = compact ? compactByTopic : byTopic;
+      const built = frames.get(topic);
       if (built) return built;
-      data ??= JSON.stringify(event);
+      const data = compact
+        ? (compacted ??= JSON.stringify(compactEvent(event)))
+        : (full ??= JSON.stringify(event));
       const bytes = textFrame(
         `{"seq":${Number(row.seq)},"topic":${JSON.stringify(topic)},"type":${JSON.stringify(row.event_type)},"data":${data},"at":${JSON.stringify(row.created_at)}}`,
       );
-      byTopic.set(topic, bytes);
+      frames.set(topic, bytes);
       return bytes;
     },
   };
 }
 
-/** The joined frames of deliveries handed together, by topic (the fan-out hands one array to
- * every subscriber of a topic: it is joined once, not once a subscriber). */
+/** The event without the league and division it embeds: their ids instead. */
+export function compactEvent(event: CompetitionEvent): CompactCompetitionEvent {
+  const { league, division, ...rest } = event;
+  return { ...rest, league_id: league?.id ?? null, division_id: division?.id ?? null };
+}
+
+/** The joined frames of deliveries handed together, by topic and form (the fan-out hands one
+ * array to every subscriber of a topic: it is joined once, not once a subscriber). */
 const joined = new WeakMap<readonly Delivery[], Map<string, Buffer>>();
 
 /** The frames of `deliveries` on `topic`, back to back: one write for the whole batch. */
-export function joinedFrames(deliveries: readonly Delivery[], topic: string): Buffer {
+export function joinedFrames(
+  deliveries: readonly Delivery[],
+  topic: string,
+  compact: boolean,
+): Buffer {
   let byTopic = joined.get(deliveries);
   if (!byTopic) {
     byTopic = new Map();
     joined.set(deliveries, byTopic);
   }
-  let bytes = byTopic.get(topic);
+  // A topic name has no space in it (topic-rules.ts): the key cannot be another topic's.
+  const key = compact ? `compact ${topic}` : topic;
+  let bytes = byTopic.get(key);
   if (!bytes) {
-    bytes = Buffer.concat(deliveries.map((d) => d.frame(topic)));
-    byTopic.set(topic, bytes);
+    bytes = Buffer.concat(deliveries.map((d) => d.frame(topic, compact)));
+    byTopic.set(key, bytes);
   }
   return bytes;
 }

@@ -67,6 +67,8 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
   /** The topics as one array, made anew when they change (the rules may cache by it). */
   #topicList: readonly T[] = [];
   #lastSent = 0;
+  /** Subscribe's `compact`: events' `data` without the embedded league and division. */
+  #compact = false;
   /** The fan-out's own mark: the last seq it handed this connection. */
   handedThrough = 0;
   /** Whether a topic of it joined the fan-out yet. */
@@ -164,7 +166,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
       const last = deliveries[deliveries.length - 1];
       if (last) this.#lastSent = last.row.seq;
       if (this.#socket.readyState === this.#socket.OPEN)
-        this.#stream.write(joinedFrames(deliveries, topic));
+        this.#stream.write(joinedFrames(deliveries, topic, this.#compact));
       return;
     }
     // One write for the batch: the socket gathers the frames until uncorked.
@@ -204,7 +206,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
     // The frame is the same bytes for every subscriber of the topic: written to the TCP socket
     // as is (ws writes each of its own frames whole and at once — no compression here — so
     // frames never interleave); once the socket is closing nothing more may follow its close.
-    if (this.#socket.readyState === this.#socket.OPEN) this.#stream.write(delivery.frame(topic));
+    if (this.#socket.readyState === this.#socket.OPEN) this.#stream.write(delivery.frame(topic, this.#compact));
   }
 
   /** Settles true once the socket holds less than the bound; false if it did not within the grace. */
@@ -261,7 +263,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
       const issue = parsed.error.issues[0];
       this.#control({
         type: "error",
-        message: `expected {type: "subscribe", topics, since_seq?}: ${issue ? `${issue.path.join(".") || "message"}: ${issue.message}` : "invalid"}`,
+        message: `expected {type: "subscribe", topics, since_seq?, compact?}: ${issue ? `${issue.path.join(".") || "message"}: ${issue.message}` : "invalid"}`,
       });
       return;
     }
@@ -273,6 +275,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
       return;
     }
     this.#identity = current;
+    if (parsed.data.compact !== undefined) this.#compact = parsed.data.compact;
     // A resuming subscribe holds live deliveries from before its first topic joins the fan-out:
     // one delivered while a later topic is checked would move the replay's start past events.
     const replaying = parsed.data.since_seq !== undefined;

@@ -3,7 +3,12 @@
 // between two replicas.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CompetitionEvent, type EventsStreamInfo, type LeaderboardRow } from "@gauntlet/core";
+import {
+  CompactCompetitionEvent,
+  CompetitionEvent,
+  type EventsStreamInfo,
+  type LeaderboardRow,
+} from "@gauntlet/core";
 
 import { client } from "../../testing/http.ts";
 import { redisReplicaEnv, startSharedStoreReplicas } from "../../testing/shared-store-replicas.ts";
@@ -103,6 +108,63 @@ describe("subscribing", () => {
       `/v2/competition-events?division_id=${division}&limit=500`,
     );
     expect(feed.body.map((e) => e.seq).reverse()).toEqual(events.map((e) => e.seq));
+  });
+
+  it("sends the compact form to a subscriber that asks for it: the same events without the embedded league and division, live and replayed", async () => {
+    const tl = await createTestLeague(t);
+    const division = tl.divisions[0]?.id ?? "";
+    const full = socket(t.url);
+    const compact = socket(t.url);
+    const ack = await full.subscribe([`division:${division}`]);
+    await compact.subscribe([`division:${division}`], undefined, { compact: true });
+
+    await tl.submit(await tl.addPlayer("Ada"));
+    await tl.submit(await tl.addPlayer("Bo"));
+    await triggerAndPlay(tl, { Ada: 2, Bo: 1 });
+    const settledRound = (s: ReturnType<typeof socket>) => () =>
+      s.events().filter((e) => e.type === "standings_changed").length >= 3;
+    await full.next(settledRound(full));
+    await compact.next(settledRound(compact));
+
+    const fullEvents = full.events();
+    const compactEvents = compact.events();
+    expect(compactEvents.map((e) => e.seq)).toEqual(fullEvents.map((e) => e.seq));
+    let fullBytes = 0;
+    let compactBytes = 0;
+    fullEvents.forEach((live, i) => {
+      const other = compactEvents[i];
+      const whole = CompetitionEvent.parse(live.data);
+      const small = CompactCompetitionEvent.parse(other?.data);
+      expect(other?.data).not.toHaveProperty("league");
+      expect(other?.data).not.toHaveProperty("division");
+      const { league, division: its, ...rest } = whole;
+      expect(small).toEqual({
+        ...rest,
+        league_id: league?.id ?? null,
+        division_id: its?.id ?? null,
+      });
+      expect(small.division_id).toBe(division);
+      fullBytes += JSON.stringify(live).length;
+      compactBytes += JSON.stringify(other).length;
+    });
+    // The league and division were most of each message.
+    expect(compactBytes).toBeLessThan(fullBytes / 2);
+
+    // Resuming in the compact form replays compact events; `compact: false` returns to the full.
+    const late = socket(t.url);
+    await late.subscribe([`division:${division}`], ack.seq, { compact: true });
+    await late.next(() => late.events().length >= fullEvents.length);
+    expect(late.events().map((e) => e.seq)).toEqual(fullEvents.map((e) => e.seq));
+    for (const e of late.events())
+      expect(CompactCompetitionEvent.safeParse(e.data).success).toBe(true);
+    await compact.subscribe([`division:${division}`], undefined, { compact: false });
+    await triggerAndPlay(tl, { Ada: 1, Bo: 2 });
+    const fullAgain = (m: Record<string, unknown>) =>
+      typeof m.seq === "number" &&
+      m.seq > (fullEvents[fullEvents.length - 1]?.seq ?? 0) &&
+      m.type === "round_completed";
+    const after = await compact.next(fullAgain);
+    expect(CompetitionEvent.safeParse(after.data).success).toBe(true);
   });
 
   it("answers a plain GET with how to use the stream", async () => {

@@ -354,6 +354,13 @@ export const CompetitionEvent = z
   })
   .meta({ id: "CompetitionEvent" });
 
+/** A live event's `data` for a subscriber that asked for the compact form: the event without the
+ * league and division it embeds (their ids instead). A watcher knows what it subscribed to, and
+ * those two objects were most of every message (about 3 KB of 3.6–3.9). */
+export const CompactCompetitionEvent = CompetitionEvent.omit({ league: true, division: true })
+  .extend({ league_id: LeagueId.nullable(), division_id: DivisionId.nullable() })
+  .meta({ id: "CompactCompetitionEvent" });
+
 export const ListCompetitionEventsQuery = z.object({
   league_id: LeagueId.optional(),
   division_id: DivisionId.optional(),
@@ -382,4 +389,5 @@ export type Pool = z.infer<typeof Pool>;
 export type CompetitionEventType = z.infer<typeof CompetitionEventType>;
 export type EventAudience = z.infer<typeof EventAudience>;
 export type CompetitionEvent = z.infer<typeof CompetitionEvent>;
+export type CompactCompetitionEvent = z.infer<typeof CompactCompetitionEvent>;
 export type RoundSkip = z.infer<typeof RoundSkip>;

@@ -35,6 +35,10 @@ export const SubscribeMessage = z
     type: z.literal("subscribe"),
     topics: z.array(z.string()).min(1).max(100),
     since_seq: z.number().int().nonnegative().optional(),
+    compact: z.boolean().optional().meta({
+      description:
+        "`true`: each event's `data` is a CompactCompetitionEvent (`league_id` and `division_id` in place of the embedded objects: about a sixth of the bytes). For the whole connection, from this subscribe on; `false` returns to the full form.",
+    }),
   })
   .meta({ id: "SubscribeMessage" });
 

@@ -29,6 +29,8 @@ export function follow(topics: readonly string[], follower: LiveFollower): void 
         JSON.stringify({
           type: "subscribe",
           topics: wanted,
+          // The page reads anew on an event and never looks at its data: the smaller form.
+          compact: true,
           ...(lastSeq === null ? {} : { since_seq: lastSeq }),
         }),
       );

@@ -29,8 +29,8 @@ export const competitionEventOperations = {
     summary: "Live events (WebSocket)",
     description: [
       "Upgrade to a WebSocket (the same bearer token authenticates it; anonymous connections see public leagues only).",
-      'Send `{type: "subscribe", topics: ["division:{id}" | "league:{id}" | "episode-requests:mine"], since_seq?}`;',
-      'the server answers `{type: "subscribed", topics, seq}` and then sends `{seq, topic, type, data, at}` per event, `data` being the CompetitionEvent.',
+      'Send `{type: "subscribe", topics: ["division:{id}" | "league:{id}" | "episode-requests:mine"], since_seq?, compact?}`;',
+      'the server answers `{type: "subscribed", topics, seq}` and then sends `{seq, topic, type, data, at}` per event, `data` being the CompetitionEvent (with `compact: true`, the CompactCompetitionEvent: `league_id` and `division_id` in place of the embedded league and division).',
       '`seq` is global and gapless over all events, so a client resumes with the last seq it saw; a topic it may not see answers `{type: "error", message}`.',
       "The upgrade is a request like any other (it draws on the caller's budget, an anonymous caller's on its address's); messages on an open socket are exempt from the shared budgets.",
       "A replica holds a bounded number of open sockets per client address (anonymous) and per user: one over the cap is closed with code 4029.",
