@@ -206,7 +206,8 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
     // The frame is the same bytes for every subscriber of the topic: written to the TCP socket
     // as is (ws writes each of its own frames whole and at once — no compression here — so
     // frames never interleave); once the socket is closing nothing more may follow its close.
-    if (this.#socket.readyState === this.#socket.OPEN) this.#stream.write(delivery.frame(topic, this.#compact));
+    if (this.#socket.readyState === this.#socket.OPEN)
+      this.#stream.write(delivery.frame(topic, this.#compact));
   }
 
   /** Settles true once the socket holds less than the bound; false if it did not within the grace. */
