@@ -59,26 +59,68 @@ function selection(
   return { include: all };
 }
 
-export function preset(packageDir: string, overrides: TestConfig = {}): ViteUserConfig {
+export interface PresetOptions {
+  /** Files that measure the package's own latency under a load they make (a flood of sockets,
+   * say): when the suite runs in several workers, they run one at a time after the rest, so no
+   * other file's load is counted in their bounds. */
+  alone?: string[];
+}
+
+export function preset(
+  packageDir: string,
+  overrides: TestConfig = {},
+  options: PresetOptions = {},
+): ViteUserConfig {
   const { env, setupFiles, globalSetup, ...rest } = overrides;
   const reportDir = process.env.GAUNTLET_TEST_REPORT_DIR;
   const script = process.env.npm_lifecycle_event;
   const suite = `${process.env.GAUNTLET_TEST_SUITE ?? "default"}${script === "test:e2e" ? "-e2e" : ""}`;
-  const reporters = reportDir
-    ? ["default", ["json", { outputFile: `${reportDir}/${suite}-${basename(packageDir)}.json` }]]
-    : ["default"];
+  const reporters = (
+    reportDir
+      ? ["default", ["json", { outputFile: `${reportDir}/${suite}-${basename(packageDir)}.json` }]]
+      : ["default"]
+  ) as TestConfig["reporters"];
+  const chosen = selection(packageDir, script);
+  // Each project a home of its own (global-setup.ts removes a project's when it ends).
+  const project = (): TestConfig => ({
+    ...chosen,
+    maxWorkers: testWorkers(),
+    // Only a hang should reach these: waits end on their condition, however slow the machine.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
+    ...rest,
+    env: { ...hermeticEnv(), ...env },
+    setupFiles: [here("./guard.ts"), ...list(setupFiles)],
+    globalSetup: [here("./global-setup.ts"), ...list(globalSetup)],
+  });
+  const main = project();
+  const alone = script === "test:e2e" ? [] : (options.alone ?? []);
+  if (alone.length === 0 || (main.maxWorkers ?? 1) === 1)
+    return defineConfig({ test: { ...main, reporters } });
+  const name = basename(packageDir);
   return defineConfig({
     test: {
-      ...selection(packageDir, script),
-      maxWorkers: testWorkers(),
-      // Only a hang should reach these: waits end on their condition, however slow the machine.
-      testTimeout: 240_000,
-      hookTimeout: 240_000,
-      reporters: reporters as TestConfig["reporters"],
-      ...rest,
-      env: { ...hermeticEnv(), ...env },
-      setupFiles: [here("./guard.ts"), ...list(setupFiles)],
-      globalSetup: [here("./global-setup.ts"), ...list(globalSetup)],
+      reporters,
+      projects: [
+        {
+          test: {
+            ...main,
+            name,
+            exclude: [...(main.exclude ?? ["**/node_modules/**"]), ...alone],
+            sequence: { groupOrder: 0 },
+          },
+        },
+        {
+          test: {
+            ...project(),
+            name: `${name} (alone)`,
+            include: alone,
+            exclude: [],
+            maxWorkers: 1,
+            sequence: { groupOrder: 1 },
+          },
+        },
+      ],
     },
   });
 }
