@@ -6,6 +6,8 @@
 // (a test's timeout only turns a hang into a failure), and the slow end-to-end files,
 // `*.e2e.test.ts`, run in a task of their own: `pnpm test` (script `test`) leaves them out, the
 // script `test:e2e` runs only them, and `vitest run <file>` runs whatever it is given.
+// A file that measures latency under a load it makes (`alone`) runs by itself after the rest
+// when a suite has several workers.
 //
 // Hermetic: every run gets a home of its own (hermetic.ts: HOME and the XDG directories in a
 // fresh temporary directory, npm's cache kept), each test file checks it (guard.ts) and the run
