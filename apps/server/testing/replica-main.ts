@@ -28,7 +28,8 @@ const config = resolveConfig(
 );
 const server = await startServer(config, {
   env,
-  logger: false,
+  // Tests that read what the replica logs (warnings and errors, on stdout) ask for it.
+  logger: env.GAUNTLET_TEST_LOGS === "1",
   store: openStore({ dataDir, databaseUrl, pgSchema }),
 });
 process.stdout.write(`listening ${server.url}\n`);

@@ -192,6 +192,16 @@ export async function installLiveEvents(
   await app.register(fastifyWebsocket, {
     // No compression: live events are written as prepared frames (live-connection.ts).
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false },
+    // A client that breaks the protocol (a message over the cap, a bad frame) is closed by ws
+    // with the code that says why (1009, 1002…): one warning line, not an error with its stack
+    // each time, which any anonymous client could repeat to fill the log.
+    errorHandler(error, socket, request) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === "string" && code.startsWith("WS_ERR_"))
+        request.log.warn({ code }, `a WebSocket client broke the protocol: ${error.message}`);
+      else request.log.error({ err: error }, "a WebSocket failed");
+      socket.terminate();
+    },
     // The plugin's own shutdown closes sockets with no code (1005); say why instead.
     preClose(done) {
       const clients = [...app.websocketServer.clients];
