@@ -26,7 +26,18 @@ for (const file of readdirSync(dir)
         file: `${file.replace(/\.json$/, "")}:${(suite.name ?? "").replace(`${process.cwd()}/`, "")}`,
         seconds: (suite.endTime - suite.startTime) / 1000,
       });
-    for (const test of suite.assertionResults ?? []) {
+    // A file can fail with every test passed: a hook (afterAll past its timeout), an import, an
+    // error between tests. vitest counts it in numFailedTestSuites only; name it here.
+    const tests = suite.assertionResults ?? [];
+    if (suite.status === "failed" && !tests.some((test) => test.status === "failed")) {
+      const where = suite.name ? suite.name.replace(`${process.cwd()}/`, "") : file;
+      const message = String(suite.message ?? "")
+        .split("\n")[0]
+        .slice(0, 200);
+      failures.push(`FAILED ${file} ${where} (outside its tests): ${message || "no message"}`);
+      failed += 1;
+    }
+    for (const test of tests) {
       if (test.status !== "failed") continue;
       const where = suite.name ? suite.name.replace(`${process.cwd()}/`, "") : file;
       const message = String(test.failureMessages?.[0] ?? "")

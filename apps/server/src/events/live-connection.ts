@@ -24,6 +24,8 @@ import type { LiveTopic, TopicRules } from "./topic-rules.ts";
 export const MAX_REPLAY = 10_000;
 /** Rows a replay reads at a time; it gives the event loop back between pages. */
 const REPLAY_PAGE = 500;
+/** Replayed events written in one turn of the replica's replays (events/replay-turns.ts). */
+const REPLAY_WRITE_SLICE = 100;
 /** Live deliveries held back while a replay runs; a connection whose replay falls this far behind
  * the live stream is dropped (4008) rather than hold them without bound. */
 export const MAX_PENDING = 5_000;
@@ -327,6 +329,24 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
     if (waiting) this.#write(waiting);
   }
 
+  /** Runs a replay's unit of work in the replica's turns (none: at once). */
+  #inTurn<R>(work: () => Promise<R>): Promise<R> {
+    return this.#turns ? this.#turns.run(work) : work();
+  }
+
+  /** Writes replayed deliveries from `from` while the socket takes them, at most a slice;
+   * returns where the next slice starts. */
+  #writeSlice(deliveries: readonly Delivery[], from: number): number {
+    const end = Math.min(deliveries.length, from + REPLAY_WRITE_SLICE);
+    let at = from;
+    while (at < end && !this.#gone() && this.#socket.bufferedAmount <= this.#maxBufferedBytes) {
+      const delivery = deliveries[at];
+      if (delivery) this.#send(delivery, false);
+      at += 1;
+    }
+    return at;
+  }
+
   async #replay(since: number): Promise<void> {
     this.#pending ??= [];
     try {
@@ -353,17 +373,22 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
           );
           return { rows, deliveries: await this.#hub.deliveries(rows) };
         };
-        // The page is read in its turn; writing it (which may wait for the client) is not.
-        const { rows, deliveries } = await (this.#turns ? this.#turns.run(read) : read());
+        const { rows, deliveries } = await this.#inTurn(read);
         if (this.#gone()) return;
         // A replay is written as fast as the client reads it (a fresh socket's kernel buffer is
-        // small, so a page of large events would pass the bound before the client could read).
-        for (const delivery of deliveries) {
+        // small, so a page of large events would pass the bound before the client could read),
+        // a slice at a time in the replica's turns: twenty readers writing their pages at once
+        // held each turn of the event loop for up to a second, and /healthz waited seconds to
+        // be accepted. Waiting for a slow client happens outside any turn.
+        let next = 0;
+        while (next < deliveries.length) {
           if (!(await this.#drained())) {
             this.#drop();
             return;
           }
-          this.#send(delivery, false);
+          const from = next;
+          next = await this.#inTurn(async () => this.#writeSlice(deliveries, from));
+          if (this.#gone()) return;
         }
         this.#replayed += rows.length;
         const last = rows[rows.length - 1];

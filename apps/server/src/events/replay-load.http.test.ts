@@ -18,13 +18,14 @@ import { withEvents } from "./record.ts";
 const SOCKETS = 100;
 const EVENTS = Number(process.env.REPLAY_EVENTS ?? 10_000);
 /**
- * /healthz keeps answering through the flood: at least this many answers, half of them within
- * the bound. The unfixed server stopped answering altogether (one answer after 8–57 s, once the
- * flood was over). The burst of a hundred subscribes at once can still hold the first answers
- * for seconds on a busy machine (3.2 s quiet, 6–25 s in CI's runs beside other suites): that
- * start is the known weak point, the median the thing under test.
+ * /healthz keeps answering through the flood: every answer within this bound. The unfixed server
+ * stopped answering altogether (one answer after 8–57 s, once the flood was over); the next one
+ * answered, but its first answer waited 6–8 s on a quiet machine: libuv accepts one connection a
+ * turn of the event loop, and the replays held each turn for 0.2–1.2 s, so the probe's connection
+ * waited behind the flood's own in the accept queue. Replays now take a few short units a turn
+ * (events/replay-turns.ts): 78–383 ms at worst, 4–5 ms at the median.
  */
-const HEALTHZ_MEDIAN_BOUND_MS = 2000;
+const HEALTHZ_MAX_MS = 2000;
 const HEALTHZ_MIN_ANSWERS = 5;
 const CAP = 5;
 /** The close code of a socket over its address's (or user's) cap. */
@@ -168,7 +169,7 @@ function open(url: string, headers: Record<string, string> = {}) {
 }
 
 describe("live-events sockets under a replay flood", () => {
-  it(`/healthz keeps answering (median within ${HEALTHZ_MEDIAN_BOUND_MS} ms) while ${SOCKETS} sockets replay`, async () => {
+  it(`/healthz keeps answering (each within ${HEALTHZ_MAX_MS} ms) while ${SOCKETS} sockets replay`, async () => {
     const tl = await createTestLeague(t);
     const division = tl.divisions[0];
     if (!division) throw new Error("no division");
@@ -209,11 +210,12 @@ describe("live-events sockets under a replay flood", () => {
     expect(acked).toBeGreaterThan(0);
     const sorted = [...latencies].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)] ?? Number.POSITIVE_INFINITY;
+    const worst = sorted[sorted.length - 1] ?? Number.POSITIVE_INFINITY;
     process.stdout.write(
-      `replay flood: ${acked} of ${SOCKETS * 0.2} readers read their whole replay; /healthz answered ${latencies.length} times, median ${median.toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms\n`,
+      `replay flood: ${acked} of ${SOCKETS * 0.2} readers read their whole replay; /healthz answered ${latencies.length} times, median ${median.toFixed(0)} ms, max ${worst.toFixed(0)} ms\n`,
     );
     expect(latencies.length).toBeGreaterThanOrEqual(HEALTHZ_MIN_ANSWERS);
-    expect(median).toBeLessThan(HEALTHZ_MEDIAN_BOUND_MS);
+    expect(worst).toBeLessThan(HEALTHZ_MAX_MS);
     // 200,000 messages to read; what is under test is /healthz meanwhile, not the pace.
   }, 480_000);
 

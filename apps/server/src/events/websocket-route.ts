@@ -22,7 +22,7 @@ import type { TopicRules } from "./topic-rules.ts";
 export const EVENTS_OPERATION_ID = "subscribeEvents";
 const PING_MS = 30_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
-/** Replay pages of this replica read and rendered at once (events/replay-turns.ts). */
+/** Units of replay work of this replica run at once (events/replay-turns.ts). */
 const REPLAY_TURNS = 2;
 /** Open sockets a replica holds per client address (anonymous callers) and per user, by default. */
 export const MAX_SOCKETS_PER_ADDRESS = 20;
