@@ -22,8 +22,9 @@ import type { LiveTopic, TopicRules } from "./topic-rules.ts";
  * It is also all one connection replays over its life: subscribing again does not start afresh
  * (a new connection does, and is charged to the caller's budget). */
 export const MAX_REPLAY = 10_000;
-/** Rows a replay reads at a time; it gives the event loop back between pages. */
-const REPLAY_PAGE = 500;
+/** Rows a replay reads at a time; it gives the event loop back between pages (a page of 500
+ * took 28–46 ms to read and render: too long a unit for a turn). */
+const REPLAY_PAGE = 100;
 /** Replayed events written in one turn of the replica's replays (events/replay-turns.ts). */
 const REPLAY_WRITE_SLICE = 100;
 /** Live deliveries held back while a replay runs; a connection whose replay falls this far behind
@@ -64,6 +65,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
   readonly #maxBufferedBytes: number;
   readonly #stream: Stream;
   readonly #turns: ReplayTurns | undefined;
+  readonly #chargeReplay: ((events: number) => Promise<string | null>) | undefined;
   #dropped = false;
   readonly #topics = new Map<string, T>();
   /** The topics as one array, made anew when they change (the rules may cache by it). */
@@ -94,7 +96,11 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
     stream: Stream;
     /** The replica's replays' turns (pages read a few at a time); none: no waiting. */
     turns?: ReplayTurns;
+    /** Draws a replay page of `events` on the caller's shared budget, as the feed read it stands
+     * in for would: null when it fits, else why not (the replay stops there). None: free. */
+    chargeReplay?: (events: number) => Promise<string | null>;
   }) {
+    this.#chargeReplay = options.chargeReplay;
     this.#turns = options.turns;
     this.#stream = options.stream;
     const { identity } = options;
@@ -363,13 +369,25 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
         // every other request (and with each other) instead of running page after page.
         await nextTurn();
         if (this.#gone()) return;
+        const size = Math.min(REPLAY_PAGE, MAX_REPLAY - this.#replayed);
+        const refused = this.#chargeReplay ? await this.#chargeReplay(size) : null;
+        if (this.#gone()) return;
+        if (refused !== null) {
+          this.#control({
+            type: "error",
+            message: `replay stopped: ${refused} Resume with since_seq ${this.#lastSent || after}, or read older events from /v2/competition-events`,
+          });
+          break;
+        }
         const read = async () => {
+          // A socket closed while this page waited for its turn costs nothing more.
+          if (this.#gone()) return { rows: [], deliveries: [] };
           const rows = await this.#rules.backlog(
             this.#db,
             this.#identity,
             this.#topicList,
             after,
-            Math.min(REPLAY_PAGE, MAX_REPLAY - this.#replayed),
+            size,
           );
           return { rows, deliveries: await this.#hub.deliveries(rows) };
         };
@@ -392,7 +410,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
         }
         this.#replayed += rows.length;
         const last = rows[rows.length - 1];
-        if (!last || rows.length < REPLAY_PAGE) break;
+        if (!last || rows.length < size) break;
         after = last.seq;
       }
     } finally {

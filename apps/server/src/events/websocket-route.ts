@@ -59,6 +59,10 @@ export async function installLiveEvents(
     pingMs?: number;
     /** The budget key of an anonymous request's client address (http/client-address.ts). */
     clientKey: (request: FastifyRequest) => string;
+    /** The upgrade's caller's replay charge (the composition root's, on the shared budgets):
+     * draws a page of replayed events on the caller's budget; null when it fits, else why not.
+     * None: replays are free. */
+    replayCharge?: (request: FastifyRequest) => (events: number) => Promise<string | null>;
     maxSocketsPerAddress?: number;
     maxSocketsPerUser?: number;
   },
@@ -155,6 +159,7 @@ export async function installLiveEvents(
         rules,
         stream: request.raw.socket,
         turns,
+        ...(deps.replayCharge ? { chargeReplay: deps.replayCharge(request) } : {}),
         // Anonymous stays anonymous; a token is looked up again (cached, dropped on revocation),
         // elevated again only if the upgrade asked for it and the user still holds the role.
         authorise: async () => {

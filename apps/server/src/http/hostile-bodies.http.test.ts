@@ -34,6 +34,25 @@ describe("hostile bodies", () => {
     expect(res.text.length).toBeLessThan(5000);
   });
 
+  it("does not parse a body sent to no route: 404, however large or malformed", async () => {
+    // A broken 4 MB JSON body: parsing it would answer 400; a made-up path answers 404 unread.
+    const body = `[${'{"a":1},'.repeat(400_000)}`;
+    const res = await http<{ detail: string }>("POST", `${server.url}/v2/no-such-thing`, {
+      body,
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it("refuses a form body over 64 KiB before authentication with 413", async () => {
+    for (const path of ["/cli-login", "/credentials/auth-codes/exchange", "/web/sign-in"]) {
+      const res = await http<{ detail: { type?: string } }>("POST", `${server.url}${path}`, {
+        body: { email: "a@b.c", padding: "p".repeat(100_000) },
+      });
+      expect(res.status, path).toBe(413);
+    }
+  });
+
   it("answers a header block over the limit in the documented error shape", async () => {
     const res = await http<{ detail: { type: string } }>("GET", `${server.url}/v2/leagues`, {
       headers: { "x-padding": "p".repeat(20_000) },

@@ -3,6 +3,9 @@
 // from the same entries, so a field is written once.
 import type { z } from "zod";
 
+/** The body of an operation without authentication (a sign-in form, a code exchange): small,
+ * since it is read and parsed before any budget is drawn. */
+export const MAX_FORM_BODY_BYTES = 64 * 1024;
 export const tags = [
   "Players",
   "Policies",
@@ -81,7 +84,8 @@ export interface OperationDef {
    * as bytes; the handler reads the type from the request. For uploads whose type is their own.
    */
   readonly bodyAnyMediaType?: boolean;
-  /** A larger request body than the server's default limit (uploads of files). */
+  /** A request body limit other than the server's default: larger for uploads of files, smaller
+   * for the forms that take a body before any authentication or budget (MAX_FORM_BODY_BYTES). */
   readonly maxBodyBytes?: number;
   readonly status: 200 | 201 | 204 | 302;
   readonly response: z.ZodType;

@@ -20,7 +20,7 @@ import {
   ReporterUploadStarted,
 } from "../../models/hosted-uploads.ts";
 import { PolicyVersion } from "../../models/policy.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, MAX_FORM_BODY_BYTES } from "../operation.ts";
 import { CliLoginForm, CliLoginQuery } from "./identity.ts";
 
 const PlayerParams = z.object({ player_id: PlayerId });
@@ -47,6 +47,7 @@ export const hostedClientOperations = {
     tag: "Identity",
     summary: "Sign in; redirects to the callback with a one-time code, or shows the code",
     auth: "none",
+    maxBodyBytes: MAX_FORM_BODY_BYTES,
     complexity: 10,
     body: CliLoginForm,
     bodyContentType: "application/x-www-form-urlencoded",

@@ -15,7 +15,7 @@ import {
   ReplaySessionCreate,
   ReplaySessionResponse,
 } from "../../models/hosted-game.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, MAX_FORM_BODY_BYTES } from "../operation.ts";
 
 export const hostedGameOperations = {
   createHostedGame: defineOperation({
@@ -114,6 +114,7 @@ export const hostedGameOperations = {
     description:
       "The join page's form. Answers the page again with the reason when no slot can be taken (409), and a page saying there is no such game to a stranger (404, as for a missing one).",
     auth: "none",
+    maxBodyBytes: MAX_FORM_BODY_BYTES,
     access: "public",
     complexity: 10,
     params: HostedGameParams,

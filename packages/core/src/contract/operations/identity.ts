@@ -16,7 +16,7 @@ import {
   Token,
   WhoAmI,
 } from "../../models/identity.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, MAX_FORM_BODY_BYTES } from "../operation.ts";
 
 const PlayerParams = z.object({ player_id: PlayerId });
 
@@ -77,6 +77,7 @@ export const identityOperations = {
     tag: "Identity",
     summary: "Sign in; redirects to the callback with a one-time code",
     auth: "none",
+    maxBodyBytes: MAX_FORM_BODY_BYTES,
     complexity: 10,
     body: CliLoginForm,
     bodyContentType: "application/x-www-form-urlencoded",
@@ -94,6 +95,7 @@ export const identityOperations = {
     description:
       "A code works once, within five minutes: a used, expired or unknown code is 410 (`gone`), a malformed one 400 (`bad_request`).",
     auth: "none",
+    maxBodyBytes: MAX_FORM_BODY_BYTES,
     access: "credential",
     complexity: 10,
     body: AuthCodeExchangeRequest,

@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 import { WebSession } from "../../models/identity.ts";
-import { defineOperation } from "../operation.ts";
+import { defineOperation, MAX_FORM_BODY_BYTES } from "../operation.ts";
 
 export const WebSignInForm = z.strictObject({
   email: z.string().max(320),
@@ -33,6 +33,7 @@ export const webSessionOperations = {
     description:
       "The form of `GET /web/sign-in`, with the CLI sign-in's limits on wrong passwords and its refusal of another site's posts. The cookie (`gauntlet_web`: HttpOnly, SameSite=Strict, 30 days) holds a user token named `web session …`; it authenticates a request only beside the `X-Gauntlet-CSRF` header that `GET /web/session` gives the page. A wrong password shows the form again (401).",
     auth: "none",
+    maxBodyBytes: MAX_FORM_BODY_BYTES,
     complexity: 10,
     body: WebSignInForm,
     bodyContentType: "application/x-www-form-urlencoded",
