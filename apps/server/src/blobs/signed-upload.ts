@@ -70,6 +70,9 @@ export interface SignedPut {
  * The upload an address names, once its signature and expiry hold: 403 for an unknown upload
  * (answered like a wrong signature), a signature that differs, or an address that expired.
  */
+/** A signed address as its request names it, before the body is read. */
+export type SignedAddress = Pick<SignedPut, "uploadId" | "expires" | "signature">;
+
 export function signedUpload<T extends { signing_key: string }>(
   row: T | undefined,
   put: Pick<SignedPut, "uploadId" | "expires" | "signature">,

@@ -11,6 +11,7 @@ import {
   newSignedUpload,
   signedUpload,
   uploadAddress,
+  type SignedAddress,
   type SignedPut,
 } from "../blobs/signed-upload.ts";
 import { nowIso } from "../shared/clock.ts";
@@ -55,6 +56,25 @@ function checkBytes(row: ContentUploadsTable, bytes: Uint8Array): void {
       ["body"],
       `the bytes are not those announced: SHA-256 ${hash} of ${bytes.length} bytes, expected ${row.content_hash} of ${row.size_bytes}`,
     );
+}
+
+/** The signed address of a PUT judged before its body is read: its upload, signature, expiry
+ * and state (http/upload-handlers.ts). */
+export async function checkContentUploadAddress(
+  db: Kysely<Database>,
+  address: SignedAddress,
+  now = new Date(),
+) {
+  const row = signedUpload(
+    await db
+      .selectFrom("content_uploads")
+      .selectAll()
+      .where("id", "=", address.uploadId)
+      .executeTakeFirst(),
+    address,
+    now,
+  );
+  return row;
 }
 
 /** The signed address's PUT: checks signature, expiry and the bytes, keeps them as a blob. */

@@ -1,6 +1,6 @@
 import { defineHandlers } from "../http/handler.ts";
 import { signedPutHandler, withAbsoluteUploadUrl } from "../http/upload-handlers.ts";
-import { putContentUpload } from "./content-uploads.ts";
+import { checkContentUploadAddress, putContentUpload } from "./content-uploads.ts";
 import {
   completeReplayViewerBundleUpload,
   requestReplayViewerBundleUpload,
@@ -15,7 +15,7 @@ export const bundleUploadHandlers = defineHandlers({
     ),
   completeReporterUpload: async ({ identity, body, app }) =>
     completeReporterUpload(app.store.db, app.blobs, identity, body),
-  putContentUpload: signedPutHandler(putContentUpload),
+  putContentUpload: signedPutHandler(putContentUpload, checkContentUploadAddress),
   requestReplayViewerBundleUpload: async ({ identity, body, app, request }) =>
     withAbsoluteUploadUrl(
       app.baseUrl(request),

@@ -12,6 +12,7 @@ import {
   newSignedUpload,
   signedUpload,
   uploadAddress,
+  type SignedAddress,
   type SignedPut,
 } from "../blobs/signed-upload.ts";
 import { zipToTarGz } from "../blobs/tarball.ts";
@@ -42,6 +43,27 @@ export async function startPolicySubmit(
   await db.insertInto("policy_submit_uploads").values(row).execute();
   const upload_url = await uploadAddress(blobs, upload, "/stats/policies/submit/files");
   return { upload_url, s3_key: row.s3_key, upload_id: row.id };
+}
+
+/** The signed address of a PUT judged before its body is read: its upload, signature, expiry
+ * and state (http/upload-handlers.ts). */
+export async function checkPolicySubmitAddress(
+  db: Kysely<Database>,
+  address: SignedAddress,
+  now = new Date(),
+) {
+  const row = signedUpload(
+    await db
+      .selectFrom("policy_submit_uploads")
+      .selectAll()
+      .where("id", "=", address.uploadId)
+      .executeTakeFirst(),
+    address,
+    now,
+  );
+  if (row.policy_version_id)
+    throw conflict(`policy upload ${address.uploadId} is already completed`);
+  return row;
 }
 
 export async function putPolicySubmitFile(

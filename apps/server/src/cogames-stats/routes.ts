@@ -16,7 +16,12 @@ import {
   type ServedEpisode,
 } from "./episodes-view.ts";
 import { browsePolicies } from "./policies-browse.ts";
-import { completePolicySubmit, putPolicySubmitFile, startPolicySubmit } from "./policy-submit.ts";
+import {
+  checkPolicySubmitAddress,
+  completePolicySubmit,
+  putPolicySubmitFile,
+  startPolicySubmit,
+} from "./policy-submit.ts";
 
 /** The episode as cogames reads it: `replay_url` absolute (cogames expects it so). */
 const answered = <T extends { replay_url: string | null }>(
@@ -30,7 +35,7 @@ export const cogamesStatsHandlers = defineHandlers({
       app.baseUrl(request),
       await startPolicySubmit(app.store.db, app.blobs, identity),
     ),
-  putPolicySubmitFile: signedPutHandler(putPolicySubmitFile),
+  putPolicySubmitFile: signedPutHandler(putPolicySubmitFile, checkPolicySubmitAddress),
   completePolicySubmit: async ({ identity, body, app }) =>
     completePolicySubmit(app.store.db, app.blobs, app.secrets, identity, body),
   browsePolicies: async ({ identity, query, app }) => browsePolicies(app.store.db, identity, query),

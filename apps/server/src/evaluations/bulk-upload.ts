@@ -16,6 +16,7 @@ import {
   newSignedUpload,
   signedUpload,
   uploadAddress,
+  type SignedAddress,
   type SignedPut,
 } from "../blobs/signed-upload.ts";
 import { EPISODE_CHANGES } from "../episodes/episodes.ts";
@@ -59,6 +60,27 @@ export async function startBulkUpload(
   await db.insertInto("bulk_uploads").values(row).execute();
   const upload_url = await uploadAddress(blobs, upload, "/stats/episodes/bulk_upload/files");
   return { upload_url, s3_key: row.s3_key, upload_id: row.id, expires_at: row.expires_at };
+}
+
+/** The signed address of a PUT judged before its body is read: its upload, signature, expiry
+ * and state (http/upload-handlers.ts). */
+export async function checkBulkUploadAddress(
+  db: Kysely<Database>,
+  address: SignedAddress,
+  now = new Date(),
+) {
+  const row = signedUpload(
+    await db
+      .selectFrom("bulk_uploads")
+      .selectAll()
+      .where("id", "=", address.uploadId)
+      .executeTakeFirst(),
+    address,
+    now,
+  );
+  if (row.status === "completed")
+    throw conflict(`bulk upload ${address.uploadId} is already completed`);
+  return row;
 }
 
 /** The signed address's PUT: checks signature and expiry, keeps the bytes in the blob store. */

@@ -7,7 +7,12 @@ import { withAbsoluteReplay } from "../episodes/episode-addresses.ts";
 import { withQueuePlaces } from "../episodes/queue-position.ts";
 import { defineHandlers, type AppContext } from "../http/handler.ts";
 import { signedPutHandler, withAbsoluteUploadUrl } from "../http/upload-handlers.ts";
-import { completeBulkUpload, putBulkUploadFile, startBulkUpload } from "./bulk-upload.ts";
+import {
+  checkBulkUploadAddress,
+  completeBulkUpload,
+  putBulkUploadFile,
+  startBulkUpload,
+} from "./bulk-upload.ts";
 import {
   cancelExperienceRequest,
   createExperienceRequest,
@@ -78,7 +83,7 @@ export const bulkUploadHandlers = defineHandlers({
       app.baseUrl(request),
       await startBulkUpload(app.store.db, app.blobs, identity),
     ),
-  putBulkUploadFile: signedPutHandler(putBulkUploadFile),
+  putBulkUploadFile: signedPutHandler(putBulkUploadFile, checkBulkUploadAddress),
   completeBulkUpload: async ({ identity, body, app }) =>
     completeBulkUpload(app.store.db, app.blobs, identity, body.upload_id),
 });

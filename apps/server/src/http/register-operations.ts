@@ -22,6 +22,7 @@ import { IDEMPOTENCY_HEADER, once } from "./idempotency.ts";
 import { PAGE_CONTENT_SECURITY_POLICY, PAGE_HEADERS } from "./page-headers.ts";
 import { JSON_TYPE, serialiserOf } from "./response-serialiser.ts";
 import { sharedSerialisation } from "./serialised.ts";
+import type { BeforeBody } from "./upload-handlers.ts";
 
 type AnyHandler = Handler<OperationDef>;
 
@@ -153,8 +154,14 @@ export function registerOperations(
     const handler = byId[op.id];
     if (!handler) throw new Error(`the contract operation ${op.id} has no handler`);
     const gate = gateFor(op);
+    // A handler's check of the request before its body is read (http/upload-handlers.ts).
+    const { beforeBody } = handler as BeforeBody;
+    const onRequest = [
+      ...(gate ? [gate] : []),
+      ...(beforeBody ? [async (request: FastifyRequest) => beforeBody(request, ctx)] : []),
+    ];
     app.route({
-      ...(gate ? { onRequest: gate } : {}),
+      ...(onRequest.length ? { onRequest } : {}),
       method: op.method,
       url: routerPath(op.path, op.restOfPath),
       config: { op },

@@ -1,9 +1,10 @@
 // The handlers' side of a signed upload (blobs/signed-upload.ts): starting one answers its
 // address made absolute, and the address's PUT is read from the request and handed to the domain.
+import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 
 import type { BlobStore } from "../blobs/blob-store.ts";
-import type { SignedPut } from "../blobs/signed-upload.ts";
+import type { SignedAddress, SignedPut } from "../blobs/signed-upload.ts";
 import type { Database } from "../store/schema.ts";
 import type { AppContext } from "./handler.ts";
 import { absoluteTo } from "./public-address.ts";
@@ -17,11 +18,24 @@ export function withAbsoluteUploadUrl<T extends { upload_url: string | null }>(
   return { ...started, upload_url: upload_url === null ? null : absoluteTo(base, upload_url) };
 }
 
-/** The handler of a signed address's PUT (`…/{upload_id}?expires=…&signature=…`, the bytes as body). */
+/** A check that runs before a handler's body is read (http/register-operations.ts): it throws
+ * the error to answer instead of reading the body. */
+export interface BeforeBody {
+  beforeBody?: (request: FastifyRequest, ctx: AppContext) => Promise<void>;
+}
+
+/**
+ * The handler of a signed address's PUT (`…/{upload_id}?expires=…&signature=…`, the bytes as
+ * body). `check` judges the address (its upload, signature, expiry and state) before the body
+ * is read: these routes take no token and bodies of up to 256 MiB, so an address that is no
+ * upload's was read whole into memory first (the attack: 12 made-up PUTs held 3 GB and
+ * /healthz at a second). `put` checks it again with the bytes in hand.
+ */
 export function signedPutHandler<R>(
   put: (db: Kysely<Database>, blobs: BlobStore, put: SignedPut) => Promise<R>,
+  check: (db: Kysely<Database>, address: SignedAddress, now: Date) => Promise<unknown>,
 ) {
-  return async (request: {
+  const handler = async (request: {
     params: { upload_id: string };
     query: { expires: number; signature: string };
     body: Uint8Array;
@@ -33,4 +47,18 @@ export function signedPutHandler<R>(
       signature: request.query.signature,
       bytes: request.body,
     });
+  const beforeBody: BeforeBody["beforeBody"] = async (request, ctx) => {
+    const params = request.params as { upload_id?: unknown };
+    const query = request.query as { expires?: unknown; signature?: unknown };
+    await check(
+      ctx.store.db,
+      {
+        uploadId: typeof params.upload_id === "string" ? params.upload_id : "",
+        expires: Number(query.expires),
+        signature: typeof query.signature === "string" ? query.signature : "",
+      },
+      new Date(),
+    );
+  };
+  return Object.assign(handler, { beforeBody });
 }
