@@ -23,10 +23,10 @@ import type { LiveTopic, TopicRules } from "./topic-rules.ts";
  * (a new connection does, and is charged to the caller's budget). */
 export const MAX_REPLAY = 10_000;
 /** Rows a replay reads at a time; it gives the event loop back between pages (a page of 500
- * took 28–46 ms to read and render: too long a unit for a turn). */
-const REPLAY_PAGE = 100;
+ * took 28–46 ms to read and render: too long a unit for a turn of the event loop). */
+const REPLAY_PAGE = 50;
 /** Replayed events written in one turn of the replica's replays (events/replay-turns.ts). */
-const REPLAY_WRITE_SLICE = 100;
+const REPLAY_WRITE_SLICE = 50;
 /** Live deliveries held back while a replay runs; a connection whose replay falls this far behind
  * the live stream is dropped (4008) rather than hold them without bound. */
 export const MAX_PENDING = 5_000;

@@ -22,8 +22,8 @@ const EVENTS = Number(process.env.REPLAY_EVENTS ?? 10_000);
  * stopped answering altogether (one answer after 8–57 s, once the flood was over); the next one
  * answered, but its first answer waited 6–8 s on a quiet machine: libuv accepts one connection a
  * turn of the event loop, and the replays held each turn for 0.2–1.2 s, so the probe's connection
- * waited behind the flood's own in the accept queue. Replays now take a few short units a turn
- * (events/replay-turns.ts): 78–383 ms at worst, 4–5 ms at the median.
+ * waited behind the flood's own in the accept queue. Replays now take one short unit a turn
+ * (events/replay-turns.ts): 110–136 ms at worst, 2 ms at the median.
  */
 const HEALTHZ_MAX_MS = 2000;
 const HEALTHZ_MIN_ANSWERS = 5;

@@ -10,8 +10,8 @@ import { openSocket, type TestSocket } from "../../testing/test-socket.ts";
 import { withEvents } from "../events/record.ts";
 import { replayComplexity } from "./replay-charge.ts";
 
-/** Replay pages (of 100 events) an anonymous address may draw at once: three. */
-const PAGE = 100;
+/** Replay pages (of 50 events, live-connection.ts) an anonymous address may draw at once: three. */
+const PAGE = 50;
 const PAGES_THAT_FIT = 3;
 
 let t: TestServer;
