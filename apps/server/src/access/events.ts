@@ -1,7 +1,7 @@
 // Who may see a competition event (the feed, and every live delivery): an `owner` event is its
 // user's, its league's commissioner's and admins'; any event of a league or division only for
 // those who see that league and division (leagues.ts).
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 
 import { actsAsUser, type Identity } from "../auth/identity.ts";
 import type { CompetitionEventsTable, Database, DivisionsTable } from "../store/schema.ts";
@@ -45,18 +45,31 @@ export function canSeeEvent(identity: Identity, facts: EventFacts): boolean {
 /** The ids of the events the caller may see (canSeeEvent as SQL). */
 export function visibleEventIds(db: Kysely<Database>, identity: Identity) {
   const q = db.selectFrom("competition_events").select("id");
-  if (actsAsAdmin(identity)) return q;
+  return actsAsAdmin(identity) ? q : q.where(visibleEventsFilter(db, identity));
+}
+
+/**
+ * The same rule as a condition on `competition_events` rows, for a query of that table itself
+ * (the feed), where `id in (visibleEventIds)` built the whole visible set for every page. The
+ * league and division are compared through `coalesce` so that no index on them is usable: a
+ * newest-first page then scans by `seq` and stops at its limit, where SQLite had merged the
+ * league index's matches and sorted all of them (69 ms a page of 500 at 30,000 events, 1.5 ms
+ * by `seq`). Not for an admin: every event is theirs to see.
+ */
+export function visibleEventsFilter(db: Kysely<Database>, identity: Identity) {
   const me = userIdOf(identity);
   const commissioner = actsAsUser(identity) ? identity.userId : null;
-  return q.where((eb) =>
-    eb.and([
+  return (eb: ExpressionBuilder<Database, "competition_events">) => {
+    const league = eb.fn.coalesce("league_id", eb.val(""));
+    const division = eb.fn.coalesce("division_id", eb.val(""));
+    return eb.and([
       eb.or([
         eb("league_id", "is", null),
         eb.and([
-          eb("league_id", "in", visibleLeagueIds(db, identity)),
+          eb(league, "in", visibleLeagueIds(db, identity)),
           eb.or([
             eb("division_id", "is", null),
-            eb("division_id", "in", visibleDivisionIds(db, identity)),
+            eb(division, "in", visibleDivisionIds(db, identity)),
           ]),
         ]),
       ]),
@@ -66,7 +79,7 @@ export function visibleEventIds(db: Kysely<Database>, identity: Identity) {
         ...(commissioner !== null
           ? [
               eb(
-                "league_id",
+                league,
                 "in",
                 db
                   .selectFrom("leagues")
@@ -76,6 +89,6 @@ export function visibleEventIds(db: Kysely<Database>, identity: Identity) {
             ]
           : []),
       ]),
-    ]),
-  );
+    ]);
+  };
 }

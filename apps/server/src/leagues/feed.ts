@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type { CompetitionEvent, QueryOf } from "@gauntlet/core";
 
 import { actsAsAdmin } from "../access/admin.ts";
-import { visibleEventIds } from "../access/events.ts";
+import { visibleEventsFilter } from "../access/events.ts";
 import type { Identity } from "../auth/identity.ts";
 import { parseJson } from "../shared/clock.ts";
 import type { CompetitionEventsTable, Database } from "../store/schema.ts";
@@ -32,7 +32,7 @@ export async function listCompetitionEvents(
     const value = filter[key];
     if (value !== undefined) q = q.where(key, "=", value);
   }
-  if (!actsAsAdmin(identity)) q = q.where("id", "in", visibleEventIds(db, identity));
+  if (!actsAsAdmin(identity)) q = q.where(visibleEventsFilter(db, identity));
   const rows = await q.orderBy("seq", "desc").limit(filter.limit).execute();
   return renderCompetitionEvents(db, rows);
 }
