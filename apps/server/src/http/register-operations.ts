@@ -158,7 +158,17 @@ export function registerOperations(
     const { beforeBody } = handler as BeforeBody;
     const onRequest = [
       ...(gate ? [gate] : []),
-      ...(beforeBody ? [async (request: FastifyRequest) => beforeBody(request, ctx)] : []),
+      ...(beforeBody
+        ? [
+            async (request: FastifyRequest, reply: FastifyReply) => {
+              // The path and query as the handler reads them: a wrong one is its 422, unread.
+              const parsed = parseInputs({ ...op, body: undefined }, request);
+              if (!parsed.ok) return reply.code(422).send(validationBody(parsed.items));
+              await beforeBody(parsed.value, ctx);
+              return undefined;
+            },
+          ]
+        : []),
     ];
     app.route({
       ...(onRequest.length ? { onRequest } : {}),

@@ -1,6 +1,7 @@
 // A signed upload address is judged before its body is read (upload-handlers.ts): these PUTs
 // take no token and bodies of up to 256 MiB, and an attacker's twelve PUTs to made-up addresses
 // were read whole into memory first (3 GB, /healthz at a second) before the 403.
+import { randomUUID } from "node:crypto";
 import { connect } from "node:net";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,11 +41,12 @@ function statusOfBodilessPut(base: string, path: string, length: number, waitMs 
 
 describe("signed upload addresses", () => {
   for (const path of [
-    "/stats/episodes/bulk_upload/files/made-up",
-    "/stats/policies/submit/files/made-up",
-    "/v2/content-uploads/made-up",
+    // Well-formed ids of no upload: the address is judged, not only its form.
+    `/stats/episodes/bulk_upload/files/${randomUUID()}`,
+    `/stats/policies/submit/files/${randomUUID()}`,
+    `/v2/content-uploads/${randomUUID()}`,
   ])
-    it(`refuses a PUT to a made-up address before its body: ${path}`, async () => {
+    it(`refuses a PUT to a made-up address before its body: ${path.replace(/[0-9a-f-]{36}$/, "{id}")}`, async () => {
       const status = await statusOfBodilessPut(
         t.url,
         `${path}?expires=${Math.floor(Date.now() / 1000) + 600}&signature=forged`,

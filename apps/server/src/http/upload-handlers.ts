@@ -1,6 +1,5 @@
 // The handlers' side of a signed upload (blobs/signed-upload.ts): starting one answers its
 // address made absolute, and the address's PUT is read from the request and handed to the domain.
-import type { FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 
 import type { BlobStore } from "../blobs/blob-store.ts";
@@ -21,7 +20,8 @@ export function withAbsoluteUploadUrl<T extends { upload_url: string | null }>(
 /** A check that runs before a handler's body is read (http/register-operations.ts): it throws
  * the error to answer instead of reading the body. */
 export interface BeforeBody {
-  beforeBody?: (request: FastifyRequest, ctx: AppContext) => Promise<void>;
+  /** `inputs`: the request's path parameters and query, validated by its operation's schemas. */
+  beforeBody?: (inputs: { params: unknown; query: unknown }, ctx: AppContext) => Promise<void>;
 }
 
 /**
@@ -47,18 +47,10 @@ export function signedPutHandler<R>(
       signature: request.query.signature,
       bytes: request.body,
     });
-  const beforeBody: BeforeBody["beforeBody"] = async (request, ctx) => {
-    const params = request.params as { upload_id?: unknown };
-    const query = request.query as { expires?: unknown; signature?: unknown };
-    await check(
-      ctx.store.db,
-      {
-        uploadId: typeof params.upload_id === "string" ? params.upload_id : "",
-        expires: Number(query.expires),
-        signature: typeof query.signature === "string" ? query.signature : "",
-      },
-      new Date(),
-    );
+  const beforeBody: BeforeBody["beforeBody"] = async (inputs, ctx) => {
+    const { upload_id } = inputs.params as { upload_id: string };
+    const { expires, signature } = inputs.query as { expires: number; signature: string };
+    await check(ctx.store.db, { uploadId: upload_id, expires, signature }, new Date());
   };
   return Object.assign(handler, { beforeBody });
 }
