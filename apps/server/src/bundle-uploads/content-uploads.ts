@@ -85,15 +85,8 @@ export async function putContentUpload(
   now = new Date(),
 ) {
   const { uploadId, bytes } = put;
-  const row = signedUpload(
-    await db
-      .selectFrom("content_uploads")
-      .selectAll()
-      .where("id", "=", uploadId)
-      .executeTakeFirst(),
-    put,
-    now,
-  );
+  // Judged again with the bytes in hand: the upload may have changed meanwhile.
+  const row = await checkContentUploadAddress(db, put, now);
   checkBytes(row, bytes);
   await blobs.put(bytes);
   await db

@@ -73,16 +73,8 @@ export async function putPolicySubmitFile(
   now = new Date(),
 ) {
   const { uploadId } = put;
-  const row = signedUpload(
-    await db
-      .selectFrom("policy_submit_uploads")
-      .selectAll()
-      .where("id", "=", uploadId)
-      .executeTakeFirst(),
-    put,
-    now,
-  );
-  if (row.policy_version_id) throw conflict(`policy upload ${uploadId} is already completed`);
+  // Judged again with the bytes in hand: the upload may have changed meanwhile.
+  await checkPolicySubmitAddress(db, put, now);
   const blob = await blobs.put(put.bytes);
   await db
     .updateTable("policy_submit_uploads")

@@ -91,12 +91,8 @@ export async function putBulkUploadFile(
   now = new Date(),
 ) {
   const { uploadId } = put;
-  const row = signedUpload(
-    await db.selectFrom("bulk_uploads").selectAll().where("id", "=", uploadId).executeTakeFirst(),
-    put,
-    now,
-  );
-  if (row.status === "completed") throw conflict(`bulk upload ${uploadId} is already completed`);
+  // Judged again with the bytes in hand: the upload may have been completed meanwhile.
+  await checkBulkUploadAddress(db, put, now);
   const blob = await blobs.put(put.bytes);
   await db
     .updateTable("bulk_uploads")

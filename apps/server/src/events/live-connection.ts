@@ -25,8 +25,6 @@ export const MAX_REPLAY = 10_000;
 /** Rows a replay reads at a time; it gives the event loop back between pages (a page of 500
  * took 28–46 ms to read and render: too long a unit for a turn of the event loop). */
 const REPLAY_PAGE = 50;
-/** Replayed events written in one turn of the replica's replays (events/replay-turns.ts). */
-const REPLAY_WRITE_SLICE = 50;
 /** Live deliveries held back while a replay runs; a connection whose replay falls this far behind
  * the live stream is dropped (4008) rather than hold them without bound. */
 export const MAX_PENDING = 5_000;
@@ -343,7 +341,7 @@ export class LiveConnection<T extends LiveTopic = LiveTopic> implements FanOutSu
   /** Writes replayed deliveries from `from` while the socket takes them, at most a slice;
    * returns where the next slice starts. */
   #writeSlice(deliveries: readonly Delivery[], from: number): number {
-    const end = Math.min(deliveries.length, from + REPLAY_WRITE_SLICE);
+    const end = Math.min(deliveries.length, from + REPLAY_PAGE);
     let at = from;
     while (at < end && !this.#gone() && this.#socket.bufferedAmount <= this.#maxBufferedBytes) {
       const delivery = deliveries[at];
